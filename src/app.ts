@@ -1,0 +1,74 @@
+// buildApp(config, deps): the whole HTTP application, shared layers then the two API plugins. No I/O here.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import { adminPlugin } from './admin/index.js';
+import { browserPlugin } from './browser/index.js';
+import { isBrowserPath } from './browser/paths.js';
+import { createErrorHandler } from './shared/error-handler.js';
+import { errorBody } from './shared/error-shapes.js';
+import { registerHealthRoutes, type ReadinessCheck } from './shared/health-routes.js';
+import { registerOpenApi } from './shared/openapi.js';
+import type { RedisConnection } from './platform/redis/redis-connection.js';
+
+export interface AppDeps {
+  logger: FastifyBaseLogger;
+  /** The Redis-protocol server holding token metadata (external, or the embedded FalkorDB). */
+  tokenStore: RedisConnection;
+  /** Extra readiness checks (e.g. Kubernetes) beyond the token store. */
+  readinessChecks?: ReadinessCheck[];
+}
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    exposeHeadRoutes: false,
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    requestIdHeader: 'x-request-id',
+    // Accept a caller's request id only when it is short and plain, so it cannot forge log lines.
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { maxParamLength: 512 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  // Requests that reach no route are answered in the shape of the API that owns their path.
+  const browserErrors = createErrorHandler('browser');
+  const adminErrors = createErrorHandler('admin');
+  app.setErrorHandler((error, request, reply) => (isBrowserPath(request.url) ? browserErrors : adminErrors)(error, request, reply));
+  app.setNotFoundHandler((request, reply) => {
+    const shape = isBrowserPath(request.url) ? 'browser' : 'admin';
+    void reply.code(404).send(errorBody(shape, 404, `Route ${request.method} ${request.url.split('?', 1)[0]} not found`));
+  });
+
+  await app.register(fastifyCookie);
+  await registerOpenApi(app, { docsUi: config.enableDocsUi });
+
+  registerHealthRoutes(app, [
+    {
+      name: 'tokenStore',
+      check: async () => {
+        if (!deps.tokenStore.isReady) throw new Error('not connected');
+        await deps.tokenStore.ping();
+      },
+    },
+    ...(deps.readinessChecks ?? []),
+  ]);
+
+  await app.register(browserPlugin, { authSecret: config.authSecret, encryptionKey: config.encryptionKey });
+  await app.register(adminPlugin, { sessionSecret: config.sessionSecret, publicOrigin: config.publicOrigin });
+  return app;
+}

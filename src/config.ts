@@ -1,0 +1,135 @@
+// The one place that reads environment variables: a zod schema turns them into a frozen, typed Config.
+import path from 'node:path';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const MIN_SECRET_LENGTH = 32;
+
+const booleanFlag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.enum(['true', 'false', '1', '0', 'yes', 'no']))
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const portNumber = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be an integer')
+  .min(1, 'must be between 1 and 65535')
+  .max(65535, 'must be between 1 and 65535');
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+const secret = z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters long`);
+
+/** Every environment variable the server reads, with its default. The README's configuration table mirrors this. */
+export const EnvSchema = z.object({
+  PORT: portNumber.default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  PUBLIC_ORIGIN: httpUrl
+    .refine((value) => new URL(value).origin === value.replace(/\/$/, ''), 'must be an origin (scheme://host[:port]) without a path')
+    .optional(),
+  AUTH_SECRET: secret.optional(),
+  ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 random bytes), e.g. from `openssl rand -hex 32`')
+    .optional(),
+  SESSION_SECRET: secret.optional(),
+  TOKEN_STORE_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  FALKORDB_SERVER_BIN: z.string().min(1).optional(),
+  FALKORDB_MODULE_PATH: z.string().min(1).optional(),
+  KUBECONFIG: z.string().min(1).optional(),
+  ENABLE_DOCSUI: booleanFlag.default(true),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  ALPHA_CLIENT_ID: z.string().min(1).optional(),
+  ALPHA_CLIENT_SECRET: z.string().min(1).optional(),
+  ALPHA_REDIRECT_URI: httpUrl.optional(),
+  OAUTH_PROVIDER: z.enum(['alpha', 'beta']).optional(),
+  BETA_CLIENT_ID: z.string().min(1).optional(),
+  BETA_CLIENT_SECRET: z.string().min(1).optional(),
+  BETA_TENANT_ID: z.string().min(1).optional(),
+  BETA_REDIRECT_URI: httpUrl.optional(),
+});
+
+/** Variables whose values must never be echoed, not even in a start-up error. */
+const SECRET_VARIABLES = new Set(['AUTH_SECRET', 'ENCRYPTION_KEY', 'SESSION_SECRET', 'ALPHA_CLIENT_SECRET', 'BETA_CLIENT_SECRET', 'TOKEN_STORE_URL']);
+
+export interface Config {
+  port: number;
+  host: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  /** Absolute path. */
+  dataDir: string;
+  publicOrigin: string;
+  authSecret: string | undefined;
+  encryptionKey: string | undefined;
+  sessionSecret: string | undefined;
+  /** Unset means embedded mode: the server starts and uses its own FalkorDB. */
+  tokenStoreUrl: string | undefined;
+  falkordbServerBin: string | undefined;
+  falkordbModulePath: string | undefined;
+  kubeconfig: string | undefined;
+  enableDocsUi: boolean;
+  shutdownTimeoutMs: number;
+  oauthEnv: {
+    alpha: { clientId?: string; clientSecret?: string; redirectUri?: string };
+    /** Only honoured when OAUTH_PROVIDER=beta, as the seed says. */
+    beta: { clientId?: string; clientSecret?: string; tenantId?: string; redirectUri?: string };
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Helm and shells often set a variable to an empty string to mean "unset"; treat it so. */
+function withoutBlankValues(env: Record<string, string | undefined>): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const key of Object.keys(EnvSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value.trim() !== '') result[key] = value;
+  }
+  return result;
+}
+
+function describeProblem(issue: z.core.$ZodIssue, env: Record<string, string>): string {
+  const variable = String(issue.path[0] ?? '(environment)');
+  const shown = SECRET_VARIABLES.has(variable) || env[variable] === undefined ? '' : ` (got ${JSON.stringify(env[variable])})`;
+  const message = issue.code === 'invalid_value' ? `must be one of ${issue.values.map(String).join(', ')}` : issue.message;
+  return `${variable}: ${message}${shown}`;
+}
+
+export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = process.cwd()): Readonly<Config> {
+  const env = withoutBlankValues(rawEnv);
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => describeProblem(issue, env)));
+  const e = parsed.data;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    logLevel: e.LOG_LEVEL,
+    dataDir: path.resolve(cwd, e.DATA_DIR),
+    publicOrigin: (e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+    authSecret: e.AUTH_SECRET,
+    encryptionKey: e.ENCRYPTION_KEY?.toLowerCase(),
+    sessionSecret: e.SESSION_SECRET,
+    tokenStoreUrl: e.TOKEN_STORE_URL,
+    falkordbServerBin: e.FALKORDB_SERVER_BIN,
+    falkordbModulePath: e.FALKORDB_MODULE_PATH,
+    kubeconfig: e.KUBECONFIG,
+    enableDocsUi: e.ENABLE_DOCSUI,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    oauthEnv: {
+      alpha: { clientId: e.ALPHA_CLIENT_ID, clientSecret: e.ALPHA_CLIENT_SECRET, redirectUri: e.ALPHA_REDIRECT_URI },
+      beta:
+        e.OAUTH_PROVIDER === 'beta'
+          ? { clientId: e.BETA_CLIENT_ID, clientSecret: e.BETA_CLIENT_SECRET, tenantId: e.BETA_TENANT_ID, redirectUri: e.BETA_REDIRECT_URI }
+          : {},
+    },
+  });
+}

@@ -1,0 +1,99 @@
+// Process entry: read the config, start the embedded FalkorDB when no token store is configured,
+// build the app, listen, and shut down gracefully on SIGTERM/SIGINT.
+import path from 'node:path';
+import { pino, type Logger } from 'pino';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { loggerOptions } from './shared/logging.js';
+import { startEmbeddedFalkorDB, type EmbeddedFalkorDB } from './platform/falkordb/embedded-falkordb.js';
+import { loadOrCreateEmbeddedSecrets } from './platform/embedded-secrets.js';
+import { createRedisConnection, type RedisConnection } from './platform/redis/redis-connection.js';
+
+function readConfig(): Readonly<Config> {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`graphdb-server cannot start.\n${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/** Embedded mode fills secrets the operator left unset from a file in DATA_DIR, creating it once. */
+async function withEmbeddedSecrets(config: Readonly<Config>, logger: Logger): Promise<Readonly<Config>> {
+  if (config.authSecret && config.encryptionKey && config.sessionSecret) return config;
+  const { secrets, file, created } = await loadOrCreateEmbeddedSecrets(config.dataDir);
+  logger.info({ file }, created ? 'generated embedded-mode secrets' : 'using embedded-mode secrets');
+  return Object.freeze({
+    ...config,
+    authSecret: config.authSecret ?? secrets.AUTH_SECRET,
+    encryptionKey: config.encryptionKey ?? secrets.ENCRYPTION_KEY,
+    sessionSecret: config.sessionSecret ?? secrets.SESSION_SECRET,
+  });
+}
+
+async function main(): Promise<void> {
+  let config = readConfig();
+  const logger = pino(loggerOptions(config.logLevel));
+  let embedded: EmbeddedFalkorDB | undefined;
+  let tokenStore: RedisConnection | undefined;
+
+  const releaseResources = async () => {
+    await tokenStore?.close().catch(() => undefined);
+    await embedded?.stop();
+  };
+
+  try {
+    if (!config.tokenStoreUrl) {
+      embedded = await startEmbeddedFalkorDB({
+        dataDir: path.join(config.dataDir, 'falkordb'),
+        serverBin: config.falkordbServerBin,
+        modulePath: config.falkordbModulePath,
+        logger,
+      });
+      logger.info(
+        { embeddedFalkorDB: { host: embedded.host, port: embedded.port, pid: embedded.pid, server: embedded.server } },
+        `Embedded FalkorDB listening on ${embedded.host}:${embedded.port} (create tokens with host ${embedded.host}, port ${embedded.port}, tls false, username default)`,
+      );
+      config = await withEmbeddedSecrets(config, logger);
+    }
+    tokenStore = createRedisConnection(config.tokenStoreUrl ?? embedded!.url, logger);
+    await tokenStore.connect();
+
+    const app = await buildApp(config, { logger, tokenStore });
+    await app.listen({ port: config.port, host: config.host });
+
+    let shuttingDown = false;
+    const shutdown = (signal: NodeJS.Signals) => {
+      if (shuttingDown) return;
+      shuttingDown = true;
+      logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+      const deadline = setTimeout(() => {
+        logger.error(`shutdown took longer than ${config.shutdownTimeoutMs} ms; exiting`);
+        void (embedded?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
+      }, config.shutdownTimeoutMs);
+      deadline.unref();
+      app
+        .close()
+        .then(releaseResources)
+        .then(() => {
+          logger.info('stopped');
+          process.exit(0);
+        })
+        .catch((error: unknown) => {
+          logger.error({ err: error }, 'error during shutdown');
+          process.exit(1);
+        });
+    };
+    process.on('SIGTERM', shutdown);
+    process.on('SIGINT', shutdown);
+  } catch (error) {
+    logger.fatal({ err: error }, (error as Error).message);
+    await releaseResources();
+    process.exit(1);
+  }
+}
+
+await main();

@@ -1,0 +1,155 @@
+// Launches and stops the embedded FalkorDB: a Valkey/Redis child process with the FalkorDB module loaded.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { findFreePort, pingRedisProtocol } from '../net.js';
+import { findServerBinary, type ServerBinary } from './server-binary.js';
+
+export interface EmbeddedFalkorDBOptions {
+  /** Where RDB and AOF files live. Without it nothing is persisted (tests). */
+  dataDir?: string;
+  serverBin?: string;
+  modulePath?: string;
+  logger: Logger;
+  startTimeoutMs?: number;
+}
+
+export interface EmbeddedFalkorDB {
+  readonly host: string;
+  readonly port: number;
+  readonly url: string;
+  readonly pid: number;
+  readonly server: ServerBinary;
+  stop(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+const OUTPUT_LINES_KEPT = 40;
+const PORT_ATTEMPTS = 3;
+/** Snapshot after 1 h with 1 change, 5 min with 100, 1 min with 10 000; AOF covers the time in between. */
+const SNAPSHOT_POLICY = '3600 1 300 100 60 10000';
+
+const packageRequire = createRequire(import.meta.url);
+
+export function bundledPackageDir(): string | undefined {
+  try {
+    return path.dirname(packageRequire.resolve('@falkordblite/linux-x64/package.json'));
+  } catch {
+    return undefined;
+  }
+}
+
+function resolveModulePath(explicit: string | undefined): string {
+  if (explicit) return explicit;
+  const dir = bundledPackageDir();
+  if (!dir) {
+    throw new Error(
+      'The FalkorDB module was not found: the optional dependency @falkordblite/linux-x64 is missing (it exists for linux-x64 only). ' +
+        'Run `npm install`, or set FALKORDB_MODULE_PATH to a falkordb.so, or set TOKEN_STORE_URL to an existing FalkorDB.',
+    );
+  }
+  return path.join(dir, 'bin', 'falkordb.so');
+}
+
+function serverArguments(port: number, modulePath: string, dataDir: string | undefined): string[] {
+  const persistence = dataDir
+    ? ['--dir', dataDir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', SNAPSHOT_POLICY]
+    : ['--dir', os.tmpdir(), '--appendonly', 'no', '--save', ''];
+  return ['--port', String(port), '--bind', HOST, '--protected-mode', 'yes', '--daemonize', 'no', '--loadmodule', modulePath, ...persistence];
+}
+
+function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+async function waitUntilReady(child: ChildProcess, port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastReply = 'no reply';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error('the server process exited during start-up');
+    try {
+      lastReply = await pingRedisProtocol(HOST, port, 500);
+      if (lastReply === '+PONG') return;
+    } catch (error) {
+      lastReply = (error as Error).message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the server did not answer PING within ${timeoutMs} ms (last: ${lastReply})`);
+}
+
+export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): Promise<EmbeddedFalkorDB> {
+  const log = options.logger;
+  const modulePath = resolveModulePath(options.modulePath);
+  const packageDir = bundledPackageDir();
+  const server = await findServerBinary({ explicit: options.serverBin, bundledDir: packageDir && path.join(packageDir, 'bin') });
+  if (options.dataDir) await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+
+  let lastError: Error | undefined;
+  for (let attempt = 1; attempt <= PORT_ATTEMPTS; attempt++) {
+    const port = await findFreePort(HOST);
+    const output: string[] = [];
+    const child = spawn(server.path, serverArguments(port, modulePath, options.dataDir), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const remember = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (!line.trim()) continue;
+        output.push(line);
+        if (output.length > OUTPUT_LINES_KEPT) output.shift();
+        log.debug({ falkordb: line }, 'embedded FalkorDB output');
+      }
+    };
+    child.stdout?.on('data', remember);
+    child.stderr?.on('data', remember);
+    const spawnFailure = new Promise<never>((_resolve, reject) => child.once('error', reject));
+    spawnFailure.catch(() => undefined);
+
+    try {
+      await Promise.race([waitUntilReady(child, port, options.startTimeoutMs ?? 15_000), spawnFailure]);
+    } catch (error) {
+      child.kill('SIGKILL');
+      await waitForExit(child, 2000);
+      const tail = output.slice(-8).join('\n    ');
+      lastError = new Error(`Embedded FalkorDB (${server.path}) failed to start: ${(error as Error).message}${tail ? `\n    ${tail}` : ''}`);
+      if (output.some((line) => /address already in use/i.test(line))) continue;
+      throw lastError;
+    }
+
+    let stopping = false;
+    const killOnExit = () => child.kill('SIGKILL');
+    process.once('exit', killOnExit);
+    child.once('exit', (code, signal) => {
+      process.removeListener('exit', killOnExit);
+      if (!stopping) log.error({ code, signal, output: output.slice(-8) }, 'embedded FalkorDB exited unexpectedly');
+    });
+
+    return {
+      host: HOST,
+      port,
+      url: `redis://${HOST}:${port}`,
+      pid: child.pid ?? -1,
+      server,
+      async stop() {
+        if (stopping) return;
+        stopping = true;
+        // SIGTERM makes Valkey/Redis flush the AOF and write a final snapshot before it exits.
+        child.kill('SIGTERM');
+        if (!(await waitForExit(child, 10_000))) {
+          log.warn('embedded FalkorDB did not stop within 10 s; killing it');
+          child.kill('SIGKILL');
+          await waitForExit(child, 2000);
+        }
+      },
+    };
+  }
+  throw lastError ?? new Error('Embedded FalkorDB failed to start');
+}

@@ -1,0 +1,79 @@
+// Maps every error a request can raise to one status and one body in the owning API's shape.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { HttpError } from './http-errors.js';
+import { errorBody, type ErrorShape } from './error-shapes.js';
+
+export interface MappedError {
+  statusCode: number;
+  message: string;
+  headers: Record<string, string>;
+  /** True when the cause is ours, not the client's: log it with its stack. */
+  unexpected: boolean;
+}
+
+const GENERIC_500 = 'Internal server error';
+
+interface ValidationIssue {
+  instancePath: string;
+  message?: string;
+}
+
+function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
+  return issues
+    .map((issue) => {
+      const where = [context ?? 'request', ...issue.instancePath.split('/').filter(Boolean)].join('.');
+      return `${where}: ${issue.message ?? 'is invalid'}`;
+    })
+    .join('; ');
+}
+
+function isFastifyError(error: unknown): error is FastifyError {
+  return error instanceof Error && typeof (error as Partial<FastifyError>).code === 'string';
+}
+
+/** Pure mapping, kept apart from the reply so it can be read (and tested) on its own. */
+export function mapError(error: unknown): MappedError {
+  if (error instanceof HttpError) {
+    return { statusCode: error.statusCode, message: error.message, headers: error.headers, unexpected: error.statusCode >= 500 };
+  }
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    return { statusCode: 400, message: describeValidation(error.validationContext, error.validation), headers: {}, unexpected: false };
+  }
+  if (isFastifyError(error) && !isResponseSerializationError(error)) {
+    switch (error.code) {
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        // The seeds list 400 for a body that cannot be accepted; a wrong Content-Type is one of those.
+        return { statusCode: 400, message: 'Unsupported Content-Type: send application/json', headers: {}, unexpected: false };
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return { statusCode: 400, message: 'Invalid JSON: the body is empty', headers: {}, unexpected: false };
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return { statusCode: 400, message: 'Invalid JSON in request body', headers: {}, unexpected: false };
+      default:
+        break;
+    }
+    if (error.validation) {
+      return { statusCode: 400, message: describeValidation(error.validationContext, error.validation), headers: {}, unexpected: false };
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return { statusCode: status, message: error.message, headers: {}, unexpected: false };
+  }
+  if (error instanceof SyntaxError && (error as Partial<FastifyError>).statusCode === 400) {
+    // The JSON body parser reports malformed JSON and __proto__ poisoning as a SyntaxError with statusCode 400.
+    return { statusCode: 400, message: 'Invalid JSON in request body', headers: {}, unexpected: false };
+  }
+  return { statusCode: 500, message: GENERIC_500, headers: {}, unexpected: true };
+}
+
+export function createErrorHandler(shape: ErrorShape) {
+  return function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+    const mapped = mapError(error);
+    if (mapped.unexpected) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ statusCode: mapped.statusCode, reason: mapped.message }, 'request rejected');
+    void reply
+      .code(mapped.statusCode)
+      .headers(mapped.headers)
+      .type('application/json; charset=utf-8')
+      .send(errorBody(shape, mapped.statusCode, mapped.message));
+  };
+}

@@ -1,0 +1,97 @@
+// OpenAPI 3.1 generated from the zod route schemas: /api-spec.json, the optional /api-docs UI,
+// and the hook that adds each API's error responses to every route of that API.
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { errorSchemaFor, type ErrorShape } from './error-shapes.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Error statuses this route answers beyond the ones every route can (400, 500, and 401/403 when guarded). */
+    errorResponses?: number[];
+  }
+}
+
+export const API_VERSION = '1.4.6';
+export const BEARER_SCHEME = 'bearerAuth';
+export const COOKIE_SCHEME = 'cookieAuth';
+
+export interface OpenApiOptions {
+  /** Serve the interactive browser at /api-docs. */
+  docsUi: boolean;
+  /** Asked on every request to /api-docs so a settings change can hide it without a restart. */
+  docsUiAllowed?: () => boolean;
+}
+
+export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'graphdb-server',
+        description: 'Graph browser API (Bearer personal access tokens) and administration API (cookie sessions) for FalkorDB.',
+        version: API_VERSION,
+      },
+      tags: [
+        { name: 'ops', description: 'Liveness and readiness probes' },
+        { name: 'tokens', description: 'Browser API: personal access tokens' },
+        { name: 'graphs', description: 'Browser API: graphs and queries' },
+        { name: 'nodes', description: 'Browser API: nodes, labels and properties' },
+        { name: 'config', description: 'Browser API: database configuration' },
+        { name: 'users', description: 'Browser API: database users' },
+        { name: 'auth', description: 'Admin API: sessions and sign-in' },
+        { name: 'settings', description: 'Admin API: settings document' },
+        { name: 'clusters', description: 'Admin API: database deployments and operations' },
+      ],
+      components: {
+        securitySchemes: {
+          [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Personal access token (browser API)' },
+          [COOKIE_SCHEME]: { type: 'apiKey', in: 'cookie', name: 'token', description: 'Session cookie (admin API)' },
+        },
+      },
+    },
+    transform: createJsonSchemaTransform({}),
+    transformObject: createJsonSchemaTransformObject({}),
+  });
+
+  app.get('/api-spec.json', { schema: { hide: true } }, () => app.swagger());
+
+  if (options.docsUi) {
+    const allowed = options.docsUiAllowed;
+    await app.register(fastifySwaggerUi, {
+      routePrefix: '/api-docs',
+      uiHooks: allowed
+        ? {
+            onRequest: (_request, reply, done) => {
+              if (allowed()) done();
+              else void reply.callNotFound();
+            },
+          }
+        : undefined,
+    });
+  }
+}
+
+function isGuarded(route: RouteOptions): boolean {
+  const security = (route.schema as { security?: unknown[] } | undefined)?.security;
+  return Array.isArray(security) && security.length > 0;
+}
+
+/** An onRoute hook for one plugin: every route of that plugin documents (and serializes) errors in its shape. */
+export function addErrorResponses(shape: ErrorShape) {
+  const schema = errorSchemaFor(shape);
+  return (route: RouteOptions): void => {
+    if (!route.schema || (route.schema as { hide?: boolean }).hide) return;
+    const statuses = new Set([400, 500, ...(route.config?.errorResponses ?? [])]);
+    if (isGuarded(route)) {
+      statuses.add(401);
+      statuses.add(403);
+    }
+    const response = { ...(route.schema.response as Record<string, unknown> | undefined) };
+    for (const status of [...statuses].sort((a, b) => a - b)) {
+      response[status] ??= schema;
+    }
+    route.schema.response = response;
+  };
+}

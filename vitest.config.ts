@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Two cores: more workers than that only adds contention with the FalkorDB processes the tests start.
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
