@@ -31,7 +31,8 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     exposeHeadRoutes: false,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
-    requestIdHeader: 'x-request-id',
+    // The header is read in genReqId, which validates it; Fastify's own handling would trust any value.
+    requestIdHeader: false,
     // Accept a caller's request id only when it is short and plain, so it cannot forge log lines.
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
@@ -39,6 +40,8 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     },
     routerOptions: { maxParamLength: 512 },
   });
+  // Both APIs speak JSON only; any other body type is refused (400) instead of reaching a handler as a string.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {

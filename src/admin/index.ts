@@ -1,7 +1,6 @@
 // The administration API plugin: cookie sessions, OAuth sign-in, settings, users and clusters.
 import type { FastifyInstance } from 'fastify';
-import { createErrorHandler } from '../shared/error-handler.js';
-import { addErrorResponses } from '../shared/openapi.js';
+import { installErrorHandling } from '../shared/error-handler.js';
 
 export interface AdminPluginOptions {
   sessionSecret: string | undefined;
@@ -9,7 +8,6 @@ export interface AdminPluginOptions {
 }
 
 export async function adminPlugin(app: FastifyInstance, _options: AdminPluginOptions): Promise<void> {
-  app.setErrorHandler(createErrorHandler('admin'));
-  app.addHook('onRoute', addErrorResponses('admin'));
+  installErrorHandling(app, 'admin');
   await Promise.resolve();
 }

@@ -1,7 +1,6 @@
 // The graph browser API plugin: Bearer personal access tokens, graphs, queries, nodes, config and users.
 import type { FastifyInstance } from 'fastify';
-import { createErrorHandler } from '../shared/error-handler.js';
-import { addErrorResponses } from '../shared/openapi.js';
+import { installErrorHandling } from '../shared/error-handler.js';
 
 export interface BrowserPluginOptions {
   authSecret: string | undefined;
@@ -9,7 +8,6 @@ export interface BrowserPluginOptions {
 }
 
 export async function browserPlugin(app: FastifyInstance, _options: BrowserPluginOptions): Promise<void> {
-  app.setErrorHandler(createErrorHandler('browser'));
-  app.addHook('onRoute', addErrorResponses('browser'));
+  installErrorHandling(app, 'browser');
   await Promise.resolve();
 }

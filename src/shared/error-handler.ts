@@ -1,8 +1,9 @@
 // Maps every error a request can raise to one status and one body in the owning API's shape.
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { HttpError } from './http-errors.js';
 import { errorBody, type ErrorShape } from './error-shapes.js';
+import { addErrorResponses } from './openapi.js';
 
 export interface MappedError {
   statusCode: number;
@@ -76,4 +77,10 @@ export function createErrorHandler(shape: ErrorShape) {
       .type('application/json; charset=utf-8')
       .send(errorBody(shape, mapped.statusCode, mapped.message));
   };
+}
+
+/** What each API plugin installs first: its error handler, and its error responses on every route it declares. */
+export function installErrorHandling(scope: FastifyInstance, shape: ErrorShape): void {
+  scope.setErrorHandler(createErrorHandler(shape));
+  scope.addHook('onRoute', addErrorResponses(shape));
 }

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    const config = loadConfig({}, '/srv/app');
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      logLevel: 'info',
+      dataDir: '/srv/app/data',
+      publicOrigin: 'http://localhost:3000',
+      enableDocsUi: true,
+      tokenStoreUrl: undefined,
+      authSecret: undefined,
+      shutdownTimeoutMs: 10_000,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('treats blank values as unset', () => {
+    const config = loadConfig({ PORT: '', TOKEN_STORE_URL: '  ', ENABLE_DOCSUI: '' });
+    expect(config.port).toBe(3000);
+    expect(config.tokenStoreUrl).toBeUndefined();
+    expect(config.enableDocsUi).toBe(true);
+  });
+
+  it('parses typed values', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      ENABLE_DOCSUI: 'FALSE',
+      PUBLIC_ORIGIN: 'https://admin.example.com/',
+      TOKEN_STORE_URL: 'rediss://user:pw@store:6380/2',
+      ENCRYPTION_KEY: 'AB'.repeat(32),
+    });
+    expect(config).toMatchObject({ port: 8080, enableDocsUi: false, publicOrigin: 'https://admin.example.com', encryptionKey: 'ab'.repeat(32) });
+  });
+
+  it('reports every problem at once in one readable message, never echoing secrets', () => {
+    let caught: unknown;
+    try {
+      loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud', ENCRYPTION_KEY: 'not-hex-secret-value', AUTH_SECRET: 'short-secret', ENABLE_DOCSUI: 'maybe', PUBLIC_ORIGIN: 'https://x.example/path' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const message = (caught as ConfigError).message;
+    expect((caught as ConfigError).problems).toHaveLength(6);
+    expect(message).toMatch(/^Invalid configuration \(6 problems\):/);
+    expect(message).toContain('PORT: must be a number (got "abc")');
+    expect(message).toContain('LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent (got "loud")');
+    expect(message).toContain('ENCRYPTION_KEY: must be 64 hex characters');
+    expect(message).toContain('AUTH_SECRET: must be at least 32 characters long');
+    expect(message).toContain('ENABLE_DOCSUI:');
+    expect(message).toContain('PUBLIC_ORIGIN: must be an origin');
+    expect(message).not.toContain('not-hex-secret-value');
+    expect(message).not.toContain('short-secret');
+  });
+
+  it('honours the beta environment fallback only with OAUTH_PROVIDER=beta', () => {
+    const env = { BETA_CLIENT_ID: 'b-client', BETA_TENANT_ID: 'tenant', ALPHA_CLIENT_ID: 'a-client' };
+    expect(loadConfig(env).oauthEnv.beta).toEqual({});
+    expect(loadConfig({ ...env, OAUTH_PROVIDER: 'beta' }).oauthEnv.beta).toMatchObject({ clientId: 'b-client', tenantId: 'tenant' });
+    expect(loadConfig(env).oauthEnv.alpha.clientId).toBe('a-client');
+  });
+});

@@ -1,0 +1,80 @@
+import { mkdtemp, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { FalkorDB } from 'falkordb';
+import { describe, expect, it } from 'vitest';
+import { isProcessAlive, runServerProcess, type ServerProcess } from '../support/server-process.js';
+
+interface EmbeddedLine {
+  embeddedFalkorDB: { host: string; port: number; pid: number };
+}
+
+async function startEmbedded(dataDir: string): Promise<{ server: ServerProcess; embedded: EmbeddedLine['embeddedFalkorDB'] }> {
+  const server = await runServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+  const line = (await server.waitForLine((l) => 'embeddedFalkorDB' in l)) as unknown as EmbeddedLine;
+  await server.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('Server listening at'));
+  return { server, embedded: line.embeddedFalkorDB };
+}
+
+async function withGraphClient<T>(embedded: { host: string; port: number }, work: (db: FalkorDB) => Promise<T>): Promise<T> {
+  const db = await FalkorDB.connect({ socket: { host: embedded.host, port: embedded.port } });
+  try {
+    return await work(db);
+  } finally {
+    await db.close();
+  }
+}
+
+describe('the server process in embedded mode', () => {
+  it('starts its own FalkorDB, keeps data across a restart, and leaves no child process behind', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-main-'));
+
+    const first = await startEmbedded(dataDir);
+    expect(first.server.lines.some((l) => l.msg === `Server listening at ${first.server.baseUrl}`)).toBe(true);
+    const health = await fetch(`${first.server.baseUrl}/healthz`);
+    expect(health.status).toBe(200);
+    const ready = await fetch(`${first.server.baseUrl}/readyz`);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { tokenStore: { ok: true } } });
+    await withGraphClient(first.embedded, async (db) => {
+      const reply = await db.selectGraph('persisted').query<{ name: string }>("CREATE (:Person {name: 'Ada'}) RETURN 1 AS one");
+      expect(reply.data).toEqual([{ one: 1 }]);
+    });
+    expect((await stat(path.join(dataDir, 'secrets.json'))).mode & 0o777).toBe(0o600);
+
+    first.server.child.kill('SIGTERM');
+    expect(await first.server.exited).toEqual({ code: 0, signal: null });
+    expect(isProcessAlive(first.embedded.pid)).toBe(false);
+    await expect(fetch(`${first.server.baseUrl}/healthz`)).rejects.toThrow();
+
+    const second = await startEmbedded(dataDir);
+    try {
+      const names = await withGraphClient(second.embedded, async (db) => {
+        const reply = await db.selectGraph('persisted').roQuery<{ name: string }>('MATCH (p:Person) RETURN p.name AS name');
+        return reply.data?.map((row) => row.name);
+      });
+      expect(names).toEqual(['Ada']);
+    } finally {
+      second.server.child.kill('SIGINT');
+      expect((await second.server.exited).code).toBe(0);
+      expect(isProcessAlive(second.embedded.pid)).toBe(false);
+    }
+  });
+
+  it('refuses to start on a bad configuration, listing every problem', async () => {
+    const server = await runServerProcess({ LOG_LEVEL: 'chatty', ENCRYPTION_KEY: 'xyz' });
+    const { code } = await server.exited;
+    expect(code).toBe(1);
+    expect(server.stderr()).toContain('Invalid configuration (2 problems)');
+    expect(server.stderr()).toContain('LOG_LEVEL: must be one of');
+    expect(server.stderr()).toContain('ENCRYPTION_KEY: must be 64 hex characters');
+  });
+
+  it('explains what to install when no server binary can run FalkorDB', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-main-'));
+    const server = await runServerProcess({ DATA_DIR: dataDir, FALKORDB_SERVER_BIN: '/nonexistent/valkey-server' });
+    const { code } = await server.exited;
+    expect(code).toBe(1);
+    const fatal = server.lines.find((l) => l.level === 60);
+    expect(String(fatal?.msg)).toContain('apt-get install -t bookworm-backports valkey-server');
+  });
+});

@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggableUrl } from '../../src/shared/logging.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+describe('request logging', () => {
+  it('puts the request id on every line of a request and echoes it to the client', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nowhere', headers: { 'x-request-id': 'trace-abc.123' } });
+    expect(res.headers['x-request-id']).toBe('trace-abc.123');
+    const lines = t.logs.lines.filter((line) => line.reqId === 'trace-abc.123');
+    expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
+  });
+
+  it('replaces a request id that could forge log content', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'bad id {"level":60}' } });
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('redacts authorization headers and cookies', async () => {
+    t.app.log.info({ req: { headers: { authorization: 'Bearer eyJhbGciOi.secret.jwt', cookie: 'token=session-jwt-value' } } }, 'probe');
+    t.app.log.info({ body: { password: 'hunter2-password', client_secret: 'cs-value', token: 'tok-value' } }, 'probe body');
+    const text = t.logs.text;
+    for (const secret of ['eyJhbGciOi.secret.jwt', 'session-jwt-value', 'hunter2-password', 'cs-value', 'tok-value']) expect(text).not.toContain(secret);
+    expect(text).toContain('[Redacted]');
+  });
+
+  it('never logs the query string of OAuth paths', async () => {
+    await t.app.inject({ method: 'GET', url: '/api/auth/oauth/alpha/callback?code=oauth-code-xyz&state=state-value-xyz' });
+    const text = t.logs.text;
+    expect(text).toContain('/api/auth/oauth/alpha/callback');
+    expect(text).not.toContain('oauth-code-xyz');
+    expect(text).not.toContain('state-value-xyz');
+  });
+
+  it('keeps the query string of other paths', () => {
+    expect(loggableUrl('/api/graph/g?query=MATCH')).toBe('/api/graph/g?query=MATCH');
+    expect(loggableUrl('/api/auth/oauth?code=1')).toBe('/api/auth/oauth');
+    expect(loggableUrl('/api/auth/oauthx?code=1')).toBe('/api/auth/oauthx?code=1');
+  });
+});

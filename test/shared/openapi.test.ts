@@ -1,0 +1,85 @@
+import { readFile } from 'node:fs/promises';
+import { validate } from '@readme/openapi-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPENAPI_FILE, serializeDocument } from '../../scripts/export-openapi.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+
+interface Operation {
+  operationId?: string;
+  tags?: string[];
+  responses?: Record<string, unknown>;
+}
+type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+
+let t: TestApp;
+let document: Document;
+beforeAll(async () => {
+  t = await startTestApp();
+  const res = await t.app.inject({ method: 'GET', url: '/api-spec.json' });
+  expect(res.statusCode).toBe(200);
+  document = res.json<Document>();
+});
+afterAll(() => t.close());
+
+describe('/api-spec.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(document.openapi).toBe('3.1.0');
+    const result = await validate(structuredClone(document) as never);
+    expect(result.valid, JSON.stringify(result.errors)).toBe(true);
+    // The validator itself must be able to say no, or this test proves nothing.
+    const broken = { ...structuredClone(document), paths: { '/x': { get: { responses: 'none' } } } };
+    expect((await validate(broken as never)).valid).toBe(false);
+  });
+
+  it('gives every operation an operationId, tags and responses', () => {
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+    expect(operations.length).toBeGreaterThan(0);
+    for (const { path, method, op } of operations) {
+      expect(op.operationId, `${method} ${path}`).toMatch(/^\w+$/);
+      expect(op.tags?.length, `${method} ${path}`).toBeGreaterThan(0);
+      expect(Object.keys(op.responses ?? {}).length, `${method} ${path}`).toBeGreaterThan(0);
+    }
+    const ids = operations.map(({ op }) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('declares the bearer and cookie security schemes', () => {
+    expect(document.components.securitySchemes).toMatchObject({
+      bearerAuth: { type: 'http', scheme: 'bearer' },
+      cookieAuth: { type: 'apiKey', in: 'cookie', name: 'token' },
+    });
+  });
+
+  it('documents the probes under the ops tag and hides the documentation routes', () => {
+    expect(document.paths['/healthz']?.get?.tags).toEqual(['ops']);
+    expect(document.paths['/readyz']?.get?.tags).toEqual(['ops']);
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/api-docs') || path === '/api-spec.json')).toEqual([]);
+  });
+
+  it('matches the checked-in openapi/openapi.json (run `npm run openapi` when this fails)', async () => {
+    const checkedIn = await readFile(OPENAPI_FILE, 'utf8');
+    expect(checkedIn).toBe(serializeDocument(document));
+  });
+});
+
+describe('/api-docs', () => {
+  it('serves the interactive browser by default', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api-docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('swagger-ui');
+  });
+
+  it('is absent with ENABLE_DOCSUI=false while /api-spec.json stays', async () => {
+    const hidden = await startTestApp({ falkordb: t.falkordb, env: { ENABLE_DOCSUI: 'false' } });
+    try {
+      for (const url of ['/api-docs', '/api-docs/', '/api-docs/json']) {
+        const res = await hidden.app.inject({ method: 'GET', url });
+        expect(res.statusCode, url).toBe(404);
+      }
+      expect((await hidden.app.inject({ method: 'GET', url: '/api-spec.json' })).statusCode).toBe(200);
+    } finally {
+      await hidden.close();
+    }
+  });
+});

@@ -1,0 +1,72 @@
+// Builds the real app against a real FalkorDB, with its log lines captured for assertions.
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { buildApp, type AppDeps } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { loggerOptions } from '../../src/shared/logging.js';
+import { createRedisConnection, type RedisConnection } from '../../src/platform/redis/redis-connection.js';
+import { startTestFalkorDB, type TestFalkorDB } from './falkordb.js';
+
+export const TEST_SECRETS = {
+  AUTH_SECRET: 'test-auth-secret-0123456789abcdef0123456789',
+  ENCRYPTION_KEY: '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+  SESSION_SECRET: 'test-session-secret-0123456789abcdef01234567',
+};
+
+/** Log lines as parsed JSON objects, in order. */
+export class LogCapture {
+  readonly lines: Record<string, unknown>[] = [];
+  readonly stream = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+
+  get text(): string {
+    return this.lines.map((line) => JSON.stringify(line)).join('\n');
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Readonly<Config>;
+  falkordb: TestFalkorDB;
+  tokenStore: RedisConnection;
+  logs: LogCapture;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  falkordb?: TestFalkorDB;
+  deps?: Partial<Omit<AppDeps, 'logger' | 'tokenStore'>>;
+  /** Called after plugins are registered and before ready(), e.g. to add a throw-away route. */
+  beforeReady?: (app: FastifyInstance) => void | Promise<void>;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const falkordb = options.falkordb ?? (await startTestFalkorDB());
+  const ownsFalkorDB = !options.falkordb;
+  const config = loadConfig({ ...TEST_SECRETS, LOG_LEVEL: 'info', TOKEN_STORE_URL: falkordb.url, ...options.env });
+  const logs = new LogCapture();
+  const logger = pino(loggerOptions(config.logLevel), logs.stream);
+  const tokenStore = createRedisConnection(falkordb.url, logger);
+  await tokenStore.connect();
+  const app = await buildApp(config, { logger, tokenStore, ...options.deps });
+  await options.beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    config,
+    falkordb,
+    tokenStore,
+    logs,
+    async close() {
+      await app.close();
+      if (tokenStore.isOpen) await tokenStore.close();
+      if (ownsFalkorDB) await falkordb.stop();
+    },
+  };
+}

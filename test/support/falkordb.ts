@@ -1,0 +1,9 @@
+// Starts a real, throw-away FalkorDB (Valkey + the FalkorDB module) on a free loopback port.
+import { pino } from 'pino';
+import { startEmbeddedFalkorDB, type EmbeddedFalkorDB } from '../../src/platform/falkordb/embedded-falkordb.js';
+
+export type TestFalkorDB = EmbeddedFalkorDB;
+
+export async function startTestFalkorDB(options: { dataDir?: string } = {}): Promise<TestFalkorDB> {
+  return startEmbeddedFalkorDB({ dataDir: options.dataDir, logger: pino({ level: 'silent' }) });
+}

@@ -1,0 +1,89 @@
+// Runs src/main.ts as a real child process (the way `npm start` does) and reads its JSON log lines.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findFreePort } from '../../src/platform/net.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  baseUrl: string;
+  lines: Record<string, unknown>[];
+  stderr: () => string;
+  /** Resolves with the first log line matching, or rejects when the process exits first. */
+  waitForLine(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export async function runServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await findFreePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: Record<string, unknown>[] = [];
+  const waiters = new Set<() => void>();
+  let stderr = '';
+  let partial = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    partial += chunk.toString('utf8');
+    const complete = partial.split('\n');
+    partial = complete.pop() ?? '';
+    for (const line of complete) {
+      if (!line.trim()) continue;
+      try {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        lines.push({ msg: line });
+      }
+    }
+    for (const wake of waiters) wake();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => {
+      for (const wake of waiters) wake();
+      resolve({ code, signal });
+    });
+  });
+
+  return {
+    child,
+    port,
+    baseUrl: `http://127.0.0.1:${port}`,
+    lines,
+    stderr: () => stderr,
+    exited,
+    waitForLine(predicate, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => finish(() => reject(new Error(`no matching log line within ${timeoutMs} ms; stderr: ${stderr}`))), timeoutMs);
+        const finish = (action: () => void) => {
+          clearTimeout(timer);
+          waiters.delete(check);
+          action();
+        };
+        const check = () => {
+          const found = lines.find(predicate);
+          if (found) finish(() => resolve(found));
+          else if (child.exitCode !== null || child.signalCode !== null) finish(() => reject(new Error(`process exited (${child.exitCode}); stderr: ${stderr}`)));
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+  };
+}
+
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
