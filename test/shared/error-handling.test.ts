@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 
 /** A scope set up exactly as an API plugin sets itself up, with routes that fail in each way. */
 function failingRoutes(shape: ErrorShape) {
-  return async (scope: FastifyInstance) => {
+  return (scope: FastifyInstance, _options: unknown, done: () => void) => {
     installErrorHandling(scope, shape);
     const routes = scope.withTypeProvider<ZodTypeProvider>();
     routes.post(
@@ -31,6 +31,7 @@ function failingRoutes(shape: ErrorShape) {
     routes.get('/boom', () => {
       throw new Error('connect ECONNREFUSED 10.1.2.3:6379 at /srv/secret/internals.ts');
     });
+    done();
   };
 }
 

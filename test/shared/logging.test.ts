@@ -21,7 +21,7 @@ describe('request logging', () => {
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('redacts authorization headers and cookies', async () => {
+  it('redacts authorization headers and cookies', () => {
     t.app.log.info({ req: { headers: { authorization: 'Bearer eyJhbGciOi.secret.jwt', cookie: 'token=session-jwt-value' } } }, 'probe');
     t.app.log.info({ body: { password: 'hunter2-password', client_secret: 'cs-value', token: 'tok-value' } }, 'probe body');
     const text = t.logs.text;
