@@ -1,0 +1,56 @@
+// Two load generators with the same shape: autocannon for our HTTP endpoints, and a closed loop of
+// concurrent calls for the raw FalkorDB client, both bounded by duration.
+import autocannon from 'autocannon';
+import { percentile, type Measurement } from './stats.js';
+
+export interface HttpLoad {
+  url: string;
+  connections: number;
+  durationSeconds: number;
+  headers?: Record<string, string>;
+}
+
+export async function measureHttp(load: HttpLoad): Promise<Measurement> {
+  const result = await autocannon({
+    url: load.url,
+    connections: load.connections,
+    duration: load.durationSeconds,
+    headers: load.headers,
+  });
+  const failures = result.errors + result.timeouts + result.non2xx;
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    errors: failures,
+  };
+}
+
+export async function measureRaw(work: () => Promise<unknown>, concurrency: number, durationSeconds: number): Promise<Measurement> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = performance.now() + durationSeconds * 1000;
+  const started = performance.now();
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      try {
+        await work();
+        latencies.push(performance.now() - t0);
+      } catch {
+        errors++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const elapsedSeconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    requestsPerSecond: latencies.length / elapsedSeconds,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    requests: latencies.length,
+    errors,
+  };
+}

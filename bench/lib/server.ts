@@ -1,0 +1,52 @@
+// Starts the server as its own process (so its memory is measured apart from the load generator).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findFreePort } from '../../src/platform/net.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface BenchServer {
+  baseUrl: string;
+  pid: number;
+  /** Peak resident set size so far, from /proc (VmHWM), in MiB. */
+  peakRssMiB(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function startBenchServer(env: Record<string, string>): Promise<BenchServer> {
+  const port = await findFreePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`bench server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${baseUrl}/healthz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('bench server did not start within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    baseUrl,
+    pid: child.pid!,
+    peakRssMiB: () => peakRssMiB(child.pid!),
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+export async function peakRssMiB(pid: number | 'self'): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN);
+  return kib / 1024;
+}

@@ -1,0 +1,12 @@
+#!/bin/sh
+# `npm test`: the whole suite on a fresh clone: lint, typecheck, then unit and integration tests against a real FalkorDB.
+set -eu
+cd "$(dirname "$0")/.."
+sh scripts/ensure-system.sh || printf '[test] continuing: tests will try the binary bundled with the FalkorDB module\n' >&2
+sh scripts/ensure-node-modules.sh
+echo '== lint'
+npm run --silent lint
+echo '== typecheck'
+npm run --silent typecheck
+echo '== tests'
+node scripts/run-vitest.mjs "$@"
