@@ -12,11 +12,17 @@ redis_is_new_enough() {
   [ "$1" -gt 7 ] || { [ "$1" -eq 7 ] && [ "$2" -ge 2 ]; }
 }
 
+say() { printf '[ensure-system] %s\n' "$*" >&2; }
+
+# The tests' Kubernetes API double makes its serving certificate with the openssl CLI.
+if ! command -v openssl >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+  say "installing openssl"
+  apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q openssl >/dev/null
+fi
+
 if [ -n "${FALKORDB_SERVER_BIN:-}" ] || command -v valkey-server >/dev/null 2>&1 || redis_is_new_enough; then
   exit 0
 fi
-
-say() { printf '[ensure-system] %s\n' "$*" >&2; }
 
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null 2>&1; then
   say "No valkey-server (or redis-server >= 7.2) found, and this script cannot install one (needs root and apt-get)."

@@ -41,6 +41,7 @@ export const EnvSchema = z.object({
   FALKORDB_SERVER_BIN: z.string().min(1).optional(),
   FALKORDB_MODULE_PATH: z.string().min(1).optional(),
   KUBECONFIG: z.string().min(1).optional(),
+  KUBERNETES_SERVICE_HOST: z.string().min(1).optional(),
   ENABLE_DOCSUI: booleanFlag.default(true),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   ALPHA_CLIENT_ID: z.string().min(1).optional(),
@@ -56,6 +57,8 @@ export const EnvSchema = z.object({
 /** Variables whose values must never be echoed, not even in a start-up error. */
 const SECRET_VARIABLES = new Set(['AUTH_SECRET', 'ENCRYPTION_KEY', 'SESSION_SECRET', 'ALPHA_CLIENT_SECRET', 'BETA_CLIENT_SECRET', 'TOKEN_STORE_URL']);
 
+export type KubernetesSource = { kind: 'kubeconfig'; path: string } | { kind: 'in-cluster' };
+
 export interface Config {
   port: number;
   host: string;
@@ -70,7 +73,8 @@ export interface Config {
   tokenStoreUrl: string | undefined;
   falkordbServerBin: string | undefined;
   falkordbModulePath: string | undefined;
-  kubeconfig: string | undefined;
+  /** Where the Kubernetes client configuration comes from; undefined means no Kubernetes (local stores). */
+  kubernetes: KubernetesSource | undefined;
   enableDocsUi: boolean;
   shutdownTimeoutMs: number;
   oauthEnv: {
@@ -109,7 +113,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => describeProblem(issue, env)));
   const e = parsed.data;
-  return Object.freeze({
+  const config: Config = {
     port: e.PORT,
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
@@ -121,7 +125,11 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     tokenStoreUrl: e.TOKEN_STORE_URL,
     falkordbServerBin: e.FALKORDB_SERVER_BIN,
     falkordbModulePath: e.FALKORDB_MODULE_PATH,
-    kubeconfig: e.KUBECONFIG,
+    kubernetes: e.KUBECONFIG
+      ? { kind: 'kubeconfig', path: path.resolve(cwd, e.KUBECONFIG) }
+      : e.KUBERNETES_SERVICE_HOST
+        ? { kind: 'in-cluster' }
+        : undefined,
     enableDocsUi: e.ENABLE_DOCSUI,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     oauthEnv: {
@@ -131,5 +139,6 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
           ? { clientId: e.BETA_CLIENT_ID, clientSecret: e.BETA_CLIENT_SECRET, tenantId: e.BETA_TENANT_ID, redirectUri: e.BETA_REDIRECT_URI }
           : {},
     },
-  });
+  };
+  return Object.freeze(config);
 }

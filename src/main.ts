@@ -8,6 +8,7 @@ import { loggerOptions } from './shared/logging.js';
 import { startEmbeddedFalkorDB, type EmbeddedFalkorDB } from './platform/falkordb/embedded-falkordb.js';
 import { loadOrCreateEmbeddedSecrets } from './platform/embedded-secrets.js';
 import { createRedisConnection, type RedisConnection } from './platform/redis/redis-connection.js';
+import { kubernetesReadiness, loadKubeConfig } from './platform/kubernetes/kube-config.js';
 
 function readConfig(): Readonly<Config> {
   try {
@@ -62,7 +63,8 @@ async function main(): Promise<void> {
     tokenStore = createRedisConnection(config.tokenStoreUrl ?? embedded!.url, logger);
     await tokenStore.connect();
 
-    const app = await buildApp(config, { logger, tokenStore });
+    const readinessChecks = config.kubernetes ? [{ name: 'kubernetes', check: kubernetesReadiness(loadKubeConfig(config.kubernetes)) }] : [];
+    const app = await buildApp(config, { logger, tokenStore, readinessChecks });
     await app.listen({ port: config.port, host: config.host });
 
     let shuttingDown = false;
