@@ -12,6 +12,7 @@ import { errorBody } from './shared/error-shapes.js';
 import { registerHealthRoutes, type ReadinessCheck } from './shared/health-routes.js';
 import { registerOpenApi } from './shared/openapi.js';
 import type { RedisConnection } from './platform/redis/redis-connection.js';
+import { ConnectionPools } from './platform/falkordb/connection-pools.js';
 
 export interface AppDeps {
   logger: FastifyBaseLogger;
@@ -19,6 +20,10 @@ export interface AppDeps {
   tokenStore: RedisConnection;
   /** Extra readiness checks (e.g. Kubernetes) beyond the token store. */
   readinessChecks?: ReadinessCheck[];
+  /** Connections to the users' databases; created here when not given, and closed with the app. */
+  connectionPools?: ConnectionPools;
+  /** Clock, for tests of expiry. */
+  now?: () => number;
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -71,7 +76,9 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     ...(deps.readinessChecks ?? []),
   ]);
 
-  await app.register(browserPlugin, { authSecret: config.authSecret, encryptionKey: config.encryptionKey });
+  const pools = deps.connectionPools ?? new ConnectionPools(deps.logger);
+  app.addHook('onClose', () => pools.closeAll());
+  await app.register(browserPlugin, { authSecret: config.authSecret, encryptionKey: config.encryptionKey, tokenStore: deps.tokenStore, pools, now: deps.now });
   await app.register(adminPlugin, { sessionSecret: config.sessionSecret, publicOrigin: config.publicOrigin });
   return app;
 }

@@ -60,7 +60,8 @@ async function main(): Promise<void> {
       );
       config = await withEmbeddedSecrets(config, logger);
     }
-    tokenStore = createRedisConnection(config.tokenStoreUrl ?? embedded!.url, logger);
+    // Embedded mode keeps tokens in database 1, apart from the users' graphs in database 0.
+    tokenStore = createRedisConnection(config.tokenStoreUrl ?? `${embedded!.url}/1`, logger);
     await tokenStore.connect();
 
     const readinessChecks = config.kubernetes ? [{ name: 'kubernetes', check: kubernetesReadiness(loadKubeConfig(config.kubernetes)) }] : [];

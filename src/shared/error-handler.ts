@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { HttpError } from './http-errors.js';
 import { errorBody, type ErrorShape } from './error-shapes.js';
 import { addErrorResponses } from './openapi.js';
+import { isVerbatim } from './verbatim-messages.js';
 
 export interface MappedError {
   statusCode: number;
@@ -21,6 +22,8 @@ interface ValidationIssue {
 }
 
 function describeValidation(context: string | undefined, issues: ValidationIssue[]): string {
+  const fixed = issues.find((issue) => isVerbatim(issue.message));
+  if (fixed?.message) return fixed.message;
   return issues
     .map((issue) => {
       const where = [context ?? 'request', ...issue.instancePath.split('/').filter(Boolean)].join('.');

@@ -1,0 +1,61 @@
+// Bearer authentication: a valid HS256 signature, a token known to the store with the same hash,
+// neither revoked nor expired. Every failure is a 401 {message}.
+import type { FastifyRequest } from 'fastify';
+import { verifyHs256 } from '../../shared/jwt.js';
+import { UnauthorizedError } from '../../shared/http-errors.js';
+import type { BrowserContext, Principal } from '../context.js';
+import { decryptPassword, hashToken, sameDigest } from '../tokens/token-crypto.js';
+
+const LAST_USED_INTERVAL_MS = 60_000;
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
+
+export const MISSING_TOKEN = 'Missing or malformed Authorization header (expected: Bearer <token>)';
+export const INVALID_TOKEN = 'Invalid or expired token';
+export const REVOKED_TOKEN = 'Token has been revoked';
+
+export function createBearerAuth(context: BrowserContext) {
+  return async function authenticate(request: FastifyRequest): Promise<void> {
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? BEARER.exec(header.trim()) : null;
+    if (!match) throw new UnauthorizedError(MISSING_TOKEN);
+    const token = match[1]!;
+    if (!context.authSecret || !context.encryptionKey) throw new UnauthorizedError(INVALID_TOKEN);
+
+    let tokenId: string;
+    try {
+      const claims = await verifyHs256(token, context.authSecret);
+      if (typeof claims.jti !== 'string') throw new Error('no jti');
+      tokenId = claims.jti;
+    } catch {
+      throw new UnauthorizedError(INVALID_TOKEN);
+    }
+
+    const record = await context.store.get(tokenId);
+    const now = context.now();
+    if (!record || !sameDigest(record.tokenHash, hashToken(token))) throw new UnauthorizedError(INVALID_TOKEN);
+    if (record.expiresAt !== null && record.expiresAt <= now) throw new UnauthorizedError(INVALID_TOKEN);
+    if (record.revokedAt !== null) throw new UnauthorizedError(REVOKED_TOKEN);
+
+    if (record.lastUsed === null || now - record.lastUsed >= LAST_USED_INTERVAL_MS) {
+      // Best effort and off the request's path: a failed write must not fail the request.
+      context.store.touch(record.tokenId, now).catch((error: unknown) => request.log.warn({ err: error }, 'could not record token use'));
+    }
+
+    const principal: Principal = {
+      tokenId: record.tokenId,
+      userId: record.userId,
+      dbKey: record.dbKey,
+      username: record.username,
+      role: record.role,
+      credentials: {
+        host: record.host,
+        port: record.port,
+        username: record.username,
+        password: decryptPassword(record.passwordEncrypted, context.encryptionKey),
+        tls: record.tls,
+        ca: record.ca,
+      },
+    };
+    request.principal = principal;
+  };
+}

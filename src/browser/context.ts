@@ -1,0 +1,39 @@
+// What the browser API's routes share: its configuration, the token store, the connection pools, and the
+// authenticated principal each request carries.
+import type { FastifyRequest } from 'fastify';
+import type { ConnectionPools, DbCredentials } from '../platform/falkordb/connection-pools.js';
+import { GraphDatabase } from '../platform/falkordb/graph-database.js';
+import type { Role } from './auth/roles.js';
+import type { TokenStore } from './tokens/token-store.js';
+
+export interface BrowserContext {
+  authSecret: string | undefined;
+  encryptionKey: string | undefined;
+  store: TokenStore;
+  pools: ConnectionPools;
+  now: () => number;
+}
+
+export interface Principal {
+  tokenId: string;
+  userId: string;
+  dbKey: string;
+  username: string;
+  role: Role;
+  credentials: DbCredentials;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('route is missing bearer authentication');
+  return request.principal;
+}
+
+export function databaseFor(context: BrowserContext, principal: Principal): GraphDatabase {
+  return new GraphDatabase(context.pools.pool(principal.credentials));
+}

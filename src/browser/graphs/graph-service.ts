@@ -1,0 +1,80 @@
+// Graph-level operations with the browser API's messages: list, create, delete, rename, duplicate, read-only
+// inspection (explain, info, count, export) that never creates a graph as a side effect.
+import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
+import { BadRequestError, NotFoundError } from '../../shared/http-errors.js';
+
+export const INFO_TYPES = ['(function)', '(property key)', '(label)', '(relationship type)'] as const;
+export type InfoType = (typeof INFO_TYPES)[number];
+
+const INFO_PROCEDURES: Record<InfoType, { procedure: string; column: string }> = {
+  '(function)': { procedure: 'dbms.functions', column: 'name' },
+  '(property key)': { procedure: 'db.propertyKeys', column: 'propertyKey' },
+  '(label)': { procedure: 'db.labels', column: 'label' },
+  '(relationship type)': { procedure: 'db.relationshipTypes', column: 'relationshipType' },
+};
+
+export async function requireGraph(database: GraphDatabase, graph: string): Promise<void> {
+  if (!(await database.graphExists(graph))) throw new NotFoundError(`Graph ${graph} not found`);
+}
+
+export async function createGraph(database: GraphDatabase, graph: string): Promise<string> {
+  if (await database.graphExists(graph)) return `Graph ${graph} already exists`;
+  // A write query on a missing key creates the graph; this one changes nothing else.
+  await database.query(graph, 'RETURN 1');
+  return `Graph ${graph} created`;
+}
+
+export async function deleteGraph(database: GraphDatabase, graph: string): Promise<string> {
+  await requireGraph(database, graph);
+  await database.deleteGraph(graph);
+  return `Graph ${graph} deleted`;
+}
+
+export async function renameGraph(database: GraphDatabase, source: string, target: string): Promise<void> {
+  await requireGraph(database, source);
+  if ((await database.renameGraph(source, target)) === 0) throw new BadRequestError(`${target} already exists`);
+}
+
+export async function duplicateGraph(database: GraphDatabase, source: string, target: string): Promise<void> {
+  await requireGraph(database, source);
+  try {
+    await database.copyGraph(source, target);
+  } catch (error) {
+    if (error instanceof Error && /already exists/i.test(error.message)) throw new BadRequestError(`${target} already exists`);
+    throw error;
+  }
+}
+
+export async function graphInfo(database: GraphDatabase, graph: string, type: InfoType): Promise<Record<string, string>[]> {
+  await requireGraph(database, graph);
+  const { procedure, column } = INFO_PROCEDURES[type];
+  const result = await database.query(graph, `CALL ${procedure}() YIELD ${column} RETURN ${column}`, { readOnly: true });
+  return (result.data ?? []).map((row) => ({ [type]: typeof row[column] === 'string' ? row[column] : JSON.stringify(row[column]) }));
+}
+
+export async function countGraph(database: GraphDatabase, graph: string): Promise<{ nodes: number; edges: number }> {
+  await requireGraph(database, graph);
+  const [nodes, edges] = await Promise.all([
+    database.query(graph, 'MATCH (n) RETURN count(n) AS c', { readOnly: true }),
+    database.query(graph, 'MATCH ()-[e]->() RETURN count(e) AS c', { readOnly: true }),
+  ]);
+  return { nodes: Number(nodes.data?.[0]?.c ?? 0), edges: Number(edges.data?.[0]?.c ?? 0) };
+}
+
+export async function explainQuery(database: GraphDatabase, graph: string, query: string): Promise<string[]> {
+  await requireGraph(database, graph);
+  return database.explain(graph, query);
+}
+
+export async function exportGraph(database: GraphDatabase, graph: string): Promise<Buffer> {
+  await requireGraph(database, graph);
+  const dump = await database.dump(graph);
+  if (!dump) throw new NotFoundError(`Graph ${graph} not found`);
+  return dump;
+}
+
+/** `attachment; filename="<ascii>"; filename*=UTF-8''<encoded>`: no quote, CR or LF can reach the header. */
+export function attachmentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\w.-]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}

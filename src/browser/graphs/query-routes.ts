@@ -1,0 +1,94 @@
+// GET /api/graph/{graph}?query=&timeout=: runs Cypher and answers as server-sent events or as JSON.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { createErrorHandler, mapError } from '../../shared/error-handler.js';
+import { BEARER_SCHEME } from '../../shared/openapi.js';
+import { verbatim } from '../../shared/verbatim-messages.js';
+import { databaseFor, principalOf, type BrowserContext } from '../context.js';
+import { toHttpError } from '../database/database-errors.js';
+import { CypherQuerySchema, GraphParamsSchema, requiredString } from './schemas.js';
+import { openEventStream, wantsEventStream } from './sse.js';
+
+const QueryStreamQuerySchema = z.object({
+  query: requiredString('query').pipe(CypherQuerySchema),
+  timeout: requiredString('timeout')
+    .regex(/^\d{1,10}$/, verbatim('Invalid parameter timeout'))
+    .transform(Number),
+});
+
+const RowSchema = z.record(z.string(), z.unknown());
+export const QueryResultSchema = z
+  .object({ metadata: z.array(z.string()), data: z.array(RowSchema).optional() })
+  .meta({ id: 'QueryResult', description: 'Row values: nodes {id, labels, properties}; relationships {id, relationshipType, sourceId, destinationId, properties}; paths {nodes, edges}; points {latitude, longitude}; temporal values as ISO 8601 strings; integers beyond 2^53 as strings' });
+
+const jsonErrors = createErrorHandler('browser');
+
+/** The seed's result body: no `data` key when the query returned no rows. */
+function resultBody(result: { metadata: string[]; data?: unknown[] }) {
+  return result.data && result.data.length > 0 ? { metadata: result.metadata, data: result.data } : { metadata: result.metadata };
+}
+
+/** Parameter problems reach an event-stream client as one `error` event with status 400, before any query runs. */
+function streamAwareErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const mapped = mapError(error);
+  if (!wantsEventStream(request) || mapped.statusCode !== 400) return jsonErrors(error, request, reply);
+  const stream = openEventStream(request, reply);
+  stream.send('error', { message: mapped.message, status: mapped.statusCode });
+  stream.end();
+}
+
+export function queryRoutes(app: FastifyInstance, context: BrowserContext): void {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/graph/:graph',
+    {
+      errorHandler: streamAwareErrors,
+      schema: {
+        operationId: 'runQuery',
+        tags: ['graphs'],
+        summary: 'Run a Cypher query (Read-Only tokens run GRAPH.RO_QUERY)',
+        description:
+          'With `Accept: text/event-stream`: HTTP 200 and one `result` event `{metadata, data}` or one `error` event `{message, status}`, then the end of the stream; comment heartbeats every 15 s while the query runs. Otherwise a JSON response.',
+        security: [{ [BEARER_SCHEME]: [] }],
+        params: GraphParamsSchema,
+        querystring: QueryStreamQuerySchema,
+        response: {
+          200: {
+            description: 'Query result',
+            content: { 'application/json': { schema: QueryResultSchema }, 'text/event-stream': { schema: z.string() } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const database = databaseFor(context, principal);
+      const options = { readOnly: principal.role === 'Read-Only', timeoutMs: request.query.timeout };
+
+      if (!wantsEventStream(request)) {
+        let result;
+        try {
+          result = await database.query(request.params.graph, request.query.query, options);
+        } catch (error) {
+          throw toHttpError(error);
+        }
+        // Serialized here, once: large results skip a second walk by the schema serializer.
+        return reply.type('application/json; charset=utf-8').send(JSON.stringify(resultBody(result)));
+      }
+
+      const stream = openEventStream(request, reply);
+      try {
+        const result = await database.query(request.params.graph, request.query.query, { ...options, signal: stream.signal });
+        stream.send('result', resultBody(result));
+      } catch (error) {
+        if (stream.signal.aborted) return reply;
+        const mapped = mapError(toHttpError(error));
+        if (mapped.unexpected) request.log.error({ err: error }, 'query failed');
+        stream.send('error', { message: mapped.message, status: mapped.statusCode });
+      } finally {
+        stream.end();
+      }
+      return reply;
+    },
+  );
+}

@@ -1,0 +1,24 @@
+// Shapes shared by the graph, node, config and user routes.
+import { z } from 'zod';
+import { verbatim } from '../../shared/verbatim-messages.js';
+
+/** Any name FalkorDB accepts as a key, except control characters (they would corrupt headers and logs). */
+export const GraphNameSchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(512, 'must be at most 512 characters')
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
+  .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters');
+
+export const GraphParamsSchema = z.object({ graph: GraphNameSchema });
+
+export const CypherQuerySchema = z.string().min(1, 'must not be empty').max(1_000_000);
+
+export const MessageSchema = z.object({ message: z.string() });
+
+/** A required string parameter reported with the seed-style literal messages when it is absent or empty. */
+export function requiredString(name: string) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? verbatim(`Missing parameter ${name}`) : verbatim(`Invalid parameter ${name}`)) })
+    .min(1, verbatim(`Missing parameter ${name}`));
+}

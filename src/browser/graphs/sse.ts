@@ -1,0 +1,57 @@
+// Server-sent events on a hijacked reply: headers, named events, comment heartbeats, and the disconnect signal.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+export const HEARTBEAT_INTERVAL_MS = 15_000;
+
+export function wantsEventStream(request: FastifyRequest): boolean {
+  const accept = request.headers.accept;
+  return typeof accept === 'string' && accept.includes('text/event-stream');
+}
+
+export function formatEvent(event: string, data: unknown): string {
+  // JSON.stringify never emits a raw newline, so one `data:` line always carries the whole payload.
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+export interface EventStream {
+  send(event: string, data: unknown): void;
+  end(): void;
+  /** Aborted when the client goes away before the stream ends. */
+  signal: AbortSignal;
+}
+
+export function openEventStream(request: FastifyRequest, reply: FastifyReply, heartbeatMs = HEARTBEAT_INTERVAL_MS): EventStream {
+  void reply.hijack();
+  const raw = reply.raw;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (typeof value === 'string') headers[name] = value;
+  raw.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  raw.flushHeaders();
+
+  const controller = new AbortController();
+  let ended = false;
+  const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
+  const onClose = () => {
+    if (!ended) {
+      ended = true;
+      clearInterval(heartbeat);
+      controller.abort();
+      request.log.info('event stream closed by the client');
+    }
+  };
+  raw.on('close', onClose);
+  return {
+    signal: controller.signal,
+    send(event, data) {
+      if (!ended) raw.write(formatEvent(event, data));
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      clearInterval(heartbeat);
+      raw.off('close', onClose);
+      raw.end();
+      request.log.info({ statusCode: 200 }, 'event stream completed');
+    },
+  };
+}

@@ -1,0 +1,74 @@
+// Nodes and relationships by id: read, delete, labels and properties. Ids are validated integers and travel
+// as parameters; labels and property keys are quoted identifiers or refused.
+import type { JsonValue } from '../../platform/falkordb/compact-reply.js';
+import { quoteIdentifier, withParameters, type CypherValue } from '../../platform/falkordb/cypher.js';
+import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
+import { statistic } from '../../platform/falkordb/compact-reply.js';
+import { NotFoundError } from '../../shared/http-errors.js';
+import { requireGraph } from '../graphs/graph-service.js';
+
+export interface RelationshipView {
+  id: number;
+  type: string;
+  source: number;
+  target: number;
+  properties: Record<string, JsonValue>;
+}
+export interface NodeView {
+  node: { id: number; labels: string[]; properties: Record<string, JsonValue> };
+  relationships: RelationshipView[];
+}
+
+/** `true` addresses a node, `false` a relationship (the seed's body field `type`). */
+export type EntityKind = boolean;
+
+function matchEntity(kind: EntityKind): string {
+  return kind ? 'MATCH (e) WHERE ID(e) = $id' : 'MATCH ()-[e]->() WHERE ID(e) = $id';
+}
+
+function entityName(kind: EntityKind, id: number): string {
+  return `${kind ? 'Node' : 'Relationship'} ${id}`;
+}
+
+async function writeOne(database: GraphDatabase, graph: string, kind: EntityKind, id: number, clause: string, parameters: Record<string, CypherValue> = {}): Promise<void> {
+  await requireGraph(database, graph);
+  const result = await database.query(graph, withParameters(`${matchEntity(kind)} ${clause} RETURN count(e) AS matched`, { id, ...parameters }));
+  if (Number(result.data?.[0]?.matched ?? 0) === 0) throw new NotFoundError(`${entityName(kind, id)} not found`);
+}
+
+export async function readNode(database: GraphDatabase, graph: string, id: number): Promise<NodeView> {
+  await requireGraph(database, graph);
+  const result = await database.query(graph, withParameters('MATCH (n) WHERE ID(n) = $id OPTIONAL MATCH (n)-[r]-() RETURN n, collect(r) AS relationships', { id }), { readOnly: true });
+  const row = result.data?.[0];
+  if (!row || row.n === null || row.n === undefined) throw new NotFoundError(`Node ${id} not found`);
+  const node = row.n as unknown as NodeView['node'];
+  const relationships = (row.relationships as unknown as { id: number; relationshipType: string; sourceId: number; destinationId: number; properties: Record<string, JsonValue> }[]).map(
+    (r) => ({ id: r.id, type: r.relationshipType, source: r.sourceId, target: r.destinationId, properties: r.properties }),
+  );
+  return { node: { id: node.id, labels: node.labels, properties: node.properties }, relationships };
+}
+
+export async function deleteEntity(database: GraphDatabase, graph: string, kind: EntityKind, id: number): Promise<string> {
+  await requireGraph(database, graph);
+  const clause = kind ? 'MATCH (e) WHERE ID(e) = $id DETACH DELETE e' : 'MATCH ()-[e]->() WHERE ID(e) = $id DELETE e';
+  const result = await database.query(graph, withParameters(clause, { id }));
+  const deleted = statistic(result.statistics, kind ? 'Nodes deleted' : 'Relationships deleted');
+  if (deleted === 0) throw new NotFoundError(`${entityName(kind, id)} not found`);
+  return `${entityName(kind, id)} deleted`;
+}
+
+export async function addLabel(database: GraphDatabase, graph: string, id: number, label: string): Promise<void> {
+  await writeOne(database, graph, true, id, `SET e:${quoteIdentifier(label, 'label')}`);
+}
+
+export async function removeLabel(database: GraphDatabase, graph: string, id: number, label: string): Promise<void> {
+  await writeOne(database, graph, true, id, `REMOVE e:${quoteIdentifier(label, 'label')}`);
+}
+
+export async function setProperty(database: GraphDatabase, graph: string, kind: EntityKind, id: number, key: string, value: CypherValue): Promise<void> {
+  await writeOne(database, graph, kind, id, `SET e.${quoteIdentifier(key, 'property key')} = $value`, { value });
+}
+
+export async function removeProperty(database: GraphDatabase, graph: string, kind: EntityKind, id: number, key: string): Promise<void> {
+  await writeOne(database, graph, kind, id, `SET e.${quoteIdentifier(key, 'property key')} = NULL`);
+}

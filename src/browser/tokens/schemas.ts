@@ -1,0 +1,45 @@
+// Request and response shapes of the token endpoints.
+import { z } from 'zod';
+import { ROLES } from '../auth/roles.js';
+import { TOKEN_ID_PATTERN } from './token-store.js';
+
+export const MAX_TTL_SECONDS = 31_622_400;
+
+export const CreateTokenBodySchema = z.object({
+  username: z.string().min(1).max(256),
+  password: z.string().max(4096).optional(),
+  name: z.string().trim().min(1).max(128).optional(),
+  expiresAt: z.string().max(64).nullable().optional(),
+  ttlSeconds: z.number().optional(),
+  host: z.string().min(1).max(253).regex(/^[^\s/?#@]+$/, 'must be a host name or IP address'),
+  port: z.string().regex(/^\d{1,5}$/, 'must be a port number between 1 and 65535').refine((port) => Number(port) >= 1 && Number(port) <= 65535, 'must be a port number between 1 and 65535'),
+  tls: z.enum(['true', 'false']),
+  /** PEM certificate authority for TLS connections; the system trust store when absent. */
+  ca: z.string().max(65_536).optional(),
+});
+export type CreateTokenBody = z.infer<typeof CreateTokenBodySchema>;
+
+export const CreateTokenResponseSchema = z.object({ message: z.string(), token: z.string() });
+
+export const TokenMetadataSchema = z
+  .object({
+    user_id: z.string(),
+    token_id: z.string(),
+    created_at: z.string(),
+    expires_at: z.string().nullable(),
+    last_used: z.string().nullable(),
+    name: z.string(),
+    permissions: z.array(z.enum(ROLES)),
+    username: z.string(),
+    role: z.enum(ROLES),
+    host: z.string(),
+    port: z.number().int(),
+    revoked: z.boolean(),
+  })
+  .meta({ id: 'TokenMetadata' });
+export type TokenMetadata = z.infer<typeof TokenMetadataSchema>;
+
+export const TokenListSchema = z.object({ tokens: z.array(TokenMetadataSchema), count: z.number().int() });
+export const TokenReadSchema = z.object({ token: TokenMetadataSchema });
+export const TokenRevokedSchema = z.object({ message: z.string(), tokenId: z.string() });
+export const TokenIdParamsSchema = z.object({ tokenId: z.string().regex(TOKEN_ID_PATTERN, 'must be a token id of the form <epoch_millis>-<uuid>') });

@@ -1,0 +1,71 @@
+// POST /api/auth/tokens/credentials (public) and the token listing, reading and revocation (Bearer).
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { BEARER_SCHEME } from '../../shared/openapi.js';
+import { principalOf, type BrowserContext } from '../context.js';
+import {
+  CreateTokenBodySchema,
+  CreateTokenResponseSchema,
+  TokenIdParamsSchema,
+  TokenListSchema,
+  TokenReadSchema,
+  TokenRevokedSchema,
+} from './schemas.js';
+import { createTokenService } from './token-service.js';
+
+const security = [{ [BEARER_SCHEME]: [] }];
+
+export function publicTokenRoutes(app: FastifyInstance, context: BrowserContext): void {
+  const tokens = createTokenService(context);
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/auth/tokens/credentials',
+    {
+      // The seed answers a server without secrets with 500 before it looks at the body.
+      onRequest: (_request, _reply, done) => {
+        tokens.assertConfigured();
+        done();
+      },
+      config: { errorResponses: [401] },
+      schema: {
+        operationId: 'createToken',
+        tags: ['tokens'],
+        summary: 'Create a personal access token from database credentials',
+        body: CreateTokenBodySchema,
+        response: { 200: CreateTokenResponseSchema },
+      },
+    },
+    async (request) => ({ message: 'Token created successfully', token: await tokens.create(request.body) }),
+  );
+}
+
+export function tokenRoutes(app: FastifyInstance, context: BrowserContext): void {
+  const tokens = createTokenService(context);
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  routes.get(
+    '/api/auth/tokens',
+    { schema: { operationId: 'listTokens', tags: ['tokens'], summary: 'List tokens (an Admin sees every token of its database)', security, response: { 200: TokenListSchema } } },
+    async (request) => {
+      const list = await tokens.list(principalOf(request));
+      return { tokens: list, count: list.length };
+    },
+  );
+  routes.get(
+    '/api/auth/tokens/:tokenId',
+    {
+      config: { errorResponses: [404] },
+      schema: { operationId: 'getToken', tags: ['tokens'], summary: 'Read one token', security, params: TokenIdParamsSchema, response: { 200: TokenReadSchema } },
+    },
+    async (request) => ({ token: await tokens.read(principalOf(request), request.params.tokenId) }),
+  );
+  routes.delete(
+    '/api/auth/tokens/:tokenId',
+    {
+      config: { errorResponses: [404] },
+      schema: { operationId: 'revokeToken', tags: ['tokens'], summary: 'Revoke a token', security, params: TokenIdParamsSchema, response: { 200: TokenRevokedSchema } },
+    },
+    async (request) => {
+      await tokens.revoke(principalOf(request), request.params.tokenId);
+      return { message: 'Token revoked successfully', tokenId: request.params.tokenId };
+    },
+  );
+}

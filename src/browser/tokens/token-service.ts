@@ -1,0 +1,150 @@
+// Personal access tokens: issue (after checking the credentials against the database), list, read, revoke.
+import { createHash, randomUUID } from 'node:crypto';
+import { GraphDatabase } from '../../platform/falkordb/graph-database.js';
+import { BadRequestError, ForbiddenError, HttpError, NotFoundError, UnauthorizedError } from '../../shared/http-errors.js';
+import { signHs256 } from '../../shared/jwt.js';
+import type { BrowserContext, Principal } from '../context.js';
+import type { Role } from '../auth/roles.js';
+import { detectRole } from './role-detection.js';
+import { MAX_TTL_SECONDS, type CreateTokenBody, type TokenMetadata } from './schemas.js';
+import { encryptPassword, hashToken } from './token-crypto.js';
+import type { TokenRecord } from './token-store.js';
+
+export const CREDENTIALS_REJECTED = 'Invalid credentials or connection failed';
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+export function databaseKey(host: string, port: number): string {
+  return `${host.toLowerCase()}:${port}`;
+}
+
+export function userIdOf(host: string, port: number, username: string): string {
+  return createHash('sha256').update(`${databaseKey(host, port)}\n${username}`).digest('hex');
+}
+
+/** The seed's checks that need no database, in its order: expiry, then TTL, then the password rule. */
+export function resolveExpiry(body: CreateTokenBody, now: number): number | null {
+  if (body.expiresAt !== undefined && body.expiresAt !== null) {
+    const at = Date.parse(body.expiresAt);
+    if (!/^\d{4}-\d{2}-\d{2}/.test(body.expiresAt) || Number.isNaN(at)) throw new BadRequestError('expiresAt must be an ISO 8601 date-time');
+    if (at <= now) throw new BadRequestError('Expiration date must be in the future');
+    if (body.ttlSeconds !== undefined) throw new BadRequestError('Give either expiresAt or ttlSeconds, not both');
+    return at;
+  }
+  if (body.ttlSeconds !== undefined) {
+    const ttl = body.ttlSeconds;
+    if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TTL_SECONDS) throw new BadRequestError(`Invalid TTL value (must be between 1 and ${MAX_TTL_SECONDS} seconds)`);
+    return now + ttl * 1000;
+  }
+  return null;
+}
+
+function checkPasswordRule(body: CreateTokenBody): string {
+  const password = body.password ?? '';
+  if (password === '' && !(body.username === 'default' && LOOPBACK_HOSTS.has(body.host.toLowerCase()))) {
+    throw new BadRequestError('password is required (it may be empty only for the default user on localhost)');
+  }
+  return password;
+}
+
+export function toMetadata(record: TokenRecord): TokenMetadata {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    user_id: record.userId,
+    token_id: record.tokenId,
+    created_at: new Date(record.createdAt).toISOString(),
+    expires_at: iso(record.expiresAt),
+    last_used: iso(record.lastUsed),
+    name: record.name,
+    permissions: [record.role],
+    username: record.username,
+    role: record.role,
+    host: record.host,
+    port: record.port,
+    revoked: record.revokedAt !== null,
+  };
+}
+
+export function createTokenService(context: BrowserContext) {
+  const isLive = (record: TokenRecord) => record.expiresAt === null || record.expiresAt > context.now();
+
+  /** Owners see their tokens; an Admin sees every token of the database it administers. */
+  function canSee(principal: Principal, record: TokenRecord): boolean {
+    return record.userId === principal.userId || (principal.role === 'Admin' && record.dbKey === principal.dbKey);
+  }
+
+  async function visibleRecord(principal: Principal, tokenId: string, denied: string): Promise<TokenRecord> {
+    const record = await context.store.get(tokenId);
+    if (!record || !isLive(record)) throw new NotFoundError('Token not found');
+    if (!canSee(principal, record)) throw new ForbiddenError(denied);
+    return record;
+  }
+
+  return {
+    /** 500s for missing server secrets come first, before the body is even parsed (see the route's hook). */
+    assertConfigured(): void {
+      if (!context.authSecret) throw new HttpError(500, 'Server configuration error: AUTH_SECRET not set');
+      if (!context.encryptionKey) throw new HttpError(500, 'Server configuration error: ENCRYPTION_KEY not set');
+    },
+
+    async create(body: CreateTokenBody): Promise<string> {
+      const now = context.now();
+      const expiresAt = resolveExpiry(body, now);
+      const password = checkPasswordRule(body);
+      const port = Number(body.port);
+      const credentials = { host: body.host, port, username: body.username, password, tls: body.tls === 'true', ca: body.ca };
+
+      let role: Role;
+      try {
+        role = await context.pools.withCheckConnection(credentials, async (pool) => {
+          const database = new GraphDatabase(pool);
+          await database.ping();
+          return detectRole(database, body.username);
+        });
+      } catch {
+        throw new UnauthorizedError(CREDENTIALS_REJECTED);
+      }
+
+      const tokenId = `${now}-${randomUUID()}`;
+      const token = await signHs256(
+        { sub: randomUUID(), jti: tokenId, username: body.username, role, host: body.host, port, tls: credentials.tls },
+        context.authSecret!,
+        { expiresAt: expiresAt === null ? undefined : Math.floor(expiresAt / 1000) },
+      );
+      await context.store.save({
+        tokenId,
+        userId: userIdOf(body.host, port, body.username),
+        dbKey: databaseKey(body.host, port),
+        username: body.username,
+        name: body.name ?? `${body.username}@${body.host}:${port}`,
+        role,
+        host: body.host,
+        port,
+        tls: credentials.tls,
+        ca: body.ca,
+        createdAt: now,
+        expiresAt,
+        lastUsed: null,
+        revokedAt: null,
+        tokenHash: hashToken(token),
+        passwordEncrypted: encryptPassword(password, context.encryptionKey!),
+      });
+      return token;
+    },
+
+    async list(principal: Principal): Promise<TokenMetadata[]> {
+      const records = await context.store.list(principal.role === 'Admin' ? { dbKey: principal.dbKey } : { userId: principal.userId });
+      return records.filter((record) => isLive(record) && record.revokedAt === null).map(toMetadata);
+    },
+
+    async read(principal: Principal, tokenId: string): Promise<TokenMetadata> {
+      return toMetadata(await visibleRecord(principal, tokenId, 'Forbidden: You can only view your own tokens'));
+    },
+
+    async revoke(principal: Principal, tokenId: string): Promise<void> {
+      await visibleRecord(principal, tokenId, 'Forbidden: You can only revoke your own tokens');
+      const outcome = await context.store.revoke(tokenId, context.now());
+      if (outcome === 'not-found') throw new NotFoundError('Token not found');
+      if (outcome === 'already-revoked') throw new BadRequestError('Token is already revoked');
+    },
+  };
+}

@@ -1,0 +1,148 @@
+// Token metadata on a Redis-protocol server as plain keys (no graph, no Cypher):
+//   <p>token:<id>          hash of the token's fields (PEXPIREAT at its expiry)
+//   <p>token-hash:<sha256> string: the token id, for O(1) lookup by token hash
+//   <p>db-tokens:<db>      sorted set of ids per database (host:port), scored by creation time
+//   <p>user-tokens:<user>  sorted set of ids per database user, scored by creation time
+// Ids and hashes are validated before they become part of a key; values are separate command arguments.
+import type { RedisConnection } from '../../platform/redis/redis-connection.js';
+import type { Role } from '../auth/roles.js';
+
+export interface TokenRecord {
+  tokenId: string;
+  userId: string;
+  dbKey: string;
+  username: string;
+  name: string;
+  role: Role;
+  host: string;
+  port: number;
+  tls: boolean;
+  ca: string | undefined;
+  createdAt: number;
+  expiresAt: number | null;
+  lastUsed: number | null;
+  revokedAt: number | null;
+  tokenHash: string;
+  passwordEncrypted: string;
+}
+
+export const TOKEN_ID_PATTERN = /^\d{10,16}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const HASH_PATTERN = /^[0-9a-f]{64}$/;
+const KEY_PART_PATTERN = /^[0-9a-z.:_-]{1,300}$/i;
+
+function keyPart(value: string, pattern: RegExp): string {
+  if (!pattern.test(value)) throw new Error('invalid token store key component');
+  return value;
+}
+
+function toHash(record: TokenRecord): Record<string, string> {
+  return {
+    token_id: record.tokenId,
+    user_id: record.userId,
+    db_key: record.dbKey,
+    username: record.username,
+    name: record.name,
+    role: record.role,
+    host: record.host,
+    port: String(record.port),
+    tls: record.tls ? '1' : '0',
+    ...(record.ca ? { ca: record.ca } : {}),
+    created_at: String(record.createdAt),
+    expires_at: record.expiresAt === null ? '' : String(record.expiresAt),
+    token_hash: record.tokenHash,
+    password_enc: record.passwordEncrypted,
+  };
+}
+
+function fromHash(fields: Record<string, string>): TokenRecord | undefined {
+  if (!fields.token_id || !fields.token_hash) return undefined;
+  const optionalNumber = (value: string | undefined) => (value ? Number(value) : null);
+  return {
+    tokenId: fields.token_id,
+    userId: fields.user_id ?? '',
+    dbKey: fields.db_key ?? '',
+    username: fields.username ?? '',
+    name: fields.name ?? '',
+    role: (fields.role ?? 'Read-Only') as Role,
+    host: fields.host ?? '',
+    port: Number(fields.port),
+    tls: fields.tls === '1',
+    ca: fields.ca || undefined,
+    createdAt: Number(fields.created_at),
+    expiresAt: optionalNumber(fields.expires_at),
+    lastUsed: optionalNumber(fields.last_used),
+    revokedAt: optionalNumber(fields.revoked_at),
+    tokenHash: fields.token_hash,
+    passwordEncrypted: fields.password_enc ?? '',
+  };
+}
+
+export type ListScope = { dbKey: string } | { userId: string };
+export type RevokeOutcome = 'revoked' | 'already-revoked' | 'not-found';
+
+export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:') {
+  const tokenKey = (id: string) => `${prefix}token:${keyPart(id, TOKEN_ID_PATTERN)}`;
+  const hashKey = (hash: string) => `${prefix}token-hash:${keyPart(hash, HASH_PATTERN)}`;
+  const dbKey = (db: string) => `${prefix}db-tokens:${keyPart(db, KEY_PART_PATTERN)}`;
+  const userKey = (user: string) => `${prefix}user-tokens:${keyPart(user, HASH_PATTERN)}`;
+
+  async function get(tokenId: string): Promise<TokenRecord | undefined> {
+    if (!TOKEN_ID_PATTERN.test(tokenId)) return undefined;
+    return fromHash(await redis.hGetAll(tokenKey(tokenId)));
+  }
+
+  return {
+    async save(record: TokenRecord): Promise<void> {
+      const multi = redis
+        .multi()
+        .hSet(tokenKey(record.tokenId), toHash(record))
+        .set(hashKey(record.tokenHash), record.tokenId)
+        .zAdd(dbKey(record.dbKey), { score: record.createdAt, value: record.tokenId })
+        .zAdd(userKey(record.userId), { score: record.createdAt, value: record.tokenId });
+      if (record.expiresAt !== null) {
+        multi.pExpireAt(tokenKey(record.tokenId), record.expiresAt).pExpireAt(hashKey(record.tokenHash), record.expiresAt);
+      }
+      await multi.exec();
+    },
+
+    get,
+
+    async findByHash(tokenHash: string): Promise<TokenRecord | undefined> {
+      if (!HASH_PATTERN.test(tokenHash)) return undefined;
+      const tokenId = await redis.get(hashKey(tokenHash));
+      return tokenId ? get(tokenId) : undefined;
+    },
+
+    /** Newest first. Ids whose hash has expired away are pruned from the index as they are met. */
+    async list(scope: ListScope): Promise<TokenRecord[]> {
+      const indexKey = 'dbKey' in scope ? dbKey(scope.dbKey) : userKey(scope.userId);
+      const ids = await redis.zRange(indexKey, 0, -1, { REV: true });
+      if (ids.length === 0) return [];
+      const multi = redis.multi();
+      for (const id of ids) multi.hGetAll(tokenKey(id));
+      const replies = (await multi.exec()) as unknown as Record<string, string>[];
+      const records: TokenRecord[] = [];
+      const gone: string[] = [];
+      replies.forEach((fields, index) => {
+        const record = fromHash(fields);
+        if (record) records.push(record);
+        else gone.push(ids[index]!);
+      });
+      if (gone.length > 0) await redis.zRem(indexKey, gone);
+      return records;
+    },
+
+    /** Atomic: HSETNX sets `revoked_at` only once, so two concurrent revocations cannot both succeed. */
+    async revoke(tokenId: string, now: number): Promise<RevokeOutcome> {
+      if (!(await get(tokenId))) return 'not-found';
+      const set = await redis.hSetNX(tokenKey(tokenId), 'revoked_at', String(now));
+      return set ? 'revoked' : 'already-revoked';
+    },
+
+    async touch(tokenId: string, now: number): Promise<void> {
+      await redis.hSet(tokenKey(tokenId), 'last_used', String(now));
+    },
+  };
+}
+
+export type TokenStore = ReturnType<typeof createTokenStore>;

@@ -1,0 +1,37 @@
+// The ACL rules each role gets (the public FalkorDB Browser's, so users made by either tool read the same),
+// and reading a user's role back from what ACL GETUSER reports.
+import type { Role } from '../auth/roles.js';
+
+const READ_ONLY = [
+  'on', 'resetkeys', '~*', 'resetchannels', '-@all',
+  '+graph.explain', '+graph.list', '+graph.ro_query', '+graph.info', '+graph.memory', '+module|list',
+  '+ping', '+hello', '+info', '+dump', '+exists', '+ttl', '+pttl', '+expiretime',
+];
+const READ_WRITE = [
+  ...READ_ONLY,
+  '+graph.delete', '+graph.query', '+graph.profile', '+graph.constraint', '+graph.bulk', '+graph.copy', '+graph.udf',
+  '+expire', '+pexpire', '+restore', '+rename', '+renamenx',
+];
+const ADMIN = ['on', 'resetkeys', '~*', '&*', '+@all'];
+
+export function rulesFor(role: Role): string[] {
+  switch (role) {
+    case 'Admin':
+      return ADMIN;
+    case 'Read-Write':
+      return READ_WRITE;
+    case 'Read-Only':
+      return READ_ONLY;
+  }
+}
+
+/** ACL GETUSER answers a flat list of field names and values; `commands` is a space-separated rule string. */
+export function roleFromAclUser(reply: unknown[]): Role {
+  const index = reply.indexOf('commands');
+  const value = index === -1 ? undefined : reply[index + 1];
+  const commands = typeof value === 'string' ? value : '';
+  const rules = commands.split(/\s+/);
+  if (rules.includes('+@all') && !rules.some((rule) => rule.startsWith('-') && rule !== '-@all')) return 'Admin';
+  if (rules.includes('+graph.query')) return 'Read-Write';
+  return 'Read-Only';
+}

@@ -1,0 +1,113 @@
+// /api/user: database users and their roles, managed through ACL (Admin only).
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../shared/http-errors.js';
+import { BEARER_SCHEME } from '../../shared/openapi.js';
+import { verbatim } from '../../shared/verbatim-messages.js';
+import { requireRole, ROLES, type Role } from '../auth/roles.js';
+import { databaseFor, principalOf, type BrowserContext } from '../context.js';
+import { translated } from '../database/database-errors.js';
+import { MessageSchema } from '../graphs/schemas.js';
+import { roleFromAclUser, rulesFor } from './acl-rules.js';
+
+const security = [{ [BEARER_SCHEME]: [] }];
+const tags = ['users'];
+
+/** ACL rule syntax gives meaning to spaces and to leading `>`, `<`, `~`, `+`, `-`, `&`, `%`: none of them may appear. */
+const UsernameSchema = z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9._@-]{0,127}$/, 'must be 1-128 letters, digits, `_`, `.`, `@` or `-`, starting with a letter, digit or `_`');
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
+const PasswordSchema = z.string().min(1, 'must not be empty').max(512).regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters');
+const RoleSchema = z.enum(ROLES, { error: () => verbatim(`Invalid role: must be one of ${ROLES.join(', ')}`) });
+
+const CreateUserBodySchema = z.object({ username: UsernameSchema, password: PasswordSchema, role: RoleSchema });
+const DeleteUsersBodySchema = z.object({ users: z.array(z.object({ username: UsernameSchema })).min(1).max(1000) });
+const UserParamsSchema = z.object({ user: UsernameSchema });
+const RoleQuerySchema = z.object({ role: RoleSchema.optional() });
+const RoleBodySchema = z.object({ role: RoleSchema.optional() }).nullish();
+const UserListSchema = z.object({ result: z.array(z.object({ username: z.string(), role: z.enum(ROLES), selected: z.boolean() })) });
+
+async function listUsers(database: GraphDatabase): Promise<{ username: string; role: Role; selected: boolean }[]> {
+  const names = await database.aclUsers();
+  const replies = await Promise.all(names.map((name) => database.aclGetUser(name)));
+  return names.flatMap((username, index) => {
+    const reply = replies[index];
+    return reply ? [{ username, role: roleFromAclUser(reply), selected: false }] : [];
+  });
+}
+
+export function userRoutes(app: FastifyInstance, context: BrowserContext): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const admin = requireRole('Admin', 'managing database users');
+  const db = (request: Parameters<typeof principalOf>[0]) => databaseFor(context, principalOf(request));
+
+  routes.get(
+    '/api/user',
+    { preHandler: admin, schema: { operationId: 'listUsers', tags, summary: 'Database users and their roles', security, response: { 200: UserListSchema } } },
+    async (request) => ({ result: await translated(() => listUsers(db(request))) }),
+  );
+
+  routes.post(
+    '/api/user',
+    {
+      preHandler: admin,
+      config: { errorResponses: [409] },
+      schema: { operationId: 'createUser', tags, summary: 'Create a database user with a role', security, body: CreateUserBodySchema, response: { 201: MessageSchema } },
+    },
+    async (request, reply) => {
+      const { username, password, role } = request.body;
+      const database = db(request);
+      await translated(async () => {
+        if (await database.aclGetUser(username)) throw new ConflictError(`User ${username} already exists`);
+        await database.aclSetUser(username, ['reset', ...rulesFor(role), `>${password}`]);
+      });
+      return reply.code(201).header('location', `/api/user/${encodeURIComponent(username)}`).send({ message: `User ${username} created` });
+    },
+  );
+
+  routes.delete(
+    '/api/user',
+    {
+      preHandler: admin,
+      schema: { operationId: 'deleteUsers', tags, summary: 'Delete database users (all of them or none)', security, body: DeleteUsersBodySchema, response: { 200: MessageSchema } },
+    },
+    async (request) => {
+      const usernames = [...new Set(request.body.users.map((user) => user.username))];
+      if (usernames.includes('default')) throw new BadRequestError('The default user cannot be deleted');
+      // One ACL DELUSER for every name: the server applies it as a single command.
+      await translated(() => db(request).aclDelUsers(usernames));
+      return { message: 'Users deleted' };
+    },
+  );
+
+  routes.patch(
+    '/api/user/:user',
+    {
+      preHandler: admin,
+      config: { errorResponses: [404] },
+      schema: {
+        operationId: 'updateUserRole',
+        tags,
+        summary: 'Change a database user role (`role` in the query string or the JSON body)',
+        security,
+        params: UserParamsSchema,
+        querystring: RoleQuerySchema,
+        body: RoleBodySchema,
+        response: { 200: MessageSchema },
+      },
+    },
+    async (request) => {
+      const role = request.query.role ?? request.body?.role;
+      if (!role) throw new BadRequestError('Missing parameter role');
+      const { user } = request.params;
+      const database = db(request);
+      await translated(async () => {
+        if (!(await database.aclGetUser(user))) throw new NotFoundError(`User ${user} not found`);
+        // Without `reset`, passwords are kept; the command and key rules are replaced by the role's.
+        await database.aclSetUser(user, ['-@all', ...rulesFor(role)]);
+      });
+      return { message: `User ${user} updated` };
+    },
+  );
+}

@@ -1,0 +1,248 @@
+// Decodes FalkorDB's compact result set (GRAPH.QUERY ... --compact) into JSON-ready values.
+// Integers arrive as strings (see SendOptions.integersAsStrings) so values beyond 2^53 stay exact.
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export interface GraphNode {
+  id: number;
+  labels: string[];
+  properties: Record<string, JsonValue>;
+}
+export interface GraphRelationship {
+  id: number;
+  relationshipType: string;
+  sourceId: number;
+  destinationId: number;
+  properties: Record<string, JsonValue>;
+}
+
+export interface ResultSet {
+  metadata: string[];
+  /** Absent when the query returns no columns. */
+  data?: Record<string, JsonValue>[];
+}
+
+/** Names behind the numeric ids a compact reply uses. */
+export interface GraphSchemaNames {
+  labels: string[];
+  relationshipTypes: string[];
+  propertyKeys: string[];
+}
+
+type Raw = unknown;
+
+const ValueType = {
+  Unknown: 0,
+  Null: 1,
+  String: 2,
+  Integer: 3,
+  Boolean: 4,
+  Double: 5,
+  Array: 6,
+  Edge: 7,
+  Node: 8,
+  Path: 9,
+  Map: 10,
+  Point: 11,
+  VectorF32: 12,
+  DateTime: 13,
+  Date: 14,
+  Time: 15,
+  Duration: 16,
+} as const;
+
+export class CompactReplyError extends Error {}
+
+export function integerValue(raw: Raw): number | string {
+  const text = String(raw);
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : text;
+}
+
+function doubleValue(raw: Raw): number | string {
+  const value = Number.parseFloat(String(raw));
+  // JSON has no Infinity or NaN; keep FalkorDB's spelling rather than lose the value.
+  return Number.isFinite(value) ? value : String(raw);
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+function isoDate(date: Date): string {
+  return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+}
+
+function isoTime(date: Date): string {
+  const ms = date.getUTCMilliseconds();
+  return `${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}${ms ? `.${pad(ms, 3)}` : ''}`;
+}
+
+function isoDuration(totalSeconds: number): string {
+  const sign = totalSeconds < 0 ? '-' : '';
+  let rest = Math.abs(totalSeconds);
+  const days = Math.floor(rest / 86_400);
+  rest -= days * 86_400;
+  const hours = Math.floor(rest / 3600);
+  rest -= hours * 3600;
+  const minutes = Math.floor(rest / 60);
+  const seconds = rest - minutes * 60;
+  const time = `${hours ? `${hours}H` : ''}${minutes ? `${minutes}M` : ''}${seconds ? `${seconds}S` : ''}`;
+  if (!days && !time) return 'PT0S';
+  return `${sign}P${days ? `${days}D` : ''}${time ? `T${time}` : ''}`;
+}
+
+/** Collects the highest label, type and property-key ids a reply uses, so only the needed names are fetched. */
+export interface SchemaNeeds {
+  labels: boolean;
+  relationshipTypes: boolean;
+  propertyKeys: boolean;
+}
+
+export function scanSchemaNeeds(rows: Raw[]): SchemaNeeds {
+  const needs: SchemaNeeds = { labels: false, relationshipTypes: false, propertyKeys: false };
+  const visit = (cell: Raw): void => {
+    const [type, value] = cell as [Raw, Raw];
+    switch (Number(type)) {
+      case ValueType.Node:
+        needs.labels = true;
+        needs.propertyKeys = true;
+        break;
+      case ValueType.Edge:
+        needs.relationshipTypes = true;
+        needs.propertyKeys = true;
+        break;
+      case ValueType.Path:
+        needs.labels = needs.relationshipTypes = needs.propertyKeys = true;
+        break;
+      case ValueType.Array:
+        (value as Raw[]).forEach(visit);
+        break;
+      case ValueType.Map: {
+        const entries = value as Raw[];
+        for (let i = 1; i < entries.length; i += 2) visit(entries[i]);
+        break;
+      }
+      default:
+        break;
+    }
+  };
+  for (const row of rows) (row as Raw[]).forEach(visit);
+  return needs;
+}
+
+export class CompactDecoder {
+  constructor(private readonly names: GraphSchemaNames) {}
+
+  private name(list: string[], id: Raw, kind: string): string {
+    const name = list[Number(id)];
+    if (name === undefined) throw new CompactReplyError(`unknown ${kind} id ${String(id)}`);
+    return name;
+  }
+
+  private properties(raw: Raw[]): Record<string, JsonValue> {
+    const result: Record<string, JsonValue> = {};
+    for (const entry of raw) {
+      const [keyId, type, value] = entry as [Raw, Raw, Raw];
+      result[this.name(this.names.propertyKeys, keyId, 'property key')] = this.value([type, value]);
+    }
+    return result;
+  }
+
+  node(raw: Raw): GraphNode {
+    const [id, labelIds, properties] = raw as [Raw, Raw[], Raw[]];
+    return { id: Number(id), labels: labelIds.map((labelId) => this.name(this.names.labels, labelId, 'label')), properties: this.properties(properties) };
+  }
+
+  relationship(raw: Raw): GraphRelationship {
+    const [id, typeId, sourceId, destinationId, properties] = raw as [Raw, Raw, Raw, Raw, Raw[]];
+    return {
+      id: Number(id),
+      relationshipType: this.name(this.names.relationshipTypes, typeId, 'relationship type'),
+      sourceId: Number(sourceId),
+      destinationId: Number(destinationId),
+      properties: this.properties(properties),
+    };
+  }
+
+  value(cell: Raw): JsonValue {
+    const [type, value] = cell as [Raw, Raw];
+    switch (Number(type)) {
+      case ValueType.Null:
+        return null;
+      case ValueType.String:
+        return String(value);
+      case ValueType.Integer:
+        return integerValue(value);
+      case ValueType.Boolean:
+        return value === 'true' || value === true;
+      case ValueType.Double:
+        return doubleValue(value);
+      case ValueType.Array:
+        return (value as Raw[]).map((item) => this.value(item));
+      case ValueType.Edge:
+        return this.relationship(value) as unknown as JsonValue;
+      case ValueType.Node:
+        return this.node(value) as unknown as JsonValue;
+      case ValueType.Path: {
+        const [nodes, edges] = value as [[Raw, Raw[]], [Raw, Raw[]]];
+        return {
+          nodes: nodes[1].map((node) => this.node((node as [Raw, Raw])[1])),
+          edges: edges[1].map((edge) => this.relationship((edge as [Raw, Raw])[1])),
+        } as unknown as JsonValue;
+      }
+      case ValueType.Map: {
+        const entries = value as Raw[];
+        const map: Record<string, JsonValue> = {};
+        for (let i = 0; i + 1 < entries.length; i += 2) map[String(entries[i])] = this.value(entries[i + 1]);
+        return map;
+      }
+      case ValueType.Point: {
+        const [latitude, longitude] = value as [Raw, Raw];
+        return { latitude: Number.parseFloat(String(latitude)), longitude: Number.parseFloat(String(longitude)) };
+      }
+      case ValueType.VectorF32:
+        return (value as Raw[]).map((item) => Number(item));
+      case ValueType.DateTime: {
+        const date = new Date(Number(value) * 1000);
+        return `${isoDate(date)}T${isoTime(date)}`;
+      }
+      case ValueType.Date:
+        return isoDate(new Date(Number(value) * 1000));
+      case ValueType.Time:
+        return isoTime(new Date(Number(value) * 1000));
+      case ValueType.Duration:
+        return isoDuration(Number(value));
+      case ValueType.Unknown:
+      default:
+        throw new CompactReplyError(`unknown value type ${String(type)}`);
+    }
+  }
+
+  rows(header: Raw[], rows: Raw[]): Record<string, JsonValue>[] {
+    const columns = header.map((column) => String((column as [Raw, Raw])[1]));
+    return rows.map((row) => {
+      const cells = row as Raw[];
+      const record: Record<string, JsonValue> = {};
+      for (let i = 0; i < columns.length; i++) record[columns[i]!] = this.value(cells[i]);
+      return record;
+    });
+  }
+}
+
+export interface CompactReplyParts {
+  header?: Raw[];
+  rows?: Raw[];
+  statistics: string[];
+}
+
+/** Splits a compact reply: `[statistics]` for queries without columns, `[header, rows, statistics]` otherwise. */
+export function splitCompactReply(reply: Raw): CompactReplyParts {
+  const parts = reply as Raw[];
+  if (parts.length === 1) return { statistics: (parts[0] as Raw[]).map(String) };
+  return { header: parts[0] as Raw[], rows: parts[1] as Raw[], statistics: (parts[2] as Raw[] | undefined)?.map(String) ?? [] };
+}
+
+/** Reads a counter such as `Nodes deleted: 1` from the statistics lines (0 when absent). */
+export function statistic(statistics: string[], name: string): number {
+  const line = statistics.find((entry) => entry.startsWith(`${name}:`));
+  return line ? Number.parseFloat(line.slice(name.length + 1)) : 0;
+}

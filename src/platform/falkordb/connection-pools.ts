@@ -1,0 +1,220 @@
+// Connections to the users' own FalkorDB servers: a small pool per credential set, created on first use
+// (single flight), reused, closed when idle, with dead connections replaced.
+import { createHash } from 'node:crypto';
+import { createClient, ErrorReply, RESP_TYPES } from 'redis';
+import type { PlatformLogger as Logger } from '../logger.js';
+
+export interface DbCredentials {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  tls: boolean;
+  /** PEM certificate authority for TLS; the system's trust store when absent. */
+  ca?: string;
+}
+
+export type CommandArgument = string | Buffer;
+/** Integers arrive as strings so values beyond 2^53 keep every digit; bulk strings as Buffers when asked. */
+export interface SendOptions {
+  integersAsStrings?: boolean;
+  binary?: boolean;
+}
+
+type RawClient = ReturnType<typeof createClient>;
+
+/** The connection could not be made or was lost: not the user's fault and not their credentials'. */
+export class DatabaseUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+/** The server refused the credentials (WRONGPASS, NOAUTH). */
+export class DatabaseAuthError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseAuthError';
+  }
+}
+
+export interface PoolOptions {
+  maxConnectionsPerPool: number;
+  idleCloseMs: number;
+  connectTimeoutMs: number;
+}
+
+const DEFAULTS: PoolOptions = { maxConnectionsPerPool: 4, idleCloseMs: 5 * 60_000, connectTimeoutMs: 5000 };
+
+interface PooledClient {
+  client: RawClient;
+  busy: number;
+}
+
+function isAuthFailure(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /^(WRONGPASS|NOAUTH)|invalid username-password pair|user is disabled/i.test(message);
+}
+
+/** A reply error (the server answered with an error) versus a transport failure. */
+export function isReplyError(error: unknown): error is ErrorReply {
+  return error instanceof ErrorReply;
+}
+
+/** One credential set's connections. `run` picks the least busy connection, opening another when all are busy. */
+export class CredentialPool {
+  private readonly clients: PooledClient[] = [];
+  private opening: Promise<PooledClient> | undefined;
+  private lastUsed = Date.now();
+
+  constructor(
+    private readonly credentials: DbCredentials,
+    private readonly options: PoolOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  get idleSince(): number {
+    return this.clients.some((c) => c.busy > 0) ? Date.now() : this.lastUsed;
+  }
+
+  private async open(): Promise<PooledClient> {
+    const { host, port, username, password, tls, ca } = this.credentials;
+    const client = createClient({
+      socket: tls
+        ? { host, port, tls: true, ca, servername: host, connectTimeout: this.options.connectTimeoutMs, reconnectStrategy: false }
+        : { host, port, connectTimeout: this.options.connectTimeoutMs, reconnectStrategy: false },
+      username,
+      password: password === '' ? undefined : password,
+      disableOfflineQueue: true,
+    });
+    client.on('error', (error: Error) => this.logger.debug({ err: { message: error.message }, host, port }, 'database connection error'));
+    try {
+      await client.connect();
+    } catch (error) {
+      client.destroy();
+      if (isAuthFailure(error)) throw new DatabaseAuthError((error as Error).message);
+      throw new DatabaseUnavailableError(`cannot connect to ${host}:${port}`, { cause: error });
+    }
+    const pooled = { client, busy: 0 };
+    client.on('end', () => this.remove(pooled));
+    this.clients.push(pooled);
+    return pooled;
+  }
+
+  private remove(pooled: PooledClient): void {
+    const index = this.clients.indexOf(pooled);
+    if (index !== -1) this.clients.splice(index, 1);
+  }
+
+  private async acquire(): Promise<PooledClient> {
+    const ready = this.clients.filter((c) => c.client.isReady);
+    const idle = ready.find((c) => c.busy === 0);
+    if (idle) return idle;
+    if (ready.length + (this.opening ? 1 : 0) < this.options.maxConnectionsPerPool || ready.length === 0) {
+      // Single flight: concurrent first requests share one connection attempt.
+      this.opening ??= this.open().finally(() => {
+        this.opening = undefined;
+      });
+      return this.opening;
+    }
+    return ready.reduce((least, c) => (c.busy < least.busy ? c : least));
+  }
+
+  /** Sends one command. With `signal`, an abort drops the connection so an abandoned reply is never parsed. */
+  async send<T = unknown>(args: CommandArgument[], options: SendOptions = {}, signal?: AbortSignal): Promise<T> {
+    this.lastUsed = Date.now();
+    const pooled = await this.acquire();
+    pooled.busy++;
+    const typeMapping = {
+      ...(options.integersAsStrings ? { [RESP_TYPES.NUMBER]: String } : {}),
+      ...(options.binary ? { [RESP_TYPES.BLOB_STRING]: Buffer } : {}),
+    };
+    const onAbort = () => {
+      this.remove(pooled);
+      pooled.client.destroy();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const reply: unknown = await pooled.client.sendCommand(args, { typeMapping });
+      return reply as T;
+    } catch (error) {
+      if (signal?.aborted) throw new DatabaseUnavailableError('request aborted', { cause: error });
+      if (isAuthFailure(error)) throw new DatabaseAuthError((error as Error).message);
+      if (!isReplyError(error)) {
+        this.remove(pooled);
+        pooled.client.destroy();
+        throw new DatabaseUnavailableError('connection to the database failed', { cause: error });
+      }
+      throw error;
+    } finally {
+      pooled.busy--;
+      this.lastUsed = Date.now();
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async close(): Promise<void> {
+    const clients = this.clients.splice(0);
+    await Promise.all(clients.map((c) => c.client.close().catch(() => c.client.destroy())));
+  }
+}
+
+/** All pools, keyed by a hash of the full credential set (so a changed password gets its own pool). */
+export class ConnectionPools {
+  private readonly pools = new Map<string, CredentialPool>();
+  private readonly options: PoolOptions;
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly logger: Logger,
+    options: Partial<PoolOptions> = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+    this.sweeper = setInterval(() => void this.closeIdle(), Math.min(this.options.idleCloseMs, 60_000));
+    this.sweeper.unref();
+  }
+
+  static keyOf(credentials: DbCredentials): string {
+    return createHash('sha256')
+      .update(JSON.stringify([credentials.host.toLowerCase(), credentials.port, credentials.username, credentials.password, credentials.tls, credentials.ca ?? '']))
+      .digest('hex');
+  }
+
+  pool(credentials: DbCredentials): CredentialPool {
+    const key = ConnectionPools.keyOf(credentials);
+    let pool = this.pools.get(key);
+    if (!pool) {
+      pool = new CredentialPool(credentials, this.options, this.logger);
+      this.pools.set(key, pool);
+    }
+    return pool;
+  }
+
+  /** Opens a throw-away connection to check credentials; closes it afterwards. */
+  async withCheckConnection<T>(credentials: DbCredentials, work: (pool: CredentialPool) => Promise<T>): Promise<T> {
+    const pool = new CredentialPool(credentials, { ...this.options, maxConnectionsPerPool: 1 }, this.logger);
+    try {
+      return await work(pool);
+    } finally {
+      await pool.close();
+    }
+  }
+
+  private async closeIdle(): Promise<void> {
+    const cutoff = Date.now() - this.options.idleCloseMs;
+    for (const [key, pool] of this.pools) {
+      if (pool.idleSince < cutoff) {
+        this.pools.delete(key);
+        await pool.close();
+      }
+    }
+  }
+
+  async closeAll(): Promise<void> {
+    clearInterval(this.sweeper);
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((pool) => pool.close()));
+  }
+}

@@ -1,0 +1,58 @@
+// Building Cypher text safely: identifiers are backtick-quoted or refused, values travel as CYPHER parameters.
+export type CypherValue = null | boolean | number | string | CypherValue[] | { [key: string]: CypherValue };
+
+export class CypherInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CypherInputError';
+  }
+}
+
+const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * FalkorDB does not support the doubled-backtick escape inside quoted identifiers, so a name that contains
+ * a backtick (or NUL, which its parser treats as the end of the text) cannot be quoted safely and is refused.
+ */
+export function quoteIdentifier(name: string, what = 'identifier'): string {
+  if (name.length === 0) throw new CypherInputError(`${what} must not be empty`);
+  if (name.includes('`') || name.includes('\0')) throw new CypherInputError(`${what} must not contain backticks or NUL characters`);
+  return `\`${name}\``;
+}
+
+function stringLiteral(value: string): string {
+  if (value.includes('\0')) throw new CypherInputError('values must not contain NUL characters');
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+export function cypherLiteral(value: CypherValue): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw new CypherInputError('numbers must be finite');
+      return Number.isInteger(value) && Math.abs(value) > Number.MAX_SAFE_INTEGER ? value.toExponential() : String(value);
+    case 'string':
+      return stringLiteral(value);
+    case 'object':
+      if (Array.isArray(value)) return `[${value.map(cypherLiteral).join(', ')}]`;
+      return `{${Object.entries(value)
+        .map(([key, entry]) => `${quoteIdentifier(key, 'map key')}: ${cypherLiteral(entry)}`)
+        .join(', ')}}`;
+    case 'bigint':
+    case 'function':
+    case 'symbol':
+    case 'undefined':
+      throw new CypherInputError(`unsupported value type ${typeof value}`);
+  }
+}
+
+/** Prefixes the query with FalkorDB's `CYPHER name=value ...` parameter header. */
+export function withParameters(query: string, parameters: Record<string, CypherValue>): string {
+  const header = Object.entries(parameters).map(([name, value]) => {
+    if (!PARAMETER_NAME.test(name)) throw new CypherInputError(`invalid parameter name ${name}`);
+    return `${name}=${cypherLiteral(value)}`;
+  });
+  return header.length === 0 ? query : `CYPHER ${header.join(' ')} ${query}`;
+}

@@ -1,0 +1,113 @@
+// FalkorDB commands over one credential pool: queries decoded from the compact protocol, graph key operations,
+// configuration and ACL. Every value travels as its own command argument; nothing is concatenated into a command.
+import type { CredentialPool } from './connection-pools.js';
+import { CompactDecoder, scanSchemaNeeds, splitCompactReply, type GraphSchemaNames, type ResultSet } from './compact-reply.js';
+
+export interface QueryOptions {
+  readOnly?: boolean;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface QueryOutcome extends ResultSet {
+  statistics: string[];
+}
+
+const EMPTY_NAMES: GraphSchemaNames = { labels: [], relationshipTypes: [], propertyKeys: [] };
+
+export class GraphDatabase {
+  constructor(readonly pool: CredentialPool) {}
+
+  ping(): Promise<unknown> {
+    return this.pool.send(['PING']);
+  }
+
+  private async procedureNames(graph: string, procedure: string, signal?: AbortSignal): Promise<string[]> {
+    const reply = await this.pool.send(['GRAPH.RO_QUERY', graph, `CALL ${procedure}()`, '--compact'], { integersAsStrings: true }, signal);
+    const rows = splitCompactReply(reply).rows ?? [];
+    return rows.map((row) => String(((row as unknown[])[0] as [unknown, unknown])[1]));
+  }
+
+  /** Runs a query and decodes its result; label, type and key names are fetched only when the rows need them. */
+  async query(graph: string, cypher: string, options: QueryOptions = {}): Promise<QueryOutcome> {
+    const args = [options.readOnly ? 'GRAPH.RO_QUERY' : 'GRAPH.QUERY', graph, cypher, '--compact'];
+    if (options.timeoutMs !== undefined) args.push('TIMEOUT', String(options.timeoutMs));
+    const reply = await this.pool.send(args, { integersAsStrings: true }, options.signal);
+    const parts = splitCompactReply(reply);
+    if (!parts.header) return { metadata: parts.statistics, statistics: parts.statistics };
+    const rows = parts.rows ?? [];
+    const needs = scanSchemaNeeds(rows);
+    const [labels, relationshipTypes, propertyKeys] = await Promise.all([
+      needs.labels ? this.procedureNames(graph, 'db.labels', options.signal) : EMPTY_NAMES.labels,
+      needs.relationshipTypes ? this.procedureNames(graph, 'db.relationshipTypes', options.signal) : EMPTY_NAMES.relationshipTypes,
+      needs.propertyKeys ? this.procedureNames(graph, 'db.propertyKeys', options.signal) : EMPTY_NAMES.propertyKeys,
+    ]);
+    const decoder = new CompactDecoder({ labels, relationshipTypes, propertyKeys });
+    return { metadata: parts.statistics, data: decoder.rows(parts.header, rows), statistics: parts.statistics };
+  }
+
+  listGraphs(): Promise<string[]> {
+    return this.pool.send<string[]>(['GRAPH.LIST']);
+  }
+
+  /** True when `graph` names an existing graph (a missing key or another kind of key is not one). */
+  async graphExists(graph: string): Promise<boolean> {
+    return (await this.listGraphs()).includes(graph);
+  }
+
+  deleteGraph(graph: string): Promise<unknown> {
+    return this.pool.send(['GRAPH.DELETE', graph]);
+  }
+
+  copyGraph(source: string, target: string): Promise<unknown> {
+    return this.pool.send(['GRAPH.COPY', source, target]);
+  }
+
+  /** RENAMENX: 1 when renamed, 0 when the target exists. */
+  renameGraph(source: string, target: string): Promise<number> {
+    return this.pool.send<number>(['RENAMENX', source, target]);
+  }
+
+  dump(graph: string): Promise<Buffer | null> {
+    return this.pool.send<Buffer | null>(['DUMP', graph], { binary: true });
+  }
+
+  explain(graph: string, cypher: string): Promise<string[]> {
+    return this.pool.send<string[]>(['GRAPH.EXPLAIN', graph, cypher]);
+  }
+
+  profile(graph: string, cypher: string, timeoutMs?: number): Promise<string[]> {
+    const args = ['GRAPH.PROFILE', graph, cypher];
+    if (timeoutMs !== undefined) args.push('TIMEOUT', String(timeoutMs));
+    return this.pool.send<string[]>(args);
+  }
+
+  configGet(name: string): Promise<unknown[]> {
+    return this.pool.send<unknown[]>(['GRAPH.CONFIG', 'GET', name]);
+  }
+
+  configSet(name: string, value: string): Promise<unknown> {
+    return this.pool.send(['GRAPH.CONFIG', 'SET', name, value]);
+  }
+
+  aclGetUser(username: string): Promise<unknown[] | null> {
+    return this.pool.send<unknown[] | null>(['ACL', 'GETUSER', username]);
+  }
+
+  aclUsers(): Promise<string[]> {
+    return this.pool.send<string[]>(['ACL', 'USERS']);
+  }
+
+  aclSetUser(username: string, rules: string[]): Promise<unknown> {
+    return this.pool.send(['ACL', 'SETUSER', username, ...rules]);
+  }
+
+  aclDelUsers(usernames: string[]): Promise<number> {
+    return this.pool.send<number>(['ACL', 'DELUSER', ...usernames]);
+  }
+
+  /** Sends GRAPH.QUERY without arguments; only the kind of error it provokes matters (role detection). */
+  probeGraphQuery(): Promise<unknown> {
+    return this.pool.send(['GRAPH.QUERY']);
+  }
+}

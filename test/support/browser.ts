@@ -1,0 +1,63 @@
+// Helpers for browser API tests: real FalkorDB users made with ACL SETUSER, real tokens made through the endpoint.
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { createClient } from 'redis';
+import { expect } from 'vitest';
+import type { TestFalkorDB } from './falkordb.js';
+
+export type TestRole = 'Admin' | 'Read-Write' | 'Read-Only';
+
+// The rules the browser API decisions list per role, written out here independently of src/.
+const READ_ONLY_RULES = ['on', 'resetkeys', '~*', 'resetchannels', '-@all', '+graph.explain', '+graph.list', '+graph.ro_query', '+graph.info', '+graph.memory', '+module|list', '+ping', '+hello', '+info', '+dump', '+exists', '+ttl', '+pttl', '+expiretime'];
+const RULES: Record<TestRole, string[]> = {
+  'Read-Only': READ_ONLY_RULES,
+  'Read-Write': [...READ_ONLY_RULES, '+graph.delete', '+graph.query', '+graph.profile', '+graph.constraint', '+graph.bulk', '+graph.copy', '+graph.udf', '+expire', '+pexpire', '+restore', '+rename', '+renamenx'],
+  Admin: ['on', 'resetkeys', '~*', '&*', '+@all'],
+};
+
+/** A direct client as the default (all-powerful) user: the test's own view of what is stored. */
+export async function adminClient(falkordb: TestFalkorDB) {
+  const client = createClient({ url: falkordb.url });
+  await client.connect();
+  return client;
+}
+
+export async function createDbUser(falkordb: TestFalkorDB, username: string, password: string, role: TestRole): Promise<void> {
+  const client = await adminClient(falkordb);
+  try {
+    await client.sendCommand(['ACL', 'SETUSER', username, 'reset', ...RULES[role], `>${password}`]);
+  } finally {
+    await client.close();
+  }
+}
+
+export function credentials(falkordb: TestFalkorDB, username: string, password: string, extra: Record<string, unknown> = {}) {
+  return { username, password, host: falkordb.host, port: String(falkordb.port), tls: 'false', ...extra };
+}
+
+export async function createToken(app: FastifyInstance, body: Record<string, unknown>): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', payload: body });
+  expect(res.statusCode, res.body).toBe(200);
+  const json = res.json<{ message: string; token: string }>();
+  return json.token;
+}
+
+export function bearer(token: string): Record<string, string> {
+  return { authorization: `Bearer ${token}` };
+}
+
+/** Parses an SSE body into its events. */
+export function parseEvents(body: string): { event: string; data: unknown }[] {
+  return body
+    .split('\n\n')
+    .filter((block) => block.split('\n').some((line) => line.startsWith('event:')))
+    .map((block) => {
+      const lines = block.split('\n');
+      const event = lines.find((line) => line.startsWith('event: '))!.slice(7);
+      const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+      return { event, data: JSON.parse(data) as unknown };
+    });
+}
+
+export function bodyOf(res: LightMyRequestResponse): Record<string, unknown> {
+  return res.json<Record<string, unknown>>();
+}
