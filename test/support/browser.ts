@@ -61,3 +61,43 @@ export function parseEvents(body: string): { event: string; data: unknown }[] {
 export function bodyOf(res: LightMyRequestResponse): Record<string, unknown> {
   return res.json<Record<string, unknown>>();
 }
+
+export interface RoleTokens {
+  Admin: string;
+  'Read-Write': string;
+  'Read-Only': string;
+}
+
+/** One real FalkorDB user per role, and a token for each made through the endpoint. */
+export async function tokensForEveryRole(app: FastifyInstance, falkordb: TestFalkorDB, prefix = 'u'): Promise<RoleTokens> {
+  const roles: TestRole[] = ['Admin', 'Read-Write', 'Read-Only'];
+  const tokens: Partial<RoleTokens> = {};
+  for (const role of roles) {
+    const username = `${prefix}-${role.toLowerCase()}`;
+    await createDbUser(falkordb, username, `${username}-password`, role);
+    tokens[role] = await createToken(app, credentials(falkordb, username, `${username}-password`));
+  }
+  return tokens as RoleTokens;
+}
+
+/** What FalkorDB holds right now, as the all-powerful default user sees it: graphs and users. */
+export async function databaseSnapshot(falkordb: TestFalkorDB): Promise<{ graphs: string[]; users: string[] }> {
+  const client = await adminClient(falkordb);
+  try {
+    const graphs = ((await client.sendCommand(['GRAPH.LIST'])) as string[]).sort();
+    const users = ((await client.sendCommand(['ACL', 'USERS'])) as string[]).sort();
+    return { graphs, users };
+  } finally {
+    await client.close();
+  }
+}
+
+export async function graphQuery(falkordb: TestFalkorDB, graph: string, query: string): Promise<unknown[]> {
+  const client = await adminClient(falkordb);
+  try {
+    const reply = (await client.sendCommand(['GRAPH.QUERY', graph, query])) as unknown[];
+    return (reply.length === 3 ? reply[1] : []) as unknown[];
+  } finally {
+    await client.close();
+  }
+}
