@@ -24,6 +24,8 @@ export interface AppDeps {
   connectionPools?: ConnectionPools;
   /** Clock, for tests of expiry. */
   now?: () => number;
+  /** Interval of SSE heartbeats while a query runs (default 15 s). */
+  sseHeartbeatMs?: number;
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -78,7 +80,7 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
 
   const pools = deps.connectionPools ?? new ConnectionPools(deps.logger);
   app.addHook('onClose', () => pools.closeAll());
-  await app.register(browserPlugin, { authSecret: config.authSecret, encryptionKey: config.encryptionKey, tokenStore: deps.tokenStore, pools, now: deps.now });
+  await app.register(browserPlugin, { authSecret: config.authSecret, encryptionKey: config.encryptionKey, tokenStore: deps.tokenStore, pools, now: deps.now, sseHeartbeatMs: deps.sseHeartbeatMs });
   await app.register(adminPlugin, { sessionSecret: config.sessionSecret, publicOrigin: config.publicOrigin });
   return app;
 }

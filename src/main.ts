@@ -7,7 +7,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { loggerOptions } from './shared/logging.js';
 import { startEmbeddedFalkorDB, type EmbeddedFalkorDB } from './platform/falkordb/embedded-falkordb.js';
 import { loadOrCreateEmbeddedSecrets } from './platform/embedded-secrets.js';
-import { createRedisConnection, type RedisConnection } from './platform/redis/redis-connection.js';
+import { closeRedisConnection, createRedisConnection, type RedisConnection } from './platform/redis/redis-connection.js';
 import { kubernetesReadiness, loadKubeConfig } from './platform/kubernetes/kube-config.js';
 
 function readConfig(): Readonly<Config> {
@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   let tokenStore: RedisConnection | undefined;
 
   const releaseResources = async () => {
-    await tokenStore?.close().catch(() => undefined);
+    if (tokenStore) await closeRedisConnection(tokenStore);
     await embedded?.stop();
   };
 

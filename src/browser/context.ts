@@ -12,6 +12,7 @@ export interface BrowserContext {
   store: TokenStore;
   pools: ConnectionPools;
   now: () => number;
+  sseHeartbeatMs: number;
 }
 
 export interface Principal {

@@ -8,6 +8,7 @@ import { configRoutes } from './config/config-routes.js';
 import type { BrowserContext } from './context.js';
 import { graphRoutes } from './graphs/graph-routes.js';
 import { queryRoutes } from './graphs/query-routes.js';
+import { HEARTBEAT_INTERVAL_MS } from './graphs/sse.js';
 import { nodeRoutes } from './nodes/node-routes.js';
 import { statusRoutes } from './status/status-routes.js';
 import { publicTokenRoutes, tokenRoutes } from './tokens/token-routes.js';
@@ -20,6 +21,7 @@ export interface BrowserPluginOptions {
   tokenStore: RedisConnection;
   pools: ConnectionPools;
   now?: () => number;
+  sseHeartbeatMs?: number;
 }
 
 export async function browserPlugin(app: FastifyInstance, options: BrowserPluginOptions): Promise<void> {
@@ -30,6 +32,7 @@ export async function browserPlugin(app: FastifyInstance, options: BrowserPlugin
     store: createTokenStore(options.tokenStore),
     pools: options.pools,
     now: options.now ?? Date.now,
+    sseHeartbeatMs: options.sseHeartbeatMs ?? HEARTBEAT_INTERVAL_MS,
   };
 
   publicTokenRoutes(app, context);

@@ -5,8 +5,9 @@ export class HttpError extends Error {
     message: string,
     /** Extra headers the error response must carry (e.g. Retry-After). */
     readonly headers: Record<string, string> = {},
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'HttpError';
   }
 }

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { loggerOptions } from '../../src/shared/logging.js';
-import { createRedisConnection, type RedisConnection } from '../../src/platform/redis/redis-connection.js';
+import { closeRedisConnection, createRedisConnection, type RedisConnection } from '../../src/platform/redis/redis-connection.js';
 import { startTestFalkorDB, type TestFalkorDB } from './falkordb.js';
 
 export const TEST_SECRETS = {
@@ -65,7 +65,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logs,
     async close() {
       await app.close();
-      if (tokenStore.isOpen) await tokenStore.close();
+      if (tokenStore.isOpen) await closeRedisConnection(tokenStore);
       if (ownsFalkorDB) await falkordb.stop();
     },
   };

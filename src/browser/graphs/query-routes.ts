@@ -76,7 +76,7 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext): void
         return reply.type('application/json; charset=utf-8').send(JSON.stringify(resultBody(result)));
       }
 
-      const stream = openEventStream(request, reply);
+      const stream = openEventStream(request, reply, context.sseHeartbeatMs);
       try {
         const result = await database.query(request.params.graph, request.query.query, { ...options, signal: stream.signal });
         stream.send('result', resultBody(result));

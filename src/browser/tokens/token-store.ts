@@ -5,6 +5,7 @@
 //   <p>user-tokens:<user>  sorted set of ids per database user, scored by creation time
 // Ids and hashes are validated before they become part of a key; values are separate command arguments.
 import type { RedisConnection } from '../../platform/redis/redis-connection.js';
+import { HttpError } from '../../shared/http-errors.js';
 import type { Role } from '../auth/roles.js';
 
 export interface TokenRecord {
@@ -80,6 +81,19 @@ function fromHash(fields: Record<string, string>): TokenRecord | undefined {
 export type ListScope = { dbKey: string } | { userId: string };
 export type RevokeOutcome = 'revoked' | 'already-revoked' | 'not-found';
 
+export const TOKEN_STORE_UNAVAILABLE = 'Token store is unavailable';
+
+/** Every store operation fails as one 503 when the server behind it cannot be reached. */
+function unavailableAs503<A extends unknown[], R>(operation: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return async (...args: A) => {
+    try {
+      return await operation(...args);
+    } catch (error) {
+      throw new HttpError(503, TOKEN_STORE_UNAVAILABLE, {}, error);
+    }
+  };
+}
+
 export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:') {
   const tokenKey = (id: string) => `${prefix}token:${keyPart(id, TOKEN_ID_PATTERN)}`;
   const hashKey = (hash: string) => `${prefix}token-hash:${keyPart(hash, HASH_PATTERN)}`;
@@ -91,7 +105,7 @@ export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:') {
     return fromHash(await redis.hGetAll(tokenKey(tokenId)));
   }
 
-  return {
+  const store = {
     async save(record: TokenRecord): Promise<void> {
       const multi = redis
         .multi()
@@ -142,6 +156,14 @@ export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:') {
     async touch(tokenId: string, now: number): Promise<void> {
       await redis.hSet(tokenKey(tokenId), 'last_used', String(now));
     },
+  };
+  return {
+    save: unavailableAs503(store.save),
+    get: unavailableAs503(store.get),
+    findByHash: unavailableAs503(store.findByHash),
+    list: unavailableAs503(store.list),
+    revoke: unavailableAs503(store.revoke),
+    touch: unavailableAs503(store.touch),
   };
 }
 

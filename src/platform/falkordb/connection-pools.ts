@@ -52,6 +52,20 @@ interface PooledClient {
   busy: number;
 }
 
+/** Drops a connection without waiting; destroying an already closed client throws, which is fine here. */
+function discard(client: RawClient): void {
+  try {
+    client.destroy();
+  } catch {
+    // already closed
+  }
+}
+
+async function closeQuietly(client: RawClient): Promise<void> {
+  if (!client.isReady) return discard(client);
+  await client.close().catch(() => discard(client));
+}
+
 function isAuthFailure(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
   return /^(WRONGPASS|NOAUTH)|invalid username-password pair|user is disabled/i.test(message);
@@ -92,7 +106,7 @@ export class CredentialPool {
     try {
       await client.connect();
     } catch (error) {
-      client.destroy();
+      discard(client);
       if (isAuthFailure(error)) throw new DatabaseAuthError((error as Error).message);
       throw new DatabaseUnavailableError(`cannot connect to ${host}:${port}`, { cause: error });
     }
@@ -132,7 +146,7 @@ export class CredentialPool {
     };
     const onAbort = () => {
       this.remove(pooled);
-      pooled.client.destroy();
+      discard(pooled.client);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
@@ -143,7 +157,7 @@ export class CredentialPool {
       if (isAuthFailure(error)) throw new DatabaseAuthError((error as Error).message);
       if (!isReplyError(error)) {
         this.remove(pooled);
-        pooled.client.destroy();
+        discard(pooled.client);
         throw new DatabaseUnavailableError('connection to the database failed', { cause: error });
       }
       throw error;
@@ -156,7 +170,7 @@ export class CredentialPool {
 
   async close(): Promise<void> {
     const clients = this.clients.splice(0);
-    await Promise.all(clients.map((c) => c.client.close().catch(() => c.client.destroy())));
+    await Promise.all(clients.map((c) => closeQuietly(c.client)));
   }
 }
 

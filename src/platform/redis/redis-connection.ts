@@ -6,6 +6,8 @@ export function createRedisConnection(url: string, logger: Logger) {
   const client = createClient({
     url,
     socket: { connectTimeout: 5000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2000) },
+    // While disconnected, commands fail at once instead of queueing: a request must not hang on a dead store.
+    disableOfflineQueue: true,
   });
   let lastLogged = 0;
   // node-redis emits an error per failed reconnect; without a listener it would crash the process.
@@ -19,3 +21,16 @@ export function createRedisConnection(url: string, logger: Logger) {
 }
 
 export type RedisConnection = ReturnType<typeof createRedisConnection>;
+
+/** QUIT when connected; otherwise (reconnecting to a server that is gone) drop the socket instead of waiting. */
+export async function closeRedisConnection(client: RedisConnection): Promise<void> {
+  if (client.isReady) {
+    await client.close().catch(() => undefined);
+    return;
+  }
+  try {
+    client.destroy();
+  } catch {
+    // already closed
+  }
+}
