@@ -1,4 +1,5 @@
 // Helpers for browser API tests: real FalkorDB users made with ACL SETUSER, real tokens made through the endpoint.
+import { get as httpGet, type ClientRequest } from 'node:http';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createClient } from 'redis';
 import { expect } from 'vitest';
@@ -100,4 +101,23 @@ export async function graphQuery(falkordb: TestFalkorDB, graph: string, query: s
   } finally {
     await client.close();
   }
+}
+
+/**
+ * A GET over a fresh socket (no agent) that the test can abort: global fetch keeps spare connections open after
+ * an abort, which would hold up the server's close until its headers timeout.
+ */
+export function abortableGet(url: string, headers: Record<string, string>): { abort: () => void; done: Promise<string> } {
+  let request: ClientRequest | undefined;
+  const done = new Promise<string>((resolve, reject) => {
+    request = httpGet(url, { headers, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve(body));
+      res.on('error', reject);
+    });
+    request.on('error', reject);
+  });
+  return { abort: () => request?.destroy(new Error('aborted by the test')), done };
 }

@@ -29,6 +29,7 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply, he
   raw.flushHeaders();
 
   const controller = new AbortController();
+  const socket = raw.socket;
   let ended = false;
   const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
   const onClose = () => {
@@ -36,10 +37,15 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply, he
       ended = true;
       clearInterval(heartbeat);
       controller.abort();
+      // Nothing more will be written: release the socket now rather than at the keep-alive timeout
+      // (by this point the response may already be detached from it).
+      socket?.destroy();
       request.log.info('event stream closed by the client');
     }
   };
+  // A client that goes away may only half-close its side (FIN): watch the socket's end as well as the response's close.
   raw.on('close', onClose);
+  socket?.on('end', onClose);
   return {
     signal: controller.signal,
     send(event, data) {
@@ -50,6 +56,7 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply, he
       ended = true;
       clearInterval(heartbeat);
       raw.off('close', onClose);
+      socket?.off('end', onClose);
       raw.end();
       request.log.info({ statusCode: 200 }, 'event stream completed');
     },

@@ -1,0 +1,162 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { abortableGet, adminClient, bearer, databaseSnapshot, graphQuery, parseEvents, tokensForEveryRole, type RoleTokens } from '../support/browser.js';
+
+let t: TestApp;
+let tokens: RoleTokens;
+let baseUrl: string;
+const SLOW_QUERY = 'UNWIND range(1, 20000000) AS x RETURN count(x) AS n';
+
+beforeAll(async () => {
+  t = await startTestApp({ deps: { sseHeartbeatMs: 100 } });
+  tokens = await tokensForEveryRole(t.app, t.falkordb, 'stream');
+  await graphQuery(t.falkordb, 'social', "CREATE (:Person {name: 'Ada', born: 1815})-[:KNOWS {since: 1833}]->(:Person {name: 'Charles'})");
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(() => t.close());
+
+const url = (graph: string, query: string, timeout: string | null = '5000') =>
+  `/api/graph/${encodeURIComponent(graph)}?query=${encodeURIComponent(query)}${timeout === null ? '' : `&timeout=${timeout}`}`;
+const sse = (token: string) => ({ ...bearer(token), accept: 'text/event-stream' });
+
+describe('the query stream', () => {
+  it('answers an event-stream client with one result event, then ends', async () => {
+    const res = await t.app.inject({ method: 'GET', url: url('social', 'MATCH (p:Person) RETURN p.name AS name ORDER BY name'), headers: sse(tokens['Read-Only']) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    const events = parseEvents(res.body);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.event).toBe('result');
+    const data = events[0]!.data as { metadata: string[]; data: unknown[] };
+    expect(data.data).toEqual([{ name: 'Ada' }, { name: 'Charles' }]);
+    expect(data.metadata.some((line) => line.startsWith('Query internal execution time'))).toBe(true);
+  });
+
+  it('answers other clients with the same outcome as JSON', async () => {
+    const res = await t.app.inject({ method: 'GET', url: url('social', 'MATCH (p:Person) RETURN count(p) AS n'), headers: bearer(tokens['Read-Only']) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('application/json');
+    expect(res.json<{ data: unknown[] }>().data).toEqual([{ n: 2 }]);
+  });
+
+  it('leaves out data when the query returns no rows', async () => {
+    const res = await t.app.inject({ method: 'GET', url: url('social', "MATCH (p:Person {name: 'Nobody'}) RETURN p"), headers: bearer(tokens.Admin) });
+    expect(Object.keys(res.json<object>())).toEqual(['metadata']);
+  });
+
+  it('encodes nodes, relationships, paths, maps, points, temporal values and big integers', async () => {
+    const query = [
+      'MATCH path = (a:Person {name: "Ada"})-[k:KNOWS]->(b)',
+      'RETURN a, k, path, {x: 1, y: [1, "two", 3.5, true, null]} AS map, point({latitude: 51.5, longitude: -0.12}) AS where,',
+      'localdatetime("2024-01-02T03:04:05") AS at, date("2024-01-02") AS day, localtime("12:30:00") AS noon, duration("P1DT2H") AS span,',
+      '9007199254740993 AS big, -42 AS small, 0.5 AS half',
+    ].join(' ');
+    const res = await t.app.inject({ method: 'GET', url: url('social', query), headers: bearer(tokens.Admin) });
+    expect(res.statusCode, res.body).toBe(200);
+    const [row] = res.json<{ data: Record<string, unknown>[] }>().data;
+    const ada = { id: 0, labels: ['Person'], properties: { name: 'Ada', born: 1815 } };
+    const knows = { id: 0, relationshipType: 'KNOWS', sourceId: 0, destinationId: 1, properties: { since: 1833 } };
+    expect(row).toEqual({
+      a: ada,
+      k: knows,
+      path: { nodes: [ada, { id: 1, labels: ['Person'], properties: { name: 'Charles' } }], edges: [knows] },
+      map: { x: 1, y: [1, 'two', 3.5, true, null] },
+      where: { latitude: 51.5, longitude: expect.closeTo(-0.12, 5) as unknown },
+      at: '2024-01-02T03:04:05',
+      day: '2024-01-02',
+      noon: '12:30:00',
+      span: 'P1DT2H',
+      big: '9007199254740993',
+      small: -42,
+      half: 0.5,
+    });
+  });
+
+  it('runs GRAPH.RO_QUERY for Read-Only tokens, so a write fails and writes nothing', async () => {
+    const res = await t.app.inject({ method: 'GET', url: url('social', "CREATE (:Intruder) RETURN 1"), headers: sse(tokens['Read-Only']) });
+    const events = parseEvents(res.body);
+    expect(events).toEqual([{ event: 'error', data: { message: expect.stringContaining('read-only') as unknown, status: 400 } }]);
+    expect(await graphQuery(t.falkordb, 'social', 'MATCH (i:Intruder) RETURN count(i)')).toEqual([[0]]);
+    const json = await t.app.inject({ method: 'GET', url: url('social', "CREATE (:Intruder) RETURN 1"), headers: bearer(tokens['Read-Only']) });
+    expect(json.statusCode).toBe(400);
+    const rw = await t.app.inject({ method: 'GET', url: url('writable', "CREATE (:Allowed) RETURN 1"), headers: bearer(tokens['Read-Write']) });
+    expect(rw.statusCode).toBe(200);
+    expect(await graphQuery(t.falkordb, 'writable', 'MATCH (a:Allowed) RETURN count(a)')).toEqual([[1]]);
+  });
+
+  it("passes FalkorDB's error text through unchanged", async () => {
+    const res = await t.app.inject({ method: 'GET', url: url('social', 'MATCH (n RETURN n'), headers: sse(tokens.Admin) });
+    const [event] = parseEvents(res.body);
+    expect(event!.event).toBe('error');
+    expect(event!.data).toMatchObject({ status: 400, message: expect.stringMatching(/^errMsg: .* errCtx: MATCH \(n RETURN n errCtxOffset: \d+$/) as unknown });
+  });
+
+  it('answers parameter problems before any query runs: an error event for SSE, HTTP 400 for JSON', async () => {
+    const before = await databaseSnapshot(t.falkordb);
+    for (const [path, message] of [
+      [url('fresh-graph', 'CREATE (:X)', null), 'Missing parameter timeout'],
+      [url('fresh-graph', 'CREATE (:X)', 'soon'), 'Invalid parameter timeout'],
+      [url('fresh-graph', 'CREATE (:X)', '-5'), 'Invalid parameter timeout'],
+      ['/api/graph/fresh-graph?timeout=100', 'Missing parameter query'],
+      ['/api/graph/fresh-graph?timeout=100&query=', 'Missing parameter query'],
+    ] as const) {
+      const stream = await t.app.inject({ method: 'GET', url: path, headers: sse(tokens.Admin) });
+      expect(stream.statusCode).toBe(200);
+      expect(parseEvents(stream.body)).toEqual([{ event: 'error', data: { message, status: 400 } }]);
+      const json = await t.app.inject({ method: 'GET', url: path, headers: bearer(tokens.Admin) });
+      expect(json.statusCode).toBe(400);
+      expect(json.json()).toEqual({ message });
+    }
+    expect(await databaseSnapshot(t.falkordb)).toEqual(before);
+  });
+
+  it('passes the timeout to FalkorDB in milliseconds', async () => {
+    const res = await t.app.inject({ method: 'GET', url: url('social', SLOW_QUERY, '1'), headers: sse(tokens.Admin) });
+    expect(parseEvents(res.body)).toEqual([{ event: 'error', data: { message: 'Query timed out', status: 400 } }]);
+  });
+
+  it('sends comment heartbeats while a query runs', async () => {
+    const res = await fetch(`${baseUrl}${url('social', SLOW_QUERY, '60000')}`, { headers: sse(tokens.Admin) });
+    const text = await res.text();
+    expect(text).toMatch(/^: heartbeat\n\n/m);
+    expect(parseEvents(text)).toEqual([{ event: 'result', data: expect.objectContaining({ data: [{ n: 20_000_000 }] }) as unknown }]);
+  });
+
+  it('does not hold back other requests with the same token while a slow query runs', async () => {
+    let slowDone = false;
+    const slow = fetch(`${baseUrl}${url('social', SLOW_QUERY, '60000')}`, { headers: bearer(tokens.Admin) }).then(async (res) => {
+      slowDone = true;
+      return res.json();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const quick = await fetch(`${baseUrl}/api/graph`, { headers: bearer(tokens.Admin) });
+    expect(quick.status).toBe(200);
+    expect(slowDone).toBe(false);
+    expect(await slow).toMatchObject({ data: [{ n: 20_000_000 }] });
+  });
+
+  it('drops its database connection when the client goes away mid-query', async () => {
+    const client = await adminClient(t.falkordb);
+    const connections = async () => ((await client.sendCommand(['CLIENT', 'LIST'])) as string).split('\n').filter((line) => line.includes('user=stream-admin')).length;
+    try {
+      const pending = abortableGet(`${baseUrl}${url('social', SLOW_QUERY, '60000')}`, sse(tokens.Admin));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const during = await connections();
+      expect(during).toBeGreaterThan(0);
+      pending.abort();
+      await expect(pending.done).rejects.toThrow('aborted by the test');
+      // FalkorDB finishes the query on its own thread, then notices the closed socket.
+      let after = during;
+      for (let i = 0; i < 50 && after >= during; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        after = await connections();
+      }
+      expect(after).toBe(during - 1);
+    } finally {
+      await client.close();
+    }
+  });
+});
