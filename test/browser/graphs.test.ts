@@ -146,7 +146,7 @@ describe('graph endpoints', () => {
     const client = await adminClient(t.falkordb);
     try {
       // A graph's DUMP is not byte-for-byte repeatable (it carries per-call data), so the proof is that it restores.
-      const direct = (await client.sendCommand(['DUMP', 'exported'], { typeMapping: { 36: Buffer } })) as Buffer;
+      const direct: Buffer = await client.sendCommand(['DUMP', 'exported'], { typeMapping: { 36: Buffer } });
       expect(res.rawPayload.length).toBe(direct.length);
       // Backup and restore: the graph is gone, then RESTORE of the download brings it back. (FalkorDB 4.16
       // crashes when a dump is restored under another name while its source graph still exists.)

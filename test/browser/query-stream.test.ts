@@ -140,7 +140,7 @@ describe('the query stream', () => {
 
   it('drops its database connection when the client goes away mid-query', async () => {
     const client = await adminClient(t.falkordb);
-    const connections = async () => ((await client.sendCommand(['CLIENT', 'LIST'])) as string).split('\n').filter((line) => line.includes('user=stream-admin')).length;
+    const connections = async () => (await client.sendCommand<string>(['CLIENT', 'LIST'])).split('\n').filter((line) => line.includes('user=stream-admin')).length;
     try {
       const pending = abortableGet(`${baseUrl}${url('social', SLOW_QUERY, '60000')}`, sse(tokens.Admin));
       await new Promise((resolve) => setTimeout(resolve, 300));

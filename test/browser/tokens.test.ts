@@ -51,7 +51,7 @@ describe('POST /api/auth/tokens/credentials', () => {
       expect(JSON.stringify(fields)).not.toContain(token);
       expect(fields.token_hash).toMatch(/^[0-9a-f]{64}$/);
       expect(await client.get(`graphdb:token-hash:${fields.token_hash}`)).toBe(tokenId);
-      expect((await client.sendCommand(['GRAPH.LIST'])) as string[]).not.toContain(key);
+      expect(await client.sendCommand<string[]>(['GRAPH.LIST'])).not.toContain(key);
     } finally {
       await client.close();
     }

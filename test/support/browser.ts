@@ -85,8 +85,8 @@ export async function tokensForEveryRole(app: FastifyInstance, falkordb: TestFal
 export async function databaseSnapshot(falkordb: TestFalkorDB): Promise<{ graphs: string[]; users: string[] }> {
   const client = await adminClient(falkordb);
   try {
-    const graphs = ((await client.sendCommand(['GRAPH.LIST'])) as string[]).sort();
-    const users = ((await client.sendCommand(['ACL', 'USERS'])) as string[]).sort();
+    const graphs = (await client.sendCommand<string[]>(['GRAPH.LIST'])).sort();
+    const users = (await client.sendCommand<string[]>(['ACL', 'USERS'])).sort();
     return { graphs, users };
   } finally {
     await client.close();
@@ -96,7 +96,7 @@ export async function databaseSnapshot(falkordb: TestFalkorDB): Promise<{ graphs
 export async function graphQuery(falkordb: TestFalkorDB, graph: string, query: string): Promise<unknown[]> {
   const client = await adminClient(falkordb);
   try {
-    const reply = (await client.sendCommand(['GRAPH.QUERY', graph, query])) as unknown[];
+    const reply = await client.sendCommand<unknown[]>(['GRAPH.QUERY', graph, query]);
     return (reply.length === 3 ? reply[1] : []) as unknown[];
   } finally {
     await client.close();

@@ -106,7 +106,7 @@ export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:') {
   }
 
   const store = {
-    async save(record: TokenRecord): Promise<void> {
+    save: async (record: TokenRecord): Promise<void> => {
       const multi = redis
         .multi()
         .hSet(tokenKey(record.tokenId), toHash(record))
@@ -121,14 +121,14 @@ export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:') {
 
     get,
 
-    async findByHash(tokenHash: string): Promise<TokenRecord | undefined> {
+    findByHash: async (tokenHash: string): Promise<TokenRecord | undefined> => {
       if (!HASH_PATTERN.test(tokenHash)) return undefined;
       const tokenId = await redis.get(hashKey(tokenHash));
       return tokenId ? get(tokenId) : undefined;
     },
 
     /** Newest first. Ids whose hash has expired away are pruned from the index as they are met. */
-    async list(scope: ListScope): Promise<TokenRecord[]> {
+    list: async (scope: ListScope): Promise<TokenRecord[]> => {
       const indexKey = 'dbKey' in scope ? dbKey(scope.dbKey) : userKey(scope.userId);
       const ids = await redis.zRange(indexKey, 0, -1, { REV: true });
       if (ids.length === 0) return [];
@@ -147,13 +147,13 @@ export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:') {
     },
 
     /** Atomic: HSETNX sets `revoked_at` only once, so two concurrent revocations cannot both succeed. */
-    async revoke(tokenId: string, now: number): Promise<RevokeOutcome> {
+    revoke: async (tokenId: string, now: number): Promise<RevokeOutcome> => {
       if (!(await get(tokenId))) return 'not-found';
       const set = await redis.hSetNX(tokenKey(tokenId), 'revoked_at', String(now));
       return set ? 'revoked' : 'already-revoked';
     },
 
-    async touch(tokenId: string, now: number): Promise<void> {
+    touch: async (tokenId: string, now: number): Promise<void> => {
       await redis.hSet(tokenKey(tokenId), 'last_used', String(now));
     },
   };
