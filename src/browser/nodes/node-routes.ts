@@ -37,11 +37,10 @@ const entityKind = z.boolean({
 const TypeBodySchema = z.object({ type: entityKind });
 const LabelBodySchema = z.object({ label: IdentifierSchema('label') });
 const ScalarSchema = z.union([z.string().max(1_000_000), z.number().refine(Number.isFinite, 'must be a finite number'), z.boolean()]);
-const PropertyValueSchema = z.union([ScalarSchema, z.array(ScalarSchema).max(100_000)]);
-const PropertyBodySchema = z.object({
-  value: PropertyValueSchema.optional().refine((value) => value !== undefined, verbatim('Missing parameter value')),
-  type: entityKind,
+const PropertyValueSchema = z.union([ScalarSchema, z.array(ScalarSchema).max(100_000)], {
+  error: (issue) => (issue.input === undefined ? verbatim('Missing parameter value') : 'must be a string, a finite number, a boolean, or an array of those'),
 });
+const PropertyBodySchema = z.object({ value: PropertyValueSchema, type: entityKind });
 
 const PropertiesSchema = z.record(z.string(), z.unknown());
 const NodeReadSchema = z.object({
@@ -112,7 +111,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     },
     async (request) => {
       const { graph, node, key } = request.params;
-      await translated(() => setProperty(db(request), graph, request.body.type, node, key, request.body.value!));
+      await translated(() => setProperty(db(request), graph, request.body.type, node, key, request.body.value));
       return { message: 'Property set' };
     },
   );

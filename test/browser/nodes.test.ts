@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { adminClient, bearer, graphQuery, tokensForEveryRole, type RoleTokens } from '../support/browser.js';
+
+let t: TestApp;
+let tokens: RoleTokens;
+let admin: Record<string, string>;
+beforeAll(async () => {
+  t = await startTestApp();
+  tokens = await tokensForEveryRole(t.app, t.falkordb, 'nodes');
+  admin = bearer(tokens.Admin);
+});
+afterAll(() => t.close());
+
+/** A fresh graph per test: nodes 0 (Ada) and 1 (Charles), relationship 0 between them. */
+beforeEach(async () => {
+  const client = await adminClient(t.falkordb);
+  try {
+    await client.sendCommand(['GRAPH.DELETE', 'people']).catch(() => undefined);
+  } finally {
+    await client.close();
+  }
+  await graphQuery(t.falkordb, 'people', "CREATE (:Person {name: 'Ada', age: 36})-[:KNOWS {since: 1833}]->(:Person {name: 'Charles'})");
+});
+
+const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
+  t.app.inject({ method, url, headers: admin, ...(payload === undefined ? {} : { payload: payload as never }) });
+// The direct client reads FalkorDB's verbose replies, where lists come back as text such as "[a, b]".
+const state = () => graphQuery(t.falkordb, 'people', 'MATCH (n) OPTIONAL MATCH (n)-[r]->() RETURN ID(n), labels(n), properties(n), properties(r) ORDER BY ID(n)');
+
+describe('nodes and relationships', () => {
+  it('reads a node with its relationships', async () => {
+    const res = await call('GET', '/api/graph/people/0');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      result: {
+        data: [
+          {
+            node: { id: 0, labels: ['Person'], properties: { name: 'Ada', age: 36 } },
+            relationships: [{ id: 0, type: 'KNOWS', source: 0, target: 1, properties: { since: 1833 } }],
+          },
+        ],
+      },
+    });
+    const missing = await call('GET', '/api/graph/people/99');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ message: 'Node 99 not found' });
+  });
+
+  it('deletes a relationship with type false and a node with type true', async () => {
+    const rel = await call('DELETE', '/api/graph/people/0', { type: false });
+    expect(rel.statusCode).toBe(200);
+    expect(rel.json()).toEqual({ message: 'Relationship 0 deleted' });
+    expect(await graphQuery(t.falkordb, 'people', 'MATCH ()-[r]->() RETURN count(r)')).toEqual([[0]]);
+    const node = await call('DELETE', '/api/graph/people/1', { type: true });
+    expect(node.json()).toEqual({ message: 'Node 1 deleted' });
+    expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) RETURN n.name')).toEqual([['Ada']]);
+    const gone = await call('DELETE', '/api/graph/people/1', { type: true });
+    expect(gone.statusCode).toBe(404);
+    const noType = await call('DELETE', '/api/graph/people/0', {});
+    expect(noType.statusCode).toBe(400);
+    expect(noType.json()).toEqual({ message: 'Missing parameter type' });
+  });
+
+  it('adds and removes labels', async () => {
+    expect((await call('POST', '/api/graph/people/0/label', { label: 'Mathematician' })).json()).toEqual({ message: 'Label added' });
+    expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) WHERE ID(n) = 0 RETURN labels(n)')).toEqual([['[Person, Mathematician]']]);
+    expect((await call('DELETE', '/api/graph/people/0/label', { label: 'Person' })).json()).toEqual({ message: 'Label removed' });
+    expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) WHERE ID(n) = 0 RETURN labels(n)')).toEqual([['[Mathematician]']]);
+    expect((await call('POST', '/api/graph/people/42/label', { label: 'X' })).statusCode).toBe(404);
+  });
+
+  it('sets and removes properties of nodes and relationships, values as parameters', async () => {
+    const tricky = `"}) MATCH (m) DETACH DELETE m //\\ '`;
+    expect((await call('POST', '/api/graph/people/0/motto', { value: tricky, type: true })).json()).toEqual({ message: 'Property set' });
+    expect((await call('POST', '/api/graph/people/0/scores', { value: [1, 2.5, 'x', true], type: true })).statusCode).toBe(200);
+    expect((await call('POST', '/api/graph/people/0/weight', { value: 0.75, type: false })).statusCode).toBe(200);
+    expect(await graphQuery(t.falkordb, 'people', 'MATCH (n)-[r]->() WHERE ID(n) = 0 RETURN n.motto, n.scores, r.weight')).toEqual([[tricky, '[1, 2.500000, x, true]', '0.75']]);
+    expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) RETURN count(n)')).toEqual([[2]]);
+
+    expect((await call('DELETE', '/api/graph/people/0/motto', { type: true })).json()).toEqual({ message: 'Property removed' });
+    expect((await call('DELETE', '/api/graph/people/0/since', { type: false })).json()).toEqual({ message: 'Property removed' });
+    expect(await graphQuery(t.falkordb, 'people', 'MATCH (n)-[r]->() WHERE ID(n) = 0 RETURN n.motto, r.since')).toEqual([[null, null]]);
+
+    const missingValue = await call('POST', '/api/graph/people/0/motto', { type: true });
+    expect(missingValue.statusCode).toBe(400);
+    expect(missingValue.json()).toEqual({ message: 'Missing parameter value' });
+    const missingType = await call('POST', '/api/graph/people/0/motto', { value: 1 });
+    expect(missingType.json()).toEqual({ message: 'Missing parameter type' });
+  });
+
+  it('runs nothing injected through labels, property keys, ids or graph names', async () => {
+    const before = await state();
+    const attempts: [string, string, unknown][] = [
+      ['POST', '/api/graph/people/0/label', { label: 'x` SET n.pwned=1 //' }],
+      ['DELETE', '/api/graph/people/0/label', { label: 'Person`) DETACH DELETE n //' }],
+      ['POST', `/api/graph/people/0/${encodeURIComponent('name` = 1 SET n.pwned = 1 //')}`, { value: 1, type: true }],
+      ['DELETE', `/api/graph/people/0/${encodeURIComponent('a`b')}`, { type: true }],
+      ['GET', '/api/graph/people/0%20OR%201=1', undefined],
+      ['GET', '/api/graph/people/-1', undefined],
+      ['GET', '/api/graph/people/1.5', undefined],
+      ['DELETE', '/api/graph/people/0)%20DETACH%20DELETE%20(m', { type: true }],
+    ];
+    for (const [method, url, payload] of attempts) {
+      const res = await call(method as 'GET', url, payload);
+      expect(res.statusCode, url).toBe(400);
+      expect(Object.keys(res.json<object>())).toEqual(['message']);
+    }
+    expect(await state()).toEqual(before);
+    expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) WHERE n.pwned IS NOT NULL RETURN count(n)')).toEqual([[0]]);
+  });
+
+  it('quotes unusual but harmless names as identifiers', async () => {
+    expect((await call('POST', '/api/graph/people/0/label', { label: 'Has Space & ünïcode' })).statusCode).toBe(200);
+    expect((await call('POST', `/api/graph/people/0/${encodeURIComponent('odd key!')}`, { value: 'v', type: true })).statusCode).toBe(200);
+    expect(await graphQuery(t.falkordb, 'people', "MATCH (n:`Has Space & ünïcode`) RETURN n.`odd key!`")).toEqual([['v']]);
+  });
+});
