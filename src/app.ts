@@ -1,6 +1,6 @@
 // buildApp(config, deps): the whole HTTP application, shared layers then the two API plugins. No I/O here.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
@@ -30,6 +30,15 @@ export interface AppDeps {
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** Longer than any valid path parameter, so the route schemas (not the router) report what is too long. */
+const MAX_PATH_SEGMENT = 2048;
+
+// Requests that reach no route are answered in the shape of the API that owns their path.
+const browserErrors = createErrorHandler('browser');
+const adminErrors = createErrorHandler('admin');
+function errorsByPath(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  (isBrowserPath(request.url) ? browserErrors : adminErrors)(error, request, reply);
+}
 
 export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -45,7 +54,9 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { maxParamLength: 512 },
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
+    // Errors the router raises before any route matches (bad URL encoding, an oversized segment).
+    frameworkErrors: (error, request, reply) => errorsByPath(error, request, reply),
   });
   // Both APIs speak JSON only; any other body type is refused (400) instead of reaching a handler as a string.
   app.removeContentTypeParser('text/plain');
@@ -55,10 +66,7 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     void reply.header('x-request-id', request.id);
   });
 
-  // Requests that reach no route are answered in the shape of the API that owns their path.
-  const browserErrors = createErrorHandler('browser');
-  const adminErrors = createErrorHandler('admin');
-  app.setErrorHandler((error, request, reply) => (isBrowserPath(request.url) ? browserErrors : adminErrors)(error, request, reply));
+  app.setErrorHandler(errorsByPath);
   app.setNotFoundHandler((request, reply) => {
     const shape = isBrowserPath(request.url) ? 'browser' : 'admin';
     void reply.code(404).send(errorBody(shape, 404, `Route ${request.method} ${request.url.split('?', 1)[0]} not found`));

@@ -53,6 +53,10 @@ export function mapError(error: unknown): MappedError {
         return { statusCode: 400, message: 'Invalid JSON: the body is empty', headers: {}, unexpected: false };
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
         return { statusCode: 400, message: 'Invalid JSON in request body', headers: {}, unexpected: false };
+      case 'FST_ERR_MAX_PARAM_LENGTH':
+        return { statusCode: 400, message: 'A path segment is too long', headers: {}, unexpected: false };
+      case 'FST_ERR_BAD_URL':
+        return { statusCode: 400, message: 'Malformed URL', headers: {}, unexpected: false };
       default:
         break;
     }

@@ -131,6 +131,15 @@ describe('requests that match no route', () => {
     expect(res.json()).toEqual({ message: 'Route GET /api/graph/a/b/c/d/e not found' });
   });
 
+  it('answers router-level failures (malformed encoding, oversized segment) with 400 in the owning shape', async () => {
+    const badEncoding = await t.app.inject({ method: 'GET', url: '/api/graph/%E0%A4%A' });
+    expect(badEncoding.statusCode).toBe(400);
+    expect(badEncoding.json()).toEqual({ message: 'Malformed URL' });
+    const oversized = await t.app.inject({ method: 'GET', url: `/api/graph/${'g'.repeat(3000)}/count` });
+    expect(oversized.statusCode).toBe(400);
+    expect(oversized.json()).toEqual({ message: 'A path segment is too long' });
+  });
+
   it('answers any other path in the admin shape', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/no-such-thing?x=1' });
     expect(res.statusCode).toBe(404);

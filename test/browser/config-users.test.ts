@@ -1,0 +1,172 @@
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { adminClient, bearer, createToken, credentials, databaseSnapshot, tokensForEveryRole, type RoleTokens } from '../support/browser.js';
+
+let t: TestApp;
+let tokens: RoleTokens;
+let admin: Record<string, string>;
+beforeAll(async () => {
+  t = await startTestApp();
+  tokens = await tokensForEveryRole(t.app, t.falkordb, 'cfg');
+  admin = bearer(tokens.Admin);
+});
+afterAll(() => t.close());
+
+const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+  t.app.inject({ method, url, headers: admin, ...(payload === undefined ? {} : { payload: payload as never }) });
+
+async function configValue(name: string): Promise<unknown> {
+  const client = await adminClient(t.falkordb);
+  try {
+    return (await client.sendCommand<unknown[]>(['GRAPH.CONFIG', 'GET', name]))[1];
+  } finally {
+    await client.close();
+  }
+}
+
+async function aclCommands(username: string): Promise<string | null> {
+  const client = await adminClient(t.falkordb);
+  try {
+    const reply = await client.sendCommand<unknown[] | null>(['ACL', 'GETUSER', username]);
+    return reply ? String(reply[reply.indexOf('commands') + 1]) : null;
+  } finally {
+    await client.close();
+  }
+}
+
+describe('configuration', () => {
+  it('lists values as numbers, CMD_INFO as a string', async () => {
+    const res = await call('GET', '/api/graph/config');
+    expect(res.statusCode).toBe(200);
+    const configs = res.json<{ configs: Record<string, unknown> }>().configs;
+    expect(typeof configs.TIMEOUT).toBe('number');
+    expect(typeof configs.MAX_INFO_QUERIES).toBe('number');
+    expect(configs.CMD_INFO).toMatch(/^(yes|no)$/);
+  });
+
+  it('reads and sets one value, parsing integers strictly', async () => {
+    const set = await call('POST', '/api/graph/config/MAX_INFO_QUERIES?value=500');
+    expect(set.json()).toEqual({ config: 'OK' });
+    expect(await configValue('MAX_INFO_QUERIES')).toBe(500);
+    expect((await call('GET', '/api/graph/config/MAX_INFO_QUERIES')).json()).toEqual({ config: 500 });
+    const viaBody = await call('POST', '/api/graph/config/MAX_INFO_QUERIES', { value: 600 });
+    expect(viaBody.statusCode).toBe(200);
+    expect(await configValue('MAX_INFO_QUERIES')).toBe(600);
+
+    for (const [url, message] of [
+      ['/api/graph/config/MAX_INFO_QUERIES?value=12abc', 'Invalid value for MAX_INFO_QUERIES: must be an integer'],
+      ['/api/graph/config/MAX_INFO_QUERIES?value=1.5', 'Invalid value for MAX_INFO_QUERIES: must be an integer'],
+      ['/api/graph/config/MAX_INFO_QUERIES', 'Missing parameter value'],
+      ['/api/graph/config/MAX_INFO_QUERIES?value=', 'Missing parameter value'],
+    ]) {
+      const res = await call('POST', url!);
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json()).toEqual({ message });
+    }
+    expect(await configValue('MAX_INFO_QUERIES')).toBe(600);
+  });
+
+  it('sets CMD_INFO from its yes/no string', async () => {
+    expect((await call('POST', '/api/graph/config/CMD_INFO?value=no')).json()).toEqual({ config: 'OK' });
+    expect(await configValue('CMD_INFO')).toBe(0);
+    expect((await call('GET', '/api/graph/config/CMD_INFO')).json()).toEqual({ config: 'no' });
+    await call('POST', '/api/graph/config/CMD_INFO?value=yes');
+    expect(await configValue('CMD_INFO')).toBe(1);
+  });
+
+  it("answers FalkorDB's refusals with 400 and its text", async () => {
+    const unknown = await call('GET', '/api/graph/config/NO_SUCH_PARAMETER');
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json<{ message: string }>().message).toMatch(/Unknown configuration field/i);
+    const static_ = await call('POST', '/api/graph/config/THREAD_COUNT?value=4');
+    expect(static_.statusCode).toBe(400);
+    expect(static_.json<{ message: string }>().message).toMatch(/cannot be set at run-time/i);
+  });
+});
+
+describe('database users', () => {
+  it('lists users with their roles read back from ACL GETUSER', async () => {
+    const res = await call('GET', '/api/user');
+    expect(res.statusCode).toBe(200);
+    expect(res.json<{ result: unknown[] }>().result).toEqual(
+      expect.arrayContaining([
+        { username: 'cfg-admin', role: 'Admin', selected: false },
+        { username: 'cfg-read-write', role: 'Read-Write', selected: false },
+        { username: 'cfg-read-only', role: 'Read-Only', selected: false },
+        { username: 'default', role: 'Admin', selected: false },
+      ]),
+    );
+  });
+
+  it('creates a user (201 with location) who can then sign in with the detected role', async () => {
+    const res = await call('POST', '/api/user', { username: 'carol', password: 'pass word > ~* +@all', role: 'Read-Write' });
+    expect(res.statusCode).toBe(201);
+    expect(res.headers.location).toBe('/api/user/carol');
+    expect(res.json()).toEqual({ message: 'User carol created' });
+    // The odd password is one password, not extra ACL rules.
+    expect(await aclCommands('carol')).toContain('+graph.query');
+    expect(await aclCommands('carol')).not.toContain('+@all');
+    const token = await createToken(t.app, credentials(t.falkordb, 'carol', 'pass word > ~* +@all'));
+    expect(decodeJwt(token).role).toBe('Read-Write');
+
+    const again = await call('POST', '/api/user', { username: 'carol', password: 'x', role: 'Admin' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ message: 'User carol already exists' });
+    expect(await aclCommands('carol')).not.toContain('+@all');
+  });
+
+  it('refuses usernames that would read as ACL rules, and missing parameters, writing nothing', async () => {
+    const before = await databaseSnapshot(t.falkordb);
+    for (const body of [
+      { username: 'eve on >pw +@all', password: 'x', role: 'Admin' },
+      { username: '>eve', password: 'x', role: 'Admin' },
+      { username: '~eve', password: 'x', role: 'Admin' },
+      { username: '+@all', password: 'x', role: 'Admin' },
+      { username: 'eve', password: 'x', role: 'Superuser' },
+      { username: 'eve', role: 'Admin' },
+      { password: 'x', role: 'Admin' },
+      { username: 'eve', password: '', role: 'Admin' },
+    ]) {
+      const res = await call('POST', '/api/user', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(Object.keys(res.json<object>())).toEqual(['message']);
+    }
+    expect(await databaseSnapshot(t.falkordb)).toEqual(before);
+  });
+
+  it('changes a role through the query or the body, keeping the password, and 404s a missing user', async () => {
+    await call('POST', '/api/user', { username: 'dave', password: 'dave-pw', role: 'Read-Only' });
+    const res = await call('PATCH', '/api/user/dave?role=Admin');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ message: 'User dave updated' });
+    expect(await aclCommands('dave')).toBe('+@all');
+    expect(decodeJwt(await createToken(t.app, credentials(t.falkordb, 'dave', 'dave-pw'))).role).toBe('Admin');
+    await call('PATCH', '/api/user/dave', { role: 'Read-Only' });
+    expect(await aclCommands('dave')).toContain('+graph.ro_query');
+    expect(await aclCommands('dave')).not.toContain('+graph.query ');
+
+    const missing = await call('PATCH', '/api/user/nobody-here?role=Admin');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ message: 'User nobody-here not found' });
+    expect(await aclCommands('nobody-here')).toBeNull();
+    const noRole = await call('PATCH', '/api/user/dave');
+    expect(noRole.statusCode).toBe(400);
+    expect(noRole.json()).toEqual({ message: 'Missing parameter role' });
+  });
+
+  it('deletes users all together, and never the default user', async () => {
+    await call('POST', '/api/user', { username: 'gone1', password: 'pw', role: 'Read-Only' });
+    await call('POST', '/api/user', { username: 'gone2', password: 'pw', role: 'Read-Only' });
+    const withDefault = await call('DELETE', '/api/user', { users: [{ username: 'gone1' }, { username: 'default' }] });
+    expect(withDefault.statusCode).toBe(400);
+    expect(withDefault.json()).toEqual({ message: 'The default user cannot be deleted' });
+    expect(await aclCommands('gone1')).not.toBeNull();
+    const res = await call('DELETE', '/api/user', { users: [{ username: 'gone1' }, { username: 'gone2' }] });
+    expect(res.json()).toEqual({ message: 'Users deleted' });
+    expect(await aclCommands('gone1')).toBeNull();
+    expect(await aclCommands('gone2')).toBeNull();
+    const empty = await call('DELETE', '/api/user', { users: [] });
+    expect(empty.statusCode).toBe(400);
+  });
+});
