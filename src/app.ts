@@ -11,6 +11,7 @@ import { createErrorHandler } from './shared/error-handler.js';
 import { errorBody } from './shared/error-shapes.js';
 import { registerHealthRoutes, type ReadinessCheck } from './shared/health-routes.js';
 import { registerOpenApi } from './shared/openapi.js';
+import { trackRequestsInFlight } from './shared/graceful-close.js';
 import type { RedisConnection } from './platform/redis/redis-connection.js';
 import { ConnectionPools } from './platform/falkordb/connection-pools.js';
 
@@ -65,6 +66,7 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  trackRequestsInFlight(app);
 
   app.setErrorHandler(errorsByPath);
   app.setNotFoundHandler((request, reply) => {

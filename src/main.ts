@@ -5,6 +5,7 @@ import { pino, type Logger } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { loggerOptions } from './shared/logging.js';
+import { closeGracefully } from './shared/graceful-close.js';
 import { startEmbeddedFalkorDB, type EmbeddedFalkorDB } from './platform/falkordb/embedded-falkordb.js';
 import { loadOrCreateEmbeddedSecrets } from './platform/embedded-secrets.js';
 import { closeRedisConnection, createRedisConnection, type RedisConnection } from './platform/redis/redis-connection.js';
@@ -78,8 +79,7 @@ async function main(): Promise<void> {
         void (embedded?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
       }, config.shutdownTimeoutMs);
       deadline.unref();
-      app
-        .close()
+      closeGracefully(app)
         .then(releaseResources)
         .then(() => {
           logger.info('stopped');

@@ -60,6 +60,28 @@ describe('the server process in embedded mode', () => {
     }
   });
 
+  it('finishes a request in flight on SIGTERM before it stops the embedded FalkorDB', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-main-'));
+    const { server, embedded } = await startEmbedded(dataDir);
+    // The embedded database lets the default user in from localhost without a password.
+    const created = await fetch(`${server.baseUrl}/api/auth/tokens/credentials`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'default', host: embedded.host, port: String(embedded.port), tls: 'false' }),
+    });
+    expect(created.status).toBe(200);
+    const { token } = (await created.json()) as { token: string };
+    const slowQuery = encodeURIComponent('UNWIND range(1, 10000000) AS x RETURN count(x) AS n');
+    const inFlight = fetch(`${server.baseUrl}/api/graph/slow?query=${slowQuery}&timeout=60000`, { headers: { authorization: `Bearer ${token}` } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    server.child.kill('SIGTERM');
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ data: [{ n: 10_000_000 }] });
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(isProcessAlive(embedded.pid)).toBe(false);
+  });
+
   it('refuses to start on a bad configuration, listing every problem', async () => {
     const server = await runServerProcess({ LOG_LEVEL: 'chatty', ENCRYPTION_KEY: 'xyz' });
     const { code } = await server.exited;
