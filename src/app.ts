@@ -4,7 +4,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import fastifyCookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
-import { adminPlugin } from './admin/index.js';
+import { adminPlugin, createAdminContext, type AdminPluginOptions } from './admin/index.js';
+import type { AdminStores } from './platform/stores/ports.js';
 import { browserPlugin } from './browser/index.js';
 import { isBrowserPath } from './browser/paths.js';
 import { createErrorHandler } from './shared/error-handler.js';
@@ -27,6 +28,10 @@ export interface AppDeps {
   now?: () => number;
   /** Interval of SSE heartbeats while a query runs (default 15 s). */
   sseHeartbeatMs?: number;
+  /** Where the admin API keeps settings, Secrets and users (Kubernetes or local files). */
+  adminStores: AdminStores;
+  /** When given, the first admin is created at start-up if the user store is empty. */
+  firstAdmin?: AdminPluginOptions['firstAdmin'];
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -75,7 +80,9 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   });
 
   await app.register(fastifyCookie);
-  await registerOpenApi(app, { docsUi: config.enableDocsUi });
+  const admin = createAdminContext({ config, stores: deps.adminStores, logger: deps.logger, now: deps.now });
+  // Either switch hides the docs UI: ENABLE_DOCSUI at start, features.api_docs_enabled at any time.
+  await registerOpenApi(app, { docsUi: config.enableDocsUi, docsUiAllowed: () => admin.settings.cached().features.api_docs_enabled });
 
   registerHealthRoutes(app, [
     {
@@ -91,6 +98,6 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   const pools = deps.connectionPools ?? new ConnectionPools(deps.logger);
   app.addHook('onClose', () => pools.closeAll());
   await app.register(browserPlugin, { authSecret: config.authSecret, encryptionKey: config.encryptionKey, tokenStore: deps.tokenStore, pools, now: deps.now, sseHeartbeatMs: deps.sseHeartbeatMs });
-  await app.register(adminPlugin, { sessionSecret: config.sessionSecret, publicOrigin: config.publicOrigin });
+  await app.register(adminPlugin, { context: admin, firstAdmin: deps.firstAdmin });
   return app;
 }

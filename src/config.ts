@@ -20,6 +20,17 @@ const portNumber = z.coerce
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
+/** Seconds, written as a number of seconds or with a unit: `90s`, `30m`, `8h`, `1d`. */
+const duration = z
+  .string()
+  .regex(/^\d+\s*[smhd]?$/i, 'must be a duration such as 3600, 30m, 8h or 1d')
+  .transform((text) => {
+    const unit = text.trim().slice(-1).toLowerCase();
+    const factor = { s: 1, m: 60, h: 3600, d: 86_400 }[unit] ?? 1;
+    return Number.parseInt(text, 10) * factor;
+  })
+  .pipe(z.number().int().min(60, 'must be at least one minute').max(30 * 86_400, 'must be at most 30 days'));
+
 const secret = z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters long`);
 
 /** Every environment variable the server reads, with its default. The README's configuration table mirrors this. */
@@ -44,6 +55,11 @@ export const EnvSchema = z.object({
   KUBERNETES_SERVICE_HOST: z.string().min(1).optional(),
   ENABLE_DOCSUI: booleanFlag.default(true),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  SESSION_TTL: duration.default(8 * 3600),
+  ADMIN_EMAIL: z.email('must be an e-mail address').optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters long').optional(),
+  POD_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name').default('graphdb-system'),
+  SETTINGS_REFRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   ALPHA_CLIENT_ID: z.string().min(1).optional(),
   ALPHA_CLIENT_SECRET: z.string().min(1).optional(),
   ALPHA_REDIRECT_URI: httpUrl.optional(),
@@ -55,7 +71,7 @@ export const EnvSchema = z.object({
 });
 
 /** Variables whose values must never be echoed, not even in a start-up error. */
-const SECRET_VARIABLES = new Set(['AUTH_SECRET', 'ENCRYPTION_KEY', 'SESSION_SECRET', 'ALPHA_CLIENT_SECRET', 'BETA_CLIENT_SECRET', 'TOKEN_STORE_URL']);
+const SECRET_VARIABLES = new Set(['AUTH_SECRET', 'ENCRYPTION_KEY', 'SESSION_SECRET', 'ALPHA_CLIENT_SECRET', 'BETA_CLIENT_SECRET', 'TOKEN_STORE_URL', 'ADMIN_PASSWORD']);
 
 export type KubernetesSource = { kind: 'kubeconfig'; path: string } | { kind: 'in-cluster' };
 
@@ -77,6 +93,13 @@ export interface Config {
   kubernetes: KubernetesSource | undefined;
   enableDocsUi: boolean;
   shutdownTimeoutMs: number;
+  /** Seconds an admin session lasts. */
+  sessionTtlSeconds: number;
+  /** Seeds the first admin when the user store is empty. */
+  initialAdmin: { email?: string; password?: string };
+  /** The server's own namespace: settings, users and their permission checks live here. */
+  namespace: string;
+  settingsRefreshMs: number;
   oauthEnv: {
     alpha: { clientId?: string; clientSecret?: string; redirectUri?: string };
     /** Only honoured when OAUTH_PROVIDER=beta, as the seed says. */
@@ -132,6 +155,10 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
         : undefined,
     enableDocsUi: e.ENABLE_DOCSUI,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    sessionTtlSeconds: e.SESSION_TTL,
+    initialAdmin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
+    namespace: e.POD_NAMESPACE,
+    settingsRefreshMs: e.SETTINGS_REFRESH_MS,
     oauthEnv: {
       alpha: { clientId: e.ALPHA_CLIENT_ID, clientSecret: e.ALPHA_CLIENT_SECRET, redirectUri: e.ALPHA_REDIRECT_URI },
       beta:

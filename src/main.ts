@@ -10,6 +10,8 @@ import { startEmbeddedFalkorDB, type EmbeddedFalkorDB } from './platform/falkord
 import { loadOrCreateEmbeddedSecrets } from './platform/embedded-secrets.js';
 import { closeRedisConnection, createRedisConnection, type RedisConnection } from './platform/redis/redis-connection.js';
 import { kubernetesReadiness, loadKubeConfig } from './platform/kubernetes/kube-config.js';
+import { createKubeAdminStores } from './platform/kubernetes/kube-stores.js';
+import { createFileAdminStores, writeInitialAdminPassword } from './platform/stores/file-stores.js';
 
 function readConfig(): Readonly<Config> {
   try {
@@ -65,8 +67,15 @@ async function main(): Promise<void> {
     tokenStore = createRedisConnection(config.tokenStoreUrl ?? `${embedded!.url}/1`, logger);
     await tokenStore.connect();
 
-    const readinessChecks = config.kubernetes ? [{ name: 'kubernetes', check: kubernetesReadiness(loadKubeConfig(config.kubernetes)) }] : [];
-    const app = await buildApp(config, { logger, tokenStore, readinessChecks });
+    const kubeConfig = config.kubernetes ? loadKubeConfig(config.kubernetes) : undefined;
+    const readinessChecks = kubeConfig ? [{ name: 'kubernetes', check: kubernetesReadiness(kubeConfig) }] : [];
+    // Without Kubernetes, settings, Secrets and users are files in DATA_DIR, and a first admin password may be generated.
+    const adminStores = kubeConfig ? createKubeAdminStores(kubeConfig, config.namespace) : createFileAdminStores(config.dataDir);
+    const firstAdmin = {
+      ...config.initialAdmin,
+      writeGeneratedPassword: kubeConfig ? undefined : (password: string) => writeInitialAdminPassword(config.dataDir, password),
+    };
+    const app = await buildApp(config, { logger, tokenStore, readinessChecks, adminStores, firstAdmin });
     await app.listen({ port: config.port, host: config.host });
 
     let shuttingDown = false;

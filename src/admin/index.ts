@@ -1,13 +1,62 @@
-// The administration API plugin: cookie sessions, OAuth sign-in, settings, users and clusters.
-import type { FastifyInstance } from 'fastify';
+// The administration API plugin: cookie sessions, local and OAuth sign-in, settings, users and clusters.
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import fastifyRateLimit from '@fastify/rate-limit';
+import type { Config } from '../config.js';
+import type { AdminStores } from '../platform/stores/ports.js';
 import { installErrorHandling } from '../shared/error-handler.js';
+import type { AdminContext } from './context.js';
+import { createSessions } from './sessions/session.js';
+import { publicAuthRoutes, sessionAuthRoutes } from './sessions/auth-routes.js';
+import { settingsRoutes } from './settings/settings-routes.js';
+import { createSettingsService } from './settings/settings-service.js';
+import { bootstrapFirstAdmin, type BootstrapOptions } from './users/bootstrap.js';
+import { userRoutes } from './users/user-routes.js';
+import { createUserService } from './users/user-service.js';
+import { createUserStore } from './users/user-store.js';
 
-export interface AdminPluginOptions {
-  sessionSecret: string | undefined;
-  publicOrigin: string;
+export interface AdminServicesOptions {
+  config: Readonly<Config>;
+  stores: AdminStores;
+  logger: FastifyBaseLogger;
+  now?: () => number;
 }
 
-export async function adminPlugin(app: FastifyInstance, _options: AdminPluginOptions): Promise<void> {
+/** The admin API's services; built apart from the plugin because the docs switch needs the settings first. */
+export function createAdminContext(options: AdminServicesOptions): AdminContext {
+  const now = options.now ?? Date.now;
+  const users = createUserService(createUserStore(options.stores.secrets), now);
+  return {
+    namespace: options.config.namespace,
+    oauthEnv: options.config.oauthEnv,
+    settings: createSettingsService({ stores: options.stores, logger: options.logger, refreshMs: options.config.settingsRefreshMs, now }),
+    users,
+    sessions: createSessions({ secret: options.config.sessionSecret, ttlSeconds: options.config.sessionTtlSeconds, publicOrigin: options.config.publicOrigin, now }, users),
+  };
+}
+
+export interface AdminPluginOptions {
+  context: AdminContext;
+  /** When given, the first admin is created on start-up if the user store is empty. */
+  firstAdmin?: Omit<BootstrapOptions, 'logger'>;
+}
+
+export async function adminPlugin(app: FastifyInstance, options: AdminPluginOptions): Promise<void> {
   installErrorHandling(app, 'admin');
-  await Promise.resolve();
+  const { context } = options;
+  await app.register(fastifyRateLimit, { global: false });
+  if (options.firstAdmin) {
+    const firstAdmin = options.firstAdmin;
+    app.addHook('onReady', () => bootstrapFirstAdmin(context.users, { ...firstAdmin, logger: app.log }));
+  }
+
+  publicAuthRoutes(app, context);
+
+  // Everything else needs a session: no valid cookie is a 401 before any other question is asked.
+  await app.register(function sessionRoutes(guarded, _options, done) {
+    guarded.addHook('onRequest', (request) => context.sessions.authenticate(request));
+    sessionAuthRoutes(guarded, context);
+    settingsRoutes(guarded, context);
+    userRoutes(guarded, context);
+    done();
+  });
 }

@@ -1,4 +1,7 @@
 // Builds the real app against a real FalkorDB, with its log lines captured for assertions.
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
@@ -6,6 +9,7 @@ import { buildApp, type AppDeps } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { loggerOptions } from '../../src/shared/logging.js';
 import { closeRedisConnection, createRedisConnection, type RedisConnection } from '../../src/platform/redis/redis-connection.js';
+import { createFileAdminStores } from '../../src/platform/stores/file-stores.js';
 import { startTestFalkorDB, type TestFalkorDB } from './falkordb.js';
 
 export const TEST_SECRETS = {
@@ -41,6 +45,7 @@ export interface TestApp {
 export interface TestAppOptions {
   env?: Record<string, string>;
   falkordb?: TestFalkorDB;
+  /** Defaults to local file stores in a fresh temporary directory. */
   deps?: Partial<Omit<AppDeps, 'logger' | 'tokenStore'>>;
   /** Called after plugins are registered and before ready(), e.g. to add a throw-away route. */
   beforeReady?: (app: FastifyInstance) => void | Promise<void>;
@@ -54,7 +59,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger = pino(loggerOptions(config.logLevel), logs.stream);
   const tokenStore = createRedisConnection(falkordb.url, logger);
   await tokenStore.connect();
-  const app = await buildApp(config, { logger, tokenStore, ...options.deps });
+  const adminStores = options.deps?.adminStores ?? createFileAdminStores(await mkdtemp(path.join(os.tmpdir(), 'gdb-admin-')));
+  const app = await buildApp(config, { logger, tokenStore, ...options.deps, adminStores });
   await options.beforeReady?.(app);
   await app.ready();
   return {

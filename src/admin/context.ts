@@ -1,0 +1,14 @@
+// What the admin API's routes share.
+import type { Config } from '../config.js';
+import type { Sessions } from './sessions/session.js';
+import type { SettingsService } from './settings/settings-service.js';
+import type { UserService } from './users/user-service.js';
+
+export interface AdminContext {
+  /** The server's namespace: where settings and users live and are permission-checked. */
+  namespace: string;
+  oauthEnv: Config['oauthEnv'];
+  settings: SettingsService;
+  users: UserService;
+  sessions: Sessions;
+}

@@ -1,0 +1,84 @@
+// /api/auth/login, /validate, /logout and /config.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { errorResponseBuilderContext } from '@fastify/rate-limit';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ForbiddenError, HttpError, UnauthorizedError } from '../../shared/http-errors.js';
+import { COOKIE_SCHEME } from '../../shared/openapi.js';
+import type { AdminContext } from '../context.js';
+import { configuredProviders } from '../oauth/providers.js';
+import { toUserView } from '../users/user-service.js';
+import { AuthConfigSchema, LoginBodySchema, MessageSchema, UserEnvelopeSchema } from './schemas.js';
+
+export const LOGIN_ATTEMPTS_PER_MINUTE = 10;
+const INVALID_LOGIN = 'Invalid email or password';
+const tags = ['auth'];
+
+export function publicAuthRoutes(app: FastifyInstance, context: AdminContext): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.post(
+    '/api/auth/login',
+    {
+      config: {
+        errorResponses: [401, 403, 429],
+        rateLimit: {
+          max: LOGIN_ATTEMPTS_PER_MINUTE,
+          timeWindow: 60_000,
+          hook: 'preHandler',
+          // Per client address and e-mail: one noisy client cannot lock everyone out of one account.
+          keyGenerator: (request: FastifyRequest) => {
+            const email = (request.body as { email?: unknown } | undefined)?.email;
+            return `${request.ip}|${typeof email === 'string' ? email.toLowerCase() : ''}`;
+          },
+          errorResponseBuilder: (_request: FastifyRequest, context: errorResponseBuilderContext) =>
+            new HttpError(429, `Too many sign-in attempts; try again in ${Math.ceil(context.ttl / 1000)} seconds`, { 'retry-after': String(Math.ceil(context.ttl / 1000)) }),
+        },
+      },
+      schema: { operationId: 'login', tags, summary: 'Sign in with a local account; sets the session cookie `token`', body: LoginBodySchema, response: { 200: UserEnvelopeSchema } },
+    },
+    async (request, reply) => {
+      const settings = await context.settings.current();
+      if (!settings.features.local_users_enabled) throw new ForbiddenError('Local sign-in is disabled');
+      const user = await context.users.verifyLocalLogin(request.body.email, request.body.password);
+      if (!user) throw new UnauthorizedError(INVALID_LOGIN);
+      await context.sessions.start(reply, user);
+      await context.users.recordLogin(user.id);
+      return { user: toUserView(user) };
+    },
+  );
+
+  routes.post(
+    '/api/auth/logout',
+    { schema: { operationId: 'logout', tags, summary: 'Sign out: clears the session cookie (idempotent)', response: { 200: MessageSchema } } },
+    (_request, reply) => {
+      context.sessions.end(reply);
+      return { message: 'Logged out' };
+    },
+  );
+
+  routes.get(
+    '/api/auth/config',
+    { schema: { operationId: 'authConfig', tags, summary: 'Sign-in methods offered on the login page', response: { 200: AuthConfigSchema } } },
+    async () => {
+      const settings = await context.settings.current();
+      return {
+        methods: [
+          { type: 'local', enabled: settings.features.local_users_enabled },
+          ...configuredProviders(settings, context.oauthEnv).map((provider) => ({ type: provider.type, enabled: settings.features.oauth2_enabled, clientId: provider.clientId })),
+        ],
+      };
+    },
+  );
+}
+
+export function sessionAuthRoutes(app: FastifyInstance, context: AdminContext): void {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/auth/validate',
+    { schema: { operationId: 'validateSession', tags, summary: 'The signed-in user, re-read from the user store', security: [{ [COOKIE_SCHEME]: [] }], response: { 200: UserEnvelopeSchema } } },
+    async (request) => {
+      const user = await context.users.findById(request.sessionUser!.id);
+      if (!user) throw new UnauthorizedError('Session expired or invalid');
+      return { user: toUserView(user) };
+    },
+  );
+}

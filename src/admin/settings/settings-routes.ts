@@ -1,0 +1,42 @@
+// GET and PATCH /api/settings/: the settings document without its write-only values.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { COOKIE_SCHEME } from '../../shared/openapi.js';
+import type { AdminContext } from '../context.js';
+import { requirePermission } from '../permissions/permissions.js';
+import { SettingsPatchSchema, SettingsSchema } from './settings-schema.js';
+
+const tags = ['settings'];
+const security = [{ [COOKIE_SCHEME]: [] }];
+
+export function settingsRoutes(app: FastifyInstance, context: AdminContext): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const inServerNamespace = () => context.namespace;
+
+  routes.get(
+    '/api/settings/',
+    {
+      preHandler: requirePermission('settings', 'read', inServerNamespace),
+      // The response schema has no write-only fields, so none can be serialized even by mistake.
+      schema: { operationId: 'getSettings', tags, summary: 'The settings document (write-only values omitted)', security, response: { 200: SettingsSchema } },
+    },
+    () => context.settings.current(),
+  );
+
+  routes.patch(
+    '/api/settings/',
+    {
+      preHandler: requirePermission('settings', 'update', inServerNamespace),
+      config: { errorResponses: [409, 422] },
+      schema: {
+        operationId: 'patchSettings',
+        tags,
+        summary: 'Change some settings; write-only values go to the Secrets the settings name',
+        security,
+        body: SettingsPatchSchema,
+        response: { 200: SettingsSchema },
+      },
+    },
+    (request) => context.settings.patch(request.body),
+  );
+}

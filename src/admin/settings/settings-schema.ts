@@ -1,0 +1,126 @@
+// The settings document: strict zod objects for what is stored, a partial variant for PATCH that also takes
+// the write-only values, the defaults of a fresh install, and where each write-only value is kept.
+import { compile } from '@jmespath-community/jmespath';
+import { z } from 'zod';
+
+const emptyOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(''), schema]);
+
+/** DNS-1123 subdomain, as Kubernetes requires of a Secret name. */
+export const SecretNameSchema = z
+  .string()
+  .max(253)
+  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a Kubernetes Secret name (lower-case letters, digits, `-` and `.`)');
+const DomainSchema = z
+  .string()
+  .max(253)
+  .regex(/^(?!-)([a-z0-9-]{1,63}(?<!-)\.)+[a-z]{2,63}$/i, 'must be a domain name such as corp.example');
+const RedirectUriSchema = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
+const EmailSchema = z.email('must be an e-mail address').max(254);
+const JmesPathSchema = z
+  .string()
+  .max(4096)
+  .refine((expression) => {
+    if (expression === '') return true;
+    try {
+      compile(expression);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'must be a valid JMESPath expression');
+
+const Features = z.strictObject({
+  oauth2_enabled: z.boolean(),
+  local_users_enabled: z.boolean(),
+  self_service_onboarding: z.boolean(),
+  multi_cluster_mode: z.boolean(),
+  backup_auto_schedule: z.boolean(),
+  metrics_collection: z.boolean(),
+  api_docs_enabled: z.boolean(),
+});
+const OAuthPolicy = z.strictObject({
+  allowed_domains: z.array(DomainSchema).max(100),
+  role_attribute_strict: z.boolean(),
+  auto_onboard_users: z.boolean(),
+  role_attribute_path: JmesPathSchema,
+});
+const AlphaOAuth = z.strictObject({
+  client_id: z.string().max(512),
+  redirect_uri: emptyOr(RedirectUriSchema),
+  client_secret_secret_ref: emptyOr(SecretNameSchema),
+});
+const BetaOAuth = z.strictObject({
+  client_id: z.string().max(512),
+  tenant_id: emptyOr(z.string().regex(/^[A-Za-z0-9.-]{1,128}$/, 'must be a tenant id (GUID) or domain')),
+  redirect_uri: emptyOr(RedirectUriSchema),
+  client_secret_secret_ref: emptyOr(SecretNameSchema),
+});
+const AlphaWorkspace = z.strictObject({
+  domain: emptyOr(DomainSchema),
+  admin_email: emptyOr(EmailSchema),
+  service_account_email: emptyOr(EmailSchema),
+  private_key_secret_ref: emptyOr(SecretNameSchema),
+});
+const Retention = z.strictObject({
+  audit_log_retention_days: z.int().min(1).max(3650),
+  metrics_retention_days: z.int().min(1).max(3650),
+});
+const Metrics = z.strictObject({ exporter_port: z.int().min(1, 'must be a port between 1 and 65535').max(65535, 'must be a port between 1 and 65535') });
+// Free-form console preferences; bodies arrive as JSON, so every value is JSON already.
+const Ui = z.record(z.string().max(128), z.unknown());
+
+export const SettingsSchema = z
+  .strictObject({
+    features: Features,
+    oauth: OAuthPolicy,
+    alpha_oauth: AlphaOAuth,
+    beta_oauth: BetaOAuth,
+    alpha_workspace: AlphaWorkspace,
+    retention: Retention,
+    metrics: Metrics,
+    ui: Ui,
+  })
+  .meta({ id: 'Settings' });
+export type Settings = z.infer<typeof SettingsSchema>;
+
+const WRITE_ONLY_VALUE = z.string().max(65_536);
+
+export const SettingsPatchSchema = z
+  .strictObject({
+    features: Features.partial().optional(),
+    oauth: OAuthPolicy.partial().optional(),
+    alpha_oauth: AlphaOAuth.extend({ client_secret: WRITE_ONLY_VALUE }).partial().optional(),
+    beta_oauth: BetaOAuth.extend({ client_secret: WRITE_ONLY_VALUE }).partial().optional(),
+    alpha_workspace: AlphaWorkspace.extend({ private_key: WRITE_ONLY_VALUE }).partial().optional(),
+    retention: Retention.partial().optional(),
+    metrics: Metrics.partial().optional(),
+    ui: Ui.optional(),
+  })
+  .meta({ id: 'SettingsPatch' });
+export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
+
+export const DEFAULT_SETTINGS: Settings = {
+  features: {
+    oauth2_enabled: true,
+    local_users_enabled: true,
+    self_service_onboarding: false,
+    multi_cluster_mode: false,
+    backup_auto_schedule: false,
+    metrics_collection: true,
+    api_docs_enabled: true,
+  },
+  oauth: { allowed_domains: [], role_attribute_strict: false, auto_onboard_users: false, role_attribute_path: '' },
+  alpha_oauth: { client_id: '', redirect_uri: '', client_secret_secret_ref: '' },
+  beta_oauth: { client_id: '', tenant_id: '', redirect_uri: '', client_secret_secret_ref: '' },
+  alpha_workspace: { domain: '', admin_email: '', service_account_email: '', private_key_secret_ref: '' },
+  retention: { audit_log_retention_days: 90, metrics_retention_days: 30 },
+  metrics: { exporter_port: 9090 },
+  ui: {},
+};
+
+/** Each write-only value: the section it belongs to, the field naming its Secret, and the Secret's data key. */
+export const WRITE_ONLY_FIELDS = [
+  { section: 'alpha_oauth', field: 'client_secret', ref: 'client_secret_secret_ref', dataKey: 'client_secret' },
+  { section: 'beta_oauth', field: 'client_secret', ref: 'client_secret_secret_ref', dataKey: 'client_secret' },
+  { section: 'alpha_workspace', field: 'private_key', ref: 'private_key_secret_ref', dataKey: 'private_key' },
+] as const;

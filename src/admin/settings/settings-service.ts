@@ -1,0 +1,112 @@
+// The settings document at run time: read from its ConfigMap (re-read on a short interval so hand edits apply
+// without a restart; an invalid edit is logged and the last good document stays), and patched with Secret
+// writes first, then the ConfigMap with its version, retried when another writer got there first.
+import type { FastifyBaseLogger } from 'fastify';
+import type { AdminStores } from '../../platform/stores/ports.js';
+import { Mutex } from '../../shared/mutex.js';
+import { storeErrorToHttp, withConflictRetries } from '../store-errors.js';
+import { applySettingsPatch, parseStoredSettings, serializeSettings, SETTINGS_KEY, type SecretWrite } from './settings-document.js';
+import { DEFAULT_SETTINGS, type Settings, type SettingsPatch } from './settings-schema.js';
+
+export interface SettingsServiceOptions {
+  stores: AdminStores;
+  logger: FastifyBaseLogger;
+  refreshMs: number;
+  now?: () => number;
+}
+
+export function createSettingsService(options: SettingsServiceOptions) {
+  const { stores, logger } = options;
+  const now = options.now ?? Date.now;
+  let lastGood: Settings = DEFAULT_SETTINGS;
+  let lastVersion: string | undefined;
+  let readAt = Number.NEGATIVE_INFINITY;
+  let refreshing: Promise<Settings> | undefined;
+  const writes = new Mutex();
+
+  async function load(): Promise<Settings> {
+    const stored = await stores.settings.read();
+    readAt = now();
+    if (!stored) return (lastGood = DEFAULT_SETTINGS);
+    if (stored.version === lastVersion) return lastGood;
+    const parsed = parseStoredSettings(stored.value[SETTINGS_KEY] ?? '');
+    if ('error' in parsed) {
+      logger.error({ store: stores.settings.description, reason: parsed.error }, 'ignoring invalid settings document; the last good settings stay in force');
+      lastVersion = stored.version;
+      return lastGood;
+    }
+    lastVersion = stored.version;
+    return (lastGood = parsed.settings);
+  }
+
+  /** Upserts one data key of a Secret, leaving its other keys alone. */
+  async function writeSecret(write: SecretWrite): Promise<void> {
+    await withConflictRetries(async () => {
+      const current = await stores.secrets.read(write.secretName);
+      await stores.secrets.write(write.secretName, { ...(current?.value ?? {}), [write.dataKey]: write.value }, current?.version);
+    });
+  }
+
+  return {
+    /** The settings in force, re-read when older than the refresh interval (single flight). */
+    async current(): Promise<Settings> {
+      if (now() - readAt < options.refreshMs) return lastGood;
+      refreshing ??= load()
+        .catch((error: unknown) => {
+          logger.error({ err: error }, 'could not read the settings; using the last good ones');
+          return lastGood;
+        })
+        .finally(() => {
+          refreshing = undefined;
+        });
+      return refreshing;
+    },
+
+    /** The last good settings without any I/O (for hot paths such as the docs UI switch). */
+    cached(): Settings {
+      return lastGood;
+    },
+
+    async patch(patch: SettingsPatch): Promise<Settings> {
+      return writes.run(async () => {
+        try {
+          const written = new Set<string>();
+          const saved = await withConflictRetries(async () => {
+            const stored = await stores.settings.read();
+            let base = lastGood;
+            if (stored) {
+              const parsed = parseStoredSettings(stored.value[SETTINGS_KEY] ?? '');
+              if ('settings' in parsed) base = parsed.settings;
+            }
+            const { settings, secretWrites } = applySettingsPatch(base, patch);
+            // Secrets first: a crash between the two writes never leaves settings pointing at an unwritten value.
+            for (const write of secretWrites) {
+              const key = `${write.secretName}/${write.dataKey}`;
+              if (written.has(key)) continue;
+              await writeSecret(write);
+              written.add(key);
+            }
+            const result = await stores.settings.write({ [SETTINGS_KEY]: serializeSettings(settings) }, stored?.version);
+            lastVersion = result.version;
+            readAt = now();
+            return (lastGood = settings);
+          });
+          return saved;
+        } catch (error) {
+          throw storeErrorToHttp(error);
+        }
+      });
+    },
+
+    /** A value kept in a Secret the settings refer to (e.g. an OAuth client secret), read at request time. */
+    async secretValue(secretName: string, dataKey: string): Promise<string | undefined> {
+      try {
+        return (await stores.secrets.read(secretName))?.value[dataKey];
+      } catch (error) {
+        throw storeErrorToHttp(error);
+      }
+    },
+  };
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>;

@@ -1,0 +1,26 @@
+// Storage failures as admin API errors: what the orchestrator rejected (422), could not do (503/500), or
+// what changed underneath (409).
+import { AlreadyExistsError, StaleVersionError, StoreRejectedError, StoreUnavailableError } from '../platform/stores/ports.js';
+import { ConflictError, HttpError, UnprocessableError } from '../shared/http-errors.js';
+
+export function storeErrorToHttp(error: unknown): unknown {
+  if (error instanceof HttpError) return error;
+  if (error instanceof StoreUnavailableError) return new HttpError(error.status, error.message);
+  if (error instanceof StoreRejectedError) return new UnprocessableError(error.message);
+  if (error instanceof StaleVersionError || error instanceof AlreadyExistsError) return new ConflictError(error.message);
+  return error;
+}
+
+/** Retries `work` while it fails because a stored object changed underneath (optimistic concurrency). */
+export async function withConflictRetries<T>(work: () => Promise<T>, attempts = 10): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const retryable = error instanceof StaleVersionError || error instanceof AlreadyExistsError;
+      if (!retryable || attempt >= attempts) throw error;
+      // Jittered backoff: concurrent writers on other replicas spread out instead of colliding again.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
+}

@@ -1,0 +1,73 @@
+// /api/users: local and OAuth admin users (permission resource `users`).
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { COOKIE_SCHEME } from '../../shared/openapi.js';
+import type { AdminContext } from '../context.js';
+import { ADMIN_ROLES, requirePermission } from '../permissions/permissions.js';
+import { toManagedView } from './user-service.js';
+
+const tags = ['auth'];
+const security = [{ [COOKIE_SCHEME]: [] }];
+
+const ManagedUserSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    role: z.enum(ADMIN_ROLES),
+    provider: z.enum(['local', 'alpha', 'beta']),
+    permissions: z.array(z.string()),
+    disabled: z.boolean(),
+    createdAt: z.string(),
+    lastLoginAt: z.string().nullable(),
+  })
+  .meta({ id: 'ManagedAdminUser' });
+const PasswordSchema = z.string().min(8, 'must be at least 8 characters long').max(1024);
+const CreateUserSchema = z.strictObject({ email: z.email('must be an e-mail address').max(254), name: z.string().trim().min(1).max(200), role: z.enum(ADMIN_ROLES), password: PasswordSchema.optional() });
+const UpdateUserSchema = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), role: z.enum(ADMIN_ROLES).optional(), disabled: z.boolean().optional(), password: PasswordSchema.optional() });
+const UserIdParamsSchema = z.object({ id: z.uuid('must be a user id') });
+
+export function userRoutes(app: FastifyInstance, context: AdminContext): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const inServerNamespace = () => context.namespace;
+
+  routes.get(
+    '/api/users',
+    { preHandler: requirePermission('users', 'read', inServerNamespace), schema: { operationId: 'listAdminUsers', tags, summary: 'Admin users', security, response: { 200: z.object({ users: z.array(ManagedUserSchema) }) } } },
+    async () => ({ users: (await context.users.list()).map(toManagedView) }),
+  );
+
+  routes.post(
+    '/api/users',
+    {
+      preHandler: requirePermission('users', 'update', inServerNamespace),
+      config: { errorResponses: [409] },
+      schema: { operationId: 'createAdminUser', tags, summary: 'Create an admin user (without a password: OAuth sign-in only)', security, body: CreateUserSchema, response: { 201: z.object({ user: ManagedUserSchema }) } },
+    },
+    async (request, reply) => reply.code(201).send({ user: toManagedView(await context.users.create(request.body)) }),
+  );
+
+  routes.patch(
+    '/api/users/:id',
+    {
+      preHandler: requirePermission('users', 'update', inServerNamespace),
+      config: { errorResponses: [404, 409] },
+      schema: { operationId: 'updateAdminUser', tags, summary: 'Change name, role, disabled flag or password', security, params: UserIdParamsSchema, body: UpdateUserSchema, response: { 200: z.object({ user: ManagedUserSchema }) } },
+    },
+    async (request) => ({ user: toManagedView(await context.users.update(request.params.id, request.body)) }),
+  );
+
+  routes.delete(
+    '/api/users/:id',
+    {
+      preHandler: requirePermission('users', 'update', inServerNamespace),
+      config: { errorResponses: [404, 409] },
+      schema: { operationId: 'deleteAdminUser', tags, summary: 'Delete an admin user', security, params: UserIdParamsSchema, response: { 200: z.object({ message: z.string() }) } },
+    },
+    async (request) => {
+      await context.users.remove(request.params.id);
+      return { message: 'User deleted' };
+    },
+  );
+}

@@ -1,0 +1,105 @@
+// Admin users: the public view, local sign-in checks, management with the last-admin guard, and the first admin.
+import { ConflictError, NotFoundError } from '../../shared/http-errors.js';
+import { permissionsOf, type AdminRole, type Permission } from '../permissions/permissions.js';
+import { dummyHash, hashPassword, verifyPassword } from './password-hash.js';
+import { newUserId, type StoredUser, type UserStore } from './user-store.js';
+
+export interface UserView {
+  id: string;
+  email: string;
+  name: string;
+  role: AdminRole;
+  provider: StoredUser['provider'];
+  permissions: Permission[];
+}
+
+export interface ManagedUserView extends UserView {
+  disabled: boolean;
+  createdAt: string;
+  lastLoginAt: string | null;
+}
+
+export function toUserView(user: StoredUser): UserView {
+  return { id: user.id, email: user.email, name: user.name, role: user.role, provider: user.provider, permissions: permissionsOf(user.role) };
+}
+
+export function toManagedView(user: StoredUser): ManagedUserView {
+  return { ...toUserView(user), disabled: user.disabled, createdAt: user.createdAt, lastLoginAt: user.lastLoginAt ?? null };
+}
+
+const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+const isEnabledAdmin = (user: StoredUser) => user.role === 'admin' && !user.disabled;
+export const LAST_ADMIN = 'The last enabled admin cannot be demoted, disabled or deleted';
+
+export function createUserService(store: UserStore, now: () => number = Date.now) {
+  return {
+    list: () => store.list(),
+
+    async findById(id: string): Promise<StoredUser | undefined> {
+      return (await store.list()).find((user) => user.id === id);
+    },
+
+    /** The user a local sign-in names, or undefined for every kind of failure (after the same scrypt effort). */
+    async verifyLocalLogin(email: string, password: string): Promise<StoredUser | undefined> {
+      const user = (await store.list()).find((candidate) => sameEmail(candidate.email, email));
+      const hash = user?.passwordHash ?? (await dummyHash());
+      const matches = await verifyPassword(password, hash);
+      if (!user || !user.passwordHash || !matches || user.disabled || user.provider !== 'local') return undefined;
+      return user;
+    },
+
+    async recordLogin(id: string): Promise<void> {
+      await store.update((users) => ({ users: users.map((user) => (user.id === id ? { ...user, lastLoginAt: new Date(now()).toISOString() } : user)), result: undefined }));
+    },
+
+    async create(input: { email: string; name: string; role: AdminRole; password?: string; provider?: StoredUser['provider']; subject?: string }): Promise<StoredUser> {
+      const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+      return store.update((users) => {
+        if (users.some((user) => sameEmail(user.email, input.email))) throw new ConflictError(`User ${input.email} already exists`);
+        const user: StoredUser = {
+          id: newUserId(),
+          email: input.email,
+          name: input.name,
+          role: input.role,
+          provider: input.provider ?? 'local',
+          ...(input.subject ? { subject: input.subject } : {}),
+          ...(passwordHash ? { passwordHash } : {}),
+          createdAt: new Date(now()).toISOString(),
+          disabled: false,
+        };
+        return { users: [...users, user], result: user };
+      });
+    },
+
+    async update(id: string, changes: { name?: string; role?: AdminRole; disabled?: boolean; password?: string }): Promise<StoredUser> {
+      const passwordHash = changes.password ? await hashPassword(changes.password) : undefined;
+      return store.update((users) => {
+        const index = users.findIndex((user) => user.id === id);
+        if (index === -1) throw new NotFoundError(`User ${id} not found`);
+        const before = users[index]!;
+        const after: StoredUser = {
+          ...before,
+          ...(changes.name !== undefined ? { name: changes.name } : {}),
+          ...(changes.role !== undefined ? { role: changes.role } : {}),
+          ...(changes.disabled !== undefined ? { disabled: changes.disabled } : {}),
+          ...(passwordHash ? { passwordHash } : {}),
+        };
+        const next = users.map((user, i) => (i === index ? after : user));
+        if (isEnabledAdmin(before) && !next.some(isEnabledAdmin)) throw new ConflictError(LAST_ADMIN);
+        return { users: next, result: after };
+      });
+    },
+
+    async remove(id: string): Promise<void> {
+      await store.update((users) => {
+        const target = users.find((user) => user.id === id);
+        if (!target) throw new NotFoundError(`User ${id} not found`);
+        const next = users.filter((user) => user.id !== id);
+        if (isEnabledAdmin(target) && !next.some(isEnabledAdmin)) throw new ConflictError(LAST_ADMIN);
+        return { users: next, result: undefined };
+      });
+    },
+  };
+}
+
+export type UserService = ReturnType<typeof createUserService>;

@@ -1,0 +1,73 @@
+// Local users in one Secret (`graphdb-admin-users`, data key `users.json`), changed with optimistic concurrency.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { SecretPort } from '../../platform/stores/ports.js';
+import { Mutex } from '../../shared/mutex.js';
+import { ADMIN_ROLES } from '../permissions/permissions.js';
+import { storeErrorToHttp, withConflictRetries } from '../store-errors.js';
+
+export const USERS_SECRET = 'graphdb-admin-users';
+const USERS_KEY = 'users.json';
+
+export const StoredUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ADMIN_ROLES),
+  provider: z.enum(['local', 'alpha', 'beta']),
+  /** OAuth identity: `sub` (alpha) or `tid:oid` (beta). */
+  subject: z.string().optional(),
+  passwordHash: z.string().optional(),
+  createdAt: z.string(),
+  lastLoginAt: z.string().optional(),
+  disabled: z.boolean(),
+});
+export type StoredUser = z.infer<typeof StoredUserSchema>;
+const UsersSchema = z.array(StoredUserSchema);
+
+export function createUserStore(secrets: SecretPort) {
+  const mutex = new Mutex();
+
+  async function readAll(): Promise<{ users: StoredUser[]; version: string | undefined }> {
+    const stored = await secrets.read(USERS_SECRET);
+    if (!stored) return { users: [], version: undefined };
+    const parsed = UsersSchema.safeParse(JSON.parse(stored.value[USERS_KEY] ?? '[]'));
+    if (!parsed.success) throw new Error(`Secret ${USERS_SECRET} does not hold a valid user list`);
+    return { users: parsed.data, version: stored.version };
+  }
+
+  return {
+    async list(): Promise<StoredUser[]> {
+      try {
+        return (await readAll()).users;
+      } catch (error) {
+        throw storeErrorToHttp(error);
+      }
+    },
+
+    /**
+     * Applies `change` to the current list and writes it back; re-reads and re-applies when another writer
+     * changed the list in between. `change` may throw (HttpError) to refuse; it must not have side effects.
+     */
+    async update<T>(change: (users: StoredUser[]) => { users: StoredUser[]; result: T }): Promise<T> {
+      return mutex.run(async () => {
+        try {
+          return await withConflictRetries(async () => {
+            const { users, version } = await readAll();
+            const { users: next, result } = change(structuredClone(users));
+            await secrets.write(USERS_SECRET, { [USERS_KEY]: JSON.stringify(next) }, version);
+            return result;
+          });
+        } catch (error) {
+          throw storeErrorToHttp(error);
+        }
+      });
+    },
+  };
+}
+
+export type UserStore = ReturnType<typeof createUserStore>;
+
+export function newUserId(): string {
+  return randomUUID();
+}

@@ -1,0 +1,90 @@
+// Embedded-mode adapters of the storage ports: the settings document and each Secret are files under the
+// data directory, written atomically; Secret files have mode 0600. Versions are content hashes.
+import { createHash } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Mutex } from '../../shared/mutex.js';
+import { writeFileAtomic } from '../atomic-file.js';
+import { AlreadyExistsError, StaleVersionError, type AdminStores, type ConfigMapPort, type DataMap, type SecretPort, type Versioned } from './ports.js';
+
+const SECRET_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+
+function versionOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+
+/**
+ * The settings "ConfigMap" is the file itself (`settings.json` holds the document), so an operator can edit it
+ * by hand exactly as they would edit the ConfigMap's `settings.json` key.
+ */
+export function createFileConfigMap(dir: string, key = 'settings.json'): ConfigMapPort {
+  const file = path.join(dir, key);
+  const mutex = new Mutex();
+  const read = async (): Promise<Versioned<DataMap> | undefined> => {
+    const text = await readText(file);
+    return text === undefined ? undefined : { value: { [key]: text }, version: versionOf(text) };
+  };
+  return {
+    description: file,
+    read,
+    write: (data, version) =>
+      mutex.run(async () => {
+        const current = await read();
+        if (version === undefined && current) throw new AlreadyExistsError(file);
+        if (version !== undefined && current?.version !== version) throw new StaleVersionError(file);
+        const text = data[key] ?? '';
+        await mkdir(dir, { recursive: true, mode: 0o700 });
+        await writeFileAtomic(file, text, 0o600);
+        return { value: { [key]: text }, version: versionOf(text) };
+      }),
+  };
+}
+
+export function createFileSecrets(dir: string): SecretPort {
+  const mutex = new Mutex();
+  const fileOf = (name: string) => {
+    if (!SECRET_NAME.test(name)) throw new Error(`invalid secret name ${name}`);
+    return path.join(dir, `${name}.json`);
+  };
+  const read = async (name: string): Promise<Versioned<DataMap> | undefined> => {
+    const text = await readText(fileOf(name));
+    if (text === undefined) return undefined;
+    return { value: JSON.parse(text) as DataMap, version: versionOf(text) };
+  };
+  return {
+    read,
+    write: (name, data, version) =>
+      mutex.run(async () => {
+        const current = await read(name);
+        if (version === undefined && current) throw new AlreadyExistsError(`secret ${name}`);
+        if (version !== undefined && current?.version !== version) throw new StaleVersionError(`secret ${name}`);
+        const text = `${JSON.stringify(data, null, 2)}\n`;
+        await mkdir(dir, { recursive: true, mode: 0o700 });
+        await writeFileAtomic(fileOf(name), text, 0o600);
+        return { value: { ...data }, version: versionOf(text) };
+      }),
+  };
+}
+
+export function createFileAdminStores(dataDir: string): AdminStores {
+  const root = path.join(dataDir, 'admin');
+  return { settings: createFileConfigMap(root), secrets: createFileSecrets(path.join(root, 'secrets')) };
+}
+
+/** Embedded mode's generated first-admin password, readable only by the server's user. */
+export async function writeInitialAdminPassword(dataDir: string, password: string): Promise<string> {
+  const file = path.join(dataDir, 'initial-admin-password');
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await writeFileAtomic(file, `${password}\n`, 0o600);
+  return file;
+}
