@@ -1,5 +1,6 @@
-// A Kubernetes API server double speaking the real REST protocol over HTTP, so @kubernetes/client-node runs
-// unchanged against it through a generated kubeconfig. It grows resource by resource as the admin API needs them.
+// A Kubernetes API server double speaking the real REST protocol over HTTPS, so @kubernetes/client-node runs
+// unchanged against it through a generated kubeconfig: core ConfigMaps and Secrets and custom objects with
+// resourceVersion conflicts, merge patches, label selectors, generateName, watches and `Status` error bodies.
 import { execFileSync } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
@@ -7,28 +8,79 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: { name?: string; generateName?: string; namespace?: string; resourceVersion?: string; labels?: Record<string, string>; creationTimestamp?: string; uid?: string; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  contentType?: string;
+}
+
 export interface KubeApiDouble {
   url: string;
   token: string;
   kubeconfigPath: string;
-  requests: { method: string; path: string }[];
+  requests: RecordedRequest[];
+  /** Reads an object as stored (Secrets keep base64 `data`). */
+  get(resource: string, namespace: string, name: string): KubeObject | undefined;
+  /** Writes an object directly, as `kubectl apply` would: bumps its resourceVersion and notifies watchers. */
+  put(resource: string, namespace: string, object: KubeObject): KubeObject;
+  remove(resource: string, namespace: string, name: string): void;
+  /** The next `count` writes (PUT/PATCH) of `resource` answer 409 Conflict, as if someone else wrote first. */
+  injectConflicts(resource: string, count: number): void;
+  /** Every request whose method and path match answers this status with a Status body. */
+  failRequests(match: { method?: string; pathIncludes: string }, code: number, reason: string, message: string): void;
   close(): Promise<void>;
 }
 
-function status(res: ServerResponse, code: number, reason: string, message: string): void {
+const NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+
+function sendStatus(res: ServerResponse, code: number, reason: string, message: string): void {
   res.writeHead(code, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code }));
 }
 
-/** A throw-away serving certificate for 127.0.0.1, made with the openssl CLI (Debian's openssl package). */
+function sendJson(res: ServerResponse, code: number, body: unknown): void {
+  res.writeHead(code, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text ? (JSON.parse(text) as unknown) : undefined;
+}
+
+/** RFC 7386 JSON merge patch. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const result: Record<string, unknown> = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  for (const [key, value] of Object.entries(patch as Record<string, unknown>)) {
+    if (value === null) delete result[key];
+    else result[key] = mergePatch(result[key], value);
+  }
+  return result;
+}
+
+function matchesSelector(object: KubeObject, selector: string | null): boolean {
+  if (!selector) return true;
+  return selector.split(',').every((term) => {
+    const [key, value] = term.split('=');
+    return object.metadata.labels?.[key!] === value;
+  });
+}
+
 async function servingCertificate(dir: string): Promise<{ key: string; cert: string }> {
   const keyPath = path.join(dir, 'tls.key');
   const certPath = path.join(dir, 'tls.crt');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-    '-subj', '/CN=kube-api-double', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    '-keyout', keyPath, '-out', certPath,
-  ], { stdio: 'ignore' });
+  // prettier-ignore
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=kube-api-double', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', keyPath, '-out', certPath], { stdio: 'ignore' });
   return { key: await readFile(keyPath, 'utf8'), cert: await readFile(certPath, 'utf8') };
 }
 
@@ -47,30 +99,131 @@ function kubeconfigYaml(url: string, token: string, caPem: string): string {
     `    token: ${token}`,
     'contexts:',
     '- name: double',
-    '  context:',
-    '    cluster: double',
-    '    user: tester',
-    '    namespace: graphdb-system',
+    '  context: {cluster: double, user: tester, namespace: graphdb-system}',
     'current-context: double',
     '',
   ].join('\n');
 }
 
+/** `/api/v1/namespaces/ns/configmaps/name` or `/apis/group/version/namespaces/ns/plural/name`. */
+function parsePath(pathname: string): { resource: string; namespace?: string; name?: string } | undefined {
+  const core = /^\/api\/v1\/(?:namespaces\/([^/]+)\/)?([a-z]+)(?:\/([^/]+))?$/.exec(pathname);
+  if (core) return { resource: core[2]!, namespace: core[1], name: core[3] };
+  const custom = /^\/apis\/([^/]+)\/([^/]+)\/(?:namespaces\/([^/]+)\/)?([a-z]+)(?:\/([^/]+))?$/.exec(pathname);
+  if (custom) return { resource: `${custom[1]}/${custom[2]}/${custom[4]}`, namespace: custom[3], name: custom[5] };
+  return undefined;
+}
+
 export async function startKubeApiDouble(): Promise<KubeApiDouble> {
   const token = `double-token-${Math.random().toString(36).slice(2)}`;
-  const requests: { method: string; path: string }[] = [];
+  const requests: RecordedRequest[] = [];
+  const objects = new Map<string, KubeObject>();
+  const conflicts = new Map<string, number>();
+  const failures: { method?: string; pathIncludes: string; code: number; reason: string; message: string }[] = [];
+  const watchers = new Set<{ resource: string; namespace?: string; selector: string | null; res: ServerResponse }>();
+  let revision = 1000;
+  let uid = 0;
+  const keyOf = (resource: string, namespace: string, name: string) => `${resource}|${namespace}|${name}`;
+
+  function notify(type: 'ADDED' | 'MODIFIED' | 'DELETED', resource: string, object: KubeObject): void {
+    for (const watcher of watchers) {
+      if (watcher.resource !== resource || (watcher.namespace && watcher.namespace !== object.metadata.namespace) || !matchesSelector(object, watcher.selector)) continue;
+      watcher.res.write(`${JSON.stringify({ type, object })}\n`);
+    }
+  }
+
+  function store(resource: string, namespace: string, object: KubeObject, created: boolean): KubeObject {
+    const copy = structuredClone(object);
+    if (resource === 'secrets' && copy.stringData && typeof copy.stringData === 'object') {
+      const data = { ...((copy.data as Record<string, string> | undefined) ?? {}) };
+      for (const [key, value] of Object.entries(copy.stringData as Record<string, string>)) data[key] = Buffer.from(value).toString('base64');
+      copy.data = data;
+      delete copy.stringData;
+    }
+    copy.metadata = { ...copy.metadata, namespace, resourceVersion: String(++revision) };
+    if (created) {
+      copy.metadata.uid = `uid-${++uid}`;
+      copy.metadata.creationTimestamp = new Date().toISOString();
+    }
+    objects.set(keyOf(resource, namespace, copy.metadata.name!), copy);
+    notify(created ? 'ADDED' : 'MODIFIED', resource, copy);
+    return copy;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'https://double');
+    const method = req.method ?? 'GET';
+    requests.push({ method, path: url.pathname, contentType: req.headers['content-type'] });
+    if (req.headers.authorization !== `Bearer ${token}`) return sendStatus(res, 401, 'Unauthorized', 'Unauthorized');
+    const failure = failures.find((f) => (!f.method || f.method === method) && url.pathname.includes(f.pathIncludes));
+    if (failure) return sendStatus(res, failure.code, failure.reason, failure.message);
+    if (method === 'GET' && url.pathname === '/version') return sendJson(res, 200, { major: '1', minor: '31', gitVersion: 'v1.31.0', platform: 'linux/amd64' });
+
+    const target = parsePath(url.pathname);
+    if (!target) return sendStatus(res, 404, 'NotFound', `the server could not find the requested resource (${method} ${url.pathname})`);
+    const { resource, namespace, name } = target;
+    const described = `${resource.split('/').pop()} "${name ?? ''}"`;
+
+    if (!name) {
+      if (method === 'GET') {
+        const selector = url.searchParams.get('labelSelector');
+        if (url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1') {
+          res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+          const watcher = { resource, namespace, selector, res };
+          watchers.add(watcher);
+          req.on('close', () => watchers.delete(watcher));
+          return;
+        }
+        const items = [...objects.entries()]
+          .filter(([key, object]) => key.startsWith(`${resource}|`) && (!namespace || object.metadata.namespace === namespace) && matchesSelector(object, selector))
+          .map(([, object]) => object);
+        return sendJson(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: String(revision) }, items });
+      }
+      if (method === 'POST' && namespace) {
+        const body = (await readBody(req)) as KubeObject;
+        const objectName = body.metadata.name ?? (body.metadata.generateName ? `${body.metadata.generateName}${Math.random().toString(36).slice(2, 7)}` : undefined);
+        if (!objectName || !NAME.test(objectName)) return sendStatus(res, 422, 'Invalid', `${resource} "${objectName ?? ''}" is invalid: metadata.name: Invalid value`);
+        if (objects.has(keyOf(resource, namespace, objectName))) return sendStatus(res, 409, 'AlreadyExists', `${resource} "${objectName}" already exists`);
+        return sendJson(res, 201, store(resource, namespace, { ...body, metadata: { ...body.metadata, name: objectName } }, true));
+      }
+      return sendStatus(res, 405, 'MethodNotAllowed', `${method} is not supported here`);
+    }
+
+    if (!namespace) return sendStatus(res, 404, 'NotFound', 'namespace required');
+    const key = keyOf(resource, namespace, name);
+    const current = objects.get(key);
+    if (method === 'GET') return current ? sendJson(res, 200, current) : sendStatus(res, 404, 'NotFound', `${described} not found`);
+    if (method === 'DELETE') {
+      if (!current) return sendStatus(res, 404, 'NotFound', `${described} not found`);
+      objects.delete(key);
+      notify('DELETED', resource, current);
+      return sendJson(res, 200, { kind: 'Status', apiVersion: 'v1', status: 'Success', metadata: {} });
+    }
+    if (method === 'PUT' || method === 'PATCH') {
+      if (!current) return sendStatus(res, 404, 'NotFound', `${described} not found`);
+      const pending = conflicts.get(resource) ?? 0;
+      if (pending > 0) {
+        conflicts.set(resource, pending - 1);
+        return sendStatus(res, 409, 'Conflict', `Operation cannot be fulfilled on ${described}: the object has been modified; please apply your changes to the latest version and try again`);
+      }
+      const body = (await readBody(req)) as KubeObject;
+      if (method === 'PUT') {
+        if (body.metadata.resourceVersion && body.metadata.resourceVersion !== current.metadata.resourceVersion) {
+          return sendStatus(res, 409, 'Conflict', `Operation cannot be fulfilled on ${described}: the object has been modified; please apply your changes to the latest version and try again`);
+        }
+        return sendJson(res, 200, store(resource, namespace, { ...body, metadata: { ...body.metadata, name, uid: current.metadata.uid, creationTimestamp: current.metadata.creationTimestamp } }, false));
+      }
+      const type = req.headers['content-type'] ?? '';
+      if (!/merge-patch\+json|strategic-merge-patch\+json/.test(type)) return sendStatus(res, 415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/merge-patch+json, application/strategic-merge-patch+json`);
+      return sendJson(res, 200, store(resource, namespace, mergePatch(current, body) as KubeObject, false));
+    }
+    return sendStatus(res, 405, 'MethodNotAllowed', `${method} is not supported here`);
+  }
+
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kube-double-'));
   const tls = await servingCertificate(dir);
-  const server: Server = createServer(tls, (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://double');
-    requests.push({ method: req.method ?? 'GET', path: url.pathname });
-    if (req.headers.authorization !== `Bearer ${token}`) return status(res, 401, 'Unauthorized', 'Unauthorized');
-    if (req.method === 'GET' && url.pathname === '/version') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ major: '1', minor: '31', gitVersion: 'v1.31.0', gitCommit: '', gitTreeState: 'clean', buildDate: '', goVersion: '', compiler: 'gc', platform: 'linux/amd64' }));
-      return;
-    }
-    status(res, 404, 'NotFound', `the server could not find the requested resource (${req.method} ${url.pathname})`);
+  const server: Server = createServer(tls, (req, res) => {
+    handle(req, res).catch((error: unknown) => sendStatus(res, 500, 'InternalError', String(error)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -78,13 +231,24 @@ export async function startKubeApiDouble(): Promise<KubeApiDouble> {
   const url = `https://127.0.0.1:${address.port}`;
   const kubeconfigPath = path.join(dir, 'kubeconfig');
   await writeFile(kubeconfigPath, kubeconfigYaml(url, token, tls.cert), { mode: 0o600 });
+
   return {
     url,
     token,
     kubeconfigPath,
     requests,
+    get: (resource, namespace, name) => structuredClone(objects.get(keyOf(resource, namespace, name))),
+    put: (resource, namespace, object) => store(resource, namespace, object, !objects.has(keyOf(resource, namespace, object.metadata.name!))),
+    remove: (resource, namespace, name) => {
+      const current = objects.get(keyOf(resource, namespace, name));
+      objects.delete(keyOf(resource, namespace, name));
+      if (current) notify('DELETED', resource, current);
+    },
+    injectConflicts: (resource, count) => conflicts.set(resource, count),
+    failRequests: (match, code, reason, message) => failures.push({ ...match, code, reason, message }),
     close: () =>
       new Promise<void>((resolve) => {
+        for (const watcher of watchers) watcher.res.end();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

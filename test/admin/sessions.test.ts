@@ -1,0 +1,161 @@
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { decodeJwt, SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeInitialAdminPassword } from '../../src/platform/stores/file-stores.js';
+import { startTestApp, TEST_SECRETS } from '../support/app.js';
+import { ADAPTERS, ADMIN, login, sessionCookie, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+
+describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
+  let t: AdminTestApp;
+  beforeAll(async () => {
+    t = await startAdminTestApp(adapter);
+  });
+  afterAll(() => t.close());
+
+  const validate = (cookie?: string) => t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: cookie ? { cookie } : {} });
+
+  it('bootstraps the first admin with a scrypt hash in the user store', async () => {
+    const stored = await t.backdoor.secret('graphdb-admin-users');
+    const users = JSON.parse(stored!['users.json']!) as { email: string; role: string; passwordHash: string }[];
+    expect(users).toHaveLength(1);
+    expect(users[0]).toMatchObject({ email: ADMIN.email, role: 'admin' });
+    expect(users[0]!.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
+    expect(stored!['users.json']).not.toContain(ADMIN.password);
+  });
+
+  it('signs in with the documented cookie and JWT, and answers the user', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: ADMIN.email.toUpperCase(), password: ADMIN.password } });
+    expect(res.statusCode).toBe(200);
+    const { user } = res.json<{ user: Record<string, unknown> }>();
+    expect(user).toMatchObject({ email: ADMIN.email, name: 'Administrator', role: 'admin', provider: 'local' });
+    expect(user.permissions).toEqual(['settings.read', 'settings.update', 'users.read', 'users.update', 'clusters.read', 'clusters.update', 'operations.read']);
+    const header = String(res.headers['set-cookie']);
+    expect(header).toMatch(/^token=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=28800; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+    const claims = decodeJwt(sessionCookie(res).slice('token='.length));
+    expect(claims).toMatchObject({ sub: user.id, email: ADMIN.email, role: 'admin', provider: 'local', iss: 'graphdb-server', aud: 'graphdb-admin' });
+    expect(claims.exp! - claims.iat!).toBe(28800);
+  });
+
+  it('answers 401 "Invalid email or password" for every kind of failure', async () => {
+    const admin = await login(t.app, ADMIN.email, ADMIN.password);
+    await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'off@corp.example', name: 'Off', role: 'viewer', password: 'off-password-1' } });
+    const listed = (await t.app.inject({ method: 'GET', url: '/api/users', headers: { cookie: admin } })).json<{ users: { id: string; email: string }[] }>().users;
+    const off = listed.find((u) => u.email === 'off@corp.example')!;
+    await t.app.inject({ method: 'PATCH', url: `/api/users/${off.id}`, headers: { cookie: admin }, payload: { disabled: true } });
+    await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'sso@corp.example', name: 'SSO only', role: 'viewer' } });
+    for (const [email, password] of [
+      [ADMIN.email, 'wrong-password'],
+      ['nobody@corp.example', 'whatever-password'],
+      ['off@corp.example', 'off-password-1'],
+      ['sso@corp.example', 'anything-at-all'],
+    ]) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Invalid email or password' });
+      expect(res.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
+  it('validates a session against the user store, so role changes and disabling apply at once', async () => {
+    const admin = await login(t.app, ADMIN.email, ADMIN.password);
+    await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'op@corp.example', name: 'Op', role: 'operator', password: 'op-password-1' } });
+    const op = await login(t.app, 'op@corp.example', 'op-password-1');
+    const before = await validate(op);
+    expect(before.statusCode).toBe(200);
+    expect(before.json<{ user: { role: string; permissions: string[] } }>().user).toMatchObject({ role: 'operator', permissions: ['settings.read', 'clusters.read', 'clusters.update', 'operations.read'] });
+    const id = before.json<{ user: { id: string } }>().user.id;
+    await t.app.inject({ method: 'PATCH', url: `/api/users/${id}`, headers: { cookie: admin }, payload: { role: 'viewer' } });
+    expect((await validate(op)).json<{ user: { role: string } }>().user.role).toBe('viewer');
+    await t.app.inject({ method: 'PATCH', url: `/api/users/${id}`, headers: { cookie: admin }, payload: { disabled: true } });
+    const disabled = await validate(op);
+    expect(disabled.statusCode).toBe(401);
+  });
+
+  it('answers 401 without a cookie, with an expired JWT, and with a forged or mis-addressed one', async () => {
+    const missing = await validate();
+    expect(missing.statusCode).toBe(401);
+    expect(missing.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Authentication required' });
+    const admin = await login(t.app, ADMIN.email, ADMIN.password);
+    const claims = decodeJwt(admin.slice('token='.length));
+    const key = new TextEncoder().encode(TEST_SECRETS.SESSION_SECRET);
+    const sign = (payload: Record<string, unknown>, secret = key) => new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).sign(secret);
+    const now = Math.floor(Date.now() / 1000);
+    for (const jwt of [
+      await sign({ ...claims, iat: now - 7200, exp: now - 60 }),
+      await sign({ ...claims, aud: 'someone-else' }),
+      await sign({ ...claims, iss: 'another-issuer' }),
+      await sign(claims, new TextEncoder().encode('not-the-session-secret-not-the-session-secret')),
+      'not.a.jwt',
+    ]) {
+      const res = await validate(`token=${jwt}`);
+      expect(res.statusCode).toBe(401);
+      expect(res.json<{ error: string }>().error).toBe('Unauthorized');
+    }
+    expect((await validate(admin)).statusCode).toBe(200);
+  });
+
+  it('logs out by clearing the cookie with the same attributes, idempotently', async () => {
+    const admin = await login(t.app, ADMIN.email, ADMIN.password);
+    for (const headers of [{ cookie: admin }, {}]) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ message: 'Logged out' });
+      expect(String(res.headers['set-cookie'])).toMatch(/^token=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/);
+    }
+  });
+
+  it('limits sign-in attempts to 10 a minute per client and e-mail, answering 429 in the admin shape', async () => {
+    const attempt = (email: string) => t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'bad-password' }, remoteAddress: '10.9.8.7' });
+    for (let i = 0; i < 10; i++) expect((await attempt('victim@corp.example')).statusCode).toBe(401);
+    const limited = await attempt('victim@corp.example');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ statusCode: 429, error: 'Too Many Requests', message: expect.stringMatching(/^Too many sign-in attempts; try again in \d+ seconds$/) as unknown });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await attempt('someone-else@corp.example')).statusCode).toBe(401);
+  });
+
+  it('answers 403 when local sign-in is disabled', async () => {
+    const admin = await login(t.app, ADMIN.email, ADMIN.password);
+    await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: { features: { local_users_enabled: false } } });
+    try {
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: ADMIN.email, password: ADMIN.password } });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: 'Local sign-in is disabled' });
+      const config = await t.app.inject({ method: 'GET', url: '/api/auth/config' });
+      expect(config.json<{ methods: unknown[] }>().methods[0]).toEqual({ type: 'local', enabled: false });
+    } finally {
+      await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: { features: { local_users_enabled: true } } });
+    }
+  });
+});
+
+describe('session cookie over plain http, and the embedded first admin', () => {
+  it('leaves out Secure when the public origin is http', async () => {
+    const t = await startAdminTestApp('embedded', { env: { PUBLIC_ORIGIN: 'http://localhost:3000' } });
+    try {
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: ADMIN.email, password: ADMIN.password } });
+      expect(String(res.headers['set-cookie'])).not.toContain('Secure');
+      expect(String(res.headers['set-cookie'])).toContain('HttpOnly');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('writes a generated first-admin password to a 0600 file when none is configured', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-first-admin-'));
+    const t = await startTestApp({ deps: { firstAdmin: { writeGeneratedPassword: (password) => writeInitialAdminPassword(dataDir, password) } } });
+    try {
+      const file = path.join(dataDir, 'initial-admin-password');
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      const password = (await readFile(file, 'utf8')).trim();
+      expect(password.length).toBeGreaterThanOrEqual(20);
+      expect(t.logs.text).toContain(file);
+      expect(t.logs.text).not.toContain(password);
+      await login(t.app, 'admin@localhost', password);
+    } finally {
+      await t.close();
+    }
+  });
+});
