@@ -46,7 +46,7 @@ async function storesFor(adapter: Adapter): Promise<{ stores: AdminStores; backd
           return text === undefined ? undefined : (JSON.parse(text) as Record<string, string>);
         },
       },
-      cleanup: async () => undefined,
+      cleanup: () => Promise.resolve(),
     };
   }
   const kube = await startKubeApiDouble();

@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../src/admin/settings/settings-schema.js';
+import { ADAPTERS, sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+
+describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
+  let t: AdminTestApp;
+  let sessions: Record<'admin' | 'operator' | 'viewer', string>;
+  beforeAll(async () => {
+    t = await startAdminTestApp(adapter);
+    sessions = await sessionsForEveryRole(t.app);
+  });
+  afterAll(() => t.close());
+
+  const get = (cookie = sessions.admin) => t.app.inject({ method: 'GET', url: '/api/settings/', headers: { cookie } });
+  const patch = (payload: unknown, cookie = sessions.admin) => t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie }, payload: payload as never });
+  const stored = async () => {
+    const text = await t.backdoor.settingsText();
+    return text === undefined ? undefined : (JSON.parse(text) as Record<string, Record<string, unknown>>);
+  };
+
+  it('starts from the documented defaults', async () => {
+    const res = await get();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('asks for a session first (401), then for the permission (403 with the seed message)', async () => {
+    for (const [method, payload] of [['GET', undefined], ['PATCH', { nonsense: true }]] as const) {
+      const res = await t.app.inject({ method, url: '/api/settings/', ...(payload ? { payload } : {}) });
+      expect(res.statusCode).toBe(401);
+      expect(res.json<{ error: string }>().error).toBe('Unauthorized');
+    }
+    const viewerPatch = await patch({ features: { metrics_collection: false } }, sessions.viewer);
+    expect(viewerPatch.statusCode).toBe(403);
+    expect(viewerPatch.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: 'Insufficient permissions for settings:update in namespace graphdb-system' });
+    const viewerRead = await get(sessions.viewer);
+    expect(viewerRead.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: 'Insufficient permissions for settings:read in namespace graphdb-system' });
+    expect((await get(sessions.operator)).statusCode).toBe(200);
+    expect((await patch({ features: { metrics_collection: false } }, sessions.operator)).statusCode).toBe(403);
+    expect((await stored())?.features?.metrics_collection).not.toBe(false);
+  });
+
+  it('patches only the fields given and answers the whole document', async () => {
+    const res = await patch({ features: { multi_cluster_mode: true }, retention: { metrics_retention_days: 14 }, ui: { theme: 'dark' } });
+    expect(res.statusCode, res.body).toBe(200);
+    const document = res.json<typeof DEFAULT_SETTINGS>();
+    expect(document.features).toEqual({ ...DEFAULT_SETTINGS.features, multi_cluster_mode: true });
+    expect(document.retention).toEqual({ audit_log_retention_days: 90, metrics_retention_days: 14 });
+    expect(document.ui).toEqual({ theme: 'dark' });
+    expect(await stored()).toEqual(document);
+    expect(await (await get()).json()).toEqual(document);
+  });
+
+  it('keeps write-only values in Secrets: stored, never shown, kept on a blank save, rotated on a new value', async () => {
+    const first = await patch({ alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth', client_secret: 's3cret-one' } });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.body).not.toContain('s3cret-one');
+    expect(await t.backdoor.secret('alpha-oauth')).toEqual({ client_secret: 's3cret-one' });
+    expect((await get()).body).not.toContain('s3cret-one');
+    expect(JSON.stringify(await stored())).not.toContain('s3cret-one');
+    expect(t.logs.text).not.toContain('s3cret-one');
+    if (t.kube) expect(t.kube.get('secrets', 'graphdb-system', 'alpha-oauth')?.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'graphdb-admin-server' });
+
+    expect((await patch({ alpha_oauth: { client_secret: '' } })).statusCode).toBe(200);
+    expect((await patch({ alpha_oauth: { client_secret: '   ' } })).statusCode).toBe(200);
+    expect(await t.backdoor.secret('alpha-oauth')).toEqual({ client_secret: 's3cret-one' });
+
+    expect((await patch({ alpha_oauth: { client_secret: 's3cret-two' } })).statusCode).toBe(200);
+    expect(await t.backdoor.secret('alpha-oauth')).toEqual({ client_secret: 's3cret-two' });
+
+    const renamed = await patch({ alpha_oauth: { client_secret_secret_ref: 'alpha-oauth-v2', client_secret: 's3cret-three' } });
+    expect(renamed.json<typeof DEFAULT_SETTINGS>().alpha_oauth.client_secret_secret_ref).toBe('alpha-oauth-v2');
+    expect(await t.backdoor.secret('alpha-oauth-v2')).toEqual({ client_secret: 's3cret-three' });
+    expect(await t.backdoor.secret('alpha-oauth')).toEqual({ client_secret: 's3cret-two' });
+
+    expect((await patch({ alpha_workspace: { private_key_secret_ref: 'workspace-key', private_key: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----' } })).statusCode).toBe(200);
+    expect((await t.backdoor.secret('workspace-key'))?.private_key).toContain('BEGIN PRIVATE KEY');
+  });
+
+  it('adds a write-only value to an existing Secret without touching its other keys', async () => {
+    await patch({ beta_oauth: { client_secret_secret_ref: 'shared-secret', client_secret: 'beta-one' } });
+    await patch({ alpha_workspace: { private_key_secret_ref: 'shared-secret', private_key: 'pem-text' } });
+    expect(await t.backdoor.secret('shared-secret')).toEqual({ client_secret: 'beta-one', private_key: 'pem-text' });
+  });
+
+  it('refuses a write-only value with no Secret reference, writing nothing', async () => {
+    const before = await t.backdoor.settingsText();
+    const res = await patch({ beta_oauth: { client_id: 'b', client_secret_secret_ref: '', client_secret: 'orphan-value' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'beta_oauth.client_secret_secret_ref is required to store beta_oauth.client_secret' });
+    expect(await t.backdoor.settingsText()).toBe(before);
+  });
+
+  it.each([
+    [{ features: { oauth2_enabled: 'yes' } }, 'features.oauth2_enabled'],
+    [{ features: { unknown_flag: true } }, 'unknown_flag'],
+    [{ nonsense: {} }, 'nonsense'],
+    [{ oauth: { allowed_domains: ['not a domain'] } }, 'allowed_domains'],
+    [{ oauth: { allowed_domains: 'corp.example' } }, 'allowed_domains'],
+    [{ oauth: { role_attribute_path: "contains(groups, 'x' &&" } }, 'role_attribute_path'],
+    [{ alpha_oauth: { redirect_uri: 'not-a-uri' } }, 'redirect_uri'],
+    [{ alpha_oauth: { redirect_uri: 'javascript:alert(1)' } }, 'redirect_uri'],
+    [{ alpha_oauth: { client_secret_secret_ref: 'Bad_Name' } }, 'client_secret_secret_ref'],
+    [{ alpha_workspace: { admin_email: 'not-an-email' } }, 'admin_email'],
+    [{ metrics: { exporter_port: 70000 } }, 'exporter_port'],
+    [{ metrics: { exporter_port: 0 } }, 'exporter_port'],
+    [{ retention: { audit_log_retention_days: 1.5 } }, 'audit_log_retention_days'],
+    [{ beta_oauth: { tenant_id: 'has spaces' } }, 'tenant_id'],
+    [{ ui: 'dark' }, 'ui'],
+    [[], 'body'],
+  ])('refuses %j with 400 naming the field, writing nothing', async (body, field) => {
+    const before = await t.backdoor.settingsText();
+    const res = await patch(body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ message: string; error: string }>()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+    expect(res.json<{ message: string }>().message).toContain(field);
+    expect(await t.backdoor.settingsText()).toBe(before);
+  });
+
+  it('refuses prototype pollution through the body', async () => {
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/settings/',
+      headers: { cookie: sessions.admin, 'content-type': 'application/json' },
+      payload: '{"ui": {"__proto__": {"polluted": true}}}',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('keeps every one of 20 concurrent PATCHes of different fields', async () => {
+    if (t.kube) t.kube.injectConflicts('configmaps', 3);
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => patch({ ui: { [`concurrent_${i}`]: i } })));
+    expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    const ui = (await stored())!.ui!;
+    for (let i = 0; i < 20; i++) expect(ui[`concurrent_${i}`]).toBe(i);
+  });
+
+  it('picks up a hand-edited document without a restart, and ignores a broken one', async () => {
+    const current = (await get()).json<typeof DEFAULT_SETTINGS>();
+    await t.backdoor.editSettings(JSON.stringify({ ...current, metrics: { exporter_port: 9191 } }));
+    expect((await get()).json<typeof DEFAULT_SETTINGS>().metrics.exporter_port).toBe(9191);
+    await t.backdoor.editSettings('{"metrics": {"exporter_port": "not a port"}');
+    const afterBroken = await get();
+    expect(afterBroken.statusCode).toBe(200);
+    expect(afterBroken.json<typeof DEFAULT_SETTINGS>().metrics.exporter_port).toBe(9191);
+    expect(t.logs.text).toContain('ignoring invalid settings document');
+    await t.backdoor.editSettings(JSON.stringify({ ...current, metrics: { exporter_port: 70000 } }));
+    expect((await get()).json<typeof DEFAULT_SETTINGS>().metrics.exporter_port).toBe(9191);
+    // A PATCH over a broken document starts from the last good settings.
+    expect((await patch({ metrics: { exporter_port: 9292 } })).json<typeof DEFAULT_SETTINGS>().metrics.exporter_port).toBe(9292);
+    expect((await stored())!.metrics!.exporter_port).toBe(9292);
+  });
+
+  it('hides /api-docs while features.api_docs_enabled is false; /api-spec.json stays', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api-docs/' })).statusCode).toBe(200);
+    await patch({ features: { api_docs_enabled: false } });
+    expect((await t.app.inject({ method: 'GET', url: '/api-docs/' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/api-spec.json' })).statusCode).toBe(200);
+    await patch({ features: { api_docs_enabled: true } });
+    expect((await t.app.inject({ method: 'GET', url: '/api-docs/' })).statusCode).toBe(200);
+  });
+});
+
+describe('settings against Kubernetes failures', () => {
+  let t: AdminTestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await startAdminTestApp('kubernetes');
+    admin = (await sessionsForEveryRole(t.app)).admin;
+  });
+  afterAll(() => t.close());
+  const patch = (payload: unknown) => t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: payload as never });
+
+  it('writes the Secret before the ConfigMap: when the Secret write is refused, the settings do not change', async () => {
+    const before = await t.backdoor.settingsText();
+    t.kube!.failRequests({ method: 'POST', pathIncludes: '/secrets' }, 403, 'Forbidden', 'secrets is forbidden: User "system:serviceaccount:graphdb-system:graphdb-admin-server" cannot create resource "secrets"');
+    const res = await patch({ beta_oauth: { client_id: 'b', tenant_id: 't', client_secret_secret_ref: 'beta-new', client_secret: 'value' } });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({
+      statusCode: 500,
+      error: 'Internal Server Error',
+      message: "The server's service account may not create secrets in namespace graphdb-system; grant it in the chart's Role",
+    });
+    expect(await t.backdoor.settingsText()).toBe(before);
+  });
+
+  it('surfaces a 422 from the API server as 422', async () => {
+    t.kube!.failRequests({ method: 'PUT', pathIncludes: '/configmaps/' }, 422, 'Invalid', 'ConfigMap "graphdb-admin-settings" is invalid: data: Too long');
+    await patch({ ui: { first: 1 } }).catch(() => undefined);
+    const res = await patch({ ui: { second: 2 } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json<{ message: string }>().message).toContain('is invalid');
+  });
+});
