@@ -36,6 +36,7 @@ describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
     const claims = decodeJwt(sessionCookie(res).slice('token='.length));
     expect(claims).toMatchObject({ sub: user.id, email: ADMIN.email, role: 'admin', provider: 'local', iss: 'graphdb-server', aud: 'graphdb-admin' });
     expect(claims.exp! - claims.iat!).toBe(28800);
+    expect(t.logs.text).not.toContain(ADMIN.password);
   });
 
   it('answers 401 "Invalid email or password" for every kind of failure', async () => {

@@ -185,6 +185,19 @@ describe('settings against Kubernetes failures', () => {
     expect(await t.backdoor.settingsText()).toBe(before);
   });
 
+  it('answers 503 naming the API server when it cannot be reached', async () => {
+    const unreachable = await startAdminTestApp('kubernetes');
+    try {
+      const cookie = (await sessionsForEveryRole(unreachable.app)).admin;
+      await unreachable.kube!.close();
+      const res = await unreachable.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie }, payload: { ui: { x: 1 } } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json<{ message: string }>().message).toMatch(/^The Kubernetes API server cannot be reached/);
+    } finally {
+      await unreachable.close().catch(() => undefined);
+    }
+  });
+
   it('surfaces a 422 from the API server as 422', async () => {
     t.kube!.failRequests({ method: 'PUT', pathIncludes: '/configmaps/' }, 422, 'Invalid', 'ConfigMap "graphdb-admin-settings" is invalid: data: Too long');
     await patch({ ui: { first: 1 } }).catch(() => undefined);

@@ -51,7 +51,7 @@ export function applySettingsPatch(base: Settings, patch: SettingsPatch): { sett
   for (const [section, changes] of Object.entries(patch) as [keyof Settings, Record<string, unknown> | undefined][]) {
     if (!changes) continue;
     if (section === 'ui') {
-      next.ui = { ...next.ui, ...(changes as Settings['ui']) };
+      next.ui = { ...next.ui, ...(changes) };
       continue;
     }
     const writeOnly = WRITE_ONLY_FIELDS.filter((entry) => entry.section === section);
