@@ -1,4 +1,4 @@
-import { mkdtemp, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FalkorDB } from 'falkordb';
@@ -40,6 +40,13 @@ describe('the server process in embedded mode', () => {
       expect(reply.data).toEqual([{ one: 1 }]);
     });
     expect((await stat(path.join(dataDir, 'secrets.json'))).mode & 0o777).toBe(0o600);
+    // The first admin of an embedded install gets a generated password, kept in a 0600 file.
+    const passwordFile = path.join(dataDir, 'initial-admin-password');
+    expect((await stat(passwordFile)).mode & 0o777).toBe(0o600);
+    const password = (await readFile(passwordFile, 'utf8')).trim();
+    const login = await fetch(`${first.server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@localhost', password }) });
+    expect(login.status).toBe(200);
+    expect(login.headers.get('set-cookie')).toMatch(/^token=.*; HttpOnly; SameSite=Lax$/);
 
     first.server.child.kill('SIGTERM');
     expect(await first.server.exited).toEqual({ code: 0, signal: null });
