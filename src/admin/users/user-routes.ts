@@ -5,24 +5,13 @@ import { z } from 'zod';
 import { COOKIE_SCHEME } from '../../shared/openapi.js';
 import type { AdminContext } from '../context.js';
 import { ADMIN_ROLES, requirePermission } from '../permissions/permissions.js';
+import { UserViewSchema } from '../sessions/schemas.js';
 import { toManagedView } from './user-service.js';
 
 const tags = ['auth'];
 const security = [{ [COOKIE_SCHEME]: [] }];
 
-const ManagedUserSchema = z
-  .object({
-    id: z.string(),
-    email: z.string(),
-    name: z.string(),
-    role: z.enum(ADMIN_ROLES),
-    provider: z.enum(['local', 'alpha', 'beta']),
-    permissions: z.array(z.string()),
-    disabled: z.boolean(),
-    createdAt: z.string(),
-    lastLoginAt: z.string().nullable(),
-  })
-  .meta({ id: 'ManagedAdminUser' });
+const ManagedUserSchema = UserViewSchema.extend({ disabled: z.boolean(), createdAt: z.string(), lastLoginAt: z.string().nullable() }).meta({ id: 'ManagedAdminUser' });
 const PasswordSchema = z.string().min(8, 'must be at least 8 characters long').max(1024);
 const CreateUserSchema = z.strictObject({ email: z.email('must be an e-mail address').max(254), name: z.string().trim().min(1).max(200), role: z.enum(ADMIN_ROLES), password: PasswordSchema.optional() });
 const UpdateUserSchema = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), role: z.enum(ADMIN_ROLES).optional(), disabled: z.boolean().optional(), password: PasswordSchema.optional() });
