@@ -68,6 +68,8 @@ export const EnvSchema = z.object({
   BETA_CLIENT_SECRET: z.string().min(1).optional(),
   BETA_TENANT_ID: z.string().min(1).optional(),
   BETA_REDIRECT_URI: httpUrl.optional(),
+  ALPHA_ISSUER: httpUrl.default('https://accounts.google.com'),
+  BETA_AUTHORITY: httpUrl.default('https://login.microsoftonline.com'),
 });
 
 /** Variables whose values must never be echoed, not even in a start-up error. */
@@ -100,6 +102,8 @@ export interface Config {
   /** The server's own namespace: settings, users and their permission checks live here. */
   namespace: string;
   settingsRefreshMs: number;
+  /** Where the providers live: overridable for sovereign clouds and tests. */
+  oauthEndpoints: { alphaIssuer: string; betaAuthority: string };
   oauthEnv: {
     alpha: { clientId?: string; clientSecret?: string; redirectUri?: string };
     /** Only honoured when OAUTH_PROVIDER=beta, as the seed says. */
@@ -159,6 +163,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     initialAdmin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
     namespace: e.POD_NAMESPACE,
     settingsRefreshMs: e.SETTINGS_REFRESH_MS,
+    oauthEndpoints: { alphaIssuer: e.ALPHA_ISSUER.replace(/\/$/, ''), betaAuthority: e.BETA_AUTHORITY.replace(/\/$/, '') },
     oauthEnv: {
       alpha: { clientId: e.ALPHA_CLIENT_ID, clientSecret: e.ALPHA_CLIENT_SECRET, redirectUri: e.ALPHA_REDIRECT_URI },
       beta:

@@ -3,7 +3,10 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { Config } from '../config.js';
 import type { AdminStores } from '../platform/stores/ports.js';
+import type { OidcClients } from '../platform/oidc/oidc-clients.js';
 import { installErrorHandling } from '../shared/error-handler.js';
+import { oauthRoutes } from './oauth/oauth-routes.js';
+import { createOAuthService } from './oauth/oauth-service.js';
 import type { AdminContext } from './context.js';
 import { createSessions } from './sessions/session.js';
 import { publicAuthRoutes, sessionAuthRoutes } from './sessions/auth-routes.js';
@@ -36,6 +39,9 @@ export function createAdminContext(options: AdminServicesOptions): AdminContext 
 
 export interface AdminPluginOptions {
   context: AdminContext;
+  config: Readonly<Config>;
+  oidc: OidcClients;
+  now?: () => number;
   /** When given, the first admin is created on start-up if the user store is empty. */
   firstAdmin?: Omit<BootstrapOptions, 'logger'>;
 }
@@ -50,6 +56,18 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   }
 
   publicAuthRoutes(app, context);
+  oauthRoutes(
+    app,
+    createOAuthService({
+      context,
+      clients: options.oidc,
+      endpoints: options.config.oauthEndpoints,
+      publicOrigin: options.config.publicOrigin,
+      sessionSecret: options.config.sessionSecret,
+      logger: app.log,
+      now: options.now ?? Date.now,
+    }),
+  );
 
   // Everything else needs a session: no valid cookie is a 401 before any other question is asked.
   await app.register(function sessionRoutes(guarded, _options, done) {

@@ -48,11 +48,27 @@ export function createUserService(store: UserStore, now: () => number = Date.now
       return user;
     },
 
+    /** Links an OAuth identity to a user and applies a role resolved at sign-in (role sync). */
+    async recordOAuthSignIn(id: string, provider: 'alpha' | 'beta', subject: string, role: AdminRole | undefined): Promise<StoredUser> {
+      return store.update((users) => {
+        const index = users.findIndex((user) => user.id === id);
+        if (index === -1) throw new NotFoundError(`User ${id} not found`);
+        const before = users[index]!;
+        let after: StoredUser = { ...before, identities: { ...before.identities, [provider]: subject }, lastLoginAt: new Date(now()).toISOString() };
+        if (role && role !== before.role) {
+          const demotesLastAdmin = isEnabledAdmin(before) && !users.some((user, i) => i !== index && isEnabledAdmin(user));
+          // Role sync never removes the last admin; the sign-in still succeeds with the old role.
+          if (!demotesLastAdmin) after = { ...after, role };
+        }
+        return { users: users.map((user, i) => (i === index ? after : user)), result: after };
+      });
+    },
+
     async recordLogin(id: string): Promise<void> {
       await store.update((users) => ({ users: users.map((user) => (user.id === id ? { ...user, lastLoginAt: new Date(now()).toISOString() } : user)), result: undefined }));
     },
 
-    async create(input: { email: string; name: string; role: AdminRole; password?: string; provider?: StoredUser['provider']; subject?: string }): Promise<StoredUser> {
+    async create(input: { email: string; name: string; role: AdminRole; password?: string; provider?: StoredUser['provider']; identities?: StoredUser['identities'] }): Promise<StoredUser> {
       const passwordHash = input.password ? await hashPassword(input.password) : undefined;
       return store.update((users) => {
         if (users.some((user) => sameEmail(user.email, input.email))) throw new ConflictError(`User ${input.email} already exists`);
@@ -62,7 +78,7 @@ export function createUserService(store: UserStore, now: () => number = Date.now
           name: input.name,
           role: input.role,
           provider: input.provider ?? 'local',
-          ...(input.subject ? { subject: input.subject } : {}),
+          ...(input.identities ? { identities: input.identities } : {}),
           ...(passwordHash ? { passwordHash } : {}),
           createdAt: new Date(now()).toISOString(),
           disabled: false,

@@ -15,8 +15,8 @@ export const StoredUserSchema = z.object({
   name: z.string(),
   role: z.enum(ADMIN_ROLES),
   provider: z.enum(['local', 'alpha', 'beta']),
-  /** OAuth identity: `sub` (alpha) or `tid:oid` (beta). */
-  subject: z.string().optional(),
+  /** Linked OAuth identities: provider → subject (`sub` for alpha, `tid:oid` for beta). */
+  identities: z.object({ alpha: z.string().optional(), beta: z.string().optional() }).optional(),
   passwordHash: z.string().optional(),
   createdAt: z.string(),
   lastLoginAt: z.string().optional(),

@@ -1,0 +1,74 @@
+// GET /api/auth/oauth/{provider} and its callback. Failures answer JSON in the admin shape, or, for a browser
+// (Accept: text/html), a redirect to /login?error=<code>.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { BadRequestError, HttpError } from '../../shared/http-errors.js';
+import { PROVIDERS, type ProviderId } from './providers.js';
+import type { OAuthService } from './oauth-service.js';
+import { SignInRefused } from './sign-in-policy.js';
+
+const tags = ['auth'];
+const ProviderParamsSchema = z.object({ provider: z.string().max(32) });
+const StartQuerySchema = z.object({ returnTo: z.string().max(4096).optional() });
+const CallbackQuerySchema = z.record(z.string(), z.string().max(8192));
+
+function providerOf(value: string): ProviderId {
+  if (!(PROVIDERS as readonly string[]).includes(value)) throw new BadRequestError(`Unknown OAuth provider ${value}`);
+  return value as ProviderId;
+}
+
+function wantsHtml(request: FastifyRequest): boolean {
+  const accept = request.headers.accept;
+  return typeof accept === 'string' && accept.includes('text/html');
+}
+
+export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  routes.get(
+    '/api/auth/oauth/:provider',
+    {
+      config: { errorResponses: [404] },
+      schema: {
+        operationId: 'oauthStart',
+        tags,
+        summary: 'Start OAuth sign-in: redirects to the provider and sets the state cookie',
+        params: ProviderParamsSchema,
+        querystring: StartQuerySchema,
+        response: { 302: z.null().describe('Redirect to the identity provider') },
+      },
+    },
+    async (request, reply) => {
+      const url = await oauth.start(providerOf(request.params.provider), request.query.returnTo, reply);
+      return reply.redirect(url, 302);
+    },
+  );
+
+  routes.get(
+    '/api/auth/oauth/:provider/callback',
+    {
+      config: { errorResponses: [401, 403, 404] },
+      schema: {
+        operationId: 'oauthCallback',
+        tags,
+        summary: 'Complete OAuth sign-in: sets the session cookie and redirects to returnTo',
+        params: ProviderParamsSchema,
+        querystring: CallbackQuerySchema,
+        response: { 302: z.null().describe('Redirect to returnTo (or to /login?error=<code> for a browser on failure)') },
+      },
+    },
+    async (request: FastifyRequest<{ Params: { provider: string }; Querystring: Record<string, string> }>, reply: FastifyReply) => {
+      const provider = providerOf(request.params.provider);
+      try {
+        const returnTo = await oauth.callback(provider, request, reply, new URLSearchParams(request.query));
+        return reply.redirect(returnTo, 302);
+      } catch (error) {
+        if (!wantsHtml(request)) throw error instanceof SignInRefused ? new HttpError(error.status, error.message) : error;
+        const code = error instanceof SignInRefused ? error.code : 'sign_in_failed';
+        if (!(error instanceof SignInRefused)) request.log.error({ err: error }, 'OAuth callback failed');
+        return reply.redirect(`/login?error=${encodeURIComponent(code)}`, 302);
+      }
+    },
+  );
+}

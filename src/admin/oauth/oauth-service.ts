@@ -1,0 +1,132 @@
+// The OAuth sign-in flow for providers alpha and beta: start (redirect to the provider with state, nonce and
+// PKCE) and callback (state check, code exchange with ID-token validation, sign-in policy, user and session).
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.js';
+import type { ClientSettings, OidcClients } from '../../platform/oidc/oidc-clients.js';
+import { HttpError, NotFoundError } from '../../shared/http-errors.js';
+import type { AdminContext } from '../context.js';
+import type { Settings } from '../settings/settings-schema.js';
+import type { StoredUser } from '../users/user-store.js';
+import { resolveProvider, type ProviderConfig, type ProviderId } from './providers.js';
+import { assertDomainAllowed, identityFrom, resolveRole, safeReturnTo, SignInRefused, type Claims } from './sign-in-policy.js';
+import { clearStateCookie, readStateCookie, setStateCookie } from './state-cookie.js';
+
+const SCOPES: Record<ProviderId, string> = {
+  alpha: 'openid email profile',
+  beta: 'openid profile email offline_access User.Read',
+};
+
+export interface OAuthOptions {
+  context: AdminContext;
+  clients: OidcClients;
+  endpoints: Config['oauthEndpoints'];
+  publicOrigin: string;
+  sessionSecret: string | undefined;
+  logger: FastifyBaseLogger;
+  now: () => number;
+}
+
+export function createOAuthService(options: OAuthOptions) {
+  const { context, clients } = options;
+  const secure = !options.publicOrigin.startsWith('http://');
+
+  function stateSecret(): string {
+    if (!options.sessionSecret) throw new HttpError(500, 'Server configuration error: SESSION_SECRET not set');
+    return options.sessionSecret;
+  }
+
+  function issuerOf(provider: ProviderConfig): string {
+    return provider.type === 'alpha' ? options.endpoints.alphaIssuer : `${options.endpoints.betaAuthority}/${provider.tenantId}/v2.0`;
+  }
+
+  function redirectUriOf(provider: ProviderConfig): string {
+    return provider.redirectUri || `${options.publicOrigin}/api/auth/oauth/${provider.type}/callback`;
+  }
+
+  async function enabledProvider(type: ProviderId): Promise<{ provider: ProviderConfig; settings: Settings }> {
+    const settings = await context.settings.current();
+    const provider = resolveProvider(type, settings, context.oauthEnv);
+    if (!provider || !settings.features.oauth2_enabled) throw new NotFoundError(`OAuth provider ${type} is not configured`);
+    return { provider, settings };
+  }
+
+  /** The client secret, read at request time so a rotated Secret applies at once; misconfiguration is explained in the log. */
+  async function clientSettings(provider: ProviderConfig): Promise<ClientSettings> {
+    let clientSecret: string | undefined;
+    if ('value' in provider.clientSecret) clientSecret = provider.clientSecret.value;
+    else {
+      const ref = provider.clientSecret.secretRef;
+      clientSecret = await context.settings.secretValue(ref, 'client_secret');
+      if (!clientSecret) {
+        options.logger.error({ provider: provider.type, secret: ref, namespace: context.namespace }, `OAuth provider ${provider.type}: Secret ${ref} is missing in namespace ${context.namespace} or has no data key client_secret`);
+        throw new HttpError(500, `OAuth provider ${provider.type} is misconfigured`);
+      }
+    }
+    return { issuer: issuerOf(provider), clientId: provider.clientId, clientSecret };
+  }
+
+  async function findOrOnboard(type: ProviderId, settings: Settings, identity: ReturnType<typeof identityFrom>, role: StoredUser['role'] | undefined): Promise<StoredUser> {
+    const users = await context.users.list();
+    const linked = users.find((user) => user.identities?.[type] === identity.subject);
+    const byEmail = identity.emailVerified ? users.find((user) => user.email.toLowerCase() === identity.email.toLowerCase()) : undefined;
+    const existing = linked ?? byEmail;
+    if (existing) {
+      if (existing.disabled) throw new SignInRefused(403, 'user_disabled', `User ${identity.email} is disabled`);
+      return context.users.recordOAuthSignIn(existing.id, type, identity.subject, role);
+    }
+    if (!settings.oauth.auto_onboard_users) throw new SignInRefused(403, 'not_registered', `User ${identity.email} is not registered`);
+    const created = await context.users.create({ email: identity.email, name: identity.name, role: role ?? 'viewer', provider: type, identities: { [type]: identity.subject } });
+    return context.users.recordOAuthSignIn(created.id, type, identity.subject, undefined);
+  }
+
+  return {
+    async start(type: ProviderId, returnTo: unknown, reply: FastifyReply): Promise<string> {
+      const { provider } = await enabledProvider(type);
+      const client = await clientSettings(provider);
+      const state = clients.randomState();
+      const nonce = clients.randomNonce();
+      const verifier = clients.randomPkce();
+      const url = await clients.authorizationUrl(client, {
+        redirectUri: redirectUriOf(provider),
+        scope: SCOPES[type],
+        state,
+        nonce,
+        codeChallenge: await clients.challengeFor(verifier),
+      });
+      await setStateCookie(reply, stateSecret(), { state, nonce, verifier, provider: type, returnTo: safeReturnTo(returnTo) }, secure, options.now());
+      return url;
+    },
+
+    /** Completes the flow; returns where to send the browser. Throws SignInRefused or HttpError. */
+    async callback(type: ProviderId, request: FastifyRequest, reply: FastifyReply, query: URLSearchParams): Promise<string> {
+      const saved = await readStateCookie(request, stateSecret(), type);
+      // The state cookie is single-use: a replayed callback finds none.
+      clearStateCookie(reply, type, secure);
+      if (!saved || query.get('state') !== saved.state) throw new SignInRefused(400, 'invalid_state', 'Invalid state parameter');
+      const providerError = query.get('error');
+      if (providerError) throw new SignInRefused(401, 'provider_error', `Sign-in was not completed: ${providerError}`);
+      if (!query.get('code')) throw new SignInRefused(400, 'missing_code', 'Missing authorization code');
+
+      const { provider, settings } = await enabledProvider(type);
+      const client = await clientSettings(provider);
+      let claims: Claims;
+      try {
+        claims = (await clients.exchange(client, { redirectUri: redirectUriOf(provider), callbackQuery: query, expectedState: saved.state, expectedNonce: saved.nonce, codeVerifier: saved.verifier })).claims;
+      } catch (error) {
+        options.logger.warn({ provider: type, reason: (error as Error).message }, 'OAuth code exchange or ID token validation failed');
+        throw new SignInRefused(401, 'verification_failed', 'Sign-in failed: the identity provider response could not be verified');
+      }
+
+      const identity = identityFrom(provider, claims, settings);
+      assertDomainAllowed(identity.email, settings);
+      const profile = { ...claims, groups: Array.isArray(claims.groups) ? claims.groups : [] };
+      const role = resolveRole(settings.oauth.role_attribute_path, profile);
+      if (!role && settings.oauth.role_attribute_strict) throw new SignInRefused(403, 'no_role', `No valid role found for ${identity.email}`);
+      const user = await findOrOnboard(type, settings, identity, role);
+      await context.sessions.start(reply, user);
+      return saved.returnTo;
+    },
+  };
+}
+
+export type OAuthService = ReturnType<typeof createOAuthService>;

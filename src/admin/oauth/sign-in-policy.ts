@@ -1,0 +1,78 @@
+// Pure sign-in policy over verified ID-token claims: provider checks, allowed domains, identity and role.
+import { search } from '@jmespath-community/jmespath';
+import { ADMIN_ROLES, type AdminRole } from '../permissions/permissions.js';
+import type { Settings } from '../settings/settings-schema.js';
+import type { ProviderConfig } from './providers.js';
+
+export type Claims = Record<string, unknown>;
+
+/** A refusal with its HTTP status and the short code used for `/login?error=<code>`. */
+export class SignInRefused extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SignInRefused';
+  }
+}
+
+export interface Identity {
+  subject: string;
+  email: string;
+  name: string;
+  /** The provider vouches for the e-mail: only then may it link to an existing account. */
+  emailVerified: boolean;
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/** Checks the provider-specific claims and extracts who signed in. */
+export function identityFrom(provider: ProviderConfig, claims: Claims, settings: Settings): Identity {
+  const allowed = settings.oauth.allowed_domains.map((domain) => domain.toLowerCase());
+  if (provider.type === 'alpha') {
+    const email = text(claims.email);
+    if (!email) throw new SignInRefused(403, 'email_missing', 'The identity provider did not share an e-mail address');
+    if (claims.email_verified !== true) throw new SignInRefused(403, 'email_not_verified', `Email ${email} is not verified by the identity provider`);
+    const hostedDomain = text(claims.hd)?.toLowerCase();
+    if (allowed.length > 0 && (!hostedDomain || !allowed.includes(hostedDomain))) {
+      throw new SignInRefused(403, 'domain_not_allowed', `Email domain ${hostedDomain ?? email.split('@')[1] ?? ''} is not allowed`);
+    }
+    return { subject: String(claims.sub), email, name: text(claims.name) ?? email, emailVerified: true };
+  }
+  const tenant = text(claims.tid);
+  if (!tenant || tenant !== provider.tenantId) throw new SignInRefused(403, 'tenant_not_allowed', `Tenant ${tenant ?? '(none)'} is not allowed`);
+  const email = text(claims.email) ?? text(claims.preferred_username);
+  if (!email) throw new SignInRefused(403, 'email_missing', 'The identity provider did not share an e-mail address');
+  // Entra vouches for an e-mail only through these claims; without them the address may not be linked.
+  const emailVerified = claims.email_verified === true || claims.xms_edov === true;
+  return { subject: `${tenant}:${text(claims.oid) ?? String(claims.sub)}`, email, name: text(claims.name) ?? email, emailVerified };
+}
+
+/** allowed_domains applies to the e-mail's domain for every provider. */
+export function assertDomainAllowed(email: string, settings: Settings): void {
+  const allowed = settings.oauth.allowed_domains.map((domain) => domain.toLowerCase());
+  const domain = email.split('@')[1]?.toLowerCase() ?? '';
+  if (allowed.length > 0 && !allowed.includes(domain)) throw new SignInRefused(403, 'domain_not_allowed', `Email domain ${domain} is not allowed`);
+}
+
+/** Evaluates role_attribute_path; only admin, operator or viewer (any case) count, errors count as no role. */
+export function resolveRole(expression: string, profile: Claims): AdminRole | undefined {
+  if (!expression) return undefined;
+  try {
+    const value = search(profile as Parameters<typeof search>[0], expression);
+    if (typeof value !== 'string') return undefined;
+    const role = value.toLowerCase();
+    return (ADMIN_ROLES as readonly string[]).includes(role) ? (role as AdminRole) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `returnTo` must be a same-origin path: one leading `/`, not `//` or `/\`, no control characters. */
+export function safeReturnTo(value: unknown): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
+  if (typeof value !== 'string' || !/^\/(?![/\\])[^\u0000-\u001f\u007f]*$/.test(value) || value.length > 2048) return '/';
+  return value;
+}

@@ -1,0 +1,205 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN, login, sessionCookie, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { signInAtProvider, startIdentityProvider, type IdentityProvider } from '../support/oidc/identity-provider.js';
+
+const ORIGIN = 'https://admin.corp.example';
+const ALPHA_CALLBACK = `${ORIGIN}/api/auth/oauth/alpha/callback`;
+const BETA_CALLBACK = `${ORIGIN}/api/auth/oauth/beta/callback`;
+const TENANT = '11111111-2222-3333-4444-555555555555';
+
+let alphaIdp: IdentityProvider;
+let betaIdp: IdentityProvider;
+let t: AdminTestApp;
+let admin: string;
+
+beforeAll(async () => {
+  alphaIdp = await startIdentityProvider({ clients: [{ client_id: 'alpha-client', client_secret: 'alpha-secret', redirect_uris: [ALPHA_CALLBACK] }] });
+  betaIdp = await startIdentityProvider({ mountPath: `/${TENANT}/v2.0`, clients: [{ client_id: 'beta-client', client_secret: 'beta-secret', redirect_uris: [BETA_CALLBACK] }] });
+  alphaIdp.accounts.set('ada', { email: 'ada@corp.example', email_verified: true, hd: 'corp.example', name: 'Ada' });
+  alphaIdp.accounts.set('unverified', { email: 'mallory@corp.example', email_verified: false, hd: 'corp.example' });
+  alphaIdp.accounts.set('outsider', { email: 'eve@evil.example', email_verified: true, hd: 'evil.example' });
+  betaIdp.accounts.set('bob', { tid: TENANT, oid: 'oid-bob', email: 'bob@corp.example', name: 'Bob', groups: ['admins@corp.example'] });
+  betaIdp.accounts.set('carol', { tid: TENANT, oid: 'oid-carol', email: 'carol@corp.example', groups: [] });
+  betaIdp.accounts.set('stranger', { tid: '99999999-0000-0000-0000-000000000000', oid: 'oid-x', email: 'x@corp.example' });
+  t = await startAdminTestApp('kubernetes', { env: { PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: alphaIdp.issuer, BETA_AUTHORITY: betaIdp.origin } });
+  admin = await login(t.app, ADMIN.email, ADMIN.password);
+  const res = await patch({
+    alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth', client_secret: 'alpha-secret' },
+    beta_oauth: { client_id: 'beta-client', tenant_id: TENANT, client_secret_secret_ref: 'beta-oauth', client_secret: 'beta-secret' },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+});
+afterAll(async () => {
+  await t.close();
+  await alphaIdp.close();
+  await betaIdp.close();
+});
+
+function patch(payload: unknown) {
+  return t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: payload as never });
+}
+
+beforeEach(async () => {
+  await patch({ oauth: { allowed_domains: [], auto_onboard_users: true, role_attribute_path: '', role_attribute_strict: false }, features: { oauth2_enabled: true } });
+});
+
+/** Starts at our endpoint, signs in at the provider, and returns the callback request to replay against us. */
+async function startFlow(provider: 'alpha' | 'beta', account: string, returnTo?: string) {
+  const start = await t.app.inject({ method: 'GET', url: `/api/auth/oauth/${provider}${returnTo === undefined ? '' : `?returnTo=${encodeURIComponent(returnTo)}`}` });
+  expect(start.statusCode, start.body).toBe(302);
+  const stateCookie = start.cookies.find((c) => c.name === 'oauth_state')!;
+  const callback = await signInAtProvider(start.headers.location!, provider === 'alpha' ? ALPHA_CALLBACK : BETA_CALLBACK, account);
+  return { start, stateCookie, callback, cookie: `oauth_state=${stateCookie.value}` };
+}
+
+function finish(provider: 'alpha' | 'beta', callback: URL, cookie?: string, accept?: string) {
+  return t.app.inject({ method: 'GET', url: `/api/auth/oauth/${provider}/callback${callback.search}`, headers: { ...(cookie ? { cookie } : {}), ...(accept ? { accept } : {}) } });
+}
+
+const noSession = (res: { cookies: { name: string; value: string }[] }) => expect(res.cookies.filter((c) => c.name === 'token' && c.value)).toEqual([]);
+
+describe('OAuth sign-in', () => {
+  it('starts with state, nonce and PKCE S256 at the provider, and a signed state cookie scoped to the provider', async () => {
+    const start = await t.app.inject({ method: 'GET', url: '/api/auth/oauth/alpha?returnTo=/clusters' });
+    expect(start.statusCode).toBe(302);
+    const location = new URL(start.headers.location!);
+    expect(`${location.origin}${location.pathname}`).toBe(`${alphaIdp.issuer}/auth`);
+    expect(Object.fromEntries(location.searchParams)).toMatchObject({
+      client_id: 'alpha-client',
+      redirect_uri: ALPHA_CALLBACK,
+      scope: 'openid email profile',
+      response_type: 'code',
+      code_challenge_method: 'S256',
+    });
+    for (const param of ['state', 'nonce', 'code_challenge']) expect(location.searchParams.get(param)).toMatch(/^[\w-]{20,}$/);
+    expect(String(start.headers['set-cookie'])).toMatch(/^oauth_state=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=600; Path=\/api\/auth\/oauth\/alpha; HttpOnly; Secure; SameSite=Lax$/);
+    const beta = new URL((await t.app.inject({ method: 'GET', url: '/api/auth/oauth/beta' })).headers.location!);
+    expect(beta.searchParams.get('scope')).toBe('openid profile email offline_access User.Read');
+    expect(beta.toString().startsWith(`${betaIdp.origin}/${TENANT}/v2.0/`)).toBe(true);
+  });
+
+  it('signs a new alpha user in through the real code flow, onboarding them as viewer, and returns to returnTo', async () => {
+    const { callback, cookie } = await startFlow('alpha', 'ada', '/clusters?tab=ops');
+    const res = await finish('alpha', callback, cookie);
+    expect(res.statusCode, res.body).toBe(302);
+    expect(res.headers.location).toBe('/clusters?tab=ops');
+    const session = sessionCookie(res);
+    expect(String(res.headers['set-cookie'])).toMatch(/oauth_state=; Max-Age=0; Path=\/api\/auth\/oauth\/alpha/);
+    const me = await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: session } });
+    expect(me.json<{ user: Record<string, unknown> }>().user).toMatchObject({ email: 'ada@corp.example', name: 'Ada', role: 'viewer', provider: 'alpha' });
+  });
+
+  it('maps roles from beta group claims, and syncs them at every sign-in', async () => {
+    await patch({ oauth: { role_attribute_path: "contains(groups, 'admins@corp.example') && 'admin' || 'viewer'" } });
+    const first = await startFlow('beta', 'bob');
+    const res = await finish('beta', first.callback, first.cookie);
+    expect(res.statusCode, res.body).toBe(302);
+    const me = await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(res) } });
+    expect(me.json<{ user: Record<string, unknown> }>().user).toMatchObject({ email: 'bob@corp.example', role: 'admin', provider: 'beta' });
+    betaIdp.accounts.set('bob', { tid: TENANT, oid: 'oid-bob', email: 'bob@corp.example', name: 'Bob', groups: [] });
+    const second = await startFlow('beta', 'bob');
+    const again = await finish('beta', second.callback, second.cookie);
+    const after = await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(again) } });
+    expect(after.json<{ user: { role: string } }>().user.role).toBe('viewer');
+  });
+
+  it('refuses an unknown user when auto-onboarding is off, and a user without a role in strict mode', async () => {
+    await patch({ oauth: { auto_onboard_users: false } });
+    const flow = await startFlow('beta', 'carol');
+    const res = await finish('beta', flow.callback, flow.cookie);
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: 'User carol@corp.example is not registered' });
+    noSession(res);
+    await patch({ oauth: { auto_onboard_users: true, role_attribute_strict: true, role_attribute_path: 'department' } });
+    const strict = await startFlow('beta', 'carol');
+    const refused = await finish('beta', strict.callback, strict.cookie);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: 'No valid role found for carol@corp.example' });
+    noSession(refused);
+  });
+
+  it('answers 400 "Invalid state parameter" for a missing, tampered, foreign or replayed state, before any token request', async () => {
+    const flow = await startFlow('alpha', 'ada');
+    const missing = await finish('alpha', flow.callback);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Invalid state parameter' });
+    const [header, payload, signature] = flow.stateCookie.value.split('.');
+    const tampered = await finish('alpha', flow.callback, `oauth_state=${header}.${payload}x.${signature}`);
+    expect(tampered.statusCode).toBe(400);
+    const betaStart = await t.app.inject({ method: 'GET', url: '/api/auth/oauth/beta' });
+    const foreign = await finish('alpha', flow.callback, `oauth_state=${betaStart.cookies.find((c) => c.name === 'oauth_state')!.value}`);
+    expect(foreign.statusCode).toBe(400);
+    const otherState = new URL(flow.callback);
+    otherState.searchParams.set('state', 'something-else');
+    expect((await finish('alpha', otherState, flow.cookie)).statusCode).toBe(400);
+    const ok = await finish('alpha', flow.callback, flow.cookie);
+    expect(ok.statusCode).toBe(302);
+    // The code was spent; a replay with the same cookie fails at the provider, never signing in twice.
+    const replay = await finish('alpha', flow.callback, flow.cookie);
+    expect(replay.statusCode).toBe(401);
+    noSession(replay);
+  });
+
+  it('answers a provider error with 401, and redirects a browser to /login?error=<code>', async () => {
+    const start = await t.app.inject({ method: 'GET', url: '/api/auth/oauth/alpha' });
+    const state = new URL(start.headers.location!).searchParams.get('state')!;
+    const cookie = `oauth_state=${start.cookies.find((c) => c.name === 'oauth_state')!.value}`;
+    const denied = await t.app.inject({ method: 'GET', url: `/api/auth/oauth/alpha/callback?error=access_denied&state=${state}`, headers: { cookie } });
+    expect(denied.statusCode).toBe(401);
+    expect(denied.json<{ message: string }>().message).toBe('Sign-in was not completed: access_denied');
+    const browser = await t.app.inject({ method: 'GET', url: '/api/auth/oauth/alpha/callback?code=x&state=y', headers: { accept: 'text/html' } });
+    expect(browser.statusCode).toBe(302);
+    expect(browser.headers.location).toBe('/login?error=invalid_state');
+  });
+
+  it('enforces email_verified, hd and allowed domains for alpha, and the tenant for beta', async () => {
+    const unverified = await startFlow('alpha', 'unverified');
+    const a = await finish('alpha', unverified.callback, unverified.cookie);
+    expect(a.statusCode).toBe(403);
+    expect(a.json<{ message: string }>().message).toBe('Email mallory@corp.example is not verified by the identity provider');
+    await patch({ oauth: { allowed_domains: ['corp.example'] } });
+    const outsider = await startFlow('alpha', 'outsider');
+    const b = await finish('alpha', outsider.callback, outsider.cookie);
+    expect(b.statusCode).toBe(403);
+    expect(b.json<{ message: string }>().message).toBe('Email domain evil.example is not allowed');
+    const stranger = await startFlow('beta', 'stranger');
+    const c = await finish('beta', stranger.callback, stranger.cookie);
+    expect(c.statusCode).toBe(403);
+    expect(c.json<{ message: string }>().message).toBe('Tenant 99999999-0000-0000-0000-000000000000 is not allowed');
+    for (const res of [a, b, c]) noSession(res);
+  });
+
+  it('sends returnTo values that leave the origin back to /', async () => {
+    for (const returnTo of ['//evil.example/x', '/\\evil.example', 'https://evil.example', 'javascript:alert(1)']) {
+      const flow = await startFlow('alpha', 'ada', returnTo);
+      const res = await finish('alpha', flow.callback, flow.cookie);
+      expect(res.headers.location, returnTo).toBe('/');
+    }
+  });
+
+  it('answers 400 for an unknown provider and 404 when OAuth is off', async () => {
+    const unknown = await t.app.inject({ method: 'GET', url: '/api/auth/oauth/gamma' });
+    expect(unknown.statusCode).toBe(400);
+    await patch({ features: { oauth2_enabled: false } });
+    const off = await t.app.inject({ method: 'GET', url: '/api/auth/oauth/alpha' });
+    expect(off.statusCode).toBe(404);
+    expect(off.json<{ message: string }>().message).toBe('OAuth provider alpha is not configured');
+  });
+
+  it('reads the client secret from its Secret at request time, so a rotation applies without a restart', async () => {
+    await patch({ alpha_oauth: { client_secret: 'wrong-secret' } });
+    const wrong = await startFlow('alpha', 'ada');
+    expect((await finish('alpha', wrong.callback, wrong.cookie)).statusCode).toBe(401);
+    await patch({ alpha_oauth: { client_secret: 'alpha-secret' } });
+    const right = await startFlow('alpha', 'ada');
+    expect((await finish('alpha', right.callback, right.cookie)).statusCode).toBe(302);
+  });
+
+  it('never logs the code, the state or any token', () => {
+    const text = t.logs.text;
+    expect(text).not.toMatch(/[?&](code|state)=/);
+    expect(text).not.toContain('alpha-secret');
+    expect(text).not.toContain('beta-secret');
+    expect(text).not.toMatch(/eyJ[\w-]+\.eyJ[\w-]+\./);
+  });
+});
