@@ -1,6 +1,6 @@
 // GET /api/auth/oauth/{provider} and its callback. Failures answer JSON in the admin shape, or, for a browser
 // (Accept: text/html), a redirect to /login?error=<code>.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BadRequestError, HttpError } from '../../shared/http-errors.js';
@@ -11,7 +11,9 @@ import { SignInRefused } from './sign-in-policy.js';
 const tags = ['auth'];
 const ProviderParamsSchema = z.object({ provider: z.string().max(32) });
 const StartQuerySchema = z.object({ returnTo: z.string().max(4096).optional() });
-const CallbackQuerySchema = z.record(z.string(), z.string().max(8192));
+const param = z.string().max(8192).optional();
+/** What providers send back; other parameters (e.g. `iss`, `session_state`) are kept for the response checks. */
+const CallbackQuerySchema = z.looseObject({ code: param, state: param, error: param, error_description: param, scope: param, iss: param });
 
 function providerOf(value: string): ProviderId {
   if (!(PROVIDERS as readonly string[]).includes(value)) throw new BadRequestError(`Unknown OAuth provider ${value}`);
@@ -58,10 +60,12 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
         response: { 302: z.null().describe('Redirect to returnTo (or to /login?error=<code> for a browser on failure)') },
       },
     },
-    async (request: FastifyRequest<{ Params: { provider: string }; Querystring: Record<string, string> }>, reply: FastifyReply) => {
+    async (request, reply) => {
       const provider = providerOf(request.params.provider);
       try {
-        const returnTo = await oauth.callback(provider, request, reply, new URLSearchParams(request.query));
+        const query = new URLSearchParams();
+        for (const [key, value] of Object.entries(request.query)) if (typeof value === 'string') query.set(key, value);
+        const returnTo = await oauth.callback(provider, request, reply, query);
         return reply.redirect(returnTo, 302);
       } catch (error) {
         if (!wantsHtml(request)) throw error instanceof SignInRefused ? new HttpError(error.status, error.message) : error;
