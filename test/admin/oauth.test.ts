@@ -203,3 +203,54 @@ describe('OAuth sign-in', () => {
     expect(text).not.toMatch(/eyJ[\w-]+\.eyJ[\w-]+\./);
   });
 });
+
+describe('ID token validation', () => {
+  afterAll(() => {
+    alphaIdp.tamper = undefined;
+  });
+
+  it.each([
+    ['a wrong nonce', { claims: (c: Record<string, unknown>) => ({ ...c, nonce: 'not-the-nonce' }) }],
+    ['a wrong audience', { claims: (c: Record<string, unknown>) => ({ ...c, aud: 'another-client' }) }],
+    ['a wrong issuer', { claims: (c: Record<string, unknown>) => ({ ...c, iss: 'https://accounts.google.com' }) }],
+    ['an expired token', { claims: (c: Record<string, unknown>) => ({ ...c, exp: Math.floor(Date.now() / 1000) - 600 }) }],
+    ['a key the provider never published', { foreignKey: true }],
+  ])('refuses an ID token with %s: 401 and no session', async (_what, tamper) => {
+    alphaIdp.tamper = tamper;
+    const flow = await startFlow('alpha', 'ada');
+    const res = await finish('alpha', flow.callback, flow.cookie);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Sign-in failed: the identity provider response could not be verified' });
+    noSession(res);
+  });
+
+  it('accepts a re-signed token when nothing was changed (the tampering itself is sound)', async () => {
+    alphaIdp.tamper = { claims: (c) => c };
+    const flow = await startFlow('alpha', 'ada');
+    expect((await finish('alpha', flow.callback, flow.cookie)).statusCode).toBe(302);
+  });
+});
+
+describe('environment-only provider configuration', () => {
+  it('works from ALPHA_* variables and gives way to settings once saved', async () => {
+    const envOnly = await startAdminTestApp('embedded', {
+      env: { PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: alphaIdp.issuer, ALPHA_CLIENT_ID: 'alpha-client', ALPHA_CLIENT_SECRET: 'alpha-secret', ALPHA_REDIRECT_URI: ALPHA_CALLBACK },
+    });
+    try {
+      const cookie = await login(envOnly.app, ADMIN.email, ADMIN.password);
+      await envOnly.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie }, payload: { oauth: { auto_onboard_users: true } } });
+      const start = await envOnly.app.inject({ method: 'GET', url: '/api/auth/oauth/alpha' });
+      expect(new URL(start.headers.location!).searchParams.get('client_id')).toBe('alpha-client');
+      const callback = await signInAtProvider(start.headers.location!, ALPHA_CALLBACK, 'ada');
+      const done = await envOnly.app.inject({ method: 'GET', url: `/api/auth/oauth/alpha/callback${callback.search}`, headers: { cookie: `oauth_state=${start.cookies.find((c) => c.name === 'oauth_state')!.value}` } });
+      expect(done.statusCode, done.body).toBe(302);
+      await envOnly.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie }, payload: { alpha_oauth: { client_id: 'from-settings', client_secret_secret_ref: 'alpha-oauth', client_secret: 'x' } } });
+      const overridden = await envOnly.app.inject({ method: 'GET', url: '/api/auth/oauth/alpha' });
+      expect(new URL(overridden.headers.location!).searchParams.get('client_id')).toBe('from-settings');
+      const config = await envOnly.app.inject({ method: 'GET', url: '/api/auth/config' });
+      expect(config.json<{ methods: { type: string; clientId?: string }[] }>().methods).toContainEqual({ type: 'alpha', enabled: true, clientId: 'from-settings' });
+    } finally {
+      await envOnly.close();
+    }
+  });
+});

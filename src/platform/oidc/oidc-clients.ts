@@ -47,7 +47,9 @@ export function createOidcClients() {
     let pending = configurations.get(key);
     if (!pending) {
       pending = client.discovery(new URL(settings.issuer), settings.clientId, undefined, client.ClientSecretPost(settings.clientSecret), {
-        execute: isLoopbackHttp(settings.issuer) ? [client.allowInsecureRequests] : [],
+        // Verify the ID token's signature against the provider's keys too (openid-client otherwise relies on TLS
+        // to the token endpoint alone), so a token signed by any other key is refused.
+        execute: isLoopbackHttp(settings.issuer) ? [client.allowInsecureRequests, client.enableNonRepudiationChecks] : [client.enableNonRepudiationChecks],
       });
       configurations.set(key, pending);
       // A failed discovery is not cached: the next sign-in tries again.

@@ -1,6 +1,8 @@
 // A real OpenID Connect provider (oidc-provider) on loopback, standing in for provider alpha (issuer at the root)
 // or beta (issuer mounted at /<tenant>/v2.0), with its development login and consent forms.
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { decodeJwt, importJWK, SignJWT, type JWK } from 'jose';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 
@@ -10,8 +12,15 @@ export interface TestClient {
   redirect_uris: string[];
 }
 
+/** Rewrites the ID token of the next token responses: changed claims, and optionally a key the provider never published. */
+export interface IdTokenTamper {
+  claims?: (claims: Record<string, unknown>) => Record<string, unknown>;
+  foreignKey?: boolean;
+}
+
 export interface IdentityProvider {
   issuer: string;
+  tamper: IdTokenTamper | undefined;
   /** The origin, without the mount path (beta's authority). */
   origin: string;
   accounts: Map<string, Record<string, unknown>>;
@@ -26,7 +35,23 @@ export async function startIdentityProvider(options: { mountPath?: string; clien
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const issuer = `${origin}${mountPath}`;
 
+  // Our own signing key, so a test can mint ID tokens the provider would have signed, with altered claims.
+  const signingJwk = { ...(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }) as JWK), kid: 'test-key', alg: 'RS256', use: 'sig' };
+  const foreignJwk = { ...(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }) as JWK), kid: 'test-key', alg: 'RS256' };
+  const state: { tamper: IdTokenTamper | undefined } = { tamper: undefined };
+
+  async function rewrite(body: string): Promise<string> {
+    const tamper = state.tamper;
+    const response = JSON.parse(body) as { id_token?: string };
+    if (!tamper || !response.id_token) return body;
+    const claims = tamper.claims ? tamper.claims(decodeJwt(response.id_token)) : decodeJwt(response.id_token);
+    const key = await importJWK(tamper.foreignKey ? foreignJwk : signingJwk, 'RS256');
+    response.id_token = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'test-key', typ: 'JWT' }).sign(key);
+    return JSON.stringify(response);
+  }
+
   const provider = new Provider(issuer, {
+    jwks: { keys: [signingJwk] },
     clients: options.clients.map((client) => ({ ...client, grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_post' })),
     findAccount: (_ctx, id) => {
       const claims = accounts.get(id);
@@ -57,6 +82,23 @@ export async function startIdentityProvider(options: { mountPath?: string; clien
       (req as typeof req & { originalUrl?: string }).originalUrl = req.url;
       req.url = req.url.slice(mountPath.length) || '/';
     }
+    if (state.tamper && req.method === 'POST' && req.url?.startsWith('/token')) {
+      // Intercept the token response once it is complete, and rewrite its ID token.
+      const end = res.end.bind(res);
+      const chunks: Buffer[] = [];
+      res.write = ((chunk: Buffer | string) => {
+        chunks.push(Buffer.from(chunk));
+        return true;
+      }) as typeof res.write;
+      res.end = ((chunk?: Buffer | string) => {
+        if (chunk) chunks.push(Buffer.from(chunk));
+        void rewrite(Buffer.concat(chunks).toString('utf8')).then((body) => {
+          res.removeHeader('content-length');
+          end(body);
+        });
+        return res;
+      }) as typeof res.end;
+    }
     void handler(req, res);
   });
 
@@ -64,6 +106,12 @@ export async function startIdentityProvider(options: { mountPath?: string; clien
     issuer,
     origin,
     accounts,
+    get tamper() {
+      return state.tamper;
+    },
+    set tamper(value) {
+      state.tamper = value;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
