@@ -70,6 +70,8 @@ export const EnvSchema = z.object({
   BETA_REDIRECT_URI: httpUrl.optional(),
   ALPHA_ISSUER: httpUrl.default('https://accounts.google.com'),
   BETA_AUTHORITY: httpUrl.default('https://login.microsoftonline.com'),
+  ALPHA_DIRECTORY_URL: httpUrl.default('https://admin.googleapis.com'),
+  BETA_GRAPH_URL: httpUrl.default('https://graph.microsoft.com'),
 });
 
 /** Variables whose values must never be echoed, not even in a start-up error. */
@@ -103,7 +105,7 @@ export interface Config {
   namespace: string;
   settingsRefreshMs: number;
   /** Where the providers live: overridable for sovereign clouds and tests. */
-  oauthEndpoints: { alphaIssuer: string; betaAuthority: string };
+  oauthEndpoints: { alphaIssuer: string; betaAuthority: string; alphaDirectoryUrl: string; betaGraphUrl: string };
   oauthEnv: {
     alpha: { clientId?: string; clientSecret?: string; redirectUri?: string };
     /** Only honoured when OAUTH_PROVIDER=beta, as the seed says. */
@@ -163,7 +165,12 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     initialAdmin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
     namespace: e.POD_NAMESPACE,
     settingsRefreshMs: e.SETTINGS_REFRESH_MS,
-    oauthEndpoints: { alphaIssuer: e.ALPHA_ISSUER.replace(/\/$/, ''), betaAuthority: e.BETA_AUTHORITY.replace(/\/$/, '') },
+    oauthEndpoints: {
+      alphaIssuer: e.ALPHA_ISSUER.replace(/\/$/, ''),
+      betaAuthority: e.BETA_AUTHORITY.replace(/\/$/, ''),
+      alphaDirectoryUrl: e.ALPHA_DIRECTORY_URL.replace(/\/$/, ''),
+      betaGraphUrl: e.BETA_GRAPH_URL.replace(/\/$/, ''),
+    },
     oauthEnv: {
       alpha: { clientId: e.ALPHA_CLIENT_ID, clientSecret: e.ALPHA_CLIENT_SECRET, redirectUri: e.ALPHA_REDIRECT_URI },
       beta:

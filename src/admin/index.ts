@@ -4,6 +4,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { Config } from '../config.js';
 import type { AdminStores } from '../platform/stores/ports.js';
 import type { OidcClients } from '../platform/oidc/oidc-clients.js';
+import { createGroupDirectories } from '../platform/oidc/group-directories.js';
 import { installErrorHandling } from '../shared/error-handler.js';
 import { oauthRoutes } from './oauth/oauth-routes.js';
 import { createOAuthService } from './oauth/oauth-service.js';
@@ -61,6 +62,12 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     createOAuthService({
       context,
       clients: options.oidc,
+      directories: createGroupDirectories({
+        directoryUrl: options.config.oauthEndpoints.alphaDirectoryUrl,
+        graphUrl: options.config.oauthEndpoints.betaGraphUrl,
+        betaAuthority: options.config.oauthEndpoints.betaAuthority,
+        now: options.now,
+      }),
       endpoints: options.config.oauthEndpoints,
       publicOrigin: options.config.publicOrigin,
       sessionSecret: options.config.sessionSecret,

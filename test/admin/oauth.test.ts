@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN, login, sessionCookie, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { startGroupDoubles, type GroupDoubles } from '../support/oidc/group-doubles.js';
 import { signInAtProvider, startIdentityProvider, type IdentityProvider } from '../support/oidc/identity-provider.js';
 
 const ORIGIN = 'https://admin.corp.example';
@@ -7,21 +8,30 @@ const ALPHA_CALLBACK = `${ORIGIN}/api/auth/oauth/alpha/callback`;
 const BETA_CALLBACK = `${ORIGIN}/api/auth/oauth/beta/callback`;
 const TENANT = '11111111-2222-3333-4444-555555555555';
 
+let doubles: GroupDoubles;
 let alphaIdp: IdentityProvider;
 let betaIdp: IdentityProvider;
 let t: AdminTestApp;
 let admin: string;
 
 beforeAll(async () => {
+  doubles = await startGroupDoubles();
   alphaIdp = await startIdentityProvider({ clients: [{ client_id: 'alpha-client', client_secret: 'alpha-secret', redirect_uris: [ALPHA_CALLBACK] }] });
-  betaIdp = await startIdentityProvider({ mountPath: `/${TENANT}/v2.0`, clients: [{ client_id: 'beta-client', client_secret: 'beta-secret', redirect_uris: [BETA_CALLBACK] }] });
+  betaIdp = await startIdentityProvider({
+    mountPath: `/${TENANT}/v2.0`,
+    clients: [{ client_id: 'beta-client', client_secret: 'beta-secret', redirect_uris: [BETA_CALLBACK] }],
+    extraRoutes: doubles.microsoftTokenRoute(TENANT, 'beta-client', 'beta-secret', () => doubles.url),
+  });
   alphaIdp.accounts.set('ada', { email: 'ada@corp.example', email_verified: true, hd: 'corp.example', name: 'Ada' });
   alphaIdp.accounts.set('unverified', { email: 'mallory@corp.example', email_verified: false, hd: 'corp.example' });
   alphaIdp.accounts.set('outsider', { email: 'eve@evil.example', email_verified: true, hd: 'evil.example' });
   betaIdp.accounts.set('bob', { tid: TENANT, oid: 'oid-bob', email: 'bob@corp.example', name: 'Bob', groups: ['admins@corp.example'] });
   betaIdp.accounts.set('carol', { tid: TENANT, oid: 'oid-carol', email: 'carol@corp.example', groups: [] });
   betaIdp.accounts.set('stranger', { tid: '99999999-0000-0000-0000-000000000000', oid: 'oid-x', email: 'x@corp.example' });
-  t = await startAdminTestApp('kubernetes', { env: { PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: alphaIdp.issuer, BETA_AUTHORITY: betaIdp.origin } });
+  betaIdp.accounts.set('dave', { tid: TENANT, oid: 'oid-dave', email: 'dave@corp.example', _claim_names: { groups: 'src1' } });
+  t = await startAdminTestApp('kubernetes', {
+    env: { PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: alphaIdp.issuer, BETA_AUTHORITY: betaIdp.origin, ALPHA_DIRECTORY_URL: doubles.url, BETA_GRAPH_URL: doubles.url },
+  });
   admin = await login(t.app, ADMIN.email, ADMIN.password);
   const res = await patch({
     alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth', client_secret: 'alpha-secret' },
@@ -33,6 +43,7 @@ afterAll(async () => {
   await t.close();
   await alphaIdp.close();
   await betaIdp.close();
+  await doubles.close();
 });
 
 function patch(payload: unknown) {
@@ -252,5 +263,47 @@ describe('environment-only provider configuration', () => {
     } finally {
       await envOnly.close();
     }
+  });
+});
+
+describe('group-based roles', () => {
+  const roleAfterSignIn = async (provider: 'alpha' | 'beta', account: string) => {
+    const flow = await startFlow(provider, account);
+    const res = await finish(provider, flow.callback, flow.cookie);
+    expect(res.statusCode, res.body).toBe(302);
+    return (await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(res) } })).json<{ user: { role: string } }>().user.role;
+  };
+
+  it('gives admin to an alpha user in the admins group, found through the delegated Directory API (all pages)', async () => {
+    doubles.alphaGroups.set('ada@corp.example', ['staff@corp.example', 'ops@corp.example', 'admins@corp.example']);
+    await patch({
+      oauth: { role_attribute_path: "contains(groups, 'admins@corp.example') && 'admin' || 'viewer'" },
+      alpha_workspace: { domain: 'corp.example', admin_email: 'directory-admin@corp.example', private_key_secret_ref: 'workspace-key', private_key: doubles.serviceAccountJson },
+    });
+    const tokensBefore = doubles.tokenRequests.alpha;
+    const role = await roleAfterSignIn('alpha', 'ada');
+    expect(role, t.logs.lines.filter((l) => String(l.msg).includes('group')).map((l) => JSON.stringify(l)).join('\n')).toBe('admin');
+    expect(doubles.tokenRequests.alpha).toBe(tokensBefore + 1);
+    // The access token (and the user's groups) are cached: a second sign-in asks nothing again.
+    expect(await roleAfterSignIn('alpha', 'ada')).toBe('admin');
+    expect(doubles.tokenRequests.alpha).toBe(tokensBefore + 1);
+  });
+
+  it('looks beta groups up in Graph when the ID token has a groups overage', async () => {
+    doubles.betaGroups.set('oid-dave', ['group-a', 'group-b', 'admins-group-id']);
+    await patch({ oauth: { role_attribute_path: "contains(groups, 'admins-group-id') && 'admin' || 'viewer'" } });
+    expect(await roleAfterSignIn('beta', 'dave')).toBe('admin');
+    expect(doubles.tokenRequests.beta).toBe(1);
+  });
+
+  it('signs in without groups when the lookup fails, and logs the likely cause', async () => {
+    await patch({
+      oauth: { role_attribute_path: "contains(groups, 'admins@corp.example') && 'admin' || 'viewer'" },
+      alpha_workspace: { private_key_secret_ref: 'broken-key', private_key: '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----', service_account_email: 'x@project.iam.gserviceaccount.com' },
+    });
+    alphaIdp.accounts.set('newbie', { email: 'newbie@corp.example', email_verified: true, hd: 'corp.example' });
+    doubles.alphaGroups.set('newbie@corp.example', ['admins@corp.example']);
+    expect(await roleAfterSignIn('alpha', 'newbie')).toBe('viewer');
+    expect(t.logs.text).toContain('group lookup failed for newbie@corp.example');
   });
 });

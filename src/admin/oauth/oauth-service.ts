@@ -3,6 +3,7 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import type { ClientSettings, OidcClients } from '../../platform/oidc/oidc-clients.js';
+import { GroupLookupError, parseServiceAccountKey, type GroupDirectories } from '../../platform/oidc/group-directories.js';
 import { HttpError, NotFoundError } from '../../shared/http-errors.js';
 import type { AdminContext } from '../context.js';
 import type { Settings } from '../settings/settings-schema.js';
@@ -16,9 +17,12 @@ const SCOPES: Record<ProviderId, string> = {
   beta: 'openid profile email offline_access User.Read',
 };
 
+const GROUP_CACHE_MS = 5 * 60_000;
+
 export interface OAuthOptions {
   context: AdminContext;
   clients: OidcClients;
+  directories: GroupDirectories;
   endpoints: Config['oauthEndpoints'];
   publicOrigin: string;
   sessionSecret: string | undefined;
@@ -63,6 +67,36 @@ export function createOAuthService(options: OAuthOptions) {
       }
     }
     return { issuer: issuerOf(provider), clientId: provider.clientId, clientSecret };
+  }
+
+  const groupCache = new Map<string, { groups: string[]; expiresAt: number }>();
+
+  /** Groups for role mapping; a failed lookup is logged with its likely cause and counts as no groups. */
+  async function groupsOf(provider: ProviderConfig, settings: Settings, claims: Claims, identity: ReturnType<typeof identityFrom>): Promise<string[]> {
+    const overage = typeof claims._claim_names === 'object' && claims._claim_names !== null && 'groups' in claims._claim_names;
+    if (provider.type === 'beta' && Array.isArray(claims.groups) && !overage) return claims.groups.map(String);
+    const cacheKey = `${provider.type}|${identity.subject}`;
+    const cached = groupCache.get(cacheKey);
+    if (cached && cached.expiresAt > options.now()) return cached.groups;
+    try {
+      let groups: string[];
+      if (provider.type === 'alpha') {
+        const workspace = settings.alpha_workspace;
+        if (!workspace.admin_email || !workspace.private_key_secret_ref) throw new GroupLookupError('alpha_workspace is not configured', 'set alpha_workspace.admin_email and private_key_secret_ref');
+        const secret = await context.settings.secretValue(workspace.private_key_secret_ref, 'private_key');
+        if (!secret) throw new GroupLookupError(`Secret ${workspace.private_key_secret_ref} has no data key private_key`, `store the service-account key in Secret ${workspace.private_key_secret_ref} under private_key`);
+        groups = await options.directories.alphaGroups(parseServiceAccountKey(secret, workspace.service_account_email), workspace.admin_email, identity.email);
+      } else {
+        const client = await clientSettings(provider);
+        groups = await options.directories.betaGroups(provider.tenantId!, provider.clientId, client.clientSecret, identity.subject.split(':')[1] ?? '');
+      }
+      groupCache.set(cacheKey, { groups, expiresAt: options.now() + GROUP_CACHE_MS });
+      return groups;
+    } catch (error) {
+      const cause = error instanceof GroupLookupError ? error.likelyCause : 'the group directory could not be reached';
+      options.logger.warn({ provider: provider.type, reason: (error as Error).message, likelyCause: cause }, `group lookup failed for ${identity.email}; continuing without groups`);
+      return [];
+    }
   }
 
   async function findOrOnboard(type: ProviderId, settings: Settings, identity: ReturnType<typeof identityFrom>, role: StoredUser['role'] | undefined): Promise<StoredUser> {
@@ -119,7 +153,8 @@ export function createOAuthService(options: OAuthOptions) {
 
       const identity = identityFrom(provider, claims, settings);
       assertDomainAllowed(identity.email, settings);
-      const profile = { ...claims, groups: Array.isArray(claims.groups) ? claims.groups : [] };
+      const groups = settings.oauth.role_attribute_path.includes('groups') ? await groupsOf(provider, settings, claims, identity) : [];
+      const profile = { ...claims, groups };
       const role = resolveRole(settings.oauth.role_attribute_path, profile);
       if (!role && settings.oauth.role_attribute_strict) throw new SignInRefused(403, 'no_role', `No valid role found for ${identity.email}`);
       const user = await findOrOnboard(type, settings, identity, role);

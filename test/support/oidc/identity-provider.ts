@@ -1,7 +1,7 @@
 // A real OpenID Connect provider (oidc-provider) on loopback, standing in for provider alpha (issuer at the root)
 // or beta (issuer mounted at /<tenant>/v2.0), with its development login and consent forms.
 import { generateKeyPairSync } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { decodeJwt, importJWK, SignJWT, type JWK } from 'jose';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
@@ -27,7 +27,7 @@ export interface IdentityProvider {
   close(): Promise<void>;
 }
 
-export async function startIdentityProvider(options: { mountPath?: string; clients: TestClient[] }): Promise<IdentityProvider> {
+export async function startIdentityProvider(options: { mountPath?: string; clients: TestClient[]; extraRoutes?: (req: IncomingMessage, res: ServerResponse) => boolean }): Promise<IdentityProvider> {
   const mountPath = options.mountPath ?? '';
   const accounts = new Map<string, Record<string, unknown>>();
   const server: Server = createServer();
@@ -58,7 +58,7 @@ export async function startIdentityProvider(options: { mountPath?: string; clien
       return claims ? { accountId: id, claims: () => ({ sub: id, ...claims }) } : undefined;
     },
     claims: {
-      openid: ['sub', 'hd', 'tid', 'oid', 'groups', 'xms_edov'],
+      openid: ['sub', 'hd', 'tid', 'oid', 'groups', 'xms_edov', '_claim_names'],
       email: ['email', 'email_verified'],
       profile: ['name', 'preferred_username'],
     },
@@ -72,6 +72,7 @@ export async function startIdentityProvider(options: { mountPath?: string; clien
   provider.on('server_error', () => undefined);
   const handler = provider.callback();
   server.on('request', (req, res) => {
+    if (options.extraRoutes?.(req, res)) return;
     if (mountPath) {
       if (!req.url?.startsWith(mountPath)) {
         res.statusCode = 404;
