@@ -14,10 +14,19 @@ redis_is_new_enough() {
 
 say() { printf '[ensure-system] %s\n' "$*" >&2; }
 
-# The tests' Kubernetes API double makes its serving certificate with the openssl CLI.
-if ! command -v openssl >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-  say "installing openssl"
-  apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q openssl >/dev/null
+# For the tests (--for-tests): the Kubernetes API double makes its certificate with the openssl CLI, and the
+# OAuth browser test drives Debian's chromium.
+if [ "${1:-}" = "--for-tests" ]; then
+  for package in openssl chromium; do
+    if ! command -v "$package" >/dev/null 2>&1; then
+      if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+        say "installing $package"
+        apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$package" >/dev/null
+      else
+        say "$package is missing and cannot be installed here (needs root and apt-get): apt-get install $package"
+      fi
+    fi
+  done
 fi
 
 if [ -n "${FALKORDB_SERVER_BIN:-}" ] || command -v valkey-server >/dev/null 2>&1 || redis_is_new_enough; then

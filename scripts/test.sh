@@ -2,7 +2,7 @@
 # `npm test`: the whole suite on a fresh clone: lint, typecheck, then unit and integration tests against a real FalkorDB.
 set -eu
 cd "$(dirname "$0")/.."
-sh scripts/ensure-system.sh || printf '[test] continuing: tests will try the binary bundled with the FalkorDB module\n' >&2
+sh scripts/ensure-system.sh --for-tests || printf '[test] continuing: tests will try the binary bundled with the FalkorDB module\n' >&2
 sh scripts/ensure-node-modules.sh
 echo '== lint'
 npm run --silent lint
