@@ -1,4 +1,6 @@
+import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TEST_SECRETS } from '../support/app.js';
 import { ADMIN, login, sessionCookie, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import { startGroupDoubles, type GroupDoubles } from '../support/oidc/group-doubles.js';
 import { signInAtProvider, startIdentityProvider, type IdentityProvider } from '../support/oidc/identity-provider.js';
@@ -206,13 +208,6 @@ describe('OAuth sign-in', () => {
     expect((await finish('alpha', right.callback, right.cookie)).statusCode).toBe(302);
   });
 
-  it('never logs the code, the state or any token', () => {
-    const text = t.logs.text;
-    expect(text).not.toMatch(/[?&](code|state)=/);
-    expect(text).not.toContain('alpha-secret');
-    expect(text).not.toContain('beta-secret');
-    expect(text).not.toMatch(/eyJ[\w-]+\.eyJ[\w-]+\./);
-  });
 });
 
 describe('ID token validation', () => {
@@ -305,5 +300,42 @@ describe('group-based roles', () => {
     doubles.alphaGroups.set('newbie@corp.example', ['admins@corp.example']);
     expect(await roleAfterSignIn('alpha', 'newbie')).toBe('viewer');
     expect(t.logs.text).toContain('group lookup failed for newbie@corp.example');
+  });
+});
+
+describe('state expiry and role results', () => {
+  it('refuses an expired state cookie with 400', async () => {
+    const flow = await startFlow('alpha', 'ada');
+    const claims = decodeJwt(flow.stateCookie.value);
+    const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 1 }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(TEST_SECRETS.SESSION_SECRET));
+    const res = await finish('alpha', flow.callback, `oauth_state=${expired}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ message: string }>().message).toBe('Invalid state parameter');
+    noSession(res);
+  });
+
+  it('counts a role path that yields no role name as no role', async () => {
+    for (const path of ['groups', 'email_verified', "'superuser'", 'length(email)']) {
+      await patch({ oauth: { role_attribute_path: path, role_attribute_strict: true } });
+      const flow = await startFlow('alpha', 'ada');
+      const res = await finish('alpha', flow.callback, flow.cookie);
+      expect(res.statusCode, path).toBe(403);
+      expect(res.json<{ message: string }>().message).toBe('No valid role found for ada@corp.example');
+      noSession(res);
+    }
+    await patch({ oauth: { role_attribute_path: "'OPERATOR'", role_attribute_strict: true } });
+    const flow = await startFlow('alpha', 'ada');
+    const ok = await finish('alpha', flow.callback, flow.cookie);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(ok) } })).json<{ user: { role: string } }>().user.role).toBe('operator');
+  });
+});
+
+describe('logs', () => {
+  it('never logs the code, the state or any token', () => {
+    const text = t.logs.text;
+    expect(text).not.toMatch(/[?&](code|state)=/);
+    expect(text).not.toContain('alpha-secret');
+    expect(text).not.toContain('beta-secret');
+    expect(text).not.toMatch(/eyJ[\w-]+\.eyJ[\w-]+\./);
   });
 });
