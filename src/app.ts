@@ -7,6 +7,8 @@ import type { Config } from './config.js';
 import { adminPlugin, createAdminContext, type AdminPluginOptions } from './admin/index.js';
 import type { AdminStores } from './platform/stores/ports.js';
 import { createOidcClients, type OidcClients } from './platform/oidc/oidc-clients.js';
+import type { ClusterPort } from './platform/clusters/cluster-port.js';
+import { NO_CLUSTERS } from './platform/clusters/embedded-clusters.js';
 import { browserPlugin } from './browser/index.js';
 import { isBrowserPath } from './browser/paths.js';
 import { createErrorHandler } from './shared/error-handler.js';
@@ -31,6 +33,8 @@ export interface AppDeps {
   sseHeartbeatMs?: number;
   /** Where the admin API keeps settings, Secrets and users (Kubernetes or local files). */
   adminStores: AdminStores;
+  /** Database deployments: KubeBlocks, the embedded FalkorDB, or none. */
+  clusters?: ClusterPort;
   /** OpenID relying-party operations (discovery cache included); created here when not given. */
   oidcClients?: OidcClients;
   /** When given, the first admin is created at start-up if the user store is empty. */
@@ -101,6 +105,13 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   const pools = deps.connectionPools ?? new ConnectionPools(deps.logger);
   app.addHook('onClose', () => pools.closeAll());
   await app.register(browserPlugin, { authSecret: config.authSecret, encryptionKey: config.encryptionKey, tokenStore: deps.tokenStore, pools, now: deps.now, sseHeartbeatMs: deps.sseHeartbeatMs });
-  await app.register(adminPlugin, { context: admin, config, oidc: deps.oidcClients ?? createOidcClients(), now: deps.now, firstAdmin: deps.firstAdmin });
+  await app.register(adminPlugin, {
+    context: admin,
+    config,
+    oidc: deps.oidcClients ?? createOidcClients(),
+    clusters: deps.clusters ?? NO_CLUSTERS,
+    now: deps.now,
+    firstAdmin: deps.firstAdmin,
+  });
   return app;
 }

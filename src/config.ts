@@ -59,6 +59,7 @@ export const EnvSchema = z.object({
   ADMIN_EMAIL: z.email('must be an e-mail address').optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters long').optional(),
   POD_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name').default('graphdb-system'),
+  CLUSTER_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name').default('graphdb-system'),
   SETTINGS_REFRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   ALPHA_CLIENT_ID: z.string().min(1).optional(),
   ALPHA_CLIENT_SECRET: z.string().min(1).optional(),
@@ -104,6 +105,8 @@ export interface Config {
   /** The server's own namespace: settings, users and their permission checks live here. */
   namespace: string;
   settingsRefreshMs: number;
+  /** Where database deployments live when multi_cluster_mode is off, and the default of `?namespace=`. */
+  clusterNamespace: string;
   /** Where the providers live: overridable for sovereign clouds and tests. */
   oauthEndpoints: { alphaIssuer: string; betaAuthority: string; alphaDirectoryUrl: string; betaGraphUrl: string };
   oauthEnv: {
@@ -165,6 +168,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     initialAdmin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
     namespace: e.POD_NAMESPACE,
     settingsRefreshMs: e.SETTINGS_REFRESH_MS,
+    clusterNamespace: e.CLUSTER_NAMESPACE,
     oauthEndpoints: {
       alphaIssuer: e.ALPHA_ISSUER.replace(/\/$/, ''),
       betaAuthority: e.BETA_AUTHORITY.replace(/\/$/, ''),

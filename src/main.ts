@@ -11,6 +11,9 @@ import { loadOrCreateEmbeddedSecrets } from './platform/embedded-secrets.js';
 import { closeRedisConnection, createRedisConnection, type RedisConnection } from './platform/redis/redis-connection.js';
 import { kubernetesReadiness, loadKubeConfig } from './platform/kubernetes/kube-config.js';
 import { createKubeAdminStores } from './platform/kubernetes/kube-stores.js';
+import { createKubeBlocksClusters, detectKubeBlocks } from './platform/kubernetes/kubeblocks.js';
+import { createEmbeddedClusters } from './platform/clusters/embedded-clusters.js';
+import { DYNAMIC_PARAMETERS } from './admin/clusters/falkordb-parameters.js';
 import { createFileAdminStores, writeInitialAdminPassword } from './platform/stores/file-stores.js';
 
 function readConfig(): Readonly<Config> {
@@ -75,7 +78,20 @@ async function main(): Promise<void> {
       ...config.initialAdmin,
       writeGeneratedPassword: kubeConfig ? undefined : (password: string) => writeInitialAdminPassword(config.dataDir, password),
     };
-    const app = await buildApp(config, { logger, tokenStore, readinessChecks, adminStores, firstAdmin });
+    const clusters = kubeConfig
+      ? createKubeBlocksClusters(kubeConfig, await detectKubeBlocks(kubeConfig), logger)
+      : embedded
+        ? createEmbeddedClusters({
+            falkordb: embedded,
+            namespace: config.clusterNamespace,
+            configSet: async (key, value) => {
+              await tokenStore!.sendCommand(['GRAPH.CONFIG', 'SET', key, value]);
+            },
+            isDynamicParameter: (key) => DYNAMIC_PARAMETERS.has(key),
+            logger,
+          })
+        : undefined;
+    const app = await buildApp(config, { logger, tokenStore, readinessChecks, adminStores, firstAdmin, clusters });
     await app.listen({ port: config.port, host: config.host });
 
     let shuttingDown = false;

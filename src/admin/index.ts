@@ -6,6 +6,9 @@ import type { AdminStores } from '../platform/stores/ports.js';
 import type { OidcClients } from '../platform/oidc/oidc-clients.js';
 import { createGroupDirectories } from '../platform/oidc/group-directories.js';
 import { installErrorHandling } from '../shared/error-handler.js';
+import type { ClusterPort } from '../platform/clusters/cluster-port.js';
+import { clusterRoutes } from './clusters/cluster-routes.js';
+import { createClusterService } from './clusters/cluster-service.js';
 import { oauthRoutes } from './oauth/oauth-routes.js';
 import { createOAuthService } from './oauth/oauth-service.js';
 import type { AdminContext } from './context.js';
@@ -42,6 +45,7 @@ export interface AdminPluginOptions {
   context: AdminContext;
   config: Readonly<Config>;
   oidc: OidcClients;
+  clusters: ClusterPort;
   now?: () => number;
   /** When given, the first admin is created on start-up if the user store is empty. */
   firstAdmin?: Omit<BootstrapOptions, 'logger'>;
@@ -81,6 +85,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     guarded.addHook('onRequest', (request) => context.sessions.authenticate(request));
     sessionAuthRoutes(guarded, context);
     settingsRoutes(guarded, context);
+    clusterRoutes(guarded, context, createClusterService(options.clusters), options.config.clusterNamespace);
     userRoutes(guarded, context);
     done();
   });

@@ -21,8 +21,12 @@ export interface EmbeddedFalkorDB {
   readonly host: string;
   readonly port: number;
   readonly url: string;
+  /** Of the current child process (a restart changes it). */
   readonly pid: number;
   readonly server: ServerBinary;
+  readonly startedAt: Date;
+  /** Stops the child (final snapshot) and starts it again on the same port with the same data. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -95,9 +99,10 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
   const server = await findServerBinary({ explicit: options.serverBin, bundledDir: packageDir && path.join(packageDir, 'bin') });
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
 
-  let lastError: Error | undefined;
-  for (let attempt = 1; attempt <= PORT_ATTEMPTS; attempt++) {
-    const port = await findFreePort(HOST);
+  const startTimeoutMs = options.startTimeoutMs ?? 15_000;
+
+  /** Spawns the server on `port` and waits for PING; `clash` is true when the port was taken meanwhile. */
+  async function launch(port: number): Promise<{ child: ChildProcess; output: string[] } | { error: Error; clash: boolean }> {
     const output: string[] = [];
     const child = spawn(server.path, serverArguments(port, modulePath, options.dataDir), { stdio: ['ignore', 'pipe', 'pipe'] });
     const remember = (chunk: Buffer) => {
@@ -112,44 +117,79 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
     child.stderr?.on('data', remember);
     const spawnFailure = new Promise<never>((_resolve, reject) => child.once('error', reject));
     spawnFailure.catch(() => undefined);
-
     try {
-      await Promise.race([waitUntilReady(child, port, options.startTimeoutMs ?? 15_000), spawnFailure]);
+      await Promise.race([waitUntilReady(child, port, startTimeoutMs), spawnFailure]);
+      return { child, output };
     } catch (error) {
       child.kill('SIGKILL');
       await waitForExit(child, 2000);
       const tail = output.slice(-8).join('\n    ');
-      lastError = new Error(`Embedded FalkorDB (${server.path}) failed to start: ${(error as Error).message}${tail ? `\n    ${tail}` : ''}`);
-      if (output.some((line) => /address already in use/i.test(line))) continue;
-      throw lastError;
+      return {
+        error: new Error(`Embedded FalkorDB (${server.path}) failed to start: ${(error as Error).message}${tail ? `\n    ${tail}` : ''}`),
+        clash: output.some((line) => /address already in use/i.test(line)),
+      };
     }
-
-    let stopping = false;
-    const killOnExit = () => child.kill('SIGKILL');
-    process.once('exit', killOnExit);
-    child.once('exit', (code, signal) => {
-      process.removeListener('exit', killOnExit);
-      if (!stopping) log.error({ code, signal, output: output.slice(-8) }, 'embedded FalkorDB exited unexpectedly');
-    });
-
-    return {
-      host: HOST,
-      port,
-      url: `redis://${HOST}:${port}`,
-      pid: child.pid ?? -1,
-      server,
-      async stop() {
-        if (stopping) return;
-        stopping = true;
-        // SIGTERM makes Valkey/Redis flush the AOF and write a final snapshot before it exits.
-        child.kill('SIGTERM');
-        if (!(await waitForExit(child, 10_000))) {
-          log.warn('embedded FalkorDB did not stop within 10 s; killing it');
-          child.kill('SIGKILL');
-          await waitForExit(child, 2000);
-        }
-      },
-    };
   }
-  throw lastError ?? new Error('Embedded FalkorDB failed to start');
+
+  let launched: { child: ChildProcess; output: string[] } | undefined;
+  let port = 0;
+  let lastError: Error | undefined;
+  for (let attempt = 1; attempt <= PORT_ATTEMPTS && !launched; attempt++) {
+    port = await findFreePort(HOST);
+    const result = await launch(port);
+    if ('child' in result) launched = result;
+    else {
+      lastError = result.error;
+      if (!result.clash) throw result.error;
+    }
+  }
+  if (!launched) throw lastError ?? new Error('Embedded FalkorDB failed to start');
+
+  let current = launched;
+  let stopping = false;
+  const killOnExit = () => current.child.kill('SIGKILL');
+  process.on('exit', killOnExit);
+  const watch = (running: { child: ChildProcess; output: string[] }) => {
+    running.child.once('exit', (code, signal) => {
+      if (!stopping) log.error({ code, signal, output: running.output.slice(-8) }, 'embedded FalkorDB exited unexpectedly');
+    });
+  };
+  watch(current);
+
+  async function terminate(child: ChildProcess): Promise<void> {
+    // SIGTERM makes Valkey/Redis flush the AOF and write a final snapshot before it exits.
+    child.kill('SIGTERM');
+    if (!(await waitForExit(child, 10_000))) {
+      log.warn('embedded FalkorDB did not stop within 10 s; killing it');
+      child.kill('SIGKILL');
+      await waitForExit(child, 2000);
+    }
+  }
+
+  return {
+    host: HOST,
+    port,
+    url: `redis://${HOST}:${port}`,
+    get pid() {
+      return current.child.pid ?? -1;
+    },
+    server,
+    startedAt: new Date(),
+    async restart() {
+      if (stopping) throw new Error('the embedded FalkorDB is stopping');
+      stopping = true;
+      await terminate(current.child);
+      stopping = false;
+      const result = await launch(port);
+      if (!('child' in result)) throw result.error;
+      current = result;
+      watch(current);
+    },
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      process.removeListener('exit', killOnExit);
+      await terminate(current.child);
+    },
+  };
 }

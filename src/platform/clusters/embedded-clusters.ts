@@ -1,0 +1,105 @@
+// The cluster port in embedded mode: the embedded FalkorDB as the one deployment `embedded`. Restart restarts the
+// child process (data kept); reconfigure applies dynamic parameters with GRAPH.CONFIG SET; nothing else applies.
+import { randomBytes } from 'node:crypto';
+import type { EmbeddedFalkorDB } from '../falkordb/embedded-falkordb.js';
+import type { PlatformLogger } from '../logger.js';
+import { StoreRejectedError } from '../stores/ports.js';
+import type { ClusterPort, OperationRequest } from './cluster-port.js';
+import type { ClusterRecord, OperationRecord } from './cluster-records.js';
+
+export const EMBEDDED_CLUSTER = 'embedded';
+export const NOT_SUPPORTED = 'Not supported in embedded mode';
+
+export interface EmbeddedClustersOptions {
+  falkordb: EmbeddedFalkorDB;
+  namespace: string;
+  /** GRAPH.CONFIG SET on the embedded server. */
+  configSet: (key: string, value: string) => Promise<void>;
+  isDynamicParameter: (key: string) => boolean;
+  logger: PlatformLogger;
+  now?: () => number;
+}
+
+export function createEmbeddedClusters(options: EmbeddedClustersOptions): ClusterPort {
+  const now = options.now ?? Date.now;
+  const operations: OperationRecord[] = [];
+  let phase = 'Running';
+
+  const record = (): ClusterRecord => ({
+    name: EMBEDDED_CLUSTER,
+    namespace: options.namespace,
+    phase,
+    topology: 'standalone',
+    terminationPolicy: '',
+    createdAt: options.falkordb.startedAt.toISOString(),
+    components: [{ name: 'falkordb', kind: 'component', phase, replicas: 1, serviceVersion: options.falkordb.server.version, cpu: '', memory: '', storage: '' }],
+  });
+
+  function begin(type: string): OperationRecord {
+    const at = new Date(now()).toISOString();
+    const operation: OperationRecord = { name: `${EMBEDDED_CLUSTER}-${type.toLowerCase()}-${randomBytes(3).toString('hex')}`, type, phase: 'Running', progress: '0/1', createdAt: at, startedAt: at, completedAt: null, message: '' };
+    operations.unshift(operation);
+    return operation;
+  }
+
+  function finish(operation: OperationRecord, error?: unknown): void {
+    operation.phase = error ? 'Failed' : 'Succeed';
+    operation.progress = error ? '0/1' : '1/1';
+    operation.completedAt = new Date(now()).toISOString();
+    operation.message = error ? (error as Error).message : `${operation.type} completed`;
+  }
+
+  return {
+    list: (scope) => Promise.resolve('namespace' in scope && scope.namespace !== options.namespace ? [] : [record()]),
+    get: (namespace, name) => Promise.resolve(namespace === options.namespace && name === EMBEDDED_CLUSTER ? record() : undefined),
+    listOperations: (namespace, cluster) => Promise.resolve(namespace === options.namespace && cluster === EMBEDDED_CLUSTER ? operations.map((op) => ({ ...op })) : []),
+
+    async createOperation(_namespace, _cluster, request: OperationRequest) {
+      switch (request.type) {
+        case 'Restart': {
+          const operation = begin('Restart');
+          phase = 'Updating';
+          // Answer at once; the restart proceeds in the background and its record tells how it went.
+          void options.falkordb
+            .restart()
+            .then(
+              () => finish(operation),
+              (error: unknown) => {
+                options.logger.error({ err: error }, 'embedded FalkorDB restart failed');
+                finish(operation, error);
+              },
+            )
+            .finally(() => {
+              phase = 'Running';
+            });
+          return operation.name;
+        }
+        case 'Reconfiguring': {
+          const staticKeys = Object.keys(request.parameters).filter((key) => !options.isDynamicParameter(key));
+          if (staticKeys.length > 0) throw new StoreRejectedError(`${NOT_SUPPORTED}: ${staticKeys.join(', ')} can only be set at start-up`);
+          const operation = begin('Reconfiguring');
+          try {
+            for (const [key, value] of Object.entries(request.parameters)) await options.configSet(key, value);
+            finish(operation);
+          } catch (error) {
+            finish(operation, error);
+          }
+          return operation.name;
+        }
+        case 'Start':
+        case 'Stop':
+        case 'HorizontalScaling':
+        case 'VerticalScaling':
+          throw new StoreRejectedError(NOT_SUPPORTED);
+      }
+    },
+  };
+}
+
+/** With neither Kubernetes nor an embedded FalkorDB there is nothing to manage. */
+export const NO_CLUSTERS: ClusterPort = {
+  list: () => Promise.resolve([]),
+  get: () => Promise.resolve(undefined),
+  listOperations: () => Promise.resolve([]),
+  createOperation: () => Promise.reject(new StoreRejectedError('No deployment platform is configured')),
+};

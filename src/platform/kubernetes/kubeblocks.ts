@@ -1,0 +1,154 @@
+// KubeBlocks through the Kubernetes API: Cluster objects (apps.kubeblocks.io v1, or v1alpha1 on KubeBlocks 0.9,
+// detected once) and OpsRequest objects. Untyped replies are parsed with zod; objects that do not parse are
+// skipped with a warning.
+import { ApiException, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import type { ClusterPort, ClusterScope, OperationRequest } from '../clusters/cluster-port.js';
+import { RawClusterSchema, RawOpsRequestSchema, toClusterRecord, toOperationRecord, type ClusterRecord } from '../clusters/cluster-records.js';
+import type { PlatformLogger } from '../logger.js';
+import { StoreRejectedError, StoreUnavailableError } from '../stores/ports.js';
+
+const CLUSTER_GROUP = 'apps.kubeblocks.io';
+const FALKORDB_LABEL = 'clusterdefinition.kubeblocks.io/name=falkordb';
+const INSTANCE_LABEL = 'app.kubernetes.io/instance';
+const OPS_TYPE_LABEL = 'operations.kubeblocks.io/ops-type';
+
+export interface KubeBlocksApi {
+  clusterVersion: 'v1' | 'v1alpha1';
+  opsGroup: string;
+}
+
+function failure(error: unknown, verb: string, what: string): Error {
+  if (error instanceof ApiException) {
+    if (error.code === 422) {
+      const body = typeof error.body === 'string' ? (JSON.parse(error.body || '{}') as { message?: string }) : (error.body as { message?: string } | undefined);
+      return new StoreRejectedError(`Kubernetes rejected the ${what}: ${body?.message ?? 'invalid object'}`);
+    }
+    if (error.code === 403) return new StoreUnavailableError(`The server's service account may not ${verb} ${what}; grant it in the chart's RBAC`, 500);
+    return new StoreUnavailableError(`The Kubernetes API server answered ${error.code} to ${verb} ${what}`, 503);
+  }
+  return new StoreUnavailableError(`The Kubernetes API server cannot be reached (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`, 503);
+}
+
+/** KubeBlocks 1.x serves Cluster at v1 and OpsRequest in operations.kubeblocks.io; 0.9 has both in apps/v1alpha1. */
+export async function detectKubeBlocks(kubeConfig: KubeConfig): Promise<KubeBlocksApi> {
+  const api = kubeConfig.makeApiClient(CustomObjectsApi);
+  try {
+    await api.listClusterCustomObject({ group: CLUSTER_GROUP, version: 'v1', plural: 'clusters', limit: 1 });
+    return { clusterVersion: 'v1', opsGroup: 'operations.kubeblocks.io' };
+  } catch (error) {
+    if (error instanceof ApiException && error.code === 404) return { clusterVersion: 'v1alpha1', opsGroup: CLUSTER_GROUP };
+    throw failure(error, 'list', 'KubeBlocks clusters');
+  }
+}
+
+/** The OpsRequest body for one operation, in the dialect of the installed KubeBlocks. */
+export function opsRequestBody(namespace: string, cluster: ClusterRecord, request: OperationRequest, api: KubeBlocksApi): Record<string, unknown> {
+  const legacy = api.clusterVersion === 'v1alpha1';
+  const spec: Record<string, unknown> = { clusterName: cluster.name, type: request.type };
+  switch (request.type) {
+    case 'Restart':
+      spec.restart = request.components.map((componentName) => ({ componentName }));
+      break;
+    case 'Start':
+    case 'Stop':
+      break;
+    case 'HorizontalScaling': {
+      const entry: Record<string, unknown> = { componentName: request.component };
+      if (request.shards !== undefined) entry.shards = request.shards;
+      if (request.replicas !== undefined) {
+        if (legacy) entry.replicas = request.replicas;
+        else {
+          // KubeBlocks 1.x takes deltas: scale out or in by the difference from the current count.
+          const delta = request.replicas - request.currentReplicas;
+          if (delta > 0) entry.scaleOut = { replicaChanges: delta };
+          if (delta < 0) entry.scaleIn = { replicaChanges: -delta };
+        }
+      }
+      spec.horizontalScaling = [entry];
+      break;
+    }
+    case 'VerticalScaling': {
+      const resources = { ...(request.cpu ? { cpu: request.cpu } : {}), ...(request.memory ? { memory: request.memory } : {}) };
+      spec.verticalScaling = [{ componentName: request.component, requests: resources, limits: resources }];
+      break;
+    }
+    case 'Reconfiguring': {
+      const parameters = Object.entries(request.parameters).map(([key, value]) => ({ key, value }));
+      if (legacy) spec.reconfigure = { componentName: request.component, configurations: [{ name: 'falkordb-config', keys: [{ key: 'redis.conf', parameters }] }] };
+      else spec.reconfigures = [{ componentName: request.component, parameters }];
+      break;
+    }
+  }
+  const type = request.type.toLowerCase();
+  return {
+    apiVersion: `${api.opsGroup}/v1alpha1`,
+    kind: 'OpsRequest',
+    metadata: { generateName: `${cluster.name}-${type}-`, namespace, labels: { [INSTANCE_LABEL]: cluster.name, [OPS_TYPE_LABEL]: request.type } },
+    spec,
+  };
+}
+
+export function createKubeBlocksClusters(kubeConfig: KubeConfig, api: KubeBlocksApi, logger: PlatformLogger): ClusterPort {
+  const objects = kubeConfig.makeApiClient(CustomObjectsApi);
+  const clusterParams = { group: CLUSTER_GROUP, version: api.clusterVersion, plural: 'clusters' };
+  const opsParams = { group: api.opsGroup, version: 'v1alpha1', plural: 'opsrequests' };
+
+  function parseClusters(items: unknown[]): ClusterRecord[] {
+    return items.flatMap((item) => {
+      const parsed = RawClusterSchema.safeParse(item);
+      if (!parsed.success) {
+        logger.warn({ reason: parsed.error.issues[0]?.message, name: (item as { metadata?: { name?: string } }).metadata?.name }, 'skipping a Cluster object that does not parse');
+        return [];
+      }
+      const clusterDef = parsed.data.spec.clusterDef ?? parsed.data.spec.clusterDefinitionRef;
+      return clusterDef === undefined || clusterDef === 'falkordb' ? [toClusterRecord(parsed.data)] : [];
+    });
+  }
+
+  return {
+    async list(scope: ClusterScope) {
+      try {
+        const reply = (
+          'allNamespaces' in scope
+            ? await objects.listClusterCustomObject({ ...clusterParams, labelSelector: FALKORDB_LABEL })
+            : await objects.listNamespacedCustomObject({ ...clusterParams, namespace: scope.namespace, labelSelector: FALKORDB_LABEL })
+        ) as { items?: unknown[] };
+        return parseClusters(reply.items ?? []);
+      } catch (error) {
+        throw failure(error, 'list', 'KubeBlocks clusters');
+      }
+    },
+
+    async get(namespace, name) {
+      try {
+        return parseClusters([await objects.getNamespacedCustomObject({ ...clusterParams, namespace, name })])[0];
+      } catch (error) {
+        if (error instanceof ApiException && error.code === 404) return undefined;
+        throw failure(error, 'get', `cluster ${namespace}/${name}`);
+      }
+    },
+
+    async createOperation(namespace, cluster, request) {
+      try {
+        const created = (await objects.createNamespacedCustomObject({ ...opsParams, namespace, body: opsRequestBody(namespace, cluster, request, api) })) as { metadata?: { name?: string } };
+        return created.metadata?.name ?? '';
+      } catch (error) {
+        throw failure(error, 'create', 'OpsRequest');
+      }
+    },
+
+    async listOperations(namespace, cluster) {
+      try {
+        const reply = (await objects.listNamespacedCustomObject({ ...opsParams, namespace, labelSelector: `${INSTANCE_LABEL}=${cluster}` })) as { items?: unknown[] };
+        return (reply.items ?? [])
+          .flatMap((item) => {
+            const parsed = RawOpsRequestSchema.safeParse(item);
+            return parsed.success ? [toOperationRecord(parsed.data)] : [];
+          })
+          .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.name.localeCompare(a.name));
+      } catch (error) {
+        throw failure(error, 'list', 'OpsRequests');
+      }
+    },
+  };
+}
