@@ -7,6 +7,9 @@ import { expect } from 'vitest';
 import { loadKubeConfig } from '../../src/platform/kubernetes/kube-config.js';
 import { createKubeAdminStores, SETTINGS_CONFIGMAP } from '../../src/platform/kubernetes/kube-stores.js';
 import { createFileAdminStores } from '../../src/platform/stores/file-stores.js';
+import type { ClusterPort } from '../../src/platform/clusters/cluster-port.js';
+import { createKubeBlocksClusters, detectKubeBlocks } from '../../src/platform/kubernetes/kubeblocks.js';
+import { pino } from 'pino';
 import type { AdminStores } from '../../src/platform/stores/ports.js';
 import { startTestApp, type TestApp } from './app.js';
 import type { TestFalkorDB } from './falkordb.js';
@@ -31,7 +34,7 @@ export interface AdminTestApp extends TestApp {
   kube?: KubeApiDouble;
 }
 
-async function storesFor(adapter: Adapter): Promise<{ stores: AdminStores; backdoor: Backdoor; kube?: KubeApiDouble; cleanup: () => Promise<void> }> {
+async function storesFor(adapter: Adapter, crds?: string[]): Promise<{ stores: AdminStores; backdoor: Backdoor; kube?: KubeApiDouble; kubeconfigPath?: string; cleanup: () => Promise<void> }> {
   if (adapter === 'embedded') {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'gdb-admin-'));
     const root = path.join(dir, 'admin');
@@ -49,9 +52,10 @@ async function storesFor(adapter: Adapter): Promise<{ stores: AdminStores; backd
       cleanup: () => Promise.resolve(),
     };
   }
-  const kube = await startKubeApiDouble();
+  const kube = await startKubeApiDouble({ crds });
   return {
     kube,
+    kubeconfigPath: kube.kubeconfigPath,
     stores: createKubeAdminStores(loadKubeConfig({ kind: 'kubeconfig', path: kube.kubeconfigPath }), NAMESPACE),
     backdoor: {
       settingsText: () => Promise.resolve((kube.get('configmaps', NAMESPACE, SETTINGS_CONFIGMAP)?.data as Record<string, string> | undefined)?.['settings.json']),
@@ -69,12 +73,28 @@ async function storesFor(adapter: Adapter): Promise<{ stores: AdminStores; backd
   };
 }
 
-export async function startAdminTestApp(adapter: Adapter, options: { falkordb?: TestFalkorDB; env?: Record<string, string>; now?: () => number } = {}): Promise<AdminTestApp> {
-  const { stores, backdoor, kube, cleanup } = await storesFor(adapter);
+export interface AdminTestAppOptions {
+  falkordb?: TestFalkorDB;
+  env?: Record<string, string>;
+  now?: () => number;
+  /** Kubernetes only: which custom resources the API double serves (all when absent). */
+  crds?: string[];
+  /** Kubernetes only: manage KubeBlocks clusters through the double. */
+  kubeBlocks?: boolean;
+  clusters?: ClusterPort;
+}
+
+export async function startAdminTestApp(adapter: Adapter, options: AdminTestAppOptions = {}): Promise<AdminTestApp> {
+  const { stores, backdoor, kube, kubeconfigPath, cleanup } = await storesFor(adapter, options.crds);
+  let clusters = options.clusters;
+  if (options.kubeBlocks && kubeconfigPath) {
+    const kubeConfig = loadKubeConfig({ kind: 'kubeconfig', path: kubeconfigPath });
+    clusters = createKubeBlocksClusters(kubeConfig, await detectKubeBlocks(kubeConfig), pino({ level: 'silent' }));
+  }
   const t = await startTestApp({
     falkordb: options.falkordb,
     env: { SETTINGS_REFRESH_MS: '0', PUBLIC_ORIGIN: 'https://admin.corp.example', ...options.env },
-    deps: { adminStores: stores, firstAdmin: { email: ADMIN.email, password: ADMIN.password }, now: options.now },
+    deps: { adminStores: stores, firstAdmin: { email: ADMIN.email, password: ADMIN.password }, now: options.now, clusters },
   });
   return {
     ...t,

@@ -114,7 +114,8 @@ function parsePath(pathname: string): { resource: string; namespace?: string; na
   return undefined;
 }
 
-export async function startKubeApiDouble(): Promise<KubeApiDouble> {
+/** `crds`: the custom resources (`group/version/plural`) that exist; without it every custom path is served. */
+export async function startKubeApiDouble(options: { crds?: string[] } = {}): Promise<KubeApiDouble> {
   const token = `double-token-${Math.random().toString(36).slice(2)}`;
   const requests: RecordedRequest[] = [];
   const objects = new Map<string, KubeObject>();
@@ -162,6 +163,7 @@ export async function startKubeApiDouble(): Promise<KubeApiDouble> {
     const target = parsePath(url.pathname);
     if (!target) return sendStatus(res, 404, 'NotFound', `the server could not find the requested resource (${method} ${url.pathname})`);
     const { resource, namespace, name } = target;
+    if (resource.includes('/') && options.crds && !options.crds.includes(resource)) return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
     const described = `${resource.split('/').pop()} "${name ?? ''}"`;
 
     if (!name) {

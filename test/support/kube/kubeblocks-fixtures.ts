@@ -1,0 +1,96 @@
+// Cluster objects shaped like the FalkorDB addon's examples (standalone, replication, cluster topologies), and a
+// tiny controller that moves OpsRequests through their phases the way KubeBlocks does.
+import type { KubeApiDouble, KubeObject } from './kube-api-double.js';
+
+export const CLUSTERS_V1 = 'apps.kubeblocks.io/v1/clusters';
+export const OPS_V1 = 'operations.kubeblocks.io/v1alpha1/opsrequests';
+export const CLUSTERS_V1ALPHA1 = 'apps.kubeblocks.io/v1alpha1/clusters';
+export const OPS_V1ALPHA1 = 'apps.kubeblocks.io/v1alpha1/opsrequests';
+
+const labels = { 'clusterdefinition.kubeblocks.io/name': 'falkordb' };
+const resources = (cpu: string, memory: string) => ({ limits: { cpu, memory }, requests: { cpu, memory } });
+const storage = (size: string) => [{ name: 'data', spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: size } } } }];
+
+export function standalone(name: string, namespace: string, phase = 'Running'): KubeObject {
+  return {
+    apiVersion: 'apps.kubeblocks.io/v1',
+    kind: 'Cluster',
+    metadata: { name, namespace, labels },
+    spec: {
+      clusterDef: 'falkordb',
+      topology: 'standalone',
+      terminationPolicy: 'Delete',
+      componentSpecs: [{ name: 'falkordb', serviceVersion: '4.12.5', replicas: 1, resources: resources('0.5', '0.5Gi'), volumeClaimTemplates: storage('20Gi') }],
+    },
+    status: { phase, components: { falkordb: { phase } } },
+  };
+}
+
+export function replication(name: string, namespace: string): KubeObject {
+  return {
+    apiVersion: 'apps.kubeblocks.io/v1',
+    kind: 'Cluster',
+    metadata: { name, namespace, labels },
+    spec: {
+      clusterDef: 'falkordb',
+      topology: 'replication',
+      terminationPolicy: 'Delete',
+      componentSpecs: [
+        { name: 'falkordb', serviceVersion: '4.12.5', replicas: 2, resources: resources('1', '2Gi'), volumeClaimTemplates: storage('20Gi') },
+        { name: 'falkordb-sent', serviceVersion: '4.12.5', replicas: 3, resources: resources('0.2', '0.2Gi'), volumeClaimTemplates: storage('1Gi') },
+      ],
+    },
+    status: { phase: 'Running', components: { falkordb: { phase: 'Running' }, 'falkordb-sent': { phase: 'Running' } } },
+  };
+}
+
+export function sharded(name: string, namespace: string): KubeObject {
+  return {
+    apiVersion: 'apps.kubeblocks.io/v1',
+    kind: 'Cluster',
+    metadata: { name, namespace, labels },
+    spec: {
+      clusterDef: 'falkordb',
+      topology: 'cluster',
+      terminationPolicy: 'Delete',
+      shardings: [{ name: 'shard', shards: 3, template: { name: 'falkordb', componentDef: 'falkordb-cluster-4', serviceVersion: '4.12.5', replicas: 2, resources: resources('1', '1Gi'), volumeClaimTemplates: storage('20Gi') } }],
+    },
+    status: { phase: 'Running', shardings: { shard: { phase: 'Running' } } },
+  };
+}
+
+export function legacyReplication(name: string, namespace: string): KubeObject {
+  return {
+    apiVersion: 'apps.kubeblocks.io/v1alpha1',
+    kind: 'Cluster',
+    metadata: { name, namespace, labels },
+    spec: {
+      clusterDefinitionRef: 'falkordb',
+      topology: 'replication',
+      terminationPolicy: 'Delete',
+      componentSpecs: [{ name: 'falkordb', componentDef: 'falkordb', serviceVersion: '4.12.5', replicas: 2, resources: resources('1', '1Gi'), volumeClaimTemplates: storage('10Gi') }],
+    },
+    status: { phase: 'Running', components: { falkordb: { phase: 'Running' } } },
+  };
+}
+
+/** Moves one OpsRequest a step: Pending → Creating → Running (1/2) → Succeed (2/2). */
+export function advanceOpsRequest(kube: KubeApiDouble, resource: string, namespace: string, name: string): string {
+  const ops = kube.get(resource, namespace, name)!;
+  const status = (ops.status ?? {}) as Record<string, unknown>;
+  const next = { undefined: 'Pending', Pending: 'Creating', Creating: 'Running', Running: 'Succeed' }[String(status.phase) as 'Pending'] ?? 'Succeed';
+  const progress = { Pending: '0/2', Creating: '0/2', Running: '1/2', Succeed: '2/2' }[next];
+  const now = new Date().toISOString();
+  kube.put(resource, namespace, {
+    ...ops,
+    status: {
+      ...status,
+      phase: next,
+      progress,
+      ...(next === 'Running' ? { startTimestamp: now } : {}),
+      ...(next === 'Succeed' ? { completionTimestamp: now } : {}),
+      conditions: [{ type: next, message: `OpsRequest is ${next}`, lastTransitionTime: now }],
+    },
+  });
+  return next;
+}
