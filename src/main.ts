@@ -78,8 +78,14 @@ async function main(): Promise<void> {
       ...config.initialAdmin,
       writeGeneratedPassword: kubeConfig ? undefined : (password: string) => writeInitialAdminPassword(config.dataDir, password),
     };
+    const kubeBlocks = kubeConfig
+      ? await detectKubeBlocks(kubeConfig).catch((error: unknown) => {
+          logger.warn({ err: error }, 'could not detect the KubeBlocks API version; will retry at the first cluster request');
+          return undefined;
+        })
+      : undefined;
     const clusters = kubeConfig
-      ? createKubeBlocksClusters(kubeConfig, await detectKubeBlocks(kubeConfig), logger)
+      ? createKubeBlocksClusters(kubeConfig, logger, kubeBlocks)
       : embedded
         ? createEmbeddedClusters({
             falkordb: embedded,

@@ -1,4 +1,7 @@
+import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadKubeConfig } from '../../src/platform/kubernetes/kube-config.js';
+import { createKubeBlocksClusters } from '../../src/platform/kubernetes/kubeblocks.js';
 import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import type { KubeObject } from '../support/kube/kube-api-double.js';
 import { advanceOpsRequest, CLUSTERS_V1, CLUSTERS_V1ALPHA1, legacyReplication, OPS_V1, OPS_V1ALPHA1, replication, sharded, standalone } from '../support/kube/kubeblocks-fixtures.js';
@@ -172,6 +175,11 @@ describe('clusters on KubeBlocks 0.9 (v1alpha1)', () => {
     t.kube!.put(CLUSTERS_V1ALPHA1, NS, legacyReplication('old', NS));
   });
   afterAll(() => t.close());
+
+  it('detects the API version at the first request when start-up could not', async () => {
+    const port = createKubeBlocksClusters(loadKubeConfig({ kind: 'kubeconfig', path: t.kube!.kubeconfigPath }), pino({ level: 'silent' }));
+    expect((await port.list({ namespace: NS })).map((c) => c.name)).toEqual(['old']);
+  });
 
   it('detects the older API and speaks its dialect', async () => {
     const list = await t.app.inject({ method: 'GET', url: '/api/clusters', headers: { cookie: admin } });

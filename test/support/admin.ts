@@ -89,7 +89,7 @@ export async function startAdminTestApp(adapter: Adapter, options: AdminTestAppO
   let clusters = options.clusters;
   if (options.kubeBlocks && kubeconfigPath) {
     const kubeConfig = loadKubeConfig({ kind: 'kubeconfig', path: kubeconfigPath });
-    clusters = createKubeBlocksClusters(kubeConfig, await detectKubeBlocks(kubeConfig), pino({ level: 'silent' }));
+    clusters = createKubeBlocksClusters(kubeConfig, pino({ level: 'silent' }), await detectKubeBlocks(kubeConfig));
   }
   const t = await startTestApp({
     falkordb: options.falkordb,

@@ -88,10 +88,22 @@ export function opsRequestBody(namespace: string, cluster: ClusterRecord, reques
   };
 }
 
-export function createKubeBlocksClusters(kubeConfig: KubeConfig, api: KubeBlocksApi, logger: PlatformLogger): ClusterPort {
+/**
+ * `detected`: the result of detectKubeBlocks at start-up, when it succeeded; otherwise detection happens (once)
+ * at the first request, so a server that starts while the API server is briefly away still comes up.
+ */
+export function createKubeBlocksClusters(kubeConfig: KubeConfig, logger: PlatformLogger, detected?: KubeBlocksApi): ClusterPort {
   const objects = kubeConfig.makeApiClient(CustomObjectsApi);
-  const clusterParams = { group: CLUSTER_GROUP, version: api.clusterVersion, plural: 'clusters' };
-  const opsParams = { group: api.opsGroup, version: 'v1alpha1', plural: 'opsrequests' };
+  let detection: Promise<KubeBlocksApi> | undefined = detected ? Promise.resolve(detected) : undefined;
+  const apiVersions = () => {
+    detection ??= detectKubeBlocks(kubeConfig).catch((error: unknown) => {
+      detection = undefined;
+      throw error;
+    });
+    return detection;
+  };
+  const clusterParamsOf = (api: KubeBlocksApi) => ({ group: CLUSTER_GROUP, version: api.clusterVersion, plural: 'clusters' });
+  const opsParamsOf = (api: KubeBlocksApi) => ({ group: api.opsGroup, version: 'v1alpha1', plural: 'opsrequests' });
 
   function parseClusters(items: unknown[]): ClusterRecord[] {
     return items.flatMap((item) => {
@@ -107,6 +119,7 @@ export function createKubeBlocksClusters(kubeConfig: KubeConfig, api: KubeBlocks
 
   return {
     async list(scope: ClusterScope) {
+      const clusterParams = clusterParamsOf(await apiVersions());
       try {
         const reply = (
           'allNamespaces' in scope
@@ -120,6 +133,7 @@ export function createKubeBlocksClusters(kubeConfig: KubeConfig, api: KubeBlocks
     },
 
     async get(namespace, name) {
+      const clusterParams = clusterParamsOf(await apiVersions());
       try {
         return parseClusters([await objects.getNamespacedCustomObject({ ...clusterParams, namespace, name })])[0];
       } catch (error) {
@@ -129,6 +143,8 @@ export function createKubeBlocksClusters(kubeConfig: KubeConfig, api: KubeBlocks
     },
 
     async createOperation(namespace, cluster, request) {
+      const api = await apiVersions();
+      const opsParams = opsParamsOf(api);
       try {
         const created = (await objects.createNamespacedCustomObject({ ...opsParams, namespace, body: opsRequestBody(namespace, cluster, request, api) })) as { metadata?: { name?: string } };
         return created.metadata?.name ?? '';
@@ -138,6 +154,7 @@ export function createKubeBlocksClusters(kubeConfig: KubeConfig, api: KubeBlocks
     },
 
     async listOperations(namespace, cluster) {
+      const opsParams = opsParamsOf(await apiVersions());
       try {
         const reply = (await objects.listNamespacedCustomObject({ ...opsParams, namespace, labelSelector: `${INSTANCE_LABEL}=${cluster}` })) as { items?: unknown[] };
         return (reply.items ?? [])
