@@ -210,6 +210,30 @@ describe('OAuth sign-in', () => {
 
 });
 
+describe('identity linking', () => {
+  it('links an existing user by an e-mail the provider verified, and refuses one it did not verify', async () => {
+    const created = await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'linked@corp.example', name: 'Linked', role: 'operator', password: 'linked-password' } });
+    const localId = created.json<{ user: { id: string } }>().user.id;
+    alphaIdp.accounts.set('linked', { email: 'linked@corp.example', email_verified: true, hd: 'corp.example' });
+    const flow = await startFlow('alpha', 'linked');
+    const res = await finish('alpha', flow.callback, flow.cookie);
+    const me = (await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(res) } })).json<{ user: { id: string; role: string } }>().user;
+    expect(me).toMatchObject({ id: localId, role: 'operator' });
+    await login(t.app, 'linked@corp.example', 'linked-password');
+
+    betaIdp.accounts.set('claimer', { tid: TENANT, oid: 'oid-claimer', email: 'linked@corp.example' });
+    const claim = await startFlow('beta', 'claimer');
+    const refused = await finish('beta', claim.callback, claim.cookie);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json<{ message: string }>().message).toBe('Email linked@corp.example belongs to an existing account and is not verified by the identity provider');
+    noSession(refused);
+    betaIdp.accounts.set('claimer', { tid: TENANT, oid: 'oid-claimer', email: 'linked@corp.example', xms_edov: true });
+    const verified = await startFlow('beta', 'claimer');
+    const linked = await finish('beta', verified.callback, verified.cookie);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(linked) } })).json<{ user: { id: string } }>().user.id).toBe(localId);
+  });
+});
+
 describe('ID token validation', () => {
   afterAll(() => {
     alphaIdp.tamper = undefined;

@@ -102,8 +102,12 @@ export function createOAuthService(options: OAuthOptions) {
   async function findOrOnboard(type: ProviderId, settings: Settings, identity: ReturnType<typeof identityFrom>, role: StoredUser['role'] | undefined): Promise<StoredUser> {
     const users = await context.users.list();
     const linked = users.find((user) => user.identities?.[type] === identity.subject);
-    const byEmail = identity.emailVerified ? users.find((user) => user.email.toLowerCase() === identity.email.toLowerCase()) : undefined;
-    const existing = linked ?? byEmail;
+    const sameEmail = users.find((user) => user.email.toLowerCase() === identity.email.toLowerCase());
+    if (!linked && sameEmail && !identity.emailVerified) {
+      // Linking on an e-mail the provider does not vouch for would let anyone claim that account.
+      throw new SignInRefused(403, 'email_not_verified', `Email ${identity.email} belongs to an existing account and is not verified by the identity provider`);
+    }
+    const existing = linked ?? sameEmail;
     if (existing) {
       if (existing.disabled) throw new SignInRefused(403, 'user_disabled', `User ${identity.email} is disabled`);
       return context.users.recordOAuthSignIn(existing.id, type, identity.subject, role);
