@@ -8,5 +8,7 @@ echo '== lint'
 npm run --silent lint
 echo '== typecheck'
 npm run --silent typecheck
+echo '== build (the CLI tests run the compiled graphdb-admin)'
+npm run --silent build
 echo '== tests'
 node scripts/run-vitest.mjs "$@"

@@ -6,10 +6,16 @@ import { printJson, printTable, readStdin } from '../output.js';
 
 type Document = Record<string, Record<string, unknown>>;
 
+function display(value: unknown): string {
+  if (Array.isArray(value)) return value.map(display).join(',');
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
 /** Flattens the document into `section.field` rows. */
 export function flatten(document: Document): [string, string][] {
   return Object.entries(document).flatMap(([section, fields]) =>
-    Object.keys(fields).length === 0 ? [[section, '{}'] as [string, string]] : Object.entries(fields).map(([field, value]) => [`${section}.${field}`, Array.isArray(value) ? value.join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value)] as [string, string]),
+    Object.keys(fields).length === 0 ? [[section, '{}'] as [string, string]] : Object.entries(fields).map(([field, value]) => [`${section}.${field}`, display(value)] as [string, string]),
   );
 }
 

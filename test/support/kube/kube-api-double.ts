@@ -26,6 +26,8 @@ export interface KubeApiDouble {
   token: string;
   kubeconfigPath: string;
   requests: RecordedRequest[];
+  /** Every stored object of a resource, in every namespace. */
+  list(resource: string): KubeObject[];
   /** Reads an object as stored (Secrets keep base64 `data`). */
   get(resource: string, namespace: string, name: string): KubeObject | undefined;
   /** Writes an object directly, as `kubectl apply` would: bumps its resourceVersion and notifies watchers. */
@@ -240,6 +242,7 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
     kubeconfigPath,
     requests,
     get: (resource, namespace, name) => structuredClone(objects.get(keyOf(resource, namespace, name))),
+    list: (resource) => [...objects.entries()].filter(([key]) => key.startsWith(`${resource}|`)).map(([, object]) => structuredClone(object)),
     put: (resource, namespace, object) => store(resource, namespace, object, !objects.has(keyOf(resource, namespace, object.metadata.name!))),
     remove: (resource, namespace, name) => {
       const current = objects.get(keyOf(resource, namespace, name));

@@ -1,0 +1,194 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, stat } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadKubeConfig } from '../../src/platform/kubernetes/kube-config.js';
+import { createKubeBlocksClusters, detectKubeBlocks } from '../../src/platform/kubernetes/kubeblocks.js';
+import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { startKubeApiDouble, type KubeApiDouble } from '../support/kube/kube-api-double.js';
+import { advanceOpsRequest, CLUSTERS_V1, OPS_V1, replication, sharded } from '../support/kube/kubeblocks-fixtures.js';
+
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/graphdb-admin.js');
+const NS = 'graphdb-system';
+
+let kube: KubeApiDouble;
+let t: AdminTestApp;
+let server: string;
+let configDir: string;
+let controller: NodeJS.Timeout;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real graphdb-admin binary as a child process. */
+function cli(args: string[], stdin?: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: configDir, GRAPHDB_ADMIN_CONFIG_DIR: configDir }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin.end(stdin ?? '');
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  kube = await startKubeApiDouble({ crds: [CLUSTERS_V1, OPS_V1] });
+  kube.put(CLUSTERS_V1, NS, replication('mygraph', NS));
+  kube.put(CLUSTERS_V1, NS, sharded('bigraph', NS));
+  kube.put(CLUSTERS_V1, NS, replication('doomed', NS));
+  const kubeConfig = loadKubeConfig({ kind: 'kubeconfig', path: kube.kubeconfigPath });
+  const clusters = createKubeBlocksClusters(kubeConfig, pino({ level: 'silent' }), await detectKubeBlocks(kubeConfig));
+  t = await startAdminTestApp('embedded', { clusters });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  configDir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-cli-'));
+  // The simulated KubeBlocks controller: every OpsRequest advances a phase every 50 ms; those of `doomed` fail.
+  controller = setInterval(() => {
+    for (const ops of kube.list(OPS_V1)) {
+      const name = ops.metadata.name!;
+      const status = (ops.status ?? {}) as { phase?: string };
+      if (status.phase === 'Succeed' || status.phase === 'Failed') continue;
+      if ((ops.spec as { clusterName: string }).clusterName === 'doomed' && status.phase === 'Running') {
+        kube.put(OPS_V1, NS, { ...ops, status: { ...status, phase: 'Failed', progress: '1/2', conditions: [{ message: 'pod falkordb-1 crashed' }] } });
+      } else advanceOpsRequest(kube, OPS_V1, NS, name);
+    }
+  }, 50);
+});
+
+afterAll(async () => {
+  clearInterval(controller);
+  await t.close();
+  await kube.close();
+});
+
+describe('graphdb-admin', () => {
+  it('refuses commands before login with exit code 3', async () => {
+    const run = await cli(['whoami']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('Not signed in');
+  });
+
+  it('exits 2 on usage errors and 3 on a wrong password', async () => {
+    expect((await cli(['clusters', 'frobnicate'])).code).toBe(2);
+    expect((await cli(['login'])).code).toBe(2);
+    const wrong = await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], 'wrong-password');
+    expect(wrong.code).toBe(3);
+    expect(wrong.stderr).toContain('Invalid email or password');
+  });
+
+  it('signs in with the password from stdin and keeps the session in a 0600 file', async () => {
+    const run = await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], `${ADMIN.password}\n`);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`Signed in as ${ADMIN.email} (admin)`);
+    expect((await stat(path.join(configDir, 'session.json'))).mode & 0o777).toBe(0o600);
+    const who = await cli(['whoami', '--json']);
+    expect(JSON.parse(who.stdout)).toMatchObject({ user: { email: ADMIN.email, role: 'admin' }, server });
+  });
+
+  it('reads and writes settings with typed dot paths, and secrets from stdin', async () => {
+    const set = await cli(['settings', 'set', 'features.multi_cluster_mode=true', 'oauth.allowed_domains=corp.example,corp.example.org', 'metrics.exporter_port=9191', 'alpha_oauth.client_secret_secret_ref=alpha-oauth']);
+    expect(set.code, set.stderr).toBe(0);
+    const secret = await cli(['settings', 'set', 'alpha_oauth.client_secret', '-'], 'from-stdin-secret\n');
+    expect(secret.code, secret.stderr).toBe(0);
+    expect(await t.backdoor.secret('alpha-oauth')).toEqual({ client_secret: 'from-stdin-secret' });
+    const json = JSON.parse((await cli(['settings', 'get', '--json'])).stdout) as { features: { multi_cluster_mode: boolean }; oauth: { allowed_domains: string[] }; metrics: { exporter_port: number } };
+    expect(json.features.multi_cluster_mode).toBe(true);
+    expect(json.oauth.allowed_domains).toEqual(['corp.example', 'corp.example.org']);
+    expect(json.metrics.exporter_port).toBe(9191);
+    const table = await cli(['settings', 'get']);
+    expect(table.stdout).toMatch(/^SETTING\s+VALUE$/m);
+    expect(table.stdout).toMatch(/^metrics\.exporter_port\s+9191$/m);
+    expect(table.stdout).not.toContain('from-stdin-secret');
+    const bad = await cli(['settings', 'set', 'features.oauth2_enabled=maybe']);
+    expect(bad.code).toBe(2);
+    const invalid = await cli(['settings', 'set', 'metrics.exporter_port=99999']);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toContain('exporter_port');
+  });
+
+  it('lists and shows clusters', async () => {
+    const list = await cli(['clusters', 'list']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^NAMESPACE\s+NAME\s+TOPOLOGY\s+PHASE\s+COMPONENTS$/m);
+    expect(list.stdout).toMatch(/graphdb-system\s+mygraph\s+replication\s+Running/);
+    expect(JSON.parse((await cli(['clusters', 'list', '--all-namespaces', '--json'])).stdout)).toHaveLength(3);
+    expect(JSON.parse((await cli(['clusters', 'list', '-n', 'other', '--json'])).stdout)).toEqual([]);
+    const get = await cli(['clusters', 'get', 'bigraph']);
+    expect(get.stdout).toMatch(/^shard\s+sharding\s+Running\s+2\s+3/m);
+    const missing = await cli(['clusters', 'get', 'nope']);
+    expect(missing.code).toBe(5);
+    expect(missing.stderr).toContain('Cluster nope not found in namespace graphdb-system');
+  });
+
+  it('restarts, scales, starts, stops and reconfigures, printing the operation names', async () => {
+    const restart = await cli(['clusters', 'restart', 'mygraph']);
+    expect(restart.code, restart.stderr).toBe(0);
+    expect(restart.stdout.trim()).toMatch(/^mygraph-restart-[a-z0-9]{5}$/);
+    const scale = await cli(['clusters', 'scale', 'mygraph', '--replicas', '3', '--json']);
+    expect(JSON.parse(scale.stdout)).toEqual({ operations: [expect.stringMatching(/^mygraph-horizontalscaling-/) as unknown] });
+    expect((await cli(['clusters', 'scale', 'bigraph', '--shards', '5'])).code).toBe(0);
+    expect((await cli(['clusters', 'scale', 'mygraph', '--cpu', '1', '--memory', '2Gi'])).code).toBe(0);
+    expect((await cli(['clusters', 'stop', 'mygraph'])).code).toBe(0);
+    const start = await cli(['clusters', 'start', 'mygraph']);
+    expect(start.code).toBe(1);
+    expect(start.stderr).toContain('Cluster mygraph is Running; starting needs it to be Stopped');
+    const reconfigure = await cli(['clusters', 'reconfigure', 'mygraph', 'TIMEOUT=1000', 'MAX_QUEUED_QUERIES=50']);
+    expect(reconfigure.code, reconfigure.stderr).toBe(0);
+    const ops = kube.get(OPS_V1, NS, reconfigure.stdout.trim())!;
+    expect(ops.spec).toMatchObject({ reconfigures: [{ parameters: [{ key: 'TIMEOUT', value: '1000' }, { key: 'MAX_QUEUED_QUERIES', value: '50' }] }] });
+    expect((await cli(['clusters', 'scale', 'mygraph'])).code).toBe(2);
+    expect((await cli(['clusters', 'scale', 'mygraph', '--replicas', 'many'])).code).toBe(2);
+    expect((await cli(['clusters', 'reconfigure', 'mygraph', 'nonsense'])).code).toBe(2);
+  });
+
+  it('follows an operation with --wait until it ends, failing when it did not succeed', async () => {
+    const ok = await cli(['clusters', 'restart', 'mygraph', '--wait', '--poll-interval', '50']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toMatch(/\[=*\] 2\/2 Succeed/);
+    const failed = await cli(['clusters', 'restart', 'doomed', '--wait', '--poll-interval', '50']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/doomed-restart-[a-z0-9]{5} ended Failed: pod falkordb-1 crashed/);
+  });
+
+  it('manages users, and a viewer gets exit code 4 for what it may not do', async () => {
+    const add = await cli(['users', 'add', 'viewer@corp.example', '--role', 'viewer', '--name', 'Vera', '--password-stdin'], 'viewer-password-1');
+    expect(add.code, add.stderr).toBe(0);
+    expect((await cli(['users', 'set-role', 'viewer@corp.example', 'operator'])).code).toBe(0);
+    expect((await cli(['users', 'set-role', 'viewer@corp.example', 'viewer'])).code).toBe(0);
+    const list = await cli(['users', 'list']);
+    expect(list.stdout).toMatch(/^viewer@corp\.example\s+Vera\s+viewer\s+local\s+false/m);
+    expect((await cli(['users', 'set-role', 'ghost@corp.example', 'viewer'])).code).toBe(5);
+
+    const adminSession = path.join(configDir, 'session.json');
+    expect((await cli(['logout'])).code).toBe(0);
+    await expect(stat(adminSession)).rejects.toThrow();
+    expect((await cli(['login', '--server', server, '--email', 'viewer@corp.example', '--password-stdin'], 'viewer-password-1')).code).toBe(0);
+    const denied = await cli(['clusters', 'restart', 'mygraph']);
+    expect(denied.code).toBe(4);
+    expect(denied.stderr).toContain('Insufficient permissions for clusters:update in namespace graphdb-system');
+    expect((await cli(['users', 'list'])).code).toBe(4);
+
+    expect((await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], ADMIN.password)).code).toBe(0);
+    expect((await cli(['users', 'disable', 'viewer@corp.example'])).code).toBe(0);
+    expect(JSON.parse((await cli(['users', 'list', '--json'])).stdout)).toContainEqual(expect.objectContaining({ email: 'viewer@corp.example', disabled: true }));
+    expect((await cli(['users', 'remove', 'viewer@corp.example'])).code).toBe(0);
+    expect((await cli(['users', 'list'])).stdout).not.toContain('viewer@corp.example');
+  });
+
+  it('documents every command with --help', async () => {
+    for (const args of [[], ['login'], ['settings', 'set'], ['clusters', 'scale'], ['clusters', 'reconfigure'], ['users', 'add']]) {
+      const help = await cli([...args, '--help']);
+      expect(help.code, args.join(' ')).toBe(0);
+      expect(help.stdout).toContain('Usage: graphdb-admin');
+    }
+  });
+});
