@@ -8,6 +8,9 @@ echo '== lint'
 npm run --silent lint
 echo '== typecheck'
 npm run --silent typecheck
+echo '== helm (the chart tests run helm lint and helm template)'
+HELM_BIN=$(sh scripts/ensure-helm.sh) || HELM_BIN=''
+export HELM_BIN
 echo '== build (the CLI tests run the compiled graphdb-admin)'
 npm run --silent build
 echo '== tests'

@@ -1,0 +1,127 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { parseStoredSettings } from '../../src/admin/settings/settings-document.js';
+import { EnvSchema } from '../../src/config.js';
+
+const run = promisify(execFile);
+const CHART = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../helm/graphdb-admin-server');
+const HELM = process.env.HELM_BIN ?? '';
+
+interface Probe {
+  httpGet: { path: string; port: string };
+}
+interface PodSpec {
+  terminationGracePeriodSeconds: number;
+  securityContext: { runAsNonRoot: boolean };
+  containers: {
+    ports: unknown[];
+    livenessProbe: Probe;
+    readinessProbe: Probe;
+    securityContext: Record<string, unknown>;
+    resources: { limits?: unknown };
+    env: { name: string; value?: string }[];
+  }[];
+}
+
+type Manifest = { kind: string; metadata: { name: string; namespace?: string; annotations?: Record<string, string> }; [key: string]: unknown };
+
+async function template(args: string[] = []): Promise<Manifest[]> {
+  const { stdout } = await run(HELM, ['template', 'graphdb-admin-server', CHART, '--namespace', 'graphdb-system', ...args]);
+  return parseAllDocuments(stdout)
+    .map((doc) => doc.toJS() as Manifest | null)
+    .filter((doc): doc is Manifest => doc !== null);
+}
+
+const find = (manifests: Manifest[], kind: string, name: string) => {
+  const found = manifests.find((m) => m.kind === kind && m.metadata.name === name);
+  expect(found, `${kind}/${name}`).toBeDefined();
+  return found as Manifest & Record<string, never>;
+};
+
+beforeAll(() => {
+  if (!HELM || !existsSync(HELM)) throw new Error('helm is not available: npm test builds it with scripts/ensure-helm.sh (needs Go, or root to install it)');
+});
+
+describe('the Helm chart', () => {
+  it('lints clean', async () => {
+    const { stdout } = await run(HELM, ['lint', CHART, '--strict']);
+    expect(stdout).toContain('0 chart(s) failed');
+    expect(stdout).not.toMatch(/\[(WARNING|ERROR)\]/);
+  });
+
+  it('renders the names, namespace, port, probes and settings key the seed and the server expect', async () => {
+    const manifests = await template();
+    for (const manifest of manifests) if (!manifest.kind.startsWith('Cluster')) expect(manifest.metadata.namespace, `${manifest.kind}/${manifest.metadata.name}`).toBe('graphdb-system');
+
+    const service = find(manifests, 'Service', 'graphdb-enterprise-admin-server') as unknown as { spec: { ports: { port: number }[] } };
+    expect(service.spec.ports).toEqual([{ name: 'http', port: 3000, targetPort: 'http' }]);
+
+    const deployment = find(manifests, 'Deployment', 'graphdb-admin-server') as unknown as { spec: { template: { spec: PodSpec } } };
+    const pod = deployment.spec.template.spec;
+    const container = pod.containers[0]!;
+    expect(container.ports).toEqual([{ name: 'http', containerPort: 3000 }]);
+    expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
+    expect(pod.terminationGracePeriodSeconds).toBe(30);
+    expect(container.resources.limits).toBeDefined();
+
+    // Every variable the pod gets is one the server reads.
+    const known = new Set(Object.keys(EnvSchema.shape));
+    const secret = find(manifests, 'Secret', 'graphdb-admin-server') as unknown as { data: Record<string, string> };
+    const names = [...container.env.map((e) => e.name), ...Object.keys(secret.data)];
+    for (const name of names) expect(known.has(name), name).toBe(true);
+    expect(Buffer.from(secret.data.ENCRYPTION_KEY!, 'base64').toString()).toMatch(/^[0-9a-f]{64}$/);
+    expect(Buffer.from(secret.data.AUTH_SECRET!, 'base64').toString().length).toBeGreaterThanOrEqual(32);
+
+    const configMap = find(manifests, 'ConfigMap', 'graphdb-admin-settings') as unknown as { data: Record<string, string>; metadata: { annotations: Record<string, string> } };
+    expect(Object.keys(configMap.data)).toEqual(['settings.json']);
+    expect(configMap.metadata.annotations['helm.sh/resource-policy']).toBe('keep');
+    expect(parseStoredSettings(configMap.data['settings.json']!)).toHaveProperty('settings');
+  });
+
+  it('grants Secrets without list or watch, and the settings ConfigMap by name', async () => {
+    const manifests = await template(['--set', 'adminServer.multiClusterRbac=true']);
+    const roles = manifests.filter((m) => m.kind === 'Role' || m.kind === 'ClusterRole') as unknown as { rules: { resources: string[]; verbs: string[]; resourceNames?: string[] }[] }[];
+    expect(roles.length).toBeGreaterThan(1);
+    for (const role of roles) {
+      for (const rule of role.rules) {
+        if (rule.resources.includes('secrets')) expect(rule.verbs.filter((v) => v === 'list' || v === 'watch')).toEqual([]);
+        if (rule.resources.includes('configmaps') && !rule.verbs.every((v) => v === 'create')) expect(rule.resourceNames).toEqual(['graphdb-admin-settings']);
+      }
+    }
+    const kubeblocks = find(manifests, 'ClusterRole', 'graphdb-admin-server-kubeblocks') as unknown as { rules: { resources: string[]; verbs: string[] }[] };
+    expect(kubeblocks.rules).toEqual([
+      { apiGroups: ['apps.kubeblocks.io'], resources: ['clusters'], verbs: ['get', 'list', 'watch'] },
+      { apiGroups: ['operations.kubeblocks.io', 'apps.kubeblocks.io'], resources: ['opsrequests'], verbs: ['get', 'list', 'watch', 'create'] },
+    ]);
+  });
+
+  it('renders with every optional feature on, mapping the seed value names to the server variables', async () => {
+    const manifests = await template([
+      '--set', 'ingress.enabled=true', '--set', 'gatewayRoute.enabled=true', '--set', 'gatewayRoute.parentRefs[0].name=gw',
+      '--set', 'adminServer.tokenStoreUrl=redis://falkordb:6379',
+      '--set', 'adminServer.secret.betaClientId=beta-id', '--set', 'adminServer.secret.betaClientSecret=beta-secret',
+      '--set', 'adminServer.env.oauthProvider=beta', '--set', 'adminServer.env.betaTenantId=tenant', '--set', 'adminServer.env.betaRedirectUri=https://admin.example.com/api/auth/oauth/beta/callback',
+      '--set', 'adminServer.secret.alphaClientId=alpha-id', '--set', 'adminServer.secret.alphaClientSecret=alpha-secret', '--set', 'adminServer.env.alphaRedirectUri=https://admin.example.com/api/auth/oauth/alpha/callback',
+      '--set', 'adminServer.initialAdmin.email=root@example.com', '--set', 'adminServer.initialAdmin.password=change-me-now',
+      '--set', 'adminServer.enableDocsUi=false', '--set', 'persistence.existingClaim=graphdb-data',
+    ]);
+    const secret = find(manifests, 'Secret', 'graphdb-admin-server') as unknown as { data: Record<string, string> };
+    const decoded = Object.fromEntries(Object.entries(secret.data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
+    expect(decoded).toMatchObject({ BETA_CLIENT_ID: 'beta-id', BETA_CLIENT_SECRET: 'beta-secret', ALPHA_CLIENT_ID: 'alpha-id', ALPHA_CLIENT_SECRET: 'alpha-secret', TOKEN_STORE_URL: 'redis://falkordb:6379', ADMIN_EMAIL: 'root@example.com' });
+    const deployment = find(manifests, 'Deployment', 'graphdb-admin-server') as unknown as { spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[]; volumes: unknown[] } } } };
+    const env = Object.fromEntries(deployment.spec.template.spec.containers[0]!.env.map((e) => [e.name, e.value]));
+    expect(env).toMatchObject({ OAUTH_PROVIDER: 'beta', BETA_TENANT_ID: 'tenant', ENABLE_DOCSUI: 'false' });
+    expect(deployment.spec.template.spec.volumes).toContainEqual({ name: 'data', persistentVolumeClaim: { claimName: 'graphdb-data' } });
+    const ingress = find(manifests, 'Ingress', 'graphdb-admin-server') as unknown as { spec: { rules: { http: { paths: { path: string; backend: { service: { name: string; port: { number: number } } } }[] } }[] } };
+    expect(ingress.spec.rules[0]!.http.paths[0]).toMatchObject({ path: '/api', backend: { service: { name: 'graphdb-enterprise-admin-server', port: { number: 3000 } } } });
+    expect(find(manifests, 'HTTPRoute', 'graphdb-admin-server')).toBeDefined();
+  });
+});
