@@ -16,6 +16,8 @@ import { errorBody } from './shared/error-shapes.js';
 import { registerHealthRoutes, type ReadinessCheck } from './shared/health-routes.js';
 import { registerOpenApi } from './shared/openapi.js';
 import { trackRequestsInFlight } from './shared/graceful-close.js';
+import { createMetrics, recordRequestMetrics, type Metrics } from './shared/metrics.js';
+import type { MetricsExporter } from './platform/metrics/metrics-exporter.js';
 import type { RedisConnection } from './platform/redis/redis-connection.js';
 import { ConnectionPools } from './platform/falkordb/connection-pools.js';
 
@@ -33,6 +35,10 @@ export interface AppDeps {
   sseHeartbeatMs?: number;
   /** Where the admin API keeps settings, Secrets and users (Kubernetes or local files). */
   adminStores: AdminStores;
+  /** Prometheus metrics of this server; created here when not given. */
+  metrics?: Metrics;
+  /** The Prometheus exporter, driven by features.metrics_collection and metrics.exporter_port (main only). */
+  metricsExporter?: MetricsExporter;
   /** Database deployments: KubeBlocks, the embedded FalkorDB, or none. */
   clusters?: ClusterPort;
   /** OpenID relying-party operations (discovery cache included); created here when not given. */
@@ -87,7 +93,25 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   });
 
   await app.register(fastifyCookie);
-  const admin = createAdminContext({ config, stores: deps.adminStores, logger: deps.logger, now: deps.now });
+  const metrics = deps.metrics ?? createMetrics();
+  recordRequestMetrics(app, metrics);
+  const exporter = deps.metricsExporter;
+  const admin = createAdminContext({
+    config,
+    stores: deps.adminStores,
+    logger: deps.logger,
+    now: deps.now,
+    onSettingsChange: exporter ? (settings) => void exporter.apply(settings.features.metrics_collection, settings.metrics.exporter_port) : undefined,
+  });
+  if (exporter) {
+    // Re-read the settings on their interval even without traffic, so a hand edit moves or stops the exporter.
+    const refresher = setInterval(() => void admin.settings.current(), Math.max(config.settingsRefreshMs, 1000));
+    refresher.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(refresher);
+      await exporter.close();
+    });
+  }
   // Either switch hides the docs UI: ENABLE_DOCSUI at start, features.api_docs_enabled at any time.
   await registerOpenApi(app, { docsUi: config.enableDocsUi, docsUiAllowed: () => admin.settings.cached().features.api_docs_enabled });
 
@@ -99,12 +123,14 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
         await deps.tokenStore.ping();
       },
     },
+    { name: 'settings', check: () => admin.settings.ready() },
     ...(deps.readinessChecks ?? []),
   ]);
 
   const pools = deps.connectionPools ?? new ConnectionPools(deps.logger);
+  metrics.poolGauge(() => pools.stats());
   app.addHook('onClose', () => pools.closeAll());
-  await app.register(browserPlugin, { authSecret: config.authSecret, encryptionKey: config.encryptionKey, tokenStore: deps.tokenStore, pools, now: deps.now, sseHeartbeatMs: deps.sseHeartbeatMs });
+  await app.register(browserPlugin, { authSecret: config.authSecret, encryptionKey: config.encryptionKey, tokenStore: deps.tokenStore, pools, now: deps.now, sseHeartbeatMs: deps.sseHeartbeatMs, observeTokenStore: (operation, seconds) => metrics.tokenStoreSeconds.observe({ operation }, seconds) });
   await app.register(adminPlugin, {
     context: admin,
     config,

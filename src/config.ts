@@ -58,7 +58,7 @@ export const EnvSchema = z.object({
   SESSION_TTL: duration.default(8 * 3600),
   ADMIN_EMAIL: z.email('must be an e-mail address').optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters long').optional(),
-  POD_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name').default('graphdb-system'),
+  POD_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name').optional(),
   CLUSTER_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name').default('graphdb-system'),
   SETTINGS_REFRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   ALPHA_CLIENT_ID: z.string().min(1).optional(),
@@ -104,6 +104,8 @@ export interface Config {
   initialAdmin: { email?: string; password?: string };
   /** The server's own namespace: settings, users and their permission checks live here. */
   namespace: string;
+  /** False when `namespace` is only the default: inside a pod, the service account's namespace is used instead. */
+  namespaceFromEnvironment: boolean;
   settingsRefreshMs: number;
   /** Where database deployments live when multi_cluster_mode is off, and the default of `?namespace=`. */
   clusterNamespace: string;
@@ -166,7 +168,8 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     sessionTtlSeconds: e.SESSION_TTL,
     initialAdmin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
-    namespace: e.POD_NAMESPACE,
+    namespace: e.POD_NAMESPACE ?? 'graphdb-system',
+    namespaceFromEnvironment: e.POD_NAMESPACE !== undefined,
     settingsRefreshMs: e.SETTINGS_REFRESH_MS,
     clusterNamespace: e.CLUSTER_NAMESPACE,
     oauthEndpoints: {

@@ -6,10 +6,12 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { loggerOptions } from './shared/logging.js';
 import { closeGracefully } from './shared/graceful-close.js';
+import { createMetrics } from './shared/metrics.js';
+import { createMetricsExporter } from './platform/metrics/metrics-exporter.js';
 import { startEmbeddedFalkorDB, type EmbeddedFalkorDB } from './platform/falkordb/embedded-falkordb.js';
 import { loadOrCreateEmbeddedSecrets } from './platform/embedded-secrets.js';
 import { closeRedisConnection, createRedisConnection, type RedisConnection } from './platform/redis/redis-connection.js';
-import { kubernetesReadiness, loadKubeConfig } from './platform/kubernetes/kube-config.js';
+import { kubernetesReadiness, loadKubeConfig, serviceAccountNamespace } from './platform/kubernetes/kube-config.js';
 import { createKubeAdminStores } from './platform/kubernetes/kube-stores.js';
 import { createKubeBlocksClusters, detectKubeBlocks } from './platform/kubernetes/kubeblocks.js';
 import { createEmbeddedClusters } from './platform/clusters/embedded-clusters.js';
@@ -70,10 +72,16 @@ async function main(): Promise<void> {
     tokenStore = createRedisConnection(config.tokenStoreUrl ?? `${embedded!.url}/1`, logger);
     await tokenStore.connect();
 
+    if (config.kubernetes?.kind === 'in-cluster' && !config.namespaceFromEnvironment) {
+      const namespace = await serviceAccountNamespace();
+      if (namespace) config = Object.freeze({ ...config, namespace });
+    }
+    const metrics = createMetrics();
+    const countKubeError = (kind: string) => metrics.kubernetesErrors.inc({ kind });
     const kubeConfig = config.kubernetes ? loadKubeConfig(config.kubernetes) : undefined;
     const readinessChecks = kubeConfig ? [{ name: 'kubernetes', check: kubernetesReadiness(kubeConfig) }] : [];
     // Without Kubernetes, settings, Secrets and users are files in DATA_DIR, and a first admin password may be generated.
-    const adminStores = kubeConfig ? createKubeAdminStores(kubeConfig, config.namespace) : createFileAdminStores(config.dataDir);
+    const adminStores = kubeConfig ? createKubeAdminStores(kubeConfig, config.namespace, countKubeError) : createFileAdminStores(config.dataDir);
     const firstAdmin = {
       ...config.initialAdmin,
       writeGeneratedPassword: kubeConfig ? undefined : (password: string) => writeInitialAdminPassword(config.dataDir, password),
@@ -85,7 +93,7 @@ async function main(): Promise<void> {
         })
       : undefined;
     const clusters = kubeConfig
-      ? createKubeBlocksClusters(kubeConfig, logger, kubeBlocks)
+      ? createKubeBlocksClusters(kubeConfig, logger, kubeBlocks, countKubeError)
       : embedded
         ? createEmbeddedClusters({
             falkordb: embedded,
@@ -97,7 +105,8 @@ async function main(): Promise<void> {
             logger,
           })
         : undefined;
-    const app = await buildApp(config, { logger, tokenStore, readinessChecks, adminStores, firstAdmin, clusters });
+    const metricsExporter = createMetricsExporter(metrics.registry, logger);
+    const app = await buildApp(config, { logger, tokenStore, readinessChecks, adminStores, firstAdmin, clusters, metrics, metricsExporter });
     await app.listen({ port: config.port, host: config.host });
 
     let shuttingDown = false;

@@ -16,6 +16,7 @@ import { createSessions } from './sessions/session.js';
 import { publicAuthRoutes, sessionAuthRoutes } from './sessions/auth-routes.js';
 import { settingsRoutes } from './settings/settings-routes.js';
 import { createSettingsService } from './settings/settings-service.js';
+import type { Settings } from './settings/settings-schema.js';
 import { bootstrapFirstAdmin, type BootstrapOptions } from './users/bootstrap.js';
 import { userRoutes } from './users/user-routes.js';
 import { createUserService } from './users/user-service.js';
@@ -26,6 +27,7 @@ export interface AdminServicesOptions {
   stores: AdminStores;
   logger: FastifyBaseLogger;
   now?: () => number;
+  onSettingsChange?: (settings: Settings) => void;
 }
 
 /** The admin API's services; built apart from the plugin because the docs switch needs the settings first. */
@@ -35,7 +37,7 @@ export function createAdminContext(options: AdminServicesOptions): AdminContext 
   return {
     namespace: options.config.namespace,
     oauthEnv: options.config.oauthEnv,
-    settings: createSettingsService({ stores: options.stores, logger: options.logger, refreshMs: options.config.settingsRefreshMs, now }),
+    settings: createSettingsService({ stores: options.stores, logger: options.logger, refreshMs: options.config.settingsRefreshMs, now, onChange: options.onSettingsChange }),
     users,
     sessions: createSessions({ secret: options.config.sessionSecret, ttlSeconds: options.config.sessionTtlSeconds, publicOrigin: options.config.publicOrigin, now }, users),
   };

@@ -22,6 +22,7 @@ export interface BrowserPluginOptions {
   pools: ConnectionPools;
   now?: () => number;
   sseHeartbeatMs?: number;
+  observeTokenStore?: (operation: string, seconds: number) => void;
 }
 
 export async function browserPlugin(app: FastifyInstance, options: BrowserPluginOptions): Promise<void> {
@@ -29,7 +30,7 @@ export async function browserPlugin(app: FastifyInstance, options: BrowserPlugin
   const context: BrowserContext = {
     authSecret: options.authSecret,
     encryptionKey: options.encryptionKey,
-    store: createTokenStore(options.tokenStore),
+    store: createTokenStore(options.tokenStore, undefined, options.observeTokenStore),
     pools: options.pools,
     now: options.now ?? Date.now,
     sseHeartbeatMs: options.sseHeartbeatMs ?? HEARTBEAT_INTERVAL_MS,

@@ -15,13 +15,13 @@ describe('readiness with Kubernetes configured', () => {
         if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(ready?.status, JSON.stringify(server.lines)).toBe(200);
-      expect(await ready?.json()).toEqual({ status: 'ready', checks: { tokenStore: { ok: true }, kubernetes: { ok: true } } });
+      expect(await ready?.json()).toEqual({ status: 'ready', checks: { tokenStore: { ok: true }, settings: { ok: true }, kubernetes: { ok: true } } });
       expect(kube.requests).toContainEqual({ method: 'GET', path: '/version' });
 
       await kube.close();
       const notReady = await fetch(`${server.baseUrl}/readyz`);
       expect(notReady.status).toBe(503);
-      expect(await notReady.json()).toEqual({ status: 'not ready', checks: { tokenStore: { ok: true }, kubernetes: { ok: false } } });
+      expect(await notReady.json()).toEqual({ status: 'not ready', checks: { tokenStore: { ok: true }, settings: { ok: true }, kubernetes: { ok: false } } });
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;

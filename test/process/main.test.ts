@@ -34,7 +34,7 @@ describe('the server process in embedded mode', () => {
     const health = await fetch(`${first.server.baseUrl}/healthz`);
     expect(health.status).toBe(200);
     const ready = await fetch(`${first.server.baseUrl}/readyz`);
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { tokenStore: { ok: true } } });
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { tokenStore: { ok: true }, settings: { ok: true } } });
     await withGraphClient(first.embedded, async (db) => {
       const reply = await db.selectGraph('persisted').query<{ name: string }>("CREATE (:Person {name: 'Ada'}) RETURN 1 AS one");
       expect(reply.data).toEqual([{ one: 1 }]);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAdminTestApp } from '../support/admin.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { startTestFalkorDB } from '../support/falkordb.js';
 
@@ -21,7 +22,7 @@ describe('probes', () => {
   it('/readyz is ready while the token store answers', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ready', checks: { tokenStore: { ok: true } } });
+    expect(res.json()).toEqual({ status: 'ready', checks: { tokenStore: { ok: true }, settings: { ok: true } } });
   });
 
   it('/readyz includes extra checks and turns 503 when one fails, without revealing why', async () => {
@@ -32,7 +33,7 @@ describe('probes', () => {
     try {
       const res = await withKube.app.inject({ method: 'GET', url: '/readyz' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ status: 'not ready', checks: { tokenStore: { ok: true }, kubernetes: { ok: false } } });
+      expect(res.json()).toEqual({ status: 'not ready', checks: { tokenStore: { ok: true }, settings: { ok: true }, kubernetes: { ok: false } } });
       expect(res.body).not.toContain('10.0.0.1');
       expect(withKube.logs.text).toContain('10.0.0.1');
     } finally {
@@ -47,5 +48,19 @@ describe('probes', () => {
     expect(res.json()).toMatchObject({ status: 'not ready', checks: { tokenStore: { ok: false } } });
     const live = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(live.statusCode).toBe(200);
+  });
+});
+
+describe('readiness and settings', () => {
+  it('stays not ready until the settings store has answered once', async () => {
+    const t2 = await startAdminTestApp('kubernetes');
+    try {
+      t2.kube!.failRequests({ method: 'GET', pathIncludes: '/configmaps/graphdb-admin-settings' }, 500, 'InternalError', 'etcd is down');
+      const res = await t2.app.inject({ method: 'GET', url: '/readyz' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json<{ checks: Record<string, { ok: boolean }> }>().checks.settings).toEqual({ ok: false });
+    } finally {
+      await t2.close();
+    }
   });
 });

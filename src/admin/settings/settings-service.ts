@@ -13,6 +13,8 @@ export interface SettingsServiceOptions {
   logger: FastifyBaseLogger;
   refreshMs: number;
   now?: () => number;
+  /** Called with the settings in force whenever they change (loaded, hand-edited or patched). */
+  onChange?: (settings: Settings) => void;
 }
 
 export function createSettingsService(options: SettingsServiceOptions) {
@@ -22,21 +24,29 @@ export function createSettingsService(options: SettingsServiceOptions) {
   let lastVersion: string | undefined;
   let readAt = Number.NEGATIVE_INFINITY;
   let refreshing: Promise<Settings> | undefined;
+  let loadedOnce = false;
+  const adopt = (settings: Settings): Settings => {
+    const changed = settings !== lastGood || !loadedOnce;
+    lastGood = settings;
+    loadedOnce = true;
+    if (changed) options.onChange?.(settings);
+    return settings;
+  };
   const writes = new Mutex();
 
   async function load(): Promise<Settings> {
     const stored = await stores.settings.read();
     readAt = now();
-    if (!stored) return (lastGood = DEFAULT_SETTINGS);
-    if (stored.version === lastVersion) return lastGood;
+    if (!stored) return adopt(DEFAULT_SETTINGS);
+    if (stored.version === lastVersion) return adopt(lastGood);
     const parsed = parseStoredSettings(stored.value[SETTINGS_KEY] ?? '');
     if ('error' in parsed) {
       logger.error({ store: stores.settings.description, reason: parsed.error }, 'ignoring invalid settings document; the last good settings stay in force');
       lastVersion = stored.version;
-      return lastGood;
+      return adopt(lastGood);
     }
     lastVersion = stored.version;
-    return (lastGood = parsed.settings);
+    return adopt(parsed.settings);
   }
 
   /** Upserts one data key of a Secret, leaving its other keys alone. */
@@ -60,6 +70,12 @@ export function createSettingsService(options: SettingsServiceOptions) {
           refreshing = undefined;
         });
       return refreshing;
+    },
+
+    /** Readiness: the settings store answered at least once (before that the defaults would be guesses). */
+    async ready(): Promise<void> {
+      await this.current();
+      if (!loadedOnce) throw new Error('settings not loaded yet');
     },
 
     /** The last good settings without any I/O (for hot paths such as the docs UI switch). */
@@ -89,7 +105,7 @@ export function createSettingsService(options: SettingsServiceOptions) {
             const result = await stores.settings.write({ [SETTINGS_KEY]: serializeSettings(settings) }, stored?.version);
             lastVersion = result.version;
             readAt = now();
-            return (lastGood = settings);
+            return adopt(settings);
           });
           return saved;
         } catch (error) {

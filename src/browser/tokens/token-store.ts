@@ -84,17 +84,22 @@ export type RevokeOutcome = 'revoked' | 'already-revoked' | 'not-found';
 export const TOKEN_STORE_UNAVAILABLE = 'Token store is unavailable';
 
 /** Every store operation fails as one 503 when the server behind it cannot be reached. */
-function unavailableAs503<A extends unknown[], R>(operation: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+type Observe = (operation: string, seconds: number) => void;
+
+function unavailableAs503<A extends unknown[], R>(name: string, operation: (...args: A) => Promise<R>, observe?: Observe): (...args: A) => Promise<R> {
   return async (...args: A) => {
+    const started = performance.now();
     try {
       return await operation(...args);
     } catch (error) {
       throw new HttpError(503, TOKEN_STORE_UNAVAILABLE, {}, error);
+    } finally {
+      observe?.(name, (performance.now() - started) / 1000);
     }
   };
 }
 
-export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:') {
+export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:', observe?: Observe) {
   const tokenKey = (id: string) => `${prefix}token:${keyPart(id, TOKEN_ID_PATTERN)}`;
   const hashKey = (hash: string) => `${prefix}token-hash:${keyPart(hash, HASH_PATTERN)}`;
   const dbKey = (db: string) => `${prefix}db-tokens:${keyPart(db, KEY_PART_PATTERN)}`;
@@ -158,12 +163,12 @@ export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:') {
     },
   };
   return {
-    save: unavailableAs503(store.save),
-    get: unavailableAs503(store.get),
-    findByHash: unavailableAs503(store.findByHash),
-    list: unavailableAs503(store.list),
-    revoke: unavailableAs503(store.revoke),
-    touch: unavailableAs503(store.touch),
+    save: unavailableAs503('save', store.save, observe),
+    get: unavailableAs503('get', store.get, observe),
+    findByHash: unavailableAs503('findByHash', store.findByHash, observe),
+    list: unavailableAs503('list', store.list, observe),
+    revoke: unavailableAs503('revoke', store.revoke, observe),
+    touch: unavailableAs503('touch', store.touch, observe),
   };
 }
 

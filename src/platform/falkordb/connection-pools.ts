@@ -88,6 +88,10 @@ export class CredentialPool {
     private readonly logger: Logger,
   ) {}
 
+  get size(): number {
+    return this.clients.length;
+  }
+
   get idleSince(): number {
     return this.clients.some((c) => c.busy > 0) ? Date.now() : this.lastUsed;
   }
@@ -213,6 +217,12 @@ export class ConnectionPools {
     } finally {
       await pool.close();
     }
+  }
+
+  stats(): { pools: number; connections: number } {
+    let connections = 0;
+    for (const pool of this.pools.values()) connections += pool.size;
+    return { pools: this.pools.size, connections };
   }
 
   private async closeIdle(): Promise<void> {

@@ -1,5 +1,6 @@
 // Loads the Kubernetes client configuration (a kubeconfig file, or the pod's service account in a cluster)
 // and offers the readiness probe of the API server.
+import { readFile } from 'node:fs/promises';
 import { KubeConfig, VersionApi } from '@kubernetes/client-node';
 import type { KubernetesSource } from '../../config.js';
 
@@ -22,4 +23,15 @@ export function kubernetesReadiness(kubeConfig: KubeConfig): () => Promise<void>
   return async () => {
     await versionApi.getCode();
   };
+}
+
+const SERVICE_ACCOUNT_NAMESPACE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
+
+/** The pod's own namespace from its service-account mount, when running in a cluster. */
+export async function serviceAccountNamespace(file = SERVICE_ACCOUNT_NAMESPACE): Promise<string | undefined> {
+  try {
+    return (await readFile(file, 'utf8')).trim() || undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -92,7 +92,7 @@ export function opsRequestBody(namespace: string, cluster: ClusterRecord, reques
  * `detected`: the result of detectKubeBlocks at start-up, when it succeeded; otherwise detection happens (once)
  * at the first request, so a server that starts while the API server is briefly away still comes up.
  */
-export function createKubeBlocksClusters(kubeConfig: KubeConfig, logger: PlatformLogger, detected?: KubeBlocksApi): ClusterPort {
+export function createKubeBlocksClusters(kubeConfig: KubeConfig, logger: PlatformLogger, detected?: KubeBlocksApi, onError?: (kind: string) => void): ClusterPort {
   const objects = kubeConfig.makeApiClient(CustomObjectsApi);
   let detection: Promise<KubeBlocksApi> | undefined = detected ? Promise.resolve(detected) : undefined;
   const apiVersions = () => {
@@ -101,6 +101,10 @@ export function createKubeBlocksClusters(kubeConfig: KubeConfig, logger: Platfor
       throw error;
     });
     return detection;
+  };
+  const counted = (error: unknown, verb: string, what: string) => {
+    if (!(error instanceof ApiException && error.code === 404)) onError?.(error instanceof ApiException ? String(error.code) : 'unreachable');
+    return failure(error, verb, what);
   };
   const clusterParamsOf = (api: KubeBlocksApi) => ({ group: CLUSTER_GROUP, version: api.clusterVersion, plural: 'clusters' });
   const opsParamsOf = (api: KubeBlocksApi) => ({ group: api.opsGroup, version: 'v1alpha1', plural: 'opsrequests' });
@@ -128,7 +132,7 @@ export function createKubeBlocksClusters(kubeConfig: KubeConfig, logger: Platfor
         ) as { items?: unknown[] };
         return parseClusters(reply.items ?? []);
       } catch (error) {
-        throw failure(error, 'list', 'KubeBlocks clusters');
+        throw counted(error, 'list', 'KubeBlocks clusters');
       }
     },
 
@@ -138,7 +142,7 @@ export function createKubeBlocksClusters(kubeConfig: KubeConfig, logger: Platfor
         return parseClusters([await objects.getNamespacedCustomObject({ ...clusterParams, namespace, name })])[0];
       } catch (error) {
         if (error instanceof ApiException && error.code === 404) return undefined;
-        throw failure(error, 'get', `cluster ${namespace}/${name}`);
+        throw counted(error, 'get', `cluster ${namespace}/${name}`);
       }
     },
 
@@ -149,7 +153,7 @@ export function createKubeBlocksClusters(kubeConfig: KubeConfig, logger: Platfor
         const created = (await objects.createNamespacedCustomObject({ ...opsParams, namespace, body: opsRequestBody(namespace, cluster, request, api) })) as { metadata?: { name?: string } };
         return created.metadata?.name ?? '';
       } catch (error) {
-        throw failure(error, 'create', 'OpsRequest');
+        throw counted(error, 'create', 'OpsRequest');
       }
     },
 
@@ -164,7 +168,7 @@ export function createKubeBlocksClusters(kubeConfig: KubeConfig, logger: Platfor
           })
           .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.name.localeCompare(a.name));
       } catch (error) {
-        throw failure(error, 'list', 'OpsRequests');
+        throw counted(error, 'list', 'OpsRequests');
       }
     },
   };

@@ -1,0 +1,62 @@
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { findFreePort } from '../../src/platform/net.js';
+import { runServerProcess } from '../support/server-process.js';
+
+async function scrape(port: number): Promise<string | undefined> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+    return res.ok ? await res.text() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await probe();
+  while (!accept(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = await probe();
+  }
+  return value;
+}
+
+describe('the Prometheus exporter', () => {
+  it('serves metrics on metrics.exporter_port while metrics_collection is on, following settings changes', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-metrics-'));
+    const firstPort = await findFreePort();
+    await mkdir(path.join(dataDir, 'admin'), { recursive: true });
+    await writeFile(path.join(dataDir, 'admin', 'settings.json'), JSON.stringify({ features: { metrics_collection: true }, metrics: { exporter_port: firstPort } }));
+    const server = await runServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info', SETTINGS_REFRESH_MS: '200' });
+    try {
+      await server.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('Server listening at'));
+      await fetch(`${server.baseUrl}/healthz`);
+      await fetch(`${server.baseUrl}/api/graph/x/y/z/w`);
+      const text = await eventually(() => scrape(firstPort), (t) => t !== undefined && t.includes('route="/healthz"'));
+      expect(text).toMatch(/^graphdb_http_requests_total\{method="GET",route="\/healthz",status="200"\} \d+$/m);
+      expect(text).toMatch(/^graphdb_http_requests_total\{method="GET",route="unmatched",status="404"\} 1$/m);
+      expect(text).toMatch(/^graphdb_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/healthz",status="200"\} \d+$/m);
+      expect(text).toContain('graphdb_falkordb_pool_connections');
+      expect(text).toContain('graphdb_token_store_duration_seconds');
+      expect(text).toContain('process_cpu_user_seconds_total');
+
+      // A settings change moves the exporter; turning metrics_collection off stops it.
+      const password = (await readFile(path.join(dataDir, 'initial-admin-password'), 'utf8')).trim();
+      const login = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@localhost', password }) });
+      const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+      const secondPort = await findFreePort();
+      const patch = (body: unknown) => fetch(`${server.baseUrl}/api/settings/`, { method: 'PATCH', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect((await patch({ metrics: { exporter_port: secondPort } })).status).toBe(200);
+      expect(await eventually(() => scrape(secondPort), (t) => t !== undefined)).toContain('graphdb_http_requests_total');
+      expect(await eventually(() => scrape(firstPort), (t) => t === undefined)).toBeUndefined();
+      expect((await patch({ features: { metrics_collection: false } })).status).toBe(200);
+      expect(await eventually(() => scrape(secondPort), (t) => t === undefined)).toBeUndefined();
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  });
+});
