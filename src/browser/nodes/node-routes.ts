@@ -76,31 +76,23 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     async (request) => ({ message: await translated(() => deleteEntity(db(request), request.params.graph, request.body.type, request.params.node)) }),
   );
 
-  routes.post(
-    '/api/graph/:graph/:node/label',
-    {
+  const labelRoutes = [
+    { method: 'POST' as const, operationId: 'addLabel', summary: 'Add a label to a node', change: addLabel, message: 'Label added' },
+    { method: 'DELETE' as const, operationId: 'removeLabel', summary: 'Remove a label from a node', change: removeLabel, message: 'Label removed' },
+  ];
+  for (const { method, operationId, summary, change, message } of labelRoutes) {
+    routes.route({
+      method,
+      url: '/api/graph/:graph/:node/label',
       preHandler: writer('changing labels'),
       config: errors,
-      schema: { operationId: 'addLabel', tags, summary: 'Add a label to a node', security, params: NodeParamsSchema, body: LabelBodySchema, response: { 200: MessageSchema } },
-    },
-    async (request) => {
-      await translated(() => addLabel(db(request), request.params.graph, request.params.node, request.body.label));
-      return { message: 'Label added' };
-    },
-  );
-
-  routes.delete(
-    '/api/graph/:graph/:node/label',
-    {
-      preHandler: writer('changing labels'),
-      config: errors,
-      schema: { operationId: 'removeLabel', tags, summary: 'Remove a label from a node', security, params: NodeParamsSchema, body: LabelBodySchema, response: { 200: MessageSchema } },
-    },
-    async (request) => {
-      await translated(() => removeLabel(db(request), request.params.graph, request.params.node, request.body.label));
-      return { message: 'Label removed' };
-    },
-  );
+      schema: { operationId, tags, summary, security, params: NodeParamsSchema, body: LabelBodySchema, response: { 200: MessageSchema } },
+      handler: async (request) => {
+        await translated(() => change(db(request), request.params.graph, request.params.node, request.body.label));
+        return { message };
+      },
+    });
+  }
 
   routes.post(
     '/api/graph/:graph/:node/:key',
