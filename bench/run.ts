@@ -1,79 +1,175 @@
-// `npm run bench`: each scenario runs interleaved rounds of our endpoint and the same work done directly with
-// a FalkorDB/Redis client, against one real FalkorDB, and prints throughput, latency and the ratio ours/raw.
-import { mkdir, writeFile } from 'node:fs/promises';
+// `npm run bench`: every scenario runs interleaved rounds of our endpoint and the same work done directly with the
+// falkordb client, against one real FalkorDB on loopback, and prints throughput, latency, peak RSS and the ratio
+// ours/raw. Results go to bench/results/latest.json. Bounded: BENCH_SECONDS per round, BENCH_ROUNDS rounds.
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { FalkorDB } from 'falkordb';
 import { pino } from 'pino';
 import { startEmbeddedFalkorDB } from '../src/platform/falkordb/embedded-falkordb.js';
 import { createRedisConnection } from '../src/platform/redis/redis-connection.js';
-import { measureHttp, measureRaw } from './lib/load.js';
-import { startBenchServer, peakRssMiB } from './lib/server.js';
+import { measureHttp, measureRaw, type HttpLoad } from './lib/load.js';
+import { peakRssMiB, startBenchServer } from './lib/server.js';
 import { bestRound, type Measurement } from './lib/stats.js';
 
-const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const CONNECTIONS = 10;
-const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const RESULTS_FILE = path.join(HERE, 'results', 'latest.json');
+const run = promisify(execFile);
 
-interface ScenarioResult {
+interface Row {
   name: string;
   ours: Measurement;
-  raw: Measurement;
-  throughputRatio: number;
-  p99Ratio: number;
+  raw?: Measurement;
+  note?: string;
 }
 
-function format(result: ScenarioResult): string {
-  const cell = (m: Measurement) => `${m.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${m.p50Ms.toFixed(2).padStart(6)} ms  p99 ${m.p99Ms.toFixed(2).padStart(6)} ms`;
-  return [
-    result.name,
-    `  ours ${cell(result.ours)}  errors ${result.ours.errors}`,
-    `  raw  ${cell(result.raw)}  errors ${result.raw.errors}`,
-    `  ratio ours/raw: throughput ${(result.throughputRatio * 100).toFixed(0)}%, p99 ${result.p99Ratio.toFixed(2)}x`,
-  ].join('\n');
+const fmt = (m: Measurement) => `${m.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${m.p50Ms.toFixed(2).padStart(7)} ms  p99 ${m.p99Ms.toFixed(2).padStart(7)} ms  errors ${m.errors}`;
+
+function report(row: Row): void {
+  console.log(row.name);
+  console.log(`  ours ${fmt(row.ours)}`);
+  if (row.raw) {
+    console.log(`  raw  ${fmt(row.raw)}`);
+    console.log(`  ours/raw: throughput ${((row.ours.requestsPerSecond / row.raw.requestsPerSecond) * 100).toFixed(0)}%, p99 ${(row.ours.p99Ms / Math.max(row.raw.p99Ms, 0.001)).toFixed(2)}x`);
+  }
+  if (row.note) console.log(`  ${row.note}`);
+}
+
+async function rounds(ours: () => Promise<Measurement>, raw?: () => Promise<Measurement>): Promise<{ ours: Measurement; raw?: Measurement }> {
+  const mine: Measurement[] = [];
+  const direct: Measurement[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    mine.push(await ours());
+    if (raw) direct.push(await raw());
+  }
+  return { ours: bestRound(mine), raw: raw ? bestRound(direct) : undefined };
 }
 
 async function main(): Promise<void> {
   const logger = pino({ level: 'warn' });
   const falkordb = await startEmbeddedFalkorDB({ logger });
-  const server = await startBenchServer({ TOKEN_STORE_URL: falkordb.url });
-  const raw = createRedisConnection(falkordb.url, logger);
-  await raw.connect();
-  const results: ScenarioResult[] = [];
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-bench-'));
+  const admin = { email: 'bench@example.com', password: 'bench-password-1' };
+  const server = await startBenchServer({ TOKEN_STORE_URL: `${falkordb.url}/1`, DATA_DIR: dataDir, ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, SETTINGS_REFRESH_MS: '5000' });
+  const raw = await FalkorDB.connect({ socket: { host: falkordb.host, port: falkordb.port } });
+  const graph = raw.selectGraph('bench');
+  const store = createRedisConnection(`${falkordb.url}/1`, logger);
+  await store.connect();
+  const rows: Row[] = [];
+  const http = (load: Omit<HttpLoad, 'durationSeconds' | 'connections'> & { connections?: number }) => () => measureHttp({ connections: 10, durationSeconds: DURATION_SECONDS, ...load });
+  const direct = (work: () => Promise<unknown>, concurrency = 10) => () => measureRaw(work, concurrency, DURATION_SECONDS);
+
   try {
-    const scenarios = [
-      {
-        name: 'GET /readyz (one token-store PING per request)',
-        ours: () => measureHttp({ url: `${server.baseUrl}/readyz`, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS }),
-        raw: () => measureRaw(() => raw.ping(), CONNECTIONS, DURATION_SECONDS),
-      },
-    ];
-    for (const scenario of scenarios) {
-      const ours: Measurement[] = [];
-      const direct: Measurement[] = [];
-      for (let round = 0; round < ROUNDS; round++) {
-        ours.push(await scenario.ours());
-        direct.push(await scenario.raw());
-      }
-      const best = { ours: bestRound(ours), raw: bestRound(direct) };
-      const result = {
-        name: scenario.name,
-        ...best,
-        throughputRatio: best.ours.requestsPerSecond / best.raw.requestsPerSecond,
-        p99Ratio: best.ours.p99Ms / best.raw.p99Ms,
-      };
-      results.push(result);
-      console.log(format(result));
+    await graph.query('UNWIND range(1, 1000) AS i CREATE (:Person {id: i, name: "p" + toString(i)})');
+    await graph.query('MATCH (a:Person), (b:Person) WHERE b.id = a.id + 1 CREATE (a)-[:NEXT]->(b)');
+    const newToken = async () => {
+      const res = await fetch(`${server.baseUrl}/api/auth/tokens/credentials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'default', host: falkordb.host, port: String(falkordb.port), tls: 'false' }) });
+      return ((await res.json()) as { token: string }).token;
+    };
+    const token = await newToken();
+    const bearer = { authorization: `Bearer ${token}` };
+    const url = (p: string) => `${server.baseUrl}${p}`;
+    const smallQuery = 'MATCH (n) RETURN n LIMIT 10';
+    const queryUrl = (q: string, timeout = 10_000) => url(`/api/graph/bench?query=${encodeURIComponent(q)}&timeout=${timeout}`);
+
+    const scenario = async (name: string, ours: () => Promise<Measurement>, baseline?: () => Promise<Measurement>, note?: string) => {
+      const row = { name, ...(await rounds(ours, baseline)), note };
+      rows.push(row);
+      report(row);
+    };
+
+    await scenario('GET /api/status (one PING through the token\'s pool)', http({ url: url('/api/status'), headers: bearer }), direct(async () => (await raw.connection).ping()));
+    await scenario('GET /api/graph (GRAPH.LIST)', http({ url: url('/api/graph'), headers: bearer }), direct(() => raw.list()));
+    await scenario('small query as JSON (MATCH (n) RETURN n LIMIT 10, 1,000 nodes)', http({ url: queryUrl(smallQuery), headers: bearer }), direct(() => graph.query(smallQuery)));
+    await scenario('small query as SSE', http({ url: queryUrl(smallQuery), headers: { ...bearer, accept: 'text/event-stream' } }), direct(() => graph.query(smallQuery)));
+    await scenario('node read (GET /api/graph/bench/5)', http({ url: url('/api/graph/bench/5'), headers: bearer }), direct(() => graph.query('MATCH (n) WHERE ID(n) = 5 OPTIONAL MATCH (n)-[r]-() RETURN n, collect(r)')));
+    await scenario(
+      'token creation (connect, role detection, sign, store)',
+      http({ url: url('/api/auth/tokens/credentials'), method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'default', host: falkordb.host, port: String(falkordb.port), tls: 'false', ttlSeconds: 600 }), connections: 4 }),
+      direct(async () => {
+        const client = await FalkorDB.connect({ socket: { host: falkordb.host, port: falkordb.port } });
+        await (await client.connection).ping();
+        await client.close();
+      }, 4),
+    );
+
+    // Token listing over a store holding at least 1,000 tokens.
+    const existing = Number(await store.zCard(`graphdb:db-tokens:${falkordb.host}:${falkordb.port}`));
+    for (let i = existing; i < 1000; i += 20) await Promise.all(Array.from({ length: 20 }, () => newToken()));
+    await scenario(
+      'GET /api/auth/tokens with 1,000+ stored tokens (Admin)',
+      http({ url: url('/api/auth/tokens'), headers: bearer, connections: 4 }),
+      direct(async () => {
+        const ids = await store.zRange(`graphdb:db-tokens:${falkordb.host}:${falkordb.port}`, 0, -1);
+        const multi = store.multi();
+        for (const id of ids) multi.hGetAll(`graphdb:token:${id}`);
+        await multi.exec();
+      }, 4),
+    );
+
+    const login = await fetch(url('/api/auth/login'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
+    const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+    await scenario('admin GET /api/settings/ (goal: 10,000 req/s)', http({ url: url('/api/settings/'), headers: { cookie } }));
+    await scenario('admin GET /api/auth/validate (goal: 10,000 req/s)', http({ url: url('/api/auth/validate'), headers: { cookie } }));
+
+    const tokens = await Promise.all(Array.from({ length: 50 }, () => newToken()));
+    await scenario(
+      '50 clients with 50 different tokens on GET /api/graph',
+      http({ url: url('/api/graph'), connections: 50, headersFor: (i) => ({ authorization: `Bearer ${tokens[i % tokens.length]}` }) }),
+      direct(() => raw.list(), 50),
+    );
+
+    // Head-of-line blocking: the same token's GET /api/graph, alone and while a slow query runs.
+    const alone = await measureHttp({ url: url('/api/graph'), headers: bearer, connections: 10, durationSeconds: DURATION_SECONDS });
+    const slow = fetch(queryUrl('UNWIND range(1, 200000000) AS x RETURN count(x)', 120_000), { headers: bearer }).then((r) => r.text());
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const during = await measureHttp({ url: url('/api/graph'), headers: bearer, connections: 10, durationSeconds: DURATION_SECONDS });
+    await slow;
+    const hol = { name: 'GET /api/graph while a slow query of the same token runs (ours = during, raw = without it)', ours: during, raw: alone, note: `p99 during/without: ${(during.p99Ms / Math.max(alone.p99Ms, 0.001)).toFixed(2)}x (goal: at most 3x)` };
+    rows.push(hol);
+    report(hol);
+
+    // 100,000 rows: our time to last byte versus the raw client's time to a parsed result, and both peak RSS.
+    const bigQuery = 'UNWIND range(1, 100000) AS x RETURN x';
+    const ttlb: number[] = [];
+    const rawTimes: number[] = [];
+    let rawRss = 0;
+    for (let round = 0; round < 3; round++) {
+      const started = performance.now();
+      await (await fetch(queryUrl(bigQuery, 60_000), { headers: bearer })).arrayBuffer();
+      ttlb.push(performance.now() - started);
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', path.join(HERE, 'lib', 'raw-child.ts'), falkordb.url, 'bench', bigQuery]);
+      const child = JSON.parse(stdout) as { elapsedMs: number; peakRssMiB: number };
+      rawTimes.push(child.elapsedMs);
+      rawRss = Math.max(rawRss, child.peakRssMiB);
     }
-    const memory = { serverPeakRssMiB: await server.peakRssMiB(), benchProcessPeakRssMiB: await peakRssMiB('self') };
-    console.log(`peak RSS: server ${memory.serverPeakRssMiB.toFixed(1)} MiB, bench process (raw client) ${memory.benchProcessPeakRssMiB.toFixed(1)} MiB`);
+    const best = (values: number[]) => Math.min(...values);
+    const serverRss = await server.peakRssMiB();
+    const big = {
+      name: '100,000 rows (UNWIND range(1,100000) AS x RETURN x)',
+      ttlbMs: best(ttlb),
+      rawParsedMs: best(rawTimes),
+      timeRatio: best(ttlb) / best(rawTimes),
+      serverPeakRssMiB: serverRss,
+      rawClientPeakRssMiB: rawRss,
+      rssRatio: serverRss / rawRss,
+    };
+    console.log(big.name);
+    console.log(`  ours time to last byte ${big.ttlbMs.toFixed(0)} ms; raw time to parsed result ${big.rawParsedMs.toFixed(0)} ms; ratio ${big.timeRatio.toFixed(2)}x (goal ≤ 1.5x)`);
+    console.log(`  peak RSS: server ${big.serverPeakRssMiB.toFixed(0)} MiB (whole run), raw client process ${big.rawClientPeakRssMiB.toFixed(0)} MiB; ratio ${big.rssRatio.toFixed(2)}x (goal ≤ 2x)`);
+
+    const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, falkordb: falkordb.server.version };
     await mkdir(path.dirname(RESULTS_FILE), { recursive: true });
-    const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version };
-    await writeFile(RESULTS_FILE, `${JSON.stringify({ date: new Date().toISOString(), machine, durationSeconds: DURATION_SECONDS, rounds: ROUNDS, results, memory }, null, 2)}\n`);
+    await writeFile(RESULTS_FILE, `${JSON.stringify({ date: new Date().toISOString(), machine, durationSeconds: DURATION_SECONDS, rounds: ROUNDS, rows, big, benchProcessPeakRssMiB: await peakRssMiB('self') }, null, 2)}\n`);
     console.log(`results written to ${path.relative(process.cwd(), RESULTS_FILE)}`);
   } finally {
     await raw.close();
+    await store.close();
     await server.stop();
     await falkordb.stop();
   }

@@ -8,14 +8,26 @@ export interface HttpLoad {
   connections: number;
   durationSeconds: number;
   headers?: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: string;
+  /** Per-connection headers, e.g. a different token for each simulated client. */
+  headersFor?: (connection: number) => Record<string, string>;
 }
 
 export async function measureHttp(load: HttpLoad): Promise<Measurement> {
+  let connection = 0;
   const result = await autocannon({
     url: load.url,
     connections: load.connections,
     duration: load.durationSeconds,
     headers: load.headers,
+    method: load.method,
+    body: load.body,
+    setupClient: load.headersFor
+      ? (client) => {
+          client.setHeaders({ ...load.headers, ...load.headersFor!(connection++) });
+        }
+      : undefined,
   });
   const failures = result.errors + result.timeouts + result.non2xx;
   return {

@@ -17,7 +17,8 @@ export interface BenchServer {
 
 export async function startBenchServer(env: Record<string, string>): Promise<BenchServer> {
   const port = await findFreePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // The compiled server, as production runs it (npm run bench builds first).
+  const child: ChildProcess = spawn(process.execPath, ['dist/main.js'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
