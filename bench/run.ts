@@ -2,6 +2,7 @@
 // falkordb client, against one real FalkorDB on loopback, and prints throughput, latency, peak RSS and the ratio
 // ours/raw. Results go to bench/results/latest.json. Bounded: BENCH_SECONDS per round, BENCH_ROUNDS rounds.
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +39,8 @@ function report(row: Row): void {
     console.log(`  ours/raw: throughput ${((row.ours.requestsPerSecond / row.raw.requestsPerSecond) * 100).toFixed(0)}%, p99 ${(row.ours.p99Ms / Math.max(row.raw.p99Ms, 0.001)).toFixed(2)}x`);
   }
   if (row.note) console.log(`  ${row.note}`);
+  // A run whose requests failed measures nothing: say so rather than print a flattering number.
+  if (row.ours.errors > 0 || (row.raw?.errors ?? 0) > 0) console.log('  INVALID: some requests failed');
 }
 
 async function rounds(ours: () => Promise<Measurement>, raw?: () => Promise<Measurement>): Promise<{ ours: Measurement; raw?: Measurement }> {
@@ -55,7 +58,8 @@ async function main(): Promise<void> {
   const falkordb = await startEmbeddedFalkorDB({ logger });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-bench-'));
   const admin = { email: 'bench@example.com', password: 'bench-password-1' };
-  const server = await startBenchServer({ TOKEN_STORE_URL: `${falkordb.url}/1`, DATA_DIR: dataDir, ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, SETTINGS_REFRESH_MS: '5000' });
+  const secrets = { AUTH_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex'), SESSION_SECRET: randomBytes(32).toString('hex') };
+  const server = await startBenchServer({ ...secrets, TOKEN_STORE_URL: `${falkordb.url}/1`, DATA_DIR: dataDir, ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, SETTINGS_REFRESH_MS: '5000' });
   const raw = await FalkorDB.connect({ socket: { host: falkordb.host, port: falkordb.port } });
   const graph = raw.selectGraph('bench');
   const store = createRedisConnection(`${falkordb.url}/1`, logger);
@@ -69,6 +73,7 @@ async function main(): Promise<void> {
     await graph.query('MATCH (a:Person), (b:Person) WHERE b.id = a.id + 1 CREATE (a)-[:NEXT]->(b)');
     const newToken = async () => {
       const res = await fetch(`${server.baseUrl}/api/auth/tokens/credentials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'default', host: falkordb.host, port: String(falkordb.port), tls: 'false' }) });
+      if (!res.ok) throw new Error(`token creation failed: ${res.status} ${await res.text()}`);
       return ((await res.json()) as { token: string }).token;
     };
     const token = await newToken();
@@ -88,16 +93,6 @@ async function main(): Promise<void> {
     await scenario('small query as JSON (MATCH (n) RETURN n LIMIT 10, 1,000 nodes)', http({ url: queryUrl(smallQuery), headers: bearer }), direct(() => graph.query(smallQuery)));
     await scenario('small query as SSE', http({ url: queryUrl(smallQuery), headers: { ...bearer, accept: 'text/event-stream' } }), direct(() => graph.query(smallQuery)));
     await scenario('node read (GET /api/graph/bench/5)', http({ url: url('/api/graph/bench/5'), headers: bearer }), direct(() => graph.query('MATCH (n) WHERE ID(n) = 5 OPTIONAL MATCH (n)-[r]-() RETURN n, collect(r)')));
-    await scenario(
-      'token creation (connect, role detection, sign, store)',
-      http({ url: url('/api/auth/tokens/credentials'), method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'default', host: falkordb.host, port: String(falkordb.port), tls: 'false', ttlSeconds: 600 }), connections: 4 }),
-      direct(async () => {
-        const client = await FalkorDB.connect({ socket: { host: falkordb.host, port: falkordb.port } });
-        await (await client.connection).ping();
-        await client.close();
-      }, 4),
-    );
-
     // Token listing over a store holding at least 1,000 tokens.
     const existing = Number(await store.zCard(`graphdb:db-tokens:${falkordb.host}:${falkordb.port}`));
     for (let i = existing; i < 1000; i += 20) await Promise.all(Array.from({ length: 20 }, () => newToken()));
@@ -109,6 +104,16 @@ async function main(): Promise<void> {
         const multi = store.multi();
         for (const id of ids) multi.hGetAll(`graphdb:token:${id}`);
         await multi.exec();
+      }, 4),
+    );
+
+    await scenario(
+      'token creation (connect, role detection, sign, store)',
+      http({ url: url('/api/auth/tokens/credentials'), method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'default', host: falkordb.host, port: String(falkordb.port), tls: 'false', ttlSeconds: 600 }), connections: 4 }),
+      direct(async () => {
+        const client = await FalkorDB.connect({ socket: { host: falkordb.host, port: falkordb.port } });
+        await (await client.connection).ping();
+        await client.close();
       }, 4),
     );
 

@@ -21,8 +21,8 @@ export async function measureHttp(load: HttpLoad): Promise<Measurement> {
     connections: load.connections,
     duration: load.durationSeconds,
     headers: load.headers,
-    method: load.method,
-    body: load.body,
+    method: load.method ?? 'GET',
+    ...(load.body === undefined ? {} : { body: load.body }),
     setupClient: load.headersFor
       ? (client) => {
           client.setHeaders({ ...load.headers, ...load.headersFor!(connection++) });
