@@ -1,0 +1,120 @@
+// Builds what the app needs from the outside world, as the configuration asks: the embedded FalkorDB or an external
+// token store, Kubernetes or local stores, the deployment platform, metrics. Returns the app's dependencies and how
+// to release them.
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { AppDeps } from './app.js';
+import type { Config } from './config.js';
+import { DYNAMIC_PARAMETERS } from './admin/clusters/falkordb-parameters.js';
+import { createEmbeddedClusters } from './platform/clusters/embedded-clusters.js';
+import { loadOrCreateEmbeddedSecrets } from './platform/embedded-secrets.js';
+import { startEmbeddedFalkorDB, type EmbeddedFalkorDB } from './platform/falkordb/embedded-falkordb.js';
+import { kubernetesReadiness, loadKubeConfig, serviceAccountNamespace } from './platform/kubernetes/kube-config.js';
+import { createKubeAdminStores } from './platform/kubernetes/kube-stores.js';
+import { createKubeBlocksClusters, detectKubeBlocks } from './platform/kubernetes/kubeblocks.js';
+import { createMetricsExporter } from './platform/metrics/metrics-exporter.js';
+import { closeRedisConnection, createRedisConnection, type RedisConnection } from './platform/redis/redis-connection.js';
+import { createFileAdminStores, writeInitialAdminPassword } from './platform/stores/file-stores.js';
+import { createMetrics } from './shared/metrics.js';
+
+export interface Services {
+  config: Readonly<Config>;
+  deps: AppDeps;
+  embedded: EmbeddedFalkorDB | undefined;
+  /** Closes the token-store connection and stops the embedded FalkorDB; safe to call more than once. */
+  release: () => Promise<void>;
+}
+
+/** Embedded mode fills secrets the operator left unset from a file in DATA_DIR, creating it once. */
+async function withEmbeddedSecrets(config: Readonly<Config>, logger: Logger): Promise<Readonly<Config>> {
+  if (config.authSecret && config.encryptionKey && config.sessionSecret) return config;
+  const { secrets, file, created } = await loadOrCreateEmbeddedSecrets(config.dataDir);
+  logger.info({ file }, created ? 'generated embedded-mode secrets' : 'using embedded-mode secrets');
+  return Object.freeze({
+    ...config,
+    authSecret: config.authSecret ?? secrets.AUTH_SECRET,
+    encryptionKey: config.encryptionKey ?? secrets.ENCRYPTION_KEY,
+    sessionSecret: config.sessionSecret ?? secrets.SESSION_SECRET,
+  });
+}
+
+async function startEmbedded(config: Readonly<Config>, logger: Logger): Promise<EmbeddedFalkorDB> {
+  const embedded = await startEmbeddedFalkorDB({ dataDir: path.join(config.dataDir, 'falkordb'), serverBin: config.falkordbServerBin, modulePath: config.falkordbModulePath, logger });
+  logger.info(
+    { embeddedFalkorDB: { host: embedded.host, port: embedded.port, pid: embedded.pid, server: embedded.server } },
+    `Embedded FalkorDB listening on ${embedded.host}:${embedded.port} (create tokens with host ${embedded.host}, port ${embedded.port}, tls false, username default)`,
+  );
+  return embedded;
+}
+
+/** When a step fails, what was already started is released before the error is passed on. */
+export async function startServices(initial: Readonly<Config>, logger: Logger): Promise<Services> {
+  let config = initial;
+  let embedded: EmbeddedFalkorDB | undefined;
+  let tokenStore: RedisConnection | undefined;
+  const release = async () => {
+    if (tokenStore) await closeRedisConnection(tokenStore);
+    await embedded?.stop();
+  };
+
+  try {
+    if (!config.tokenStoreUrl) {
+      embedded = await startEmbedded(config, logger);
+      config = await withEmbeddedSecrets(config, logger);
+    }
+    // Embedded mode keeps tokens in database 1, apart from the users' graphs in database 0.
+    tokenStore = createRedisConnection(config.tokenStoreUrl ?? `${embedded!.url}/1`, logger);
+    await tokenStore.connect();
+    const store = tokenStore;
+
+    if (config.kubernetes?.kind === 'in-cluster' && !config.namespaceFromEnvironment) {
+      const namespace = await serviceAccountNamespace();
+      if (namespace) config = Object.freeze({ ...config, namespace });
+    }
+    const metrics = createMetrics();
+    const countKubeError = (kind: string) => metrics.kubernetesErrors.inc({ kind });
+    const kubeConfig = config.kubernetes ? loadKubeConfig(config.kubernetes) : undefined;
+    const dataDir = config.dataDir;
+
+    let deps: AppDeps;
+    if (kubeConfig) {
+      const kubeBlocks = await detectKubeBlocks(kubeConfig).catch((error: unknown) => {
+        logger.warn({ err: error }, 'could not detect the KubeBlocks API version; will retry at the first cluster request');
+        return undefined;
+      });
+      deps = {
+        logger,
+        tokenStore: store,
+        readinessChecks: [{ name: 'kubernetes', check: kubernetesReadiness(kubeConfig) }],
+        adminStores: createKubeAdminStores(kubeConfig, config.namespace, countKubeError),
+        firstAdmin: { ...config.initialAdmin },
+        clusters: createKubeBlocksClusters(kubeConfig, logger, kubeBlocks, countKubeError),
+      };
+    } else {
+      // Without Kubernetes, settings, Secrets and users are files in DATA_DIR, and a first admin password may be generated.
+      deps = {
+        logger,
+        tokenStore: store,
+        adminStores: createFileAdminStores(dataDir),
+        firstAdmin: { ...config.initialAdmin, writeGeneratedPassword: (password) => writeInitialAdminPassword(dataDir, password) },
+        clusters: embedded
+          ? createEmbeddedClusters({
+              falkordb: embedded,
+              namespace: config.clusterNamespace,
+              configSet: async (key, value) => {
+                await store.sendCommand(['GRAPH.CONFIG', 'SET', key, value]);
+              },
+              isDynamicParameter: (key) => DYNAMIC_PARAMETERS.has(key),
+              logger,
+            })
+          : undefined,
+      };
+    }
+    deps.metrics = metrics;
+    deps.metricsExporter = createMetricsExporter(metrics.registry, logger);
+    return { config, deps, embedded, release };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
