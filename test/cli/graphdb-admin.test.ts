@@ -94,6 +94,31 @@ describe('graphdb-admin', () => {
     expect(JSON.parse(who.stdout)).toMatchObject({ user: { email: ADMIN.email, role: 'admin' }, server });
   });
 
+  it('asks for the password on a terminal without echoing it', async () => {
+    // util-linux `script` gives the CLI a pseudo-terminal; what it prints there is what a user would see.
+    const command = [process.execPath, BIN, 'login', '--server', server, '--email', ADMIN.email].map((part) => `'${part}'`).join(' ');
+    const run = await new Promise<Run>((resolve) => {
+      const child = spawn('script', ['-qec', command, '/dev/null'], { env: { PATH: process.env.PATH ?? '', HOME: configDir, GRAPHDB_ADMIN_CONFIG_DIR: configDir, TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      // Type the password once the prompt is up.
+      const typing = setInterval(() => {
+        if (stdout.includes('Password:')) {
+          clearInterval(typing);
+          child.stdin.write(`${ADMIN.password}\r`);
+        }
+      }, 20);
+      child.on('close', (code) => {
+        clearInterval(typing);
+        resolve({ code, stdout, stderr: '' });
+      });
+    });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain('Password:');
+    expect(run.stdout).toContain(`Signed in as ${ADMIN.email}`);
+    expect(run.stdout).not.toContain(ADMIN.password);
+  });
+
   it('reads and writes settings with typed dot paths, and secrets from stdin', async () => {
     const set = await cli(['settings', 'set', 'features.multi_cluster_mode=true', 'oauth.allowed_domains=corp.example,corp.example.org', 'metrics.exporter_port=9191', 'alpha_oauth.client_secret_secret_ref=alpha-oauth']);
     expect(set.code, set.stderr).toBe(0);
