@@ -11,6 +11,15 @@ export function storeErrorToHttp(error: unknown): unknown {
   return error;
 }
 
+/** Runs store work and translates whatever it throws into the admin API's errors. */
+export async function withStoreErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw storeErrorToHttp(error);
+  }
+}
+
 /** Retries `work` while it fails because a stored object changed underneath (optimistic concurrency). */
 export async function withConflictRetries<T>(work: () => Promise<T>, attempts = 10): Promise<T> {
   for (let attempt = 1; ; attempt++) {

@@ -4,7 +4,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AdminStores } from '../../platform/stores/ports.js';
 import { Mutex } from '../../shared/mutex.js';
-import { storeErrorToHttp, withConflictRetries } from '../store-errors.js';
+import { withConflictRetries, withStoreErrors } from '../store-errors.js';
 import { applySettingsPatch, parseStoredSettings, serializeSettings, SETTINGS_KEY, type SecretWrite } from './settings-document.js';
 import { DEFAULT_SETTINGS, type Settings, type SettingsPatch } from './settings-schema.js';
 
@@ -84,10 +84,10 @@ export function createSettingsService(options: SettingsServiceOptions) {
     },
 
     async patch(patch: SettingsPatch): Promise<Settings> {
-      return writes.run(async () => {
-        try {
+      return writes.run(() =>
+        withStoreErrors(async () => {
           const written = new Set<string>();
-          const saved = await withConflictRetries(async () => {
+          return withConflictRetries(async () => {
             const stored = await stores.settings.read();
             let base = lastGood;
             if (stored) {
@@ -107,21 +107,12 @@ export function createSettingsService(options: SettingsServiceOptions) {
             readAt = now();
             return adopt(settings);
           });
-          return saved;
-        } catch (error) {
-          throw storeErrorToHttp(error);
-        }
-      });
+        }),
+      );
     },
 
     /** A value kept in a Secret the settings refer to (e.g. an OAuth client secret), read at request time. */
-    async secretValue(secretName: string, dataKey: string): Promise<string | undefined> {
-      try {
-        return (await stores.secrets.read(secretName))?.value[dataKey];
-      } catch (error) {
-        throw storeErrorToHttp(error);
-      }
-    },
+    secretValue: (secretName: string, dataKey: string): Promise<string | undefined> => withStoreErrors(async () => (await stores.secrets.read(secretName))?.value[dataKey]),
   };
 }
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { SecretPort } from '../../platform/stores/ports.js';
 import { Mutex } from '../../shared/mutex.js';
 import { ADMIN_ROLES } from '../permissions/permissions.js';
-import { storeErrorToHttp, withConflictRetries } from '../store-errors.js';
+import { withConflictRetries, withStoreErrors } from '../store-errors.js';
 
 export const USERS_SECRET = 'graphdb-admin-users';
 const USERS_KEY = 'users.json';
@@ -37,31 +37,23 @@ export function createUserStore(secrets: SecretPort) {
   }
 
   return {
-    async list(): Promise<StoredUser[]> {
-      try {
-        return (await readAll()).users;
-      } catch (error) {
-        throw storeErrorToHttp(error);
-      }
-    },
+    list: (): Promise<StoredUser[]> => withStoreErrors(async () => (await readAll()).users),
 
     /**
      * Applies `change` to the current list and writes it back; re-reads and re-applies when another writer
      * changed the list in between. `change` may throw (HttpError) to refuse; it must not have side effects.
      */
     async update<T>(change: (users: StoredUser[]) => { users: StoredUser[]; result: T }): Promise<T> {
-      return mutex.run(async () => {
-        try {
-          return await withConflictRetries(async () => {
+      return mutex.run(() =>
+        withStoreErrors(() =>
+          withConflictRetries(async () => {
             const { users, version } = await readAll();
             const { users: next, result } = change(structuredClone(users));
             await secrets.write(USERS_SECRET, { [USERS_KEY]: JSON.stringify(next) }, version);
             return result;
-          });
-        } catch (error) {
-          throw storeErrorToHttp(error);
-        }
-      });
+          }),
+        ),
+      );
     },
   };
 }

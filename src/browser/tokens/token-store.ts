@@ -1,6 +1,7 @@
 // Token metadata on a Redis-protocol server as plain keys (no graph, no Cypher):
 //   <p>token:<id>          hash of the token's fields (PEXPIREAT at its expiry)
-//   <p>token-hash:<sha256> string: the token id, for O(1) lookup by token hash
+//   <p>token-hash:<sha256> string: the token id, an O(1) index by token hash (requests check the hash stored
+//                          on the token itself, in constant time, so they need only the one read by id)
 //   <p>db-tokens:<db>      sorted set of ids per database (host:port), scored by creation time
 //   <p>user-tokens:<user>  sorted set of ids per database user, scored by creation time
 // Ids and hashes are validated before they become part of a key; values are separate command arguments.
@@ -126,12 +127,6 @@ export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:', ob
 
     get,
 
-    findByHash: async (tokenHash: string): Promise<TokenRecord | undefined> => {
-      if (!HASH_PATTERN.test(tokenHash)) return undefined;
-      const tokenId = await redis.get(hashKey(tokenHash));
-      return tokenId ? get(tokenId) : undefined;
-    },
-
     /** Newest first. Ids whose hash has expired away are pruned from the index as they are met. */
     list: async (scope: ListScope): Promise<TokenRecord[]> => {
       const indexKey = 'dbKey' in scope ? dbKey(scope.dbKey) : userKey(scope.userId);
@@ -165,7 +160,6 @@ export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:', ob
   return {
     save: unavailableAs503('save', store.save, observe),
     get: unavailableAs503('get', store.get, observe),
-    findByHash: unavailableAs503('findByHash', store.findByHash, observe),
     list: unavailableAs503('list', store.list, observe),
     revoke: unavailableAs503('revoke', store.revoke, observe),
     touch: unavailableAs503('touch', store.touch, observe),
