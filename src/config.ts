@@ -61,6 +61,7 @@ export const EnvSchema = z.object({
   POD_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name').optional(),
   CLUSTER_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name').default('graphdb-system'),
   SETTINGS_REFRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
+  TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
   ALPHA_CLIENT_ID: z.string().min(1).optional(),
   ALPHA_CLIENT_SECRET: z.string().min(1).optional(),
   ALPHA_REDIRECT_URI: httpUrl.optional(),
@@ -107,6 +108,7 @@ export interface Config {
   /** False when `namespace` is only the default: inside a pod, the service account's namespace is used instead. */
   namespaceFromEnvironment: boolean;
   settingsRefreshMs: number;
+  tokenCacheTtlMs: number;
   /** Where database deployments live when multi_cluster_mode is off, and the default of `?namespace=`. */
   clusterNamespace: string;
   /** Where the providers live: overridable for sovereign clouds and tests. */
@@ -171,6 +173,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     namespace: e.POD_NAMESPACE ?? 'graphdb-system',
     namespaceFromEnvironment: e.POD_NAMESPACE !== undefined,
     settingsRefreshMs: e.SETTINGS_REFRESH_MS,
+    tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
     clusterNamespace: e.CLUSTER_NAMESPACE,
     oauthEndpoints: {
       alphaIssuer: e.ALPHA_ISSUER.replace(/\/$/, ''),

@@ -33,7 +33,7 @@ export interface AdminServicesOptions {
 /** The admin API's services; built apart from the plugin because the docs switch needs the settings first. */
 export function createAdminContext(options: AdminServicesOptions): AdminContext {
   const now = options.now ?? Date.now;
-  const users = createUserService(createUserStore(options.stores.secrets), now);
+  const users = createUserService(createUserStore(options.stores.secrets, { refreshMs: options.config.settingsRefreshMs, now, logger: options.logger }), now);
   return {
     namespace: options.config.namespace,
     oauthEnv: options.config.oauthEnv,

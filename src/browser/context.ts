@@ -4,12 +4,14 @@ import type { FastifyRequest } from 'fastify';
 import type { ConnectionPools, DbCredentials } from '../platform/falkordb/connection-pools.js';
 import { GraphDatabase } from '../platform/falkordb/graph-database.js';
 import type { Role } from './auth/roles.js';
+import type { TokenCache } from './auth/token-cache.js';
 import type { TokenStore } from './tokens/token-store.js';
 
 export interface BrowserContext {
   authSecret: string | undefined;
   encryptionKey: string | undefined;
   store: TokenStore;
+  tokenCache: TokenCache;
   pools: ConnectionPools;
   now: () => number;
   sseHeartbeatMs: number;
@@ -22,6 +24,8 @@ export interface Principal {
   username: string;
   role: Role;
   credentials: DbCredentials;
+  /** `ConnectionPools.keyOf(credentials)`, computed once when the token is checked rather than per request. */
+  poolKey: string;
 }
 
 declare module 'fastify' {
@@ -36,5 +40,5 @@ export function principalOf(request: FastifyRequest): Principal {
 }
 
 export function databaseFor(context: BrowserContext, principal: Principal): GraphDatabase {
-  return new GraphDatabase(context.pools.pool(principal.credentials));
+  return new GraphDatabase(context.pools.pool(principal.credentials, principal.poolKey));
 }

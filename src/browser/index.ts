@@ -14,11 +14,18 @@ import { statusRoutes } from './status/status-routes.js';
 import { publicTokenRoutes, tokenRoutes } from './tokens/token-routes.js';
 import { userRoutes } from './users/user-routes.js';
 import { createTokenStore } from './tokens/token-store.js';
+import { listenForRevocations } from './tokens/revocation-channel.js';
+import { TokenCache } from './auth/token-cache.js';
+
+/** Enough for every token in active use on a large deployment; the oldest entry goes first beyond it. */
+const TOKEN_CACHE_ENTRIES = 10_000;
 
 export interface BrowserPluginOptions {
   authSecret: string | undefined;
   encryptionKey: string | undefined;
   tokenStore: RedisConnection;
+  /** 0 checks every request against the store. */
+  tokenCacheTtlMs: number;
   pools: ConnectionPools;
   now?: () => number;
   sseHeartbeatMs?: number;
@@ -27,12 +34,19 @@ export interface BrowserPluginOptions {
 
 export async function browserPlugin(app: FastifyInstance, options: BrowserPluginOptions): Promise<void> {
   installErrorHandling(app, 'browser');
+  const now = options.now ?? Date.now;
+  const tokenCache = new TokenCache({ ttlMs: options.tokenCacheTtlMs, maxEntries: TOKEN_CACHE_ENTRIES, now });
+  if (options.tokenCacheTtlMs > 0) {
+    const revocations = listenForRevocations(options.tokenStore, tokenCache, app.log);
+    app.addHook('onClose', () => revocations.close());
+  }
   const context: BrowserContext = {
     authSecret: options.authSecret,
     encryptionKey: options.encryptionKey,
     store: createTokenStore(options.tokenStore, undefined, options.observeTokenStore),
+    tokenCache,
     pools: options.pools,
-    now: options.now ?? Date.now,
+    now,
     sseHeartbeatMs: options.sseHeartbeatMs ?? HEARTBEAT_INTERVAL_MS,
   };
 

@@ -21,7 +21,26 @@ export function cookieAttributes(options: SessionOptions, maxAge: number) {
   return { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: !options.publicOrigin.startsWith('http://'), maxAge };
 }
 
+/** Verified session cookies kept in memory; beyond this many the oldest goes first. */
+const VERIFIED_SESSIONS = 10_000;
+
 export function createSessions(options: SessionOptions, users: UserService) {
+  // A session JWT is stateless: once its signature, issuer and audience are verified, only its expiry can change
+  // the answer, so the verification (the dearest step of a session check) is done once per cookie.
+  const verified = new Map<string, { subject: string | undefined; expiresAtMs: number }>();
+  const verifiedSubject = async (cookie: string, secret: string): Promise<string | undefined> => {
+    const known = verified.get(cookie);
+    if (known && known.expiresAtMs > options.now()) return known.subject;
+    if (known) verified.delete(cookie);
+    const claims = await verifyHs256(cookie, secret, { issuer: SESSION_ISSUER, audience: SESSION_AUDIENCE });
+    // Sessions always carry `exp`; jose has checked it against the real clock, the cache checks `now`.
+    if (claims.exp !== undefined && claims.exp * 1000 > options.now()) {
+      if (verified.size >= VERIFIED_SESSIONS) verified.delete(verified.keys().next().value!);
+      verified.set(cookie, { subject: claims.sub, expiresAtMs: claims.exp * 1000 });
+    }
+    return claims.sub;
+  };
+
   const secret = () => {
     if (!options.secret) throw new HttpError(500, 'Server configuration error: SESSION_SECRET not set');
     return options.secret;
@@ -48,7 +67,7 @@ export function createSessions(options: SessionOptions, users: UserService) {
       if (!cookie || !options.secret) throw new UnauthorizedError('Authentication required');
       let subject: string | undefined;
       try {
-        subject = (await verifyHs256(cookie, options.secret, { issuer: SESSION_ISSUER, audience: SESSION_AUDIENCE })).sub;
+        subject = await verifiedSubject(cookie, options.secret);
       } catch {
         throw new UnauthorizedError('Session expired or invalid');
       }

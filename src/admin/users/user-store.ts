@@ -1,5 +1,9 @@
 // Local users in one Secret (`graphdb-admin-users`, data key `users.json`), changed with optimistic concurrency.
+// Reads are served from the last copy read or written while it is younger than `refreshMs` (every session check
+// needs the user, and a store round trip per request capped the admin API at a few thousand requests a second);
+// when the store cannot be read, the last good copy is served.
 import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { SecretPort } from '../../platform/stores/ports.js';
 import { Mutex } from '../../shared/mutex.js';
@@ -25,19 +29,57 @@ export const StoredUserSchema = z.object({
 export type StoredUser = z.infer<typeof StoredUserSchema>;
 const UsersSchema = z.array(StoredUserSchema);
 
-export function createUserStore(secrets: SecretPort) {
-  const mutex = new Mutex();
+export interface UserStoreOptions {
+  /** How long a copy read from (or written to) the store is served without reading again; 0 reads every time. */
+  refreshMs: number;
+  now: () => number;
+  logger: Pick<FastifyBaseLogger, 'warn'>;
+}
 
-  async function readAll(): Promise<{ users: StoredUser[]; version: string | undefined }> {
+interface Snapshot {
+  users: StoredUser[];
+  version: string | undefined;
+  at: number;
+}
+
+export function createUserStore(secrets: SecretPort, options: UserStoreOptions) {
+  const mutex = new Mutex();
+  let snapshot: Snapshot | undefined;
+  let reading: Promise<StoredUser[]> | undefined;
+
+  async function readAll(): Promise<Snapshot> {
     const stored = await secrets.read(USERS_SECRET);
-    if (!stored) return { users: [], version: undefined };
+    const at = options.now();
+    if (!stored) return { users: [], version: undefined, at };
     const parsed = UsersSchema.safeParse(JSON.parse(stored.value[USERS_KEY] ?? '[]'));
     if (!parsed.success) throw new Error(`Secret ${USERS_SECRET} does not hold a valid user list`);
-    return { users: parsed.data, version: stored.version };
+    return { users: parsed.data, version: stored.version, at };
+  }
+
+  /** Single flight: concurrent requests share one read. */
+  function refresh(): Promise<StoredUser[]> {
+    reading ??= readAll()
+      .then((fresh) => {
+        snapshot = fresh;
+        return fresh.users;
+      })
+      .catch((error: unknown) => {
+        if (!snapshot) throw error;
+        options.logger.warn({ err: error }, 'could not read the user store; serving the last good copy');
+        return snapshot.users;
+      })
+      .finally(() => {
+        reading = undefined;
+      });
+    return reading;
   }
 
   return {
-    list: (): Promise<StoredUser[]> => withStoreErrors(async () => (await readAll()).users),
+    list: (): Promise<StoredUser[]> =>
+      withStoreErrors(async () => {
+        if (snapshot && options.now() - snapshot.at < options.refreshMs) return snapshot.users;
+        return refresh();
+      }),
 
     /**
      * Applies `change` to the current list and writes it back; re-reads and re-applies when another writer
@@ -49,7 +91,8 @@ export function createUserStore(secrets: SecretPort) {
           withConflictRetries(async () => {
             const { users, version } = await readAll();
             const { users: next, result } = change(structuredClone(users));
-            await secrets.write(USERS_SECRET, { [USERS_KEY]: JSON.stringify(next) }, version);
+            const written = await secrets.write(USERS_SECRET, { [USERS_KEY]: JSON.stringify(next) }, version);
+            snapshot = { users: next, version: written.version, at: options.now() };
             return result;
           }),
         ),

@@ -1,9 +1,11 @@
 // Bearer authentication: a valid HS256 signature, a token known to the store with the same hash,
-// neither revoked nor expired. Every failure is a 401 {message}.
+// neither revoked nor expired. Every failure is a 401 {message}. A token that passed is cached (token-cache.ts)
+// until it expires, is revoked, or the cache's time to live runs out.
 import type { FastifyRequest } from 'fastify';
 import { verifyHs256 } from '../../shared/jwt.js';
 import { UnauthorizedError } from '../../shared/http-errors.js';
 import type { BrowserContext, Principal } from '../context.js';
+import { ConnectionPools } from '../../platform/falkordb/connection-pools.js';
 import { decryptPassword, hashToken, sameDigest } from '../tokens/token-crypto.js';
 
 const LAST_USED_INTERVAL_MS = 60_000;
@@ -21,6 +23,19 @@ export function createBearerAuth(context: BrowserContext) {
     const token = match[1]!;
     if (!context.authSecret || !context.encryptionKey) throw new UnauthorizedError(INVALID_TOKEN);
 
+    const tokenHash = hashToken(token);
+    const cached = context.tokenCache.get(tokenHash);
+    if (cached) {
+      const now = context.now();
+      if (cached.lastUsed === null || now - cached.lastUsed >= LAST_USED_INTERVAL_MS) {
+        cached.lastUsed = now;
+        recordUse(request, cached.principal.tokenId, now);
+      }
+      request.principal = cached.principal;
+      return;
+    }
+    const epoch = context.tokenCache.begin();
+
     let tokenId: string;
     try {
       const claims = await verifyHs256(token, context.authSecret);
@@ -32,30 +47,39 @@ export function createBearerAuth(context: BrowserContext) {
 
     const record = await context.store.get(tokenId);
     const now = context.now();
-    if (!record || !sameDigest(record.tokenHash, hashToken(token))) throw new UnauthorizedError(INVALID_TOKEN);
+    if (!record || !sameDigest(record.tokenHash, tokenHash)) throw new UnauthorizedError(INVALID_TOKEN);
     if (record.expiresAt !== null && record.expiresAt <= now) throw new UnauthorizedError(INVALID_TOKEN);
     if (record.revokedAt !== null) throw new UnauthorizedError(REVOKED_TOKEN);
 
-    if (record.lastUsed === null || now - record.lastUsed >= LAST_USED_INTERVAL_MS) {
-      // Best effort and off the request's path: a failed write must not fail the request.
-      context.store.touch(record.tokenId, now).catch((error: unknown) => request.log.warn({ err: error }, 'could not record token use'));
+    let lastUsed = record.lastUsed;
+    if (lastUsed === null || now - lastUsed >= LAST_USED_INTERVAL_MS) {
+      lastUsed = now;
+      recordUse(request, record.tokenId, now);
     }
 
+    const credentials = {
+      host: record.host,
+      port: record.port,
+      username: record.username,
+      password: decryptPassword(record.passwordEncrypted, context.encryptionKey),
+      tls: record.tls,
+      ca: record.ca,
+    };
     const principal: Principal = {
       tokenId: record.tokenId,
       userId: record.userId,
       dbKey: record.dbKey,
       username: record.username,
       role: record.role,
-      credentials: {
-        host: record.host,
-        port: record.port,
-        username: record.username,
-        password: decryptPassword(record.passwordEncrypted, context.encryptionKey),
-        tls: record.tls,
-        ca: record.ca,
-      },
+      credentials,
+      poolKey: ConnectionPools.keyOf(credentials),
     };
+    context.tokenCache.add(tokenHash, { principal, expiresAt: record.expiresAt, lastUsed }, epoch);
     request.principal = principal;
   };
+
+  /** Best effort and off the request's path: a failed write must not fail the request. */
+  function recordUse(request: FastifyRequest, tokenId: string, now: number): void {
+    context.store.touch(tokenId, now).catch((error: unknown) => request.log.warn({ err: error }, 'could not record token use'));
+  }
 }

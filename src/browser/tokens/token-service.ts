@@ -143,6 +143,8 @@ export function createTokenService(context: BrowserContext) {
     async revoke(principal: Principal, tokenId: string): Promise<void> {
       await visibleRecord(principal, tokenId, 'Forbidden: You can only revoke your own tokens');
       const outcome = await context.store.revoke(tokenId, context.now());
+      // The store announced it to every replica; this one need not wait for its own announcement.
+      if (outcome !== 'not-found') context.tokenCache.revoked(tokenId);
       if (outcome === 'not-found') throw new NotFoundError('Token not found');
       if (outcome === 'already-revoked') throw new BadRequestError('Token is already revoked');
     },

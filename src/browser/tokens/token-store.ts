@@ -4,6 +4,7 @@
 //                          on the token itself, in constant time, so they need only the one read by id)
 //   <p>db-tokens:<db>      sorted set of ids per database (host:port), scored by creation time
 //   <p>user-tokens:<user>  sorted set of ids per database user, scored by creation time
+//   <p>token-revocations   pub/sub channel: `revoked <id>` when a token is revoked (replicas drop cached tokens)
 // Ids and hashes are validated before they become part of a key; values are separate command arguments.
 import type { RedisConnection } from '../../platform/redis/redis-connection.js';
 import { HttpError } from '../../shared/http-errors.js';
@@ -82,6 +83,10 @@ function fromHash(fields: Record<string, string>): TokenRecord | undefined {
 export type ListScope = { dbKey: string } | { userId: string };
 export type RevokeOutcome = 'revoked' | 'already-revoked' | 'not-found';
 
+/** The pub/sub channel on which revocations are announced to every replica's token cache. */
+export const revocationChannel = (prefix: string) => `${prefix}token-revocations`;
+export const REVOKED_MESSAGE = 'revoked ';
+
 export const TOKEN_STORE_UNAVAILABLE = 'Token store is unavailable';
 
 /** Every store operation fails as one 503 when the server behind it cannot be reached. */
@@ -146,10 +151,17 @@ export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:', ob
       return records;
     },
 
-    /** Atomic: HSETNX sets `revoked_at` only once, so two concurrent revocations cannot both succeed. */
+    /**
+     * Atomic: HSETNX sets `revoked_at` only once, so two concurrent revocations cannot both succeed. The
+     * announcement goes in the same transaction, so a stored revocation is never left unannounced.
+     */
     revoke: async (tokenId: string, now: number): Promise<RevokeOutcome> => {
       if (!(await get(tokenId))) return 'not-found';
-      const set = await redis.hSetNX(tokenKey(tokenId), 'revoked_at', String(now));
+      const [set] = (await redis
+        .multi()
+        .hSetNX(tokenKey(tokenId), 'revoked_at', String(now))
+        .publish(revocationChannel(prefix), `${REVOKED_MESSAGE}${tokenId}`)
+        .exec()) as unknown as [number, number];
       return set ? 'revoked' : 'already-revoked';
     },
 

@@ -199,8 +199,8 @@ export class ConnectionPools {
       .digest('hex');
   }
 
-  pool(credentials: DbCredentials): CredentialPool {
-    const key = ConnectionPools.keyOf(credentials);
+  /** `key`, when given, must be `keyOf(credentials)` (callers that use the same credentials often keep it). */
+  pool(credentials: DbCredentials, key = ConnectionPools.keyOf(credentials)): CredentialPool {
     let pool = this.pools.get(key);
     if (!pool) {
       pool = new CredentialPool(credentials, this.options, this.logger);

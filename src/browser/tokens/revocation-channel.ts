@@ -1,0 +1,67 @@
+// Listens for revocations announced by any replica and keeps the token cache honest. The cache is switched on
+// only once the subscription is proven live end to end (a probe published through the store comes back on
+// the subscriber); whenever the subscriber connection drops, the cache is emptied and switched off until the
+// next successful probe.
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RedisConnection } from '../../platform/redis/redis-connection.js';
+import type { TokenCache } from '../auth/token-cache.js';
+import { REVOKED_MESSAGE, revocationChannel } from './token-store.js';
+
+const PROBE_MESSAGE = 'probe ';
+const PROBE_RETRY_MS = 2000;
+
+export interface RevocationListener {
+  close(): Promise<void>;
+}
+
+export function listenForRevocations(store: RedisConnection, cache: TokenCache, logger: FastifyBaseLogger, prefix = 'graphdb:'): RevocationListener {
+  const channel = revocationChannel(prefix);
+  const subscriber = store.duplicate();
+  let pendingProbe: string | undefined;
+  let closed = false;
+
+  const onMessage = (message: string) => {
+    if (message.startsWith(REVOKED_MESSAGE)) cache.revoked(message.slice(REVOKED_MESSAGE.length));
+    else if (message === `${PROBE_MESSAGE}${pendingProbe}`) {
+      pendingProbe = undefined;
+      cache.channelUp();
+    }
+  };
+
+  const probe = () => {
+    if (closed || cache.enabled || !subscriber.isReady || !store.isReady) return;
+    pendingProbe = randomUUID();
+    store.publish(channel, `${PROBE_MESSAGE}${pendingProbe}`).catch(() => undefined);
+  };
+  // Until a probe comes back (after a start or a reconnection), keep asking; cheap, and off when live.
+  const retry = setInterval(probe, PROBE_RETRY_MS);
+  retry.unref();
+
+  const down = () => {
+    pendingProbe = undefined;
+    cache.channelDown();
+  };
+  subscriber.on('error', (error: Error) => {
+    down();
+    logger.debug({ err: { message: error.message } }, 'token revocation subscriber error');
+  });
+  subscriber.on('end', down);
+  subscriber.on('reconnecting', down);
+  subscriber.on('ready', probe);
+
+  subscriber
+    .connect()
+    .then(() => subscriber.subscribe(channel, onMessage))
+    .then(probe)
+    .catch((error: unknown) => logger.warn({ err: error }, 'cannot subscribe to token revocations; tokens are checked against the store on every request'));
+
+  return {
+    async close() {
+      closed = true;
+      clearInterval(retry);
+      down();
+      if (subscriber.isOpen) await subscriber.close().catch(() => subscriber.destroy());
+    },
+  };
+}

@@ -1,0 +1,141 @@
+// The token cache: a checked token is served from memory, and revocation still applies at once on every
+// replica (announced through the token store's pub/sub channel). Store reads are counted with INFO
+// commandstats on the real FalkorDB, so "from memory" is an observed fact, not an assumption.
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TokenCache } from '../../src/browser/auth/token-cache.js';
+import type { Principal } from '../../src/browser/context.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { adminClient, bearer, createDbUser, createToken, credentials } from '../support/browser.js';
+
+let t: TestApp;
+let direct: Awaited<ReturnType<typeof adminClient>>;
+beforeAll(async () => {
+  t = await startTestApp();
+  direct = await adminClient(t.falkordb);
+  await createDbUser(t.falkordb, 'cache-user', 'cache-pw', 'Read-Write');
+});
+afterAll(async () => {
+  await direct.close();
+  await t.close();
+});
+
+/** How many times the store was asked for a token record (HGETALL) while `work` ran. */
+async function storeReadsDuring(work: () => Promise<void>): Promise<number> {
+  const calls = async () => Number(/cmdstat_hgetall:calls=(\d+)/.exec(await direct.info('commandstats'))?.[1] ?? 0);
+  const before = await calls();
+  await work();
+  return (await calls()) - before;
+}
+
+const status = (app: TestApp, token: string) => app.app.inject({ method: 'GET', url: '/api/status', headers: bearer(token) });
+
+async function twentyRequests(app: TestApp, token: string): Promise<void> {
+  for (let i = 0; i < 20; i++) expect((await status(app, token)).statusCode).toBe(200);
+}
+
+/** Waits until `app` serves `token` without reading the store (its revocation channel is proven live). */
+async function warmCache(app: TestApp, token: string): Promise<void> {
+  await expect.poll(() => storeReadsDuring(() => twentyRequests(app, token)), { timeout: 10_000, interval: 50 }).toBe(0);
+}
+
+describe('token cache', () => {
+  it('serves a checked token from memory: no store read per request', async () => {
+    const token = await createToken(t.app, credentials(t.falkordb, 'cache-user', 'cache-pw'));
+    await warmCache(t, token);
+  });
+
+  it('reads the store on every request when TOKEN_CACHE_TTL_MS is 0', async () => {
+    const uncached = await startTestApp({ falkordb: t.falkordb, env: { TOKEN_CACHE_TTL_MS: '0' } });
+    try {
+      const token = await createToken(uncached.app, credentials(t.falkordb, 'cache-user', 'cache-pw'));
+      expect(await storeReadsDuring(() => twentyRequests(uncached, token))).toBeGreaterThanOrEqual(20);
+    } finally {
+      await uncached.close();
+    }
+  });
+
+  it('refuses a token revoked through another replica at once, although this one had it cached', async () => {
+    const other = await startTestApp({ falkordb: t.falkordb });
+    try {
+      const token = await createToken(t.app, credentials(t.falkordb, 'cache-user', 'cache-pw'));
+      await warmCache(t, token);
+      const revoked = await other.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${decodeJwt(token).jti}`, headers: bearer(token) });
+      expect(revoked.statusCode).toBe(200);
+      const started = performance.now();
+      await expect.poll(async () => (await status(t, token)).json<{ message?: string }>().message, { timeout: 1000, interval: 2 }).toBe('Token has been revoked');
+      // The announcement crosses loopback once; anything near the poll's limit would mean it was not used.
+      expect(performance.now() - started).toBeLessThan(250);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('refuses a token revoked on this replica on its very next request', async () => {
+    const token = await createToken(t.app, credentials(t.falkordb, 'cache-user', 'cache-pw'));
+    await warmCache(t, token);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${decodeJwt(token).jti}`, headers: bearer(token) })).statusCode).toBe(200);
+    expect((await status(t, token)).json()).toEqual({ message: 'Token has been revoked' });
+  });
+
+  it('forgets every cached token when the revocation channel drops, since announcements may be lost', async () => {
+    const token = await createToken(t.app, credentials(t.falkordb, 'cache-user', 'cache-pw'));
+    await warmCache(t, token);
+    // A revocation written behind the server's back: no announcement, so only a store read can see it.
+    await direct.hSet(`graphdb:token:${decodeJwt(token).jti}`, 'revoked_at', String(Date.now()));
+    expect((await status(t, token)).statusCode).toBe(200);
+    await direct.sendCommand(['CLIENT', 'KILL', 'TYPE', 'pubsub']);
+    await expect.poll(async () => (await status(t, token)).statusCode, { timeout: 2000, interval: 10 }).toBe(401);
+  });
+});
+
+describe('TokenCache', () => {
+  let clock = 1_000_000;
+  const principal = (tokenId: string) => ({ tokenId }) as Principal;
+  const cache = (ttlMs = 60_000, maxEntries = 10) => {
+    const c = new TokenCache({ ttlMs, maxEntries, now: () => clock });
+    c.channelUp();
+    return c;
+  };
+
+  it('caches nothing until the channel is up, and forgets everything when it goes down', () => {
+    const c = new TokenCache({ ttlMs: 60_000, maxEntries: 10, now: () => clock });
+    c.add('h1', { principal: principal('t1'), expiresAt: null, lastUsed: null }, c.begin());
+    expect(c.get('h1')).toBeUndefined();
+    c.channelUp();
+    c.add('h1', { principal: principal('t1'), expiresAt: null, lastUsed: null }, c.begin());
+    expect(c.get('h1')?.principal.tokenId).toBe('t1');
+    c.channelDown();
+    expect(c.get('h1')).toBeUndefined();
+    c.channelUp();
+    expect(c.get('h1')).toBeUndefined();
+  });
+
+  it('drops an entry at the token expiry and at the end of its time to live', () => {
+    const c = cache(60_000);
+    c.add('h1', { principal: principal('t1'), expiresAt: clock + 1000, lastUsed: null }, c.begin());
+    c.add('h2', { principal: principal('t2'), expiresAt: null, lastUsed: null }, c.begin());
+    clock += 1000;
+    expect(c.get('h1')).toBeUndefined();
+    expect(c.get('h2')).toBeDefined();
+    clock += 59_000;
+    expect(c.get('h2')).toBeUndefined();
+  });
+
+  it('does not cache what was read before a revocation was announced', () => {
+    const c = cache();
+    const epoch = c.begin();
+    c.revoked('t1');
+    c.add('h1', { principal: principal('t1'), expiresAt: null, lastUsed: null }, epoch);
+    expect(c.get('h1')).toBeUndefined();
+  });
+
+  it('evicts the oldest entry beyond its size, and revokes by token id', () => {
+    const c = cache(60_000, 2);
+    for (const n of [1, 2, 3]) c.add(`h${n}`, { principal: principal(`t${n}`), expiresAt: null, lastUsed: null }, c.begin());
+    expect([c.get('h1'), c.get('h2'), c.get('h3')].map((e) => e?.principal.tokenId)).toEqual([undefined, 't2', 't3']);
+    c.revoked('t3');
+    expect(c.get('h3')).toBeUndefined();
+    expect(c.size).toBe(1);
+  });
+});
