@@ -8,7 +8,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/*.mjs', 'bin/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/*.mjs', 'bin/*.js', 'bench/lib/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
@@ -37,6 +37,6 @@ export default tseslint.config(
     files: ['scripts/**/*.ts', 'bench/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
-  { files: ['eslint.config.js', 'scripts/*.mjs', 'bin/*.js'], ...tseslint.configs.disableTypeChecked },
-  { files: ['scripts/*.mjs', 'bin/*.js'], languageOptions: { globals: { process: 'readonly' } } },
+  { files: ['eslint.config.js', 'scripts/*.mjs', 'bin/*.js', 'bench/lib/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  { files: ['scripts/*.mjs', 'bin/*.js', 'bench/lib/*.mjs'], languageOptions: { globals: { process: 'readonly', performance: 'readonly', URL: 'readonly' } } },
 );

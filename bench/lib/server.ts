@@ -15,12 +15,12 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-export async function startBenchServer(env: Record<string, string>): Promise<BenchServer> {
+/** `entry`: the compiled server by default, as production runs it (npm run bench builds first). */
+export async function startBenchServer(env: Record<string, string>, entry: string[] = ['dist/main.js']): Promise<BenchServer> {
   const port = await findFreePort();
-  // The compiled server, as production runs it (npm run bench builds first).
   // BENCH_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=bench/results/profiles`, profiles the server under load.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...entry], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

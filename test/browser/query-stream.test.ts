@@ -42,6 +42,24 @@ describe('the query stream', () => {
     expect(res.json<{ data: unknown[] }>().data).toEqual([{ n: 2 }]);
   });
 
+  it('streams a large result in chunks, every row intact, as JSON and as one SSE result event', async () => {
+    const query = "UNWIND range(1, 5003) AS x RETURN x, {twice: x * 2, name: 'r' + toString(x)} AS m";
+    const expected = Array.from({ length: 5003 }, (_, i) => ({ x: i + 1, m: { twice: (i + 1) * 2, name: `r${i + 1}` } }));
+    const json = await fetch(`${baseUrl}${url('social', query)}`, { headers: bearer(tokens.Admin) });
+    expect(json.status).toBe(200);
+    // No Content-Length: the body was written in pieces rather than built as one string first.
+    expect(json.headers.get('content-length')).toBeNull();
+    expect(json.headers.get('transfer-encoding')).toBe('chunked');
+    const body = (await json.json()) as { metadata: string[]; data: unknown[] };
+    expect(body.data).toEqual(expected);
+    expect(body.metadata.some((line) => line.startsWith('Query internal execution time'))).toBe(true);
+
+    const stream = await fetch(`${baseUrl}${url('social', query)}`, { headers: sse(tokens.Admin) });
+    const events = parseEvents(await stream.text());
+    expect(events.map((e) => e.event)).toEqual(['result']);
+    expect((events[0]!.data as { data: unknown[] }).data).toEqual(expected);
+  });
+
   it('leaves out data when the query returns no rows', async () => {
     const res = await t.app.inject({ method: 'GET', url: url('social', "MATCH (p:Person {name: 'Nobody'}) RETURN p"), headers: bearer(tokens.Admin) });
     expect(Object.keys(res.json<object>())).toEqual(['metadata']);

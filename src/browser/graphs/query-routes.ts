@@ -1,4 +1,5 @@
 // GET /api/graph/{graph}?query=&timeout=: runs Cypher and answers as server-sent events or as JSON.
+import { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,6 +10,7 @@ import { databaseFor, principalOf, type BrowserContext } from '../context.js';
 import { toHttpError } from '../database/database-errors.js';
 import { CypherQuerySchema, GraphParamsSchema, requiredString } from './schemas.js';
 import { openEventStream, wantsEventStream } from './sse.js';
+import { resultJson, resultJsonChunks, STREAMED_ABOVE_ROWS } from './result-json.js';
 
 const QueryStreamQuerySchema = z.object({
   query: requiredString('query').pipe(CypherQuerySchema),
@@ -23,11 +25,6 @@ export const QueryResultSchema = z
   .meta({ id: 'QueryResult', description: 'Row values: nodes {id, labels, properties}; relationships {id, relationshipType, sourceId, destinationId, properties}; paths {nodes, edges}; points {latitude, longitude}; temporal values as ISO 8601 strings; integers beyond 2^53 as strings' });
 
 const jsonErrors = createErrorHandler('browser');
-
-/** The seed's result body: no `data` key when the query returned no rows. */
-function resultBody(result: { metadata: string[]; data?: unknown[] }) {
-  return result.data && result.data.length > 0 ? { metadata: result.metadata, data: result.data } : { metadata: result.metadata };
-}
 
 /** Parameter problems reach an event-stream client as one `error` event with status 400, before any query runs. */
 function streamAwareErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
@@ -68,18 +65,20 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext): void
       if (!wantsEventStream(request)) {
         let result;
         try {
-          result = await database.query(request.params.graph, request.query.query, options);
+          result = await database.queryRows(request.params.graph, request.query.query, options);
         } catch (error) {
           throw toHttpError(error);
         }
-        // Serialized here, once: large results skip a second walk by the schema serializer.
-        return reply.type('application/json; charset=utf-8').send(JSON.stringify(resultBody(result)));
+        // Serialized here, once, rather than by the schema serializer; a large result is streamed in chunks.
+        // (The plain FastifyReply: the route's typed reply does not know streamed bodies, which skip serialization.)
+        const plain: FastifyReply = reply.type('application/json; charset=utf-8');
+        return plain.send(result.rowCount > STREAMED_ABOVE_ROWS ? Readable.from(resultJsonChunks(result)) : resultJson(result));
       }
 
       const stream = openEventStream(request, reply, context.sseHeartbeatMs);
       try {
-        const result = await database.query(request.params.graph, request.query.query, { ...options, signal: stream.signal });
-        stream.send('result', resultBody(result));
+        const result = await database.queryRows(request.params.graph, request.query.query, { ...options, signal: stream.signal });
+        await stream.sendChunks('result', resultJsonChunks(result));
       } catch (error) {
         if (stream.signal.aborted) return reply;
         const mapped = mapError(toHttpError(error));

@@ -13,8 +13,27 @@ export function formatEvent(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
+/** Resolves when a full socket buffer has drained, or at once when the stream is aborted. */
+function drained(raw: NodeJS.WritableStream, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      raw.off('drain', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    raw.once('drain', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 export interface EventStream {
   send(event: string, data: unknown): void;
+  /**
+   * One event whose JSON data arrives in pieces: written as they come, waiting whenever the socket's buffer is
+   * full, so a large payload is never one string. Stops early when the client goes away.
+   */
+  sendChunks(event: string, jsonChunks: Iterable<string>): Promise<void>;
   end(): void;
   /** Aborted when the client goes away before the stream ends. */
   signal: AbortSignal;
@@ -50,6 +69,15 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply, he
     signal: controller.signal,
     send(event, data) {
       if (!ended) raw.write(formatEvent(event, data));
+    },
+    async sendChunks(event, jsonChunks) {
+      if (ended) return;
+      raw.write(`event: ${event}\ndata: `);
+      for (const chunk of jsonChunks) {
+        if (ended) return;
+        if (!raw.write(chunk)) await drained(raw, controller.signal);
+      }
+      if (!ended) raw.write('\n\n');
     },
     end() {
       if (ended) return;

@@ -217,15 +217,21 @@ export class CompactDecoder {
     }
   }
 
-  rows(header: Raw[], rows: Raw[]): Record<string, JsonValue>[] {
-    const columns = header.map((column) => String((column as [Raw, Raw])[1]));
-    return rows.map((row) => {
-      const cells = row as Raw[];
-      const record: Record<string, JsonValue> = {};
-      for (let i = 0; i < columns.length; i++) record[columns[i]!] = this.value(cells[i]);
-      return record;
-    });
+  row(columns: string[], row: Raw): Record<string, JsonValue> {
+    const cells = row as Raw[];
+    const record: Record<string, JsonValue> = {};
+    for (let i = 0; i < columns.length; i++) record[columns[i]!] = this.value(cells[i]);
+    return record;
   }
+
+  rows(header: Raw[], rows: Raw[]): Record<string, JsonValue>[] {
+    const columns = columnNames(header);
+    return rows.map((row) => this.row(columns, row));
+  }
+}
+
+export function columnNames(header: Raw[]): string[] {
+  return header.map((column) => String((column as [Raw, Raw])[1]));
 }
 
 export interface CompactReplyParts {

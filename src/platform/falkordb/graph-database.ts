@@ -1,7 +1,7 @@
 // FalkorDB commands over one credential pool: queries decoded from the compact protocol, graph key operations,
 // configuration and ACL. Every value travels as its own command argument; nothing is concatenated into a command.
 import type { CredentialPool } from './connection-pools.js';
-import { CompactDecoder, scanSchemaNeeds, splitCompactReply, type GraphSchemaNames, type ResultSet } from './compact-reply.js';
+import { columnNames, CompactDecoder, scanSchemaNeeds, splitCompactReply, type GraphSchemaNames, type JsonValue, type ResultSet } from './compact-reply.js';
 
 export interface QueryOptions {
   readOnly?: boolean;
@@ -12,6 +12,20 @@ export interface QueryOptions {
 export interface QueryOutcome extends ResultSet {
   statistics: string[];
 }
+
+/** A query's result whose rows are decoded on demand, each exactly once, in any order. */
+export interface QueryRows {
+  metadata: string[];
+  statistics: string[];
+  /** False for a query that returns no columns at all (only statistics). */
+  hasColumns: boolean;
+  rowCount: number;
+  takeRow(index: number): Record<string, JsonValue>;
+}
+
+const noRows = (): never => {
+  throw new Error('the query returned no rows');
+};
 
 const EMPTY_NAMES: GraphSchemaNames = { labels: [], relationshipTypes: [], propertyKeys: [] };
 
@@ -28,14 +42,19 @@ export class GraphDatabase {
     return rows.map((row) => String(((row as unknown[])[0] as [unknown, unknown])[1]));
   }
 
-  /** Runs a query and decodes its result; label, type and key names are fetched only when the rows need them. */
-  async query(graph: string, cypher: string, options: QueryOptions = {}): Promise<QueryOutcome> {
+  /**
+   * Runs a query; rows are decoded one at a time, as the caller asks for them, and each raw row is released once
+   * decoded, so a large result is never held both raw and decoded. Label, type and key names are fetched only
+   * when the rows need them.
+   */
+  async queryRows(graph: string, cypher: string, options: QueryOptions = {}): Promise<QueryRows> {
     const args = [options.readOnly ? 'GRAPH.RO_QUERY' : 'GRAPH.QUERY', graph, cypher, '--compact'];
     if (options.timeoutMs !== undefined) args.push('TIMEOUT', String(options.timeoutMs));
     const reply = await this.pool.send(args, { integersAsStrings: true }, options.signal);
     const parts = splitCompactReply(reply);
-    if (!parts.header) return { metadata: parts.statistics, statistics: parts.statistics };
-    const rows = parts.rows ?? [];
+    if (!parts.header) return { metadata: parts.statistics, statistics: parts.statistics, hasColumns: false, rowCount: 0, takeRow: noRows };
+    // A taken row is set to undefined (compact replies never hold undefined) so the raw reply can be collected as it goes.
+    const rows: unknown[] = parts.rows ?? [];
     const needs = scanSchemaNeeds(rows);
     const [labels, relationshipTypes, propertyKeys] = await Promise.all([
       needs.labels ? this.procedureNames(graph, 'db.labels', options.signal) : EMPTY_NAMES.labels,
@@ -43,7 +62,26 @@ export class GraphDatabase {
       needs.propertyKeys ? this.procedureNames(graph, 'db.propertyKeys', options.signal) : EMPTY_NAMES.propertyKeys,
     ]);
     const decoder = new CompactDecoder({ labels, relationshipTypes, propertyKeys });
-    return { metadata: parts.statistics, data: decoder.rows(parts.header, rows), statistics: parts.statistics };
+    const columns = columnNames(parts.header);
+    return {
+      metadata: parts.statistics,
+      statistics: parts.statistics,
+      hasColumns: true,
+      rowCount: rows.length,
+      takeRow(index) {
+        const row = rows[index];
+        if (row === undefined) throw new Error(`row ${index} was already taken`);
+        rows[index] = undefined;
+        return decoder.row(columns, row);
+      },
+    };
+  }
+
+  /** Runs a query and decodes its whole result. */
+  async query(graph: string, cypher: string, options: QueryOptions = {}): Promise<QueryOutcome> {
+    const result = await this.queryRows(graph, cypher, options);
+    if (!result.hasColumns) return { metadata: result.metadata, statistics: result.statistics };
+    return { metadata: result.metadata, data: Array.from({ length: result.rowCount }, (_, index) => result.takeRow(index)), statistics: result.statistics };
   }
 
   listGraphs(): Promise<string[]> {

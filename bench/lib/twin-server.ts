@@ -1,0 +1,58 @@
+// A server for the authentication-overhead scenario only: the production app, plus its graph routes a second
+// time under /unauthenticated with a fixed principal in place of bearer authentication. Both live in one
+// process, so the difference between `GET /api/graph` and `GET /unauthenticated/api/graph` is what
+// authentication costs. Started by bench/run.ts; never part of the product.
+import { pino } from 'pino';
+import { buildApp } from '../../src/app.js';
+import { graphRoutes } from '../../src/browser/graphs/graph-routes.js';
+import { TokenCache } from '../../src/browser/auth/token-cache.js';
+import { createTokenStore } from '../../src/browser/tokens/token-store.js';
+import type { BrowserContext, Principal } from '../../src/browser/context.js';
+import { loadConfig } from '../../src/config.js';
+import { ConnectionPools } from '../../src/platform/falkordb/connection-pools.js';
+import { startServices } from '../../src/services.js';
+import { loggerOptions } from '../../src/shared/logging.js';
+
+const config = loadConfig(process.env);
+const logger = pino(loggerOptions(config.logLevel));
+const services = await startServices(config, logger);
+const app = await buildApp(services.config, services.deps);
+const credentials = { host: process.env.BENCH_DB_HOST ?? '127.0.0.1', port: Number(process.env.BENCH_DB_PORT), username: 'default', password: '', tls: false };
+const principal: Principal = {
+  tokenId: 'bench',
+  userId: 'bench',
+  dbKey: `${credentials.host}:${credentials.port}`,
+  username: 'default',
+  role: 'Admin',
+  credentials,
+  poolKey: ConnectionPools.keyOf(credentials),
+};
+await app.register(
+  function unauthenticated(scope, _options, done) {
+    const pools = new ConnectionPools(logger);
+    const context: BrowserContext = {
+      authSecret: undefined,
+      encryptionKey: undefined,
+      store: createTokenStore(services.deps.tokenStore),
+      tokenCache: new TokenCache({ ttlMs: 0, maxEntries: 0, now: Date.now }),
+      pools,
+      now: Date.now,
+      sseHeartbeatMs: 15_000,
+    };
+    scope.addHook('onClose', () => pools.closeAll());
+    scope.addHook('onRequest', (request, _reply, next) => {
+      request.principal = principal;
+      next();
+    });
+    graphRoutes(scope, context);
+    done();
+  },
+  { prefix: '/unauthenticated' },
+);
+await app.listen({ host: services.config.host, port: services.config.port });
+process.on('SIGTERM', () => {
+  void app
+    .close()
+    .then(services.release)
+    .then(() => process.exit(0));
+});
