@@ -130,7 +130,7 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   const pools = deps.connectionPools ?? new ConnectionPools(deps.logger);
   metrics.poolGauge(() => pools.stats());
   app.addHook('onClose', () => pools.closeAll());
-  await app.register(browserPlugin, { authSecret: config.authSecret, encryptionKey: config.encryptionKey, tokenStore: deps.tokenStore, tokenCacheTtlMs: config.tokenCacheTtlMs, pools, now: deps.now, sseHeartbeatMs: deps.sseHeartbeatMs, observeTokenStore: (operation, seconds) => metrics.tokenStoreSeconds.observe({ operation }, seconds) });
+  await app.register(browserPlugin, { authSecret: config.authSecret, encryptionKey: config.encryptionKey, tokenStore: deps.tokenStore, tokenCacheTtlMs: config.tokenCacheTtlMs, tokenCreationPerMinute: config.tokenCreationPerMinute, pools, now: deps.now, sseHeartbeatMs: deps.sseHeartbeatMs, observeTokenStore: (operation, seconds) => metrics.tokenStoreSeconds.observe({ operation }, seconds) });
   await app.register(adminPlugin, {
     context: admin,
     config,

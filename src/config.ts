@@ -62,6 +62,7 @@ export const EnvSchema = z.object({
   CLUSTER_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name').default('graphdb-system'),
   SETTINGS_REFRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
+  TOKEN_CREATION_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
   ALPHA_CLIENT_ID: z.string().min(1).optional(),
   ALPHA_CLIENT_SECRET: z.string().min(1).optional(),
   ALPHA_REDIRECT_URI: httpUrl.optional(),
@@ -109,6 +110,8 @@ export interface Config {
   namespaceFromEnvironment: boolean;
   settingsRefreshMs: number;
   tokenCacheTtlMs: number;
+  /** Token requests per client address and minute (each one tries database credentials); 0 is no limit. */
+  tokenCreationPerMinute: number;
   /** Where database deployments live when multi_cluster_mode is off, and the default of `?namespace=`. */
   clusterNamespace: string;
   /** Where the providers live: overridable for sovereign clouds and tests. */
@@ -174,6 +177,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     namespaceFromEnvironment: e.POD_NAMESPACE !== undefined,
     settingsRefreshMs: e.SETTINGS_REFRESH_MS,
     tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
+    tokenCreationPerMinute: e.TOKEN_CREATION_PER_MINUTE,
     clusterNamespace: e.CLUSTER_NAMESPACE,
     oauthEndpoints: {
       alphaIssuer: e.ALPHA_ISSUER.replace(/\/$/, ''),

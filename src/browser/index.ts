@@ -1,4 +1,5 @@
 // The graph browser API plugin: Bearer personal access tokens, graphs, queries, nodes, config and users.
+import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { ConnectionPools } from '../platform/falkordb/connection-pools.js';
 import type { RedisConnection } from '../platform/redis/redis-connection.js';
@@ -26,6 +27,8 @@ export interface BrowserPluginOptions {
   tokenStore: RedisConnection;
   /** 0 checks every request against the store. */
   tokenCacheTtlMs: number;
+  /** 0 is no limit. */
+  tokenCreationPerMinute: number;
   pools: ConnectionPools;
   now?: () => number;
   sseHeartbeatMs?: number;
@@ -50,7 +53,8 @@ export async function browserPlugin(app: FastifyInstance, options: BrowserPlugin
     sseHeartbeatMs: options.sseHeartbeatMs ?? HEARTBEAT_INTERVAL_MS,
   };
 
-  publicTokenRoutes(app, context);
+  await app.register(fastifyRateLimit, { global: false });
+  publicTokenRoutes(app, context, options.tokenCreationPerMinute);
 
   // Every other route needs a token; authentication runs first, before the body is even read.
   await app.register(function tokenGuardedRoutes(guarded, _options, done) {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenCache } from '../../src/browser/auth/token-cache.js';
 import type { Principal } from '../../src/browser/context.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { adminClient, bearer, createDbUser, createToken, credentials } from '../support/browser.js';
+import { adminClient, bearer, createDbUser, createToken, credentials, storeReadsDuring } from '../support/browser.js';
 
 let t: TestApp;
 let direct: Awaited<ReturnType<typeof adminClient>>;
@@ -20,13 +20,6 @@ afterAll(async () => {
   await t.close();
 });
 
-/** How many times the store was asked for a token record (HGETALL) while `work` ran. */
-async function storeReadsDuring(work: () => Promise<void>): Promise<number> {
-  const calls = async () => Number(/cmdstat_hgetall:calls=(\d+)/.exec(await direct.info('commandstats'))?.[1] ?? 0);
-  const before = await calls();
-  await work();
-  return (await calls()) - before;
-}
 
 const status = (app: TestApp, token: string) => app.app.inject({ method: 'GET', url: '/api/status', headers: bearer(token) });
 
@@ -36,7 +29,7 @@ async function twentyRequests(app: TestApp, token: string): Promise<void> {
 
 /** Waits until `app` serves `token` without reading the store (its revocation channel is proven live). */
 async function warmCache(app: TestApp, token: string): Promise<void> {
-  await expect.poll(() => storeReadsDuring(() => twentyRequests(app, token)), { timeout: 10_000, interval: 50 }).toBe(0);
+  await expect.poll(() => storeReadsDuring(direct, () => twentyRequests(app, token)), { timeout: 10_000, interval: 50 }).toBe(0);
 }
 
 describe('token cache', () => {
@@ -49,7 +42,7 @@ describe('token cache', () => {
     const uncached = await startTestApp({ falkordb: t.falkordb, env: { TOKEN_CACHE_TTL_MS: '0' } });
     try {
       const token = await createToken(uncached.app, credentials(t.falkordb, 'cache-user', 'cache-pw'));
-      expect(await storeReadsDuring(() => twentyRequests(uncached, token))).toBeGreaterThanOrEqual(20);
+      expect(await storeReadsDuring(direct, () => twentyRequests(uncached, token))).toBeGreaterThanOrEqual(20);
     } finally {
       await uncached.close();
     }

@@ -45,6 +45,8 @@ export interface TestApp {
 export interface TestAppOptions {
   env?: Record<string, string>;
   falkordb?: TestFalkorDB;
+  /** Where tokens are kept; the graphs' FalkorDB when absent. */
+  tokenStore?: TestFalkorDB;
   /** Defaults to local file stores in a fresh temporary directory. */
   deps?: Partial<Omit<AppDeps, 'logger' | 'tokenStore'>>;
   /** Called after plugins are registered and before ready(), e.g. to add a throw-away route. */
@@ -54,10 +56,12 @@ export interface TestAppOptions {
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const falkordb = options.falkordb ?? (await startTestFalkorDB());
   const ownsFalkorDB = !options.falkordb;
-  const config = loadConfig({ ...TEST_SECRETS, LOG_LEVEL: 'info', TOKEN_STORE_URL: falkordb.url, ...options.env });
+  const storeUrl = (options.tokenStore ?? falkordb).url;
+  // Suites create many tokens from one address; the limit itself is tested with it set explicitly.
+  const config = loadConfig({ ...TEST_SECRETS, LOG_LEVEL: 'info', TOKEN_STORE_URL: storeUrl, TOKEN_CREATION_PER_MINUTE: '0', ...options.env });
   const logs = new LogCapture();
   const logger = pino(loggerOptions(config.logLevel), logs.stream);
-  const tokenStore = createRedisConnection(falkordb.url, logger);
+  const tokenStore = createRedisConnection(storeUrl, logger);
   await tokenStore.connect();
   const adminStores = options.deps?.adminStores ?? createFileAdminStores(await mkdtemp(path.join(os.tmpdir(), 'gdb-admin-')));
   const app = await buildApp(config, { logger, tokenStore, ...options.deps, adminStores });

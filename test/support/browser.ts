@@ -121,3 +121,11 @@ export function abortableGet(url: string, headers: Record<string, string>): { ab
   });
   return { abort: () => request?.destroy(new Error('aborted by the test')), done };
 }
+
+/** How many times the store behind `client` was asked for a token record (HGETALL) while `work` ran. */
+export async function storeReadsDuring(client: Awaited<ReturnType<typeof adminClient>>, work: () => Promise<void>): Promise<number> {
+  const calls = async () => Number(/cmdstat_hgetall:calls=(\d+)/.exec(await client.info('commandstats'))?.[1] ?? 0);
+  const before = await calls();
+  await work();
+  return (await calls()) - before;
+}

@@ -1,5 +1,7 @@
 // POST /api/auth/tokens/credentials (public) and the token listing, reading and revocation (Bearer).
-import type { FastifyInstance } from 'fastify';
+import type { errorResponseBuilderContext } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpError } from '../../shared/http-errors.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BEARER_SCHEME } from '../../shared/openapi.js';
 import { principalOf, type BrowserContext } from '../context.js';
@@ -15,7 +17,20 @@ import { createTokenService } from './token-service.js';
 
 const security = [{ [BEARER_SCHEME]: [] }];
 
-export function publicTokenRoutes(app: FastifyInstance, context: BrowserContext): void {
+/** Each token request tries database credentials: a per-address limit keeps it from being a password oracle. */
+function creationRateLimit(perMinute: number) {
+  if (perMinute === 0) return {};
+  return {
+    rateLimit: {
+      max: perMinute,
+      timeWindow: 60_000,
+      errorResponseBuilder: (_request: FastifyRequest, limit: errorResponseBuilderContext) =>
+        new HttpError(429, `Too many token requests; try again in ${Math.ceil(limit.ttl / 1000)} seconds`, { 'retry-after': String(Math.ceil(limit.ttl / 1000)) }),
+    },
+  };
+}
+
+export function publicTokenRoutes(app: FastifyInstance, context: BrowserContext, creationsPerMinute: number): void {
   const tokens = createTokenService(context);
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/auth/tokens/credentials',
@@ -25,7 +40,7 @@ export function publicTokenRoutes(app: FastifyInstance, context: BrowserContext)
         tokens.assertConfigured();
         done();
       },
-      config: { errorResponses: [401] },
+      config: { errorResponses: [401, 429], ...creationRateLimit(creationsPerMinute) },
       schema: {
         operationId: 'createToken',
         tags: ['tokens'],
