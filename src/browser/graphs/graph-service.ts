@@ -81,5 +81,7 @@ export async function exportGraph(database: GraphDatabase, graph: string): Promi
 /** `attachment; filename="<ascii>"; filename*=UTF-8''<encoded>`: no quote, CR or LF can reach the header. */
 export function attachmentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\w.-]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+  // RFC 8187 allows fewer bare characters than encodeURIComponent leaves: ' ( ) * must be encoded too.
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

@@ -78,7 +78,8 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext): void
       const stream = openEventStream(request, reply, context.sseHeartbeatMs);
       try {
         const result = await database.queryRows(request.params.graph, request.query.query, { ...options, signal: stream.signal });
-        await stream.sendChunks('result', resultJsonChunks(result));
+        if (result.rowCount > STREAMED_ABOVE_ROWS) await stream.sendChunks('result', resultJsonChunks(result));
+        else stream.endWith('result', resultJson(result));
       } catch (error) {
         if (stream.signal.aborted) return reply;
         const mapped = mapError(toHttpError(error));

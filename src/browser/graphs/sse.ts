@@ -34,6 +34,8 @@ export interface EventStream {
    * full, so a large payload is never one string. Stops early when the client goes away.
    */
   sendChunks(event: string, jsonChunks: Iterable<string>): Promise<void>;
+  /** A last event given as JSON text, sent together with the end of the stream (one write, not two). */
+  endWith(event: string, json: string): void;
   end(): void;
   /** Aborted when the client goes away before the stream ends. */
   signal: AbortSignal;
@@ -65,6 +67,16 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply, he
   // A client that goes away may only half-close its side (FIN): watch the socket's end as well as the response's close.
   raw.on('close', onClose);
   socket?.on('end', onClose);
+  const finish = (last?: string) => {
+    if (ended) return;
+    ended = true;
+    clearInterval(heartbeat);
+    raw.off('close', onClose);
+    socket?.off('end', onClose);
+    if (last === undefined) raw.end();
+    else raw.end(last);
+    request.log.info({ statusCode: 200 }, 'event stream completed');
+  };
   return {
     signal: controller.signal,
     send(event, data) {
@@ -80,13 +92,10 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply, he
       if (!ended) raw.write('\n\n');
     },
     end() {
-      if (ended) return;
-      ended = true;
-      clearInterval(heartbeat);
-      raw.off('close', onClose);
-      socket?.off('end', onClose);
-      raw.end();
-      request.log.info({ statusCode: 200 }, 'event stream completed');
+      finish();
+    },
+    endWith(event, json) {
+      finish(`event: ${event}\ndata: ${json}\n\n`);
     },
   };
 }
