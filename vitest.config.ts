@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // test/kube/ needs a real kube-apiserver: `npm run test:kube` (vitest.kube.config.ts).
+    exclude: [...configDefaults.exclude, 'test/kube/**'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 30_000,

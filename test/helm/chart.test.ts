@@ -98,8 +98,8 @@ describe('the Helm chart', () => {
     }
     const kubeblocks = find(manifests, 'ClusterRole', 'graphdb-admin-server-kubeblocks') as unknown as { rules: { resources: string[]; verbs: string[] }[] };
     expect(kubeblocks.rules).toEqual([
-      { apiGroups: ['apps.kubeblocks.io'], resources: ['clusters'], verbs: ['get', 'list', 'watch'] },
-      { apiGroups: ['operations.kubeblocks.io', 'apps.kubeblocks.io'], resources: ['opsrequests'], verbs: ['get', 'list', 'watch', 'create'] },
+      { apiGroups: ['apps.kubeblocks.io'], resources: ['clusters'], verbs: ['get', 'list'] },
+      { apiGroups: ['operations.kubeblocks.io', 'apps.kubeblocks.io'], resources: ['opsrequests'], verbs: ['get', 'list', 'create'] },
     ]);
   });
 

@@ -1,4 +1,5 @@
-// Admin API test fixtures over either storage adapter: local files (embedded) or the Kubernetes API double.
+// Admin API test fixtures over either storage adapter: local files (embedded) or Kubernetes, either the API double
+// or (under `npm run test:kube`) a real kube-apiserver where the server has only the chart's RBAC.
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,14 +10,17 @@ import { createKubeAdminStores, SETTINGS_CONFIGMAP } from '../../src/platform/ku
 import { createFileAdminStores } from '../../src/platform/stores/file-stores.js';
 import type { ClusterPort } from '../../src/platform/clusters/cluster-port.js';
 import { createKubeBlocksClusters, detectKubeBlocks } from '../../src/platform/kubernetes/kubeblocks.js';
+import { ApiException, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import type { AdminStores } from '../../src/platform/stores/ports.js';
 import { startTestApp, type TestApp } from './app.js';
 import type { TestFalkorDB } from './falkordb.js';
+import { startChartApiServer, type ChartApiServer } from './kube/chart-apiserver.js';
 import { startKubeApiDouble, type KubeApiDouble } from './kube/kube-api-double.js';
 
-export type Adapter = 'embedded' | 'kubernetes';
-export const ADAPTERS: Adapter[] = ['embedded', 'kubernetes'];
+export type Adapter = 'embedded' | 'kubernetes' | 'kube-apiserver';
+/** The adapters the admin suites run over; `npm run test:kube` (vitest.kube.config.ts) runs them over a real API server. */
+export const ADAPTERS: Adapter[] = process.env.GRAPHDB_TEST_ADAPTERS === 'kube-apiserver' ? ['kube-apiserver'] : ['embedded', 'kubernetes'];
 export const NAMESPACE = 'graphdb-system';
 export const ADMIN = { email: 'root@corp.example', password: 'root-password-123' };
 
@@ -32,9 +36,71 @@ export interface AdminTestApp extends TestApp {
   stores: AdminStores;
   backdoor: Backdoor;
   kube?: KubeApiDouble;
+  /** kube-apiserver only: the real API server, with the chart's RBAC bound to the server's identity. */
+  real?: ChartApiServer;
+  /** kube-apiserver only: every failed Kubernetes call of the server (status code, or `unreachable`), 404s aside. */
+  kubeErrors: string[];
 }
 
-async function storesFor(adapter: Adapter, crds?: string[]): Promise<{ stores: AdminStores; backdoor: Backdoor; kube?: KubeApiDouble; kubeconfigPath?: string; cleanup: () => Promise<void> }> {
+/** The real API server's CRD fixtures for the custom resources the double is told to serve. */
+const REAL_CRDS: Record<string, string> = {
+  'apps.kubeblocks.io/v1/clusters': 'kubeblocks-1.x-clusters.yaml',
+  'operations.kubeblocks.io/v1alpha1/opsrequests': 'kubeblocks-1.x-opsrequests.yaml',
+  'apps.kubeblocks.io/v1alpha1/clusters': 'kubeblocks-0.9-clusters.yaml',
+  'apps.kubeblocks.io/v1alpha1/opsrequests': 'kubeblocks-0.9-opsrequests.yaml',
+};
+
+/** The backdoor through the real API server: the admin's kubectl. */
+function realBackdoor(admin: KubeConfig): Backdoor {
+  const core = admin.makeApiClient(CoreV1Api);
+  const optional = async <T>(read: Promise<T>): Promise<T | undefined> => {
+    try {
+      return await read;
+    } catch (error) {
+      if (error instanceof ApiException && error.code === 404) return undefined;
+      throw error;
+    }
+  };
+  const readSettings = () => optional(core.readNamespacedConfigMap({ name: SETTINGS_CONFIGMAP, namespace: NAMESPACE }));
+  return {
+    settingsText: async () => (await readSettings())?.data?.['settings.json'],
+    editSettings: async (text) => {
+      const current = await readSettings();
+      if (current) await core.replaceNamespacedConfigMap({ name: SETTINGS_CONFIGMAP, namespace: NAMESPACE, body: { ...current, data: { ...current.data, 'settings.json': text } } });
+      else await core.createNamespacedConfigMap({ namespace: NAMESPACE, body: { metadata: { name: SETTINGS_CONFIGMAP }, data: { 'settings.json': text } } });
+    },
+    secret: async (name) => {
+      const data = (await optional(core.readNamespacedSecret({ name, namespace: NAMESPACE })))?.data;
+      return data && Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+    },
+  };
+}
+
+interface Stores {
+  stores: AdminStores;
+  backdoor: Backdoor;
+  kube?: KubeApiDouble;
+  real?: ChartApiServer;
+  kubeconfigPath?: string;
+  kubeErrors: string[];
+  cleanup: () => Promise<void>;
+}
+
+async function storesFor(adapter: Adapter, options: AdminTestAppOptions): Promise<Stores> {
+  const kubeErrors: string[] = [];
+  if (adapter === 'kube-apiserver') {
+    const crds = options.crds ?? (options.kubeBlocks ? ['apps.kubeblocks.io/v1/clusters', 'operations.kubeblocks.io/v1alpha1/opsrequests'] : []);
+    const real = await startChartApiServer({ crds: crds.map((crd) => REAL_CRDS[crd] ?? crd), namespaces: options.namespaces, values: options.chartValues });
+    const kubeConfig = loadKubeConfig({ kind: 'kubeconfig', path: real.serverKubeconfigPath });
+    return {
+      real,
+      kubeconfigPath: real.serverKubeconfigPath,
+      kubeErrors,
+      stores: createKubeAdminStores(kubeConfig, NAMESPACE, (kind) => kubeErrors.push(kind)),
+      backdoor: realBackdoor(real.api.admin),
+      cleanup: () => real.close(),
+    };
+  }
   if (adapter === 'embedded') {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'gdb-admin-'));
     const root = path.join(dir, 'admin');
@@ -49,12 +115,14 @@ async function storesFor(adapter: Adapter, crds?: string[]): Promise<{ stores: A
           return text === undefined ? undefined : (JSON.parse(text) as Record<string, string>);
         },
       },
+      kubeErrors,
       cleanup: () => Promise.resolve(),
     };
   }
-  const kube = await startKubeApiDouble({ crds });
+  const kube = await startKubeApiDouble({ crds: options.crds });
   return {
     kube,
+    kubeErrors,
     kubeconfigPath: kube.kubeconfigPath,
     stores: createKubeAdminStores(loadKubeConfig({ kind: 'kubeconfig', path: kube.kubeconfigPath }), NAMESPACE),
     backdoor: {
@@ -79,22 +147,43 @@ export interface AdminTestAppOptions {
   now?: () => number;
   /** Kubernetes only: which custom resources the API double serves (all when absent). */
   crds?: string[];
-  /** Kubernetes only: manage KubeBlocks clusters through the double. */
+  /** Kubernetes only: manage KubeBlocks clusters through the double (or the real API server). */
   kubeBlocks?: boolean;
   clusters?: ClusterPort;
+  /** kube-apiserver only: namespaces to create besides graphdb-system. */
+  namespaces?: string[];
+  /** kube-apiserver only: chart values for the RBAC under test, e.g. `adminServer.multiClusterRbac: 'true'`. */
+  chartValues?: Record<string, string>;
+  /** kube-apiserver only: the test provokes RBAC denials of the server on purpose (otherwise close() fails on one). */
+  expectRbacDenials?: boolean;
+  /** Interposes on the server's stores, e.g. to change an object between the server's read and its write. */
+  wrapStores?: (stores: AdminStores) => AdminStores;
 }
 
 export async function startAdminTestApp(adapter: Adapter, options: AdminTestAppOptions = {}): Promise<AdminTestApp> {
-  const { stores, backdoor, kube, kubeconfigPath, cleanup } = await storesFor(adapter, options.crds);
+  const stores = await storesFor(adapter, options);
+  try {
+    return await startWith(adapter, options, stores);
+  } catch (error) {
+    await stores.cleanup();
+    throw error;
+  }
+}
+
+async function startWith(adapter: Adapter, options: AdminTestAppOptions, { stores, backdoor, kube, real, kubeconfigPath, kubeErrors, cleanup }: Stores): Promise<AdminTestApp> {
   let clusters = options.clusters;
   if (options.kubeBlocks && kubeconfigPath) {
     const kubeConfig = loadKubeConfig({ kind: 'kubeconfig', path: kubeconfigPath });
-    clusters = createKubeBlocksClusters(kubeConfig, pino({ level: 'silent' }), await detectKubeBlocks(kubeConfig));
+    if (real) {
+      // Wired as services.ts does: a detection that fails at start-up is retried at the first cluster request.
+      const detected = await detectKubeBlocks(kubeConfig).catch(() => undefined);
+      clusters = createKubeBlocksClusters(kubeConfig, pino({ level: 'silent' }), detected, (kind) => kubeErrors.push(kind));
+    } else clusters = createKubeBlocksClusters(kubeConfig, pino({ level: 'silent' }), await detectKubeBlocks(kubeConfig));
   }
   const t = await startTestApp({
     falkordb: options.falkordb,
     env: { SETTINGS_REFRESH_MS: '0', PUBLIC_ORIGIN: 'https://admin.corp.example', ...options.env },
-    deps: { adminStores: stores, firstAdmin: { email: ADMIN.email, password: ADMIN.password }, now: options.now, clusters },
+    deps: { adminStores: options.wrapStores ? options.wrapStores(stores) : stores, firstAdmin: { email: ADMIN.email, password: ADMIN.password }, now: options.now, clusters },
   });
   return {
     ...t,
@@ -102,9 +191,13 @@ export async function startAdminTestApp(adapter: Adapter, options: AdminTestAppO
     stores,
     backdoor,
     kube,
+    real,
+    kubeErrors,
     async close() {
       await t.close();
       await cleanup();
+      // The chart's RBAC must allow everything the server does: a denial the test did not ask for fails the suite.
+      if (real && !options.expectRbacDenials && kubeErrors.includes('403')) throw new Error(`the API server denied the server (403) with the chart's RBAC; failed calls: ${kubeErrors.join(', ')}`);
     },
   };
 }

@@ -31,14 +31,16 @@ function failure(error: unknown, verb: string, what: string): Error {
 
 /** KubeBlocks 1.x serves Cluster at v1 and OpsRequest in operations.kubeblocks.io; 0.9 has both in apps/v1alpha1. */
 export async function detectKubeBlocks(kubeConfig: KubeConfig): Promise<KubeBlocksApi> {
+  // Discovery, not a list: any authenticated identity may read it, while listing clusters across namespaces
+  // needs a ClusterRole the chart grants only in multi-cluster mode.
   const api = kubeConfig.makeApiClient(CustomObjectsApi);
   try {
-    await api.listClusterCustomObject({ group: CLUSTER_GROUP, version: 'v1', plural: 'clusters', limit: 1 });
-    return { clusterVersion: 'v1', opsGroup: 'operations.kubeblocks.io' };
+    const { resources } = await api.getAPIResources({ group: CLUSTER_GROUP, version: 'v1' });
+    if (resources.some((resource) => resource.name === 'clusters')) return { clusterVersion: 'v1', opsGroup: 'operations.kubeblocks.io' };
   } catch (error) {
-    if (error instanceof ApiException && error.code === 404) return { clusterVersion: 'v1alpha1', opsGroup: CLUSTER_GROUP };
-    throw failure(error, 'list', 'KubeBlocks clusters');
+    if (!(error instanceof ApiException && error.code === 404)) throw failure(error, 'discover', 'the KubeBlocks API');
   }
+  return { clusterVersion: 'v1alpha1', opsGroup: CLUSTER_GROUP };
 }
 
 /** The OpsRequest body for one operation, in the dialect of the installed KubeBlocks. */

@@ -116,6 +116,9 @@ function parsePath(pathname: string): { resource: string; namespace?: string; na
   return undefined;
 }
 
+/** What discovery reports when no `crds` are given (KubeBlocks 1.x). */
+const DEFAULT_CUSTOM_RESOURCES = ['apps.kubeblocks.io/v1/clusters', 'operations.kubeblocks.io/v1alpha1/opsrequests'];
+
 /** `crds`: the custom resources (`group/version/plural`) that exist; without it every custom path is served. */
 export async function startKubeApiDouble(options: { crds?: string[] } = {}): Promise<KubeApiDouble> {
   const token = `double-token-${Math.random().toString(36).slice(2)}`;
@@ -161,6 +164,14 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
     const failure = failures.find((f) => (!f.method || f.method === method) && url.pathname.includes(f.pathIncludes));
     if (failure) return sendStatus(res, failure.code, failure.reason, failure.message);
     if (method === 'GET' && url.pathname === '/version') return sendJson(res, 200, { major: '1', minor: '31', gitVersion: 'v1.31.0', platform: 'linux/amd64' });
+
+    const discovery = /^\/apis\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+    if (method === 'GET' && discovery) {
+      const groupVersion = `${discovery[1]}/${discovery[2]}`;
+      const served = (options.crds ?? DEFAULT_CUSTOM_RESOURCES).filter((crd) => crd.startsWith(`${groupVersion}/`)).map((crd) => crd.split('/').pop()!);
+      if (served.length === 0) return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+      return sendJson(res, 200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources: served.map((name) => ({ name, singularName: '', namespaced: true, kind: name, verbs: ['get', 'list', 'watch', 'create', 'patch'] })) });
+    }
 
     const target = parsePath(url.pathname);
     if (!target) return sendStatus(res, 404, 'NotFound', `the server could not find the requested resource (${method} ${url.pathname})`);

@@ -1,0 +1,54 @@
+// KubeBlocks' side of the cluster tests against a real API server, played by the admin: Cluster objects created
+// like `kubectl apply` (their status written through the status subresource, as the KubeBlocks controller does,
+// since the API server ignores status on create), and OpsRequests moved through their phases.
+import { CustomObjectsApi, KubernetesObjectApi, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import type { KubeObject } from './kube-api-double.js';
+
+function groupVersion(apiVersion: string): { group: string; version: string } {
+  const [group, version] = apiVersion.split('/');
+  return { group: group!, version: version! };
+}
+
+/** Creates a Cluster (or any custom object), then sets the status it carries, as its controller would. */
+export async function createWithStatus(admin: KubeConfig, object: KubeObject): Promise<KubeObject> {
+  const { status, ...rest } = object;
+  const created = (await KubernetesObjectApi.makeApiClient(admin).create(rest as KubernetesObject)) as KubeObject;
+  if (status === undefined) return created;
+  const { group, version } = groupVersion(object.apiVersion ?? '');
+  const body = { ...created, status };
+  return (await admin.makeApiClient(CustomObjectsApi).replaceNamespacedCustomObjectStatus({ group, version, plural: 'clusters', namespace: created.metadata.namespace!, name: created.metadata.name!, body })) as KubeObject;
+}
+
+export interface OpsRef {
+  apiVersion: string;
+  namespace: string;
+  name: string;
+}
+
+export async function readOpsRequest(admin: KubeConfig, ops: OpsRef): Promise<KubeObject> {
+  const { group, version } = groupVersion(ops.apiVersion);
+  return (await admin.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({ group, version, plural: 'opsrequests', namespace: ops.namespace, name: ops.name })) as KubeObject;
+}
+
+/** Moves one OpsRequest a step through the status subresource: Pending → Creating → Running (1/2) → Succeed (2/2). */
+export async function advanceOpsRequest(admin: KubeConfig, ops: OpsRef): Promise<string> {
+  const current = await readOpsRequest(admin, ops);
+  const status = (current.status ?? {}) as Record<string, unknown>;
+  const next = { undefined: 'Pending', Pending: 'Creating', Creating: 'Running', Running: 'Succeed' }[String(status.phase) as 'Pending'] ?? 'Succeed';
+  const progress = { Pending: '0/2', Creating: '0/2', Running: '1/2', Succeed: '2/2' }[next];
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const body = {
+    ...current,
+    status: {
+      ...status,
+      phase: next,
+      progress,
+      ...(next === 'Running' ? { startTimestamp: now } : {}),
+      ...(next === 'Succeed' ? { completionTimestamp: now } : {}),
+      conditions: [{ type: next, status: 'True', reason: `Ops${next}`, message: `OpsRequest is ${next}`, lastTransitionTime: now }],
+    },
+  };
+  const { group, version } = groupVersion(ops.apiVersion);
+  await admin.makeApiClient(CustomObjectsApi).replaceNamespacedCustomObjectStatus({ group, version, plural: 'opsrequests', namespace: ops.namespace, name: ops.name, body });
+  return next;
+}

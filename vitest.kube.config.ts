@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+
+// `npm run test:kube` (scripts/test-kube.sh): the admin suites (settings, users, sessions) and the tests in test/kube/
+// against a real kube-apiserver and etcd instead of the API double. Every test app starts its own API server, so the
+// files are as independent as under the default configuration.
+export default defineConfig({
+  test: {
+    include: ['test/admin/settings.test.ts', 'test/admin/users.test.ts', 'test/admin/sessions.test.ts', 'test/kube/**/*.test.ts'],
+    environment: 'node',
+    pool: 'forks',
+    // test/support/admin.ts runs the admin suites over this adapter only.
+    env: { GRAPHDB_TEST_ADAPTERS: 'kube-apiserver' },
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
