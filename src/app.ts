@@ -12,6 +12,7 @@ import { NO_CLUSTERS } from './platform/clusters/embedded-clusters.js';
 import { browserPlugin } from './browser/index.js';
 import { isBrowserPath } from './browser/paths.js';
 import { createErrorHandler } from './shared/error-handler.js';
+import { createClientErrors } from './shared/client-errors.js';
 import { errorBody } from './shared/error-shapes.js';
 import { registerHealthRoutes, type ReadinessCheck } from './shared/health-routes.js';
 import { registerOpenApi } from './shared/openapi.js';
@@ -60,6 +61,9 @@ function errorsByPath(error: unknown, request: FastifyRequest, reply: FastifyRep
 }
 
 export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise<FastifyInstance> {
+  const clientErrors = createClientErrors((url) => (isBrowserPath(url) ? 'browser' : 'admin'));
+  // Node looks for requests past their time every 30 s by default, too coarse for REQUEST_TIMEOUT_MS.
+  const expiryCheckMs = Math.min(1000, Math.max(100, Math.floor(config.requestTimeoutMs / 4)));
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -76,6 +80,13 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
     // Errors the router raises before any route matches (bad URL encoding, an oversized segment).
     frameworkErrors: (error, request, reply) => errorsByPath(error, request, reply),
+    // A client too slow to send its whole request gets 408; a request not answered in time gets 503
+    // (FST_ERR_HANDLER_TIMEOUT; 408 too while its body is still arriving). Event streams hijack their reply,
+    // which stops the handler timer.
+    requestTimeout: config.requestTimeoutMs,
+    handlerTimeout: config.requestTimeoutMs,
+    http: { headersTimeout: Math.min(60_000, config.requestTimeoutMs), connectionsCheckingInterval: expiryCheckMs },
+    clientErrorHandler: clientErrors.handler,
   });
   // Both APIs speak JSON only; any other body type is refused (400) instead of reaching a handler as a string.
   app.removeContentTypeParser('text/plain');
@@ -83,6 +94,7 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
+    clientErrors.track(request.raw, reply.raw);
   });
   trackRequestsInFlight(app);
 

@@ -1,6 +1,7 @@
 // The one place that reads environment variables: a zod schema turns them into a frozen, typed Config.
 import path from 'node:path';
 import { z } from 'zod';
+import { EmailSchema } from './shared/email.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const MIN_SECRET_LENGTH = 32;
@@ -55,8 +56,10 @@ export const EnvSchema = z.object({
   KUBERNETES_SERVICE_HOST: z.string().min(1).optional(),
   ENABLE_DOCSUI: booleanFlag.default(true),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  KUBERNETES_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   SESSION_TTL: duration.default(8 * 3600),
-  ADMIN_EMAIL: z.email('must be an e-mail address').optional(),
+  ADMIN_EMAIL: EmailSchema.optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters long').optional(),
   POD_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name').optional(),
   CLUSTER_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name').default('graphdb-system'),
@@ -100,6 +103,10 @@ export interface Config {
   kubernetes: KubernetesSource | undefined;
   enableDocsUi: boolean;
   shutdownTimeoutMs: number;
+  /** Longest time to receive a request (408 beyond) and to answer it (503 beyond); event streams are exempt once open. */
+  requestTimeoutMs: number;
+  /** Longest time one Kubernetes API request may take before it counts as unreachable. */
+  kubernetesTimeoutMs: number;
   /** Seconds an admin session lasts. */
   sessionTtlSeconds: number;
   /** Seeds the first admin when the user store is empty. */
@@ -171,6 +178,8 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
         : undefined,
     enableDocsUi: e.ENABLE_DOCSUI,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    kubernetesTimeoutMs: e.KUBERNETES_TIMEOUT_MS,
     sessionTtlSeconds: e.SESSION_TTL,
     initialAdmin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
     namespace: e.POD_NAMESPACE ?? 'graphdb-system',

@@ -73,7 +73,7 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
     }
     const metrics = createMetrics();
     const countKubeError = (kind: string) => metrics.kubernetesErrors.inc({ kind });
-    const kubeConfig = config.kubernetes ? loadKubeConfig(config.kubernetes) : undefined;
+    const kubeConfig = config.kubernetes ? loadKubeConfig(config.kubernetes, config.kubernetesTimeoutMs) : undefined;
     const dataDir = config.dataDir;
 
     let deps: AppDeps;

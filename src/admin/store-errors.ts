@@ -28,8 +28,9 @@ export async function withConflictRetries<T>(work: () => Promise<T>, attempts = 
     } catch (error) {
       const retryable = error instanceof StaleVersionError || error instanceof AlreadyExistsError;
       if (!retryable || attempt >= attempts) throw error;
-      // Jittered backoff: concurrent writers on other replicas spread out instead of colliding again.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+      // Exponential backoff with full jitter (20 ms doubling, at most 2 s): a writer that keeps losing to another
+      // replica's queue of writes waits until that queue has drained instead of giving up after half a second.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2000, 20 * 2 ** attempt)));
     }
   }
 }

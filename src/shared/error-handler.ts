@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { HttpError } from './http-errors.js';
 import { errorBody, type ErrorShape } from './error-shapes.js';
 import { addErrorResponses } from './openapi.js';
+import { REQUEST_NOT_RECEIVED } from './client-errors.js';
 import { isVerbatim } from './verbatim-messages.js';
 
 export interface MappedError {
@@ -39,7 +40,8 @@ function isFastifyError(error: unknown): error is FastifyError {
 /** Pure mapping, kept apart from the reply so it can be read (and tested) on its own. */
 export function mapError(error: unknown): MappedError {
   if (error instanceof HttpError) {
-    return { statusCode: error.statusCode, message: error.message, headers: error.headers, unexpected: error.statusCode >= 500 };
+    // 503 is an outage the message already explains (a store or database away), not a bug to trace.
+    return { statusCode: error.statusCode, message: error.message, headers: error.headers, unexpected: error.statusCode >= 500 && error.statusCode !== 503 };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     return { statusCode: 400, message: describeValidation(error.validationContext, error.validation), headers: {}, unexpected: false };
@@ -57,6 +59,9 @@ export function mapError(error: unknown): MappedError {
         return { statusCode: 400, message: 'A path segment is too long', headers: {}, unexpected: false };
       case 'FST_ERR_BAD_URL':
         return { statusCode: 400, message: 'Malformed URL', headers: {}, unexpected: false };
+      case 'FST_ERR_HANDLER_TIMEOUT':
+        // REQUEST_TIMEOUT_MS ran out; the work behind it may still finish, but nobody waits for it.
+        return { statusCode: 503, message: 'The request was not answered in time', headers: {}, unexpected: false };
       default:
         break;
     }
@@ -73,10 +78,23 @@ export function mapError(error: unknown): MappedError {
   return { statusCode: 500, message: GENERIC_500, headers: {}, unexpected: true };
 }
 
+/** REQUEST_TIMEOUT_MS ran out while the body was still arriving: the client was too slow, not the server. */
+function slowClient(error: unknown, request: FastifyRequest): MappedError | undefined {
+  if (!isFastifyError(error) || error.code !== 'FST_ERR_HANDLER_TIMEOUT' || request.raw.complete) return undefined;
+  return { statusCode: 408, message: REQUEST_NOT_RECEIVED, headers: { connection: 'close' }, unexpected: false };
+}
+
+/** The first line of what lies under an error, for a log line without a stack. */
+function causeOf(error: unknown): string | undefined {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause instanceof Error ? cause.message.split('\n')[0] : undefined;
+}
+
 export function createErrorHandler(shape: ErrorShape) {
   return function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-    const mapped = mapError(error);
+    const mapped = slowClient(error, request) ?? mapError(error);
     if (mapped.unexpected) request.log.error({ err: error }, 'request failed');
+    else if (mapped.statusCode === 503) request.log.warn({ statusCode: 503, reason: mapped.message, cause: causeOf(error) }, 'request failed: a dependency is unavailable');
     else request.log.info({ statusCode: mapped.statusCode, reason: mapped.message }, 'request rejected');
     void reply
       .code(mapped.statusCode)

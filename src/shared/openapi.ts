@@ -83,7 +83,8 @@ export function addErrorResponses(shape: ErrorShape) {
   const schema = errorSchemaFor(shape);
   return (route: RouteOptions): void => {
     if (!route.schema || (route.schema as { hide?: boolean }).hide) return;
-    const statuses = new Set([400, 500, ...(route.config?.errorResponses ?? [])]);
+    // 431: headers (or a request line) beyond Node's limit; 413: a body beyond BODY_LIMIT_BYTES.
+    const statuses = new Set([400, 431, 500, ...(route.schema.body ? [413] : []), ...(route.config?.errorResponses ?? [])]);
     if (isGuarded(route)) {
       statuses.add(401);
       statuses.add(403);

@@ -112,6 +112,17 @@ describe('the query stream', () => {
     expect(event!.data).toMatchObject({ status: 400, message: expect.stringMatching(/^errMsg: .* errCtx: MATCH \(n RETURN n errCtxOffset: \d+$/) as unknown });
   });
 
+  it('leaves no graph behind when a query on a graph that did not exist fails, and keeps existing graphs', async () => {
+    for (const headers of [bearer(tokens.Admin), sse(tokens['Read-Write'])]) {
+      const res = await t.app.inject({ method: 'GET', url: url('never-created', 'MATCH (n RETURN n'), headers });
+      expect(res.body).toContain('errMsg');
+      expect((await databaseSnapshot(t.falkordb)).graphs).not.toContain('never-created');
+    }
+    const failed = await t.app.inject({ method: 'GET', url: url('social', 'MATCH (n RETURN n'), headers: bearer(tokens.Admin) });
+    expect(failed.statusCode).toBe(400);
+    expect(await graphQuery(t.falkordb, 'social', 'MATCH (p:Person) RETURN count(p)')).toEqual([[2]]);
+  });
+
   it('answers parameter problems before any query runs: an error event for SSE, HTTP 400 for JSON', async () => {
     const before = await databaseSnapshot(t.falkordb);
     for (const [path, message] of [

@@ -30,6 +30,9 @@ describe('Kubernetes API down', () => {
     expect(write.statusCode).toBe(503);
     expect(write.json<{ statusCode: number; error: string; message: string }>()).toMatchObject({ statusCode: 503, error: 'Service Unavailable' });
     expect(write.json<{ message: string }>().message.length).toBeGreaterThan(10);
+    // An outage the message explains is a warning, not an error with a stack trace.
+    expect(t.logs.lines.filter((line) => Number(line.level) >= 50).map((line) => line.msg)).toEqual([]);
+    expect(t.logs.lines.find((line) => line.msg === 'request failed: a dependency is unavailable')).toMatchObject({ level: 40, statusCode: 503 });
     expect(await t.backdoor.settingsText()).toContain('corp.example');
     expect(await t.backdoor.settingsText()).not.toContain('other.example');
   });

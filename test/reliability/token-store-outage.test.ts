@@ -39,7 +39,7 @@ describe('token store outage', () => {
 
     process.kill(store.pid, 'SIGKILL');
     const unavailable = { message: 'Token store is unavailable' };
-    await expect.poll(async () => (await status(used)).json(), { timeout: 5000, interval: 20 }).toEqual(unavailable);
+    await expect.poll(async () => (await status(used)).json<unknown>(), { timeout: 5000, interval: 20 }).toEqual(unavailable);
     expect((await status(unused)).statusCode).toBe(503);
     expect((await status(unused)).json()).toEqual(unavailable);
     const forged = `${used.slice(0, -4)}AAAA`;

@@ -41,10 +41,10 @@ const ScaleBodySchema = z.strictObject({
   shards: z.int().min(1, 'shards must be at least 1').max(1024).optional(),
   cpu: Quantity.optional(),
   memory: Quantity.optional(),
-});
+}).meta({ minProperties: 1 });
 const ReconfigureBodySchema = z.strictObject({
   component: ComponentName.optional(),
-  parameters: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,127}$/, 'must be a parameter name'), z.union([z.string().max(1024), z.number(), z.boolean()]).transform(String)),
+  parameters: z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,127}$/, 'must be a parameter name'), z.union([z.string().max(1024), z.number(), z.boolean()]).transform(String)).meta({ minProperties: 1 }),
   /** Apply keys that are not known FalkorDB parameters too. */
   allowUnknownParameters: z.boolean().optional(),
 });

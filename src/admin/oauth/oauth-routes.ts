@@ -9,7 +9,8 @@ import type { OAuthService } from './oauth-service.js';
 import { SignInRefused } from './sign-in-policy.js';
 
 const tags = ['auth'];
-const ProviderParamsSchema = z.object({ provider: z.string().max(32) });
+// Any name reaches the handler, which answers an unknown one with its own message; the document lists the known ones.
+const ProviderParamsSchema = z.object({ provider: z.string().max(32).meta({ enum: [...PROVIDERS] }) });
 const StartQuerySchema = z.object({ returnTo: z.string().max(4096).optional() });
 const param = z.string().max(8192).optional();
 /** What providers send back; other parameters (e.g. `iss`, `session_state`) are kept for the response checks. */

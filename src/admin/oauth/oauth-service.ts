@@ -2,7 +2,7 @@
 // PKCE) and callback (state check, code exchange with ID-token validation, sign-in policy, user and session).
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
-import type { ClientSettings, OidcClients } from '../../platform/oidc/oidc-clients.js';
+import { IdentityProviderUnavailableError, type ClientSettings, type OidcClients } from '../../platform/oidc/oidc-clients.js';
 import { GroupLookupError, parseServiceAccountKey, type GroupDirectories } from '../../platform/oidc/group-directories.js';
 import { HttpError, NotFoundError } from '../../shared/http-errors.js';
 import type { AdminContext } from '../context.js';
@@ -37,6 +37,12 @@ export function createOAuthService(options: OAuthOptions) {
   function stateSecret(): string {
     if (!options.sessionSecret) throw new HttpError(500, 'Server configuration error: SESSION_SECRET not set');
     return options.sessionSecret;
+  }
+
+  /** A provider that cannot be reached is an outage (503), not a refusal; local sign-in is unaffected. */
+  function unreachable(type: ProviderId, error: IdentityProviderUnavailableError): string {
+    options.logger.warn({ provider: type, issuer: error.issuer, reason: error.message }, `OAuth provider ${type} cannot be reached`);
+    return `OAuth provider ${type} cannot be reached; try again later`;
   }
 
   function issuerOf(provider: ProviderConfig): string {
@@ -124,13 +130,17 @@ export function createOAuthService(options: OAuthOptions) {
       const state = clients.randomState();
       const nonce = clients.randomNonce();
       const verifier = clients.randomPkce();
-      const url = await clients.authorizationUrl(client, {
-        redirectUri: redirectUriOf(provider),
-        scope: SCOPES[type],
-        state,
-        nonce,
-        codeChallenge: await clients.challengeFor(verifier),
-      });
+      const url = await clients
+        .authorizationUrl(client, {
+          redirectUri: redirectUriOf(provider),
+          scope: SCOPES[type],
+          state,
+          nonce,
+          codeChallenge: await clients.challengeFor(verifier),
+        })
+        .catch((error: unknown) => {
+          throw error instanceof IdentityProviderUnavailableError ? new HttpError(503, unreachable(type, error)) : error;
+        });
       await setStateCookie(reply, stateSecret(), { state, nonce, verifier, provider: type, returnTo: safeReturnTo(returnTo) }, secure, options.now());
       return url;
     },
@@ -151,6 +161,7 @@ export function createOAuthService(options: OAuthOptions) {
       try {
         claims = (await clients.exchange(client, { redirectUri: redirectUriOf(provider), callbackQuery: query, expectedState: saved.state, expectedNonce: saved.nonce, codeVerifier: saved.verifier })).claims;
       } catch (error) {
+        if (error instanceof IdentityProviderUnavailableError) throw new SignInRefused(503, 'provider_unavailable', unreachable(type, error));
         options.logger.warn({ provider: type, reason: (error as Error).message }, 'OAuth code exchange or ID token validation failed');
         throw new SignInRefused(401, 'verification_failed', 'Sign-in failed: the identity provider response could not be verified');
       }

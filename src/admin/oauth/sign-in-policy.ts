@@ -74,5 +74,11 @@ export function resolveRole(expression: string, profile: Claims): AdminRole | un
 export function safeReturnTo(value: unknown): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
   if (typeof value !== 'string' || !/^\/(?![/\\])[^\u0000-\u001f\u007f]*$/.test(value) || value.length > 2048) return '/';
-  return value;
+  // The Location header carries visible ASCII only (anything else makes Node throw): the rest is sent
+  // percent-encoded as UTF-8, as a browser would; text that is not valid UTF-16 (a lone surrogate) goes to /.
+  try {
+    return value.replace(/[^\x21-\x7e]+/g, (run) => encodeURIComponent(run));
+  } catch {
+    return '/';
+  }
 }

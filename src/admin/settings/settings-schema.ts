@@ -2,6 +2,7 @@
 // the write-only values, the defaults of a fresh install, and where each write-only value is kept.
 import { compile } from '@jmespath-community/jmespath';
 import { z } from 'zod';
+import { EmailSchema } from '../../shared/email.js';
 
 const emptyOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(''), schema]);
 
@@ -15,7 +16,6 @@ const DomainSchema = z
   .max(253)
   .regex(/^(?!-)([a-z0-9-]{1,63}(?<!-)\.)+[a-z]{2,63}$/i, 'must be a domain name such as corp.example');
 const RedirectUriSchema = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048);
-const EmailSchema = z.email('must be an e-mail address').max(254);
 const JmesPathSchema = z
   .string()
   .max(4096)

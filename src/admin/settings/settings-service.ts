@@ -63,7 +63,7 @@ export function createSettingsService(options: SettingsServiceOptions) {
       if (now() - readAt < options.refreshMs) return lastGood;
       refreshing ??= load()
         .catch((error: unknown) => {
-          logger.error({ err: error }, 'could not read the settings; using the last good ones');
+          logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'could not read the settings; using the last good ones');
           return lastGood;
         })
         .finally(() => {

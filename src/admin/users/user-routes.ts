@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { EmailSchema } from '../../shared/email.js';
 import { COOKIE_SCHEME } from '../../shared/openapi.js';
 import type { AdminContext } from '../context.js';
 import { ADMIN_ROLES, requirePermission } from '../permissions/permissions.js';
@@ -13,7 +14,7 @@ const security = [{ [COOKIE_SCHEME]: [] }];
 
 const ManagedUserSchema = UserViewSchema.extend({ disabled: z.boolean(), createdAt: z.string(), lastLoginAt: z.string().nullable() }).meta({ id: 'ManagedAdminUser' });
 const PasswordSchema = z.string().min(8, 'must be at least 8 characters long').max(1024);
-const CreateUserSchema = z.strictObject({ email: z.email('must be an e-mail address').max(254), name: z.string().trim().min(1).max(200), role: z.enum(ADMIN_ROLES), password: PasswordSchema.optional() });
+const CreateUserSchema = z.strictObject({ email: EmailSchema, name: z.string().trim().min(1).max(200), role: z.enum(ADMIN_ROLES), password: PasswordSchema.optional() });
 const UpdateUserSchema = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), role: z.enum(ADMIN_ROLES).optional(), disabled: z.boolean().optional(), password: PasswordSchema.optional() });
 const UserIdParamsSchema = z.object({ id: z.uuid('must be a user id') });
 

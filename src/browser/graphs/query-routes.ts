@@ -25,6 +25,7 @@ export const QueryResultSchema = z
   .meta({ id: 'QueryResult', description: 'Row values: nodes {id, labels, properties}; relationships {id, relationshipType, sourceId, destinationId, properties}; paths {nodes, edges}; points {latitude, longitude}; temporal values as ISO 8601 strings; integers beyond 2^53 as strings' });
 
 const jsonErrors = createErrorHandler('browser');
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Parameter problems reach an event-stream client as one `error` event with status 400, before any query runs. */
 function streamAwareErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
@@ -40,6 +41,9 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext): void
     '/api/graph/:graph',
     {
       errorHandler: streamAwareErrors,
+      // The query's own required `timeout` bounds this handler (FalkorDB stops the query), so REQUEST_TIMEOUT_MS
+      // must not cut a long query short: the largest timer Node allows stands in for "no limit".
+      handlerTimeout: MAX_TIMER_MS,
       schema: {
         operationId: 'runQuery',
         tags: ['graphs'],

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../shared/http-errors.js';
+import { KeyedMutex } from '../../shared/mutex.js';
 import { BEARER_SCHEME } from '../../shared/openapi.js';
 import { verbatim } from '../../shared/verbatim-messages.js';
 import { requireRole, ROLES, type Role } from '../auth/roles.js';
@@ -41,6 +42,13 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext): void 
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const admin = requireRole('Admin', 'managing database users');
   const db = (request: Parameters<typeof principalOf>[0]) => databaseFor(context, principalOf(request));
+  // ACL has no "create if absent": the existence check and ACL SETUSER of one user on one database run one at a
+  // time here, so concurrent creations of the same name answer one 201 and 409s (within this process).
+  const userLocks = new KeyedMutex();
+  const lockUser = <T>(request: Parameters<typeof principalOf>[0], username: string, work: () => Promise<T>) => userLocks.run(`${principalOf(request).dbKey}|${username}`, work);
+  // Several users at once take their locks in name order, so two such requests cannot wait on each other.
+  const lockUsers = <T>(request: Parameters<typeof principalOf>[0], usernames: string[], work: () => Promise<T>) =>
+    [...usernames].sort().reduceRight<() => Promise<T>>((inner, username) => () => lockUser(request, username, inner), work)();
 
   routes.get(
     '/api/user',
@@ -58,10 +66,12 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext): void 
     async (request, reply) => {
       const { username, password, role } = request.body;
       const database = db(request);
-      await translated(async () => {
-        if (await database.aclGetUser(username)) throw new ConflictError(`User ${username} already exists`);
-        await database.aclSetUser(username, ['reset', ...rulesFor(role), `>${password}`]);
-      });
+      await lockUser(request, username, () =>
+        translated(async () => {
+          if (await database.aclGetUser(username)) throw new ConflictError(`User ${username} already exists`);
+          await database.aclSetUser(username, ['reset', ...rulesFor(role), `>${password}`]);
+        }),
+      );
       return reply.code(201).header('location', `/api/user/${encodeURIComponent(username)}`).send({ message: `User ${username} created` });
     },
   );
@@ -76,7 +86,8 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext): void 
       const usernames = [...new Set(request.body.users.map((user) => user.username))];
       if (usernames.includes('default')) throw new BadRequestError('The default user cannot be deleted');
       // One ACL DELUSER for every name: the server applies it as a single command.
-      await translated(() => db(request).aclDelUsers(usernames));
+      // Under the same locks as creation and role changes, so a change racing the deletion cannot bring a user back.
+      await lockUsers(request, usernames, () => translated(() => db(request).aclDelUsers(usernames)));
       return { message: 'Users deleted' };
     },
   );
@@ -102,11 +113,13 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext): void 
       if (!role) throw new BadRequestError('Missing parameter role');
       const { user } = request.params;
       const database = db(request);
-      await translated(async () => {
-        if (!(await database.aclGetUser(user))) throw new NotFoundError(`User ${user} not found`);
-        // Without `reset`, passwords are kept; the command and key rules are replaced by the role's.
-        await database.aclSetUser(user, ['-@all', ...rulesFor(role)]);
-      });
+      await lockUser(request, user, () =>
+        translated(async () => {
+          if (!(await database.aclGetUser(user))) throw new NotFoundError(`User ${user} not found`);
+          // Without `reset`, passwords are kept; the command and key rules are replaced by the role's.
+          await database.aclSetUser(user, ['-@all', ...rulesFor(role)]);
+        }),
+      );
       return { message: `User ${user} updated` };
     },
   );

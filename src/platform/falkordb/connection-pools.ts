@@ -1,6 +1,7 @@
 // Connections to the users' own FalkorDB servers: a small pool per credential set, created on first use
 // (single flight), reused, closed when idle, with dead connections replaced.
 import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 import { createClient, ErrorReply, RESP_TYPES } from 'redis';
 import type { PlatformLogger as Logger } from '../logger.js';
 
@@ -19,6 +20,12 @@ export type CommandArgument = string | Buffer;
 export interface SendOptions {
   integersAsStrings?: boolean;
   binary?: boolean;
+  /**
+   * A command sent just before, on the same connection and in the same write, whose reply is handed to
+   * `onPrecedingReply` before the main command settles (e.g. EXISTS before a command that may create the key).
+   */
+  precededBy?: CommandArgument[];
+  onPrecedingReply?: (reply: unknown) => void;
 }
 
 type RawClient = ReturnType<typeof createClient>;
@@ -100,7 +107,8 @@ export class CredentialPool {
     const { host, port, username, password, tls, ca } = this.credentials;
     const client = createClient({
       socket: tls
-        ? { host, port, tls: true, ca, servername: host, connectTimeout: this.options.connectTimeoutMs, reconnectStrategy: false }
+        ? // SNI carries host names only (RFC 6066); Node warns when given an address.
+          { host, port, tls: true, ca, ...(isIP(host) ? {} : { servername: host }), connectTimeout: this.options.connectTimeoutMs, reconnectStrategy: false }
         : { host, port, connectTimeout: this.options.connectTimeoutMs, reconnectStrategy: false },
       username,
       password: password === '' ? undefined : password,
@@ -154,6 +162,10 @@ export class CredentialPool {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
+      if (options.precededBy) {
+        // Its failure surfaces through the main command (same connection), so it is not reported twice.
+        pooled.client.sendCommand(options.precededBy, { typeMapping }).then(options.onPrecedingReply, () => undefined);
+      }
       const reply: unknown = await pooled.client.sendCommand(args, { typeMapping });
       return reply as T;
     } catch (error) {

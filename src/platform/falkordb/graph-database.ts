@@ -1,6 +1,6 @@
 // FalkorDB commands over one credential pool: queries decoded from the compact protocol, graph key operations,
 // configuration and ACL. Every value travels as its own command argument; nothing is concatenated into a command.
-import type { CredentialPool } from './connection-pools.js';
+import { isReplyError, type CredentialPool } from './connection-pools.js';
 import { columnNames, CompactDecoder, scanSchemaNeeds, splitCompactReply, type GraphSchemaNames, type JsonValue, type ResultSet } from './compact-reply.js';
 
 export interface QueryOptions {
@@ -27,6 +27,7 @@ const noRows = (): never => {
   throw new Error('the query returned no rows');
 };
 
+const DELETE_SETTLE_MS = 2000;
 const EMPTY_NAMES: GraphSchemaNames = { labels: [], relationshipTypes: [], propertyKeys: [] };
 
 export class GraphDatabase {
@@ -50,7 +51,7 @@ export class GraphDatabase {
   async queryRows(graph: string, cypher: string, options: QueryOptions = {}): Promise<QueryRows> {
     const args = [options.readOnly ? 'GRAPH.RO_QUERY' : 'GRAPH.QUERY', graph, cypher, '--compact'];
     if (options.timeoutMs !== undefined) args.push('TIMEOUT', String(options.timeoutMs));
-    const reply = await this.pool.send(args, { integersAsStrings: true }, options.signal);
+    const reply = options.readOnly ? await this.pool.send(args, { integersAsStrings: true }, options.signal) : await this.writeQuery(graph, args, options.signal);
     const parts = splitCompactReply(reply);
     if (!parts.header) return { metadata: parts.statistics, statistics: parts.statistics, hasColumns: false, rowCount: 0, takeRow: noRows };
     // A taken row is set to undefined (compact replies never hold undefined) so the raw reply can be collected as it goes.
@@ -77,6 +78,28 @@ export class GraphDatabase {
     };
   }
 
+  /**
+   * GRAPH.QUERY creates the graph's key before it parses the query, so a query that fails on a graph that did not
+   * exist would leave an empty graph behind: a write from a request that was refused. Whether the graph existed
+   * is asked in the same round trip, and such a leftover is removed.
+   */
+  private async writeQuery(graph: string, args: string[], signal?: AbortSignal): Promise<unknown> {
+    let existed: boolean | undefined;
+    try {
+      return await this.pool.send(args, { integersAsStrings: true, precededBy: ['EXISTS', graph], onPrecedingReply: (reply) => (existed = Number(reply) === 1) }, signal);
+    } catch (error) {
+      if (existed === false && isReplyError(error)) await this.dropIfEmpty(graph).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Deletes `graph` only when it holds no node (another client may have filled it meanwhile). */
+  private async dropIfEmpty(graph: string): Promise<void> {
+    const reply = await this.pool.send(['GRAPH.RO_QUERY', graph, 'MATCH (n) RETURN count(n)', '--compact'], { integersAsStrings: true });
+    const count = (splitCompactReply(reply).rows?.[0] as [[unknown, unknown]] | undefined)?.[0]?.[1];
+    if (Number(count) === 0) await this.deleteGraph(graph);
+  }
+
   /** Runs a query and decodes its whole result. */
   async query(graph: string, cypher: string, options: QueryOptions = {}): Promise<QueryOutcome> {
     const result = await this.queryRows(graph, cypher, options);
@@ -93,8 +116,11 @@ export class GraphDatabase {
     return (await this.listGraphs()).includes(graph);
   }
 
-  deleteGraph(graph: string): Promise<unknown> {
-    return this.pool.send(['GRAPH.DELETE', graph]);
+  /** GRAPH.DELETE can answer before the key is gone (seen in CI under load): this resolves once listings agree. */
+  async deleteGraph(graph: string): Promise<void> {
+    await this.pool.send(['GRAPH.DELETE', graph]);
+    const deadline = Date.now() + DELETE_SETTLE_MS;
+    while ((await this.graphExists(graph)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
   }
 
   copyGraph(source: string, target: string): Promise<unknown> {

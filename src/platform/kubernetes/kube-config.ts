@@ -1,11 +1,42 @@
 // Loads the Kubernetes client configuration (a kubeconfig file, or the pod's service account in a cluster)
 // and offers the readiness probe of the API server.
 import { readFile } from 'node:fs/promises';
-import { KubeConfig, VersionApi } from '@kubernetes/client-node';
+import { AbortError, createConfiguration, KubeConfig, ServerConfiguration, VersionApi, type ApiConstructor, type ApiType, type RequestContext, type ResponseContext } from '@kubernetes/client-node';
 import type { KubernetesSource } from '../../config.js';
 
-export function loadKubeConfig(source: KubernetesSource): KubeConfig {
-  const kubeConfig = new KubeConfig();
+export const DEFAULT_KUBERNETES_TIMEOUT_MS = 10_000;
+
+/**
+ * A KubeConfig whose API clients abandon a request after `timeoutMs`: @kubernetes/client-node has no timeout of
+ * its own, so a stalled API server would hold a request (and the settings write lock behind it) forever.
+ */
+class TimeLimitedKubeConfig extends KubeConfig {
+  constructor(readonly timeoutMs: number) {
+    super();
+  }
+
+  override makeApiClient<T extends ApiType>(apiClientType: ApiConstructor<T>): T {
+    const cluster = this.getCurrentCluster();
+    if (!cluster) throw new Error('No active cluster!');
+    const timeout = {
+      pre: (context: RequestContext) => {
+        context.setSignal(AbortSignal.timeout(this.timeoutMs));
+        return Promise.resolve(context);
+      },
+      post: (response: ResponseContext) => Promise.resolve(response),
+    };
+    return new apiClientType(createConfiguration({ baseServer: new ServerConfiguration(cluster.server, {}), authMethods: { default: this }, promiseMiddleware: [timeout] }));
+  }
+}
+
+/** What a client-side failure (no HTTP answer) means, for the adapters' messages. */
+export function unreachableMessage(error: unknown): string {
+  if (error instanceof AbortError || (error instanceof Error && error.name === 'AbortError')) return 'The Kubernetes API server did not answer in time';
+  return `The Kubernetes API server cannot be reached (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
+}
+
+export function loadKubeConfig(source: KubernetesSource, timeoutMs = DEFAULT_KUBERNETES_TIMEOUT_MS): KubeConfig {
+  const kubeConfig = new TimeLimitedKubeConfig(timeoutMs);
   switch (source.kind) {
     case 'kubeconfig':
       kubeConfig.loadFromFile(source.path);

@@ -2,6 +2,7 @@
 // through @kubernetes/client-node. API failures are translated here into the ports' errors, with messages that
 // say what to fix (the RBAC verb that is missing, the server that cannot be reached), never raw API text.
 import { ApiException, CoreV1Api, type KubeConfig, type V1ConfigMap, type V1Secret } from '@kubernetes/client-node';
+import { unreachableMessage } from './kube-config.js';
 import { AlreadyExistsError, StaleVersionError, StoreRejectedError, StoreUnavailableError, type AdminStores, type ConfigMapPort, type DataMap, type SecretPort, type Versioned } from '../stores/ports.js';
 
 export const SETTINGS_CONFIGMAP = 'graphdb-admin-settings';
@@ -29,10 +30,7 @@ function statusOf(error: unknown): { code: number; body: StatusBody } | undefine
 /** Maps an API failure for `verb` on `resource` to the ports' errors; returns undefined for a 404. */
 function translate(error: unknown, verb: string, resource: string, namespace: string): Error | undefined {
   const status = statusOf(error);
-  if (!status) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return new StoreUnavailableError(`The Kubernetes API server cannot be reached (${reason.split('\n')[0]})`, 503);
-  }
+  if (!status) return new StoreUnavailableError(unreachableMessage(error), 503);
   switch (status.code) {
     case 404:
       return undefined;

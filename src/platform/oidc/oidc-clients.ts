@@ -33,6 +33,31 @@ export interface VerifiedTokens {
   accessToken: string;
 }
 
+/**
+ * The provider could not be reached (discovery, or the token endpoint) or did not publish a usable configuration:
+ * an outage, as opposed to a response that failed verification.
+ */
+export class IdentityProviderUnavailableError extends Error {
+  constructor(
+    readonly issuer: string,
+    options: { cause: unknown },
+    step = 'OpenID discovery',
+  ) {
+    super(`${step} at ${issuer} failed: ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`, options);
+    this.name = 'IdentityProviderUnavailableError';
+  }
+}
+
+/** A request that got no HTTP answer at all (refused, reset, unresolvable, timed out), anywhere in the cause chain. */
+function isNetworkFailure(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current instanceof TypeError && current.message === 'fetch failed') return true;
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|UND_ERR_)/.test(code)) return true;
+  }
+  return false;
+}
+
 /** Plain http is allowed only for loopback issuers (test identity providers), never for real ones. */
 function isLoopbackHttp(issuer: string): boolean {
   const url = new URL(issuer);
@@ -50,6 +75,8 @@ export function createOidcClients() {
         // Verify the ID token's signature against the provider's keys too (openid-client otherwise relies on TLS
         // to the token endpoint alone), so a token signed by any other key is refused.
         execute: isLoopbackHttp(settings.issuer) ? [client.allowInsecureRequests, client.enableNonRepudiationChecks] : [client.enableNonRepudiationChecks],
+      }).catch((error: unknown) => {
+        throw new IdentityProviderUnavailableError(settings.issuer, { cause: error });
       });
       configurations.set(key, pending);
       // A failed discovery is not cached: the next sign-in tries again.
@@ -83,12 +110,16 @@ export function createOidcClients() {
       const config = await configuration(settings);
       const currentUrl = new URL(exchange.redirectUri);
       currentUrl.search = exchange.callbackQuery.toString();
-      const tokens = await client.authorizationCodeGrant(config, currentUrl, {
-        pkceCodeVerifier: exchange.codeVerifier,
-        expectedState: exchange.expectedState,
-        expectedNonce: exchange.expectedNonce,
-        idTokenExpected: true,
-      });
+      const tokens = await client
+        .authorizationCodeGrant(config, currentUrl, {
+          pkceCodeVerifier: exchange.codeVerifier,
+          expectedState: exchange.expectedState,
+          expectedNonce: exchange.expectedNonce,
+          idTokenExpected: true,
+        })
+        .catch((error: unknown) => {
+          throw isNetworkFailure(error) ? new IdentityProviderUnavailableError(settings.issuer, { cause: error }, 'The code exchange') : error;
+        });
       const claims = tokens.claims();
       if (!claims) throw new Error('the token response carried no ID token');
       return { claims: { ...claims }, accessToken: tokens.access_token };

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 export function createRedisConnection(url: string, logger: Logger) {
   const client = createClient({
     url,
-    socket: { connectTimeout: 5000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2000) },
+    socket: { connectTimeout: 5000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 500) },
     // While disconnected, commands fail at once instead of queueing: a request must not hang on a dead store.
     disableOfflineQueue: true,
   });

@@ -37,6 +37,12 @@ export interface KubeApiDouble {
   injectConflicts(resource: string, count: number): void;
   /** Every request whose method and path match answers this status with a Status body. */
   failRequests(match: { method?: string; pathIncludes: string }, code: number, reason: string, message: string): void;
+  /** Every request whose method and path match is held this long before it is handled (a slow API server). */
+  delayRequests(match: { method?: string; pathIncludes: string }, ms: number): void;
+  /** Undoes failRequests and delayRequests. */
+  clearFaults(): void;
+  /** false: stops listening and drops every connection (connection refused, as a server that is down); true: listens again on the same port. */
+  setReachable(reachable: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -126,6 +132,7 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
   const objects = new Map<string, KubeObject>();
   const conflicts = new Map<string, number>();
   const failures: { method?: string; pathIncludes: string; code: number; reason: string; message: string }[] = [];
+  const delays: { method?: string; pathIncludes: string; ms: number }[] = [];
   const watchers = new Set<{ resource: string; namespace?: string; selector: string | null; res: ServerResponse }>();
   let revision = 1000;
   let uid = 0;
@@ -161,6 +168,8 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
     const method = req.method ?? 'GET';
     requests.push({ method, path: url.pathname, contentType: req.headers['content-type'] });
     if (req.headers.authorization !== `Bearer ${token}`) return sendStatus(res, 401, 'Unauthorized', 'Unauthorized');
+    const delay = delays.find((d) => (!d.method || d.method === method) && url.pathname.includes(d.pathIncludes));
+    if (delay) await new Promise((resolve) => setTimeout(resolve, delay.ms));
     const failure = failures.find((f) => (!f.method || f.method === method) && url.pathname.includes(f.pathIncludes));
     if (failure) return sendStatus(res, failure.code, failure.reason, failure.message);
     if (method === 'GET' && url.pathname === '/version') return sendJson(res, 200, { major: '1', minor: '31', gitVersion: 'v1.31.0', platform: 'linux/amd64' });
@@ -243,7 +252,8 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
-  const url = `https://127.0.0.1:${address.port}`;
+  const port = address.port;
+  const url = `https://127.0.0.1:${port}`;
   const kubeconfigPath = path.join(dir, 'kubeconfig');
   await writeFile(kubeconfigPath, kubeconfigYaml(url, token, tls.cert), { mode: 0o600 });
 
@@ -262,10 +272,31 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
     },
     injectConflicts: (resource, count) => conflicts.set(resource, count),
     failRequests: (match, code, reason, message) => failures.push({ ...match, code, reason, message }),
+    delayRequests: (match, ms) => delays.push({ ...match, ms }),
+    clearFaults: () => {
+      failures.length = 0;
+      delays.length = 0;
+    },
+    setReachable: (reachable) =>
+      new Promise<void>((resolve, reject) => {
+        if (reachable === server.listening) return resolve();
+        if (reachable) {
+          server.once('error', reject);
+          server.listen(port, '127.0.0.1', () => {
+            server.off('error', reject);
+            resolve();
+          });
+          return;
+        }
+        for (const watcher of watchers) watcher.res.end();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         for (const watcher of watchers) watcher.res.end();
         server.closeAllConnections();
+        if (!server.listening) return resolve();
         server.close(() => resolve());
       }),
   };

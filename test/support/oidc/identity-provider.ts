@@ -27,11 +27,12 @@ export interface IdentityProvider {
   close(): Promise<void>;
 }
 
-export async function startIdentityProvider(options: { mountPath?: string; clients: TestClient[]; extraRoutes?: (req: IncomingMessage, res: ServerResponse) => boolean }): Promise<IdentityProvider> {
+/** `port`: listen there (e.g. where an issuer was configured before the provider came up); a free one by default. */
+export async function startIdentityProvider(options: { mountPath?: string; clients: TestClient[]; extraRoutes?: (req: IncomingMessage, res: ServerResponse) => boolean; port?: number }): Promise<IdentityProvider> {
   const mountPath = options.mountPath ?? '';
   const accounts = new Map<string, Record<string, unknown>>();
   const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const issuer = `${origin}${mountPath}`;
 
