@@ -15,6 +15,7 @@ import { createErrorHandler } from './shared/error-handler.js';
 import { createClientErrors } from './shared/client-errors.js';
 import { errorBody } from './shared/error-shapes.js';
 import { registerHealthRoutes, type ReadinessCheck } from './shared/health-routes.js';
+import { AccessLog } from './shared/logging.js';
 import { registerOpenApi } from './shared/openapi.js';
 import { trackRequestsInFlight } from './shared/graceful-close.js';
 import { createMetrics, recordRequestMetrics, type Metrics } from './shared/metrics.js';
@@ -68,6 +69,7 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     loggerInstance: deps.logger,
     bodyLimit: BODY_LIMIT_BYTES,
     exposeHeadRoutes: false,
+    logController: new AccessLog(),
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     // The header is read in genReqId, which validates it; Fastify's own handling would trust any value.

@@ -152,7 +152,8 @@ describe('a full run of the flows, logged at trace', () => {
 
   it('never logged a secret, in clear or base64, nor the signature of a JWT', () => {
     const log = t.logs.text;
-    expect(t.logs.lines.length).toBeGreaterThan(50);
+    // The run was logged: at least one access line for each of its 30-odd requests.
+    expect(t.logs.lines.filter((line) => line.msg === 'request completed').length).toBeGreaterThan(25);
     expect(log).toContain('/api/auth/oauth/alpha/callback');
     expect(log).toContain('/api/auth/tokens/credentials');
     const leaks: string[] = [];

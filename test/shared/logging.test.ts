@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loggableUrl } from '../../src/shared/logging.js';
+import { censorSecrets, loggableUrl } from '../../src/shared/logging.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
@@ -9,11 +9,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('request logging', () => {
-  it('puts the request id on every line of a request and echoes it to the client', async () => {
+  it('writes one access line per request, with the request id, which it echoes to the client', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/nowhere', headers: { 'x-request-id': 'trace-abc.123' } });
     expect(res.headers['x-request-id']).toBe('trace-abc.123');
     const lines = t.logs.lines.filter((line) => line.reqId === 'trace-abc.123');
-    expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
+    expect(lines.filter((line) => line.msg === 'request completed')).toEqual([
+      expect.objectContaining({ level: 30, req: { method: 'GET', url: '/api/nowhere', remoteAddress: '127.0.0.1' }, res: { statusCode: 404 }, responseTime: expect.any(Number) as unknown }),
+    ]);
+    expect(lines.map((line) => line.msg)).not.toContain('incoming request');
   });
 
   it('replaces a request id that could forge log content', async () => {
@@ -27,6 +30,17 @@ describe('request logging', () => {
     const text = t.logs.text;
     for (const secret of ['eyJhbGciOi.secret.jwt', 'session-jwt-value', 'hunter2-password', 'cs-value', 'tok-value']) expect(text).not.toContain(secret);
     expect(text).toContain('[Redacted]');
+  });
+
+  it('censors secrets nested in objects and arrays, and copies nothing when there is none', () => {
+    t.app.log.info({ settings: { alpha: { oauth: [{ client_secret: 'nested-cs' }] } }, call: { headers: { Authorization: 'x', authorization: 'Bearer nested-jwt' } } }, 'probe nested');
+    expect(t.logs.text).not.toContain('nested-cs');
+    expect(t.logs.text).not.toContain('nested-jwt');
+    const plain = { req: { method: 'GET', url: '/' }, res: { statusCode: 200 }, list: [1, { a: 2 }] };
+    expect(censorSecrets(plain)).toBe(plain);
+    const withSecret = { user: { name: 'n', password: 'p' } };
+    expect(censorSecrets(withSecret)).toEqual({ user: { name: 'n', password: '[Redacted]' } });
+    expect(withSecret.user.password).toBe('p');
   });
 
   it('never logs the query string of OAuth paths', async () => {

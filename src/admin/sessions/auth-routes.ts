@@ -1,5 +1,5 @@
 // /api/auth/login, /validate, /logout and /config.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { errorResponseBuilderContext } from '@fastify/rate-limit';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ForbiddenError, HttpError, UnauthorizedError } from '../../shared/http-errors.js';
@@ -7,6 +7,7 @@ import { COOKIE_SCHEME } from '../../shared/openapi.js';
 import type { AdminContext } from '../context.js';
 import { configuredProviders } from '../oauth/providers.js';
 import { toUserView } from '../users/user-service.js';
+import type { StoredUser } from '../users/user-store.js';
 import { AuthConfigSchema, LoginBodySchema, MessageSchema, UserEnvelopeSchema } from './schemas.js';
 
 export const LOGIN_ATTEMPTS_PER_MINUTE = 10;
@@ -75,10 +76,25 @@ export function sessionAuthRoutes(app: FastifyInstance, context: AdminContext): 
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/auth/validate',
     { schema: { operationId: 'validateSession', tags, summary: 'The signed-in user, re-read from the user store', security: [{ [COOKIE_SCHEME]: [] }], response: { 200: UserEnvelopeSchema } } },
-    async (request) => {
+    async (request, reply) => {
       const user = await context.users.findById(request.sessionUser!.id);
       if (!user) throw new UnauthorizedError('Session expired or invalid');
-      return { user: toUserView(user) };
+      const plain: FastifyReply = reply.type('application/json; charset=utf-8');
+      return plain.send(userEnvelopeJson(user));
     },
   );
+}
+
+/**
+ * The console asks on every page: each stored version of a user (a new object whenever the list is read or
+ * written) is encoded through the response schema and turned into JSON once.
+ */
+const encodedUsers = new WeakMap<StoredUser, string>();
+function userEnvelopeJson(user: StoredUser): string {
+  let json = encodedUsers.get(user);
+  if (json === undefined) {
+    json = JSON.stringify(UserEnvelopeSchema.encode({ user: toUserView(user) }));
+    encodedUsers.set(user, json);
+  }
+  return json;
 }

@@ -75,7 +75,7 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply, he
     socket?.off('end', onClose);
     if (last === undefined) raw.end();
     else raw.end(last);
-    request.log.info({ statusCode: 200 }, 'event stream completed');
+    request.log.info({ req: request, res: { statusCode: 200 } }, 'event stream completed');
   };
   return {
     signal: controller.signal,
