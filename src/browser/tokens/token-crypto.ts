@@ -1,5 +1,5 @@
 // Token secrets at rest: database passwords encrypted with AES-256-GCM, tokens kept only as SHA-256 hashes.
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const IV_BYTES = 12;
 
@@ -20,7 +20,8 @@ export function decryptPassword(stored: string, keyHex: string): string {
 }
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  // The one-shot form: no Hash object per call, on the path of every bearer request.
+  return hash('sha256', token, 'hex');
 }
 
 /** Constant-time comparison of two hex digests. */
