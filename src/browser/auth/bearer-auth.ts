@@ -9,7 +9,8 @@ import { ConnectionPools } from '../../platform/falkordb/connection-pools.js';
 import { decryptPassword, hashToken, sameDigest } from '../tokens/token-crypto.js';
 
 const LAST_USED_INTERVAL_MS = 60_000;
-const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/;
+const BEARER_PREFIX_LENGTH = 'Bearer '.length;
+const JWT_SYNTAX = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 export const MISSING_TOKEN = 'Missing or malformed Authorization header (expected: Bearer <token>)';
 export const INVALID_TOKEN = 'Invalid or expired token';
@@ -22,11 +23,12 @@ export function createBearerAuth(context: BrowserContext) {
    */
   return function authenticate(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
     const header = request.headers.authorization;
-    const match = typeof header === 'string' ? BEARER.exec(header.trim()) : null;
-    if (!match) return done(new UnauthorizedError(MISSING_TOKEN));
-    const token = match[1]!;
+    if (typeof header !== 'string' || !header.startsWith('Bearer ')) return done(new UnauthorizedError(MISSING_TOKEN));
+    const token = header.slice(BEARER_PREFIX_LENGTH).trim();
     if (!context.authSecret || !context.encryptionKey) return done(new UnauthorizedError(INVALID_TOKEN));
 
+    // A cached entry exists only for a token that passed every check, so its hash alone identifies it; the
+    // token's syntax is checked on the way to the store.
     const tokenHash = hashToken(token);
     const cached = context.tokenCache.get(tokenHash);
     if (cached) {
@@ -38,6 +40,7 @@ export function createBearerAuth(context: BrowserContext) {
       request.principal = cached.principal;
       return done();
     }
+    if (!JWT_SYNTAX.test(token)) return done(new UnauthorizedError(MISSING_TOKEN));
     checkWithTheStore(request, token, tokenHash, context.authSecret, context.encryptionKey).then(() => done(), done);
   };
 
