@@ -5,9 +5,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { findFreePort } from '../src/platform/net.js';
 
 const SCHEMATHESIS_VERSION = '4.32.5';
 const VENV = path.join(os.homedir(), '.cache', 'graphdb-server', `schemathesis-${SCHEMATHESIS_VERSION}`);
@@ -31,17 +31,6 @@ const EXCLUDED_OPERATIONS = ['createToken', 'restartCluster', 'revokeToken'];
  * ones on purpose with 400 (an unknown configuration name, a Cypher syntax error, a reconfigure without parameters).
  */
 const EXCLUDED_CHECKS = ['unsupported_method', 'positive_data_acceptance'];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 function ensureSchemathesis(): boolean {
   if (existsSync(BIN)) return true;
@@ -77,8 +66,8 @@ async function main(): Promise<number> {
   }
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-fuzz-'));
   const reportDir = path.join(dataDir, 'schemathesis-report');
-  const port = await freePort();
-  const nowhere = `http://127.0.0.1:${await freePort()}`;
+  const port = await findFreePort();
+  const nowhere = `http://127.0.0.1:${await findFreePort()}`;
   const base = `http://127.0.0.1:${port}`;
   const logFile = path.join(dataDir, 'server.log');
   const logLines: string[] = [];

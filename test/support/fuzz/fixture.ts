@@ -1,7 +1,6 @@
 // The live system the fuzzer runs against: the real app (both APIs) on a throw-away FalkorDB and the Kubernetes
 // API double with KubeBlocks clusters, the credentials it authenticates with, the hints that let generated
 // requests reach real resources, and the guards that keep requests on this machine and off the fuzzer's own footing.
-import { createServer } from 'node:net';
 import fc from 'fast-check';
 import { createClient } from 'redis';
 import { ADMIN, login, startAdminTestApp, type AdminTestApp } from '../admin.js';
@@ -14,6 +13,7 @@ import type { Credentials, FuzzRequest } from './requests.js';
 import type { GenerationContext } from './schema-arbitraries.js';
 import type { RedisClient } from './state-snapshot.js';
 import { WHOLE_BODY } from './valid-requests.js';
+import { findFreePort } from '../../../src/platform/net.js';
 
 export const NAMESPACE = 'graphdb-system';
 export const KEPT_GRAPH = 'fuzz-kept';
@@ -69,17 +69,6 @@ export interface FuzzFixture {
   close(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
 export function tokenIdOf(token: string): string {
   const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { jti?: string };
   if (!payload.jti) throw new Error('the token carries no jti');
@@ -99,7 +88,7 @@ export async function createVictimAdmin(fixture: Pick<FuzzFixture, 't' | 'creden
 const ALPHA_CALLBACK = 'https://admin.corp.example/api/auth/oauth/alpha/callback';
 
 export async function startFuzzFixture(): Promise<FuzzFixture> {
-  const closedPort = await freePort();
+  const closedPort = await findFreePort();
   const nowhere = `http://127.0.0.1:${closedPort}`;
   // Provider alpha is a real (loopback) OpenID provider, configured from the environment, so sign-in starts reach it;
   // beta and the group directories point at a closed port: nothing leaves this machine.

@@ -74,23 +74,30 @@ export function legacyReplication(name: string, namespace: string): KubeObject {
   };
 }
 
-/** Moves one OpsRequest a step: Pending → Creating → Running (1/2) → Succeed (2/2). */
-export function advanceOpsRequest(kube: KubeApiDouble, resource: string, namespace: string, name: string): string {
-  const ops = kube.get(resource, namespace, name)!;
-  const status = (ops.status ?? {}) as Record<string, unknown>;
-  const next = { undefined: 'Pending', Pending: 'Creating', Creating: 'Running', Running: 'Succeed' }[String(status.phase) as 'Pending'] ?? 'Succeed';
-  const progress = { Pending: '0/2', Creating: '0/2', Running: '1/2', Succeed: '2/2' }[next];
-  const now = new Date().toISOString();
-  kube.put(resource, namespace, {
-    ...ops,
+/** An OpsRequest status one step on, as the KubeBlocks controller writes it: Pending → Creating → Running (1/2) → Succeed (2/2). */
+export function nextOpsStatus(current: unknown): { phase: string; status: Record<string, unknown> } {
+  const status = (current ?? {}) as Record<string, unknown>;
+  const phase = { undefined: 'Pending', Pending: 'Creating', Creating: 'Running', Running: 'Succeed' }[String(status.phase) as 'Pending'] ?? 'Succeed';
+  const progress = { Pending: '0/2', Creating: '0/2', Running: '1/2', Succeed: '2/2' }[phase];
+  // RFC 3339 without fractions, which the real API server's date-time fields accept.
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  return {
+    phase,
     status: {
       ...status,
-      phase: next,
+      phase,
       progress,
-      ...(next === 'Running' ? { startTimestamp: now } : {}),
-      ...(next === 'Succeed' ? { completionTimestamp: now } : {}),
-      conditions: [{ type: next, message: `OpsRequest is ${next}`, lastTransitionTime: now }],
+      ...(phase === 'Running' ? { startTimestamp: now } : {}),
+      ...(phase === 'Succeed' ? { completionTimestamp: now } : {}),
+      conditions: [{ type: phase, status: 'True', reason: `Ops${phase}`, message: `OpsRequest is ${phase}`, lastTransitionTime: now }],
     },
-  });
-  return next;
+  };
+}
+
+/** Moves one OpsRequest of the API double a step (see nextOpsStatus). */
+export function advanceOpsRequest(kube: KubeApiDouble, resource: string, namespace: string, name: string): string {
+  const ops = kube.get(resource, namespace, name)!;
+  const { phase, status } = nextOpsStatus(ops.status);
+  kube.put(resource, namespace, { ...ops, status });
+  return phase;
 }

@@ -3,6 +3,7 @@
 // since the API server ignores status on create), and OpsRequests moved through their phases.
 import { CustomObjectsApi, KubernetesObjectApi, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import type { KubeObject } from './kube-api-double.js';
+import { nextOpsStatus } from './kubeblocks-fixtures.js';
 
 function groupVersion(apiVersion: string): { group: string; version: string } {
   const [group, version] = apiVersion.split('/');
@@ -33,22 +34,8 @@ export async function readOpsRequest(admin: KubeConfig, ops: OpsRef): Promise<Ku
 /** Moves one OpsRequest a step through the status subresource: Pending → Creating → Running (1/2) → Succeed (2/2). */
 export async function advanceOpsRequest(admin: KubeConfig, ops: OpsRef): Promise<string> {
   const current = await readOpsRequest(admin, ops);
-  const status = (current.status ?? {}) as Record<string, unknown>;
-  const next = { undefined: 'Pending', Pending: 'Creating', Creating: 'Running', Running: 'Succeed' }[String(status.phase) as 'Pending'] ?? 'Succeed';
-  const progress = { Pending: '0/2', Creating: '0/2', Running: '1/2', Succeed: '2/2' }[next];
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  const body = {
-    ...current,
-    status: {
-      ...status,
-      phase: next,
-      progress,
-      ...(next === 'Running' ? { startTimestamp: now } : {}),
-      ...(next === 'Succeed' ? { completionTimestamp: now } : {}),
-      conditions: [{ type: next, status: 'True', reason: `Ops${next}`, message: `OpsRequest is ${next}`, lastTransitionTime: now }],
-    },
-  };
+  const { phase, status } = nextOpsStatus(current.status);
   const { group, version } = groupVersion(ops.apiVersion);
-  await admin.makeApiClient(CustomObjectsApi).replaceNamespacedCustomObjectStatus({ group, version, plural: 'opsrequests', namespace: ops.namespace, name: ops.name, body });
-  return next;
+  await admin.makeApiClient(CustomObjectsApi).replaceNamespacedCustomObjectStatus({ group, version, plural: 'opsrequests', namespace: ops.namespace, name: ops.name, body: { ...current, status } });
+  return phase;
 }
