@@ -94,9 +94,10 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     clientErrors.track(request.raw, reply.raw);
+    done();
   });
   trackRequestsInFlight(app);
 
