@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import { legacyReplication, replication, sharded, standalone } from '../support/kube/kubeblocks-fixtures.js';
 import { advanceOpsRequest, createWithStatus, readOpsRequest } from '../support/kube/real-kubeblocks.js';
+import { sharedClusterReads } from '../support/cluster-reads.js';
 
 const NS = 'graphdb-system';
 const OPS_V1 = 'operations.kubeblocks.io/v1alpha1';
@@ -41,41 +42,8 @@ describe('clusters on KubeBlocks 1.x, real API server (chart RBAC with multiClus
     expect((error as ApiException<string>).code).toBe(422);
   });
 
-  it('lists the FalkorDB clusters of its namespace through the label selector, as normalised records', async () => {
-    const res = await call('GET', '/api/clusters', undefined, sessions.viewer);
-    expect(res.statusCode, res.body).toBe(200);
-    const clusters = res.json<{ clusters: { name: string }[] }>().clusters;
-    expect(clusters.map((c) => c.name).sort()).toEqual(['pair', 'shards', 'sleepy', 'solo']);
-    expect(clusters.find((c) => c.name === 'pair')).toEqual({
-      name: 'pair',
-      namespace: NS,
-      phase: 'Running',
-      topology: 'replication',
-      terminationPolicy: 'Delete',
-      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
-      components: [
-        { name: 'falkordb', kind: 'component', phase: 'Running', replicas: 2, serviceVersion: '4.12.5', cpu: '1', memory: '2Gi', storage: '20Gi' },
-        { name: 'falkordb-sent', kind: 'component', phase: 'Running', replicas: 3, serviceVersion: '4.12.5', cpu: '0.2', memory: '0.2Gi', storage: '1Gi' },
-      ],
-    });
-    expect(clusters.find((c) => c.name === 'shards')).toMatchObject({ topology: 'cluster', components: [{ name: 'shard', kind: 'sharding', shards: 3, replicas: 2, cpu: '1', memory: '1Gi' }] });
-  });
-
-  it('lists every namespace in multi-cluster mode (the ClusterRole), or the one asked for', async () => {
-    await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: sessions.admin }, payload: { features: { multi_cluster_mode: true } } });
-    const all = (await call('GET', '/api/clusters')).json<{ clusters: { name: string; namespace: string }[] }>().clusters;
-    expect(all.map((c) => `${c.namespace}/${c.name}`).sort()).toEqual([`${NS}/pair`, `${NS}/shards`, `${NS}/sleepy`, `${NS}/solo`, 'team-b/elsewhere']);
-    const one = (await call('GET', '/api/clusters?namespace=team-b')).json<{ clusters: { name: string }[] }>().clusters;
-    expect(one.map((c) => c.name)).toEqual(['elsewhere']);
-  });
-
-  it('reads one cluster, answering 404 for a cluster in another namespace than the one asked', async () => {
-    expect((await call('GET', '/api/clusters/solo')).json<{ cluster: { name: string } }>().cluster.name).toBe('solo');
-    const wrong = await call('GET', '/api/clusters/elsewhere');
-    expect(wrong.statusCode).toBe(404);
-    expect(wrong.json()).toEqual({ statusCode: 404, error: 'Not Found', message: `Cluster elsewhere not found in namespace ${NS}` });
-    expect((await call('GET', '/api/clusters/elsewhere?namespace=team-b')).statusCode).toBe(200);
-  });
+  // Listing goes through the real label selector; multi-cluster mode is backed by the chart's ClusterRole (multiClusterRbac).
+  sharedClusterReads(() => ({ app: t.app, namespace: NS, adminCookie: sessions.admin, operatorCookie: sessions.operator, viewerCookie: sessions.viewer }));
 
   it('restarts with an OpsRequest that the API server names from generateName and accepts against its schema', async () => {
     const res = await call('POST', '/api/clusters/pair/restart', {});
