@@ -20,12 +20,6 @@ export type CommandArgument = string | Buffer;
 export interface SendOptions {
   integersAsStrings?: boolean;
   binary?: boolean;
-  /**
-   * A command sent just before, on the same connection and in the same write, whose reply is handed to
-   * `onPrecedingReply` before the main command settles (e.g. EXISTS before a command that may create the key).
-   */
-  precededBy?: CommandArgument[];
-  onPrecedingReply?: (reply: unknown) => void;
 }
 
 type RawClient = ReturnType<typeof createClient>;
@@ -149,6 +143,28 @@ export class CredentialPool {
 
   /** Sends one command. With `signal`, an abort drops the connection so an abandoned reply is never parsed. */
   async send<T = unknown>(args: CommandArgument[], options: SendOptions = {}, signal?: AbortSignal): Promise<T> {
+    // The reply is typed by the caller, who knows the command sent.
+    return this.onConnection(async (client, typeMapping) => (await client.sendCommand(args, { typeMapping })) as T, options, signal);
+  }
+
+  /**
+   * Sends several commands in order on one connection, in one write (one round trip), and settles each on its
+   * own: a reply error stays that command's rejection. A lost connection fails the whole batch.
+   */
+  async sendBatch(commands: CommandArgument[][], options: SendOptions = {}, signal?: AbortSignal): Promise<PromiseSettledResult<unknown>[]> {
+    return this.onConnection(
+      async (client, typeMapping) => {
+        const settled = await Promise.allSettled(commands.map((args) => client.sendCommand(args, { typeMapping })));
+        const lost = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected' && !isReplyError(outcome.reason));
+        if (lost) throw lost.reason;
+        return settled;
+      },
+      options,
+      signal,
+    );
+  }
+
+  private async onConnection<T>(work: (client: RawClient, typeMapping: Record<number, unknown>) => Promise<T>, options: SendOptions, signal?: AbortSignal): Promise<T> {
     this.lastUsed = Date.now();
     const pooled = await this.acquire();
     pooled.busy++;
@@ -162,12 +178,7 @@ export class CredentialPool {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      if (options.precededBy) {
-        // Its failure surfaces through the main command (same connection), so it is not reported twice.
-        pooled.client.sendCommand(options.precededBy, { typeMapping }).then(options.onPrecedingReply, () => undefined);
-      }
-      const reply: unknown = await pooled.client.sendCommand(args, { typeMapping });
-      return reply as T;
+      return await work(pooled.client, typeMapping);
     } catch (error) {
       if (signal?.aborted) throw new DatabaseUnavailableError('request aborted', { cause: error });
       if (isAuthFailure(error)) throw new DatabaseAuthError((error as Error).message);

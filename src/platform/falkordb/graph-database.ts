@@ -1,7 +1,7 @@
 // FalkorDB commands over one credential pool: queries decoded from the compact protocol, graph key operations,
 // configuration and ACL. Every value travels as its own command argument; nothing is concatenated into a command.
-import { isReplyError, type CredentialPool } from './connection-pools.js';
-import { columnNames, CompactDecoder, scanSchemaNeeds, splitCompactReply, type GraphSchemaNames, type JsonValue, type ResultSet } from './compact-reply.js';
+import type { CredentialPool } from './connection-pools.js';
+import { columnNames, CompactDecoder, scanSchemaNeeds, splitCompactReply, type JsonValue, type ResultSet } from './compact-reply.js';
 
 export interface QueryOptions {
   readOnly?: boolean;
@@ -28,7 +28,14 @@ const noRows = (): never => {
 };
 
 const DELETE_SETTLE_MS = 2000;
-const EMPTY_NAMES: GraphSchemaNames = { labels: [], relationshipTypes: [], propertyKeys: [] };
+/** In the order GraphSchemaNames lists them: labels, relationship types, property keys. */
+const NAME_PROCEDURES = ['db.labels', 'db.relationshipTypes', 'db.propertyKeys'] as const;
+
+/** The names in a compact reply of `CALL db.labels()` and its kind, in id order. */
+function procedureNamesOf(reply: unknown): string[] {
+  const rows = splitCompactReply(reply).rows ?? [];
+  return rows.map((row) => String(((row as unknown[])[0] as [unknown, unknown])[1]));
+}
 
 export class GraphDatabase {
   constructor(readonly pool: CredentialPool) {}
@@ -38,30 +45,44 @@ export class GraphDatabase {
   }
 
   private async procedureNames(graph: string, procedure: string, signal?: AbortSignal): Promise<string[]> {
-    const reply = await this.pool.send(['GRAPH.RO_QUERY', graph, `CALL ${procedure}()`, '--compact'], { integersAsStrings: true }, signal);
-    const rows = splitCompactReply(reply).rows ?? [];
-    return rows.map((row) => String(((row as unknown[])[0] as [unknown, unknown])[1]));
+    return procedureNamesOf(await this.pool.send(['GRAPH.RO_QUERY', graph, `CALL ${procedure}()`, '--compact'], { integersAsStrings: true }, signal));
   }
 
   /**
    * Runs a query; rows are decoded one at a time, as the caller asks for them, and each raw row is released once
-   * decoded, so a large result is never held both raw and decoded. Label, type and key names are fetched only
-   * when the rows need them.
+   * decoded, so a large result is never held both raw and decoded.
+   *
+   * One round trip carries the query and, behind it on the same connection, the label, relationship-type and
+   * property-key lookups its nodes and relationships may need (names as of just after the query, so labels it
+   * created are there). Before a GRAPH.QUERY goes EXISTS: GRAPH.QUERY creates the graph's key before it parses the
+   * query, so a query that fails on a graph that did not exist would leave an empty graph behind, a write from a
+   * request that was refused; such a leftover is removed.
    */
   async queryRows(graph: string, cypher: string, options: QueryOptions = {}): Promise<QueryRows> {
-    const args = [options.readOnly ? 'GRAPH.RO_QUERY' : 'GRAPH.QUERY', graph, cypher, '--compact'];
-    if (options.timeoutMs !== undefined) args.push('TIMEOUT', String(options.timeoutMs));
-    const reply = options.readOnly ? await this.pool.send(args, { integersAsStrings: true }, options.signal) : await this.writeQuery(graph, args, options.signal);
-    const parts = splitCompactReply(reply);
+    const query = [options.readOnly ? 'GRAPH.RO_QUERY' : 'GRAPH.QUERY', graph, cypher, '--compact'];
+    if (options.timeoutMs !== undefined) query.push('TIMEOUT', String(options.timeoutMs));
+    const lookups = NAME_PROCEDURES.map((procedure) => ['GRAPH.RO_QUERY', graph, `CALL ${procedure}()`, '--compact']);
+    const batch = options.readOnly ? [query, ...lookups] : [['EXISTS', graph], query, ...lookups];
+    const settled = await this.pool.sendBatch(batch, { integersAsStrings: true }, options.signal);
+    const [queryOutcome, ...lookupOutcomes] = options.readOnly ? settled : settled.slice(1);
+    if (queryOutcome!.status === 'rejected') {
+      const existed = options.readOnly || (settled[0]!.status === 'fulfilled' && Number(settled[0]!.value) === 1);
+      if (!existed) await this.dropIfEmpty(graph).catch(() => undefined);
+      throw queryOutcome!.reason;
+    }
+
+    const parts = splitCompactReply(queryOutcome!.value);
     if (!parts.header) return { metadata: parts.statistics, statistics: parts.statistics, hasColumns: false, rowCount: 0, takeRow: noRows };
     // A taken row is set to undefined (compact replies never hold undefined) so the raw reply can be collected as it goes.
     const rows: unknown[] = parts.rows ?? [];
     const needs = scanSchemaNeeds(rows);
-    const [labels, relationshipTypes, propertyKeys] = await Promise.all([
-      needs.labels ? this.procedureNames(graph, 'db.labels', options.signal) : EMPTY_NAMES.labels,
-      needs.relationshipTypes ? this.procedureNames(graph, 'db.relationshipTypes', options.signal) : EMPTY_NAMES.relationshipTypes,
-      needs.propertyKeys ? this.procedureNames(graph, 'db.propertyKeys', options.signal) : EMPTY_NAMES.propertyKeys,
-    ]);
+    const namesOf = async (index: number, needed: boolean): Promise<string[]> => {
+      if (!needed) return [];
+      const outcome = lookupOutcomes[index]!;
+      // A lookup that failed in the batch is asked again on its own, so its error (if any) is the one reported.
+      return outcome.status === 'fulfilled' ? procedureNamesOf(outcome.value) : this.procedureNames(graph, NAME_PROCEDURES[index]!, options.signal);
+    };
+    const [labels, relationshipTypes, propertyKeys] = await Promise.all([namesOf(0, needs.labels), namesOf(1, needs.relationshipTypes), namesOf(2, needs.propertyKeys)]);
     const decoder = new CompactDecoder({ labels, relationshipTypes, propertyKeys });
     const columns = columnNames(parts.header);
     return {
@@ -76,21 +97,6 @@ export class GraphDatabase {
         return decoder.row(columns, row);
       },
     };
-  }
-
-  /**
-   * GRAPH.QUERY creates the graph's key before it parses the query, so a query that fails on a graph that did not
-   * exist would leave an empty graph behind: a write from a request that was refused. Whether the graph existed
-   * is asked in the same round trip, and such a leftover is removed.
-   */
-  private async writeQuery(graph: string, args: string[], signal?: AbortSignal): Promise<unknown> {
-    let existed: boolean | undefined;
-    try {
-      return await this.pool.send(args, { integersAsStrings: true, precededBy: ['EXISTS', graph], onPrecedingReply: (reply) => (existed = Number(reply) === 1) }, signal);
-    } catch (error) {
-      if (existed === false && isReplyError(error)) await this.dropIfEmpty(graph).catch(() => undefined);
-      throw error;
-    }
   }
 
   /** Deletes `graph` only when it holds no node (another client may have filled it meanwhile). */
