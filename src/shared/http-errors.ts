@@ -12,6 +12,14 @@ export class HttpError extends Error {
   }
 }
 
+/** @fastify/rate-limit's errorResponseBuilder for both APIs: 429 `Too many <what>; try again in N seconds`, with Retry-After. */
+export function tooManyRequests(what: string) {
+  return (_request: unknown, limit: { ttl: number }): HttpError => {
+    const seconds = Math.ceil(limit.ttl / 1000);
+    return new HttpError(429, `Too many ${what}; try again in ${seconds} seconds`, { 'retry-after': String(seconds) });
+  };
+}
+
 export class BadRequestError extends HttpError {
   constructor(message: string) {
     super(400, message);

@@ -1,9 +1,9 @@
 // /api/auth/login, /validate, /logout and /config.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { errorResponseBuilderContext } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ForbiddenError, HttpError, UnauthorizedError } from '../../shared/http-errors.js';
+import { ForbiddenError, tooManyRequests, UnauthorizedError } from '../../shared/http-errors.js';
 import { COOKIE_SCHEME } from '../../shared/openapi.js';
+import { jsonOncePerObject, sendJsonText } from '../../shared/prepared-json.js';
 import type { AdminContext } from '../context.js';
 import { configuredProviders } from '../oauth/providers.js';
 import { toUserView } from '../users/user-service.js';
@@ -31,8 +31,7 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext): v
             const email = (request.body as { email?: unknown } | undefined)?.email;
             return `${request.ip}|${typeof email === 'string' ? email.toLowerCase() : ''}`;
           },
-          errorResponseBuilder: (_request: FastifyRequest, context: errorResponseBuilderContext) =>
-            new HttpError(429, `Too many sign-in attempts; try again in ${Math.ceil(context.ttl / 1000)} seconds`, { 'retry-after': String(Math.ceil(context.ttl / 1000)) }),
+          errorResponseBuilder: tooManyRequests('sign-in attempts'),
         },
       },
       schema: { operationId: 'login', tags, summary: 'Sign in with a local account; sets the session cookie `token`', body: LoginBodySchema, response: { 200: UserEnvelopeSchema } },
@@ -72,6 +71,9 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext): v
   );
 }
 
+/** The console asks on every page: each stored version of a user (a new object whenever the list is read or written) becomes JSON once. */
+const userEnvelopeJson = jsonOncePerObject((user: StoredUser) => UserEnvelopeSchema.encode({ user: toUserView(user) }));
+
 export function sessionAuthRoutes(app: FastifyInstance, context: AdminContext): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/auth/validate',
@@ -79,22 +81,7 @@ export function sessionAuthRoutes(app: FastifyInstance, context: AdminContext): 
     async (request, reply) => {
       const user = await context.users.findById(request.sessionUser!.id);
       if (!user) throw new UnauthorizedError('Session expired or invalid');
-      const plain: FastifyReply = reply.type('application/json; charset=utf-8');
-      return plain.send(userEnvelopeJson(user));
+      return sendJsonText(reply, userEnvelopeJson(user));
     },
   );
-}
-
-/**
- * The console asks on every page: each stored version of a user (a new object whenever the list is read or
- * written) is encoded through the response schema and turned into JSON once.
- */
-const encodedUsers = new WeakMap<StoredUser, string>();
-function userEnvelopeJson(user: StoredUser): string {
-  let json = encodedUsers.get(user);
-  if (json === undefined) {
-    json = JSON.stringify(UserEnvelopeSchema.encode({ user: toUserView(user) }));
-    encodedUsers.set(user, json);
-  }
-  return json;
 }

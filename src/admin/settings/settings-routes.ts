@@ -1,7 +1,8 @@
 // GET and PATCH /api/settings/: the settings document without its write-only values.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { COOKIE_SCHEME } from '../../shared/openapi.js';
+import { jsonOncePerObject, sendJsonText } from '../../shared/prepared-json.js';
 import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
 import { SettingsPatchSchema, SettingsSchema, type Settings } from './settings-schema.js';
@@ -9,19 +10,8 @@ import { SettingsPatchSchema, SettingsSchema, type Settings } from './settings-s
 const tags = ['settings'];
 const security = [{ [COOKIE_SCHEME]: [] }];
 
-/**
- * The settings change rarely and are read on every console page: each version is encoded through the response
- * schema (so write-only values still cannot appear) and turned into JSON once, not once per request.
- */
-const encoded = new WeakMap<Settings, string>();
-function settingsJson(settings: Settings): string {
-  let json = encoded.get(settings);
-  if (json === undefined) {
-    json = JSON.stringify(SettingsSchema.encode(settings));
-    encoded.set(settings, json);
-  }
-  return json;
-}
+/** The settings change rarely and are read on every console page: each version becomes JSON once. */
+const settingsJson = jsonOncePerObject((settings: Settings) => SettingsSchema.encode(settings));
 
 export function settingsRoutes(app: FastifyInstance, context: AdminContext): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -34,10 +24,7 @@ export function settingsRoutes(app: FastifyInstance, context: AdminContext): voi
       // The response schema has no write-only fields, so none can be serialized even by mistake.
       schema: { operationId: 'getSettings', tags, summary: 'The settings document (write-only values omitted)', security, response: { 200: SettingsSchema } },
     },
-    async (_request, reply) => {
-      const plain: FastifyReply = reply.type('application/json; charset=utf-8');
-      return plain.send(settingsJson(await context.settings.current()));
-    },
+    async (_request, reply) => sendJsonText(reply, settingsJson(await context.settings.current())),
   );
 
   routes.patch(

@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createErrorHandler, mapError } from '../../shared/error-handler.js';
 import { BEARER_SCHEME } from '../../shared/openapi.js';
+import { sendJsonText } from '../../shared/prepared-json.js';
 import { verbatim } from '../../shared/verbatim-messages.js';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
 import { toHttpError } from '../database/database-errors.js';
@@ -74,9 +75,7 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext): void
           throw toHttpError(error);
         }
         // Serialized here, once, rather than by the schema serializer; a large result is streamed in chunks.
-        // (The plain FastifyReply: the route's typed reply does not know streamed bodies, which skip serialization.)
-        const plain: FastifyReply = reply.type('application/json; charset=utf-8');
-        return plain.send(result.rowCount > STREAMED_ABOVE_ROWS ? Readable.from(resultJsonChunks(result)) : resultJson(result));
+        return sendJsonText(reply, result.rowCount > STREAMED_ABOVE_ROWS ? Readable.from(resultJsonChunks(result)) : resultJson(result));
       }
 
       const stream = openEventStream(request, reply, context.sseHeartbeatMs);

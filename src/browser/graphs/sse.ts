@@ -8,9 +8,13 @@ export function wantsEventStream(request: FastifyRequest): boolean {
   return typeof accept === 'string' && accept.includes('text/event-stream');
 }
 
+/** `json` must be JSON text, which never holds a raw newline: one `data:` line carries the whole payload. */
+function eventText(event: string, json: string): string {
+  return `event: ${event}\ndata: ${json}\n\n`;
+}
+
 export function formatEvent(event: string, data: unknown): string {
-  // JSON.stringify never emits a raw newline, so one `data:` line always carries the whole payload.
-  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+  return eventText(event, JSON.stringify(data));
 }
 
 /** Resolves when a full socket buffer has drained, or at once when the stream is aborted. */
@@ -95,7 +99,7 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply, he
       finish();
     },
     endWith(event, json) {
-      finish(`event: ${event}\ndata: ${json}\n\n`);
+      finish(eventText(event, json));
     },
   };
 }

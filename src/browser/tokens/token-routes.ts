@@ -1,7 +1,6 @@
 // POST /api/auth/tokens/credentials (public) and the token listing, reading and revocation (Bearer).
-import type { errorResponseBuilderContext } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError } from '../../shared/http-errors.js';
+import type { FastifyInstance } from 'fastify';
+import { tooManyRequests } from '../../shared/http-errors.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BEARER_SCHEME } from '../../shared/openapi.js';
 import { principalOf, type BrowserContext } from '../context.js';
@@ -24,8 +23,7 @@ function creationRateLimit(perMinute: number) {
     rateLimit: {
       max: perMinute,
       timeWindow: 60_000,
-      errorResponseBuilder: (_request: FastifyRequest, limit: errorResponseBuilderContext) =>
-        new HttpError(429, `Too many token requests; try again in ${Math.ceil(limit.ttl / 1000)} seconds`, { 'retry-after': String(Math.ceil(limit.ttl / 1000)) }),
+      errorResponseBuilder: tooManyRequests('token requests'),
     },
   };
 }

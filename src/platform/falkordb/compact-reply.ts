@@ -224,10 +224,6 @@ export class CompactDecoder {
     return record;
   }
 
-  rows(header: Raw[], rows: Raw[]): Record<string, JsonValue>[] {
-    const columns = columnNames(header);
-    return rows.map((row) => this.row(columns, row));
-  }
 }
 
 export function columnNames(header: Raw[]): string[] {

@@ -31,7 +31,12 @@ const DELETE_SETTLE_MS = 2000;
 /** In the order GraphSchemaNames lists them: labels, relationship types, property keys. */
 const NAME_PROCEDURES = ['db.labels', 'db.relationshipTypes', 'db.propertyKeys'] as const;
 
-/** The names in a compact reply of `CALL db.labels()` and its kind, in id order. */
+/** `CALL db.labels()` and its kind, read-only (it never creates the graph). */
+function nameLookup(graph: string, procedure: string): string[] {
+  return ['GRAPH.RO_QUERY', graph, `CALL ${procedure}()`, '--compact'];
+}
+
+/** The names in a compact reply of a nameLookup, in id order. */
 function procedureNamesOf(reply: unknown): string[] {
   const rows = splitCompactReply(reply).rows ?? [];
   return rows.map((row) => String(((row as unknown[])[0] as [unknown, unknown])[1]));
@@ -45,7 +50,7 @@ export class GraphDatabase {
   }
 
   private async procedureNames(graph: string, procedure: string, signal?: AbortSignal): Promise<string[]> {
-    return procedureNamesOf(await this.pool.send(['GRAPH.RO_QUERY', graph, `CALL ${procedure}()`, '--compact'], { integersAsStrings: true }, signal));
+    return procedureNamesOf(await this.pool.send(nameLookup(graph, procedure), { integersAsStrings: true }, signal));
   }
 
   /**
@@ -61,7 +66,7 @@ export class GraphDatabase {
   async queryRows(graph: string, cypher: string, options: QueryOptions = {}): Promise<QueryRows> {
     const query = [options.readOnly ? 'GRAPH.RO_QUERY' : 'GRAPH.QUERY', graph, cypher, '--compact'];
     if (options.timeoutMs !== undefined) query.push('TIMEOUT', String(options.timeoutMs));
-    const lookups = NAME_PROCEDURES.map((procedure) => ['GRAPH.RO_QUERY', graph, `CALL ${procedure}()`, '--compact']);
+    const lookups = NAME_PROCEDURES.map((procedure) => nameLookup(graph, procedure));
     const batch = options.readOnly ? [query, ...lookups] : [['EXISTS', graph], query, ...lookups];
     const settled = await this.pool.sendBatch(batch, { integersAsStrings: true }, options.signal);
     const [queryOutcome, ...lookupOutcomes] = options.readOnly ? settled : settled.slice(1);

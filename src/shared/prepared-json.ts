@@ -1,0 +1,25 @@
+// Responses serialized ahead of Fastify's schema serializer: text sent as it is (or a stream of it), and JSON
+// encoded through a response schema once per object for values that are read far more often than they change.
+import type { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+
+/** Sends JSON text (or a stream of it) as the body; a route's typed reply does not accept these, Fastify does. */
+export function sendJsonText(reply: FastifyReply, body: string | Readable): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * `encode` (a response schema's encoding, so fields the schema leaves out still cannot appear) turned into JSON
+ * once per object. The objects must not change after they are first sent: each version is a new object.
+ */
+export function jsonOncePerObject<T extends object>(encode: (value: T) => unknown): (value: T) => string {
+  const cache = new WeakMap<T, string>();
+  return (value) => {
+    let json = cache.get(value);
+    if (json === undefined) {
+      json = JSON.stringify(encode(value));
+      cache.set(value, json);
+    }
+    return json;
+  };
+}
