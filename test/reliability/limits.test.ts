@@ -150,7 +150,7 @@ describe(`REQUEST_TIMEOUT_MS=${REQUEST_TIMEOUT_MS}`, () => {
     // Only this test's requests: the slow-body requests of the 408 test may still be winding down, and Fastify
     // warns when their abandoned body parsing finally ends (a 408 was sent already).
     const firstLine = t.logs.lines.length;
-    const earlierRequests = new Set(t.logs.lines.map((line) => line.reqId).filter((id) => id !== undefined));
+    const earlierRequests = new Set<unknown>(t.logs.lines.map((line) => line.reqId).filter((id) => id !== undefined));
     const started = Date.now();
     const signIn = await fetch(`${baseUrl}/api/auth/oauth/alpha`, { redirect: 'manual' }).then(async (res) => ({ status: res.status, body: await res.json() }));
     expect(signIn).toEqual({ status: 503, body: adminBody(503, 'Service Unavailable', 'The request was not answered in time') });
