@@ -45,11 +45,18 @@ export interface AppDeps {
   clusters?: ClusterPort;
   /** OpenID relying-party operations (discovery cache included); created here when not given. */
   oidcClients?: OidcClients;
+  /**
+   * The embedded FalkorDB (embedded mode only): where it listens and the accounts the server itself uses there.
+   */
+  embeddedDatabase?: { host: string; port: number; serviceAccounts: string[] };
+  /** The database account of the token store: browser users may not change or delete it. */
+  tokenStoreAccount?: { host: string; port: number; username: string };
   /** When given, the first admin is created at start-up if the user store is empty. */
   firstAdmin?: AdminPluginOptions['firstAdmin'];
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
+const TOKEN_STORE_PROBE_KEY = 'graphdb:readiness-probe';
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /** Longer than any valid path parameter, so the route schemas (not the router) report what is too long. */
 const MAX_PATH_SEGMENT = 2048;
@@ -59,6 +66,12 @@ const browserErrors = createErrorHandler('browser');
 const adminErrors = createErrorHandler('admin');
 function errorsByPath(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   (isBrowserPath(request.url) ? browserErrors : adminErrors)(error, request, reply);
+}
+
+function protectedUsersOf(deps: AppDeps): { host: string; port: number; username: string }[] {
+  const embedded = deps.embeddedDatabase;
+  const ownAccounts = embedded ? embedded.serviceAccounts.map((username) => ({ host: embedded.host, port: embedded.port, username })) : [];
+  return [...ownAccounts, ...(deps.tokenStoreAccount ? [deps.tokenStoreAccount] : [])];
 }
 
 export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise<FastifyInstance> {
@@ -135,7 +148,9 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
       name: 'tokenStore',
       check: async () => {
         if (!deps.tokenStore.isReady) throw new Error('not connected');
-        await deps.tokenStore.ping();
+        // A write under the store's key prefix: an account that still answers PING but may no longer write
+        // (its rules changed) must take the server out of rotation.
+        await deps.tokenStore.set(TOKEN_STORE_PROBE_KEY, String(Date.now()), { PX: 60_000 });
       },
     },
     { name: 'settings', check: () => admin.settings.ready() },
@@ -145,7 +160,7 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   const pools = deps.connectionPools ?? new ConnectionPools(deps.logger);
   metrics.poolGauge(() => pools.stats());
   app.addHook('onClose', () => pools.closeAll());
-  await app.register(browserPlugin, { authSecret: config.authSecret, encryptionKey: config.encryptionKey, tokenStore: deps.tokenStore, tokenCacheTtlMs: config.tokenCacheTtlMs, tokenCreationPerMinute: config.tokenCreationPerMinute, pools, now: deps.now, sseHeartbeatMs: deps.sseHeartbeatMs, observeTokenStore: (operation, seconds) => metrics.tokenStoreSeconds.observe({ operation }, seconds) });
+  await app.register(browserPlugin, { authSecret: config.authSecret, encryptionKey: config.encryptionKey, tokenStore: deps.tokenStore, tokenCacheTtlMs: config.tokenCacheTtlMs, tokenCreationPerMinute: config.tokenCreationPerMinute, pools, now: deps.now, sseHeartbeatMs: deps.sseHeartbeatMs, observeTokenStore: (operation, seconds) => metrics.tokenStoreSeconds.observe({ operation }, seconds), protectedUsers: protectedUsersOf(deps) });
   await app.register(adminPlugin, {
     context: admin,
     config,

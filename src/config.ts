@@ -37,7 +37,8 @@ const secret = z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_
 /** Every environment variable the server reads, with its default. The README's configuration table mirrors this. */
 export const EnvSchema = z.object({
   PORT: portNumber.default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Default: 127.0.0.1 in embedded mode (no TOKEN_STORE_URL), 0.0.0.0 otherwise. */
+  HOST: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   DATA_DIR: z.string().min(1).default('./data'),
   PUBLIC_ORIGIN: httpUrl
@@ -161,7 +162,8 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
   const e = parsed.data;
   const config: Config = {
     port: e.PORT,
-    host: e.HOST,
+    // Embedded mode is what `npm start` gives on a laptop: reachable from this machine only, unless asked otherwise.
+    host: e.HOST ?? (e.TOKEN_STORE_URL ? '0.0.0.0' : '127.0.0.1'),
     logLevel: e.LOG_LEVEL,
     dataDir: path.resolve(cwd, e.DATA_DIR),
     publicOrigin: (e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),

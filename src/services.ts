@@ -1,6 +1,7 @@
 // Builds what the app needs from the outside world, as the configuration asks: the embedded FalkorDB or an external
 // token store, Kubernetes or local stores, the deployment platform, metrics. Returns the app's dependencies and how
 // to release them.
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { AppDeps } from './app.js';
@@ -9,6 +10,7 @@ import { DYNAMIC_PARAMETERS } from './admin/clusters/falkordb-parameters.js';
 import { createEmbeddedClusters } from './platform/clusters/embedded-clusters.js';
 import { loadOrCreateEmbeddedSecrets } from './platform/embedded-secrets.js';
 import { startEmbeddedFalkorDB, type EmbeddedFalkorDB } from './platform/falkordb/embedded-falkordb.js';
+import { accountUrl, loadOrCreateEmbeddedAccounts, type EmbeddedAccounts } from './platform/falkordb/embedded-accounts.js';
 import { kubernetesReadiness, loadKubeConfig, serviceAccountNamespace } from './platform/kubernetes/kube-config.js';
 import { createKubeAdminStores } from './platform/kubernetes/kube-stores.js';
 import { createKubeBlocksClusters, detectKubeBlocks } from './platform/kubernetes/kubeblocks.js';
@@ -38,13 +40,24 @@ async function withEmbeddedSecrets(config: Readonly<Config>, logger: Logger): Pr
   });
 }
 
-async function startEmbedded(config: Readonly<Config>, logger: Logger): Promise<EmbeddedFalkorDB> {
-  const embedded = await startEmbeddedFalkorDB({ dataDir: path.join(config.dataDir, 'falkordb'), serverBin: config.falkordbServerBin, modulePath: config.falkordbModulePath, logger });
+async function startEmbedded(config: Readonly<Config>, logger: Logger): Promise<{ embedded: EmbeddedFalkorDB; accounts: EmbeddedAccounts }> {
+  const databaseDir = path.join(config.dataDir, 'falkordb');
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const accounts = await loadOrCreateEmbeddedAccounts(config.dataDir, databaseDir);
+  const embedded = await startEmbeddedFalkorDB({ dataDir: databaseDir, serverBin: config.falkordbServerBin, modulePath: config.falkordbModulePath, logger, accounts });
+  const { host, port } = embedded;
+  const username = accounts.admin.username;
   logger.info(
-    { embeddedFalkorDB: { host: embedded.host, port: embedded.port, pid: embedded.pid, server: embedded.server } },
-    `Embedded FalkorDB listening on ${embedded.host}:${embedded.port} (create tokens with host ${embedded.host}, port ${embedded.port}, tls false, username default)`,
+    { embeddedFalkorDB: { host, port, tls: false, username, passwordFile: accounts.adminPasswordFile, pid: embedded.pid, server: embedded.server } },
+    `Embedded FalkorDB listening on ${host}:${port} (create tokens with host ${host}, port ${port}, tls false, username ${username}, password in ${accounts.adminPasswordFile})`,
   );
-  return embedded;
+  return { embedded, accounts };
+}
+
+/** The database user the token store signs in as, so browser users cannot change or delete it. */
+function tokenStoreAccountOf(url: string): AppDeps['tokenStoreAccount'] {
+  const parsed = new URL(url);
+  return { host: parsed.hostname.replace(/^\[|\]$/g, ''), port: Number(parsed.port || 6379), username: decodeURIComponent(parsed.username) || 'default' };
 }
 
 /** When a step fails, what was already started is released before the error is passed on. */
@@ -52,20 +65,32 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
   let config = initial;
   let embedded: EmbeddedFalkorDB | undefined;
   let tokenStore: RedisConnection | undefined;
+  let embeddedAdmin: RedisConnection | undefined;
   const release = async () => {
     if (tokenStore) await closeRedisConnection(tokenStore);
+    if (embeddedAdmin) await closeRedisConnection(embeddedAdmin);
     await embedded?.stop();
   };
 
   try {
-    if (!config.tokenStoreUrl) {
-      embedded = await startEmbedded(config, logger);
+    let tokenStoreUrl = config.tokenStoreUrl;
+    let embeddedDatabase: AppDeps['embeddedDatabase'];
+    if (!tokenStoreUrl) {
+      const started = await startEmbedded(config, logger);
+      embedded = started.embedded;
+      const { admin, tokenStore: storeAccount } = started.accounts;
       config = await withEmbeddedSecrets(config, logger);
+      // Tokens live in database 1, apart from the users' graphs in database 0, under an account that can touch
+      // nothing else; the server's own management commands use the administrator account.
+      tokenStoreUrl = accountUrl(embedded.host, embedded.port, storeAccount, 1);
+      embeddedAdmin = createRedisConnection(accountUrl(embedded.host, embedded.port, admin), logger);
+      await embeddedAdmin.connect();
+      embeddedDatabase = { host: embedded.host, port: embedded.port, serviceAccounts: [storeAccount.username, admin.username] };
     }
-    // Embedded mode keeps tokens in database 1, apart from the users' graphs in database 0.
-    tokenStore = createRedisConnection(config.tokenStoreUrl ?? `${embedded!.url}/1`, logger);
+    tokenStore = createRedisConnection(tokenStoreUrl, logger);
     await tokenStore.connect();
     const store = tokenStore;
+    const management = embeddedAdmin;
 
     if (config.kubernetes?.kind === 'in-cluster' && !config.namespaceFromEnvironment) {
       const namespace = await serviceAccountNamespace();
@@ -102,7 +127,7 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
               falkordb: embedded,
               namespace: config.clusterNamespace,
               configSet: async (key, value) => {
-                await store.sendCommand(['GRAPH.CONFIG', 'SET', key, value]);
+                await management!.sendCommand(['GRAPH.CONFIG', 'SET', key, value]);
               },
               isDynamicParameter: (key) => DYNAMIC_PARAMETERS.has(key),
               logger,
@@ -110,6 +135,8 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
           : undefined,
       };
     }
+    deps.embeddedDatabase = embeddedDatabase;
+    deps.tokenStoreAccount = tokenStoreAccountOf(tokenStoreUrl);
     deps.metrics = metrics;
     deps.metricsExporter = createMetricsExporter(metrics.registry, logger);
     return { config, deps, embedded, release };

@@ -38,6 +38,7 @@ await app.register(
       pools,
       now: Date.now,
       sseHeartbeatMs: 15_000,
+      protectedUsers: [],
     };
     scope.addHook('onClose', () => pools.closeAll());
     scope.addHook('onRequest', (request, _reply, next) => {

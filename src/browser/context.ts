@@ -15,6 +15,29 @@ export interface BrowserContext {
   pools: ConnectionPools;
   now: () => number;
   sseHeartbeatMs: number;
+  /** Database users this server itself signs in as (the token store's account): browser users may not change them. */
+  protectedUsers: ProtectedDatabaseUser[];
+}
+
+export interface ProtectedDatabaseUser {
+  host: string;
+  port: number;
+  username: string;
+}
+
+const LOOPBACK_NAMES = new Set(['localhost', '::1', '[::1]']);
+
+/** Host names that reach this machine's loopback interface count as one host. */
+function hostIdentity(host: string): string {
+  const lower = host.toLowerCase();
+  return LOOPBACK_NAMES.has(lower) || /^127(\.\d{1,3}){3}$/.test(lower) ? 'loopback' : lower;
+}
+
+export function isProtectedUser(context: BrowserContext, principal: Principal, username: string): boolean {
+  const { host, port } = principal.credentials;
+  return context.protectedUsers.some(
+    (user) => user.username === username && user.port === port && hostIdentity(user.host) === hostIdentity(host),
+  );
 }
 
 export interface Principal {

@@ -6,7 +6,7 @@ import type { RedisConnection } from '../platform/redis/redis-connection.js';
 import { installErrorHandling } from '../shared/error-handler.js';
 import { createBearerAuth } from './auth/bearer-auth.js';
 import { configRoutes } from './config/config-routes.js';
-import type { BrowserContext } from './context.js';
+import type { BrowserContext, ProtectedDatabaseUser } from './context.js';
 import { graphRoutes } from './graphs/graph-routes.js';
 import { queryRoutes } from './graphs/query-routes.js';
 import { HEARTBEAT_INTERVAL_MS } from './graphs/sse.js';
@@ -33,6 +33,7 @@ export interface BrowserPluginOptions {
   now?: () => number;
   sseHeartbeatMs?: number;
   observeTokenStore?: (operation: string, seconds: number) => void;
+  protectedUsers?: ProtectedDatabaseUser[];
 }
 
 export async function browserPlugin(app: FastifyInstance, options: BrowserPluginOptions): Promise<void> {
@@ -51,6 +52,7 @@ export async function browserPlugin(app: FastifyInstance, options: BrowserPlugin
     pools: options.pools,
     now,
     sseHeartbeatMs: options.sseHeartbeatMs ?? HEARTBEAT_INTERVAL_MS,
+    protectedUsers: options.protectedUsers ?? [],
   };
 
   await app.register(fastifyRateLimit, { global: false });

@@ -16,8 +16,26 @@ export function findFreePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
-/** Sends one inline PING and resolves with the first reply line (`+PONG`, `-LOADING ...`). */
-export function pingRedisProtocol(host: string, port: number, timeoutMs = 1000): Promise<string> {
+/** True when nothing listens on `host:port` now (the answer may change at once; callers handle a clash). */
+export function isPortFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+}
+
+/** One command in the protocol's array form, so arguments may hold any byte. */
+function encodeCommand(args: string[]): string {
+  return `*${args.length}\r\n${args.map((arg) => `$${Buffer.byteLength(arg)}\r\n${arg}\r\n`).join('')}`;
+}
+
+/**
+ * Sends PING (after AUTH when an account is given) and resolves with the reply line that tells the outcome:
+ * `+PONG`, `-LOADING ...`, or the AUTH error.
+ */
+export function pingRedisProtocol(host: string, port: number, timeoutMs = 1000, account?: { username: string; password: string }): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host, port });
     let received = '';
@@ -27,13 +45,17 @@ export function pingRedisProtocol(host: string, port: number, timeoutMs = 1000):
     };
     socket.setTimeout(timeoutMs, () => fail(new Error(`no reply from ${host}:${port} within ${timeoutMs} ms`)));
     socket.once('error', fail);
-    socket.once('connect', () => socket.write('PING\r\n'));
+    const commands = account ? [['AUTH', account.username, account.password], ['PING']] : [['PING']];
+    socket.once('connect', () => socket.write(commands.map(encodeCommand).join('')));
     socket.on('data', (chunk) => {
       received += chunk.toString('utf8');
-      const end = received.indexOf('\r\n');
-      if (end !== -1) {
+      const lines = received.split('\r\n');
+      const complete = lines.slice(0, -1);
+      // AUTH answers first; when it fails, its error is the outcome.
+      const failedAuth = account && complete[0]?.startsWith('-');
+      if (failedAuth || complete.length >= commands.length) {
         socket.end();
-        resolve(received.slice(0, end));
+        resolve(failedAuth ? complete[0]! : complete[commands.length - 1]!);
       }
     });
   });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { isProcessAlive, runServerProcess, type ServerProcess } from '../support/server-process.js';
 
 interface EmbeddedLine {
-  embeddedFalkorDB: { host: string; port: number; pid: number };
+  embeddedFalkorDB: { host: string; port: number; pid: number; username: string; passwordFile: string };
 }
 
 async function startEmbedded(dataDir: string): Promise<{ server: ServerProcess; embedded: EmbeddedLine['embeddedFalkorDB'] }> {
@@ -16,8 +16,9 @@ async function startEmbedded(dataDir: string): Promise<{ server: ServerProcess; 
   return { server, embedded: line.embeddedFalkorDB };
 }
 
-async function withGraphClient<T>(embedded: { host: string; port: number }, work: (db: FalkorDB) => Promise<T>): Promise<T> {
-  const db = await FalkorDB.connect({ socket: { host: embedded.host, port: embedded.port } });
+async function withGraphClient<T>(embedded: EmbeddedLine['embeddedFalkorDB'], work: (db: FalkorDB) => Promise<T>): Promise<T> {
+  const password = (await readFile(embedded.passwordFile, 'utf8')).trim();
+  const db = await FalkorDB.connect({ username: embedded.username, password, socket: { host: embedded.host, port: embedded.port } });
   try {
     return await work(db);
   } finally {
@@ -70,11 +71,12 @@ describe('the server process in embedded mode', () => {
   it('finishes a request in flight on SIGTERM before it stops the embedded FalkorDB', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-main-'));
     const { server, embedded } = await startEmbedded(dataDir);
-    // The embedded database lets the default user in from localhost without a password.
+    // The start-up log names the embedded database's administrator and the file holding its password.
+    const password = (await readFile(embedded.passwordFile, 'utf8')).trim();
     const created = await fetch(`${server.baseUrl}/api/auth/tokens/credentials`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'default', host: embedded.host, port: String(embedded.port), tls: 'false' }),
+      body: JSON.stringify({ username: embedded.username, password, host: embedded.host, port: String(embedded.port), tls: 'false' }),
     });
     expect(created.status).toBe(200);
     const { token } = (await created.json()) as { token: string };

@@ -8,7 +8,7 @@ import { KeyedMutex } from '../../shared/mutex.js';
 import { BEARER_SCHEME } from '../../shared/openapi.js';
 import { verbatim } from '../../shared/verbatim-messages.js';
 import { requireRole, ROLES, type Role } from '../auth/roles.js';
-import { databaseFor, principalOf, type BrowserContext } from '../context.js';
+import { databaseFor, isProtectedUser, principalOf, type BrowserContext } from '../context.js';
 import { translated } from '../database/database-errors.js';
 import { MessageSchema } from '../graphs/schemas.js';
 import { roleFromAclUser, rulesFor } from './acl-rules.js';
@@ -42,6 +42,11 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext): void 
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const admin = requireRole('Admin', 'managing database users');
   const db = (request: Parameters<typeof principalOf>[0]) => databaseFor(context, principalOf(request));
+  // The token store's own account: changing or deleting it would take every token of every user down.
+  const refuseProtected = (request: Parameters<typeof principalOf>[0], usernames: string[]) => {
+    const protectedName = usernames.find((username) => isProtectedUser(context, principalOf(request), username));
+    if (protectedName) throw new BadRequestError(`User ${protectedName} is used by this server and cannot be changed or deleted`);
+  };
   // ACL has no "create if absent": the existence check and ACL SETUSER of one user on one database run one at a
   // time here, so concurrent creations of the same name answer one 201 and 409s (within this process).
   const userLocks = new KeyedMutex();
@@ -65,6 +70,7 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext): void 
     },
     async (request, reply) => {
       const { username, password, role } = request.body;
+      refuseProtected(request, [username]);
       const database = db(request);
       await lockUser(request, username, () =>
         translated(async () => {
@@ -85,6 +91,7 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext): void 
     async (request) => {
       const usernames = [...new Set(request.body.users.map((user) => user.username))];
       if (usernames.includes('default')) throw new BadRequestError('The default user cannot be deleted');
+      refuseProtected(request, usernames);
       // One ACL DELUSER for every name: the server applies it as a single command.
       // Under the same locks as creation and role changes, so a change racing the deletion cannot bring a user back.
       await lockUsers(request, usernames, () => translated(() => db(request).aclDelUsers(usernames)));
@@ -112,6 +119,7 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext): void 
       const role = request.query.role ?? request.body?.role;
       if (!role) throw new BadRequestError('Missing parameter role');
       const { user } = request.params;
+      refuseProtected(request, [user]);
       const database = db(request);
       await lockUser(request, user, () =>
         translated(async () => {

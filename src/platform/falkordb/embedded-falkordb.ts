@@ -1,11 +1,13 @@
 // Launches and stops the embedded FalkorDB: a Valkey/Redis child process with the FalkorDB module loaded.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { findFreePort, pingRedisProtocol } from '../net.js';
+import { writeFileAtomic } from '../atomic-file.js';
+import { findFreePort, isPortFree, pingRedisProtocol } from '../net.js';
+import { mergeAclFile, type DatabaseAccount, type EmbeddedAccounts } from './embedded-accounts.js';
 import { findServerBinary, type ServerBinary } from './server-binary.js';
 
 export interface EmbeddedFalkorDBOptions {
@@ -15,6 +17,11 @@ export interface EmbeddedFalkorDBOptions {
   modulePath?: string;
   logger: Logger;
   startTimeoutMs?: number;
+  /**
+   * The accounts of a server that others can reach (main's embedded mode): `default` off, an ACL file. Without it the
+   * server has a passwordless `default` user, which only tests use (a stand-in for someone else's database).
+   */
+  accounts?: EmbeddedAccounts;
 }
 
 export interface EmbeddedFalkorDB {
@@ -25,6 +32,8 @@ export interface EmbeddedFalkorDB {
   readonly pid: number;
   readonly server: ServerBinary;
   readonly startedAt: Date;
+  /** The administrator account when the server was started with accounts. */
+  readonly admin: DatabaseAccount | undefined;
   /** Stops the child (final snapshot) and starts it again on the same port with the same data. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -33,6 +42,8 @@ export interface EmbeddedFalkorDB {
 const HOST = '127.0.0.1';
 const OUTPUT_LINES_KEPT = 40;
 const PORT_ATTEMPTS = 3;
+/** The port is kept here so that tokens, which name host and port, still reach the server after a restart. */
+const PORT_FILE = 'port';
 /** Snapshot after 1 h with 1 change, 5 min with 100, 1 min with 10 000; AOF covers the time in between. */
 const SNAPSHOT_POLICY = '3600 1 300 100 60 10000';
 
@@ -58,11 +69,21 @@ function resolveModulePath(explicit: string | undefined): string {
   return path.join(dir, 'bin', 'falkordb.so');
 }
 
-function serverArguments(port: number, modulePath: string, dataDir: string | undefined): string[] {
+function serverArguments(port: number, modulePath: string, dataDir: string | undefined, aclFile: string | undefined): string[] {
   const persistence = dataDir
     ? ['--dir', dataDir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', SNAPSHOT_POLICY]
     : ['--dir', os.tmpdir(), '--appendonly', 'no', '--save', ''];
-  return ['--port', String(port), '--bind', HOST, '--protected-mode', 'yes', '--daemonize', 'no', '--loadmodule', modulePath, ...persistence];
+  const acl = aclFile ? ['--aclfile', aclFile] : [];
+  return ['--port', String(port), '--bind', HOST, '--protected-mode', 'yes', '--daemonize', 'no', '--loadmodule', modulePath, ...acl, ...persistence];
+}
+
+/** The port of the previous run when it is still free, so existing tokens keep working; otherwise a new one. */
+async function choosePort(dataDir: string | undefined, attempt: number): Promise<number> {
+  if (dataDir && attempt === 1) {
+    const stored = Number.parseInt(await readFile(path.join(dataDir, PORT_FILE), 'utf8').catch(() => ''), 10);
+    if (Number.isInteger(stored) && stored > 0 && stored < 65536 && (await isPortFree(HOST, stored))) return stored;
+  }
+  return findFreePort(HOST);
 }
 
 function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
@@ -76,13 +97,13 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   });
 }
 
-async function waitUntilReady(child: ChildProcess, port: number, timeoutMs: number): Promise<void> {
+async function waitUntilReady(child: ChildProcess, port: number, timeoutMs: number, account: DatabaseAccount | undefined): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastReply = 'no reply';
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error('the server process exited during start-up');
     try {
-      lastReply = await pingRedisProtocol(HOST, port, 500);
+      lastReply = await pingRedisProtocol(HOST, port, 500, account);
       if (lastReply === '+PONG') return;
     } catch (error) {
       lastReply = (error as Error).message;
@@ -98,13 +119,23 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
   const packageDir = bundledPackageDir();
   const server = await findServerBinary({ explicit: options.serverBin, bundledDir: packageDir && path.join(packageDir, 'bin') });
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  const accounts = options.accounts;
+  if (accounts) {
+    // Users saved by the browser API are kept; the service accounts are rewritten from the password files.
+    await mkdir(path.dirname(accounts.aclFile), { recursive: true, mode: 0o700 });
+    const existing = await readFile(accounts.aclFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return '';
+      throw error;
+    });
+    await writeFileAtomic(accounts.aclFile, mergeAclFile(existing, accounts), 0o600);
+  }
 
   const startTimeoutMs = options.startTimeoutMs ?? 15_000;
 
   /** Spawns the server on `port` and waits for PING; `clash` is true when the port was taken meanwhile. */
   async function launch(port: number): Promise<{ child: ChildProcess; output: string[] } | { error: Error; clash: boolean }> {
     const output: string[] = [];
-    const child = spawn(server.path, serverArguments(port, modulePath, options.dataDir), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(server.path, serverArguments(port, modulePath, options.dataDir, accounts?.aclFile), { stdio: ['ignore', 'pipe', 'pipe'] });
     const remember = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) {
         if (!line.trim()) continue;
@@ -118,7 +149,7 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
     const spawnFailure = new Promise<never>((_resolve, reject) => child.once('error', reject));
     spawnFailure.catch(() => undefined);
     try {
-      await Promise.race([waitUntilReady(child, port, startTimeoutMs), spawnFailure]);
+      await Promise.race([waitUntilReady(child, port, startTimeoutMs, accounts?.admin), spawnFailure]);
       return { child, output };
     } catch (error) {
       child.kill('SIGKILL');
@@ -135,7 +166,7 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
   let port = 0;
   let lastError: Error | undefined;
   for (let attempt = 1; attempt <= PORT_ATTEMPTS && !launched; attempt++) {
-    port = await findFreePort(HOST);
+    port = await choosePort(options.dataDir, attempt);
     const result = await launch(port);
     if ('child' in result) launched = result;
     else {
@@ -144,6 +175,7 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
     }
   }
   if (!launched) throw lastError ?? new Error('Embedded FalkorDB failed to start');
+  if (options.dataDir) await writeFileAtomic(path.join(options.dataDir, PORT_FILE), `${port}\n`, 0o600);
 
   let current = launched;
   let stopping = false;
@@ -175,6 +207,7 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
     },
     server,
     startedAt: new Date(),
+    admin: accounts?.admin,
     async restart() {
       if (stopping) throw new Error('the embedded FalkorDB is stopping');
       stopping = true;
