@@ -92,7 +92,8 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
+    // `/api/users/` (the real admin product's spelling) and `/api/users` reach the same route.
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT, ignoreTrailingSlash: true },
     // Errors the router raises before any route matches (bad URL encoding, an oversized segment).
     frameworkErrors: (error, request, reply) => errorsByPath(error, request, reply),
     // A client too slow to send its whole request gets 408; a request not answered in time gets 503
@@ -105,6 +106,19 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   });
   // Both APIs speak JSON only; any other body type is refused (400) instead of reaching a handler as a string.
   app.removeContentTypeParser('text/plain');
+  // Fetch wrappers send `Content-Type: application/json` with no body on logout and the like: an empty body is no
+  // body (a route that needs one still answers 400 from its schema); anything else goes through Fastify's parser,
+  // which keeps refusing `__proto__` and `constructor` keys.
+  const strictJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    strictJson(request, text, done);
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', (request, reply, done) => {
