@@ -42,6 +42,15 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext): void 
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const admin = requireRole('Admin', 'managing database users');
   const db = (request: Parameters<typeof principalOf>[0]) => databaseFor(context, principalOf(request));
+  // Users made here must survive the database's restart: saved to its ACL file when it has one. The change itself
+  // has been made; a failed save is logged rather than reported as a failed request.
+  const persistUsers = async (request: Parameters<typeof principalOf>[0]) => {
+    try {
+      await db(request).aclSave();
+    } catch (error) {
+      request.log.warn({ err: { message: (error as Error).message } }, 'ACL SAVE failed: the user change is not persisted');
+    }
+  };
   // The token store's own account: changing or deleting it would take every token of every user down.
   const refuseProtected = (request: Parameters<typeof principalOf>[0], usernames: string[]) => {
     const protectedName = usernames.find((username) => isProtectedUser(context, principalOf(request), username));
@@ -78,6 +87,7 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext): void 
           await database.aclSetUser(username, ['reset', ...rulesFor(role), `>${password}`]);
         }),
       );
+      await persistUsers(request);
       return reply.code(201).header('location', `/api/user/${encodeURIComponent(username)}`).send({ message: `User ${username} created` });
     },
   );
@@ -95,6 +105,7 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext): void 
       // One ACL DELUSER for every name: the server applies it as a single command.
       // Under the same locks as creation and role changes, so a change racing the deletion cannot bring a user back.
       await lockUsers(request, usernames, () => translated(() => db(request).aclDelUsers(usernames)));
+      await persistUsers(request);
       return { message: 'Users deleted' };
     },
   );
@@ -128,6 +139,7 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext): void 
           await database.aclSetUser(user, ['-@all', ...rulesFor(role)]);
         }),
       );
+      await persistUsers(request);
       return { message: `User ${user} updated` };
     },
   );

@@ -44,8 +44,10 @@ function sha256Hex(text: string): string {
 export function serviceAccountLines(accounts: Pick<EmbeddedAccounts, 'admin' | 'tokenStore'>): Map<string, string> {
   const { admin, tokenStore } = accounts;
   return new Map([
-    // `default` has no password and would answer anyone who can reach the port: off, with nothing granted.
-    ['default', 'user default off resetpass resetkeys resetchannels -@all'],
+    // `default` has no password and would answer anyone who can reach the port: off, so no connection can be it.
+    // Its rules stay wide because Valkey 8.0 checks them for the AOF loader's replay of MULTI/EXEC: with `-@all`
+    // here, every transaction in the AOF (each token the store saved) was dropped at the next start.
+    ['default', 'user default off resetpass ~* &* +@all'],
     [admin.username, `user ${admin.username} on #${sha256Hex(admin.password)} ~* &* +@all`],
     [
       tokenStore.username,

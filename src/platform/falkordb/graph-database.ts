@@ -181,6 +181,20 @@ export class GraphDatabase {
     return this.pool.send<number>(['ACL', 'DELUSER', ...usernames]);
   }
 
+  /**
+   * Writes the users to the server's ACL file, so they survive its restart. A server started without an ACL file
+   * (most external ones: their users come from their own configuration) has nothing to save to: `no-acl-file`.
+   */
+  async aclSave(): Promise<'saved' | 'no-acl-file'> {
+    try {
+      await this.pool.send(['ACL', 'SAVE']);
+      return 'saved';
+    } catch (error) {
+      if (/not configured to use an ACL file/i.test((error as Error).message)) return 'no-acl-file';
+      throw error;
+    }
+  }
+
   /** Sends GRAPH.QUERY without arguments; only the kind of error it provokes matters (role detection). */
   probeGraphQuery(): Promise<unknown> {
     return this.pool.send(['GRAPH.QUERY']);
