@@ -117,7 +117,7 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
       done(null, undefined);
       return;
     }
-    strictJson(request, text, done);
+    void strictJson(request, text, done);
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
