@@ -104,6 +104,15 @@ describe('database users', () => {
     expect(res.statusCode).toBe(201);
     expect(res.headers.location).toBe('/api/user/carol');
     expect(res.json()).toEqual({ message: 'User carol created' });
+    // The location names a resource that exists: one user, in the shape of a list item.
+    const located = await call('GET', res.headers.location as string);
+    expect(located.statusCode).toBe(200);
+    expect(located.json()).toEqual({ username: 'carol', role: 'Read-Write', selected: false });
+    const missing = await call('GET', '/api/user/nobody-here');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ message: 'User nobody-here not found' });
+    const asReader = await t.app.inject({ method: 'GET', url: '/api/user/carol', headers: bearer(tokens['Read-Only']) });
+    expect(asReader.statusCode).toBe(403);
     // The odd password is one password, not extra ACL rules.
     expect(await aclCommands('carol')).toContain('+graph.query');
     expect(await aclCommands('carol')).not.toContain('+@all');

@@ -27,7 +27,8 @@ const DeleteUsersBodySchema = z.object({ users: z.array(z.object({ username: Use
 const UserParamsSchema = z.object({ user: UsernameSchema });
 const RoleQuerySchema = z.object({ role: RoleSchema.optional() });
 const RoleBodySchema = z.object({ role: RoleSchema.optional() }).nullish();
-const UserListSchema = z.object({ result: z.array(z.object({ username: z.string(), role: z.enum(ROLES), selected: z.boolean() })) });
+const UserItemSchema = z.object({ username: z.string(), role: z.enum(ROLES), selected: z.boolean() });
+const UserListSchema = z.object({ result: z.array(UserItemSchema) });
 
 async function listUsers(database: GraphDatabase): Promise<{ username: string; role: Role; selected: boolean }[]> {
   const names = await database.aclUsers();
@@ -68,6 +69,29 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext): void 
     '/api/user',
     { preHandler: admin, schema: { operationId: 'listUsers', tags, summary: 'Database users and their roles', security, response: { 200: UserListSchema } } },
     async (request) => ({ result: await translated(() => listUsers(db(request))) }),
+  );
+
+  routes.get(
+    '/api/user/:user',
+    {
+      preHandler: admin,
+      config: { errorResponses: [404] },
+      schema: {
+        operationId: 'getUser',
+        tags,
+        summary: 'One database user and its role',
+        description: 'The user that the `location` header of `POST /api/user` names, in the shape of a list item. 404 when there is no such user.',
+        security,
+        params: UserParamsSchema,
+        response: { 200: UserItemSchema },
+      },
+    },
+    async (request) => {
+      const { user } = request.params;
+      const reply = await translated(() => db(request).aclGetUser(user));
+      if (!reply) throw new NotFoundError(`User ${user} not found`);
+      return { username: user, role: roleFromAclUser(reply), selected: false };
+    },
   );
 
   routes.post(
