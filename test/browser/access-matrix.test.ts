@@ -51,6 +51,7 @@ const CASES: Case[] = [
   { name: 'config read', minimum: 'Admin', method: 'GET', url: () => '/api/graph/config/TIMEOUT' },
   { name: 'config set', minimum: 'Admin', method: 'POST', url: () => '/api/graph/config/MAX_INFO_QUERIES?value=1000' },
   { name: 'user list', minimum: 'Admin', method: 'GET', url: () => '/api/user' },
+  { name: 'user read', minimum: 'Admin', method: 'GET', url: () => '/api/user/mx-victim' },
   { name: 'user create', minimum: 'Admin', method: 'POST', url: () => '/api/user', body: (_g, c) => ({ username: c.user, password: 'pw', role: 'Read-Only' }), ok: 201 },
   { name: 'user update', minimum: 'Admin', method: 'PATCH', url: () => '/api/user/mx-victim?role=Read-Only' },
   { name: 'user delete', minimum: 'Admin', method: 'DELETE', url: () => '/api/user', body: (_g, c) => ({ users: [{ username: `${c.user}-del` }] }) },
