@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // test/kube/ needs a real kube-apiserver: `npm run test:kube` (vitest.kube.config.ts).
-    exclude: [...configDefaults.exclude, 'test/kube/**'],
+    // test/unit/ runs first, on its own (vitest.unit.config.ts).
+    exclude: [...configDefaults.exclude, 'test/kube/**', 'test/unit/**'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 30_000,

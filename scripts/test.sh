@@ -13,5 +13,7 @@ HELM_BIN=$(sh scripts/ensure-helm.sh) || HELM_BIN=''
 export HELM_BIN
 echo '== build (the CLI tests run the compiled graphdb-admin)'
 npm run --silent build
+echo '== unit tests'
+npm run --silent test:unit
 echo '== tests'
 node scripts/run-vitest.mjs "$@"
