@@ -1,13 +1,13 @@
 // Storage failures as admin API errors: what the orchestrator rejected (422), could not do (503/500), or
 // what changed underneath (409).
-import { AlreadyExistsError, StaleVersionError, StoreRejectedError, StoreUnavailableError } from '../platform/stores/ports.js';
-import { ConflictError, HttpError, UnprocessableError } from '../shared/http-errors.js';
+import { PortError } from '../platform/port-errors.js';
+import { AlreadyExistsError, StaleVersionError } from '../platform/stores/ports.js';
+import { HttpError } from '../shared/http-errors.js';
+import { portErrorStatus } from '../shared/error-handler.js';
 
 export function storeErrorToHttp(error: unknown): unknown {
   if (error instanceof HttpError) return error;
-  if (error instanceof StoreUnavailableError) return new HttpError(error.status, error.message);
-  if (error instanceof StoreRejectedError) return new UnprocessableError(error.message);
-  if (error instanceof StaleVersionError || error instanceof AlreadyExistsError) return new ConflictError(error.message);
+  if (error instanceof PortError) return new HttpError(portErrorStatus(error.kind, 'admin'), error.message);
   return error;
 }
 

@@ -1,6 +1,7 @@
 // Maps every error a request can raise to one status and one body in the owning API's shape.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { PortError, type PortErrorKind } from '../platform/port-errors.js';
 import { HttpError } from './http-errors.js';
 import { errorBody, type ErrorShape } from './error-shapes.js';
 import { addErrorResponses } from './openapi.js';
@@ -37,8 +38,27 @@ function isFastifyError(error: unknown): error is FastifyError {
   return error instanceof Error && typeof (error as Partial<FastifyError>).code === 'string';
 }
 
+/**
+ * What each API answers for an adapter's failure. The browser API speaks for a database the token holder owns: its
+ * refusals are the caller's (400, 401, 403). The admin API speaks for the server's own platform credentials: a
+ * refusal of those is the operator's to fix (500 naming what to grant), and an invalid object is a 422.
+ */
+const PORT_ERROR_STATUS: Record<ErrorShape, Record<PortErrorKind, number>> = {
+  browser: { unavailable: 503, timeout: 503, conflict: 409, 'not-found': 404, forbidden: 403, unauthenticated: 401, rejected: 400 },
+  admin: { unavailable: 503, timeout: 503, conflict: 409, 'not-found': 404, forbidden: 500, unauthenticated: 500, rejected: 422 },
+};
+
+export function portErrorStatus(kind: PortErrorKind, shape: ErrorShape): number {
+  return PORT_ERROR_STATUS[shape][kind];
+}
+
 /** Pure mapping, kept apart from the reply so it can be read (and tested) on its own. */
-export function mapError(error: unknown): MappedError {
+export function mapError(error: unknown, shape: ErrorShape = 'admin'): MappedError {
+  if (error instanceof PortError) {
+    const statusCode = portErrorStatus(error.kind, shape);
+    // A refusal of the server's own credentials is a deployment problem worth an error line; outages are warnings.
+    return { statusCode, message: error.message, headers: {}, unexpected: statusCode === 500 };
+  }
   if (error instanceof HttpError) {
     // 503 is an outage the message already explains (a store or database away), not a bug to trace.
     return { statusCode: error.statusCode, message: error.message, headers: error.headers, unexpected: error.statusCode >= 500 && error.statusCode !== 503 };
@@ -92,7 +112,7 @@ function causeOf(error: unknown): string | undefined {
 
 export function createErrorHandler(shape: ErrorShape) {
   return function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-    const mapped = slowClient(error, request) ?? mapError(error);
+    const mapped = slowClient(error, request) ?? mapError(error, shape);
     if (mapped.unexpected) request.log.error({ err: error }, 'request failed');
     else if (mapped.statusCode === 503) request.log.warn({ statusCode: 503, reason: mapped.message, cause: causeOf(error) }, 'request failed: a dependency is unavailable');
     else request.log.info({ statusCode: mapped.statusCode, reason: mapped.message }, 'request rejected');

@@ -1,51 +1,11 @@
 // Kubernetes adapters of the storage ports: the settings ConfigMap and Secrets in the server's namespace,
-// through @kubernetes/client-node. API failures are translated here into the ports' errors, with messages that
-// say what to fix (the RBAC verb that is missing, the server that cannot be reached), never raw API text.
+// through @kubernetes/client-node. API failures become port errors in kube-errors.ts.
 import { ApiException, CoreV1Api, type KubeConfig, type V1ConfigMap, type V1Secret } from '@kubernetes/client-node';
-import { unreachableMessage } from './kube-config.js';
-import { AlreadyExistsError, StaleVersionError, StoreRejectedError, StoreUnavailableError, type AdminStores, type ConfigMapPort, type DataMap, type SecretPort, type Versioned } from '../stores/ports.js';
+import { translateKubeError } from './kube-errors.js';
+import { StaleVersionError, type AdminStores, type ConfigMapPort, type DataMap, type SecretPort, type Versioned } from '../stores/ports.js';
 
 export const SETTINGS_CONFIGMAP = 'graphdb-admin-settings';
 const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'graphdb-admin-server' };
-
-interface StatusBody {
-  message?: string;
-  reason?: string;
-}
-
-function statusOf(error: unknown): { code: number; body: StatusBody } | undefined {
-  if (!(error instanceof ApiException)) return undefined;
-  let body: StatusBody = {};
-  const raw: unknown = error.body;
-  if (typeof raw === 'string') {
-    try {
-      body = JSON.parse(raw) as StatusBody;
-    } catch {
-      body = {};
-    }
-  } else if (raw && typeof raw === 'object') body = raw;
-  return { code: error.code, body };
-}
-
-/** Maps an API failure for `verb` on `resource` to the ports' errors; returns undefined for a 404. */
-function translate(error: unknown, verb: string, resource: string, namespace: string): Error | undefined {
-  const status = statusOf(error);
-  if (!status) return new StoreUnavailableError(unreachableMessage(error), 503);
-  switch (status.code) {
-    case 404:
-      return undefined;
-    case 409:
-      return status.body.reason === 'AlreadyExists' ? new AlreadyExistsError(resource) : new StaleVersionError(resource);
-    case 422:
-      return new StoreRejectedError(`Kubernetes rejected ${resource}: ${status.body.message ?? 'invalid object'}`);
-    case 401:
-      return new StoreUnavailableError('The Kubernetes API server refused the server\'s credentials', 500);
-    case 403:
-      return new StoreUnavailableError(`The server's service account may not ${verb} ${resource.split('/')[0]} in namespace ${namespace}; grant it in the chart's Role`, 500);
-    default:
-      return new StoreUnavailableError(`The Kubernetes API server answered ${status.code} to ${verb} ${resource}`, 503);
-  }
-}
 
 /** Counts failed API calls by status (or `unreachable`), for the metrics. */
 export type KubeErrorObserver = (kind: string) => void;
@@ -56,9 +16,9 @@ async function call<T>(verb: string, resource: string, namespace: string, work: 
   } catch (error) {
     // A 404 is an answer (the object does not exist), not an error.
     if (!(error instanceof ApiException && error.code === 404)) onError?.(error instanceof ApiException ? String(error.code) : 'unreachable');
-    const translated = translate(error, verb, resource, namespace);
-    if (translated) throw translated;
-    return undefined;
+    const translated = translateKubeError(error, { verb, resource, namespace });
+    if (translated.kind === 'not-found') return undefined;
+    throw translated;
   }
 }
 

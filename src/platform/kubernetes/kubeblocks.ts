@@ -5,8 +5,7 @@ import { ApiException, CustomObjectsApi, type KubeConfig } from '@kubernetes/cli
 import type { ClusterPort, ClusterScope, OperationRequest } from '../clusters/cluster-port.js';
 import { RawClusterSchema, RawOpsRequestSchema, toClusterRecord, toOperationRecord, type ClusterRecord } from '../clusters/cluster-records.js';
 import type { PlatformLogger } from '../logger.js';
-import { unreachableMessage } from './kube-config.js';
-import { StoreRejectedError, StoreUnavailableError } from '../stores/ports.js';
+import { translateKubeError } from './kube-errors.js';
 
 const CLUSTER_GROUP = 'apps.kubeblocks.io';
 const FALKORDB_LABEL = 'clusterdefinition.kubeblocks.io/name=falkordb';
@@ -19,15 +18,7 @@ export interface KubeBlocksApi {
 }
 
 function failure(error: unknown, verb: string, what: string): Error {
-  if (error instanceof ApiException) {
-    if (error.code === 422) {
-      const body = typeof error.body === 'string' ? (JSON.parse(error.body || '{}') as { message?: string }) : (error.body as { message?: string } | undefined);
-      return new StoreRejectedError(`Kubernetes rejected the ${what}: ${body?.message ?? 'invalid object'}`);
-    }
-    if (error.code === 403) return new StoreUnavailableError(`The server's service account may not ${verb} ${what}; grant it in the chart's RBAC`, 500);
-    return new StoreUnavailableError(`The Kubernetes API server answered ${error.code} to ${verb} ${what}`, 503);
-  }
-  return new StoreUnavailableError(unreachableMessage(error), 503);
+  return translateKubeError(error, { verb, resource: what });
 }
 
 /** KubeBlocks 1.x serves Cluster at v1 and OpsRequest in operations.kubeblocks.io; 0.9 has both in apps/v1alpha1. */

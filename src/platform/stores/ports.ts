@@ -1,5 +1,6 @@
 // Storage ports for the admin API: one named ConfigMap-like document and Secret-like key/value objects,
 // each with an opaque version for optimistic concurrency. Adapters: Kubernetes and local files.
+import { PortError } from '../port-errors.js';
 
 export interface Versioned<T> {
   value: T;
@@ -10,35 +11,24 @@ export interface Versioned<T> {
 /** Data of a ConfigMap or a (decoded) Secret: string keys to string values. */
 export type DataMap = Record<string, string>;
 
-export class StaleVersionError extends Error {
+export class StaleVersionError extends PortError {
   constructor(what: string) {
-    super(`${what} was changed by someone else`);
+    super('conflict', `${what} was changed by someone else`);
     this.name = 'StaleVersionError';
   }
 }
 
-export class AlreadyExistsError extends Error {
+export class AlreadyExistsError extends PortError {
   constructor(what: string) {
-    super(`${what} already exists`);
+    super('conflict', `${what} already exists`);
     this.name = 'AlreadyExistsError';
   }
 }
 
-/** The store refused or could not be reached; `status` is what the HTTP layer should answer. */
-export class StoreUnavailableError extends Error {
-  constructor(
-    message: string,
-    readonly status: 500 | 503,
-  ) {
-    super(message);
-    this.name = 'StoreUnavailableError';
-  }
-}
-
-/** The store rejected the object as invalid (Kubernetes 422). */
-export class StoreRejectedError extends Error {
+/** The store or platform rejected the object or operation as invalid (Kubernetes 422, or not possible here). */
+export class StoreRejectedError extends PortError {
   constructor(message: string) {
-    super(message);
+    super('rejected', message);
     this.name = 'StoreRejectedError';
   }
 }

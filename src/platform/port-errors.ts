@@ -1,0 +1,32 @@
+// The failures every adapter reports, whatever its outside system: each adapter translates its client's errors into
+// these once, and each API plugin's error handler maps them to its own status codes and body shape.
+
+export type PortErrorKind =
+  /** The system cannot be reached, or answered that it cannot serve now. */
+  | 'unavailable'
+  /** The system did not answer within its deadline. */
+  | 'timeout'
+  /** A stale version was written, or the object already exists. */
+  | 'conflict'
+  | 'not-found'
+  /** The system refused an operation to our credentials; `detail` names what to grant. */
+  | 'forbidden'
+  /** The system refused our credentials themselves. */
+  | 'unauthenticated'
+  /** The system refused the input as invalid. */
+  | 'rejected';
+
+export class PortError extends Error {
+  constructor(
+    readonly kind: PortErrorKind,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'PortError';
+  }
+}
+
+export function isPortError(error: unknown, kind?: PortErrorKind): error is PortError {
+  return error instanceof PortError && (kind === undefined || error.kind === kind);
+}
