@@ -3,6 +3,7 @@
 // PKCE S256, and the code exchange with ID-token validation.
 import { createHash } from 'node:crypto';
 import * as client from 'openid-client';
+import { PortError } from '../port-errors.js';
 
 export interface ClientSettings {
   issuer: string;
@@ -37,13 +38,13 @@ export interface VerifiedTokens {
  * The provider could not be reached (discovery, or the token endpoint) or did not publish a usable configuration:
  * an outage, as opposed to a response that failed verification.
  */
-export class IdentityProviderUnavailableError extends Error {
+export class IdentityProviderUnavailableError extends PortError {
   constructor(
     readonly issuer: string,
     options: { cause: unknown },
     step = 'OpenID discovery',
   ) {
-    super(`${step} at ${issuer} failed: ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`, options);
+    super('unavailable', `${step} at ${issuer} failed: ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`, options);
     this.name = 'IdentityProviderUnavailableError';
   }
 }
