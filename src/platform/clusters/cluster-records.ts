@@ -89,8 +89,6 @@ export function toClusterRecord(raw: z.infer<typeof RawClusterSchema>): ClusterR
   };
 }
 
-export const OPERATION_PHASES = ['Pending', 'Creating', 'Running', 'Cancelling', 'Succeed', 'Cancelled', 'Failed', 'Aborted'] as const;
-
 export const RawOpsRequestSchema = z.object({
   metadata: z.object({ name: z.string(), creationTimestamp: z.string().optional() }),
   spec: z.object({ type: z.string() }),
