@@ -6,6 +6,7 @@ import type { RedisConnection } from '../platform/redis/redis-connection.js';
 import { installErrorHandling } from '../shared/error-handler.js';
 import { createBearerAuth } from './auth/bearer-auth.js';
 import { configRoutes } from './config/config-routes.js';
+import { createConfigService } from './config/config-service.js';
 import type { BrowserContext, ProtectedDatabaseUser } from './context.js';
 import { graphRoutes } from './graphs/graph-routes.js';
 import { queryRoutes } from './graphs/query-routes.js';
@@ -63,7 +64,7 @@ export async function browserPlugin(app: FastifyInstance, options: BrowserPlugin
     guarded.addHook('onRequest', createBearerAuth(context));
     tokenRoutes(guarded, context);
     statusRoutes(guarded, context);
-    configRoutes(guarded, context);
+    configRoutes(guarded, context, createConfigService());
     graphRoutes(guarded, context);
     queryRoutes(guarded, context);
     nodeRoutes(guarded, context);

@@ -67,6 +67,12 @@ describe('configuration', () => {
     expect(await configValue('MAX_INFO_QUERIES')).toBe(600);
   });
 
+  it('checks the role before the request: a Read-Only token with a bad body gets 403, not 400', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/graph/config/MAX_INFO_QUERIES', headers: { ...bearer(tokens['Read-Only']), 'content-type': 'application/json' }, payload: '{"value": {"not": "a value"}}' });
+    expect(res.statusCode).toBe(403);
+    expect(await configValue('MAX_INFO_QUERIES')).toBe(600);
+  });
+
   it('sets CMD_INFO from its yes/no string', async () => {
     expect((await call('POST', '/api/graph/config/CMD_INFO?value=no')).json()).toEqual({ config: 'OK' });
     expect(await configValue('CMD_INFO')).toBe(0);
