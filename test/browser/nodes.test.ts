@@ -116,3 +116,16 @@ describe('nodes and relationships', () => {
     expect(await graphQuery(t.falkordb, 'people', "MATCH (n:`Has Space & ünïcode`) RETURN n.`odd key!`")).toEqual([['v']]);
   });
 });
+
+describe('role before validation', () => {
+  it.each([
+    ['POST', '/api/graph/people/0/label', { label: 'bad`label' }],
+    ['DELETE', '/api/graph/people/0', { type: 'not-a-boolean' }],
+    ['POST', '/api/graph/people/0/age', { value: { nested: true } }],
+  ] as const)('answers a Read-Only %s %s with a bad body 403, not 400', async (method, url, payload) => {
+    const before = await state();
+    const res = await t.app.inject({ method, url, headers: bearer(tokens['Read-Only']), payload });
+    expect(res.statusCode).toBe(403);
+    expect(await state()).toEqual(before);
+  });
+});

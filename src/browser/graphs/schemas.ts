@@ -1,14 +1,10 @@
 // Shapes shared by the graph, node, config and user routes.
 import { z } from 'zod';
+import { printableString } from '../../shared/printable.js';
 import { verbatim } from '../../shared/verbatim-messages.js';
 
 /** Any name FalkorDB accepts as a key, except control characters (they would corrupt headers and logs). */
-export const GraphNameSchema = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(512, 'must be at most 512 characters')
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
-  .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters');
+export const GraphNameSchema = printableString({ max: 512 });
 
 export const GraphParamsSchema = z.object({ graph: GraphNameSchema });
 

@@ -1,0 +1,40 @@
+// Request and response shapes of the node, label and property routes.
+import { z } from 'zod';
+import { printableString } from '../../shared/printable.js';
+import { verbatim } from '../../shared/verbatim-messages.js';
+import { GraphNameSchema } from '../graphs/schemas.js';
+
+const EntityIdSchema = z
+  .string()
+  .regex(/^\d{1,15}$/, 'must be a non-negative integer id')
+  .transform(Number)
+  .refine(Number.isSafeInteger, 'must be a non-negative integer id');
+
+/** Backticks cannot be escaped in FalkorDB identifiers, so names containing them are refused. */
+const IdentifierSchema = (what: string) => printableString({ max: 256, alsoRefused: '`', what });
+
+export const NodeParamsSchema = z.object({ graph: GraphNameSchema, node: EntityIdSchema });
+export const PropertyParamsSchema = NodeParamsSchema.extend({ key: IdentifierSchema('property key') });
+
+const entityKind = z.boolean({
+  error: (issue) => (issue.input === undefined ? verbatim('Missing parameter type') : verbatim('Invalid parameter type: must be true (node) or false (relationship)')),
+});
+export const TypeBodySchema = z.object({ type: entityKind });
+export const LabelBodySchema = z.object({ label: IdentifierSchema('label') });
+const ScalarSchema = z.union([z.string().max(1_000_000), z.number().refine(Number.isFinite, 'must be a finite number'), z.boolean()]);
+const PropertyValueSchema = z.union([ScalarSchema, z.array(ScalarSchema).max(100_000)], {
+  error: (issue) => (issue.input === undefined ? verbatim('Missing parameter value') : 'must be a string, a finite number, a boolean, or an array of those'),
+});
+export const PropertyBodySchema = z.object({ value: PropertyValueSchema, type: entityKind });
+
+const PropertiesSchema = z.record(z.string(), z.unknown());
+export const NodeReadSchema = z.object({
+  result: z.object({
+    data: z.array(
+      z.object({
+        node: z.object({ id: z.number().int(), labels: z.array(z.string()), properties: PropertiesSchema }),
+        relationships: z.array(z.object({ id: z.number().int(), type: z.string(), source: z.number().int(), target: z.number().int(), properties: PropertiesSchema })),
+      }),
+    ),
+  }),
+});
