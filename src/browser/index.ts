@@ -13,6 +13,7 @@ import { queryRoutes } from './graphs/query-routes.js';
 import { HEARTBEAT_INTERVAL_MS } from './graphs/sse.js';
 import { nodeRoutes } from './nodes/node-routes.js';
 import { statusRoutes } from './status/status-routes.js';
+import { createStatusService } from './status/status-service.js';
 import { publicTokenRoutes, tokenRoutes } from './tokens/token-routes.js';
 import { userRoutes } from './users/user-routes.js';
 import { createTokenStore } from './tokens/token-store.js';
@@ -63,7 +64,7 @@ export async function browserPlugin(app: FastifyInstance, options: BrowserPlugin
   await app.register(function tokenGuardedRoutes(guarded, _options, done) {
     guarded.addHook('onRequest', createBearerAuth(context));
     tokenRoutes(guarded, context);
-    statusRoutes(guarded, context);
+    statusRoutes(guarded, context, createStatusService());
     configRoutes(guarded, context, createConfigService());
     graphRoutes(guarded, context);
     queryRoutes(guarded, context);

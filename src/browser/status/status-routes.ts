@@ -1,13 +1,12 @@
 // GET /api/status: whether the token's database answers.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { NotFoundError } from '../../shared/http-errors.js';
 import { BEARER_SCHEME } from '../../shared/openapi.js';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
-import { DATABASE_UNAVAILABLE } from '../database/database-errors.js';
+import { StatusSchema } from './schemas.js';
+import type { StatusService } from './status-service.js';
 
-export function statusRoutes(app: FastifyInstance, context: BrowserContext): void {
+export function statusRoutes(app: FastifyInstance, context: BrowserContext, status: StatusService): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/status',
     {
@@ -17,17 +16,9 @@ export function statusRoutes(app: FastifyInstance, context: BrowserContext): voi
         tags: ['graphs'],
         summary: 'Database connection status (404 when the database is unreachable)',
         security: [{ [BEARER_SCHEME]: [] }],
-        response: { 200: z.object({ status: z.literal('online') }) },
+        response: { 200: StatusSchema },
       },
     },
-    async (request) => {
-      try {
-        await databaseFor(context, principalOf(request)).ping();
-      } catch (error) {
-        request.log.info({ err: { message: (error as Error).message } }, 'database unreachable');
-        throw new NotFoundError(DATABASE_UNAVAILABLE);
-      }
-      return { status: 'online' as const };
-    },
+    async (request) => ({ status: await status.status(databaseFor(context, principalOf(request)), request.log) }),
   );
 }

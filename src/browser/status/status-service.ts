@@ -1,0 +1,22 @@
+// Whether the token's database answers: the seed reports an unreachable database as 404.
+import type { FastifyBaseLogger } from 'fastify';
+import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
+import { NotFoundError } from '../../shared/http-errors.js';
+import { DATABASE_UNAVAILABLE } from '../database/database-errors.js';
+
+export function createStatusService() {
+  return {
+    /** `log` is the request's, so the reason carries its request id. */
+    async status(database: GraphDatabase, log: Pick<FastifyBaseLogger, 'info'>): Promise<'online'> {
+      try {
+        await database.ping();
+      } catch (error) {
+        log.info({ err: { message: (error as Error).message } }, 'database unreachable');
+        throw new NotFoundError(DATABASE_UNAVAILABLE);
+      }
+      return 'online';
+    },
+  };
+}
+
+export type StatusService = ReturnType<typeof createStatusService>;
