@@ -6,6 +6,7 @@ import type { AdminStores } from '../platform/stores/ports.js';
 import type { OidcClients } from '../platform/oidc/oidc-clients.js';
 import { createGroupDirectories } from '../platform/oidc/group-directories.js';
 import { installErrorHandling } from '../shared/error-handler.js';
+import { COOKIE_SCHEME, stampSecurity } from '../shared/openapi.js';
 import type { ClusterPort } from '../platform/clusters/cluster-port.js';
 import { clusterRoutes } from './clusters/cluster-routes.js';
 import { createClusterService } from './clusters/cluster-service.js';
@@ -85,6 +86,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   // Everything else needs a session: no valid cookie is a 401 before any other question is asked.
   await app.register(function sessionRoutes(guarded, _options, done) {
     guarded.addHook('onRequest', (request) => context.sessions.authenticate(request));
+    guarded.addHook('onRoute', stampSecurity(COOKIE_SCHEME, 'admin'));
     sessionAuthRoutes(guarded, context);
     settingsRoutes(guarded, context);
     clusterRoutes(guarded, context, createClusterService(options.clusters), options.config.clusterNamespace);

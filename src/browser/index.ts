@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ConnectionPools } from '../platform/falkordb/connection-pools.js';
 import type { RedisConnection } from '../platform/redis/redis-connection.js';
 import { installErrorHandling } from '../shared/error-handler.js';
+import { BEARER_SCHEME, stampSecurity } from '../shared/openapi.js';
 import { createBearerAuth } from './auth/bearer-auth.js';
 import { configRoutes } from './config/config-routes.js';
 import { createConfigService } from './config/config-service.js';
@@ -63,6 +64,7 @@ export async function browserPlugin(app: FastifyInstance, options: BrowserPlugin
   // Every other route needs a token; authentication runs first, before the body is even read.
   await app.register(function tokenGuardedRoutes(guarded, _options, done) {
     guarded.addHook('onRequest', createBearerAuth(context));
+    guarded.addHook('onRoute', stampSecurity(BEARER_SCHEME, 'browser'));
     tokenRoutes(guarded, context);
     statusRoutes(guarded, context, createStatusService());
     configRoutes(guarded, context, createConfigService());

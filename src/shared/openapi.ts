@@ -78,6 +78,23 @@ function isGuarded(route: RouteOptions): boolean {
   return Array.isArray(security) && security.length > 0;
 }
 
+/**
+ * An onRoute hook for a guarded scope: the guard that enforces a scheme also documents it, so the OpenAPI
+ * document cannot drift from what is enforced. Runs after the plugin's error-response hook, so it adds the
+ * guard's own 401 and 403 too.
+ */
+export function stampSecurity(scheme: typeof BEARER_SCHEME | typeof COOKIE_SCHEME, shape: ErrorShape) {
+  const schema = errorSchemaFor(shape);
+  return (route: RouteOptions): void => {
+    if (!route.schema || (route.schema as { hide?: boolean }).hide) return;
+    route.schema.security = [{ [scheme]: [] }];
+    const response = { ...(route.schema.response as Record<string, unknown> | undefined) };
+    response[401] ??= schema;
+    response[403] ??= schema;
+    route.schema.response = Object.fromEntries(Object.entries(response).sort(([a], [b]) => Number(a) - Number(b)));
+  };
+}
+
 /** An onRoute hook for one plugin: every route of that plugin documents (and serializes) errors in its shape. */
 export function addErrorResponses(shape: ErrorShape) {
   const schema = errorSchemaFor(shape);

@@ -8,6 +8,7 @@ interface Operation {
   operationId?: string;
   tags?: string[];
   responses?: Record<string, unknown>;
+  security?: Record<string, string[]>[];
 }
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
 
@@ -48,6 +49,18 @@ describe('/api-spec.json', () => {
       bearerAuth: { type: 'http', scheme: 'bearer' },
       cookieAuth: { type: 'apiKey', in: 'cookie', name: 'token' },
     });
+  });
+
+  it('declares security exactly where a request without credentials is refused with 401', async () => {
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+    for (const { path, method, op } of operations) {
+      const url = path.replace(/\{[^}]+\}/g, 'x');
+      const res = await t.app.inject({ method: method.toUpperCase() as 'GET', url });
+      const declared = (op.security ?? []).flatMap((requirement) => Object.keys(requirement));
+      const expected = res.statusCode === 401 ? [url.startsWith('/api/settings') || url.startsWith('/api/users') || url.startsWith('/api/clusters') || url === '/api/auth/validate' ? 'cookieAuth' : 'bearerAuth'] : [];
+      expect(declared, `${method} ${path} answered ${res.statusCode}`).toEqual(expected);
+      if (declared.length > 0) expect(Object.keys(op.responses ?? {}), `${method} ${path}`).toEqual(expect.arrayContaining(['401', '403']));
+    }
   });
 
   it('documents the probes under the ops tag and hides the documentation routes', () => {

@@ -1,14 +1,12 @@
 // /api/graph/config: FalkorDB's GRAPH.CONFIG values (Admin only).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BEARER_SCHEME } from '../../shared/openapi.js';
 import { requireRole } from '../auth/roles.js';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
 import { hoistBodyParameter } from '../query-parameters.js';
 import type { ConfigService } from './config-service.js';
 import { ConfigListSchema, ConfigParamsSchema, ConfigReadSchema, ConfigSetSchema, SetValueBodySchema, SetValueQuerySchema } from './schemas.js';
 
-const security = [{ [BEARER_SCHEME]: [] }];
 const tags = ['config'];
 
 export function configRoutes(app: FastifyInstance, context: BrowserContext, config: ConfigService): void {
@@ -20,7 +18,7 @@ export function configRoutes(app: FastifyInstance, context: BrowserContext, conf
     '/api/graph/config',
     {
       preValidation: admin,
-      schema: { operationId: 'listConfig', tags, summary: 'All configuration values', description: 'Every `GRAPH.CONFIG` value of the token’s database: numbers as numbers, `CMD_INFO` as `yes`/`no`.', security, response: { 200: ConfigListSchema } },
+      schema: { operationId: 'listConfig', tags, summary: 'All configuration values', description: 'Every `GRAPH.CONFIG` value of the token’s database: numbers as numbers, `CMD_INFO` as `yes`/`no`.', response: { 200: ConfigListSchema } },
     },
     async (request) => ({ configs: await config.list(db(request)) }),
   );
@@ -29,7 +27,7 @@ export function configRoutes(app: FastifyInstance, context: BrowserContext, conf
     '/api/graph/config/:config',
     {
       preValidation: admin,
-      schema: { operationId: 'getConfig', tags, summary: 'One configuration value', description: 'One `GRAPH.CONFIG` value by name.', security, params: ConfigParamsSchema, response: { 200: ConfigReadSchema } },
+      schema: { operationId: 'getConfig', tags, summary: 'One configuration value', description: 'One `GRAPH.CONFIG` value by name.', params: ConfigParamsSchema, response: { 200: ConfigReadSchema } },
     },
     async (request) => ({ config: await config.read(db(request), request.params.config) }),
   );
@@ -43,7 +41,7 @@ export function configRoutes(app: FastifyInstance, context: BrowserContext, conf
         tags,
         summary: 'Set a configuration value',
         description: 'Sets one `GRAPH.CONFIG` value. `value` is a required query parameter; a JSON body `{"value": …}` is accepted too (the query wins). Integers are parsed strictly; `CMD_INFO` takes `yes`/`no`.',
-        security,
+       
         params: ConfigParamsSchema,
         querystring: SetValueQuerySchema,
         body: SetValueBodySchema,

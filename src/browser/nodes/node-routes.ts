@@ -1,7 +1,6 @@
 // /api/graph/{graph}/{node}[/label | /{key}]: read, delete, labels and properties of nodes and relationships.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BEARER_SCHEME } from '../../shared/openapi.js';
 import { requireRole } from '../auth/roles.js';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
 import { translated } from '../database/database-errors.js';
@@ -9,7 +8,6 @@ import { MessageSchema } from '../graphs/schemas.js';
 import { addLabel, deleteEntity, readNode, removeLabel, removeProperty, setProperty } from './node-service.js';
 import { LabelBodySchema, NodeParamsSchema, NodeReadSchema, PropertyBodySchema, PropertyParamsSchema, TypeBodySchema } from './schemas.js';
 
-const security = [{ [BEARER_SCHEME]: [] }];
 const tags = ['nodes'];
 
 export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void {
@@ -20,7 +18,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
 
   routes.get(
     '/api/graph/:graph/:node',
-    { config: errors, schema: { operationId: 'readNode', tags, summary: 'A node with its relationships', security, params: NodeParamsSchema, response: { 200: NodeReadSchema } } },
+    { config: errors, schema: { operationId: 'readNode', tags, summary: 'A node with its relationships', params: NodeParamsSchema, response: { 200: NodeReadSchema } } },
     async (request) => ({ result: { data: [await translated(() => readNode(db(request), request.params.graph, request.params.node))] } }),
   );
 
@@ -29,7 +27,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     {
       preValidation: writer('deleting nodes and relationships'),
       config: errors,
-      schema: { operationId: 'deleteEntity', tags, summary: 'Delete a node (`type: true`) or a relationship (`type: false`)', security, params: NodeParamsSchema, body: TypeBodySchema, response: { 200: MessageSchema } },
+      schema: { operationId: 'deleteEntity', tags, summary: 'Delete a node (`type: true`) or a relationship (`type: false`)', params: NodeParamsSchema, body: TypeBodySchema, response: { 200: MessageSchema } },
     },
     async (request) => ({ message: await translated(() => deleteEntity(db(request), request.params.graph, request.body.type, request.params.node)) }),
   );
@@ -44,7 +42,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
       url: '/api/graph/:graph/:node/label',
       preValidation: writer('changing labels'),
       config: errors,
-      schema: { operationId, tags, summary, security, params: NodeParamsSchema, body: LabelBodySchema, response: { 200: MessageSchema } },
+      schema: { operationId, tags, summary, params: NodeParamsSchema, body: LabelBodySchema, response: { 200: MessageSchema } },
       handler: async (request) => {
         await translated(() => change(db(request), request.params.graph, request.params.node, request.body.label));
         return { message };
@@ -57,7 +55,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     {
       preValidation: writer('changing properties'),
       config: errors,
-      schema: { operationId: 'setProperty', tags, summary: 'Set a property of a node (`type: true`) or relationship (`type: false`)', security, params: PropertyParamsSchema, body: PropertyBodySchema, response: { 200: MessageSchema } },
+      schema: { operationId: 'setProperty', tags, summary: 'Set a property of a node (`type: true`) or relationship (`type: false`)', params: PropertyParamsSchema, body: PropertyBodySchema, response: { 200: MessageSchema } },
     },
     async (request) => {
       const { graph, node, key } = request.params;
@@ -71,7 +69,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     {
       preValidation: writer('changing properties'),
       config: errors,
-      schema: { operationId: 'removeProperty', tags, summary: 'Remove a property of a node (`type: true`) or relationship (`type: false`)', security, params: PropertyParamsSchema, body: TypeBodySchema, response: { 200: MessageSchema } },
+      schema: { operationId: 'removeProperty', tags, summary: 'Remove a property of a node (`type: true`) or relationship (`type: false`)', params: PropertyParamsSchema, body: TypeBodySchema, response: { 200: MessageSchema } },
     },
     async (request) => {
       const { graph, node, key } = request.params;
