@@ -13,7 +13,11 @@ import { graphRoutes } from './graphs/graph-routes.js';
 import { queryRoutes } from './graphs/query-routes.js';
 import { HEARTBEAT_INTERVAL_MS } from './graphs/sse.js';
 import { nodeRoutes } from './nodes/node-routes.js';
+import { serverRoutes } from './server/server-routes.js';
+import { createServerService } from './server/server-service.js';
 import { statusRoutes } from './status/status-routes.js';
+import { udfRoutes } from './udf/udf-routes.js';
+import { createUdfService } from './udf/udf-service.js';
 import { createStatusService } from './status/status-service.js';
 import { publicTokenRoutes, tokenRoutes } from './tokens/token-routes.js';
 import { userRoutes } from './users/user-routes.js';
@@ -72,6 +76,8 @@ export async function browserPlugin(app: FastifyInstance, options: BrowserPlugin
     queryRoutes(guarded, context);
     nodeRoutes(guarded, context);
     userRoutes(guarded, context);
+    serverRoutes(guarded, context, createServerService());
+    udfRoutes(guarded, context, createUdfService());
     done();
   });
 }

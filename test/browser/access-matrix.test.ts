@@ -37,6 +37,13 @@ const CASES: Case[] = [
   { name: 'count', minimum: 'Read-Only', method: 'GET', url: (g) => `/api/graph/${g}/count` },
   { name: 'export', minimum: 'Read-Only', method: 'GET', url: (g) => `/api/graph/${g}/export` },
   { name: 'node read', minimum: 'Read-Only', method: 'GET', url: (g) => `/api/graph/${g}/0` },
+  { name: 'module version', minimum: 'Read-Only', method: 'GET', url: () => '/api/DBVersion' },
+  { name: 'server info', minimum: 'Read-Only', method: 'GET', url: () => '/api/info?section=memory' },
+  { name: 'monitor', minimum: 'Read-Only', method: 'GET', url: () => '/api/monitor' },
+  { name: 'connection info', minimum: 'Read-Only', method: 'GET', url: () => '/api/connection-info' },
+  { name: 'graph memory', minimum: 'Read-Only', method: 'GET', url: (g) => `/api/graph/${g}/memory` },
+  { name: 'node count', minimum: 'Read-Only', method: 'GET', url: (g) => `/api/graph/${g}/count/nodes` },
+  { name: 'edge count', minimum: 'Read-Only', method: 'GET', url: (g) => `/api/graph/${g}/count/edges` },
   { name: 'graph create', minimum: 'Read-Write', method: 'POST', url: (g) => `/api/graph/${g}-new` },
   { name: 'graph delete', minimum: 'Read-Write', method: 'DELETE', url: (g) => `/api/graph/${g}` },
   { name: 'graph rename', minimum: 'Read-Write', method: 'PATCH', url: (g) => `/api/graph/${g}-renamed?sourceName=${g}` },
@@ -55,6 +62,8 @@ const CASES: Case[] = [
   { name: 'user create', minimum: 'Admin', method: 'POST', url: () => '/api/user', body: (_g, c) => ({ username: c.user, password: 'pw', role: 'Read-Only' }), ok: 201 },
   { name: 'user update', minimum: 'Admin', method: 'PATCH', url: () => '/api/user/mx-victim?role=Read-Only' },
   { name: 'user delete', minimum: 'Admin', method: 'DELETE', url: () => '/api/user', body: (_g, c) => ({ users: [{ username: `${c.user}-del` }] }) },
+  { name: 'UDF list', minimum: 'Admin', method: 'GET', url: () => '/api/udf' },
+  { name: 'UDF flush', minimum: 'Admin', method: 'DELETE', url: () => '/api/udf' },
   { name: "another user's token", minimum: 'Admin', method: 'GET', url: (_g, c) => `/api/auth/tokens/${c.otherTokenId}` },
 ];
 

@@ -1,0 +1,75 @@
+// /api/udf and /api/udf/{lib}: user-defined function libraries (Admin only), at the public browser's paths.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { requireRole } from '../auth/roles.js';
+import { databaseFor, principalOf, type BrowserContext } from '../context.js';
+import { LibraryListSchema, LibraryParamsSchema, LibraryReadSchema, LoadLibraryBodySchema, UdfFlushedSchema, UdfMessageSchema } from './schemas.js';
+import type { UdfService } from './udf-service.js';
+
+const tags = ['udf'];
+
+export function udfRoutes(app: FastifyInstance, context: BrowserContext, udf: UdfService): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const admin = requireRole('Admin', 'managing UDF libraries');
+  const db = (request: FastifyRequest) => databaseFor(context, principalOf(request));
+  const unsupported = 'A server whose graph module predates GRAPH.UDF (4.16.0) answers 400.';
+
+  routes.get(
+    '/api/udf',
+    { preValidation: admin, schema: { operationId: 'listUdfLibraries', tags, summary: 'UDF libraries and their functions', description: `\`GRAPH.UDF LIST\`. ${unsupported}`, response: { 200: LibraryListSchema } } },
+    async (request) => ({ result: await udf.list(db(request)) }),
+  );
+
+  routes.delete(
+    '/api/udf',
+    { preValidation: admin, schema: { operationId: 'flushUdfLibraries', tags, summary: 'Remove every UDF library', description: `\`GRAPH.UDF FLUSH\`. ${unsupported}`, response: { 200: UdfFlushedSchema } } },
+    async (request) => {
+      await udf.flush(db(request));
+      return { result: 'UDFs flushed successfully' as const };
+    },
+  );
+
+  routes.get(
+    '/api/udf/:lib',
+    {
+      preValidation: admin,
+      config: { errorResponses: [404] },
+      schema: { operationId: 'getUdfLibrary', tags, summary: 'One UDF library with its code', description: `\`GRAPH.UDF LIST <lib> WITHCODE\`; 404 when there is no such library. ${unsupported}`, params: LibraryParamsSchema, response: { 200: LibraryReadSchema } },
+    },
+    async (request) => ({ result: await udf.read(db(request), request.params.lib) }),
+  );
+
+  routes.post(
+    '/api/udf/:lib',
+    {
+      preValidation: admin,
+      config: { errorResponses: [409] },
+      schema: {
+        operationId: 'loadUdfLibrary',
+        tags,
+        summary: 'Load a UDF library from JavaScript source',
+        description: `\`GRAPH.UDF LOAD [REPLACE] <lib> <code>\`. The source is at most 256 KiB; FalkorDB's evaluation error answers 400, an existing library 409 unless \`replace\` is true. ${unsupported}`,
+        params: LibraryParamsSchema,
+        body: LoadLibraryBodySchema,
+        response: { 200: UdfMessageSchema },
+      },
+    },
+    async (request) => {
+      await udf.load(db(request), request.params.lib, request.body.code, request.body.replace);
+      return { message: 'UDF created successfully' };
+    },
+  );
+
+  routes.delete(
+    '/api/udf/:lib',
+    {
+      preValidation: admin,
+      config: { errorResponses: [404] },
+      schema: { operationId: 'deleteUdfLibrary', tags, summary: 'Remove one UDF library', description: `\`GRAPH.UDF DELETE <lib>\`; 404 when there is no such library. ${unsupported}`, params: LibraryParamsSchema, response: { 200: UdfMessageSchema } },
+    },
+    async (request) => {
+      await udf.remove(db(request), request.params.lib);
+      return { message: 'UDF deleted successfully' };
+    },
+  );
+}
