@@ -49,6 +49,7 @@ const CASES: Case[] = [
   { name: 'graph rename', minimum: 'Read-Write', method: 'PATCH', url: (g) => `/api/graph/${g}-renamed?sourceName=${g}` },
   { name: 'graph duplicate', minimum: 'Read-Write', method: 'PATCH', url: (g) => `/api/graph/${g}-copy/duplicate?sourceName=${g}` },
   { name: 'profile', minimum: 'Read-Write', method: 'GET', url: (g) => `/api/graph/${g}/profile?query=${q('MATCH (n) RETURN n')}` },
+  { name: 'element create', minimum: 'Read-Write', method: 'POST', url: (g) => `/api/graph/${g}/new`, body: () => ({ type: true, label: ['Made'] }) },
   { name: 'node delete', minimum: 'Read-Write', method: 'DELETE', url: (g) => `/api/graph/${g}/0`, body: () => ({ type: true }) },
   { name: 'label add', minimum: 'Read-Write', method: 'POST', url: (g) => `/api/graph/${g}/0/label`, body: () => ({ label: 'Extra' }) },
   { name: 'label remove', minimum: 'Read-Write', method: 'DELETE', url: (g) => `/api/graph/${g}/0/label`, body: () => ({ label: 'Seed' }) },

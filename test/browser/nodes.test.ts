@@ -129,3 +129,47 @@ describe('role before validation', () => {
     expect(await state()).toEqual(before);
   });
 });
+
+describe('element creation (POST /api/graph/{graph}/{element})', () => {
+  it('creates a node with labels and properties, every value a parameter', async () => {
+    const res = await call('POST', '/api/graph/people/new', { type: true, label: ['Person', 'Poet'], attributes: [['name', 'Byron'], ['born', 1788], ['quote', "it's \"odd\" `here`"], ['__proto__', 'kept']] });
+    expect(res.statusCode, res.body).toBe(200);
+    const created = res.json<{ result: { data: [{ n: { id: number; labels: string[]; properties: Record<string, unknown> } }] } }>().result.data[0].n;
+    expect(created.labels).toEqual(['Person', 'Poet']);
+    expect(created.properties).toMatchObject({ name: 'Byron', born: 1788, quote: 'it\'s "odd" `here`' });
+    const stored = await graphQuery(t.falkordb, 'people', `MATCH (n) WHERE ID(n) = ${created.id} RETURN labels(n), n.name, n.quote`);
+    expect(stored).toEqual([['[Person, Poet]', 'Byron', 'it\'s "odd" `here`']]);
+  });
+
+  it('creates a relationship between two existing nodes, and creates nothing when one is missing', async () => {
+    const res = await call('POST', '/api/graph/people/new', { type: false, label: ['ADMIRES'], attributes: [['since', 1840]], selectedNodes: [{ id: 1 }, { id: 0 }] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<{ result: { data: [{ e: unknown }] } }>().result.data[0].e).toMatchObject({ relationshipType: 'ADMIRES', sourceId: 1, destinationId: 0, properties: { since: 1840 } });
+    const before = await state();
+    const missing = await call('POST', '/api/graph/people/new', { type: false, label: ['ADMIRES'], attributes: [], selectedNodes: [{ id: 0 }, { id: 999 }] });
+    expect(missing.statusCode).toBe(404);
+    expect(await state()).toEqual(before);
+  });
+
+  it('refuses a relationship without exactly one type and two end nodes, a backtick in a label, and a missing graph', async () => {
+    for (const body of [
+      { type: false, label: [], selectedNodes: [{ id: 0 }, { id: 1 }] },
+      { type: false, label: ['A', 'B'], selectedNodes: [{ id: 0 }, { id: 1 }] },
+      { type: false, label: ['A'], selectedNodes: [{ id: 0 }] },
+      { type: true, label: ['Bad`Label'] },
+      { label: ['Person'] },
+    ]) {
+      const res = await call('POST', '/api/graph/people/new', body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+    expect((await call('POST', '/api/graph/nowhere/new', { type: true, label: ['X'] })).statusCode).toBe(404);
+    expect((await call('GET', '/api/graph')).json<{ opts: string[] }>().opts).not.toContain('nowhere');
+  });
+
+  it('is for Read-Write and Admin tokens', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/graph/people/new', headers: bearer(tokens['Read-Only']), payload: { type: true, label: ['X'] } });
+    expect(res.statusCode).toBe(403);
+    const writer = await t.app.inject({ method: 'POST', url: '/api/graph/people/new', headers: bearer(tokens['Read-Write']), payload: { type: true, label: ['X'] } });
+    expect(writer.statusCode).toBe(200);
+  });
+});

@@ -5,8 +5,18 @@ import { requireRole } from '../auth/roles.js';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
 import { translated } from '../database/database-errors.js';
 import { MessageSchema } from '../graphs/schemas.js';
-import { addLabel, deleteEntity, readNode, removeLabel, removeProperty, setProperty } from './node-service.js';
-import { LabelBodySchema, NodeParamsSchema, NodeReadSchema, PropertyBodySchema, PropertyParamsSchema, TypeBodySchema } from './schemas.js';
+import { addLabel, createEntity, deleteEntity, readNode, removeLabel, removeProperty, setProperty } from './node-service.js';
+import {
+  CreateEntityBodySchema,
+  CreateEntityParamsSchema,
+  CreateEntityResponseSchema,
+  LabelBodySchema,
+  NodeParamsSchema,
+  NodeReadSchema,
+  PropertyBodySchema,
+  PropertyParamsSchema,
+  TypeBodySchema,
+} from './schemas.js';
 
 const tags = ['nodes'];
 
@@ -20,6 +30,36 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     '/api/graph/:graph/:node',
     { config: errors, schema: { operationId: 'readNode', tags, summary: 'A node with its relationships', params: NodeParamsSchema, response: { 200: NodeReadSchema } } },
     async (request) => ({ result: { data: [await translated(() => readNode(db(request), request.params.graph, request.params.node))] } }),
+  );
+
+  routes.post(
+    '/api/graph/:graph/:node',
+    {
+      preValidation: writer('creating nodes and relationships'),
+      config: errors,
+      schema: {
+        operationId: 'createEntity',
+        tags,
+        summary: 'Create a node or a relationship',
+        description:
+          'The public browser’s element creation. `type: true` creates a node with the labels in `label`; `type: false` a relationship of the one type in `label` from `selectedNodes[0]` to `selectedNodes[1]`. `attributes` are `[key, value]` pairs, sent as one map parameter. The last path segment is not read (the browser sends a placeholder). 404 when the graph or an end node does not exist.',
+        params: CreateEntityParamsSchema,
+        body: CreateEntityBodySchema,
+        response: { 200: CreateEntityResponseSchema },
+      },
+    },
+    async (request) => {
+      const { type, label, attributes, selectedNodes } = request.body;
+      const row = await translated(() =>
+        createEntity(db(request), request.params.graph, {
+          type,
+          labels: label,
+          properties: Object.fromEntries(attributes),
+          endpoints: selectedNodes ? [selectedNodes[0]!.id, selectedNodes[1]!.id] : undefined,
+        }),
+      );
+      return { result: { data: [row] } };
+    },
   );
 
   routes.delete(

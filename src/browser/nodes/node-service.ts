@@ -72,3 +72,36 @@ export async function setProperty(database: GraphDatabase, graph: string, kind: 
 export async function removeProperty(database: GraphDatabase, graph: string, kind: EntityKind, id: number, key: string): Promise<void> {
   await writeOne(database, graph, kind, id, `SET e.${quoteIdentifier(key, 'property key')} = NULL`);
 }
+
+export interface NewEntity {
+  /** true: a node; false: a relationship. */
+  type: EntityKind;
+  /** A node's labels, or the relationship's one type. */
+  labels: string[];
+  properties: Record<string, CypherValue>;
+  /** A relationship's source and target node ids. */
+  endpoints?: [number, number];
+}
+
+/**
+ * Creates one node or one relationship (`POST /api/graph/{graph}/{element}`). Names are quoted or refused, values
+ * travel as one map parameter; a relationship between nodes that do not exist is a 404, and nothing is created.
+ */
+export async function createEntity(database: GraphDatabase, graph: string, entity: NewEntity): Promise<Record<string, JsonValue>> {
+  await requireGraph(database, graph);
+  const properties = { properties: entity.properties };
+  if (entity.type) {
+    const labels = entity.labels.map((label) => `:${quoteIdentifier(label, 'label')}`).join('');
+    const result = await database.query(graph, withParameters(`CREATE (n${labels}) SET n = $properties RETURN n`, properties));
+    return result.data![0]!;
+  }
+  const [source, target] = entity.endpoints!;
+  const type = quoteIdentifier(entity.labels[0]!, 'relationship type');
+  const result = await database.query(
+    graph,
+    withParameters(`MATCH (a), (b) WHERE ID(a) = $source AND ID(b) = $target CREATE (a)-[e:${type}]->(b) SET e = $properties RETURN e`, { source, target, ...properties }),
+  );
+  const row = result.data?.[0];
+  if (!row) throw new NotFoundError(`Node ${source} or ${target} not found`);
+  return row;
+}

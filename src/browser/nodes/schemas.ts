@@ -38,3 +38,19 @@ export const NodeReadSchema = z.object({
     ),
   }),
 });
+
+/** `POST /api/graph/{graph}/{element}` as the public browser sends it. */
+export const CreateEntityBodySchema = z
+  .object({
+    type: entityKind,
+    label: z.array(IdentifierSchema('label')).max(32).default([]),
+    attributes: z.array(z.tuple([IdentifierSchema('property key'), PropertyValueSchema])).max(1000).default([]),
+    selectedNodes: z.array(z.object({ id: z.number().int().min(0) })).optional(),
+  })
+  .superRefine((body, context) => {
+    if (body.type) return;
+    if (body.label.length !== 1) context.addIssue({ code: 'custom', path: ['label'], message: 'a relationship needs exactly one type' });
+    if (body.selectedNodes?.length !== 2) context.addIssue({ code: 'custom', path: ['selectedNodes'], message: 'a relationship needs its source and target node: two entries' });
+  });
+export const CreateEntityParamsSchema = z.object({ graph: GraphNameSchema, node: z.string() });
+export const CreateEntityResponseSchema = z.object({ result: z.object({ data: z.array(z.record(z.string(), z.unknown())) }) });
