@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-bench-'));
   const admin = { email: 'bench@example.com', password: 'bench-password-1' };
   const secrets = { AUTH_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex'), SESSION_SECRET: randomBytes(32).toString('hex') };
-  const serverEnv = { ...secrets, TOKEN_STORE_URL: `${falkordb.url}/1`, DATA_DIR: dataDir, ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, SETTINGS_REFRESH_MS: '5000', TOKEN_CREATION_PER_MINUTE: '0' };
+  const serverEnv = { ...secrets, TOKEN_STORE_URL: `${falkordb.url}/1`, DATA_DIR: dataDir, ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, SETTINGS_REFRESH_MS: '5000', TOKEN_CREATION_PER_MINUTE: '0', DATABASE_HOSTS: '127.0.0.1' };
   const server = await startBenchServer(serverEnv);
   const raw = await FalkorDB.connect({ socket: { host: falkordb.host, port: falkordb.port } });
   const graph = raw.selectGraph('bench');

@@ -22,6 +22,8 @@ import { createMetrics, recordRequestMetrics, type Metrics } from './shared/metr
 import type { MetricsExporter } from './platform/metrics/metrics-exporter.js';
 import type { RedisConnection } from './platform/redis/redis-connection.js';
 import { ConnectionPools } from './platform/falkordb/connection-pools.js';
+import { createTargetGuard } from './platform/falkordb/target-guard.js';
+import type { BrowserLimits } from './browser/context.js';
 
 export interface AppDeps {
   logger: FastifyBaseLogger;
@@ -66,6 +68,11 @@ const browserErrors = createErrorHandler('browser');
 const adminErrors = createErrorHandler('admin');
 function errorsByPath(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   (isBrowserPath(request.url) ? browserErrors : adminErrors)(error, request, reply);
+}
+
+export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
+  const { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, queryMaxRows, queryMaxBytes, queriesPerToken, queriesPerClient, tokenDefaultTtlSeconds, csvUrlAllowlist } = config;
+  return { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, queryMaxRows, queryMaxBytes, queriesPerToken, queriesPerClient, tokenDefaultTtlSeconds, csvUrlAllowlist };
 }
 
 function protectedUsersOf(deps: AppDeps): { host: string; port: number; username: string }[] {
@@ -171,10 +178,13 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     ...(deps.readinessChecks ?? []),
   ]);
 
-  const pools = deps.connectionPools ?? new ConnectionPools(deps.logger);
+  // Every new connection to a user's database is resolved once and checked against DATABASE_HOSTS.
+  const resolveTarget = createTargetGuard({ allowed: config.databaseHosts, embedded: deps.embeddedDatabase ? { port: deps.embeddedDatabase.port } : undefined });
+  // A connection silent for longer than the longest query allowed is dead: it cannot hold a request forever.
+  const pools = deps.connectionPools ?? new ConnectionPools(deps.logger, { resolveTarget, socketTimeoutMs: config.queryTimeoutMaxMs + 10_000 });
   metrics.poolGauge(() => pools.stats());
   app.addHook('onClose', () => pools.closeAll());
-  await app.register(browserPlugin, { authSecret: config.authSecret, encryptionKey: config.encryptionKey, tokenStore: deps.tokenStore, tokenCacheTtlMs: config.tokenCacheTtlMs, tokenCreationPerMinute: config.tokenCreationPerMinute, pools, now: deps.now, sseHeartbeatMs: deps.sseHeartbeatMs, observeTokenStore: (operation, seconds) => metrics.tokenStoreSeconds.observe({ operation }, seconds), protectedUsers: protectedUsersOf(deps) });
+  await app.register(browserPlugin, { authSecret: config.authSecret, encryptionKey: config.encryptionKey, tokenStore: deps.tokenStore, tokenCacheTtlMs: config.tokenCacheTtlMs, tokenCreationPerMinute: config.tokenCreationPerMinute, pools, now: deps.now, sseHeartbeatMs: deps.sseHeartbeatMs, observeTokenStore: (operation, seconds) => metrics.tokenStoreSeconds.observe({ operation }, seconds), protectedUsers: protectedUsersOf(deps), limits: browserLimitsOf(config) });
   await app.register(adminPlugin, {
     context: admin,
     config,

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { EmailSchema } from './shared/email.js';
+import { parseAllowedTargets, type AllowedTarget } from './platform/falkordb/target-guard.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const MIN_SECRET_LENGTH = 32;
@@ -67,6 +68,29 @@ export const EnvSchema = z.object({
   SETTINGS_REFRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
   TOKEN_CREATION_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
+  // Bounds on what a caller can make the server do (issue 15): targets, checks, queries, connections.
+  DATABASE_HOSTS: z
+    .string()
+    .optional()
+    .superRefine((text, context) => {
+      try {
+        parseAllowedTargets(text ?? '');
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }),
+  CREDENTIAL_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  CREDENTIAL_CHECKS_MAX: z.coerce.number().int().min(1).max(10_000).default(16),
+  QUERY_TIMEOUT_MAX_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
+  QUERY_MAX_ROWS: z.coerce.number().int().min(1).max(100_000_000).default(1_000_000),
+  QUERY_MAX_BYTES: z.coerce.number().int().min(1024).max(4 * 1024 ** 3).default(256 * 1024 ** 2),
+  QUERIES_PER_TOKEN: z.coerce.number().int().min(1).max(10_000).default(8),
+  QUERIES_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(32),
+  // At most the seed's longest ttlSeconds (366 days).
+  TOKEN_DEFAULT_TTL_SECONDS: z.coerce.number().int().min(60).max(31_622_400).default(90 * 86_400),
+  CSV_URL_ALLOWLIST: z.string().optional(),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
+  MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   ALPHA_CLIENT_ID: z.string().min(1).optional(),
   ALPHA_CLIENT_SECRET: z.string().min(1).optional(),
   ALPHA_REDIRECT_URI: httpUrl.optional(),
@@ -120,6 +144,23 @@ export interface Config {
   tokenCacheTtlMs: number;
   /** Token requests per client address and minute (each one tries database credentials); 0 is no limit. */
   tokenCreationPerMinute: number;
+  /** DATABASE_HOSTS: the database servers token holders may use; empty: any but loopback (embedded aside). */
+  databaseHosts: AllowedTarget[];
+  /** One deadline for a whole credential check at token creation, and how many may run at once. */
+  credentialCheckTimeoutMs: number;
+  credentialChecksMax: number;
+  /** The longest query timeout a caller may ask for (0 asks for this). */
+  queryTimeoutMaxMs: number;
+  queryMaxRows: number;
+  queryMaxBytes: number;
+  queriesPerToken: number;
+  queriesPerClient: number;
+  /** Lifetime of a token created without expiresAt or ttlSeconds. */
+  tokenDefaultTtlSeconds: number;
+  /** URL prefixes that LOAD CSV may read from; empty: none (files under FalkorDB's import folder only). */
+  csvUrlAllowlist: string[];
+  headersTimeoutMs: number;
+  maxConnections: number;
   /** Where database deployments live when multi_cluster_mode is off, and the default of `?namespace=`. */
   clusterNamespace: string;
   /** Where the providers live: overridable for sovereign clouds and tests. */
@@ -190,6 +231,19 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
     tokenCreationPerMinute: e.TOKEN_CREATION_PER_MINUTE,
     clusterNamespace: e.CLUSTER_NAMESPACE,
+    databaseHosts: parseAllowedTargets(e.DATABASE_HOSTS ?? ''),
+    credentialCheckTimeoutMs: e.CREDENTIAL_CHECK_TIMEOUT_MS,
+    credentialChecksMax: e.CREDENTIAL_CHECKS_MAX,
+    queryTimeoutMaxMs: e.QUERY_TIMEOUT_MAX_MS,
+    queryMaxRows: e.QUERY_MAX_ROWS,
+    queryMaxBytes: e.QUERY_MAX_BYTES,
+    queriesPerToken: e.QUERIES_PER_TOKEN,
+    queriesPerClient: e.QUERIES_PER_CLIENT,
+    tokenDefaultTtlSeconds: e.TOKEN_DEFAULT_TTL_SECONDS,
+    csvUrlAllowlist: (e.CSV_URL_ALLOWLIST ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''),
+    // Never longer than a whole request may take.
+    headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
+    maxConnections: e.MAX_CONNECTIONS,
     oauthEndpoints: {
       alphaIssuer: e.ALPHA_ISSUER.replace(/\/$/, ''),
       betaAuthority: e.BETA_AUTHORITY.replace(/\/$/, ''),

@@ -3,7 +3,7 @@
 // process, so the difference between `GET /api/graph` and `GET /unauthenticated/api/graph` is what
 // authentication costs. Started by bench/run.ts; never part of the product.
 import { pino } from 'pino';
-import { buildApp } from '../../src/app.js';
+import { browserLimitsOf, buildApp } from '../../src/app.js';
 import { graphRoutes } from '../../src/browser/graphs/graph-routes.js';
 import { TokenCache } from '../../src/browser/auth/token-cache.js';
 import { createTokenStore } from '../../src/browser/tokens/token-store.js';
@@ -39,6 +39,7 @@ await app.register(
       now: Date.now,
       sseHeartbeatMs: 15_000,
       protectedUsers: [],
+      limits: browserLimitsOf(services.config),
     };
     scope.addHook('onClose', () => pools.closeAll());
     scope.addHook('onRequest', (request, _reply, next) => {

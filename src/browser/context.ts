@@ -17,6 +17,20 @@ export interface BrowserContext {
   sseHeartbeatMs: number;
   /** Database users this server itself signs in as (the token store's account): browser users may not change them. */
   protectedUsers: ProtectedDatabaseUser[];
+  limits: BrowserLimits;
+}
+
+/** What a caller can make the server do, at most (issue 15; each one an environment variable, see config.ts). */
+export interface BrowserLimits {
+  credentialCheckTimeoutMs: number;
+  credentialChecksMax: number;
+  queryTimeoutMaxMs: number;
+  queryMaxRows: number;
+  queryMaxBytes: number;
+  queriesPerToken: number;
+  queriesPerClient: number;
+  tokenDefaultTtlSeconds: number;
+  csvUrlAllowlist: string[];
 }
 
 export interface ProtectedDatabaseUser {

@@ -8,7 +8,7 @@ import { BEARER_SCHEME, stampSecurity } from '../shared/openapi.js';
 import { createBearerAuth } from './auth/bearer-auth.js';
 import { configRoutes } from './config/config-routes.js';
 import { createConfigService } from './config/config-service.js';
-import type { BrowserContext, ProtectedDatabaseUser } from './context.js';
+import type { BrowserContext, BrowserLimits, ProtectedDatabaseUser } from './context.js';
 import { graphRoutes } from './graphs/graph-routes.js';
 import { queryRoutes } from './graphs/query-routes.js';
 import { HEARTBEAT_INTERVAL_MS } from './graphs/sse.js';
@@ -41,6 +41,7 @@ export interface BrowserPluginOptions {
   sseHeartbeatMs?: number;
   observeTokenStore?: (operation: string, seconds: number) => void;
   protectedUsers?: ProtectedDatabaseUser[];
+  limits: BrowserLimits;
 }
 
 export async function browserPlugin(app: FastifyInstance, options: BrowserPluginOptions): Promise<void> {
@@ -60,6 +61,7 @@ export async function browserPlugin(app: FastifyInstance, options: BrowserPlugin
     now,
     sseHeartbeatMs: options.sseHeartbeatMs ?? HEARTBEAT_INTERVAL_MS,
     protectedUsers: options.protectedUsers ?? [],
+    limits: options.limits,
   };
 
   await app.register(fastifyRateLimit, { global: false });

@@ -189,3 +189,19 @@ describe('the query stream', () => {
     }
   });
 });
+
+describe('keys named __proto__', () => {
+  it('keeps them in rows, maps and properties, as JSON and as SSE', async () => {
+    await graphQuery(t.falkordb, 'protos', "CREATE (:Thing {`__proto__`: 'prop'})");
+    const query = "MATCH (n:Thing) RETURN {`__proto__`: 'map', inner: 1} AS m, n, 'column' AS `__proto__`";
+    const json = await t.app.inject({ method: 'GET', url: url('protos', query), headers: bearer(tokens['Read-Only']) });
+    expect(json.statusCode).toBe(200);
+    const text = json.body;
+    expect(text).toContain('"__proto__":"map"');
+    expect(text).toContain('"__proto__":"prop"');
+    expect(text).toContain('"__proto__":"column"');
+    const stream = await t.app.inject({ method: 'GET', url: url('protos', query), headers: sse(tokens['Read-Only']) });
+    expect(stream.body).toContain('"__proto__":"map"');
+    expect(stream.body).toContain('"__proto__":"column"');
+  });
+});

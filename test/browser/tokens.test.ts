@@ -34,7 +34,9 @@ describe('POST /api/auth/tokens/credentials', () => {
       expect(claims.jti).toMatch(/^\d{13}-[0-9a-f-]{36}$/);
       expect(claims.sub).toMatch(/^[0-9a-f-]{36}$/);
       expect(typeof claims.iat).toBe('number');
-      expect(claims.exp).toBeUndefined();
+      // Without expiresAt or ttlSeconds a token lives TOKEN_DEFAULT_TTL_SECONDS (90 days by default).
+      expect(claims.exp! - claims.iat!).toBeGreaterThanOrEqual(90 * 86_400 - 1);
+      expect(claims.exp! - claims.iat!).toBeLessThanOrEqual(90 * 86_400 + 1);
     }
   });
 
@@ -66,7 +68,15 @@ describe('POST /api/auth/tokens/credentials', () => {
     const withDate = decodeJwt(await createToken(t.app, credentials(t.falkordb, 'tok-ro', 'ro-pw', { expiresAt: at.toISOString() })));
     expect(withDate.exp).toBe(Math.floor(at.getTime() / 1000));
     const withNull = decodeJwt(await createToken(t.app, credentials(t.falkordb, 'tok-ro', 'ro-pw', { expiresAt: null })));
-    expect(withNull.exp).toBeUndefined();
+    expect(withNull.exp! - withNull.iat!).toBeGreaterThanOrEqual(90 * 86_400 - 1);
+  });
+
+  it('refuses an expiry beyond the longest TTL (366 days), as ttlSeconds does', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', payload: credentials(t.falkordb, 'tok-ro', 'ro-pw', { expiresAt: '9999-12-31T00:00:00Z' }) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ message: 'Expiration date must be within 31622400 seconds (366 days) from now' });
+    const justInside = new Date(Date.now() + 365 * 86_400_000).toISOString();
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', payload: credentials(t.falkordb, 'tok-ro', 'ro-pw', { expiresAt: justInside }) })).statusCode).toBe(200);
   });
 
   it.each([
@@ -196,7 +206,7 @@ describe('token visibility and revocation', () => {
 
     const own = await t.app.inject({ method: 'GET', url: `/api/auth/tokens/${mineId}`, headers: bearer(mine) });
     expect(own.statusCode).toBe(200);
-    expect(own.json<{ token: Record<string, unknown> }>().token).toMatchObject({ token_id: mineId, name: 'mine', username: 'tok-ro2', permissions: ['Read-Only'], expires_at: null });
+    expect(own.json<{ token: Record<string, unknown> }>().token).toMatchObject({ token_id: mineId, name: 'mine', username: 'tok-ro2', permissions: ['Read-Only'], expires_at: expect.stringMatching(/^\d{4}-/) as unknown });
     expect(Object.keys(own.json<{ token: object }>().token)).not.toEqual(expect.arrayContaining(['token_hash', 'password_enc']));
 
     const foreign = await t.app.inject({ method: 'GET', url: `/api/auth/tokens/${theirsId}`, headers: bearer(mine) });

@@ -57,8 +57,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const falkordb = options.falkordb ?? (await startTestFalkorDB());
   const ownsFalkorDB = !options.falkordb;
   const storeUrl = (options.tokenStore ?? falkordb).url;
-  // Suites create many tokens from one address; the limit itself is tested with it set explicitly.
-  const config = loadConfig({ ...TEST_SECRETS, LOG_LEVEL: 'info', TOKEN_STORE_URL: storeUrl, TOKEN_CREATION_PER_MINUTE: '0', ...options.env });
+  // Suites create many tokens from one address; the limit itself is tested with it set explicitly. The test
+  // databases listen on loopback, which DATABASE_HOSTS must name; failed credential checks answer at the deadline.
+  const config = loadConfig({
+    ...TEST_SECRETS,
+    LOG_LEVEL: 'info',
+    TOKEN_STORE_URL: storeUrl,
+    TOKEN_CREATION_PER_MINUTE: '0',
+    DATABASE_HOSTS: '127.0.0.1,localhost,::1',
+    CREDENTIAL_CHECK_TIMEOUT_MS: '1500',
+    ...options.env,
+  });
   const logs = new LogCapture();
   const logger = pino(loggerOptions(config.logLevel), logs.stream);
   const tokenStore = createRedisConnection(storeUrl, logger);

@@ -1,6 +1,9 @@
 // Personal access tokens: issue (after checking the credentials against the database), list, read, revoke.
 import { createHash, randomUUID } from 'node:crypto';
+import { isReplyError, type CredentialPool } from '../../platform/falkordb/connection-pools.js';
 import { GraphDatabase } from '../../platform/falkordb/graph-database.js';
+import { graphModuleVersion } from '../../platform/falkordb/server-commands.js';
+import { TargetRefusedError } from '../../platform/falkordb/target-guard.js';
 import { BadRequestError, ForbiddenError, HttpError, NotFoundError, UnauthorizedError } from '../../shared/http-errors.js';
 import { signHs256 } from '../../shared/jwt.js';
 import type { BrowserContext, Principal } from '../context.js';
@@ -21,13 +24,17 @@ export function userIdOf(host: string, port: number, username: string): string {
   return createHash('sha256').update(`${databaseKey(host, port)}\n${username}`).digest('hex');
 }
 
-/** The seed's checks that need no database, in its order: expiry, then TTL, then the password rule. */
-export function resolveExpiry(body: CreateTokenBody, now: number): number | null {
+/**
+ * The seed's checks that need no database, in its order: expiry, then TTL, then the password rule. Every token
+ * expires: without expiresAt or ttlSeconds it lives `defaultTtlSeconds`, and no later than the seed's longest TTL.
+ */
+export function resolveExpiry(body: CreateTokenBody, now: number, defaultTtlSeconds: number): number {
   if (body.expiresAt !== undefined && body.expiresAt !== null) {
     const at = Date.parse(body.expiresAt);
     if (!/^\d{4}-\d{2}-\d{2}/.test(body.expiresAt) || Number.isNaN(at)) throw new BadRequestError('expiresAt must be an ISO 8601 date-time');
     if (at <= now) throw new BadRequestError('Expiration date must be in the future');
     if (body.ttlSeconds !== undefined) throw new BadRequestError('Give either expiresAt or ttlSeconds, not both');
+    if (at > now + MAX_TTL_SECONDS * 1000) throw new BadRequestError(`Expiration date must be within ${MAX_TTL_SECONDS} seconds (366 days) from now`);
     return at;
   }
   if (body.ttlSeconds !== undefined) {
@@ -35,8 +42,25 @@ export function resolveExpiry(body: CreateTokenBody, now: number): number | null
     if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TTL_SECONDS) throw new BadRequestError(`Invalid TTL value (must be between 1 and ${MAX_TTL_SECONDS} seconds)`);
     return now + ttl * 1000;
   }
-  return null;
+  return now + defaultTtlSeconds * 1000;
 }
+
+/**
+ * A token is issued only for a server that proves it is FalkorDB: `GRAPH.LIST` answers a list (every role's ACL
+ * grants it), or, when that is refused, `MODULE LIST` names the graph module. A server that answers `+OK` to
+ * everything, or a Redis without the module, proves nothing.
+ */
+async function proveFalkorDB(pool: CredentialPool): Promise<void> {
+  try {
+    if (Array.isArray(await pool.send(['GRAPH.LIST']))) return;
+  } catch (error) {
+    if (!isReplyError(error)) throw error;
+    if (graphModuleVersion(await pool.send(['MODULE', 'LIST'])) !== undefined) return;
+  }
+  throw new Error('the server is not FalkorDB');
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function checkPasswordRule(body: CreateTokenBody): string {
   const password = body.password ?? '';
@@ -65,6 +89,7 @@ export function toMetadata(record: TokenRecord): TokenMetadata {
 }
 
 export function createTokenService(context: BrowserContext) {
+  let checksInFlight = 0;
   const isLive = (record: TokenRecord) => record.expiresAt === null || record.expiresAt > context.now();
 
   /** Owners see their tokens; an Admin sees every token of the database it administers. */
@@ -88,19 +113,35 @@ export function createTokenService(context: BrowserContext) {
 
     async create(body: CreateTokenBody): Promise<string> {
       const now = context.now();
-      const expiresAt = resolveExpiry(body, now);
+      const expiresAt = resolveExpiry(body, now, context.limits.tokenDefaultTtlSeconds);
       const password = checkPasswordRule(body);
       const port = Number(body.port);
       const credentials = { host: body.host, port, username: body.username, password, tls: body.tls === 'true', ca: body.ca };
 
-      let role: Role;
+      const { credentialCheckTimeoutMs: deadlineMs, credentialChecksMax } = context.limits;
+      if (checksInFlight >= credentialChecksMax) throw new HttpError(429, 'Too many token requests in progress; try again in a second', { 'retry-after': '1' });
+      checksInFlight++;
+      const started = Date.now();
+      let role: Role | undefined;
       try {
-        role = await context.pools.withCheckConnection(credentials, async (pool) => {
-          const database = new GraphDatabase(pool);
-          await database.ping();
-          return detectRole(database, body.username);
-        });
-      } catch {
+        role = await context.pools.withCheckConnection(
+          credentials,
+          async (pool) => {
+            await proveFalkorDB(pool);
+            return detectRole(new GraphDatabase(pool), body.username);
+          },
+          deadlineMs,
+        );
+      } catch (error) {
+        // A host the server may not reach is refused before any connection: that tells nothing about the network.
+        if (error instanceof TargetRefusedError) throw new BadRequestError(error.message);
+      } finally {
+        checksInFlight--;
+      }
+      if (role === undefined) {
+        // Closed, silent, refusing and impostor servers and wrong passwords all answer the same, at the deadline,
+        // so that neither the body nor the timing tells a prober which one it met.
+        await sleep(started + deadlineMs - Date.now());
         throw new UnauthorizedError(CREDENTIALS_REJECTED);
       }
 
@@ -108,7 +149,7 @@ export function createTokenService(context: BrowserContext) {
       const token = await signHs256(
         { sub: randomUUID(), jti: tokenId, username: body.username, role, host: body.host, port, tls: credentials.tls },
         context.authSecret!,
-        { expiresAt: expiresAt === null ? undefined : Math.floor(expiresAt / 1000) },
+        { expiresAt: Math.floor(expiresAt / 1000) },
       );
       await context.store.save({
         tokenId,

@@ -53,6 +53,14 @@ const ValueType = {
 
 export class CompactReplyError extends Error {}
 
+/**
+ * An object for keys that come from the database (column aliases, property keys, map keys): without a prototype,
+ * so a key named `__proto__` is an ordinary key instead of vanishing into the object's prototype.
+ */
+function record(): Record<string, JsonValue> {
+  return Object.create(null) as Record<string, JsonValue>;
+}
+
 export function integerValue(raw: Raw): number | string {
   const text = String(raw);
   const value = Number(text);
@@ -139,7 +147,7 @@ export class CompactDecoder {
   }
 
   private properties(raw: Raw[]): Record<string, JsonValue> {
-    const result: Record<string, JsonValue> = {};
+    const result = record();
     for (const entry of raw) {
       const [keyId, type, value] = entry as [Raw, Raw, Raw];
       result[this.name(this.names.propertyKeys, keyId, 'property key')] = this.value([type, value]);
@@ -191,7 +199,7 @@ export class CompactDecoder {
       }
       case ValueType.Map: {
         const entries = value as Raw[];
-        const map: Record<string, JsonValue> = {};
+        const map = record();
         for (let i = 0; i + 1 < entries.length; i += 2) map[String(entries[i])] = this.value(entries[i + 1]);
         return map;
       }
@@ -219,9 +227,9 @@ export class CompactDecoder {
 
   row(columns: string[], row: Raw): Record<string, JsonValue> {
     const cells = row as Raw[];
-    const record: Record<string, JsonValue> = {};
-    for (let i = 0; i < columns.length; i++) record[columns[i]!] = this.value(cells[i]);
-    return record;
+    const values = record();
+    for (let i = 0; i < columns.length; i++) values[columns[i]!] = this.value(cells[i]);
+    return values;
   }
 
 }

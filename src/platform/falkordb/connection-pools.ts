@@ -4,6 +4,8 @@ import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import { createClient, ErrorReply, RESP_TYPES } from 'redis';
 import type { PlatformLogger as Logger } from '../logger.js';
+import { PortError } from '../port-errors.js';
+import type { ResolveTarget } from './target-guard.js';
 
 export interface DbCredentials {
   host: string;
@@ -20,6 +22,8 @@ export type CommandArgument = string | Buffer;
 export interface SendOptions {
   integersAsStrings?: boolean;
   binary?: boolean;
+  /** This command's own bound instead of the pool's `commandTimeoutMs` (a query with a longer timeout). */
+  timeoutMs?: number;
 }
 
 type RawClient = ReturnType<typeof createClient>;
@@ -44,9 +48,21 @@ export interface PoolOptions {
   maxConnectionsPerPool: number;
   idleCloseMs: number;
   connectTimeoutMs: number;
+  /**
+   * Longest wait for one command's reply, unless the caller gives its own bound; the connection is dropped beyond
+   * it, so a server that accepts and stays silent cannot hold a request (or a socket) forever.
+   */
+  commandTimeoutMs: number;
+  /** Resolves and checks the host before every new connection (DATABASE_HOSTS); the address it returns is dialled. */
+  resolveTarget?: ResolveTarget;
+  /**
+   * A socket silent this long is destroyed. The only bound that also covers the handshake (AUTH, HELLO):
+   * node-redis cannot abandon a handshake from outside (destroy() during it leaves the socket open).
+   */
+  socketTimeoutMs?: number;
 }
 
-const DEFAULTS: PoolOptions = { maxConnectionsPerPool: 4, idleCloseMs: 5 * 60_000, connectTimeoutMs: 5000 };
+const DEFAULTS: PoolOptions = { maxConnectionsPerPool: 4, idleCloseMs: 5 * 60_000, connectTimeoutMs: 5000, commandTimeoutMs: 60_000 };
 
 interface PooledClient {
   client: RawClient;
@@ -81,6 +97,9 @@ export function isReplyError(error: unknown): error is ErrorReply {
 export class CredentialPool {
   private readonly clients: PooledClient[] = [];
   private opening: Promise<PooledClient> | undefined;
+  /** The client being connected, so that close() can abandon a handshake a silent server never answers. */
+  private connecting: RawClient | undefined;
+  private closed = false;
   private lastUsed = Date.now();
 
   constructor(
@@ -97,24 +116,42 @@ export class CredentialPool {
     return this.clients.some((c) => c.busy > 0) ? Date.now() : this.lastUsed;
   }
 
+  private socketBounds() {
+    const { connectTimeoutMs, socketTimeoutMs } = this.options;
+    return { connectTimeout: connectTimeoutMs, reconnectStrategy: false as const, ...(socketTimeoutMs === undefined ? {} : { socketTimeout: socketTimeoutMs }) };
+  }
+
   private async open(): Promise<PooledClient> {
     const { host, port, username, password, tls, ca } = this.credentials;
+    let address = host;
+    if (this.options.resolveTarget) {
+      try {
+        address = await this.options.resolveTarget(host, port);
+      } catch (error) {
+        if (error instanceof PortError) throw error;
+        throw new DatabaseUnavailableError(`cannot resolve ${host}`, { cause: error });
+      }
+    }
     const client = createClient({
       socket: tls
-        ? // SNI carries host names only (RFC 6066); Node warns when given an address.
-          { host, port, tls: true, ca, ...(isIP(host) ? {} : { servername: host }), connectTimeout: this.options.connectTimeoutMs, reconnectStrategy: false }
-        : { host, port, connectTimeout: this.options.connectTimeoutMs, reconnectStrategy: false },
+        ? // SNI and the certificate check use the name the caller gave (SNI carries host names only, RFC 6066).
+          { host: address, port, tls: true, ca, ...(isIP(host) ? {} : { servername: host }), ...this.socketBounds() }
+        : { host: address, port, ...this.socketBounds() },
       username,
       password: password === '' ? undefined : password,
       disableOfflineQueue: true,
     });
     client.on('error', (error: Error) => this.logger.debug({ err: { message: error.message }, host, port }, 'database connection error'));
+    if (this.closed) throw new DatabaseUnavailableError('the connection pool is closed');
+    this.connecting = client;
     try {
       await client.connect();
     } catch (error) {
       discard(client);
       if (isAuthFailure(error)) throw new DatabaseAuthError((error as Error).message);
       throw new DatabaseUnavailableError(`cannot connect to ${host}:${port}`, { cause: error });
+    } finally {
+      this.connecting = undefined;
     }
     const pooled = { client, busy: 0 };
     client.on('end', () => this.remove(pooled));
@@ -177,9 +214,15 @@ export class CredentialPool {
       discard(pooled.client);
     };
     signal?.addEventListener('abort', onAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      onAbort();
+    }, options.timeoutMs ?? this.options.commandTimeoutMs);
     try {
       return await work(pooled.client, typeMapping);
     } catch (error) {
+      if (timedOut) throw new PortError('timeout', 'The database did not answer in time', { cause: error });
       if (signal?.aborted) throw new DatabaseUnavailableError('request aborted', { cause: error });
       if (isAuthFailure(error)) throw new DatabaseAuthError((error as Error).message);
       if (!isReplyError(error)) {
@@ -189,6 +232,7 @@ export class CredentialPool {
       }
       throw error;
     } finally {
+      clearTimeout(timer);
       pooled.busy--;
       this.lastUsed = Date.now();
       signal?.removeEventListener('abort', onAbort);
@@ -196,6 +240,8 @@ export class CredentialPool {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.connecting) discard(this.connecting);
     const clients = this.clients.splice(0);
     await Promise.all(clients.map((c) => closeQuietly(c.client)));
   }
@@ -232,12 +278,26 @@ export class ConnectionPools {
     return pool;
   }
 
-  /** Opens a throw-away connection to check credentials; closes it afterwards. */
-  async withCheckConnection<T>(credentials: DbCredentials, work: (pool: CredentialPool) => Promise<T>): Promise<T> {
-    const pool = new CredentialPool(credentials, { ...this.options, maxConnectionsPerPool: 1 }, this.logger);
+  /**
+   * Opens a throw-away connection to check credentials and closes it afterwards. Past `deadlineMs` the whole check
+   * fails with a `timeout` port error and the connection is dropped, whatever stage it had reached.
+   */
+  async withCheckConnection<T>(credentials: DbCredentials, work: (pool: CredentialPool) => Promise<T>, deadlineMs?: number): Promise<T> {
+    const pool = new CredentialPool(credentials, { ...this.options, maxConnectionsPerPool: 1, ...(deadlineMs === undefined ? {} : { socketTimeoutMs: deadlineMs }) }, this.logger);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline =
+      deadlineMs === undefined
+        ? undefined
+        : new Promise<never>((_resolve, reject) => {
+            timer = setTimeout(() => reject(new PortError('timeout', 'The database did not answer the credential check in time')), deadlineMs);
+          });
+    const checked = work(pool);
     try {
-      return await work(pool);
+      return await (deadline ? Promise.race([checked, deadline]) : checked);
     } finally {
+      clearTimeout(timer);
+      // Abandoned work fails on its own once its connection is gone; nobody waits for it.
+      checked.catch(() => undefined);
       await pool.close();
     }
   }

@@ -28,6 +28,13 @@ const noRows = (): never => {
 };
 
 const DELETE_SETTLE_MS = 2000;
+/** FalkorDB answers a query past its TIMEOUT with an error; the connection is given this long beyond it to say so. */
+const QUERY_REPLY_GRACE_MS = 5000;
+
+/** The pool's wait for a query with a TIMEOUT: that timeout and a grace period (0 is no FalkorDB limit). */
+function replyBound(timeoutMs: number | undefined): { timeoutMs?: number } {
+  return timeoutMs ? { timeoutMs: timeoutMs + QUERY_REPLY_GRACE_MS } : {};
+}
 /** In the order GraphSchemaNames lists them: labels, relationship types, property keys. */
 const NAME_PROCEDURES = ['db.labels', 'db.relationshipTypes', 'db.propertyKeys'] as const;
 
@@ -68,7 +75,7 @@ export class GraphDatabase {
     if (options.timeoutMs !== undefined) query.push('TIMEOUT', String(options.timeoutMs));
     const lookups = NAME_PROCEDURES.map((procedure) => nameLookup(graph, procedure));
     const batch = options.readOnly ? [query, ...lookups] : [['EXISTS', graph], query, ...lookups];
-    const settled = await this.pool.sendBatch(batch, { integersAsStrings: true }, options.signal);
+    const settled = await this.pool.sendBatch(batch, { integersAsStrings: true, ...replyBound(options.timeoutMs) }, options.signal);
     const [queryOutcome, ...lookupOutcomes] = options.readOnly ? settled : settled.slice(1);
     if (queryOutcome!.status === 'rejected') {
       const existed = options.readOnly || (settled[0]!.status === 'fulfilled' && Number(settled[0]!.value) === 1);
@@ -154,7 +161,7 @@ export class GraphDatabase {
   profile(graph: string, cypher: string, timeoutMs?: number): Promise<string[]> {
     const args = ['GRAPH.PROFILE', graph, cypher];
     if (timeoutMs !== undefined) args.push('TIMEOUT', String(timeoutMs));
-    return this.pool.send<string[]>(args);
+    return this.pool.send<string[]>(args, replyBound(timeoutMs));
   }
 
   configGet(name: string): Promise<unknown[]> {

@@ -11,6 +11,11 @@ export function graphModuleVersion(reply: unknown): number | undefined {
   return undefined;
 }
 
+/** A reply value as text: strings and numbers as they are, anything else (a nested reply) as empty. */
+function text(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : Buffer.isBuffer(value) ? value.toString('utf8') : '';
+}
+
 /** `[k1, v1, k2, v2, …]` (RESP2 maps) as an object without a prototype, so no key is special. */
 export function pairsToObject(reply: unknown): Record<string, unknown> {
   const result: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
@@ -53,8 +58,8 @@ export function parseQueryList(reply: unknown): RunningQuery[] {
     const fields = pairsToObject(entry);
     return {
       receivedAt: Number(fields['Received at']) * 1000,
-      graph: String(fields['Graph name'] ?? ''),
-      query: String(fields.Query ?? ''),
+      graph: text(fields['Graph name']),
+      query: text(fields.Query),
       durationMs: Number(fields['Execution duration'] ?? fields['Wait duration'] ?? 0),
       replicated: String(fields['Replicated command']) === '1',
     };
@@ -74,9 +79,9 @@ export function parseUdfList(reply: unknown): UdfLibrary[] {
     const fields = pairsToObject(map);
     if (fields.library_name === undefined) continue;
     libraries.push({
-      name: String(fields.library_name),
+      name: text(fields.library_name),
       functions: Array.isArray(fields.functions) ? fields.functions.map(String) : [],
-      ...(fields.library_code === undefined ? {} : { code: String(fields.library_code) }),
+      ...(fields.library_code === undefined ? {} : { code: text(fields.library_code) }),
     });
   }
   return libraries;
@@ -86,7 +91,7 @@ export function parseUdfList(reply: unknown): UdfLibrary[] {
 export function parseMemoryUsage(reply: unknown): Record<string, number | Record<string, number>> {
   const result: Record<string, number | Record<string, number>> = Object.create(null) as Record<string, number | Record<string, number>>;
   for (const [key, value] of Object.entries(pairsToObject(reply))) {
-    result[key] = Array.isArray(value) ? (Object.fromEntries(Object.entries(pairsToObject(value)).map(([k, v]) => [k, Number(v)])) as Record<string, number>) : Number(value);
+    result[key] = Array.isArray(value) ? (Object.fromEntries(Object.entries(pairsToObject(value)).map(([k, v]) => [k, Number(v)]))) : Number(value);
   }
   return result;
 }
