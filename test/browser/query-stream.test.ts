@@ -205,3 +205,37 @@ describe('keys named __proto__', () => {
     expect(stream.body).toContain('"__proto__":"column"');
   });
 });
+
+describe('LOAD CSV from URLs (issue 15)', () => {
+  const refused = { message: 'LOAD CSV may only read file:// URLs given as a string literal' };
+  const attempts = [
+    "LOAD CSV FROM 'http://169.254.169.254/latest/meta-data' AS row RETURN row",
+    "load /* hidden */ csv\n with headers // note\n from 'https://example.org/x.csv' AS row RETURN row",
+    'LOAD CSV FROM $url AS row RETURN row',
+    "LOAD CSV FROM 'file://' + 'x' AS row RETURN row",
+    "LOAD CSV FROM 'file://../../etc/passwd' AS row RETURN row",
+  ];
+
+  it.each(attempts)('refuses %j with 400 on the JSON query route, explain and profile', async (query) => {
+    const json = await t.app.inject({ method: 'GET', url: url('csv', query), headers: bearer(tokens['Read-Only']) });
+    expect(json.statusCode).toBe(400);
+    expect(json.json()).toEqual(refused);
+    for (const route of ['explain', 'profile']) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/graph/csv/${route}?query=${encodeURIComponent(query)}`, headers: bearer(tokens.Admin) });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual(refused);
+    }
+  });
+
+  it('answers an event-stream client with a 400 error event', async () => {
+    const res = await t.app.inject({ method: 'GET', url: url('csv', attempts[0]!), headers: sse(tokens['Read-Only']) });
+    expect(parseEvents(res.body)).toEqual([{ event: 'error', data: { ...refused, status: 400 } }]);
+  });
+
+  it('lets file:// imports and a "LOAD CSV" inside a string literal through', async () => {
+    const literal = await t.app.inject({ method: 'GET', url: url('csv', "RETURN 'LOAD CSV FROM \"http://x\" AS r' AS s"), headers: bearer(tokens.Admin) });
+    expect(literal.statusCode).toBe(200);
+    const file = await t.app.inject({ method: 'GET', url: `/api/graph/csv/explain?query=${encodeURIComponent("LOAD CSV FROM 'file://data.csv' AS row RETURN row")}`, headers: bearer(tokens.Admin) });
+    expect(file.statusCode).not.toBe(400);
+  });
+});

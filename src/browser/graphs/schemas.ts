@@ -2,13 +2,22 @@
 import { z } from 'zod';
 import { printableString } from '../../shared/printable.js';
 import { verbatim } from '../../shared/verbatim-messages.js';
+import { loadCsvViolation } from './load-csv-guard.js';
 
 /** Any name FalkorDB accepts as a key, except control characters (they would corrupt headers and logs). */
 export const GraphNameSchema = printableString({ max: 512 });
 
 export const GraphParamsSchema = z.object({ graph: GraphNameSchema });
 
-export const CypherQuerySchema = z.string().min(1, 'must not be empty').max(1_000_000);
+export const CypherQuerySchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(1_000_000)
+  // Every query route (stream, explain, profile) parses its query with this schema, so none can fetch a URL.
+  .superRefine((query, ctx) => {
+    const violation = loadCsvViolation(query);
+    if (violation !== undefined) ctx.addIssue({ code: 'custom', message: verbatim(violation) });
+  });
 
 export const MessageSchema = z.object({ message: z.string() });
 
