@@ -108,9 +108,12 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     // which stops the handler timer.
     requestTimeout: config.requestTimeoutMs,
     handlerTimeout: config.requestTimeoutMs,
-    http: { headersTimeout: Math.min(60_000, config.requestTimeoutMs), connectionsCheckingInterval: expiryCheckMs },
+    // issue 15: a slow-header client is dropped after HEADERS_TIMEOUT_MS (408), not held for a minute.
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: expiryCheckMs },
     clientErrorHandler: clientErrors.handler,
   });
+  // issue 15: a cap on open connections, so idle or slow sockets cannot exhaust file descriptors.
+  app.server.maxConnections = config.maxConnections;
   // Both APIs speak JSON only; any other body type is refused (400) instead of reaching a handler as a string.
   app.removeContentTypeParser('text/plain');
   // Fetch wrappers send `Content-Type: application/json` with no body on logout and the like: an empty body is no
