@@ -28,6 +28,12 @@ export const QueryResultSchema = z
 const jsonErrors = createErrorHandler('browser');
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** FalkorDB reads timeout 0 as "no limit": with a maximum configured, 0 and anything above it become the maximum. */
+export function clampQueryTimeout(requestedMs: number, maxMs: number | undefined): number {
+  if (maxMs === undefined) return requestedMs;
+  return requestedMs === 0 || requestedMs > maxMs ? maxMs : requestedMs;
+}
+
 /** Parameter problems reach an event-stream client as one `error` event with status 400, before any query runs. */
 function streamAwareErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const mapped = mapError(error);
@@ -65,7 +71,7 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext): void
     async (request, reply) => {
       const principal = principalOf(request);
       const database = databaseFor(context, principal);
-      const options = { readOnly: principal.role === 'Read-Only', timeoutMs: request.query.timeout };
+      const options = { readOnly: principal.role === 'Read-Only', timeoutMs: clampQueryTimeout(request.query.timeout, context.limits.queryTimeoutMaxMs) };
 
       if (!wantsEventStream(request)) {
         let result;
