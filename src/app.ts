@@ -71,8 +71,8 @@ function errorsByPath(error: unknown, request: FastifyRequest, reply: FastifyRep
 }
 
 export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
-  const { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, queryMaxRows, queryMaxBytes, queriesPerToken, queriesPerClient, tokenDefaultTtlSeconds, csvUrlAllowlist } = config;
-  return { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, queryMaxRows, queryMaxBytes, queriesPerToken, queriesPerClient, tokenDefaultTtlSeconds, csvUrlAllowlist };
+  const { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds } = config;
+  return { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds };
 }
 
 function protectedUsersOf(deps: AppDeps): { host: string; port: number; username: string }[] {

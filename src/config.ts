@@ -82,14 +82,9 @@ export const EnvSchema = z.object({
   CREDENTIAL_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   CREDENTIAL_CHECKS_MAX: z.coerce.number().int().min(1).max(10_000).default(16),
   QUERY_TIMEOUT_MAX_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
-  QUERY_MAX_ROWS: z.coerce.number().int().min(1).max(100_000_000).default(1_000_000),
-  QUERY_MAX_BYTES: z.coerce.number().int().min(1024).max(4 * 1024 ** 3).default(256 * 1024 ** 2),
-  QUERIES_PER_TOKEN: z.coerce.number().int().min(1).max(10_000).default(8),
-  QUERIES_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(32),
   // At most the seed's longest ttlSeconds (366 days).
   TOKEN_DEFAULT_TTL_SECONDS: z.coerce.number().int().min(60).max(31_622_400).default(90 * 86_400),
-  CSV_URL_ALLOWLIST: z.string().optional(),
-  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(10_000),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   ALPHA_CLIENT_ID: z.string().min(1).optional(),
   ALPHA_CLIENT_SECRET: z.string().min(1).optional(),
@@ -151,14 +146,8 @@ export interface Config {
   credentialChecksMax: number;
   /** The longest query timeout a caller may ask for (0 asks for this). */
   queryTimeoutMaxMs: number;
-  queryMaxRows: number;
-  queryMaxBytes: number;
-  queriesPerToken: number;
-  queriesPerClient: number;
   /** Lifetime of a token created without expiresAt or ttlSeconds. */
   tokenDefaultTtlSeconds: number;
-  /** URL prefixes that LOAD CSV may read from; empty: none (files under FalkorDB's import folder only). */
-  csvUrlAllowlist: string[];
   headersTimeoutMs: number;
   maxConnections: number;
   /** Where database deployments live when multi_cluster_mode is off, and the default of `?namespace=`. */
@@ -235,12 +224,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     credentialCheckTimeoutMs: e.CREDENTIAL_CHECK_TIMEOUT_MS,
     credentialChecksMax: e.CREDENTIAL_CHECKS_MAX,
     queryTimeoutMaxMs: e.QUERY_TIMEOUT_MAX_MS,
-    queryMaxRows: e.QUERY_MAX_ROWS,
-    queryMaxBytes: e.QUERY_MAX_BYTES,
-    queriesPerToken: e.QUERIES_PER_TOKEN,
-    queriesPerClient: e.QUERIES_PER_CLIENT,
     tokenDefaultTtlSeconds: e.TOKEN_DEFAULT_TTL_SECONDS,
-    csvUrlAllowlist: (e.CSV_URL_ALLOWLIST ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''),
     // Never longer than a whole request may take.
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
     maxConnections: e.MAX_CONNECTIONS,

@@ -6,7 +6,8 @@ describe('loadConfig', () => {
     const config = loadConfig({}, '/srv/app');
     expect(config).toMatchObject({
       port: 3000,
-      host: '0.0.0.0',
+      // Embedded mode (no TOKEN_STORE_URL) listens on loopback unless HOST is set.
+      host: '127.0.0.1',
       logLevel: 'info',
       dataDir: '/srv/app/data',
       publicOrigin: 'http://localhost:3000',
@@ -16,6 +17,8 @@ describe('loadConfig', () => {
       shutdownTimeoutMs: 10_000,
     });
     expect(Object.isFrozen(config)).toBe(true);
+    expect(loadConfig({ TOKEN_STORE_URL: 'redis://store:6379' }, '/srv/app').host).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '0.0.0.0' }, '/srv/app').host).toBe('0.0.0.0');
   });
 
   it('treats blank values as unset', () => {

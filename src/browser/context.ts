@@ -25,12 +25,7 @@ export interface BrowserLimits {
   credentialCheckTimeoutMs: number;
   credentialChecksMax: number;
   queryTimeoutMaxMs: number;
-  queryMaxRows: number;
-  queryMaxBytes: number;
-  queriesPerToken: number;
-  queriesPerClient: number;
   tokenDefaultTtlSeconds: number;
-  csvUrlAllowlist: string[];
 }
 
 export interface ProtectedDatabaseUser {
