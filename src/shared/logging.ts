@@ -1,4 +1,5 @@
 // pino options shared by the process and the tests: what gets redacted and how a request is summarised.
+import { createHash } from 'node:crypto';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { LoggerOptions } from 'pino';
 
@@ -62,13 +63,20 @@ export function censorSecrets(value: unknown, depth = 0): unknown {
   return copy ?? value;
 }
 
-/** OAuth callbacks carry `code` and `state` in the query string: those paths are logged without it. */
-const QUERY_FREE_PATHS = /^\/api\/auth\/oauth(\/|\?|$)/;
-
+/**
+ * Query strings carry Cypher text (`?query=`), OAuth `code`/`state` and other caller input: no access line holds
+ * them. The path stays; the query string is replaced by a short hash so identical requests can still be correlated.
+ */
 export function loggableUrl(url: string): string {
-  if (!QUERY_FREE_PATHS.test(url)) return url;
   const queryStart = url.indexOf('?');
   return queryStart === -1 ? url : url.slice(0, queryStart);
+}
+
+/** First 16 hex digits of the SHA-256 of the query string, or undefined when the URL has none. */
+export function queryHash(url: string): string | undefined {
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1 || queryStart === url.length - 1) return undefined;
+  return createHash('sha256').update(url.slice(queryStart + 1)).digest('hex').slice(0, 16);
 }
 
 /**
@@ -93,11 +101,15 @@ export function loggerOptions(level: string): LoggerOptions {
     formatters: { log: (object) => censorSecrets(object) as Record<string, unknown> },
     serializers: {
       req(request: FastifyRequest) {
-        return {
-          method: request.method,
-          url: loggableUrl(request.url),
-          remoteAddress: request.ip,
-        };
+        // Callers may log a plain `req` object too; only a string URL is summarised.
+        const url: unknown = request.url;
+        const line: Record<string, unknown> = { method: request.method, url: typeof url === 'string' ? loggableUrl(url) : url, remoteAddress: request.ip };
+        // The route template names the operation without the caller's path parameters (graph names, user names).
+        const route = (request.routeOptions as FastifyRequest['routeOptions'] | undefined)?.url;
+        if (route !== undefined) line.route = route;
+        const hash = typeof url === 'string' ? queryHash(url) : undefined;
+        if (hash !== undefined) line.queryHash = hash;
+        return line;
       },
     },
   };

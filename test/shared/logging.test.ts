@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { censorSecrets, loggableUrl } from '../../src/shared/logging.js';
+import { censorSecrets, loggableUrl, queryHash } from '../../src/shared/logging.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
@@ -51,9 +51,22 @@ describe('request logging', () => {
     expect(text).not.toContain('state-value-xyz');
   });
 
-  it('keeps the query string of other paths', () => {
-    expect(loggableUrl('/api/graph/g?query=MATCH')).toBe('/api/graph/g?query=MATCH');
+  it('logs no query string at all: the Cypher text of a query route becomes a hash', async () => {
+    await t.app.inject({ method: 'GET', url: '/api/graph/some-graph?query=MATCH%20(secretLabel)%20RETURN%201' });
+    const text = t.logs.text;
+    expect(text).not.toContain('secretLabel');
+    expect(text).not.toContain('query=');
+    const hash = queryHash('/api/graph/some-graph?query=MATCH%20(secretLabel)%20RETURN%201');
+    expect(hash).toMatch(/^[0-9a-f]{16}$/);
+    expect(text).toContain(`"queryHash":"${hash!}"`);
+    expect(text).toContain('"route":"/api/graph/:graph"');
+  });
+
+  it('strips every query string and hashes it', () => {
+    expect(loggableUrl('/api/graph/g?query=MATCH')).toBe('/api/graph/g');
     expect(loggableUrl('/api/auth/oauth?code=1')).toBe('/api/auth/oauth');
-    expect(loggableUrl('/api/auth/oauthx?code=1')).toBe('/api/auth/oauthx?code=1');
+    expect(loggableUrl('/healthz')).toBe('/healthz');
+    expect(queryHash('/healthz')).toBeUndefined();
+    expect(queryHash('/a?x=1')).not.toBe(queryHash('/a?x=2'));
   });
 });
