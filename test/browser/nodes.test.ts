@@ -139,6 +139,8 @@ describe('element creation (POST /api/graph/{graph}/{element})', () => {
     expect(created.properties).toMatchObject({ name: 'Byron', born: 1788, quote: 'it\'s "odd" `here`' });
     const stored = await graphQuery(t.falkordb, 'people', `MATCH (n) WHERE ID(n) = ${created.id} RETURN labels(n), n.name, n.quote`);
     expect(stored).toEqual([['[Person, Poet]', 'Byron', 'it\'s "odd" `here`']]);
+    // A node ignores end nodes it was sent, even an empty list (found by the fuzzer: once a 500).
+    expect((await call('POST', '/api/graph/people/new', { type: true, label: ['X'], selectedNodes: [] })).statusCode).toBe(200);
   });
 
   it('creates a relationship between two existing nodes, and creates nothing when one is missing', async () => {

@@ -55,7 +55,8 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
           type,
           labels: label,
           properties: Object.fromEntries(attributes),
-          endpoints: selectedNodes ? [selectedNodes[0]!.id, selectedNodes[1]!.id] : undefined,
+          // Only a relationship reads its end nodes (the schema has checked there are two); a node ignores them.
+          endpoints: type ? undefined : [selectedNodes![0]!.id, selectedNodes![1]!.id],
         }),
       );
       return { result: { data: [row] } };

@@ -52,5 +52,7 @@ export const CreateEntityBodySchema = z
     if (body.label.length !== 1) context.addIssue({ code: 'custom', path: ['label'], message: 'a relationship needs exactly one type' });
     if (body.selectedNodes?.length !== 2) context.addIssue({ code: 'custom', path: ['selectedNodes'], message: 'a relationship needs its source and target node: two entries' });
   });
-export const CreateEntityParamsSchema = z.object({ graph: GraphNameSchema, node: z.string() });
+/** The element segment is a placeholder; it must still be a segment (not empty, not `.` or `..`, which URLs remove). */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
+export const CreateEntityParamsSchema = z.object({ graph: GraphNameSchema, node: z.string().regex(/^(?!\.{1,2}$)[^/\u0000-\u001f\u007f]{1,256}$/, 'must be one path segment') });
 export const CreateEntityResponseSchema = z.object({ result: z.object({ data: z.array(z.record(z.string(), z.unknown())) }) });

@@ -53,7 +53,7 @@ export interface Operation {
 export const OPENAPI_PATH = path.resolve(import.meta.dirname, '../../../openapi/openapi.json');
 
 // The URL space of the browser API as docs/decisions.md ("Unknown routes") states it, written out independently of src/.
-const BROWSER_PREFIXES = ['/api/auth/tokens', '/api/status', '/api/graph', '/api/user'];
+const BROWSER_PREFIXES = ['/api/auth/tokens', '/api/status', '/api/graph', '/api/user', '/api/DBVersion', '/api/info', '/api/monitor', '/api/connection-info', '/api/udf'];
 
 /** Which API's error shape a request path must be answered in. */
 export function shapeOwning(url: string): 'browser' | 'admin' {

@@ -8,9 +8,11 @@ export type RedisClient = ReturnType<typeof createClient>;
 
 /** Token use is recorded on every authenticated request, rejected or not; that is not a write a rejection may skip. */
 const VOLATILE_TOKEN_FIELDS = new Set(['last_used']);
+/** The readiness probe's own key: /readyz writes it to prove the store accepts writes (docs/decisions.md). */
+const READINESS_PROBE_KEY = 'graphdb:readiness-probe';
 
 async function tokenStoreState(client: RedisClient): Promise<Record<string, unknown>> {
-  const keys = (await client.keys('graphdb:*')).sort();
+  const keys = (await client.keys('graphdb:*')).filter((key) => key !== READINESS_PROBE_KEY).sort();
   const types = await Promise.all(keys.map((key) => client.type(key)));
   const values = await Promise.all(
     keys.map(async (key, index): Promise<unknown> => {
