@@ -40,7 +40,7 @@ export function configRoutes(app: FastifyInstance, context: BrowserContext, conf
         operationId: 'setConfig',
         tags,
         summary: 'Set a configuration value',
-        description: 'Sets one `GRAPH.CONFIG` value. `value` is a required query parameter; a JSON body `{"value": …}` is accepted too (the query wins). Integers are parsed strictly; `CMD_INFO` takes `yes`/`no`.',
+        description: 'Sets one `GRAPH.CONFIG` value. `value` is required, in the query string (the seed) or a JSON body `{"value": …}` (the public browser); the query wins. Integers are parsed strictly; `CMD_INFO` takes `yes`/`no`.',
        
         params: ConfigParamsSchema,
         querystring: SetValueQuerySchema,

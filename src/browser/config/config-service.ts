@@ -37,7 +37,7 @@ export function createConfigService() {
       return presentConfigValue(name, pair[1]);
     },
 
-    async set(database: GraphDatabase, name: string, value: string): Promise<void> {
+    async set(database: GraphDatabase, name: string, value: string | undefined): Promise<void> {
       const parsed = parseConfigValue(name, value);
       await translated(() => database.configSet(name, parsed));
     },
