@@ -85,7 +85,7 @@ describe('clusters on KubeBlocks 1.x, real API server (chart RBAC with multiClus
     const before = await opsCount();
     const res = await call('POST', '/api/clusters/pair/restart', { components: ['falkordb', 'falkordb'] });
     expect(res.statusCode, res.body).toBe(422);
-    expect(res.json()).toEqual({ statusCode: 422, error: 'Unprocessable Entity', message: expect.stringMatching(/^Kubernetes rejected the OpsRequest: .*spec\.restart\[1\]: Duplicate value/) as unknown });
+    expect(res.json()).toEqual({ statusCode: 422, error: 'Unprocessable Entity', message: expect.stringMatching(/^Kubernetes rejected OpsRequest: .*spec\.restart\[1\]: Duplicate value/) as unknown });
     expect(await opsCount()).toBe(before);
   });
 
