@@ -1,8 +1,10 @@
 // What the browser API's routes share: its configuration, the token store, the connection pools, and the
 // authenticated principal each request carries.
+import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import type { ConnectionPools, DbCredentials } from '../platform/falkordb/connection-pools.js';
 import { GraphDatabase } from '../platform/falkordb/graph-database.js';
+import { isLoopback } from '../platform/falkordb/target-guard.js';
 import type { Role } from './auth/roles.js';
 import type { TokenCache } from './auth/token-cache.js';
 import type { TokenStore } from './tokens/token-store.js';
@@ -34,12 +36,10 @@ export interface ProtectedDatabaseUser {
   username: string;
 }
 
-const LOOPBACK_NAMES = new Set(['localhost', '::1', '[::1]']);
-
-/** Host names that reach this machine's loopback interface count as one host. */
+/** Host names that reach this machine's loopback interface count as one host (the target guard's definition). */
 function hostIdentity(host: string): string {
-  const lower = host.toLowerCase();
-  return LOOPBACK_NAMES.has(lower) || /^127(\.\d{1,3}){3}$/.test(lower) ? 'loopback' : lower;
+  const lower = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return lower === 'localhost' || (isIP(lower) !== 0 && isLoopback(lower)) ? 'loopback' : lower;
 }
 
 export function isProtectedUser(context: BrowserContext, principal: Principal, username: string): boolean {
