@@ -18,6 +18,7 @@ import { registerHealthRoutes, type ReadinessCheck } from './shared/health-route
 import { AccessLog } from './shared/logging.js';
 import { registerOpenApi } from './shared/openapi.js';
 import { trackRequestsInFlight } from './shared/graceful-close.js';
+import { enforceRequestDeadline } from './shared/request-deadline.js';
 import { createMetrics, recordRequestMetrics, type Metrics } from './shared/metrics.js';
 import type { MetricsExporter } from './platform/metrics/metrics-exporter.js';
 import type { RedisConnection } from './platform/redis/redis-connection.js';
@@ -103,11 +104,9 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT, ignoreTrailingSlash: true },
     // Errors the router raises before any route matches (bad URL encoding, an oversized segment).
     frameworkErrors: (error, request, reply) => errorsByPath(error, request, reply),
-    // A client too slow to send its whole request gets 408; a request not answered in time gets 503
-    // (FST_ERR_HANDLER_TIMEOUT; 408 too while its body is still arriving). Event streams hijack their reply,
-    // which stops the handler timer.
+    // A client too slow to send its whole request gets 408 from Node; a request not answered in time gets 503
+    // from enforceRequestDeadline (408 too while its body is still arriving).
     requestTimeout: config.requestTimeoutMs,
-    handlerTimeout: config.requestTimeoutMs,
     // issue 15: a slow-header client is dropped after HEADERS_TIMEOUT_MS (408), not held for a minute.
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: expiryCheckMs },
     clientErrorHandler: clientErrors.handler,
@@ -137,6 +136,7 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     done();
   });
   trackRequestsInFlight(app);
+  enforceRequestDeadline(app, config.requestTimeoutMs);
 
   app.setErrorHandler(errorsByPath);
   app.setNotFoundHandler((request, reply) => {

@@ -6,6 +6,7 @@ import { HttpError } from './http-errors.js';
 import { errorBody, type ErrorShape } from './error-shapes.js';
 import { addErrorResponses } from './openapi.js';
 import { REQUEST_NOT_RECEIVED } from './client-errors.js';
+import { RequestDeadlineError } from './request-deadline.js';
 import { isVerbatim } from './verbatim-messages.js';
 
 export interface MappedError {
@@ -63,6 +64,10 @@ export function mapError(error: unknown, shape: ErrorShape = 'admin'): MappedErr
     // 503 is an outage the message already explains (a store or database away), not a bug to trace.
     return { statusCode: error.statusCode, message: error.message, headers: error.headers, unexpected: error.statusCode >= 500 && error.statusCode !== 503 };
   }
+  if (error instanceof RequestDeadlineError) {
+    // REQUEST_TIMEOUT_MS ran out; the work behind it may still finish, but nobody waits for it.
+    return { statusCode: 503, message: 'The request was not answered in time', headers: {}, unexpected: false };
+  }
   if (hasZodFastifySchemaValidationErrors(error)) {
     return { statusCode: 400, message: describeValidation(error.validationContext, error.validation), headers: {}, unexpected: false };
   }
@@ -79,9 +84,6 @@ export function mapError(error: unknown, shape: ErrorShape = 'admin'): MappedErr
         return { statusCode: 400, message: 'A path segment is too long', headers: {}, unexpected: false };
       case 'FST_ERR_BAD_URL':
         return { statusCode: 400, message: 'Malformed URL', headers: {}, unexpected: false };
-      case 'FST_ERR_HANDLER_TIMEOUT':
-        // REQUEST_TIMEOUT_MS ran out; the work behind it may still finish, but nobody waits for it.
-        return { statusCode: 503, message: 'The request was not answered in time', headers: {}, unexpected: false };
       default:
         break;
     }
@@ -99,8 +101,8 @@ export function mapError(error: unknown, shape: ErrorShape = 'admin'): MappedErr
 }
 
 /** REQUEST_TIMEOUT_MS ran out while the body was still arriving: the client was too slow, not the server. */
-function slowClient(error: unknown, request: FastifyRequest): MappedError | undefined {
-  if (!isFastifyError(error) || error.code !== 'FST_ERR_HANDLER_TIMEOUT' || request.raw.complete) return undefined;
+function slowClient(error: unknown): MappedError | undefined {
+  if (!(error instanceof RequestDeadlineError) || error.bodyReceived) return undefined;
   return { statusCode: 408, message: REQUEST_NOT_RECEIVED, headers: { connection: 'close' }, unexpected: false };
 }
 
@@ -112,7 +114,7 @@ function causeOf(error: unknown): string | undefined {
 
 export function createErrorHandler(shape: ErrorShape) {
   return function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
-    const mapped = slowClient(error, request) ?? mapError(error, shape);
+    const mapped = slowClient(error) ?? mapError(error, shape);
     if (mapped.unexpected) request.log.error({ err: error }, 'request failed');
     else if (mapped.statusCode === 503) request.log.warn({ statusCode: 503, reason: mapped.message, cause: causeOf(error) }, 'request failed: a dependency is unavailable');
     else request.log.info({ statusCode: mapped.statusCode, reason: mapped.message }, 'request rejected');

@@ -118,7 +118,7 @@ describe(`REQUEST_TIMEOUT_MS=${REQUEST_TIMEOUT_MS}`, () => {
     blackHole = net.createServer((socket) => heldSockets.push(socket));
     await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
     const issuer = `http://127.0.0.1:${(blackHole.address() as net.AddressInfo).port}`;
-    t = await startAdminTestApp('embedded', { env: { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS), ALPHA_CLIENT_ID: 'alpha-client', ALPHA_CLIENT_SECRET: 'alpha-secret', ALPHA_ISSUER: issuer } });
+    t = await startAdminTestApp('embedded', { env: { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS), CREDENTIAL_CHECK_TIMEOUT_MS: '5000', ALPHA_CLIENT_ID: 'alpha-client', ALPHA_CLIENT_SECRET: 'alpha-secret', ALPHA_ISSUER: issuer } });
     const cookie = await loginCookie(t.app, ADMIN.email, ADMIN.password);
     await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie }, payload: { features: { oauth2_enabled: true } } });
     token = await createToken(t.app, credentials(t.falkordb, 'default', ''));
@@ -161,6 +161,21 @@ describe(`REQUEST_TIMEOUT_MS=${REQUEST_TIMEOUT_MS}`, () => {
     const linesOfThisTest = t.logs.lines.slice(firstLine).filter((line) => !earlierRequests.has(line.reqId));
     expect(JSON.stringify(linesOfThisTest)).not.toMatch(/ALREADY_SENT|already sent/i);
     expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
+  });
+
+  it('answers 503 in time to a request with a body whose handler hangs (a credential check against a silent server)', async () => {
+    // The body is read at once, which used to stop Fastify's handler timer: this request waited for the 5 s check.
+    const silentPort = (blackHole.address() as net.AddressInfo).port;
+    const started = Date.now();
+    const res = await fetch(`${baseUrl}/api/auth/tokens/credentials`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'default', password: 'x', host: '127.0.0.1', port: String(silentPort), tls: 'false' }),
+    });
+    const elapsed = Date.now() - started;
+    expect([res.status, await res.json()]).toEqual([503, browserBody('The request was not answered in time')]);
+    expect(elapsed).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
+    expect(elapsed).toBeLessThan(4000);
   });
 
   it('lets a JSON query run past the limit: its own timeout parameter bounds it', async () => {

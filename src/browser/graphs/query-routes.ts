@@ -26,7 +26,6 @@ export const QueryResultSchema = z
   .meta({ id: 'QueryResult', description: 'Row values: nodes {id, labels, properties}; relationships {id, relationshipType, sourceId, destinationId, properties}; paths {nodes, edges}; points {latitude, longitude}; temporal values as ISO 8601 strings; integers beyond 2^53 as strings' });
 
 const jsonErrors = createErrorHandler('browser');
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** FalkorDB reads timeout 0 as "no limit": with a maximum configured, 0 and anything above it become the maximum. */
 export function clampQueryTimeout(requestedMs: number, maxMs: number | undefined): number {
@@ -49,8 +48,8 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext): void
     {
       errorHandler: streamAwareErrors,
       // The query's own required `timeout` bounds this handler (FalkorDB stops the query), so REQUEST_TIMEOUT_MS
-      // must not cut a long query short: the largest timer Node allows stands in for "no limit".
-      handlerTimeout: MAX_TIMER_MS,
+      // must not cut a long query short.
+      config: { requestDeadline: false },
       schema: {
         operationId: 'runQuery',
         tags: ['graphs'],

@@ -1,0 +1,50 @@
+// REQUEST_TIMEOUT_MS for every request, with or without a body (issue 15). Fastify's own handler timer listens for
+// the request's `close`, which Node emits as soon as a body has been read, so a POST whose handler hangs (a silent
+// database during a credential check) was never answered. This timer runs from arrival until the response closes.
+import type { FastifyInstance } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `false` for a route bounded by something else (a query's own timeout), so REQUEST_TIMEOUT_MS does not cut it short. */
+    requestDeadline?: false;
+  }
+  interface FastifyRequest {
+    /** Aborted when REQUEST_TIMEOUT_MS runs out; work a handler starts may listen to it and stop early. */
+    deadline: AbortSignal | null;
+  }
+}
+
+/** The request was not answered in time; `bodyReceived` tells a slow client (408) from a slow server (503). */
+export class RequestDeadlineError extends Error {
+  constructor(
+    readonly bodyReceived: boolean,
+    readonly deadlineMs: number,
+  ) {
+    super(`The request was not answered within ${deadlineMs} ms`);
+    this.name = 'RequestDeadlineError';
+  }
+}
+
+export function enforceRequestDeadline(app: FastifyInstance, deadlineMs: number): void {
+  app.decorateRequest('deadline', null);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.config.requestDeadline === false) {
+      done();
+      return;
+    }
+    const controller = new AbortController();
+    request.deadline = controller.signal;
+    const timer = setTimeout(() => {
+      // A response already under way (an event stream, a streamed body) is bounded by its own rules.
+      if (reply.sent || reply.raw.headersSent) return;
+      const error = new RequestDeadlineError(request.raw.complete, deadlineMs);
+      controller.abort(error);
+      // A listener of the signal may have answered already.
+      if (reply.sent || reply.raw.headersSent) return;
+      void reply.send(error);
+    }, deadlineMs);
+    // 'close' of the response: sent, or its connection gone. (The request's own 'close' comes too early.)
+    reply.raw.once('close', () => clearTimeout(timer));
+    done();
+  });
+}
