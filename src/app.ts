@@ -73,7 +73,8 @@ function errorsByPath(error: unknown, request: FastifyRequest, reply: FastifyRep
 
 export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
   const { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds } = config;
-  return { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds };
+  const { queryRowsMax, queryResultBytesMax, queriesPerToken, queriesPerClient } = config;
+  return { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds, queryRowsMax, queryResultBytesMax, queriesPerToken, queriesPerClient };
 }
 
 function protectedUsersOf(deps: AppDeps): { host: string; port: number; username: string }[] {

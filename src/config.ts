@@ -84,6 +84,10 @@ export const EnvSchema = z.object({
   QUERY_TIMEOUT_MAX_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
   // At most the seed's longest ttlSeconds (366 days).
   TOKEN_DEFAULT_TTL_SECONDS: z.coerce.number().int().min(60).max(31_622_400).default(90 * 86_400),
+  QUERY_ROWS_MAX: z.coerce.number().int().min(1).max(100_000_000).default(100_000),
+  QUERY_RESULT_BYTES_MAX: z.coerce.number().int().min(1024).max(2 ** 32).default(64 * 1024 * 1024),
+  QUERIES_PER_TOKEN: z.coerce.number().int().min(1).max(10_000).default(8),
+  QUERIES_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(32),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   ALPHA_CLIENT_ID: z.string().min(1).optional(),
@@ -148,6 +152,11 @@ export interface Config {
   queryTimeoutMaxMs: number;
   /** Lifetime of a token created without expiresAt or ttlSeconds. */
   tokenDefaultTtlSeconds: number;
+  /** The most rows and (estimated) bytes one query result may carry, and queries running at once per token and client. */
+  queryRowsMax: number;
+  queryResultBytesMax: number;
+  queriesPerToken: number;
+  queriesPerClient: number;
   headersTimeoutMs: number;
   maxConnections: number;
   /** Where database deployments live when multi_cluster_mode is off, and the default of `?namespace=`. */
@@ -225,6 +234,10 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     credentialChecksMax: e.CREDENTIAL_CHECKS_MAX,
     queryTimeoutMaxMs: e.QUERY_TIMEOUT_MAX_MS,
     tokenDefaultTtlSeconds: e.TOKEN_DEFAULT_TTL_SECONDS,
+    queryRowsMax: e.QUERY_ROWS_MAX,
+    queryResultBytesMax: e.QUERY_RESULT_BYTES_MAX,
+    queriesPerToken: e.QUERIES_PER_TOKEN,
+    queriesPerClient: e.QUERIES_PER_CLIENT,
     // Never longer than a whole request may take.
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
     maxConnections: e.MAX_CONNECTIONS,

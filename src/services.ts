@@ -44,7 +44,7 @@ async function startEmbedded(config: Readonly<Config>, logger: Logger): Promise<
   const databaseDir = path.join(config.dataDir, 'falkordb');
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const accounts = await loadOrCreateEmbeddedAccounts(config.dataDir, databaseDir);
-  const embedded = await startEmbeddedFalkorDB({ dataDir: databaseDir, serverBin: config.falkordbServerBin, modulePath: config.falkordbModulePath, logger, accounts });
+  const embedded = await startEmbeddedFalkorDB({ dataDir: databaseDir, serverBin: config.falkordbServerBin, modulePath: config.falkordbModulePath, logger, accounts, resultSetSize: config.queryRowsMax + 1 });
   const { host, port } = embedded;
   const username = accounts.admin.username;
   logger.info(

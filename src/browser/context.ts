@@ -28,6 +28,10 @@ export interface BrowserLimits {
   credentialChecksMax: number;
   queryTimeoutMaxMs: number;
   tokenDefaultTtlSeconds: number;
+  queryRowsMax: number;
+  queryResultBytesMax: number;
+  queriesPerToken: number;
+  queriesPerClient: number;
 }
 
 export interface ProtectedDatabaseUser {

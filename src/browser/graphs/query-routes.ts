@@ -7,7 +7,9 @@ import { createErrorHandler, mapError } from '../../shared/error-handler.js';
 import { BEARER_SCHEME } from '../../shared/openapi.js';
 import { sendJsonText } from '../../shared/prepared-json.js';
 import { verbatim } from '../../shared/verbatim-messages.js';
-import { databaseFor, principalOf, type BrowserContext } from '../context.js';
+import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
+import { HttpError } from '../../shared/http-errors.js';
+import { databaseFor, principalOf, type BrowserContext, type BrowserLimits } from '../context.js';
 import { toHttpError } from '../database/database-errors.js';
 import { CypherQuerySchema, GraphParamsSchema, requiredString } from './schemas.js';
 import { openEventStream, wantsEventStream } from './sse.js';
@@ -42,7 +44,30 @@ function streamAwareErrors(error: FastifyError, request: FastifyRequest, reply: 
   stream.end();
 }
 
+/**
+ * Takes a query slot for the token and for the client address (QUERIES_PER_TOKEN, QUERIES_PER_CLIENT), or answers
+ * 429: one holder cannot fill the database's worker threads, or the server's memory, with parallel queries.
+ */
+export function createQuerySlots(limits: Pick<BrowserLimits, 'queriesPerToken' | 'queriesPerClient'>) {
+  const perToken = new ConcurrencyLimit(limits.queriesPerToken);
+  const perClient = new ConcurrencyLimit(limits.queriesPerClient);
+  return function takeQuerySlot(tokenId: string, clientAddress: string): () => void {
+    const releaseToken = perToken.tryAcquire(tokenId);
+    if (!releaseToken) throw new HttpError(429, `Too many queries running for this token (at most ${perToken.max}); try again when one ends`, { 'retry-after': '1' });
+    const releaseClient = perClient.tryAcquire(clientAddress);
+    if (!releaseClient) {
+      releaseToken();
+      throw new HttpError(429, `Too many queries running from this client (at most ${perClient.max}); try again when one ends`, { 'retry-after': '1' });
+    }
+    return () => {
+      releaseToken();
+      releaseClient();
+    };
+  };
+}
+
 export function queryRoutes(app: FastifyInstance, context: BrowserContext): void {
+  const takeQuerySlot = createQuerySlots(context.limits);
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/graph/:graph',
     {
@@ -70,7 +95,16 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext): void
     async (request, reply) => {
       const principal = principalOf(request);
       const database = databaseFor(context, principal);
-      const options = { readOnly: principal.role === 'Read-Only', timeoutMs: clampQueryTimeout(request.query.timeout, context.limits.queryTimeoutMaxMs) };
+      const { limits } = context;
+      const options = {
+        readOnly: principal.role === 'Read-Only',
+        timeoutMs: clampQueryTimeout(request.query.timeout, limits.queryTimeoutMaxMs),
+        maxRows: limits.queryRowsMax,
+        maxBytes: limits.queryResultBytesMax,
+      };
+      const release = takeQuerySlot(principal.tokenId, request.ip);
+      // The slot is held until the response is gone: a streamed body still holds its rows.
+      reply.raw.once('close', () => release());
 
       if (!wantsEventStream(request)) {
         let result;

@@ -22,6 +22,11 @@ export interface EmbeddedFalkorDBOptions {
    * server has a passwordless `default` user, which only tests use (a stand-in for someone else's database).
    */
   accounts?: EmbeddedAccounts;
+  /**
+   * FalkorDB's RESULTSET_SIZE: the database itself stops a result at this many rows, so a huge result never reaches
+   * (or fills) this server. Main passes QUERY_ROWS_MAX + 1, so an overflow is seen and refused, not cut silently.
+   */
+  resultSetSize?: number;
 }
 
 export interface EmbeddedFalkorDB {
@@ -69,12 +74,13 @@ function resolveModulePath(explicit: string | undefined): string {
   return path.join(dir, 'bin', 'falkordb.so');
 }
 
-function serverArguments(port: number, modulePath: string, dataDir: string | undefined, aclFile: string | undefined): string[] {
+function serverArguments(port: number, modulePath: string, dataDir: string | undefined, aclFile: string | undefined, resultSetSize: number | undefined): string[] {
   const persistence = dataDir
     ? ['--dir', dataDir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', SNAPSHOT_POLICY]
     : ['--dir', os.tmpdir(), '--appendonly', 'no', '--save', ''];
   const acl = aclFile ? ['--aclfile', aclFile] : [];
-  return ['--port', String(port), '--bind', HOST, '--protected-mode', 'yes', '--daemonize', 'no', '--loadmodule', modulePath, ...acl, ...persistence];
+  const moduleArguments = resultSetSize === undefined ? [] : ['RESULTSET_SIZE', String(resultSetSize)];
+  return ['--port', String(port), '--bind', HOST, '--protected-mode', 'yes', '--daemonize', 'no', '--loadmodule', modulePath, ...moduleArguments, ...acl, ...persistence];
 }
 
 /** The port of the previous run when it is still free, so existing tokens keep working; otherwise a new one. */
@@ -135,7 +141,7 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
   /** Spawns the server on `port` and waits for PING; `clash` is true when the port was taken meanwhile. */
   async function launch(port: number): Promise<{ child: ChildProcess; output: string[] } | { error: Error; clash: boolean }> {
     const output: string[] = [];
-    const child = spawn(server.path, serverArguments(port, modulePath, options.dataDir, accounts?.aclFile), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(server.path, serverArguments(port, modulePath, options.dataDir, accounts?.aclFile, options.resultSetSize), { stdio: ['ignore', 'pipe', 'pipe'] });
     const remember = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) {
         if (!line.trim()) continue;

@@ -1,12 +1,23 @@
 // FalkorDB commands over one credential pool: queries decoded from the compact protocol, graph key operations,
 // configuration and ACL. Every value travels as its own command argument; nothing is concatenated into a command.
 import type { CredentialPool } from './connection-pools.js';
-import { columnNames, CompactDecoder, scanSchemaNeeds, splitCompactReply, type JsonValue, type ResultSet } from './compact-reply.js';
+import { columnNames, CompactDecoder, exceedsPayloadBytes, scanSchemaNeeds, splitCompactReply, type JsonValue, type ResultSet } from './compact-reply.js';
 
 export interface QueryOptions {
   readOnly?: boolean;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Bounds of the result (QUERY_ROWS_MAX, QUERY_RESULT_BYTES_MAX): beyond them ResultTooLargeError, no rows. */
+  maxRows?: number;
+  maxBytes?: number;
+}
+
+/** A result beyond the caller's bounds: refused whole, never cut short silently. */
+export class ResultTooLargeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ResultTooLargeError';
+  }
 }
 
 export interface QueryOutcome extends ResultSet {
@@ -87,6 +98,12 @@ export class GraphDatabase {
     if (!parts.header) return { metadata: parts.statistics, statistics: parts.statistics, hasColumns: false, rowCount: 0, takeRow: noRows };
     // A taken row is set to undefined (compact replies never hold undefined) so the raw reply can be collected as it goes.
     const rows: unknown[] = parts.rows ?? [];
+    if (options.maxRows !== undefined && rows.length > options.maxRows) {
+      throw new ResultTooLargeError(`The result has more than the ${options.maxRows} rows allowed: add LIMIT to the query`);
+    }
+    if (options.maxBytes !== undefined && exceedsPayloadBytes(rows, options.maxBytes)) {
+      throw new ResultTooLargeError(`The result is larger than the ${options.maxBytes} bytes allowed: return fewer rows or properties`);
+    }
     const needs = scanSchemaNeeds(rows);
     const namesOf = async (index: number, needed: boolean): Promise<string[]> => {
       if (!needed) return [];
