@@ -19,6 +19,7 @@ import { statusRoutes } from './status/status-routes.js';
 import { udfRoutes } from './udf/udf-routes.js';
 import { createUdfService } from './udf/udf-service.js';
 import { createStatusService } from './status/status-service.js';
+import { createTokenService } from './tokens/token-service.js';
 import { publicTokenRoutes, tokenRoutes } from './tokens/token-routes.js';
 import { userRoutes } from './users/user-routes.js';
 import { createTokenStore } from './tokens/token-store.js';
@@ -65,19 +66,21 @@ export async function browserPlugin(app: FastifyInstance, options: BrowserPlugin
   };
 
   await app.register(fastifyRateLimit, { global: false });
-  publicTokenRoutes(app, context, options.tokenCreationPerMinute);
+  // One token service: its cap on credential checks in flight counts every creation.
+  const tokens = createTokenService(context);
+  publicTokenRoutes(app, tokens, options.tokenCreationPerMinute);
 
   // Every other route needs a token; authentication runs first, before the body is even read.
   await app.register(function tokenGuardedRoutes(guarded, _options, done) {
     guarded.addHook('onRequest', createBearerAuth(context));
     guarded.addHook('onRoute', stampSecurity(BEARER_SCHEME, 'browser'));
-    tokenRoutes(guarded, context);
+    tokenRoutes(guarded, tokens);
     statusRoutes(guarded, context, createStatusService());
     configRoutes(guarded, context, createConfigService());
     graphRoutes(guarded, context);
     queryRoutes(guarded, context);
     nodeRoutes(guarded, context);
-    userRoutes(guarded, context);
+    userRoutes(guarded, context, tokens);
     serverRoutes(guarded, context, createServerService());
     udfRoutes(guarded, context, createUdfService());
     done();

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RedisConnection } from '../../platform/redis/redis-connection.js';
 import type { TokenCache } from '../auth/token-cache.js';
-import { REVOKED_MESSAGE, revocationChannel } from './token-store.js';
+import { CHANGED_MESSAGE, REVOKED_MESSAGE, revocationChannel } from './token-store.js';
 
 const PROBE_MESSAGE = 'probe ';
 const PROBE_RETRY_MS = 2000;
@@ -23,6 +23,7 @@ export function listenForRevocations(store: RedisConnection, cache: TokenCache, 
 
   const onMessage = (message: string) => {
     if (message.startsWith(REVOKED_MESSAGE)) cache.revoked(message.slice(REVOKED_MESSAGE.length));
+    else if (message.startsWith(CHANGED_MESSAGE)) cache.revoked(message.slice(CHANGED_MESSAGE.length));
     else if (message === `${PROBE_MESSAGE}${pendingProbe}`) {
       pendingProbe = undefined;
       cache.channelUp();

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { tooManyRequests } from '../../shared/http-errors.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BEARER_SCHEME } from '../../shared/openapi.js';
-import { principalOf, type BrowserContext } from '../context.js';
+import { principalOf } from '../context.js';
 import {
   CreateTokenBodySchema,
   CreateTokenResponseSchema,
@@ -12,7 +12,7 @@ import {
   TokenReadSchema,
   TokenRevokedSchema,
 } from './schemas.js';
-import { createTokenService } from './token-service.js';
+import type { TokenService } from './token-service.js';
 
 const security = [{ [BEARER_SCHEME]: [] }];
 
@@ -28,8 +28,7 @@ function creationRateLimit(perMinute: number) {
   };
 }
 
-export function publicTokenRoutes(app: FastifyInstance, context: BrowserContext, creationsPerMinute: number): void {
-  const tokens = createTokenService(context);
+export function publicTokenRoutes(app: FastifyInstance, tokens: TokenService, creationsPerMinute: number): void {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/auth/tokens/credentials',
     {
@@ -51,8 +50,7 @@ export function publicTokenRoutes(app: FastifyInstance, context: BrowserContext,
   );
 }
 
-export function tokenRoutes(app: FastifyInstance, context: BrowserContext): void {
-  const tokens = createTokenService(context);
+export function tokenRoutes(app: FastifyInstance, tokens: TokenService): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   routes.get(
     '/api/auth/tokens',

@@ -6,7 +6,8 @@ import { graphModuleVersion } from '../../platform/falkordb/server-commands.js';
 import { TargetRefusedError } from '../../platform/falkordb/target-guard.js';
 import { BadRequestError, ForbiddenError, HttpError, NotFoundError, UnauthorizedError } from '../../shared/http-errors.js';
 import { signHs256 } from '../../shared/jwt.js';
-import type { BrowserContext, Principal } from '../context.js';
+import { databaseFor, type BrowserContext, type Principal } from '../context.js';
+import { toHttpError } from '../database/database-errors.js';
 import type { Role } from '../auth/roles.js';
 import { detectRole } from './role-detection.js';
 import { MAX_TTL_SECONDS, type CreateTokenBody, type TokenMetadata } from './schemas.js';
@@ -92,16 +93,37 @@ export function createTokenService(context: BrowserContext) {
   let checksInFlight = 0;
   const isLive = (record: TokenRecord) => record.expiresAt === null || record.expiresAt > context.now();
 
+  /**
+   * Whether the principal administers its database now: a token's role was detected when it was made, and its
+   * user may have been demoted or deleted since (by this server or by hand), so an Admin token's power over other
+   * users' tokens is confirmed against the database each time. A deleted user's connection is refused (401).
+   */
+  async function isAdminNow(principal: Principal): Promise<boolean> {
+    if (principal.role !== 'Admin') return false;
+    try {
+      return (await detectRole(databaseFor(context, principal), principal.username)) === 'Admin';
+    } catch (error) {
+      throw toHttpError(error);
+    }
+  }
+
   /** Owners see their tokens; an Admin sees every token of the database it administers. */
-  function canSee(principal: Principal, record: TokenRecord): boolean {
-    return record.userId === principal.userId || (principal.role === 'Admin' && record.dbKey === principal.dbKey);
+  async function canSee(principal: Principal, record: TokenRecord): Promise<boolean> {
+    if (record.userId === principal.userId) return true;
+    return record.dbKey === principal.dbKey && (await isAdminNow(principal));
   }
 
   async function visibleRecord(principal: Principal, tokenId: string, denied: string): Promise<TokenRecord> {
     const record = await context.store.get(tokenId);
     if (!record || !isLive(record)) throw new NotFoundError('Token not found');
-    if (!canSee(principal, record)) throw new ForbiddenError(denied);
+    if (!(await canSee(principal, record))) throw new ForbiddenError(denied);
     return record;
+  }
+
+  /** The live tokens of one database user of the principal's database. */
+  async function tokensOfUser(principal: Principal, username: string): Promise<TokenRecord[]> {
+    const records = await context.store.list({ dbKey: principal.dbKey });
+    return records.filter((record) => record.username === username && record.revokedAt === null && isLive(record));
   }
 
   return {
@@ -173,7 +195,7 @@ export function createTokenService(context: BrowserContext) {
     },
 
     async list(principal: Principal): Promise<TokenMetadata[]> {
-      const records = await context.store.list(principal.role === 'Admin' ? { dbKey: principal.dbKey } : { userId: principal.userId });
+      const records = await context.store.list((await isAdminNow(principal)) ? { dbKey: principal.dbKey } : { userId: principal.userId });
       return records.filter((record) => isLive(record) && record.revokedAt === null).map(toMetadata);
     },
 
@@ -189,5 +211,28 @@ export function createTokenService(context: BrowserContext) {
       if (outcome === 'not-found') throw new NotFoundError('Token not found');
       if (outcome === 'already-revoked') throw new BadRequestError('Token is already revoked');
     },
+
+    /** A database user was deleted: its tokens are revoked, on every replica. Returns how many. */
+    async revokeTokensOfUser(principal: Principal, username: string): Promise<number> {
+      const records = await tokensOfUser(principal, username);
+      for (const record of records) {
+        await context.store.revoke(record.tokenId, context.now());
+        context.tokenCache.revoked(record.tokenId);
+      }
+      return records.length;
+    },
+
+    /** A database user's role changed: its tokens act with the new role from their next request on. */
+    async rescopeTokensOfUser(principal: Principal, username: string, role: Role): Promise<number> {
+      const records = (await tokensOfUser(principal, username)).filter((record) => record.role !== role);
+      await context.store.rescope(
+        records.map((record) => record.tokenId),
+        role,
+      );
+      for (const record of records) context.tokenCache.revoked(record.tokenId);
+      return records.length;
+    },
   };
 }
+
+export type TokenService = ReturnType<typeof createTokenService>;

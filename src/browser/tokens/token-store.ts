@@ -4,7 +4,8 @@
 //                          on the token itself, in constant time, so they need only the one read by id)
 //   <p>db-tokens:<db>      sorted set of ids per database (host:port), scored by creation time
 //   <p>user-tokens:<user>  sorted set of ids per database user, scored by creation time
-//   <p>token-revocations   pub/sub channel: `revoked <id>` when a token is revoked (replicas drop cached tokens)
+//   <p>token-revocations   pub/sub channel: `revoked <id>` when a token is revoked, `changed <id>` when its role
+//                          changed (replicas drop cached tokens)
 // Ids and hashes are validated before they become part of a key; values are separate command arguments.
 import type { RedisConnection } from '../../platform/redis/redis-connection.js';
 import { HttpError } from '../../shared/http-errors.js';
@@ -86,6 +87,8 @@ export type RevokeOutcome = 'revoked' | 'already-revoked' | 'not-found';
 /** The pub/sub channel on which revocations are announced to every replica's token cache. */
 export const revocationChannel = (prefix: string) => `${prefix}token-revocations`;
 export const REVOKED_MESSAGE = 'revoked ';
+/** A token's record changed (its role): replicas drop it from their caches and read it again. */
+export const CHANGED_MESSAGE = 'changed ';
 
 export const TOKEN_STORE_UNAVAILABLE = 'Token store is unavailable';
 
@@ -165,6 +168,14 @@ export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:', ob
       return set ? 'revoked' : 'already-revoked';
     },
 
+    /** A database user's role changed: its tokens carry the new role from their next request on, on every replica. */
+    rescope: async (tokenIds: string[], role: Role): Promise<void> => {
+      if (tokenIds.length === 0) return;
+      const multi = redis.multi();
+      for (const id of tokenIds) multi.hSet(tokenKey(id), 'role', role).publish(revocationChannel(prefix), `${CHANGED_MESSAGE}${id}`);
+      await multi.exec();
+    },
+
     touch: async (tokenId: string, now: number): Promise<void> => {
       await redis.hSet(tokenKey(tokenId), 'last_used', String(now));
     },
@@ -174,6 +185,7 @@ export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:', ob
     get: unavailableAs503('get', store.get, observe),
     list: unavailableAs503('list', store.list, observe),
     revoke: unavailableAs503('revoke', store.revoke, observe),
+    rescope: unavailableAs503('rescope', store.rescope, observe),
     touch: unavailableAs503('touch', store.touch, observe),
   };
 }

@@ -11,6 +11,7 @@ import { requireRole, ROLES, type Role } from '../auth/roles.js';
 import { databaseFor, isProtectedUser, principalOf, type BrowserContext } from '../context.js';
 import { translated } from '../database/database-errors.js';
 import { MessageSchema } from '../graphs/schemas.js';
+import type { TokenService } from '../tokens/token-service.js';
 import { roleFromAclUser, rulesFor } from './acl-rules.js';
 
 const security = [{ [BEARER_SCHEME]: [] }];
@@ -39,7 +40,7 @@ async function listUsers(database: GraphDatabase): Promise<{ username: string; r
   });
 }
 
-export function userRoutes(app: FastifyInstance, context: BrowserContext): void {
+export function userRoutes(app: FastifyInstance, context: BrowserContext, tokens: TokenService): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const admin = requireRole('Admin', 'managing database users');
   const db = (request: Parameters<typeof principalOf>[0]) => databaseFor(context, principalOf(request));
@@ -130,6 +131,8 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext): void 
       // Under the same locks as creation and role changes, so a change racing the deletion cannot bring a user back.
       await lockUsers(request, usernames, () => translated(() => db(request).aclDelUsers(usernames)));
       await persistUsers(request);
+      // Tokens of a user that no longer exists must stop working at once, not when the database next refuses them.
+      for (const username of usernames) await tokens.revokeTokensOfUser(principalOf(request), username);
       return { message: 'Users deleted' };
     },
   );
@@ -164,6 +167,9 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext): void 
         }),
       );
       await persistUsers(request);
+      // The user's tokens act with the new role from their next request on (a demoted Admin's token stops
+      // administering other users' tokens at once).
+      await tokens.rescopeTokensOfUser(principalOf(request), user, role);
       return { message: `User ${user} updated` };
     },
   );
