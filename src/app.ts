@@ -73,8 +73,8 @@ function errorsByPath(error: unknown, request: FastifyRequest, reply: FastifyRep
 
 export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
   const { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds } = config;
-  const { queryRowsMax, queryResultBytesMax, queriesPerToken, queriesPerClient } = config;
-  return { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds, queryRowsMax, queryResultBytesMax, queriesPerToken, queriesPerClient };
+  const { queryRowsMax, queryResultBytesMax, queriesPerToken, queriesPerClient, csvUrlAllowlist } = config;
+  return { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds, queryRowsMax, queryResultBytesMax, queriesPerToken, queriesPerClient, csvUrlAllowlist };
 }
 
 function protectedUsersOf(deps: AppDeps): { host: string; port: number; username: string }[] {

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { EmailSchema } from './shared/email.js';
+import { parseUrlAllowlist } from './shared/url-allowlist.js';
 import { parseAllowedTargets, type AllowedTarget } from './platform/falkordb/target-guard.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -88,6 +89,16 @@ export const EnvSchema = z.object({
   QUERY_RESULT_BYTES_MAX: z.coerce.number().int().min(1024).max(2 ** 32).default(64 * 1024 * 1024),
   QUERIES_PER_TOKEN: z.coerce.number().int().min(1).max(10_000).default(8),
   QUERIES_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(32),
+  CSV_URL_ALLOWLIST: z
+    .string()
+    .optional()
+    .superRefine((text, context) => {
+      try {
+        parseUrlAllowlist(text ?? '');
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   ALPHA_CLIENT_ID: z.string().min(1).optional(),
@@ -157,6 +168,8 @@ export interface Config {
   queryResultBytesMax: number;
   queriesPerToken: number;
   queriesPerClient: number;
+  /** CSV_URL_ALLOWLIST: http(s) URL prefixes LOAD CSV may read (file:// is always allowed). */
+  csvUrlAllowlist: string[];
   headersTimeoutMs: number;
   maxConnections: number;
   /** Where database deployments live when multi_cluster_mode is off, and the default of `?namespace=`. */
@@ -238,6 +251,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     queryResultBytesMax: e.QUERY_RESULT_BYTES_MAX,
     queriesPerToken: e.QUERIES_PER_TOKEN,
     queriesPerClient: e.QUERIES_PER_CLIENT,
+    csvUrlAllowlist: parseUrlAllowlist(e.CSV_URL_ALLOWLIST ?? ''),
     // Never longer than a whole request may take.
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
     maxConnections: e.MAX_CONNECTIONS,

@@ -32,6 +32,8 @@ export interface BrowserLimits {
   queryResultBytesMax: number;
   queriesPerToken: number;
   queriesPerClient: number;
+  /** CSV_URL_ALLOWLIST: normalised http(s) URL prefixes LOAD CSV may read besides file://. */
+  csvUrlAllowlist: readonly string[];
 }
 
 export interface ProtectedDatabaseUser {

@@ -21,7 +21,7 @@ import {
   renameGraph,
   requireGraph,
 } from './graph-service.js';
-import { CypherQuerySchema, GraphNameSchema, GraphParamsSchema, MessageSchema, requiredString } from './schemas.js';
+import { cypherQuerySchema, GraphNameSchema, GraphParamsSchema, MessageSchema, requiredString } from './schemas.js';
 import { openEventStream, wantsEventStream } from './sse.js';
 
 const security = [{ [BEARER_SCHEME]: [] }];
@@ -36,7 +36,6 @@ function sourceNameOf(query: { sourceName?: string }, body: { sourceName?: strin
   return name;
 }
 
-const ExplainQuerySchema = z.object({ query: requiredString('query').pipe(CypherQuerySchema) });
 const InfoQuerySchema = z.object({
   type: z.enum(INFO_TYPES, {
     error: (issue) => (issue.input === undefined ? verbatim('Missing parameter type') : verbatim(`Invalid parameter type: must be one of ${INFO_TYPES.join(', ')}`)),
@@ -46,6 +45,7 @@ const CountSchema = z.object({ nodes: z.number().int(), edges: z.number().int() 
 
 export function graphRoutes(app: FastifyInstance, context: BrowserContext): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
+  const ExplainQuerySchema = z.object({ query: requiredString('query').pipe(cypherQuerySchema(context.limits.csvUrlAllowlist)) });
   const db = (request: Parameters<typeof principalOf>[0]) => databaseFor(context, principalOf(request));
 
   routes.get(

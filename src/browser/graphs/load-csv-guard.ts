@@ -1,4 +1,7 @@
-// Refuses queries whose LOAD CSV would make the database fetch a URL (issue 15): only file:// imports pass.
+// Refuses queries whose LOAD CSV would make the database fetch a URL (issue 15): only file:// imports, and URLs
+// under CSV_URL_ALLOWLIST, pass.
+import { isUnderUrlPrefix } from '../../shared/url-allowlist.js';
+
 export type CypherToken = { kind: 'word'; text: string } | { kind: 'string'; text: string } | { kind: 'other'; text: string };
 
 /**
@@ -44,13 +47,15 @@ export function cypherTokens(query: string): CypherToken[] {
 /** A file:// URL without parent-directory steps stays inside FalkorDB's import folder. */
 function isAllowedSource(url: string, allowlist: readonly string[]): boolean {
   if (/^file:\/\//i.test(url) && !url.includes('..')) return true;
-  return allowlist.some((prefix) => url.startsWith(prefix));
+  return allowlist.some((prefix) => isUnderUrlPrefix(url, prefix));
 }
 
 const REFUSED = 'LOAD CSV may only read file:// URLs given as a string literal';
+const REFUSED_WITH_ALLOWLIST = 'LOAD CSV may only read file:// URLs, or URLs under CSV_URL_ALLOWLIST, given as a string literal';
 
 /** The reason a query is refused, or undefined when every LOAD CSV in it reads an allowed literal source. */
 export function loadCsvViolation(query: string, allowlist: readonly string[] = []): string | undefined {
+  const refused = allowlist.length === 0 ? REFUSED : REFUSED_WITH_ALLOWLIST;
   const tokens = cypherTokens(query);
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i]!;
@@ -63,8 +68,8 @@ export function loadCsvViolation(query: string, allowlist: readonly string[] = [
     const source = tokens[k];
     const after = tokens[k + 1];
     // Anything but a lone literal (a parameter, a concatenation, a function call) cannot be checked: refuse it.
-    if (source?.kind !== 'string' || after?.kind !== 'word' || after.text !== 'AS') return REFUSED;
-    if (!isAllowedSource(source.text, allowlist)) return REFUSED;
+    if (source?.kind !== 'string' || after?.kind !== 'word' || after.text !== 'AS') return refused;
+    if (!isAllowedSource(source.text, allowlist)) return refused;
   }
   return undefined;
 }

@@ -11,16 +11,17 @@ import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { HttpError } from '../../shared/http-errors.js';
 import { databaseFor, principalOf, type BrowserContext, type BrowserLimits } from '../context.js';
 import { toHttpError } from '../database/database-errors.js';
-import { CypherQuerySchema, GraphParamsSchema, requiredString } from './schemas.js';
+import { cypherQuerySchema, GraphParamsSchema, requiredString } from './schemas.js';
 import { openEventStream, wantsEventStream } from './sse.js';
 import { resultJson, resultJsonChunks, STREAMED_ABOVE_ROWS } from './result-json.js';
 
-const QueryStreamQuerySchema = z.object({
-  query: requiredString('query').pipe(CypherQuerySchema),
-  timeout: requiredString('timeout')
-    .regex(/^\d{1,10}$/, verbatim('Invalid parameter timeout'))
-    .transform(Number),
-});
+const queryStreamQuerySchema = (csvUrlAllowlist: readonly string[]) =>
+  z.object({
+    query: requiredString('query').pipe(cypherQuerySchema(csvUrlAllowlist)),
+    timeout: requiredString('timeout')
+      .regex(/^\d{1,10}$/, verbatim('Invalid parameter timeout'))
+      .transform(Number),
+  });
 
 const RowSchema = z.record(z.string(), z.unknown());
 export const QueryResultSchema = z
@@ -83,7 +84,7 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext): void
           'With `Accept: text/event-stream`: HTTP 200 and one `result` event `{metadata, data}` or one `error` event `{message, status}`, then the end of the stream; comment heartbeats every 15 s while the query runs. Otherwise a JSON response.',
         security: [{ [BEARER_SCHEME]: [] }],
         params: GraphParamsSchema,
-        querystring: QueryStreamQuerySchema,
+        querystring: queryStreamQuerySchema(context.limits.csvUrlAllowlist),
         response: {
           200: {
             description: 'Query result',

@@ -9,15 +9,20 @@ export const GraphNameSchema = printableString({ max: 512 });
 
 export const GraphParamsSchema = z.object({ graph: GraphNameSchema });
 
-export const CypherQuerySchema = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(1_000_000)
-  // Every query route (stream, explain, profile) parses its query with this schema, so none can fetch a URL.
-  .superRefine((query, ctx) => {
-    const violation = loadCsvViolation(query);
-    if (violation !== undefined) ctx.addIssue({ code: 'custom', message: verbatim(violation) });
-  });
+/**
+ * Every query route (stream, explain, profile) parses its query with this schema, so none can make the database
+ * fetch a URL outside CSV_URL_ALLOWLIST.
+ */
+export function cypherQuerySchema(csvUrlAllowlist: readonly string[]) {
+  return z
+    .string()
+    .min(1, 'must not be empty')
+    .max(1_000_000)
+    .superRefine((query, ctx) => {
+      const violation = loadCsvViolation(query, csvUrlAllowlist);
+      if (violation !== undefined) ctx.addIssue({ code: 'custom', message: verbatim(violation) });
+    });
+}
 
 export const MessageSchema = z.object({ message: z.string() });
 
