@@ -68,9 +68,12 @@ describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
     expect(before.json<{ user: { role: string; permissions: string[] } }>().user).toMatchObject({ role: 'operator', permissions: ['settings.read', 'clusters.read', 'clusters.update', 'operations.read'] });
     const id = before.json<{ user: { id: string } }>().user.id;
     await t.app.inject({ method: 'PATCH', url: `/api/users/${id}`, headers: { cookie: admin }, payload: { role: 'viewer' } });
-    expect((await validate(op)).json<{ user: { role: string } }>().user.role).toBe('viewer');
+    // The session granted as operator is over; a new one carries the new role.
+    expect((await validate(op)).statusCode).toBe(401);
+    const asViewer = await login(t.app, 'op@corp.example', 'op-password-1');
+    expect((await validate(asViewer)).json<{ user: { role: string } }>().user.role).toBe('viewer');
     await t.app.inject({ method: 'PATCH', url: `/api/users/${id}`, headers: { cookie: admin }, payload: { disabled: true } });
-    const disabled = await validate(op);
+    const disabled = await validate(asViewer);
     expect(disabled.statusCode).toBe(401);
   });
 
@@ -88,6 +91,8 @@ describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
       await sign({ ...claims, aud: 'someone-else' }),
       await sign({ ...claims, iss: 'another-issuer' }),
       await sign(claims, new TextEncoder().encode('not-the-session-secret-not-the-session-secret')),
+      // Correctly signed but without an expiry: it would never end.
+      await sign(Object.fromEntries(Object.entries(claims).filter(([name]) => name !== 'exp'))),
       'not.a.jwt',
     ]) {
       const res = await validate(`token=${jwt}`);
@@ -105,6 +110,52 @@ describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
       expect(res.json()).toEqual({ message: 'Logged out' });
       expect(String(res.headers['set-cookie'])).toMatch(/^token=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax$/);
     }
+  });
+
+  // Sign-ins from their own client addresses, so these tests do not spend the others' sign-in budget.
+  const loginFrom = async (remoteAddress: string, email: string, password: string) => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress });
+    expect(res.statusCode, res.body).toBe(200);
+    return sessionCookie(res);
+  };
+
+  it('ends every session of the user at logout, so a copied cookie stops working too', async () => {
+    const here = await loginFrom('10.1.0.1', ADMIN.email, ADMIN.password);
+    const elsewhere = await loginFrom('10.1.0.2', ADMIN.email, ADMIN.password);
+    expect((await validate(elsewhere)).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: here } })).statusCode).toBe(200);
+    for (const cookie of [here, elsewhere]) expect((await validate(cookie)).statusCode).toBe(401);
+    const stored = JSON.parse((await t.backdoor.secret('graphdb-admin-users'))!['users.json']!) as { email: string; sessionVersion?: number }[];
+    expect(stored.find((user) => user.email === ADMIN.email)!.sessionVersion).toBeGreaterThan(0);
+    expect((await validate(await loginFrom('10.1.0.1', ADMIN.email, ADMIN.password))).statusCode).toBe(200);
+  });
+
+  it("ends a user's sessions when an admin changes their password, role or disabled flag, and renews the admin's own", async () => {
+    const admin = await loginFrom('10.1.0.3', ADMIN.email, ADMIN.password);
+    const created = await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'revoked@corp.example', name: 'Revoked', role: 'viewer', password: 'viewer-password-1' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json<{ user: { id: string } }>().user.id;
+    const changes = [{ password: 'viewer-password-2' }, { role: 'operator' }, { disabled: true }];
+    let password = 'viewer-password-1';
+    for (const change of changes) {
+      const viewer = await loginFrom('10.1.0.4', 'revoked@corp.example', password);
+      expect((await validate(viewer)).statusCode).toBe(200);
+      const patched = await t.app.inject({ method: 'PATCH', url: `/api/users/${id}`, headers: { cookie: admin }, payload: change });
+      expect(patched.statusCode, patched.body).toBe(200);
+      expect((await validate(viewer)).statusCode, JSON.stringify(change)).toBe(401);
+      if ('password' in change) password = change.password;
+    }
+    // A rename alone ends nothing.
+    await t.app.inject({ method: 'PATCH', url: `/api/users/${id}`, headers: { cookie: admin }, payload: { disabled: false } });
+    const viewer = await loginFrom('10.1.0.4', 'revoked@corp.example', password);
+    await t.app.inject({ method: 'PATCH', url: `/api/users/${id}`, headers: { cookie: admin }, payload: { name: 'Renamed' } });
+    expect((await validate(viewer)).statusCode).toBe(200);
+    // An admin changing their own password keeps working: the response carries a renewed session.
+    const me = (await validate(admin)).json<{ user: { id: string } }>().user.id;
+    const own = await t.app.inject({ method: 'PATCH', url: `/api/users/${me}`, headers: { cookie: admin }, payload: { password: ADMIN.password } });
+    expect(own.statusCode, own.body).toBe(200);
+    expect((await validate(admin)).statusCode).toBe(401);
+    expect((await validate(sessionCookie(own))).statusCode).toBe(200);
   });
 
   it('limits sign-in attempts to 10 a minute per client and e-mail, answering 429 in the admin shape', async () => {

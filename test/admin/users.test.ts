@@ -75,7 +75,9 @@ describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
     expect((await call('DELETE', `/api/users/${secondId}`, undefined, await login(t.app, 'admin2@corp.example', 'admin2-password'))).statusCode).toBe(409);
     const restore = await login(t.app, 'admin2@corp.example', 'admin2-password');
     expect((await call('PATCH', `/api/users/${admin.id}`, { role: 'admin' }, restore)).statusCode).toBe(200);
-    const removed = await call('DELETE', `/api/users/${secondId}`);
+    // Each role change ended the first admin's sessions: the later tests sign in again.
+    sessions.admin = await login(t.app, ADMIN.email, ADMIN.password);
+    const removed = await call('DELETE', `/api/users/${secondId}`, undefined, sessions.admin);
     expect(removed.json()).toEqual({ message: 'User deleted' });
     expect((await users()).some((u) => u.id === secondId)).toBe(false);
   });

@@ -49,9 +49,9 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext): v
 
   routes.post(
     '/api/auth/logout',
-    { schema: { operationId: 'logout', tags, summary: 'Sign out: clears the session cookie (idempotent)', response: { 200: MessageSchema } } },
-    (_request, reply) => {
-      context.sessions.end(reply);
+    { schema: { operationId: 'logout', tags, summary: 'Sign out: clears the session cookie and ends every session of its user (idempotent)', response: { 200: MessageSchema } } },
+    async (request, reply) => {
+      await context.sessions.end(request, reply);
       return { message: 'Logged out' };
     },
   );

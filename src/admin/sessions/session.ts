@@ -21,24 +21,34 @@ export function cookieAttributes(options: SessionOptions, maxAge: number) {
   return { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: !options.publicOrigin.startsWith('http://'), maxAge };
 }
 
+interface VerifiedSession {
+  subject: string;
+  /** The user's session version when it was issued (`sv`); sessions from before versions existed carry none: 0. */
+  version: number;
+  expiresAtMs: number;
+}
+
 /** Verified session cookies kept in memory; beyond this many the oldest goes first. */
 const VERIFIED_SESSIONS = 10_000;
 
 export function createSessions(options: SessionOptions, users: UserService) {
   // A session JWT is stateless: once its signature, issuer and audience are verified, only its expiry can change
   // the answer, so the verification (the dearest step of a session check) is done once per cookie.
-  const verified = new Map<string, { subject: string | undefined; expiresAtMs: number }>();
-  const verifiedSubject = async (cookie: string, secret: string): Promise<string | undefined> => {
+  const verified = new Map<string, VerifiedSession>();
+  const verifiedSession = async (cookie: string, secret: string): Promise<VerifiedSession> => {
     const known = verified.get(cookie);
-    if (known && known.expiresAtMs > options.now()) return known.subject;
+    if (known && known.expiresAtMs > options.now()) return known;
     if (known) verified.delete(cookie);
     const claims = await verifyHs256(cookie, secret, { issuer: SESSION_ISSUER, audience: SESSION_AUDIENCE });
-    // Sessions always carry `exp`; jose has checked it against the real clock, the cache checks `now`.
-    if (claims.exp !== undefined && claims.exp * 1000 > options.now()) {
+    // A session without an expiry would be valid forever: refused, whoever signed it.
+    if (typeof claims.exp !== 'number' || typeof claims.sub !== 'string') throw new Error('a session needs exp and sub');
+    const session = { subject: claims.sub, version: typeof claims.sv === 'number' ? claims.sv : 0, expiresAtMs: claims.exp * 1000 };
+    // jose has checked `exp` against the real clock, the cache checks `now`.
+    if (session.expiresAtMs > options.now()) {
       if (verified.size >= VERIFIED_SESSIONS) verified.delete(verified.keys().next().value!);
-      verified.set(cookie, { subject: claims.sub, expiresAtMs: claims.exp * 1000 });
+      verified.set(cookie, session);
     }
-    return claims.sub;
+    return session;
   };
 
   const secret = () => {
@@ -49,7 +59,7 @@ export function createSessions(options: SessionOptions, users: UserService) {
   return {
     async start(reply: FastifyReply, user: StoredUser): Promise<void> {
       const nowSeconds = Math.floor(options.now() / 1000);
-      const jwt = await signHs256({ sub: user.id, email: user.email, role: user.role, provider: user.provider }, secret(), {
+      const jwt = await signHs256({ sub: user.id, email: user.email, role: user.role, provider: user.provider, sv: user.sessionVersion ?? 0 }, secret(), {
         expiresAt: nowSeconds + options.ttlSeconds,
         issuer: SESSION_ISSUER,
         audience: SESSION_AUDIENCE,
@@ -57,22 +67,37 @@ export function createSessions(options: SessionOptions, users: UserService) {
       void reply.setCookie(SESSION_COOKIE, jwt, cookieAttributes(options, options.ttlSeconds));
     },
 
-    end(reply: FastifyReply): void {
+    /**
+     * Signs out: the cookie is cleared, and when it named a live session, every session of its user is ended in the
+     * store, so a copy of the cookie (another tab, a thief) stops working too. Idempotent.
+     */
+    async end(request: FastifyRequest, reply: FastifyReply): Promise<void> {
       void reply.clearCookie(SESSION_COOKIE, cookieAttributes(options, 0));
+      const cookie = request.cookies[SESSION_COOKIE];
+      if (!cookie || !options.secret) return;
+      let session: VerifiedSession;
+      try {
+        session = await verifiedSession(cookie, options.secret);
+      } catch {
+        return;
+      }
+      verified.delete(cookie);
+      const user = await users.findById(session.subject);
+      if (user && (user.sessionVersion ?? 0) === session.version) await users.endSessions(user.id);
     },
 
     /** onRequest hook of session-guarded routes: a valid cookie naming an enabled user, re-read from the store. */
     async authenticate(request: FastifyRequest): Promise<void> {
       const cookie = request.cookies[SESSION_COOKIE];
       if (!cookie || !options.secret) throw new UnauthorizedError('Authentication required');
-      let subject: string | undefined;
+      let session: VerifiedSession;
       try {
-        subject = await verifiedSubject(cookie, options.secret);
+        session = await verifiedSession(cookie, options.secret);
       } catch {
         throw new UnauthorizedError('Session expired or invalid');
       }
-      const user = subject ? await users.findById(subject) : undefined;
-      if (!user || user.disabled) throw new UnauthorizedError('Session expired or invalid');
+      const user = await users.findById(session.subject);
+      if (!user || user.disabled || (user.sessionVersion ?? 0) !== session.version) throw new UnauthorizedError('Session expired or invalid');
       request.sessionUser = { id: user.id, email: user.email, name: user.name, role: user.role, provider: user.provider };
     },
   };

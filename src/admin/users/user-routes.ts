@@ -45,7 +45,12 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
       config: { errorResponses: [404, 409] },
       schema: { operationId: 'updateAdminUser', tags, summary: 'Change name, role, disabled flag or password', security, params: UserIdParamsSchema, body: UpdateUserSchema, response: { 200: z.object({ user: ManagedUserSchema }) } },
     },
-    async (request) => ({ user: toManagedView(await context.users.update(request.params.id, request.body)) }),
+    async (request, reply) => {
+      const updated = await context.users.update(request.params.id, request.body);
+      // A change to one's own password or role ends one's sessions too; the session making it goes on, renewed.
+      if (updated.id === request.sessionUser?.id && !updated.disabled) await context.sessions.start(reply, updated);
+      return { user: toManagedView(updated) };
+    },
   );
 
   routes.delete(

@@ -58,7 +58,8 @@ export function createUserService(store: UserStore, now: () => number = Date.now
         if (role && role !== before.role) {
           const demotesLastAdmin = isEnabledAdmin(before) && !users.some((user, i) => i !== index && isEnabledAdmin(user));
           // Role sync never removes the last admin; the sign-in still succeeds with the old role.
-          if (!demotesLastAdmin) after = { ...after, role };
+          // A new role ends the sessions granted under the old one (this sign-in's session gets the new version).
+          if (!demotesLastAdmin) after = { ...after, role, sessionVersion: (before.sessionVersion ?? 0) + 1 };
         }
         return { users: users.map((user, i) => (i === index ? after : user)), result: after };
       });
@@ -93,17 +94,29 @@ export function createUserService(store: UserStore, now: () => number = Date.now
         const index = users.findIndex((user) => user.id === id);
         if (index === -1) throw new NotFoundError(`User ${id} not found`);
         const before = users[index]!;
+        // What a session was granted on depends on these: a change of any ends the user's sessions.
+        const endsSessions =
+          passwordHash !== undefined || (changes.role !== undefined && changes.role !== before.role) || (changes.disabled !== undefined && changes.disabled !== before.disabled);
         const after: StoredUser = {
           ...before,
           ...(changes.name !== undefined ? { name: changes.name } : {}),
           ...(changes.role !== undefined ? { role: changes.role } : {}),
           ...(changes.disabled !== undefined ? { disabled: changes.disabled } : {}),
           ...(passwordHash ? { passwordHash } : {}),
+          ...(endsSessions ? { sessionVersion: (before.sessionVersion ?? 0) + 1 } : {}),
         };
         const next = users.map((user, i) => (i === index ? after : user));
         if (isEnabledAdmin(before) && !next.some(isEnabledAdmin)) throw new ConflictError(LAST_ADMIN);
         return { users: next, result: after };
       });
+    },
+
+    /** Ends every session of the user (logout): sessions issued before now stop validating, on every replica. */
+    async endSessions(id: string): Promise<void> {
+      await store.update((users) => ({
+        users: users.map((user) => (user.id === id ? { ...user, sessionVersion: (user.sessionVersion ?? 0) + 1 } : user)),
+        result: undefined,
+      }));
     },
 
     async remove(id: string): Promise<void> {

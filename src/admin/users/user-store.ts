@@ -25,6 +25,11 @@ export const StoredUserSchema = z.object({
   createdAt: z.string(),
   lastLoginAt: z.string().optional(),
   disabled: z.boolean(),
+  /**
+   * Sessions carry the version they were issued under; bumping it (logout, password, role or disabled change)
+   * ends every earlier session of the user, on every replica (all read this store). Absent: 0.
+   */
+  sessionVersion: z.number().int().nonnegative().optional(),
 });
 export type StoredUser = z.infer<typeof StoredUserSchema>;
 const UsersSchema = z.array(StoredUserSchema);
