@@ -1,6 +1,6 @@
 // buildApp(config, deps): the whole HTTP application, shared layers then the two API plugins. No I/O here.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
@@ -71,6 +71,16 @@ function errorsByPath(error: unknown, request: FastifyRequest, reply: FastifyRep
   (isBrowserPath(request.url) ? browserErrors : adminErrors)(error, request, reply);
 }
 
+/**
+ * Fastify's form of TRUST_PROXY. A hop count trusts whatever connects, so it is safe only where nothing but the
+ * proxies can reach the pod (Fastify's own number form fails closed, hence the function); addresses are checked.
+ */
+function trustProxyOption(config: Readonly<Config>): FastifyServerOptions['trustProxy'] {
+  const { trustProxy } = config;
+  if (typeof trustProxy === 'number') return (_address: string, hop: number) => hop < trustProxy;
+  return trustProxy;
+}
+
 export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
   const { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds } = config;
   const { queryRowsMax, queryResultBytesMax, queriesPerToken, queriesPerClient, csvUrlAllowlist } = config;
@@ -89,6 +99,9 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   const expiryCheckMs = Math.min(1000, Math.max(100, Math.floor(config.requestTimeoutMs / 4)));
   const app = Fastify({
     loggerInstance: deps.logger,
+    // TRUST_PROXY: behind an Ingress, the client address (rate limits, logs) comes from X-Forwarded-For as far as
+    // the named proxies vouch for it; unset, the socket's peer is the client.
+    trustProxy: trustProxyOption(config),
     bodyLimit: BODY_LIMIT_BYTES,
     exposeHeadRoutes: false,
     logController: new AccessLog(),

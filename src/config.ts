@@ -1,4 +1,6 @@
 // The one place that reads environment variables: a zod schema turns them into a frozen, typed Config.
+import { isIP } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { EmailSchema } from './shared/email.js';
@@ -22,6 +24,29 @@ const portNumber = z.coerce
   .max(65535, 'must be between 1 and 65535');
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+/** false (the socket's peer is the client), a number of proxy hops, or the proxies' addresses and CIDR ranges. */
+export type TrustProxy = false | number | string[];
+
+export function parseTrustProxy(text: string | undefined): TrustProxy {
+  const value = (text ?? '').trim();
+  if (value === '' || value === 'false') return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops < 1 || hops > 32) throw new Error('TRUST_PROXY: a hop count is between 1 and 32');
+    return hops;
+  }
+  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    if (family === 0 || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits))) {
+      throw new Error(`TRUST_PROXY: ${JSON.stringify(entry)} is not an IP address or CIDR range (or give a hop count)`);
+    }
+  }
+  return entries;
+}
 
 /** Seconds, written as a number of seconds or with a unit: `90s`, `30m`, `8h`, `1d`. */
 const duration = z
@@ -99,6 +124,20 @@ export const EnvSchema = z.object({
         context.addIssue({ code: 'custom', message: (error as Error).message });
       }
     }),
+  LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(12),
+  LOGIN_FAILURES_BEFORE_BACKOFF: z.coerce.number().int().min(1).max(1000).default(5),
+  LOGIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  LOGIN_CHECKS_MAX: z.coerce.number().int().min(1).max(1000).default(Math.max(2, os.availableParallelism())),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .superRefine((text, context) => {
+      try {
+        parseTrustProxy(text);
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    }),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   ALPHA_CLIENT_ID: z.string().min(1).optional(),
@@ -170,6 +209,10 @@ export interface Config {
   queriesPerClient: number;
   /** CSV_URL_ALLOWLIST: http(s) URL prefixes LOAD CSV may read (file:// is always allowed). */
   csvUrlAllowlist: string[];
+  /** Local sign-in bounds (see admin/sessions/login-throttle.ts). */
+  loginLimits: { attemptsPerAddressPerMinute: number; failuresBeforeBackoff: number; maxBackoffMs: number; checksInFlightMax: number };
+  /** TRUST_PROXY: which proxies' X-Forwarded-For is believed for the client address (Fastify's trustProxy). */
+  trustProxy: TrustProxy;
   headersTimeoutMs: number;
   maxConnections: number;
   /** Where database deployments live when multi_cluster_mode is off, and the default of `?namespace=`. */
@@ -252,6 +295,13 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     queriesPerToken: e.QUERIES_PER_TOKEN,
     queriesPerClient: e.QUERIES_PER_CLIENT,
     csvUrlAllowlist: parseUrlAllowlist(e.CSV_URL_ALLOWLIST ?? ''),
+    loginLimits: {
+      attemptsPerAddressPerMinute: e.LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE,
+      failuresBeforeBackoff: e.LOGIN_FAILURES_BEFORE_BACKOFF,
+      maxBackoffMs: e.LOGIN_BACKOFF_MAX_SECONDS * 1000,
+      checksInFlightMax: e.LOGIN_CHECKS_MAX,
+    },
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     // Never longer than a whole request may take.
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
     maxConnections: e.MAX_CONNECTIONS,

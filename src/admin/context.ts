@@ -1,5 +1,6 @@
 // What the admin API's routes share.
 import type { Config } from '../config.js';
+import type { LoginThrottle } from './sessions/login-throttle.js';
 import type { Sessions } from './sessions/session.js';
 import type { SettingsService } from './settings/settings-service.js';
 import type { UserService } from './users/user-service.js';
@@ -11,4 +12,5 @@ export interface AdminContext {
   settings: SettingsService;
   users: UserService;
   sessions: Sessions;
+  loginThrottle: LoginThrottle;
 }

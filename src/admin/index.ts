@@ -13,6 +13,7 @@ import { createClusterService } from './clusters/cluster-service.js';
 import { oauthRoutes } from './oauth/oauth-routes.js';
 import { createOAuthService } from './oauth/oauth-service.js';
 import type { AdminContext } from './context.js';
+import { createLoginThrottle } from './sessions/login-throttle.js';
 import { createSessions } from './sessions/session.js';
 import { publicAuthRoutes, sessionAuthRoutes } from './sessions/auth-routes.js';
 import { settingsRoutes } from './settings/settings-routes.js';
@@ -41,6 +42,7 @@ export function createAdminContext(options: AdminServicesOptions): AdminContext 
     settings: createSettingsService({ stores: options.stores, logger: options.logger, refreshMs: options.config.settingsRefreshMs, now, onChange: options.onSettingsChange }),
     users,
     sessions: createSessions({ secret: options.config.sessionSecret, ttlSeconds: options.config.sessionTtlSeconds, publicOrigin: options.config.publicOrigin, now }, users),
+    loginThrottle: createLoginThrottle({ ...options.config.loginLimits, now }),
   };
 }
 

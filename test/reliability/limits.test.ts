@@ -47,7 +47,8 @@ describe('size limits', () => {
   let baseUrl: string;
   let cookie: string;
   beforeAll(async () => {
-    t = await startAdminTestApp('embedded');
+    // Only the per-address-and-e-mail limit is under test here (login-limits.test.ts has the others).
+    t = await startAdminTestApp('embedded', { env: { LOGIN_CHECKS_MAX: '100', LOGIN_FAILURES_BEFORE_BACKOFF: '100' } });
     cookie = await loginCookie(t.app, ADMIN.email, ADMIN.password);
     baseUrl = await listen(t.app);
   });

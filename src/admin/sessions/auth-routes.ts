@@ -39,7 +39,13 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext): v
     async (request, reply) => {
       const settings = await context.settings.current();
       if (!settings.features.local_users_enabled) throw new ForbiddenError('Local sign-in is disabled');
-      const user = await context.users.verifyLocalLogin(request.body.email, request.body.password);
+      const end = context.loginThrottle.begin(request.ip, request.body.email);
+      let user: StoredUser | undefined;
+      try {
+        user = await context.users.verifyLocalLogin(request.body.email, request.body.password);
+      } finally {
+        end(user !== undefined);
+      }
       if (!user) throw new UnauthorizedError(INVALID_LOGIN);
       await context.sessions.start(reply, user);
       await context.users.recordLogin(user.id);
