@@ -13,6 +13,7 @@ import { createClusterService } from './clusters/cluster-service.js';
 import { oauthRoutes } from './oauth/oauth-routes.js';
 import { createOAuthService } from './oauth/oauth-service.js';
 import type { AdminContext } from './context.js';
+import { refuseCrossSiteRequests } from './sessions/cross-site-guard.js';
 import { createLoginThrottle } from './sessions/login-throttle.js';
 import { createSessions } from './sessions/session.js';
 import { publicAuthRoutes, sessionAuthRoutes } from './sessions/auth-routes.js';
@@ -59,6 +60,8 @@ export interface AdminPluginOptions {
 export async function adminPlugin(app: FastifyInstance, options: AdminPluginOptions): Promise<void> {
   installErrorHandling(app, 'admin');
   const { context } = options;
+  // Before rate limits and sessions: a forged cross-site request is refused whatever it carries.
+  app.addHook('onRequest', refuseCrossSiteRequests(options.config.publicOrigin));
   await app.register(fastifyRateLimit, { global: false });
   if (options.firstAdmin) {
     const firstAdmin = options.firstAdmin;

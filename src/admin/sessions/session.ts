@@ -6,6 +6,13 @@ import type { UserService } from '../users/user-service.js';
 import type { StoredUser } from '../users/user-store.js';
 
 export const SESSION_COOKIE = 'token';
+/**
+ * With `Secure`, the session is also set under this name. Browsers accept a `__Host-` cookie only from this exact
+ * origin, over HTTPS, for path `/`, so a sibling subdomain cannot plant one (cookie tossing, session fixation).
+ * Browsers' requests (they send `Sec-Fetch-Site`) are authenticated by it alone; other clients keep the seed's
+ * `token`.
+ */
+export const HOST_ONLY_SESSION_COOKIE = '__Host-token';
 export const SESSION_ISSUER = 'graphdb-server';
 export const SESSION_AUDIENCE = 'graphdb-admin';
 
@@ -51,6 +58,14 @@ export function createSessions(options: SessionOptions, users: UserService) {
     return session;
   };
 
+  /** Over HTTPS, a browser's session is the `__Host-` cookie only: a planted `token` from a sibling site is ignored. */
+  const sessionCookieOf = (request: FastifyRequest): string | undefined => {
+    const hostOnly = request.cookies[HOST_ONLY_SESSION_COOKIE];
+    if (!cookieAttributes(options, 0).secure) return request.cookies[SESSION_COOKIE];
+    if (request.headers['sec-fetch-site'] !== undefined) return hostOnly;
+    return hostOnly ?? request.cookies[SESSION_COOKIE];
+  };
+
   const secret = () => {
     if (!options.secret) throw new HttpError(500, 'Server configuration error: SESSION_SECRET not set');
     return options.secret;
@@ -64,7 +79,9 @@ export function createSessions(options: SessionOptions, users: UserService) {
         issuer: SESSION_ISSUER,
         audience: SESSION_AUDIENCE,
       });
-      void reply.setCookie(SESSION_COOKIE, jwt, cookieAttributes(options, options.ttlSeconds));
+      const attributes = cookieAttributes(options, options.ttlSeconds);
+      void reply.setCookie(SESSION_COOKIE, jwt, attributes);
+      if (attributes.secure) void reply.setCookie(HOST_ONLY_SESSION_COOKIE, jwt, attributes);
     },
 
     /**
@@ -72,8 +89,10 @@ export function createSessions(options: SessionOptions, users: UserService) {
      * store, so a copy of the cookie (another tab, a thief) stops working too. Idempotent.
      */
     async end(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      void reply.clearCookie(SESSION_COOKIE, cookieAttributes(options, 0));
-      const cookie = request.cookies[SESSION_COOKIE];
+      const attributes = cookieAttributes(options, 0);
+      void reply.clearCookie(SESSION_COOKIE, attributes);
+      if (attributes.secure) void reply.clearCookie(HOST_ONLY_SESSION_COOKIE, attributes);
+      const cookie = sessionCookieOf(request);
       if (!cookie || !options.secret) return;
       let session: VerifiedSession;
       try {
@@ -88,7 +107,7 @@ export function createSessions(options: SessionOptions, users: UserService) {
 
     /** onRequest hook of session-guarded routes: a valid cookie naming an enabled user, re-read from the store. */
     async authenticate(request: FastifyRequest): Promise<void> {
-      const cookie = request.cookies[SESSION_COOKIE];
+      const cookie = sessionCookieOf(request);
       if (!cookie || !options.secret) throw new UnauthorizedError('Authentication required');
       let session: VerifiedSession;
       try {
