@@ -65,6 +65,11 @@ export const EnvSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters long').optional(),
   POD_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name').optional(),
   CLUSTER_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name').default('graphdb-system'),
+  // Secrets (besides the ones it created for settings) that write-only settings may write: names with this prefix.
+  SETTINGS_SECRET_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9][-a-z0-9.]{0,199}$/, 'must be the start of a Kubernetes Secret name (lower-case letters, digits, `-` and `.`)')
+    .default('graphdb-settings-'),
   SETTINGS_REFRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
   TOKEN_CREATION_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
@@ -136,6 +141,8 @@ export interface Config {
   /** False when `namespace` is only the default: inside a pod, the service account's namespace is used instead. */
   namespaceFromEnvironment: boolean;
   settingsRefreshMs: number;
+  /** Existing Secrets whose names start with this may receive write-only settings (besides the server's own). */
+  settingsSecretPrefix: string;
   tokenCacheTtlMs: number;
   /** Token requests per client address and minute (each one tries database credentials); 0 is no limit. */
   tokenCreationPerMinute: number;
@@ -217,6 +224,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     namespace: e.POD_NAMESPACE ?? 'graphdb-system',
     namespaceFromEnvironment: e.POD_NAMESPACE !== undefined,
     settingsRefreshMs: e.SETTINGS_REFRESH_MS,
+    settingsSecretPrefix: e.SETTINGS_SECRET_PREFIX,
     tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
     tokenCreationPerMinute: e.TOKEN_CREATION_PER_MINUTE,
     clusterNamespace: e.CLUSTER_NAMESPACE,

@@ -3,6 +3,7 @@
 import { compile } from '@jmespath-community/jmespath';
 import { z } from 'zod';
 import { EmailSchema } from '../../shared/email.js';
+import { USERS_SECRET } from '../users/user-store.js';
 
 const emptyOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(''), schema]);
 
@@ -10,7 +11,9 @@ const emptyOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(''), sche
 export const SecretNameSchema = z
   .string()
   .max(253)
-  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a Kubernetes Secret name (lower-case letters, digits, `-` and `.`)');
+  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a Kubernetes Secret name (lower-case letters, digits, `-` and `.`)')
+  // The user store is the server's own: a setting naming it could read it as a credential or overwrite it.
+  .refine((name) => name !== USERS_SECRET, `must not name the server's user store (${USERS_SECRET})`);
 const DomainSchema = z
   .string()
   .max(253)
