@@ -154,6 +154,38 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
     expect(await t.backdoor.settingsText()).toBe(before);
   });
 
+  it('bounds ui: 16 levels deep and 64 KiB serialized, counting what is already stored (400, nothing written)', async () => {
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 4000; i++) deep = { d: deep };
+    const before = await t.backdoor.settingsText();
+    const tooDeep = await patch({ ui: { deep } });
+    expect(tooDeep.statusCode).toBe(400);
+    expect(tooDeep.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', message: expect.stringContaining('ui: must be at most 16 levels deep') as unknown });
+    expect(await t.backdoor.settingsText()).toBe(before);
+    // The review's 4,000-level object made every later PATCH answer 500.
+    expect((await patch({ ui: { theme: 'light' } })).statusCode).toBe(200);
+
+    // ui itself is the first level.
+    let fifteen: Record<string, unknown> = { leaf: true };
+    for (let i = 1; i < 15; i++) fifteen = { d: fifteen };
+    expect((await patch({ ui: { fifteen } })).statusCode).toBe(200);
+    let sixteen: unknown = [1];
+    for (let i = 1; i < 16; i++) sixteen = [sixteen];
+    expect((await patch({ ui: { sixteen } })).statusCode).toBe(400);
+
+    const huge = await patch({ ui: { huge: 'x'.repeat(70_000) } });
+    expect(huge.statusCode).toBe(400);
+    expect(huge.json<{ message: string }>().message).toContain('ui: must be at most 65536 bytes as JSON');
+    const stored = await t.backdoor.settingsText();
+    expect((await patch({ ui: { half: 'x'.repeat(40_000) } })).statusCode).toBe(200);
+    const second = await patch({ ui: { otherHalf: 'y'.repeat(40_000) } });
+    expect(second.statusCode).toBe(400);
+    expect(second.json<{ message: string }>().message).toContain('ui: must be at most 65536 bytes as JSON');
+    expect(await t.backdoor.settingsText()).not.toContain('yyyy');
+    expect(stored).not.toContain('xxxx');
+    expect((await patch({ ui: { half: null } })).statusCode).toBe(200);
+  });
+
   it('refuses prototype pollution through the body', async () => {
     const res = await t.app.inject({
       method: 'PATCH',
