@@ -182,6 +182,22 @@ describe('OAuth sign-in', () => {
     for (const res of [a, b, c]) noSession(res);
   });
 
+  it('reads the domain of an address with exactly one @ (eve@corp.example@evil.example passed allowed_domains)', async () => {
+    alphaIdp.accounts.set('two-ats', { email: 'eve@corp.example@evil.example', email_verified: true, hd: 'corp.example' });
+    betaIdp.accounts.set('two-ats', { tid: TENANT, oid: 'oid-two-ats', email: 'eve@corp.example@evil.example' });
+    betaIdp.accounts.set('idn', { tid: TENANT, oid: 'oid-idn', email: 'jörg@BÜCHER.example' });
+    await patch({ oauth: { allowed_domains: ['corp.example', 'xn--bcher-kva.example'] } });
+    for (const provider of ['alpha', 'beta'] as const) {
+      const flow = await startFlow(provider, 'two-ats');
+      const res = await finish(provider, flow.callback, flow.cookie);
+      expect(res.statusCode, `${provider}: ${res.body}`).toBe(403);
+      expect(res.json<{ message: string }>().message).toBe('Email eve@corp.example@evil.example has no single domain to check against allowed_domains');
+      noSession(res);
+    }
+    const idn = await startFlow('beta', 'idn');
+    expect((await finish('beta', idn.callback, idn.cookie)).statusCode).toBe(302);
+  });
+
   it('sends returnTo values that leave the origin back to /', async () => {
     for (const returnTo of ['//evil.example/x', '/\\evil.example', 'https://evil.example', 'javascript:alert(1)']) {
       const flow = await startFlow('alpha', 'ada', returnTo);
