@@ -23,7 +23,7 @@ export interface Identity {
   subject: string;
   email: string;
   name: string;
-  /** The provider vouches for the e-mail: only then may it link to an existing account. */
+  /** The provider vouches for the e-mail: only then may it link to an existing account (see mayLinkByEmail). */
   emailVerified: boolean;
 }
 
@@ -67,6 +67,29 @@ export function assertDomainAllowed(email: string, settings: Settings): void {
   const domain = emailDomain(email);
   if (domain === undefined) throw new SignInRefused(403, 'domain_not_allowed', `Email ${email} has no single domain to check against allowed_domains`);
   if (!allowedDomains(settings).includes(domain)) throw new SignInRefused(403, 'domain_not_allowed', `Email domain ${domain} is not allowed`);
+}
+
+/** What linking needs to know of an existing account. */
+export interface LinkCandidate {
+  provider: 'local' | 'alpha' | 'beta';
+  identities?: { alpha?: string; beta?: string };
+  passwordHash?: string;
+}
+
+/**
+ * Whether a provider-verified sign-in with the e-mail of an existing account, not yet linked to this identity, may
+ * take that account over (issue 15: it linked into any local account, the local admin included). Only:
+ * - an account the same provider created (auto-onboarding) and not linked to another subject of it, or
+ * - an invitation: an account an admin created without a password ("OAuth sign-in only") that no provider has
+ *   claimed yet.
+ * A local account with a password, or one already claimed by another provider, is never linked.
+ */
+export function mayLinkByEmail(account: LinkCandidate, provider: 'alpha' | 'beta'): boolean {
+  const identities = account.identities ?? {};
+  if (identities[provider] !== undefined) return false;
+  if (account.provider === provider) return true;
+  const invitation = account.provider === 'local' && !account.passwordHash && Object.values(identities).every((subject) => subject === undefined);
+  return invitation;
 }
 
 /** Evaluates role_attribute_path; only admin, operator or viewer (any case) count, errors count as no role. */
