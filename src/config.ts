@@ -91,6 +91,9 @@ export const EnvSchema = z.object({
   TOKEN_DEFAULT_TTL_SECONDS: z.coerce.number().int().min(60).max(31_622_400).default(90 * 86_400),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
+  // Basic authentication of the metrics exporter: both or neither.
+  METRICS_USERNAME: z.string().min(1).max(256).regex(/^[^:]*$/, 'must not contain a colon').optional(),
+  METRICS_PASSWORD: z.string().min(8, 'must be at least 8 characters long').max(1024).optional(),
   ALPHA_CLIENT_ID: z.string().min(1).optional(),
   ALPHA_CLIENT_SECRET: z.string().min(1).optional(),
   ALPHA_REDIRECT_URI: httpUrl.optional(),
@@ -106,7 +109,7 @@ export const EnvSchema = z.object({
 });
 
 /** Variables whose values must never be echoed, not even in a start-up error. */
-const SECRET_VARIABLES = new Set(['AUTH_SECRET', 'ENCRYPTION_KEY', 'SESSION_SECRET', 'ALPHA_CLIENT_SECRET', 'BETA_CLIENT_SECRET', 'TOKEN_STORE_URL', 'ADMIN_PASSWORD']);
+const SECRET_VARIABLES = new Set(['AUTH_SECRET', 'ENCRYPTION_KEY', 'SESSION_SECRET', 'ALPHA_CLIENT_SECRET', 'BETA_CLIENT_SECRET', 'TOKEN_STORE_URL', 'ADMIN_PASSWORD', 'METRICS_PASSWORD']);
 
 export type KubernetesSource = { kind: 'kubeconfig'; path: string } | { kind: 'in-cluster' };
 
@@ -157,6 +160,8 @@ export interface Config {
   tokenDefaultTtlSeconds: number;
   headersTimeoutMs: number;
   maxConnections: number;
+  /** METRICS_USERNAME and METRICS_PASSWORD: when set, every scrape of the exporter must authenticate with them. */
+  metricsBasicAuth: { username: string; password: string } | undefined;
   /** Where database deployments live when multi_cluster_mode is off, and the default of `?namespace=`. */
   clusterNamespace: string;
   /** Where the providers live: overridable for sovereign clouds and tests. */
@@ -197,6 +202,9 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => describeProblem(issue, env)));
   const e = parsed.data;
+  if ((e.METRICS_USERNAME === undefined) !== (e.METRICS_PASSWORD === undefined)) {
+    throw new ConfigError([`${e.METRICS_USERNAME === undefined ? 'METRICS_USERNAME' : 'METRICS_PASSWORD'}: must be set together with ${e.METRICS_USERNAME === undefined ? 'METRICS_PASSWORD' : 'METRICS_USERNAME'}`]);
+  }
   const config: Config = {
     port: e.PORT,
     // Embedded mode is what `npm start` gives on a laptop: reachable from this machine only, unless asked otherwise.
@@ -236,6 +244,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     // Never longer than a whole request may take.
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
     maxConnections: e.MAX_CONNECTIONS,
+    metricsBasicAuth: e.METRICS_USERNAME && e.METRICS_PASSWORD ? { username: e.METRICS_USERNAME, password: e.METRICS_PASSWORD } : undefined,
     oauthEndpoints: {
       alphaIssuer: e.ALPHA_ISSUER.replace(/\/$/, ''),
       betaAuthority: e.BETA_AUTHORITY.replace(/\/$/, ''),
