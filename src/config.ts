@@ -91,6 +91,11 @@ export const EnvSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters long').optional(),
   POD_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name').optional(),
   CLUSTER_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name').default('graphdb-system'),
+  // Secrets (besides the ones it created for settings) that write-only settings may write: names with this prefix.
+  SETTINGS_SECRET_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9][-a-z0-9.]{0,199}$/, 'must be the start of a Kubernetes Secret name (lower-case letters, digits, `-` and `.`)')
+    .default('graphdb-settings-'),
   SETTINGS_REFRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
   TOKEN_CREATION_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
@@ -140,6 +145,9 @@ export const EnvSchema = z.object({
     }),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
+  // Basic authentication of the metrics exporter: both or neither.
+  METRICS_USERNAME: z.string().min(1).max(256).regex(/^[^:]*$/, 'must not contain a colon').optional(),
+  METRICS_PASSWORD: z.string().min(8, 'must be at least 8 characters long').max(1024).optional(),
   ALPHA_CLIENT_ID: z.string().min(1).optional(),
   ALPHA_CLIENT_SECRET: z.string().min(1).optional(),
   ALPHA_REDIRECT_URI: httpUrl.optional(),
@@ -155,7 +163,7 @@ export const EnvSchema = z.object({
 });
 
 /** Variables whose values must never be echoed, not even in a start-up error. */
-const SECRET_VARIABLES = new Set(['AUTH_SECRET', 'ENCRYPTION_KEY', 'SESSION_SECRET', 'ALPHA_CLIENT_SECRET', 'BETA_CLIENT_SECRET', 'TOKEN_STORE_URL', 'ADMIN_PASSWORD']);
+const SECRET_VARIABLES = new Set(['AUTH_SECRET', 'ENCRYPTION_KEY', 'SESSION_SECRET', 'ALPHA_CLIENT_SECRET', 'BETA_CLIENT_SECRET', 'TOKEN_STORE_URL', 'ADMIN_PASSWORD', 'METRICS_PASSWORD']);
 
 export type KubernetesSource = { kind: 'kubeconfig'; path: string } | { kind: 'in-cluster' };
 
@@ -190,6 +198,8 @@ export interface Config {
   /** False when `namespace` is only the default: inside a pod, the service account's namespace is used instead. */
   namespaceFromEnvironment: boolean;
   settingsRefreshMs: number;
+  /** Existing Secrets whose names start with this may receive write-only settings (besides the server's own). */
+  settingsSecretPrefix: string;
   tokenCacheTtlMs: number;
   /** Token requests per client address and minute (each one tries database credentials); 0 is no limit. */
   tokenCreationPerMinute: number;
@@ -215,6 +225,8 @@ export interface Config {
   trustProxy: TrustProxy;
   headersTimeoutMs: number;
   maxConnections: number;
+  /** METRICS_USERNAME and METRICS_PASSWORD: when set, every scrape of the exporter must authenticate with them. */
+  metricsBasicAuth: { username: string; password: string } | undefined;
   /** Where database deployments live when multi_cluster_mode is off, and the default of `?namespace=`. */
   clusterNamespace: string;
   /** Where the providers live: overridable for sovereign clouds and tests. */
@@ -255,6 +267,9 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => describeProblem(issue, env)));
   const e = parsed.data;
+  if ((e.METRICS_USERNAME === undefined) !== (e.METRICS_PASSWORD === undefined)) {
+    throw new ConfigError([`${e.METRICS_USERNAME === undefined ? 'METRICS_USERNAME' : 'METRICS_PASSWORD'}: must be set together with ${e.METRICS_USERNAME === undefined ? 'METRICS_PASSWORD' : 'METRICS_USERNAME'}`]);
+  }
   const config: Config = {
     port: e.PORT,
     // Embedded mode is what `npm start` gives on a laptop: reachable from this machine only, unless asked otherwise.
@@ -282,6 +297,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     namespace: e.POD_NAMESPACE ?? 'graphdb-system',
     namespaceFromEnvironment: e.POD_NAMESPACE !== undefined,
     settingsRefreshMs: e.SETTINGS_REFRESH_MS,
+    settingsSecretPrefix: e.SETTINGS_SECRET_PREFIX,
     tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
     tokenCreationPerMinute: e.TOKEN_CREATION_PER_MINUTE,
     clusterNamespace: e.CLUSTER_NAMESPACE,
@@ -305,6 +321,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     // Never longer than a whole request may take.
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
     maxConnections: e.MAX_CONNECTIONS,
+    metricsBasicAuth: e.METRICS_USERNAME && e.METRICS_PASSWORD ? { username: e.METRICS_USERNAME, password: e.METRICS_PASSWORD } : undefined,
     oauthEndpoints: {
       alphaIssuer: e.ALPHA_ISSUER.replace(/\/$/, ''),
       betaAuthority: e.BETA_AUTHORITY.replace(/\/$/, ''),

@@ -138,7 +138,7 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
     deps.embeddedDatabase = embeddedDatabase;
     deps.tokenStoreAccount = tokenStoreAccountOf(tokenStoreUrl);
     deps.metrics = metrics;
-    deps.metricsExporter = createMetricsExporter(metrics.registry, logger);
+    deps.metricsExporter = createMetricsExporter(metrics.registry, logger, { host: config.host, basicAuth: config.metricsBasicAuth });
     return { config, deps, embedded, release };
   } catch (error) {
     await release();

@@ -60,6 +60,20 @@ describe('loadConfig', () => {
     expect(message).not.toContain('short-secret');
   });
 
+  it('takes the metrics exporter credentials together or not at all, never echoing the password', () => {
+    expect(loadConfig({}).metricsBasicAuth).toBeUndefined();
+    expect(loadConfig({ METRICS_USERNAME: 'prometheus', METRICS_PASSWORD: 'scrape-password' }).metricsBasicAuth).toEqual({ username: 'prometheus', password: 'scrape-password' });
+    expect(() => loadConfig({ METRICS_USERNAME: 'prometheus' })).toThrow('METRICS_PASSWORD: must be set together with METRICS_USERNAME');
+    expect(() => loadConfig({ METRICS_PASSWORD: 'scrape-password' })).toThrow('METRICS_USERNAME: must be set together with METRICS_PASSWORD');
+    let caught: unknown;
+    try {
+      loadConfig({ METRICS_USERNAME: 'pro:metheus', METRICS_PASSWORD: 'short' });
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as ConfigError).problems).toEqual(['METRICS_USERNAME: must not contain a colon (got "pro:metheus")', 'METRICS_PASSWORD: must be at least 8 characters long']);
+  });
+
   it('honours the beta environment fallback only with OAUTH_PROVIDER=beta', () => {
     const env = { BETA_CLIENT_ID: 'b-client', BETA_TENANT_ID: 'tenant', ALPHA_CLIENT_ID: 'a-client' };
     expect(loadConfig(env).oauthEnv.beta).toEqual({});

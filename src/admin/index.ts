@@ -23,7 +23,7 @@ import type { Settings } from './settings/settings-schema.js';
 import { bootstrapFirstAdmin, type BootstrapOptions } from './users/bootstrap.js';
 import { userRoutes } from './users/user-routes.js';
 import { createUserService } from './users/user-service.js';
-import { createUserStore } from './users/user-store.js';
+import { createUserStore, USERS_SECRET } from './users/user-store.js';
 
 export interface AdminServicesOptions {
   config: Readonly<Config>;
@@ -40,7 +40,14 @@ export function createAdminContext(options: AdminServicesOptions): AdminContext 
   return {
     namespace: options.config.namespace,
     oauthEnv: options.config.oauthEnv,
-    settings: createSettingsService({ stores: options.stores, logger: options.logger, refreshMs: options.config.settingsRefreshMs, now, onChange: options.onSettingsChange }),
+    settings: createSettingsService({
+      stores: options.stores,
+      logger: options.logger,
+      refreshMs: options.config.settingsRefreshMs,
+      secretPolicy: { prefix: options.config.settingsSecretPrefix, reserved: [USERS_SECRET] },
+      now,
+      onChange: options.onSettingsChange,
+    }),
     users,
     sessions: createSessions({ secret: options.config.sessionSecret, ttlSeconds: options.config.sessionTtlSeconds, publicOrigin: options.config.publicOrigin, now }, users),
     loginThrottle: createLoginThrottle({ ...options.config.loginLimits, now }),

@@ -59,19 +59,49 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
 
   if (options.docsUi) {
     const allowed = options.docsUiAllowed;
-    await app.register(fastifySwaggerUi, {
-      routePrefix: '/api-docs',
-      uiHooks: allowed
-        ? {
-            onRequest: (_request, reply, done) => {
-              if (allowed()) done();
-              else void reply.callNotFound();
-            },
-          }
-        : undefined,
+    // Its own scope, so the headers below apply to the page and its static files and nothing else.
+    await app.register(async function docsUi(docs) {
+      docs.addHook('onSend', async (_request, reply) => {
+        for (const [name, value] of Object.entries(DOCS_UI_HEADERS)) void reply.header(name, value);
+      });
+      await docs.register(fastifySwaggerUi, {
+        routePrefix: '/api-docs',
+        uiHooks: allowed
+          ? {
+              onRequest: (_request, reply, done) => {
+                if (allowed()) done();
+                else void reply.callNotFound();
+              },
+            }
+          : undefined,
+      });
     });
   }
 }
+
+/**
+ * Headers of every /api-docs response (issue 15). The page loads its scripts and styles from /api-docs/static
+ * (no inline script); Swagger UI sets style attributes at run time, hence 'unsafe-inline' for styles only, and
+ * draws its icons from data: URLs. It fetches /api-spec.json and sends "try it out" requests to this origin only.
+ */
+export const DOCS_UI_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-security-policy': [
+    "default-src 'self'",
+    "base-uri 'self'",
+    "connect-src 'self'",
+    "font-src 'self' data:",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "script-src 'self'",
+    "script-src-attr 'none'",
+    "style-src 'self' 'unsafe-inline'",
+  ].join('; '),
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+});
 
 function isGuarded(route: RouteOptions): boolean {
   const security = (route.schema as { security?: unknown[] } | undefined)?.security;

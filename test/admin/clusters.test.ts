@@ -42,6 +42,36 @@ describe('clusters on KubeBlocks 1.x', () => {
 
   sharedClusterReads(() => ({ app: t.app, namespace: NS, adminCookie: sessions.admin, operatorCookie: sessions.operator, viewerCookie: sessions.viewer }));
 
+  it('keeps every cluster route in its namespace while multi_cluster_mode is off (404, no Kubernetes call elsewhere)', async () => {
+    const before = t.kube!.requests.length;
+    const routes: [method: 'GET' | 'POST', url: string, payload?: unknown][] = [
+      ['GET', '/api/clusters/elsewhere?namespace=team-b'],
+      ['GET', '/api/clusters/elsewhere/operations?namespace=team-b'],
+      ['POST', '/api/clusters/elsewhere/restart?namespace=team-b', {}],
+      ['POST', '/api/clusters/elsewhere/start?namespace=team-b'],
+      ['POST', '/api/clusters/elsewhere/stop?namespace=team-b'],
+      ['POST', '/api/clusters/elsewhere/scale?namespace=team-b', { replicas: 3 }],
+      ['POST', '/api/clusters/elsewhere/reconfigure?namespace=team-b', { parameters: { TIMEOUT: 1000 } }],
+    ];
+    for (const [method, url, payload] of routes) {
+      const res = await call(method, url, payload, sessions.admin);
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(404);
+      expect(res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'Cluster elsewhere not found in namespace team-b' });
+    }
+    expect(t.kube!.requests.slice(before).filter((r) => r.path.includes('/namespaces/team-b/'))).toEqual([]);
+    // The list already answered nothing there; asking for the cluster namespace itself is unaffected.
+    expect((await call('GET', '/api/clusters?namespace=team-b')).json()).toEqual({ clusters: [] });
+    expect((await call('GET', `/api/clusters/solo?namespace=${NS}`)).statusCode).toBe(200);
+    // Invalid input is still reported as such.
+    expect((await call('POST', '/api/clusters/elsewhere/scale?namespace=team-b', { replicas: 0 }, sessions.admin)).statusCode).toBe(400);
+
+    await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: sessions.admin }, payload: { features: { multi_cluster_mode: true } } });
+    expect((await call('GET', '/api/clusters/elsewhere?namespace=team-b')).statusCode).toBe(200);
+    const restarted = await call('POST', '/api/clusters/elsewhere/restart?namespace=team-b', {});
+    expect(restarted.statusCode, restarted.body).toBe(202);
+    expect((await call('GET', '/api/clusters/elsewhere/operations?namespace=team-b')).statusCode).toBe(200);
+  });
+
   it('restarts with an OpsRequest labelled for the cluster, named by generateName, answering 202 at once', async () => {
     const res = await call('POST', '/api/clusters/pair/restart', {});
     expect(res.statusCode, res.body).toBe(202);
@@ -124,6 +154,8 @@ describe('clusters on KubeBlocks 1.x', () => {
     const denied = await call('POST', '/api/clusters/solo/restart', {}, sessions.viewer);
     expect(denied.statusCode).toBe(403);
     expect(denied.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: `Insufficient permissions for clusters:update in namespace ${NS}` });
+    // Another namespace is asked about only in multi-cluster mode (without it: 404, see above).
+    await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: sessions.admin }, payload: { features: { multi_cluster_mode: true } } });
     const deniedOther = await call('POST', '/api/clusters/elsewhere/restart?namespace=team-b', {}, sessions.viewer);
     expect(deniedOther.json<{ message: string }>().message).toBe('Insufficient permissions for clusters:update in namespace team-b');
     expect((await call('POST', '/api/clusters/solo/restart', {}, sessions.operator)).statusCode).toBe(202);

@@ -182,6 +182,22 @@ describe('OAuth sign-in', () => {
     for (const res of [a, b, c]) noSession(res);
   });
 
+  it('reads the domain of an address with exactly one @ (eve@corp.example@evil.example passed allowed_domains)', async () => {
+    alphaIdp.accounts.set('two-ats', { email: 'eve@corp.example@evil.example', email_verified: true, hd: 'corp.example' });
+    betaIdp.accounts.set('two-ats', { tid: TENANT, oid: 'oid-two-ats', email: 'eve@corp.example@evil.example' });
+    betaIdp.accounts.set('idn', { tid: TENANT, oid: 'oid-idn', email: 'jörg@BÜCHER.example' });
+    await patch({ oauth: { allowed_domains: ['corp.example', 'xn--bcher-kva.example'] } });
+    for (const provider of ['alpha', 'beta'] as const) {
+      const flow = await startFlow(provider, 'two-ats');
+      const res = await finish(provider, flow.callback, flow.cookie);
+      expect(res.statusCode, `${provider}: ${res.body}`).toBe(403);
+      expect(res.json<{ message: string }>().message).toBe('Email eve@corp.example@evil.example has no single domain to check against allowed_domains');
+      noSession(res);
+    }
+    const idn = await startFlow('beta', 'idn');
+    expect((await finish('beta', idn.callback, idn.cookie)).statusCode).toBe(302);
+  });
+
   it('sends returnTo values that leave the origin back to /', async () => {
     for (const returnTo of ['//evil.example/x', '/\\evil.example', 'https://evil.example', 'javascript:alert(1)']) {
       const flow = await startFlow('alpha', 'ada', returnTo);
@@ -211,26 +227,69 @@ describe('OAuth sign-in', () => {
 });
 
 describe('identity linking', () => {
-  it('links an existing user by an e-mail the provider verified, and refuses one it did not verify', async () => {
-    const created = await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'linked@corp.example', name: 'Linked', role: 'operator', password: 'linked-password' } });
-    const localId = created.json<{ user: { id: string } }>().user.id;
+  const validate = async (res: Awaited<ReturnType<typeof finish>>) =>
+    (await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(res) } })).json<{ user: { id: string; role: string } }>().user;
+  const refusedAsUnlinkable = (res: Awaited<ReturnType<typeof finish>>, email: string, provider: string) => {
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: `Email ${email} belongs to an existing account that cannot sign in with ${provider}` });
+    noSession(res);
+  };
+
+  it('never links a verified e-mail into a local account with a password, the local admin included', async () => {
+    await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'linked@corp.example', name: 'Linked', role: 'operator', password: 'linked-password' } });
     alphaIdp.accounts.set('linked', { email: 'linked@corp.example', email_verified: true, hd: 'corp.example' });
     const flow = await startFlow('alpha', 'linked');
-    const res = await finish('alpha', flow.callback, flow.cookie);
-    const me = (await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(res) } })).json<{ user: { id: string; role: string } }>().user;
-    expect(me).toMatchObject({ id: localId, role: 'operator' });
+    refusedAsUnlinkable(await finish('alpha', flow.callback, flow.cookie), 'linked@corp.example', 'alpha');
     await login(t.app, 'linked@corp.example', 'linked-password');
 
-    betaIdp.accounts.set('claimer', { tid: TENANT, oid: 'oid-claimer', email: 'linked@corp.example' });
-    const claim = await startFlow('beta', 'claimer');
-    const refused = await finish('beta', claim.callback, claim.cookie);
+    // The review's case: a provider account with the local admin's address became the admin.
+    alphaIdp.accounts.set('fake-root', { email: ADMIN.email, email_verified: true, hd: 'corp.example' });
+    betaIdp.accounts.set('fake-root', { tid: TENANT, oid: 'oid-fake-root', email: ADMIN.email, xms_edov: true });
+    for (const provider of ['alpha', 'beta'] as const) {
+      const root = await startFlow(provider, 'fake-root');
+      const res = await finish(provider, root.callback, root.cookie);
+      refusedAsUnlinkable(res, ADMIN.email, provider);
+      // A browser gets the refusal as /login?error=<code>, like any other refused sign-in.
+      const browser = await startFlow(provider, 'fake-root');
+      const redirected = await finish(provider, browser.callback, browser.cookie, 'text/html');
+      expect(redirected.headers.location).toBe('/login?error=account_not_linkable');
+      noSession(redirected);
+    }
+    const users = (await t.app.inject({ method: 'GET', url: '/api/users', headers: { cookie: admin } })).json<{ users: { email: string; provider: string }[] }>().users;
+    expect(users.find((user) => user.email === ADMIN.email)).toMatchObject({ provider: 'local' });
+  });
+
+  it('links an invitation (created without a password) for the first provider that signs in with a verified e-mail, and no other', async () => {
+    const created = await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'invited@corp.example', name: 'Invited', role: 'operator' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const invitationId = created.json<{ user: { id: string } }>().user.id;
+
+    betaIdp.accounts.set('invited-unverified', { tid: TENANT, oid: 'oid-invited', email: 'invited@corp.example' });
+    const unverified = await startFlow('beta', 'invited-unverified');
+    const refused = await finish('beta', unverified.callback, unverified.cookie);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json<{ message: string }>().message).toBe('Email linked@corp.example belongs to an existing account and is not verified by the identity provider');
-    noSession(refused);
-    betaIdp.accounts.set('claimer', { tid: TENANT, oid: 'oid-claimer', email: 'linked@corp.example', xms_edov: true });
-    const verified = await startFlow('beta', 'claimer');
-    const linked = await finish('beta', verified.callback, verified.cookie);
-    expect((await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(linked) } })).json<{ user: { id: string } }>().user.id).toBe(localId);
+    expect(refused.json<{ message: string }>().message).toBe('Email invited@corp.example belongs to an existing account and is not verified by the identity provider');
+
+    alphaIdp.accounts.set('invited', { email: 'invited@corp.example', email_verified: true, hd: 'corp.example' });
+    const flow = await startFlow('alpha', 'invited');
+    expect(await validate(await finish('alpha', flow.callback, flow.cookie))).toMatchObject({ id: invitationId, role: 'operator' });
+    const again = await startFlow('alpha', 'invited');
+    expect((await validate(await finish('alpha', again.callback, again.cookie))).id).toBe(invitationId);
+
+    betaIdp.accounts.set('invited', { tid: TENANT, oid: 'oid-invited', email: 'invited@corp.example', xms_edov: true });
+    const other = await startFlow('beta', 'invited');
+    refusedAsUnlinkable(await finish('beta', other.callback, other.cookie), 'invited@corp.example', 'beta');
+  });
+
+  it('signs an onboarded user in again by its subject, and refuses another subject of the same provider with its e-mail', async () => {
+    alphaIdp.accounts.set('onboarded', { email: 'onboarded@corp.example', email_verified: true, hd: 'corp.example' });
+    const first = await startFlow('alpha', 'onboarded');
+    const user = await validate(await finish('alpha', first.callback, first.cookie));
+    const second = await startFlow('alpha', 'onboarded');
+    expect((await validate(await finish('alpha', second.callback, second.cookie))).id).toBe(user.id);
+    alphaIdp.accounts.set('onboarded-recycled', { email: 'onboarded@corp.example', email_verified: true, hd: 'corp.example' });
+    const recycled = await startFlow('alpha', 'onboarded-recycled');
+    refusedAsUnlinkable(await finish('alpha', recycled.callback, recycled.cookie), 'onboarded@corp.example', 'alpha');
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../src/admin/settings/settings-schema.js';
-import { ADAPTERS, sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADAPTERS, ADMIN, sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 
 describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
   let t: AdminTestApp;
@@ -59,7 +59,7 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
     expect((await get()).body).not.toContain('s3cret-one');
     expect(JSON.stringify(await stored())).not.toContain('s3cret-one');
     expect(t.logs.text).not.toContain('s3cret-one');
-    if (t.kube) expect(t.kube.get('secrets', 'graphdb-system', 'alpha-oauth')?.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'graphdb-admin-server' });
+    if (t.kube) expect(t.kube.get('secrets', 'graphdb-system', 'alpha-oauth')?.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'graphdb-admin-server', 'app.kubernetes.io/component': 'settings-secret' });
 
     expect((await patch({ alpha_oauth: { client_secret: '' } })).statusCode).toBe(200);
     expect((await patch({ alpha_oauth: { client_secret: '   ' } })).statusCode).toBe(200);
@@ -91,6 +91,43 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
     expect(await t.backdoor.settingsText()).toBe(before);
   });
 
+  it('never writes the user store through a write-only setting (the review overwrote it), nor names it at all', async () => {
+    const users = await t.backdoor.secret('graphdb-admin-users');
+    const before = await t.backdoor.settingsText();
+    const res = await patch({ alpha_oauth: { client_secret_secret_ref: 'graphdb-admin-users', client_secret: '[]' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+    expect(res.json<{ message: string }>().message).toContain('graphdb-admin-users');
+    expect((await patch({ beta_oauth: { client_secret_secret_ref: 'graphdb-admin-users' } })).statusCode).toBe(400);
+    expect(await t.backdoor.secret('graphdb-admin-users')).toEqual(users);
+    expect(await t.backdoor.settingsText()).toBe(before);
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: ADMIN.email, password: ADMIN.password } })).statusCode).toBe(200);
+  });
+
+  it('refuses to write an existing Secret it did not create for settings (400, nothing written), unless its name has the prefix', async () => {
+    await t.backdoor.createForeignSecret('someone-elses', { token: 'keep-me' });
+    const before = await t.backdoor.settingsText();
+    // The first target is new (allowed), the second is not ours: neither Secret nor the document may change.
+    const res = await patch({
+      alpha_oauth: { client_secret_secret_ref: 'fresh-alpha-secret', client_secret: 'alpha-value' },
+      beta_oauth: { client_secret_secret_ref: 'someone-elses', client_secret: 'overwritten' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'beta_oauth.client_secret cannot be stored in Secret someone-elses: it exists and was not created by this server for settings; name a new Secret, or a name starting with graphdb-settings-',
+    });
+    expect(await t.backdoor.secret('someone-elses')).toEqual({ token: 'keep-me' });
+    expect(await t.backdoor.secret('fresh-alpha-secret')).toBeUndefined();
+    expect(await t.backdoor.settingsText()).toBe(before);
+
+    // An operator's Secret named with SETTINGS_SECRET_PREFIX may be written; its other keys stay.
+    await t.backdoor.createForeignSecret('graphdb-settings-beta', { other: 'kept' });
+    expect((await patch({ beta_oauth: { client_secret_secret_ref: 'graphdb-settings-beta', client_secret: 'beta-value' } })).statusCode).toBe(200);
+    expect(await t.backdoor.secret('graphdb-settings-beta')).toEqual({ other: 'kept', client_secret: 'beta-value' });
+  });
+
   it.each([
     [{ features: { oauth2_enabled: 'yes' } }, 'features.oauth2_enabled'],
     [{ features: { unknown_flag: true } }, 'unknown_flag'],
@@ -115,6 +152,38 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
     expect(res.json<{ message: string; error: string }>()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
     expect(res.json<{ message: string }>().message).toContain(field);
     expect(await t.backdoor.settingsText()).toBe(before);
+  });
+
+  it('bounds ui: 16 levels deep and 64 KiB serialized, counting what is already stored (400, nothing written)', async () => {
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 4000; i++) deep = { d: deep };
+    const before = await t.backdoor.settingsText();
+    const tooDeep = await patch({ ui: { deep } });
+    expect(tooDeep.statusCode).toBe(400);
+    expect(tooDeep.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', message: expect.stringContaining('ui: must be at most 16 levels deep') as unknown });
+    expect(await t.backdoor.settingsText()).toBe(before);
+    // The review's 4,000-level object made every later PATCH answer 500.
+    expect((await patch({ ui: { theme: 'light' } })).statusCode).toBe(200);
+
+    // ui itself is the first level.
+    let fifteen: Record<string, unknown> = { leaf: true };
+    for (let i = 1; i < 15; i++) fifteen = { d: fifteen };
+    expect((await patch({ ui: { fifteen } })).statusCode).toBe(200);
+    let sixteen: unknown = [1];
+    for (let i = 1; i < 16; i++) sixteen = [sixteen];
+    expect((await patch({ ui: { sixteen } })).statusCode).toBe(400);
+
+    const huge = await patch({ ui: { huge: 'x'.repeat(70_000) } });
+    expect(huge.statusCode).toBe(400);
+    expect(huge.json<{ message: string }>().message).toContain('ui: must be at most 65536 bytes as JSON');
+    const stored = await t.backdoor.settingsText();
+    expect((await patch({ ui: { half: 'x'.repeat(40_000) } })).statusCode).toBe(200);
+    const second = await patch({ ui: { otherHalf: 'y'.repeat(40_000) } });
+    expect(second.statusCode).toBe(400);
+    expect(second.json<{ message: string }>().message).toContain('ui: must be at most 65536 bytes as JSON');
+    expect(await t.backdoor.settingsText()).not.toContain('yyyy');
+    expect(stored).not.toContain('xxxx');
+    expect((await patch({ ui: { half: null } })).statusCode).toBe(200);
   });
 
   it('refuses prototype pollution through the body', async () => {

@@ -26,9 +26,9 @@ function interposer() {
     },
     secrets: {
       ...stores.secrets,
-      async write(name, data, version) {
+      async write(name, data, version, labels) {
         await take('secret');
-        return stores.secrets.write(name, data, version);
+        return stores.secrets.write(name, data, version, labels);
       },
     },
   });

@@ -59,4 +59,41 @@ describe('the Prometheus exporter', () => {
       await server.exited;
     }
   });
+
+  it('listens on HOST only, and asks for METRICS_USERNAME/METRICS_PASSWORD with Basic authentication when they are set', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-metrics-auth-'));
+    const port = await findFreePort();
+    await mkdir(path.join(dataDir, 'admin'), { recursive: true });
+    await writeFile(path.join(dataDir, 'admin', 'settings.json'), JSON.stringify({ features: { metrics_collection: true }, metrics: { exporter_port: port } }));
+    const server = await runServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info', HOST: '127.0.0.1', METRICS_USERNAME: 'prometheus', METRICS_PASSWORD: 'scrape-password-1' });
+    const basic = (credentials: string) => ({ authorization: `Basic ${Buffer.from(credentials).toString('base64')}` });
+    const status = async (host: string, headers: Record<string, string> = {}) => {
+      try {
+        const res = await fetch(`http://${host}:${port}/metrics`, { headers });
+        return { status: res.status, challenge: res.headers.get('www-authenticate'), text: await res.text() };
+      } catch {
+        return { status: 'unreachable' as const, challenge: null, text: '' };
+      }
+    };
+    try {
+      const listening = await server.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('metrics exporter listening on'));
+      // HOST is 127.0.0.1: another local address (standing in for the pod's network address) reaches nothing.
+      expect((await status('127.0.0.8', basic('prometheus:scrape-password-1'))).status).toBe('unreachable');
+      expect(listening.msg).toBe(`metrics exporter listening on 127.0.0.1:${port} (basic authentication)`);
+
+      for (const headers of [{}, basic('prometheus:wrong-password'), basic('someone:scrape-password-1'), basic('prometheus'), { authorization: 'Bearer scrape-password-1' }]) {
+        const refused = await status('127.0.0.1', headers);
+        expect(refused.status, JSON.stringify(headers)).toBe(401);
+        expect(refused.challenge).toBe('Basic realm="metrics", charset="UTF-8"');
+        expect(refused.text).not.toContain('graphdb_');
+      }
+      const scraped = await status('127.0.0.1', basic('prometheus:scrape-password-1'));
+      expect(scraped.status).toBe(200);
+      expect(scraped.text).toContain('graphdb_http_requests_total');
+      expect(JSON.stringify(server.lines) + server.stderr()).not.toContain('scrape-password-1');
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  });
 });

@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { chromium } from 'playwright-core';
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_FILE, serializeDocument } from '../../scripts/export-openapi.js';
+import { findFreePort } from '../../src/platform/net.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 interface Operation {
@@ -81,6 +84,48 @@ describe('/api-docs', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.body).toContain('swagger-ui');
+  });
+
+  it('sends a Content-Security-Policy, X-Frame-Options and nosniff with the page and every file it loads', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/api-docs/' });
+    const assets = [...page.body.matchAll(/(?:src|href)="\.\/static\/([^"]+)"/g)].map((match) => `/api-docs/static/${match[1]}`);
+    expect(assets).toEqual(expect.arrayContaining(['/api-docs/static/swagger-ui-bundle.js', '/api-docs/static/swagger-initializer.js', '/api-docs/static/swagger-ui.css']));
+    for (const url of ['/api-docs', '/api-docs/', '/api-docs/json', ...assets]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBeLessThan(400);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp, url).toContain("default-src 'self'");
+      expect(csp, url).toContain("script-src 'self'");
+      expect(csp, url).toContain("frame-ancestors 'none'");
+      expect(csp, url).toContain("object-src 'none'");
+      expect(csp, url).not.toMatch(/script-src[^;]*unsafe/);
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+    }
+  });
+
+  it('still works under that policy in a real browser (the spec renders, no violation)', async () => {
+    const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+    if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}: run npm test as root (it installs Debian's chromium) or set CHROMIUM_PATH`);
+    const port = await findFreePort();
+    const served = await startTestApp({ falkordb: t.falkordb });
+    const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    try {
+      await served.app.listen({ port, host: '127.0.0.1' });
+      const page = await browser.newPage();
+      const violations: string[] = [];
+      page.on('console', (message) => {
+        if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+      });
+      await page.goto(`http://127.0.0.1:${port}/api-docs/`);
+      await page.waitForSelector('.swagger-ui .info .title', { timeout: 15_000 });
+      expect(await page.textContent('.swagger-ui .info .title')).toContain('graphdb-server');
+      await page.waitForSelector('.opblock', { timeout: 15_000 });
+      expect(violations).toEqual([]);
+    } finally {
+      await browser.close();
+      await served.close();
+    }
   });
 
   it('is absent with ENABLE_DOCSUI=false while /api-spec.json stays', async () => {

@@ -1,6 +1,6 @@
 // Admin API test fixtures over either storage adapter: local files (embedded) or Kubernetes, either the API double
 // or (under `npm run test:kube`) a real kube-apiserver where the server has only the chart's RBAC.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -29,6 +29,8 @@ export interface Backdoor {
   settingsText(): Promise<string | undefined>;
   editSettings(text: string): Promise<void>;
   secret(name: string): Promise<Record<string, string> | undefined>;
+  /** Creates a Secret as someone else would (kubectl, another chart): without the server's labels. */
+  createForeignSecret(name: string, data: Record<string, string>): Promise<void>;
 }
 
 export interface AdminTestApp extends TestApp {
@@ -73,6 +75,9 @@ function realBackdoor(admin: KubeConfig): Backdoor {
       const data = (await optional(core.readNamespacedSecret({ name, namespace: NAMESPACE })))?.data;
       return data && Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
     },
+    createForeignSecret: async (name, data) => {
+      await core.createNamespacedSecret({ namespace: NAMESPACE, body: { metadata: { name }, stringData: data } });
+    },
   };
 }
 
@@ -114,6 +119,10 @@ async function storesFor(adapter: Adapter, options: AdminTestAppOptions): Promis
           const text = await readOptional(path.join(root, 'secrets', `${name}.json`));
           return text === undefined ? undefined : (JSON.parse(text) as Record<string, string>);
         },
+        createForeignSecret: async (name, data) => {
+          await mkdir(path.join(root, 'secrets'), { recursive: true });
+          await writeFile(path.join(root, 'secrets', `${name}.json`), JSON.stringify(data));
+        },
       },
       kubeErrors,
       cleanup: () => Promise.resolve(),
@@ -135,6 +144,11 @@ async function storesFor(adapter: Adapter, options: AdminTestAppOptions): Promis
       secret: (name) => {
         const data = kube.get('secrets', NAMESPACE, name)?.data as Record<string, string> | undefined;
         return Promise.resolve(data && Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')])));
+      },
+      createForeignSecret: (name, data) => {
+        const encoded = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'utf8').toString('base64')]));
+        kube.put('secrets', NAMESPACE, { apiVersion: 'v1', kind: 'Secret', metadata: { name }, data: encoded });
+        return Promise.resolve();
       },
     },
     cleanup: () => kube.close(),

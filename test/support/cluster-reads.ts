@@ -55,6 +55,11 @@ export function sharedClusterReads(context: () => ClusterReadContext): void {
     const wrong = await get('/api/clusters/elsewhere');
     expect(wrong.statusCode).toBe(404);
     expect(wrong.json()).toEqual({ statusCode: 404, error: 'Not Found', message: `Cluster elsewhere not found in namespace ${namespace}` });
+    // Another namespace only in multi-cluster mode, like the list.
+    expect((await get('/api/clusters/elsewhere?namespace=team-b')).statusCode).toBe(404);
+    const { app, adminCookie } = context();
+    await app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: adminCookie }, payload: { features: { multi_cluster_mode: true } } });
     expect((await get('/api/clusters/elsewhere?namespace=team-b')).statusCode).toBe(200);
+    await app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: adminCookie }, payload: { features: { multi_cluster_mode: false } } });
   });
 }

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { NotFoundError } from '../../shared/http-errors.js';
 import { COOKIE_SCHEME } from '../../shared/openapi.js';
 import type { AdminContext } from '../context.js';
 import { isAllowed, requirePermission } from '../permissions/permissions.js';
@@ -49,7 +50,31 @@ const ReconfigureBodySchema = z.strictObject({
   allowUnknownParameters: z.boolean().optional(),
 });
 
+/**
+ * multi_cluster_mode for every cluster route (issue 15: only the list honoured it). While it is off, the cluster
+ * namespace is the only one: the list shows nothing elsewhere, and a cluster or its operations elsewhere are not
+ * found (404) after validation, before the permission check and any Kubernetes call.
+ */
+function onlyClusterNamespaceUnlessMultiCluster(context: AdminContext, clusterNamespace: string) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const asked = (request.query as { namespace?: unknown } | undefined)?.namespace;
+    if (typeof asked !== 'string' || asked === clusterNamespace) return;
+    const name = (request.params as { name?: unknown } | undefined)?.name;
+    if (typeof name !== 'string') return; // the list route answers an empty list itself
+    if ((await context.settings.current()).features.multi_cluster_mode) return;
+    throw new NotFoundError(`Cluster ${name} not found in namespace ${asked}`);
+  };
+}
+
 export function clusterRoutes(app: FastifyInstance, context: AdminContext, clusters: ClusterService, clusterNamespace: string): void {
+  void app.register(function clusterScope(scope, _options, done) {
+    scope.addHook('preHandler', onlyClusterNamespaceUnlessMultiCluster(context, clusterNamespace));
+    clusterScopeRoutes(scope, context, clusters, clusterNamespace);
+    done();
+  });
+}
+
+function clusterScopeRoutes(app: FastifyInstance, context: AdminContext, clusters: ClusterService, clusterNamespace: string): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const namespaceOf = (request: FastifyRequest) => (request.query as { namespace?: string }).namespace ?? clusterNamespace;
   const accepted = (names: string[]) => ({ operation: names[0] ?? '', operations: names });

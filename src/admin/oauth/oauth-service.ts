@@ -9,7 +9,7 @@ import type { AdminContext } from '../context.js';
 import type { Settings } from '../settings/settings-schema.js';
 import type { StoredUser } from '../users/user-store.js';
 import { resolveProvider, type ProviderConfig, type ProviderId } from './providers.js';
-import { assertDomainAllowed, identityFrom, resolveRole, safeReturnTo, SignInRefused, type Claims } from './sign-in-policy.js';
+import { assertDomainAllowed, identityFrom, mayLinkByEmail, resolveRole, safeReturnTo, SignInRefused, type Claims } from './sign-in-policy.js';
 import { clearStateCookie, readStateCookie, setStateCookie } from './state-cookie.js';
 
 const SCOPES: Record<ProviderId, string> = {
@@ -112,6 +112,11 @@ export function createOAuthService(options: OAuthOptions) {
     if (!linked && sameEmail && !identity.emailVerified) {
       // Linking on an e-mail the provider does not vouch for would let anyone claim that account.
       throw new SignInRefused(403, 'email_not_verified', `Email ${identity.email} belongs to an existing account and is not verified by the identity provider`);
+    }
+    if (!linked && sameEmail && !mayLinkByEmail(sameEmail, type)) {
+      // A verified e-mail is not enough to take over a password account (the local admin) or another provider's.
+      options.logger.warn({ provider: type, user: sameEmail.id, accountProvider: sameEmail.provider }, 'OAuth sign-in refused: the e-mail belongs to an account this provider may not link');
+      throw new SignInRefused(403, 'account_not_linkable', `Email ${identity.email} belongs to an existing account that cannot sign in with ${type}`);
     }
     const existing = linked ?? sameEmail;
     if (existing) {

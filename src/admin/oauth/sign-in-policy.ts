@@ -1,5 +1,6 @@
 // Pure sign-in policy over verified ID-token claims: provider checks, allowed domains, identity and role.
 import { search } from '@jmespath-community/jmespath';
+import { emailDomain, normalizeDomain } from '../../shared/email.js';
 import { ADMIN_ROLES, type AdminRole } from '../permissions/permissions.js';
 import type { Settings } from '../settings/settings-schema.js';
 import type { ProviderConfig } from './providers.js';
@@ -22,22 +23,29 @@ export interface Identity {
   subject: string;
   email: string;
   name: string;
-  /** The provider vouches for the e-mail: only then may it link to an existing account. */
+  /** The provider vouches for the e-mail: only then may it link to an existing account (see mayLinkByEmail). */
   emailVerified: boolean;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
+/** allowed_domains as compared: lower case, ASCII (IDNA); entries that are not domain names match nothing. */
+function allowedDomains(settings: Settings): string[] {
+  return settings.oauth.allowed_domains.map(normalizeDomain).filter((domain) => domain !== undefined);
+}
+
 /** Checks the provider-specific claims and extracts who signed in. */
 export function identityFrom(provider: ProviderConfig, claims: Claims, settings: Settings): Identity {
-  const allowed = settings.oauth.allowed_domains.map((domain) => domain.toLowerCase());
+  const allowed = allowedDomains(settings);
+  const restricted = settings.oauth.allowed_domains.length > 0;
   if (provider.type === 'alpha') {
     const email = text(claims.email);
     if (!email) throw new SignInRefused(403, 'email_missing', 'The identity provider did not share an e-mail address');
     if (claims.email_verified !== true) throw new SignInRefused(403, 'email_not_verified', `Email ${email} is not verified by the identity provider`);
-    const hostedDomain = text(claims.hd)?.toLowerCase();
-    if (allowed.length > 0 && (!hostedDomain || !allowed.includes(hostedDomain))) {
-      throw new SignInRefused(403, 'domain_not_allowed', `Email domain ${hostedDomain ?? email.split('@')[1] ?? ''} is not allowed`);
+    const hd = text(claims.hd);
+    const hostedDomain = hd === undefined ? undefined : normalizeDomain(hd);
+    if (restricted && (!hostedDomain || !allowed.includes(hostedDomain))) {
+      throw new SignInRefused(403, 'domain_not_allowed', `Email domain ${hostedDomain ?? hd ?? emailDomain(email) ?? '(none)'} is not allowed`);
     }
     return { subject: String(claims.sub), email, name: text(claims.name) ?? email, emailVerified: true };
   }
@@ -50,11 +58,38 @@ export function identityFrom(provider: ProviderConfig, claims: Claims, settings:
   return { subject: `${tenant}:${text(claims.oid) ?? String(claims.sub)}`, email, name: text(claims.name) ?? email, emailVerified };
 }
 
-/** allowed_domains applies to the e-mail's domain for every provider. */
+/**
+ * allowed_domains applies to the e-mail's domain for every provider: the address must have exactly one `@`, and
+ * its domain (lower case, IDNA to ASCII) must equal an allowed one. An address without a domain is refused.
+ */
 export function assertDomainAllowed(email: string, settings: Settings): void {
-  const allowed = settings.oauth.allowed_domains.map((domain) => domain.toLowerCase());
-  const domain = email.split('@')[1]?.toLowerCase() ?? '';
-  if (allowed.length > 0 && !allowed.includes(domain)) throw new SignInRefused(403, 'domain_not_allowed', `Email domain ${domain} is not allowed`);
+  if (settings.oauth.allowed_domains.length === 0) return;
+  const domain = emailDomain(email);
+  if (domain === undefined) throw new SignInRefused(403, 'domain_not_allowed', `Email ${email} has no single domain to check against allowed_domains`);
+  if (!allowedDomains(settings).includes(domain)) throw new SignInRefused(403, 'domain_not_allowed', `Email domain ${domain} is not allowed`);
+}
+
+/** What linking needs to know of an existing account. */
+export interface LinkCandidate {
+  provider: 'local' | 'alpha' | 'beta';
+  identities?: { alpha?: string; beta?: string };
+  passwordHash?: string;
+}
+
+/**
+ * Whether a provider-verified sign-in with the e-mail of an existing account, not yet linked to this identity, may
+ * take that account over (issue 15: it linked into any local account, the local admin included). Only:
+ * - an account the same provider created (auto-onboarding) and not linked to another subject of it, or
+ * - an invitation: an account an admin created without a password ("OAuth sign-in only") that no provider has
+ *   claimed yet.
+ * A local account with a password, or one already claimed by another provider, is never linked.
+ */
+export function mayLinkByEmail(account: LinkCandidate, provider: 'alpha' | 'beta'): boolean {
+  const identities = account.identities ?? {};
+  if (identities[provider] !== undefined) return false;
+  if (account.provider === provider) return true;
+  const invitation = account.provider === 'local' && !account.passwordHash && Object.values(identities).every((subject) => subject === undefined);
+  return invitation;
 }
 
 /** Evaluates role_attribute_path; only admin, operator or viewer (any case) count, errors count as no role. */

@@ -1,6 +1,6 @@
 // Pure functions over the settings document: reading what is stored (defaults filled in) and applying a PATCH.
 import { BadRequestError } from '../../shared/http-errors.js';
-import { DEFAULT_SETTINGS, SettingsSchema, WRITE_ONLY_FIELDS, type Settings, type SettingsPatch } from './settings-schema.js';
+import { DEFAULT_SETTINGS, SettingsSchema, uiProblem, WRITE_ONLY_FIELDS, type Settings, type SettingsPatch } from './settings-schema.js';
 
 export const SETTINGS_KEY = 'settings.json';
 
@@ -52,6 +52,9 @@ export function applySettingsPatch(base: Settings, patch: SettingsPatch): { sett
     if (!changes) continue;
     if (section === 'ui') {
       next.ui = { ...next.ui, ...(changes) };
+      // The patch alone was bounded by its schema; the merged object must be too.
+      const problem = uiProblem(next.ui);
+      if (problem) throw new BadRequestError(`ui: ${problem} (with the values already stored)`);
       continue;
     }
     const writeOnly = WRITE_ONLY_FIELDS.filter((entry) => entry.section === section);

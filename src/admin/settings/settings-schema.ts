@@ -3,6 +3,7 @@
 import { compile } from '@jmespath-community/jmespath';
 import { z } from 'zod';
 import { EmailSchema } from '../../shared/email.js';
+import { USERS_SECRET } from '../users/user-store.js';
 
 const emptyOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(''), schema]);
 
@@ -10,7 +11,9 @@ const emptyOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(''), sche
 export const SecretNameSchema = z
   .string()
   .max(253)
-  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a Kubernetes Secret name (lower-case letters, digits, `-` and `.`)');
+  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a Kubernetes Secret name (lower-case letters, digits, `-` and `.`)')
+  // The user store is the server's own: a setting naming it could read it as a credential or overwrite it.
+  .refine((name) => name !== USERS_SECRET, `must not name the server's user store (${USERS_SECRET})`);
 const DomainSchema = z
   .string()
   .max(253)
@@ -66,8 +69,34 @@ const Retention = z.strictObject({
   metrics_retention_days: z.int().min(1).max(3650),
 });
 const Metrics = z.strictObject({ exporter_port: z.int().min(1, 'must be a port between 1 and 65535').max(65535, 'must be a port between 1 and 65535') });
+/** Bounds of the free-form `ui` object (issue 15: a 4,000-level object broke every later PATCH). */
+export const UI_MAX_DEPTH = 16;
+export const UI_MAX_BYTES = 65_536;
+
+const isContainer = (value: unknown): value is object => value !== null && typeof value === 'object';
+
+/** Whether `value` nests objects and arrays more than `limit` levels (itself is 1); no recursion, stops past `limit`. */
+function deeperThan(value: unknown, limit: number): boolean {
+  let level: object[] = isContainer(value) ? [value] : [];
+  for (let depth = 1; level.length > 0; depth++) {
+    if (depth > limit) return true;
+    level = level.flatMap((item) => Object.values(item).filter(isContainer));
+  }
+  return false;
+}
+
+/** Why a ui object is out of bounds, or undefined. */
+export function uiProblem(ui: unknown): string | undefined {
+  if (deeperThan(ui, UI_MAX_DEPTH)) return `must be at most ${UI_MAX_DEPTH} levels deep`;
+  if (Buffer.byteLength(JSON.stringify(ui) ?? '', 'utf8') > UI_MAX_BYTES) return `must be at most ${UI_MAX_BYTES} bytes as JSON`;
+  return undefined;
+}
+
 // Free-form console preferences; bodies arrive as JSON, so every value is JSON already.
-const Ui = z.record(z.string().max(128), z.unknown());
+const Ui = z.record(z.string().max(128), z.unknown()).superRefine((ui, context) => {
+  const problem = uiProblem(ui);
+  if (problem) context.addIssue({ code: 'custom', message: problem });
+});
 
 export const SettingsSchema = z
   .strictObject({

@@ -3,15 +3,19 @@
 // writes first, then the ConfigMap with its version, retried when another writer got there first.
 import type { FastifyBaseLogger } from 'fastify';
 import type { AdminStores } from '../../platform/stores/ports.js';
+import { BadRequestError } from '../../shared/http-errors.js';
 import { Mutex } from '../../shared/mutex.js';
 import { withConflictRetries, withStoreErrors } from '../store-errors.js';
 import { applySettingsPatch, parseStoredSettings, serializeSettings, SETTINGS_KEY, type SecretWrite } from './settings-document.js';
 import { DEFAULT_SETTINGS, type Settings, type SettingsPatch } from './settings-schema.js';
+import { secretWriteRefusal, SETTINGS_SECRET_LABELS, type SecretWritePolicy } from './secret-policy.js';
 
 export interface SettingsServiceOptions {
   stores: AdminStores;
   logger: FastifyBaseLogger;
   refreshMs: number;
+  /** Which Secrets write-only values may go to. */
+  secretPolicy: SecretWritePolicy;
   now?: () => number;
   /** Called with the settings in force whenever they change (loaded, hand-edited or patched). */
   onChange?: (settings: Settings) => void;
@@ -49,11 +53,19 @@ export function createSettingsService(options: SettingsServiceOptions) {
     return adopt(parsed.settings);
   }
 
-  /** Upserts one data key of a Secret, leaving its other keys alone. */
+  /** Refuses (400) a write to a Secret the policy does not allow, as it is now. */
+  async function checkSecret(write: SecretWrite) {
+    const current = await stores.secrets.read(write.secretName);
+    const refusal = secretWriteRefusal(write.secretName, current, write.field, options.secretPolicy);
+    if (refusal) throw new BadRequestError(refusal);
+    return current;
+  }
+
+  /** Upserts one data key of a Secret, leaving its other keys alone; a new Secret is labelled as a settings Secret. */
   async function writeSecret(write: SecretWrite): Promise<void> {
     await withConflictRetries(async () => {
-      const current = await stores.secrets.read(write.secretName);
-      await stores.secrets.write(write.secretName, { ...(current?.value ?? {}), [write.dataKey]: write.value }, current?.version);
+      const current = await checkSecret(write);
+      await stores.secrets.write(write.secretName, { ...(current?.value ?? {}), [write.dataKey]: write.value }, current?.version, { ...SETTINGS_SECRET_LABELS });
     });
   }
 
@@ -95,6 +107,8 @@ export function createSettingsService(options: SettingsServiceOptions) {
               if ('settings' in parsed) base = parsed.settings;
             }
             const { settings, secretWrites } = applySettingsPatch(base, patch);
+            // Every target is checked before anything is written, so a refused one leaves no partial change.
+            for (const write of secretWrites) await checkSecret(write);
             // Secrets first: a crash between the two writes never leaves settings pointing at an unwritten value.
             for (const write of secretWrites) {
               const key = `${write.secretName}/${write.dataKey}`;

@@ -2,10 +2,9 @@
 // through @kubernetes/client-node. API failures become port errors in kube-errors.ts.
 import { ApiException, CoreV1Api, type KubeConfig, type V1ConfigMap, type V1Secret } from '@kubernetes/client-node';
 import { translateKubeError } from './kube-errors.js';
-import { StaleVersionError, type AdminStores, type ConfigMapPort, type DataMap, type SecretPort, type Versioned } from '../stores/ports.js';
+import { MANAGED_BY, StaleVersionError, type AdminStores, type ConfigMapPort, type DataMap, type SecretPort, type StoredSecret, type Versioned } from '../stores/ports.js';
 
 export const SETTINGS_CONFIGMAP = 'graphdb-admin-settings';
-const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'graphdb-admin-server' };
 
 /** Counts failed API calls by status (or `unreachable`), for the metrics. */
 export type KubeErrorObserver = (kind: string) => void;
@@ -36,7 +35,7 @@ export function createKubeConfigMap(api: CoreV1Api, namespace: string, name = SE
       return configMap ? versioned(configMap) : undefined;
     },
     async write(data, version) {
-      const body: V1ConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, ...(version ? { resourceVersion: version } : { labels: MANAGED_BY }) }, data };
+      const body: V1ConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, ...(version ? { resourceVersion: version } : { labels: { ...MANAGED_BY } }) }, data };
       const written = version
         ? await call('update', resource, namespace, () => api.replaceNamespacedConfigMap({ name, namespace, body }), onError)
         : await call('create', resource, namespace, () => api.createNamespacedConfigMap({ namespace, body }), onError);
@@ -47,13 +46,13 @@ export function createKubeConfigMap(api: CoreV1Api, namespace: string, name = SE
 }
 
 export function createKubeSecrets(api: CoreV1Api, namespace: string, onError?: KubeErrorObserver): SecretPort {
-  const versioned = (secret: V1Secret): Versioned<DataMap> => ({ value: decode(secret.data), version: secret.metadata?.resourceVersion ?? '' });
+  const versioned = (secret: V1Secret): StoredSecret => ({ value: decode(secret.data), version: secret.metadata?.resourceVersion ?? '', labels: { ...secret.metadata?.labels } });
   return {
     async read(name) {
       const secret = await call('get', `secrets/${name}`, namespace, () => api.readNamespacedSecret({ name, namespace }), onError);
       return secret ? versioned(secret) : undefined;
     },
-    async write(name, data, version) {
+    async write(name, data, version, labels) {
       const resource = `secrets/${name}`;
       if (version) {
         const current = await call('get', resource, namespace, () => api.readNamespacedSecret({ name, namespace }), onError);
@@ -63,7 +62,7 @@ export function createKubeSecrets(api: CoreV1Api, namespace: string, onError?: K
         if (!written) throw new StaleVersionError(resource);
         return versioned(written);
       }
-      const body: V1Secret = { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name, namespace, labels: MANAGED_BY }, data: encode(data) };
+      const body: V1Secret = { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name, namespace, labels: { ...labels, ...MANAGED_BY } }, data: encode(data) };
       const created = await call('create', resource, namespace, () => api.createNamespacedSecret({ namespace, body }), onError);
       if (!created) throw new StaleVersionError(resource);
       return versioned(created);

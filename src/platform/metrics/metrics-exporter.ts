@@ -1,5 +1,6 @@
 // The Prometheus exporter: its own HTTP listener serving /metrics, started, moved or stopped as settings change.
-import { createServer, type Server } from 'node:http';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { PlatformLogger } from '../logger.js';
 
@@ -10,7 +11,31 @@ export interface MetricsExporter {
   close(): Promise<void>;
 }
 
-export function createMetricsExporter(registry: Registry, logger: PlatformLogger, host = '0.0.0.0'): MetricsExporter {
+export interface MetricsExporterOptions {
+  /** Where to listen: the API's HOST (issue 15: it listened on 0.0.0.0 whatever HOST said). */
+  host: string;
+  /** When given, every scrape must send these with HTTP Basic authentication. */
+  basicAuth?: { username: string; password: string };
+}
+
+const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/** Whether the request carries the expected Basic credentials; compared in constant time (over equal-length digests). */
+export function basicAuthMatches(request: IncomingMessage, expected: { username: string; password: string }): boolean {
+  const header = request.headers.authorization ?? '';
+  const match = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(header);
+  const given = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
+  const colon = given.indexOf(':');
+  const username = colon === -1 ? '' : given.slice(0, colon);
+  const password = colon === -1 ? '' : given.slice(colon + 1);
+  // Both comparisons always run, so the answer's timing does not tell which part was wrong.
+  const userOk = timingSafeEqual(digest(username), digest(expected.username));
+  const passwordOk = timingSafeEqual(digest(password), digest(expected.password));
+  return match !== null && colon !== -1 && userOk && passwordOk;
+}
+
+export function createMetricsExporter(registry: Registry, logger: PlatformLogger, options: MetricsExporterOptions): MetricsExporter {
+  const { host, basicAuth } = options;
   let server: Server | undefined;
   let listeningOn: number | undefined;
   let pending: Promise<void> = Promise.resolve();
@@ -27,6 +52,10 @@ export function createMetricsExporter(registry: Registry, logger: PlatformLogger
 
   const start = async (port: number) => {
     const next = createServer((req, res) => {
+      if (basicAuth && !basicAuthMatches(req, basicAuth)) {
+        res.writeHead(401, { 'www-authenticate': 'Basic realm="metrics", charset="UTF-8"', 'content-type': 'text/plain' }).end('Unauthorized\n');
+        return;
+      }
       if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
         res.writeHead(404).end();
         return;
@@ -42,7 +71,7 @@ export function createMetricsExporter(registry: Registry, logger: PlatformLogger
     });
     server = next;
     listeningOn = port;
-    logger.info({ port }, `metrics exporter listening on ${host}:${port}`);
+    logger.info({ host, port, basicAuth: basicAuth !== undefined }, `metrics exporter listening on ${host.includes(':') ? `[${host}]` : host}:${port}${basicAuth ? ' (basic authentication)' : ''}`);
   };
 
   return {

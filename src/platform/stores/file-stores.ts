@@ -5,7 +5,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Mutex } from '../../shared/mutex.js';
 import { writeFileAtomic } from '../atomic-file.js';
-import { AlreadyExistsError, StaleVersionError, type AdminStores, type ConfigMapPort, type DataMap, type SecretPort, type Versioned } from './ports.js';
+import { AlreadyExistsError, MANAGED_BY, StaleVersionError, type AdminStores, type ConfigMapPort, type DataMap, type Labels, type SecretPort, type StoredSecret, type Versioned } from './ports.js';
 
 const SECRET_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 
@@ -50,26 +50,40 @@ export function createFileConfigMap(dir: string, key = 'settings.json'): ConfigM
   };
 }
 
+/**
+ * Each Secret is `<name>.json` (its data); its labels are `.labels/<name>.json`, written when the Secret is created
+ * (a Secret name cannot start with a dot, so no Secret's file can be a label file).
+ */
 export function createFileSecrets(dir: string): SecretPort {
   const mutex = new Mutex();
-  const fileOf = (name: string) => {
+  const labelDir = path.join(dir, '.labels');
+  const checked = (name: string) => {
     if (!SECRET_NAME.test(name)) throw new Error(`invalid secret name ${name}`);
-    return path.join(dir, `${name}.json`);
+    return name;
   };
-  const read = async (name: string): Promise<Versioned<DataMap> | undefined> => {
+  const fileOf = (name: string) => path.join(dir, `${checked(name)}.json`);
+  const labelFileOf = (name: string) => path.join(labelDir, `${checked(name)}.json`);
+  const read = async (name: string): Promise<StoredSecret | undefined> => {
     const text = await readText(fileOf(name));
     if (text === undefined) return undefined;
-    return { value: JSON.parse(text) as DataMap, version: versionOf(text) };
+    const labelText = await readText(labelFileOf(name));
+    const labels = labelText === undefined ? {} : (JSON.parse(labelText) as Labels);
+    return { value: JSON.parse(text) as DataMap, version: versionOf(text), labels };
   };
   return {
     read,
-    write: (name, data, version) =>
+    write: (name, data, version, labels) =>
       mutex.run(async () => {
         const current = await read(name);
         if (version === undefined && current) throw new AlreadyExistsError(`secret ${name}`);
         if (version !== undefined && current?.version !== version) throw new StaleVersionError(`secret ${name}`);
         const text = `${JSON.stringify(data, null, 2)}\n`;
         await mkdir(dir, { recursive: true, mode: 0o700 });
+        if (version === undefined) {
+          // Labels first: a crash before the data file leaves no Secret, and the next creation rewrites them.
+          await mkdir(labelDir, { recursive: true, mode: 0o700 });
+          await writeFileAtomic(labelFileOf(name), `${JSON.stringify({ ...labels, ...MANAGED_BY })}\n`, 0o600);
+        }
         await writeFileAtomic(fileOf(name), text, 0o600);
         return { value: { ...data }, version: versionOf(text) };
       }),

@@ -40,10 +40,24 @@ export interface ConfigMapPort {
   write(data: DataMap, version: string | undefined): Promise<Versioned<DataMap>>;
 }
 
+/** The label every object this server creates carries (both adapters). */
+export const MANAGED_BY: Readonly<Record<string, string>> = Object.freeze({ 'app.kubernetes.io/managed-by': 'graphdb-admin-server' });
+
+/** Labels of a Secret (Kubernetes metadata labels; a side file in the file store). */
+export type Labels = Record<string, string>;
+
+/** A Secret as read: its decoded data, version and labels. */
+export interface StoredSecret extends Versioned<DataMap> {
+  labels: Labels;
+}
+
 export interface SecretPort {
-  read(name: string): Promise<Versioned<DataMap> | undefined>;
-  /** Creates the Secret (labelled as ours) when `version` is undefined, else replaces that version. */
-  write(name: string, data: DataMap, version: string | undefined): Promise<Versioned<DataMap>>;
+  read(name: string): Promise<StoredSecret | undefined>;
+  /**
+   * Creates the Secret (labelled as ours, plus `labels`) when `version` is undefined, else replaces that version's
+   * data and keeps its labels.
+   */
+  write(name: string, data: DataMap, version: string | undefined, labels?: Labels): Promise<Versioned<DataMap>>;
 }
 
 export interface AdminStores {
