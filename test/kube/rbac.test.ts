@@ -95,6 +95,35 @@ describe("the chart's namespaced RBAC (default values) on a real API server", ()
   });
 });
 
+describe('the chart with settingsSecretNames: Secrets restricted by name on a real API server', () => {
+  let env: ChartApiServer;
+  let core: CoreV1Api;
+  beforeAll(async () => {
+    env = await startChartApiServer({ crds: KUBEBLOCKS_1X, values: { 'adminServer.settingsSecretNames': '{graphdb-settings-alpha}' } });
+    const admin = env.api.admin.makeApiClient(CoreV1Api);
+    for (const name of ['graphdb-settings-alpha', 'graphdb-admin-server']) await admin.createNamespacedSecret({ namespace: NS, body: { metadata: { name }, stringData: { key: 'value' } } });
+    const serverConfig = new KubeConfig();
+    serverConfig.loadFromFile(env.serverKubeconfigPath);
+    core = serverConfig.makeApiClient(CoreV1Api);
+  });
+  afterAll(() => env?.close());
+
+  const read = (name: string) => () => core.readNamespacedSecret({ name, namespace: NS });
+  const replace = (name: string) => async () => core.replaceNamespacedSecret({ name, namespace: NS, body: { metadata: { name }, stringData: { key: 'changed' } } });
+
+  it('lets the server read and update its user store and the named settings Secrets, and create Secrets', async () => {
+    expect(await statusOf(read('graphdb-admin-users'))).toBe(404);
+    expect(await statusOf(() => core.createNamespacedSecret({ namespace: NS, body: { metadata: { name: 'graphdb-admin-users' }, stringData: { 'users.json': '[]' } } }))).toBe(200);
+    expect(await statusOf(read('graphdb-settings-alpha'))).toBe(200);
+    expect(await statusOf(replace('graphdb-settings-alpha'))).toBe(200);
+  });
+
+  it("denies reading or changing any other Secret, the chart's own included", async () => {
+    expect(await statusOf(read('graphdb-admin-server'))).toBe(403);
+    expect(await statusOf(replace('graphdb-admin-server'))).toBe(403);
+  });
+});
+
 describe('the server end to end on a real API server: its audited requests against the chart RBAC', () => {
   let t: AdminTestApp;
   let audit: AuditRecord[];
