@@ -1,10 +1,9 @@
 // What the browser API's routes share: its configuration, the token store, the connection pools, and the
 // authenticated principal each request carries.
-import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
 import type { ConnectionPools, DbCredentials } from '../platform/falkordb/connection-pools.js';
 import { GraphDatabase } from '../platform/falkordb/graph-database.js';
-import { isLoopback } from '../platform/falkordb/target-guard.js';
+import { canonicalDatabaseHost } from '../platform/falkordb/target-guard.js';
 import type { Role } from './auth/roles.js';
 import type { TokenCache } from './auth/token-cache.js';
 import type { TokenStore } from './tokens/token-store.js';
@@ -42,16 +41,10 @@ export interface ProtectedDatabaseUser {
   username: string;
 }
 
-/** Host names that reach this machine's loopback interface count as one host (the target guard's definition). */
-function hostIdentity(host: string): string {
-  const lower = host.toLowerCase().replace(/^\[|\]$/g, '');
-  return lower === 'localhost' || (isIP(lower) !== 0 && isLoopback(lower)) ? 'loopback' : lower;
-}
-
 export function isProtectedUser(context: BrowserContext, principal: Principal, username: string): boolean {
   const { host, port } = principal.credentials;
   return context.protectedUsers.some(
-    (user) => user.username === username && user.port === port && hostIdentity(user.host) === hostIdentity(host),
+    (user) => user.username === username && user.port === port && canonicalDatabaseHost(user.host) === canonicalDatabaseHost(host),
   );
 }
 

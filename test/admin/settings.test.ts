@@ -18,6 +18,17 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
     return text === undefined ? undefined : (JSON.parse(text) as Record<string, Record<string, unknown>>);
   };
 
+  it('checks permissions before the body: a viewer sending a bad settings body gets 403, not 400, and nothing is stored', async () => {
+    const before = await t.backdoor.settingsText();
+    for (const payload of [{ features: { api_docs_enabled: 'maybe' } }, { ui: 'x'.repeat(10) }, []]) {
+      const res = await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: sessions.viewer }, payload: payload as never });
+      expect(res.statusCode, res.body).toBe(403);
+    }
+    const user = await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: sessions.viewer }, payload: { email: 'not an email' } });
+    expect(user.statusCode).toBe(403);
+    expect(await t.backdoor.settingsText()).toBe(before);
+  });
+
   it('starts from the documented defaults', async () => {
     const res = await get();
     expect(res.statusCode).toBe(200);

@@ -33,8 +33,6 @@ const TABLE: () => BadRequest[] = () => [
   ['POST', '/api/auth/tokens/credentials', { ...valid(), ttlSeconds: 'soon' }, 'ttlSeconds'],
   ['POST', '/api/auth/tokens/credentials', { ...valid(), expiresAt: 123 }, 'expiresAt'],
   ['POST', '/api/auth/tokens/credentials', { ...valid(), name: '' }, 'name'],
-  ['GET', '/api/auth/tokens/not-a-token-id', undefined, 'tokenId'],
-  ['DELETE', '/api/auth/tokens/1..2', undefined, 'tokenId'],
   ['GET', '/api/graph/%01bad?query=RETURN%201&timeout=10', undefined, 'graph'],
   ['GET', `/api/graph/${long}?query=RETURN%201&timeout=10`, undefined, 'graph'],
   ['GET', '/api/graph/kept?query=RETURN%201&timeout=1.5', undefined, 'timeout'],

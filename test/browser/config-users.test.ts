@@ -92,6 +92,18 @@ describe('configuration', () => {
 });
 
 describe('database users', () => {
+  it.each([
+    ['POST', '/api/user', { username: 'bad name', password: '', role: 'Boss' }],
+    ['PATCH', '/api/user/cfg-read-only?role=Boss', undefined],
+    ['DELETE', '/api/user', { users: 'everyone' }],
+    ['GET', '/api/user/bad%20name', undefined],
+  ] as const)('checks the role before the request: a Read-Write token sending %s %s with bad input gets 403, not 400', async (method, url, payload) => {
+    const before = await databaseSnapshot(t.falkordb);
+    const res = await t.app.inject({ method, url, headers: bearer(tokens['Read-Write']), ...(payload === undefined ? {} : { payload }) });
+    expect(res.statusCode, res.body).toBe(403);
+    expect(await databaseSnapshot(t.falkordb)).toEqual(before);
+  });
+
   it('lists users with their roles read back from ACL GETUSER', async () => {
     const res = await call('GET', '/api/user');
     expect(res.statusCode).toBe(200);

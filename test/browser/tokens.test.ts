@@ -201,6 +201,15 @@ describe('token visibility and revocation', () => {
     expect(adminList.count).toBe(adminList.tokens.length);
     expect(adminList.tokens.map((x) => x.token_id)).toEqual(expect.arrayContaining([theirsId, mineId]));
 
+    // One database, several spellings: a token made with `localhost` is one of this database's tokens too.
+    for (const host of ['localhost', 'LocalHost']) {
+      const spelled = decodeJwt(await createToken(t.app, credentials(t.falkordb, 'tok-ro2', 'ro2-pw', { host, name: `via ${host}` }))).jti!;
+      const seen = (await t.app.inject({ method: 'GET', url: '/api/auth/tokens', headers: bearer(admin) })).json<{ tokens: { token_id: string }[] }>();
+      expect(seen.tokens.map((x) => x.token_id), host).toContain(spelled);
+      expect((await t.app.inject({ method: 'GET', url: '/api/auth/tokens', headers: bearer(mine) })).json<{ tokens: { token_id: string }[] }>().tokens.map((x) => x.token_id)).toContain(spelled);
+      expect((await t.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${spelled}`, headers: bearer(mine) })).statusCode).toBe(200);
+    }
+
     const roList = (await t.app.inject({ method: 'GET', url: '/api/auth/tokens', headers: bearer(mine) })).json<{ tokens: { username: string }[] }>();
     expect(new Set(roList.tokens.map((x) => x.username))).toEqual(new Set(['tok-ro2']));
 
@@ -216,11 +225,12 @@ describe('token visibility and revocation', () => {
     expect(revokeForeign.statusCode).toBe(403);
     expect(revokeForeign.json()).toEqual({ message: 'Forbidden: You can only revoke your own tokens' });
 
-    const missing = `${Date.now()}-${randomUUID()}`;
-    for (const method of ['GET', 'DELETE'] as const) {
-      const res = await t.app.inject({ method, url: `/api/auth/tokens/${missing}`, headers: bearer(admin) });
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ message: 'Token not found' });
+    // An id of the right form that names no token, and ids of any other form (the seed: 404 `Token not found`).
+    for (const missing of [`${Date.now()}-${randomUUID()}`, 'not-a-token-id', '1..2', 'x'.repeat(200)]) {
+      for (const method of ['GET', 'DELETE'] as const) {
+        const res = await t.app.inject({ method, url: `/api/auth/tokens/${missing}`, headers: bearer(admin) });
+        expect([res.statusCode, res.json()], `${method} ${missing}`).toEqual([404, { message: 'Token not found' }]);
+      }
     }
 
     expect((await t.app.inject({ method: 'GET', url: '/api/status', headers: bearer(theirs) })).statusCode).toBe(200);
@@ -230,6 +240,9 @@ describe('token visibility and revocation', () => {
     const again = await t.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${theirsId}`, headers: bearer(admin) });
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual({ message: 'Token is already revoked' });
+    // The seed's revoked-token table: a second revocation answers 400 under any condition, a non-owner's included.
+    const againByStranger = await t.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${theirsId}`, headers: bearer(mine) });
+    expect([againByStranger.statusCode, againByStranger.json()]).toEqual([400, { message: 'Token is already revoked' }]);
     const after = await t.app.inject({ method: 'GET', url: '/api/status', headers: bearer(theirs) });
     expect(after.statusCode).toBe(401);
   });

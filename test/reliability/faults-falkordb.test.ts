@@ -89,6 +89,9 @@ function expectCleanFailuresAndRecovery(outcomes: QueryOutcome[], times: { kille
   expect(Math.min(...firstSuccess) - times.backAt, report).toBeLessThanOrEqual(RECOVERY_MS);
 }
 
+/** The clients here share one token and one address; the per-token and per-client query caps are not under test. */
+const TWENTY_CLIENTS_ONE_TOKEN = { QUERIES_PER_TOKEN: '64', QUERIES_PER_CLIENT: '64' };
+
 describe('the database of the tokens killed and restarted under 20 streaming clients (token store elsewhere)', () => {
   let tokenStore: TestFalkorDB;
   let database: TestFalkorDB;
@@ -100,7 +103,7 @@ describe('the database of the tokens killed and restarted under 20 streaming cli
   beforeAll(async () => {
     [tokenStore, database] = await Promise.all([startTestFalkorDB(), startTestFalkorDB()]);
     pools = new ConnectionPools(pino({ level: 'silent' }), { maxConnectionsPerPool: MAX_CONNECTIONS_PER_POOL });
-    t = await startTestApp({ falkordb: tokenStore, deps: { connectionPools: pools } });
+    t = await startTestApp({ falkordb: tokenStore, env: TWENTY_CLIENTS_ONE_TOKEN, deps: { connectionPools: pools } });
     baseUrl = await listen(t.app);
     // The default user survives a restart of FalkorDB (ACL users made at run time would not).
     token = await createToken(t.app, credentials(database, 'default', ''));
@@ -137,7 +140,7 @@ describe('the one FalkorDB of embedded mode (tokens and graphs) killed and resta
     // Persistent, so the token metadata survives the restart as it does in embedded mode.
     falkordb = await startTestFalkorDB({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'gdb-faults-')) });
     pools = new ConnectionPools(pino({ level: 'silent' }), { maxConnectionsPerPool: MAX_CONNECTIONS_PER_POOL });
-    t = await startTestApp({ falkordb, deps: { connectionPools: pools } });
+    t = await startTestApp({ falkordb, env: TWENTY_CLIENTS_ONE_TOKEN, deps: { connectionPools: pools } });
     baseUrl = await listen(t.app);
     token = await createToken(t.app, credentials(falkordb, 'default', ''));
   });

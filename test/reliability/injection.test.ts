@@ -233,6 +233,7 @@ describe('OAuth returnTo', () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/auth/oauth/alpha/callback${callback.search}`, headers: { cookie: `oauth_state=${state.value}` } });
     expect(res.statusCode, res.body).toBe(302);
     expect(res.headers.location).toBe(expected);
-    expect(res.cookies.map((c) => c.name).sort()).toEqual(['oauth_state', 'token']);
+    // The session (over HTTPS also as `__Host-token`), and the state cookie cleared.
+    expect(res.cookies.map((c) => c.name).sort()).toEqual(['__Host-token', 'oauth_state', 'token']);
   });
 });

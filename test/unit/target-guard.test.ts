@@ -1,6 +1,6 @@
 // DATABASE_HOSTS and the ranges no token may reach.
 import { describe, expect, it } from 'vitest';
-import { createTargetGuard, isTargetAllowed, parseAllowedTargets, TargetRefusedError } from '../../src/platform/falkordb/target-guard.js';
+import { canonicalDatabaseHost, createTargetGuard, isTargetAllowed, parseAllowedTargets, TargetRefusedError } from '../../src/platform/falkordb/target-guard.js';
 
 describe('DATABASE_HOSTS', () => {
   it('parses host names, addresses and CIDR ranges, each with an optional port', () => {
@@ -55,5 +55,24 @@ describe('which targets are allowed', () => {
     await expect(guard('innocent.example', 6379)).rejects.toBeInstanceOf(TargetRefusedError);
     const outside = createTargetGuard({ allowed: [] }, () => Promise.resolve('203.0.113.9'));
     await expect(outside('db.example', 6379)).resolves.toBe('203.0.113.9');
+  });
+});
+
+describe('canonicalDatabaseHost', () => {
+  it.each([
+    ['127.0.0.1', '127.0.0.1'],
+    ['localhost', '127.0.0.1'],
+    ['LOCALHOST', '127.0.0.1'],
+    ['::1', '127.0.0.1'],
+    ['[::1]', '127.0.0.1'],
+    ['127.0.0.8', '127.0.0.1'],
+    ['::ffff:127.0.0.1', '127.0.0.1'],
+    ['::ffff:10.0.0.5', '10.0.0.5'],
+    ['FD00:0:0::1', 'fd00::1'],
+    ['[fd00::1]', 'fd00::1'],
+    ['FalkorDB.Graph.svc', 'falkordb.graph.svc'],
+    ['10.0.0.5', '10.0.0.5'],
+  ])('%s → %s', (host, canonical) => {
+    expect(canonicalDatabaseHost(host)).toBe(canonical);
   });
 });

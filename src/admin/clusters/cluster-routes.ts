@@ -76,13 +76,18 @@ export function clusterRoutes(app: FastifyInstance, context: AdminContext, clust
 
 function clusterScopeRoutes(app: FastifyInstance, context: AdminContext, clusters: ClusterService, clusterNamespace: string): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const namespaceOf = (request: FastifyRequest) => (request.query as { namespace?: string }).namespace ?? clusterNamespace;
+  // Permissions are checked before validation (403 before 400), so the query is still raw here: a repeated or odd
+  // `namespace` is judged as the default namespace now and refused by the schema next.
+  const namespaceOf = (request: FastifyRequest) => {
+    const given = (request.query as { namespace?: unknown }).namespace;
+    return typeof given === 'string' && given !== '' ? given : clusterNamespace;
+  };
   const accepted = (names: string[]) => ({ operation: names[0] ?? '', operations: names });
 
   routes.get(
     '/api/clusters',
     {
-      preHandler: requirePermission('clusters', 'read', namespaceOf),
+      preValidation: requirePermission('clusters', 'read', namespaceOf),
       schema: { operationId: 'listClusters', tags, summary: 'Database deployments (one namespace, or all with multi_cluster_mode)', security, querystring: NamespaceQuerySchema, response: { 200: z.object({ clusters: z.array(ClusterSchema) }) } },
     },
     async (request) => {
@@ -100,7 +105,7 @@ function clusterScopeRoutes(app: FastifyInstance, context: AdminContext, cluster
   routes.get(
     '/api/clusters/:name',
     {
-      preHandler: requirePermission('clusters', 'read', namespaceOf),
+      preValidation: requirePermission('clusters', 'read', namespaceOf),
       config: { errorResponses: [404] },
       schema: { operationId: 'getCluster', tags, summary: 'One deployment', security, params: ClusterParamsSchema, querystring: NamespaceQuerySchema, response: { 200: z.object({ cluster: ClusterSchema }) } },
     },
@@ -110,14 +115,14 @@ function clusterScopeRoutes(app: FastifyInstance, context: AdminContext, cluster
   routes.get(
     '/api/clusters/:name/operations',
     {
-      preHandler: requirePermission('operations', 'read', namespaceOf),
+      preValidation: requirePermission('operations', 'read', namespaceOf),
       config: { errorResponses: [404] },
       schema: { operationId: 'listOperations', tags, summary: 'Operations requests of a deployment, newest first', security, params: ClusterParamsSchema, querystring: NamespaceQuerySchema, response: { 200: z.object({ operations: z.array(OperationSchema) }) } },
     },
     async (request) => ({ operations: await clusters.listOperations(namespaceOf(request), request.params.name) }),
   );
 
-  const mutation = { preHandler: requirePermission('clusters', 'update', namespaceOf), config: { errorResponses: [404, 409, 422] } };
+  const mutation = { preValidation: requirePermission('clusters', 'update', namespaceOf), config: { errorResponses: [404, 409, 422] } };
 
   routes.post(
     '/api/clusters/:name/restart',

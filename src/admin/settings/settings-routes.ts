@@ -20,7 +20,7 @@ export function settingsRoutes(app: FastifyInstance, context: AdminContext): voi
   routes.get(
     '/api/settings/',
     {
-      preHandler: requirePermission('settings', 'read', inServerNamespace),
+      preValidation: requirePermission('settings', 'read', inServerNamespace),
       // The response schema has no write-only fields, so none can be serialized even by mistake.
       schema: { operationId: 'getSettings', tags, summary: 'The settings document (write-only values omitted)', security, response: { 200: SettingsSchema } },
     },
@@ -30,7 +30,7 @@ export function settingsRoutes(app: FastifyInstance, context: AdminContext): voi
   routes.patch(
     '/api/settings/',
     {
-      preHandler: requirePermission('settings', 'update', inServerNamespace),
+      preValidation: requirePermission('settings', 'update', inServerNamespace),
       config: { errorResponses: [409, 422] },
       schema: {
         operationId: 'patchSettings',

@@ -24,14 +24,14 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
 
   routes.get(
     '/api/users',
-    { preHandler: requirePermission('users', 'read', inServerNamespace), schema: { operationId: 'listAdminUsers', tags, summary: 'Admin users', security, response: { 200: z.object({ users: z.array(ManagedUserSchema) }) } } },
+    { preValidation: requirePermission('users', 'read', inServerNamespace), schema: { operationId: 'listAdminUsers', tags, summary: 'Admin users', security, response: { 200: z.object({ users: z.array(ManagedUserSchema) }) } } },
     async () => ({ users: (await context.users.list()).map(toManagedView) }),
   );
 
   routes.post(
     '/api/users',
     {
-      preHandler: requirePermission('users', 'update', inServerNamespace),
+      preValidation: requirePermission('users', 'update', inServerNamespace),
       config: { errorResponses: [409] },
       schema: { operationId: 'createAdminUser', tags, summary: 'Create an admin user (without a password: OAuth sign-in only)', security, body: CreateUserSchema, response: { 201: z.object({ user: ManagedUserSchema }) } },
     },
@@ -41,7 +41,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
   routes.patch(
     '/api/users/:id',
     {
-      preHandler: requirePermission('users', 'update', inServerNamespace),
+      preValidation: requirePermission('users', 'update', inServerNamespace),
       config: { errorResponses: [404, 409] },
       schema: { operationId: 'updateAdminUser', tags, summary: 'Change name, role, disabled flag or password', security, params: UserIdParamsSchema, body: UpdateUserSchema, response: { 200: z.object({ user: ManagedUserSchema }) } },
     },
@@ -56,7 +56,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
   routes.delete(
     '/api/users/:id',
     {
-      preHandler: requirePermission('users', 'update', inServerNamespace),
+      preValidation: requirePermission('users', 'update', inServerNamespace),
       config: { errorResponses: [404, 409] },
       schema: { operationId: 'deleteAdminUser', tags, summary: 'Delete an admin user', security, params: UserIdParamsSchema, response: { 200: z.object({ message: z.string() }) } },
     },

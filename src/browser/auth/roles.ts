@@ -18,7 +18,7 @@ export function assertRole(actual: Role, required: Role, action: string): void {
   }
 }
 
-/** A preHandler that lets only tokens with at least `required` through. */
+/** A preValidation hook (before the body is validated: a role problem answers 403 before any 400) that lets only tokens with at least `required` through. */
 export function requireRole(required: Role, action: string) {
   return (request: { principal?: { role: Role } }, _reply: unknown, done: (error?: Error) => void): void => {
     if (!request.principal) return done(new Error('route is missing bearer authentication'));

@@ -57,7 +57,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
   routes.post(
     '/api/graph/:graph',
     {
-      preHandler: requireRole('Read-Write', 'creating a graph'),
+      preValidation: requireRole('Read-Write', 'creating a graph'),
       schema: { operationId: 'createGraph', tags, summary: 'Create a graph, or verify that it exists', security, params: GraphParamsSchema, response: { 200: MessageSchema } },
     },
     async (request) => ({ message: await translated(() => createGraph(db(request), request.params.graph)) }),
@@ -66,7 +66,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
   routes.delete(
     '/api/graph/:graph',
     {
-      preHandler: requireRole('Read-Write', 'deleting a graph'),
+      preValidation: requireRole('Read-Write', 'deleting a graph'),
       config: { errorResponses: [404] },
       schema: { operationId: 'deleteGraph', tags, summary: 'Delete a graph', security, params: GraphParamsSchema, response: { 200: MessageSchema } },
     },
@@ -76,7 +76,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
   routes.patch(
     '/api/graph/:graph',
     {
-      preHandler: requireRole('Read-Write', 'renaming a graph'),
+      preValidation: requireRole('Read-Write', 'renaming a graph'),
       config: { errorResponses: [404] },
       schema: {
         operationId: 'renameGraph',
@@ -99,7 +99,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
   routes.patch(
     '/api/graph/:graph/duplicate',
     {
-      preHandler: requireRole('Read-Write', 'duplicating a graph'),
+      preValidation: requireRole('Read-Write', 'duplicating a graph'),
       config: { errorResponses: [404] },
       schema: {
         operationId: 'duplicateGraph',
@@ -131,7 +131,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
   routes.get(
     '/api/graph/:graph/profile',
     {
-      preHandler: requireRole('Read-Write', 'profiling (it executes the query)'),
+      preValidation: requireRole('Read-Write', 'profiling (it executes the query)'),
       config: { errorResponses: [404] },
       schema: { operationId: 'profileQuery', tags, summary: 'Run a query and return its profile', security, params: GraphParamsSchema, querystring: ExplainQuerySchema, response: { 200: z.object({ result: z.array(z.string()) }) } },
     },

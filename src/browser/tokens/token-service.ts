@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { isReplyError, type CredentialPool } from '../../platform/falkordb/connection-pools.js';
 import { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { graphModuleVersion } from '../../platform/falkordb/server-commands.js';
-import { TargetRefusedError } from '../../platform/falkordb/target-guard.js';
+import { canonicalDatabaseHost, TargetRefusedError } from '../../platform/falkordb/target-guard.js';
 import { BadRequestError, ForbiddenError, HttpError, NotFoundError, UnauthorizedError } from '../../shared/http-errors.js';
 import { signHs256 } from '../../shared/jwt.js';
 import { databaseFor, type BrowserContext, type Principal } from '../context.js';
@@ -17,8 +17,9 @@ import type { TokenRecord } from './token-store.js';
 export const CREDENTIALS_REJECTED = 'Invalid credentials or connection failed';
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
+/** The identity of a database: its canonical host and its port (`localhost` and `127.0.0.1` are one database). */
 export function databaseKey(host: string, port: number): string {
-  return `${host.toLowerCase()}:${port}`;
+  return `${canonicalDatabaseHost(host)}:${port}`;
 }
 
 export function userIdOf(host: string, port: number, username: string): string {
@@ -204,6 +205,9 @@ export function createTokenService(context: BrowserContext) {
     },
 
     async revoke(principal: Principal, tokenId: string): Promise<void> {
+      // The seed's revoked-token table: a second revocation answers 400 whoever asks, before ownership is judged.
+      const record = await context.store.get(tokenId);
+      if (record && isLive(record) && record.revokedAt !== null) throw new BadRequestError('Token is already revoked');
       await visibleRecord(principal, tokenId, 'Forbidden: You can only revoke your own tokens');
       const outcome = await context.store.revoke(tokenId, context.now());
       // The store announced it to every replica; this one need not wait for its own announcement.

@@ -68,14 +68,14 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext, tokens
 
   routes.get(
     '/api/user',
-    { preHandler: admin, schema: { operationId: 'listUsers', tags, summary: 'Database users and their roles', security, response: { 200: UserListSchema } } },
+    { preValidation: admin, schema: { operationId: 'listUsers', tags, summary: 'Database users and their roles', security, response: { 200: UserListSchema } } },
     async (request) => ({ result: await translated(() => listUsers(db(request))) }),
   );
 
   routes.get(
     '/api/user/:user',
     {
-      preHandler: admin,
+      preValidation: admin,
       config: { errorResponses: [404] },
       schema: {
         operationId: 'getUser',
@@ -98,7 +98,7 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext, tokens
   routes.post(
     '/api/user',
     {
-      preHandler: admin,
+      preValidation: admin,
       config: { errorResponses: [409] },
       schema: { operationId: 'createUser', tags, summary: 'Create a database user with a role', security, body: CreateUserBodySchema, response: { 201: MessageSchema } },
     },
@@ -120,7 +120,7 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext, tokens
   routes.delete(
     '/api/user',
     {
-      preHandler: admin,
+      preValidation: admin,
       schema: { operationId: 'deleteUsers', tags, summary: 'Delete database users (all of them or none)', security, body: DeleteUsersBodySchema, response: { 200: MessageSchema } },
     },
     async (request) => {
@@ -140,7 +140,7 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext, tokens
   routes.patch(
     '/api/user/:user',
     {
-      preHandler: admin,
+      preValidation: admin,
       config: { errorResponses: [404] },
       schema: {
         operationId: 'updateUserRole',

@@ -45,6 +45,21 @@ export function isLoopback(address: string): boolean {
 }
 
 /**
+ * One spelling per database host, for identities (which tokens an Admin token sees, whose account is protected):
+ * lower case, IPv6 without brackets and in canonical form, IPv4-mapped addresses as IPv4, and every name or address
+ * of this machine's loopback (`localhost`, 127.0.0.0/8, `::1`) as `127.0.0.1`, all of which reach the same server
+ * here. Other names stay names: resolving them would let DNS choose an identity (see docs/decisions.md).
+ */
+export function canonicalDatabaseHost(host: string): string {
+  const lower = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  if (lower === 'localhost' || lower === 'localhost.') return '127.0.0.1';
+  if (isIP(lower) === 0) return lower;
+  const { address, family } = normalize(lower);
+  if (LOOPBACK.check(address, family)) return '127.0.0.1';
+  return family === 'ipv6' ? new URL(`http://[${address}]`).hostname.replace(/^\[|\]$/g, '') : address;
+}
+
+/**
  * Parses DATABASE_HOSTS: comma-separated entries, each a host name, an address or a CIDR range, optionally with
  * `:port` (IPv6 in brackets: `[fd00::1]:6379`, `[fd00::/8]`). Throws with the entry that does not parse.
  */
