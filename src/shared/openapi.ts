@@ -10,6 +10,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Error statuses this route answers beyond the ones every route can (400, 500, and 401/403 when guarded). */
     errorResponses?: number[];
+    /** Headers a response carries that its body schema cannot say (documented in the OpenAPI document only). */
+    responseHeaders?: Record<number, Record<string, string>>;
   }
 }
 
@@ -51,7 +53,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         },
       },
     },
-    transform: createJsonSchemaTransform({}),
+    transform: withResponseHeaders(createJsonSchemaTransform({})),
     transformObject: createJsonSchemaTransformObject({}),
   });
 
@@ -103,6 +105,32 @@ export const DOCS_UI_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'referrer-policy': 'no-referrer',
 });
 
+type SchemaTransform = ReturnType<typeof createJsonSchemaTransform>;
+type TransformInput = Parameters<SchemaTransform>[0] & { route?: RouteOptions };
+
+/** Every 429 says when to come back. */
+const RETRY_AFTER = { 'retry-after': 'Seconds to wait before trying again' };
+
+/**
+ * The zod transform drops response headers; they are put back here from `config.responseHeaders`, and every 429
+ * gets `Retry-After`, so the document says what the server sends.
+ */
+function withResponseHeaders(transform: SchemaTransform) {
+  return (input: TransformInput) => {
+    const result = transform(input);
+    const response = (result.schema as { response?: Record<string, Record<string, unknown>> }).response;
+    if (!response) return result;
+    const declared = input.route?.config?.responseHeaders ?? {};
+    for (const [status, schema] of Object.entries(response)) {
+      const headers = { ...(status === '429' ? RETRY_AFTER : {}), ...declared[Number(status)] };
+      if (Object.keys(headers).length === 0) continue;
+      const described = Object.fromEntries(Object.entries(headers).map(([name, description]) => [name, { type: 'string', description }]));
+      response[status] = { ...schema, headers: described };
+    }
+    return result;
+  };
+}
+
 function isGuarded(route: RouteOptions): boolean {
   const security = (route.schema as { security?: unknown[] } | undefined)?.security;
   return Array.isArray(security) && security.length > 0;
@@ -130,8 +158,9 @@ export function addErrorResponses(shape: ErrorShape) {
   const schema = errorSchemaFor(shape);
   return (route: RouteOptions): void => {
     if (!route.schema || (route.schema as { hide?: boolean }).hide) return;
-    // 431: headers (or a request line) beyond Node's limit; 413: a body beyond BODY_LIMIT_BYTES.
-    const statuses = new Set([400, 431, 500, ...(route.schema.body ? [413] : []), ...(route.config?.errorResponses ?? [])]);
+    // 431: headers (or a request line) beyond Node's limit; 413: a body beyond BODY_LIMIT_BYTES; 408: a body not
+    // received within REQUEST_TIMEOUT_MS; 503: not answered within it, or a store or database away.
+    const statuses = new Set([400, 431, 500, 503, ...(route.schema.body ? [408, 413] : []), ...(route.config?.errorResponses ?? [])]);
     if (isGuarded(route)) {
       statuses.add(401);
       statuses.add(403);

@@ -47,6 +47,28 @@ describe('/api-spec.json', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('declares the headers the server sends, and 503 (and 408 with a body) wherever REQUEST_TIMEOUT_MS or an outage can answer', () => {
+    type Response = { headers?: Record<string, { schema: { type: string }; description: string }> };
+    const response = (path: string, method: string, status: string) => document.paths[path]![method]!.responses![status] as Response;
+    expect(Object.keys(response('/api/user', 'post', '201').headers ?? {})).toEqual(['location']);
+    expect(Object.keys(response('/api/auth/login', 'post', '200').headers ?? {})).toEqual(['set-cookie']);
+    expect(Object.keys(response('/api/auth/logout', 'post', '200').headers ?? {})).toEqual(['set-cookie']);
+    expect(Object.keys(response('/api/auth/oauth/{provider}/callback', 'get', '302').headers ?? {}).sort()).toEqual(['location', 'set-cookie']);
+    let limited = 0;
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, op] of Object.entries(methods)) {
+        const responses = op.responses ?? {};
+        if (path.startsWith('/api/')) expect(responses, `${method} ${path}`).toHaveProperty('503');
+        if ('requestBody' in op) expect(responses, `${method} ${path}`).toHaveProperty('408');
+        if (responses['429']) {
+          limited++;
+          expect((responses['429'] as Response).headers?.['retry-after']?.schema.type, `${method} ${path}`).toBe('string');
+        }
+      }
+    }
+    expect(limited).toBeGreaterThan(1);
+  });
+
   it('declares the bearer and cookie security schemes', () => {
     expect(document.components.securitySchemes).toMatchObject({
       bearerAuth: { type: 'http', scheme: 'bearer' },

@@ -32,7 +32,7 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
   routes.get(
     '/api/auth/oauth/:provider',
     {
-      config: { errorResponses: [404] },
+      config: { errorResponses: [404], responseHeaders: { 302: { location: "The identity provider's authorization URL", 'set-cookie': 'The state cookie `oauth_state` the callback needs' } } },
       schema: {
         operationId: 'oauthStart',
         tags,
@@ -51,7 +51,10 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
   routes.get(
     '/api/auth/oauth/:provider/callback',
     {
-      config: { errorResponses: [401, 403, 404] },
+      config: {
+        errorResponses: [401, 403, 404],
+        responseHeaders: { 302: { location: 'returnTo, or /login?error=<code>', 'set-cookie': 'The session cookie `token` (and `__Host-token` over https); the state cookie cleared' } },
+      },
       schema: {
         operationId: 'oauthCallback',
         tags,

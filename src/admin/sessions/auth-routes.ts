@@ -22,6 +22,7 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext): v
     {
       config: {
         errorResponses: [401, 403, 429],
+        responseHeaders: { 200: { 'set-cookie': 'The session cookie `token`, HttpOnly, a JWT (and the same as `__Host-token` over https)' } },
         rateLimit: {
           max: LOGIN_ATTEMPTS_PER_MINUTE,
           timeWindow: 60_000,
@@ -55,7 +56,10 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext): v
 
   routes.post(
     '/api/auth/logout',
-    { schema: { operationId: 'logout', tags, summary: 'Sign out: clears the session cookie and ends every session of its user (idempotent)', response: { 200: MessageSchema } } },
+    {
+      config: { responseHeaders: { 200: { 'set-cookie': 'The session cookies, cleared' } } },
+      schema: { operationId: 'logout', tags, summary: 'Sign out: clears the session cookie and ends every session of its user (idempotent)', response: { 200: MessageSchema } },
+    },
     async (request, reply) => {
       await context.sessions.end(request, reply);
       return { message: 'Logged out' };

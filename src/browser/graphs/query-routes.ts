@@ -75,7 +75,7 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext): void
       errorHandler: streamAwareErrors,
       // The query's own required `timeout` bounds this handler (FalkorDB stops the query), so REQUEST_TIMEOUT_MS
       // must not cut a long query short.
-      config: { requestDeadline: false },
+      config: { requestDeadline: false, errorResponses: [429] },
       schema: {
         operationId: 'runQuery',
         tags: ['graphs'],

@@ -99,7 +99,7 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext, tokens
     '/api/user',
     {
       preValidation: admin,
-      config: { errorResponses: [409] },
+      config: { errorResponses: [409], responseHeaders: { 201: { location: 'The new user: `/api/user/{user}`' } } },
       schema: { operationId: 'createUser', tags, summary: 'Create a database user with a role', security, body: CreateUserBodySchema, response: { 201: MessageSchema } },
     },
     async (request, reply) => {
