@@ -126,13 +126,12 @@ describe('two replicas on a real API server', () => {
     for (let i = 0; i < 10; i++) expect(users.map((u) => u.email)).toContain(`many-${i}@corp.example`);
   });
 
-  it("surfaces the API server's own 422 (a ConfigMap over 1 MiB) as 422, leaving the settings as they were", async () => {
-    const big = 'x'.repeat(600_000);
-    expect((await patch('one', { ui: { big_one: big } })).statusCode).toBe(200);
+  // Every settings field is bounded now (ui: 64 KiB, issue 15), so no request can reach the API server's 1 MiB
+  // ConfigMap limit: the bound answers first, and nothing is written on either replica.
+  it('refuses settings beyond their bounds with 400 before Kubernetes is asked, leaving the settings as they were', async () => {
     const before = await one.backdoor.settingsText();
-    const res = await patch('one', { ui: { big_two: big } });
-    expect(res.statusCode, res.body.slice(0, 300)).toBe(422);
-    expect(res.json<{ message: string }>().message).toMatch(/^Kubernetes rejected configmaps\/graphdb-admin-settings: .*Too long/);
+    const res = await patch('one', { ui: { big: 'x'.repeat(600_000) } });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(400);
     expect(await one.backdoor.settingsText()).toBe(before);
   });
 

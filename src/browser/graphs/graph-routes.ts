@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BadRequestError } from '../../shared/http-errors.js';
 import { BEARER_SCHEME } from '../../shared/openapi.js';
 import { verbatim } from '../../shared/verbatim-messages.js';
 import { requireRole } from '../auth/roles.js';
@@ -21,20 +20,19 @@ import {
   renameGraph,
   requireGraph,
 } from './graph-service.js';
+import { hoistBodyParameter } from '../query-parameters.js';
 import { cypherQuerySchema, GraphNameSchema, GraphParamsSchema, MessageSchema, requiredString } from './schemas.js';
 import { openEventStream, wantsEventStream } from './sse.js';
 
 const security = [{ [BEARER_SCHEME]: [] }];
 const tags = ['graphs'];
 
-/** `sourceName` comes from the query string (the seed) or the JSON body (the public browser); the query wins. */
-const SourceNameQuerySchema = z.object({ sourceName: GraphNameSchema.optional() });
+/**
+ * `sourceName` is a required query parameter (the seed); the public browser's JSON body copy is moved into the query
+ * before validation (hoistBodyParameter), and the query wins when both are sent.
+ */
+const SourceNameQuerySchema = z.object({ sourceName: requiredString('sourceName').pipe(GraphNameSchema) });
 const SourceNameBodySchema = z.object({ sourceName: GraphNameSchema.optional() }).nullish();
-function sourceNameOf(query: { sourceName?: string }, body: { sourceName?: string } | null | undefined): string {
-  const name = query.sourceName ?? body?.sourceName;
-  if (!name) throw new BadRequestError('Missing parameter sourceName');
-  return name;
-}
 
 const InfoQuerySchema = z.object({
   type: z.enum(INFO_TYPES, {
@@ -76,7 +74,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
   routes.patch(
     '/api/graph/:graph',
     {
-      preValidation: requireRole('Read-Write', 'renaming a graph'),
+      preValidation: [requireRole('Read-Write', 'renaming a graph'), hoistBodyParameter('sourceName')],
       config: { errorResponses: [404] },
       schema: {
         operationId: 'renameGraph',
@@ -90,7 +88,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
       },
     },
     async (request) => {
-      const source = sourceNameOf(request.query, request.body);
+      const source = request.query.sourceName;
       await translated(() => renameGraph(db(request), source, request.params.graph));
       return { data: { result: 'OK' as const } };
     },
@@ -99,7 +97,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
   routes.patch(
     '/api/graph/:graph/duplicate',
     {
-      preValidation: requireRole('Read-Write', 'duplicating a graph'),
+      preValidation: [requireRole('Read-Write', 'duplicating a graph'), hoistBodyParameter('sourceName')],
       config: { errorResponses: [404] },
       schema: {
         operationId: 'duplicateGraph',
@@ -113,7 +111,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
       },
     },
     async (request) => {
-      const source = sourceNameOf(request.query, request.body);
+      const source = request.query.sourceName;
       await translated(() => duplicateGraph(db(request), source, request.params.graph));
       return { result: { status: 'OK' as const } };
     },

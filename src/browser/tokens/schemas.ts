@@ -43,4 +43,4 @@ export const TokenReadSchema = z.object({ token: TokenMetadataSchema });
 export const TokenRevokedSchema = z.object({ message: z.string(), tokenId: z.string() });
 // Any id is looked up: one that is not of the `<epoch_millis>-<uuid>` form names no token, which the seed answers
 // with 404 `Token not found` (the store never builds a key from it).
-export const TokenIdParamsSchema = z.object({ tokenId: z.string().max(256).meta({ description: 'A token id, `<epoch_millis>-<uuid>`' }) });
+export const TokenIdParamsSchema = z.object({ tokenId: z.string().min(1).max(256).meta({ description: 'A token id, `<epoch_millis>-<uuid>`' }) });

@@ -11,6 +11,7 @@ import { requireRole, ROLES, type Role } from '../auth/roles.js';
 import { databaseFor, isProtectedUser, principalOf, type BrowserContext } from '../context.js';
 import { translated } from '../database/database-errors.js';
 import { MessageSchema } from '../graphs/schemas.js';
+import { hoistBodyParameter } from '../query-parameters.js';
 import type { TokenService } from '../tokens/token-service.js';
 import { roleFromAclUser, rulesFor } from './acl-rules.js';
 
@@ -26,7 +27,10 @@ const RoleSchema = z.enum(ROLES, { error: () => verbatim(`Invalid role: must be 
 const CreateUserBodySchema = z.object({ username: UsernameSchema, password: PasswordSchema, role: RoleSchema });
 const DeleteUsersBodySchema = z.object({ users: z.array(z.object({ username: UsernameSchema })).min(1).max(1000) });
 const UserParamsSchema = z.object({ user: UsernameSchema });
-const RoleQuerySchema = z.object({ role: RoleSchema.optional() });
+// Required in the query (the seed); the public browser's body copy is moved there before validation.
+const RoleQuerySchema = z.object({
+  role: z.enum(ROLES, { error: (issue) => verbatim(issue.input === undefined ? 'Missing parameter role' : `Invalid role: must be one of ${ROLES.join(', ')}`) }),
+});
 const RoleBodySchema = z.object({ role: RoleSchema.optional() }).nullish();
 const UserItemSchema = z.object({ username: z.string(), role: z.enum(ROLES), selected: z.boolean() });
 const UserListSchema = z.object({ result: z.array(UserItemSchema) });
@@ -140,7 +144,7 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext, tokens
   routes.patch(
     '/api/user/:user',
     {
-      preValidation: admin,
+      preValidation: [admin, hoistBodyParameter('role')],
       config: { errorResponses: [404] },
       schema: {
         operationId: 'updateUserRole',
@@ -154,8 +158,7 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext, tokens
       },
     },
     async (request) => {
-      const role = request.query.role ?? request.body?.role;
-      if (!role) throw new BadRequestError('Missing parameter role');
+      const { role } = request.query;
       const { user } = request.params;
       refuseProtected(request, [user]);
       const database = db(request);

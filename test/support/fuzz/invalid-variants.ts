@@ -99,7 +99,13 @@ const VARIANTS: Variant[] = [
         ...(objectSchemaOf(request.op.body?.schema ?? {})?.required ?? []).map((name) => ({ where: 'body' as const, path: [name], schema: {} })),
         ...request.op.params.filter((param) => param.in === 'query' && param.required).map((param) => ({ where: 'query' as const, path: [param.name], schema: param.schema })),
       ];
-      return fc.constantFrom(...required).map((target) => withTarget(request, target, undefined, 'missing-required-field'));
+      // A required query parameter may also come as a body copy (hoisted before validation): missing means both gone.
+      return fc.constantFrom(...required).map((target) => {
+        const missing = withTarget(request, target, undefined, 'missing-required-field');
+        const body = missing.body && 'json' in missing.body ? missing.body.json : undefined;
+        if (target.where !== 'query' || !body || typeof body !== 'object' || Array.isArray(body) || !(target.path[0]! in body)) return missing;
+        return withTarget(missing, { where: 'body', path: [target.path[0]!], schema: {} }, undefined, 'missing-required-field');
+      });
     },
   },
   {
