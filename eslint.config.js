@@ -34,9 +34,9 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**/*.ts', 'bench/**/*.ts'],
+    files: ['scripts/**/*.ts', 'scripts/*.mjs', 'bench/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
   { files: ['eslint.config.js', 'scripts/*.mjs', 'bin/*.js', 'bench/lib/*.mjs'], ...tseslint.configs.disableTypeChecked },
-  { files: ['scripts/*.mjs', 'bin/*.js', 'bench/lib/*.mjs'], languageOptions: { globals: { process: 'readonly', performance: 'readonly', URL: 'readonly' } } },
+  { files: ['scripts/*.mjs', 'bin/*.js', 'bench/lib/*.mjs'], languageOptions: { globals: { process: 'readonly', performance: 'readonly', URL: 'readonly', console: 'readonly', fetch: 'readonly', setTimeout: 'readonly' } } },
 );

@@ -6,6 +6,8 @@
 # STRICT_SCHEMATHESIS=1, since some of them are known and reported, see the README's Reliability section).
 set -u
 cd "$(dirname "$0")/.."
+PATH="$(sh scripts/ensure-node.sh):$PATH"
+export PATH
 sh scripts/ensure-system.sh --for-tests || printf '[fuzz] continuing: tests will try the binary bundled with the FalkorDB module\n' >&2
 sh scripts/ensure-node-modules.sh || exit 1
 status=0

@@ -5,6 +5,8 @@
 # with the reason and exits 0; a test failure exits non-zero.
 set -eu
 cd "$(dirname "$0")/.."
+PATH="$(sh scripts/ensure-node.sh):$PATH"
+export PATH
 sh scripts/ensure-node-modules.sh
 REASON_FILE=$(mktemp)
 trap 'rm -f "$REASON_FILE"' EXIT

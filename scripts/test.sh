@@ -2,6 +2,9 @@
 # `npm test`: the whole suite on a fresh clone: lint, typecheck, then unit and integration tests against a real FalkorDB.
 set -eu
 cd "$(dirname "$0")/.."
+# Node 22.19 or newer first on PATH (npm included, which runs on the first node it finds).
+PATH="$(sh scripts/ensure-node.sh):$PATH"
+export PATH
 sh scripts/ensure-system.sh --for-tests || printf '[test] continuing: tests will try the binary bundled with the FalkorDB module\n' >&2
 sh scripts/ensure-node-modules.sh
 echo '== lint'

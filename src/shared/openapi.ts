@@ -27,6 +27,7 @@ export interface OpenApiOptions {
 }
 
 export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
+  const optionalBodies = new Set<string>();
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -53,8 +54,11 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         },
       },
     },
-    transform: withResponseHeaders(createJsonSchemaTransform({})),
-    transformObject: createJsonSchemaTransformObject({}),
+    transform: (input: TransformInput) => {
+      noteOptionalBody(input, optionalBodies);
+      return withResponseHeaders(zodTransform)(input);
+    },
+    transformObject: (input: Parameters<ReturnType<typeof createJsonSchemaTransformObject>>[0]) => markOptionalBodies(zodTransformObject(input), optionalBodies),
   });
 
   app.get('/api-spec.json', { schema: { hide: true } }, () => app.swagger());
@@ -115,6 +119,26 @@ const RETRY_AFTER = { 'retry-after': 'Seconds to wait before trying again' };
  * The zod transform drops response headers; they are put back here from `config.responseHeaders`, and every 429
  * gets `Retry-After`, so the document says what the server sends.
  */
+const zodTransform = createJsonSchemaTransform({});
+const zodTransformObject = createJsonSchemaTransformObject({});
+
+/** Routes whose body schema accepts no body at all: @fastify/swagger marks every request body required. */
+function noteOptionalBody(input: TransformInput, optional: Set<string>): void {
+  const schema: { body?: unknown; operationId?: string } | undefined = input.route?.schema;
+  const body = schema?.body as { safeParse?: (value: unknown) => { success: boolean } } | undefined;
+  if (schema?.operationId && typeof body?.safeParse === 'function' && body.safeParse(undefined).success) optional.add(schema.operationId);
+}
+
+function markOptionalBodies<T>(document: T, optional: Set<string>): T {
+  const paths = (document as { paths?: Record<string, Record<string, { operationId?: string; requestBody?: { required?: boolean } }>> }).paths ?? {};
+  for (const methods of Object.values(paths)) {
+    for (const operation of Object.values(methods)) {
+      if (operation.operationId && optional.has(operation.operationId) && operation.requestBody) operation.requestBody.required = false;
+    }
+  }
+  return document;
+}
+
 function withResponseHeaders(transform: SchemaTransform) {
   return (input: TransformInput) => {
     const result = transform(input);
