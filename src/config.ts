@@ -7,6 +7,20 @@ import { EmailSchema } from './shared/email.js';
 import { parseUrlAllowlist } from './shared/url-allowlist.js';
 import { parseAllowedTargets, type AllowedTarget } from './platform/falkordb/target-guard.js';
 
+/** An optional text variable that `parse` must accept; what `parse` throws is the validation message. */
+function parsedBy(parse: (text: string) => unknown) {
+  return z
+    .string()
+    .optional()
+    .superRefine((text, context) => {
+      try {
+        parse(text ?? '');
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+      }
+    });
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const MIN_SECRET_LENGTH = 32;
 
@@ -100,16 +114,7 @@ export const EnvSchema = z.object({
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
   TOKEN_CREATION_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
   // Bounds on what a caller can make the server do (issue 15): targets, checks, queries, connections.
-  DATABASE_HOSTS: z
-    .string()
-    .optional()
-    .superRefine((text, context) => {
-      try {
-        parseAllowedTargets(text ?? '');
-      } catch (error) {
-        context.addIssue({ code: 'custom', message: (error as Error).message });
-      }
-    }),
+  DATABASE_HOSTS: parsedBy(parseAllowedTargets),
   CREDENTIAL_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   CREDENTIAL_CHECKS_MAX: z.coerce.number().int().min(1).max(10_000).default(16),
   QUERY_TIMEOUT_MAX_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
@@ -119,30 +124,12 @@ export const EnvSchema = z.object({
   QUERY_RESULT_BYTES_MAX: z.coerce.number().int().min(1024).max(2 ** 32).default(64 * 1024 * 1024),
   QUERIES_PER_TOKEN: z.coerce.number().int().min(1).max(10_000).default(8),
   QUERIES_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(32),
-  CSV_URL_ALLOWLIST: z
-    .string()
-    .optional()
-    .superRefine((text, context) => {
-      try {
-        parseUrlAllowlist(text ?? '');
-      } catch (error) {
-        context.addIssue({ code: 'custom', message: (error as Error).message });
-      }
-    }),
+  CSV_URL_ALLOWLIST: parsedBy(parseUrlAllowlist),
   LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(12),
   LOGIN_FAILURES_BEFORE_BACKOFF: z.coerce.number().int().min(1).max(1000).default(5),
   LOGIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   LOGIN_CHECKS_MAX: z.coerce.number().int().min(1).max(1000).default(Math.max(2, os.availableParallelism())),
-  TRUST_PROXY: z
-    .string()
-    .optional()
-    .superRefine((text, context) => {
-      try {
-        parseTrustProxy(text);
-      } catch (error) {
-        context.addIssue({ code: 'custom', message: (error as Error).message });
-      }
-    }),
+  TRUST_PROXY: parsedBy(parseTrustProxy),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   // Basic authentication of the metrics exporter: both or neither.

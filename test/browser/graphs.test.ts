@@ -137,20 +137,15 @@ describe('graph endpoints', () => {
     expect(parseEvents(sse.body)).toEqual([{ event: 'result', data: { nodes: 3, edges: 1 } }]);
   });
 
-  it('exports the exact DUMP bytes, which RESTORE turns back into the graph', async () => {
+  it("exports the graph's DUMP, which RESTORE turns back into the graph", async () => {
     await seed('exported');
     const res = await call('GET', '/api/graph/exported/export');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/octet-stream');
     expect(res.headers['content-disposition']).toBe(`attachment; filename="exported.dump"; filename*=UTF-8''exported.dump`);
-    const client = await adminClient(t.falkordb);
-    try {
-      // A graph's DUMP is not byte-for-byte repeatable (it carries per-call data), so the proof is that it restores.
-      const direct: Buffer = await client.sendCommand(['DUMP', 'exported'], { typeMapping: { 36: Buffer } });
-      expect(res.rawPayload.length).toBe(direct.length);
-    } finally {
-      await client.close();
-    }
+    // A graph's DUMP is not repeatable, not even in length (it carries per-call data; once 1363 bytes, then 1397
+    // for the same graph), so the proof is that it restores, below.
+    expect(res.rawPayload.length).toBeGreaterThan(100);
     // Backup and restore, into another server: FalkorDB 4.16 crashes when a dump is restored while a graph of the
     // same origin is still alive in the same server (including one whose asynchronous deletion has not finished).
     const target = await startTestFalkorDB();
