@@ -1,51 +1,64 @@
-// CSV_URL_ALLOWLIST (issue 15): LOAD CSV may read URLs only under the prefixes an operator named; an admitted
-// query reaches the database, and a URL beside the prefix is refused before the database sees the query.
+// CSV_URL_ALLOWLIST (issue 15, issue 22): LOAD CSV may read URLs only under the public prefixes an operator named;
+// an admitted query reaches the database, a URL beside the prefix or on an internal address is refused before the
+// database sees the query (so no connection is ever attempted), and the setting itself refuses internal prefixes.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { loadConfig } from '../../src/config.js';
+import { startTestApp, TEST_SECRETS, type TestApp } from '../support/app.js';
 import { bearer, tokensForEveryRole, type RoleTokens } from '../support/browser.js';
 
 let t: TestApp;
 let tokens: RoleTokens;
-let files: Server;
-let origin: string;
-const fetched: string[] = [];
+let listener: Server;
+let internalOrigin: string;
+const connections: string[] = [];
+const REFUSED = { message: 'LOAD CSV may only read file:// URLs, or URLs under CSV_URL_ALLOWLIST, given as a string literal' };
 
 beforeAll(async () => {
-  files = createServer((request, response) => {
-    fetched.push(request.url ?? '');
-    response.writeHead(200, { 'content-type': 'text/csv' }).end('name,born\nAda,1815\nCharles,1791\n');
+  // A server on loopback that records any connection: the refused queries must never reach it.
+  listener = createServer((request, response) => {
+    connections.push(request.url ?? '');
+    response.end('name\nx\n');
   });
-  await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-  t = await startTestApp({ env: { CSV_URL_ALLOWLIST: `${origin}/exports/` } });
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  internalOrigin = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
+  t = await startTestApp({ env: { CSV_URL_ALLOWLIST: 'https://data.example.org/exports/' } });
   tokens = await tokensForEveryRole(t.app, t.falkordb, 'csv-allow');
 });
 afterAll(async () => {
   await t.close();
-  files.close();
+  listener.close();
 });
 
 const run = (query: string) => t.app.inject({ method: 'GET', url: `/api/graph/csv-allow?query=${encodeURIComponent(query)}&timeout=10000`, headers: bearer(tokens['Read-Write']) });
 
 describe('CSV_URL_ALLOWLIST', () => {
   it('passes LOAD CSV from a URL under an allowed prefix on to the database', async () => {
-    const res = await run(`LOAD CSV WITH HEADERS FROM '${origin}/exports/people.csv' AS row RETURN row.name AS name ORDER BY name`);
-    // The FalkorDB build of the tests reads file:// only and says so; a build with URL support would fetch it.
-    // Either way the answer is the database's, not the guard's refusal.
-    if (res.statusCode === 200) {
-      expect(res.json<{ data: unknown[] }>().data).toEqual([{ name: 'Ada' }, { name: 'Charles' }]);
-      expect(fetched).toEqual(['/exports/people.csv']);
-    } else {
-      expect([res.statusCode, res.json()]).toEqual([400, { message: 'Unsupported URI' }]);
-    }
+    const res = await run("LOAD CSV WITH HEADERS FROM 'https://data.example.org/exports/people.csv' AS row RETURN row.name AS name");
+    // The answer is the database's (this build reads file:// only, and no registry host is reachable here), not
+    // the guard's refusal.
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).not.toEqual(REFUSED);
   });
 
-  it.each([`/exports/../secrets.csv`, `/exportsx/people.csv`, `/other.csv`])('refuses %s beside the prefix, without a fetch', async (path) => {
-    const before = fetched.length;
-    const res = await run(`LOAD CSV FROM '${origin}${path}' AS row RETURN row`);
-    expect([res.statusCode, res.json()]).toEqual([400, { message: 'LOAD CSV may only read file:// URLs, or URLs under CSV_URL_ALLOWLIST, given as a string literal' }]);
-    expect(fetched.length).toBe(before);
+  it.each(['https://data.example.org/exports/../secrets.csv', 'https://data.example.org/exportsx/people.csv', 'https://other.example.org/exports/a.csv', 'http://169.254.169.254/latest/meta-data/'])(
+    'refuses %s without the database seeing it',
+    async (url) => {
+      const res = await run(`LOAD CSV FROM '${url}' AS row RETURN row`);
+      expect([res.statusCode, res.json()]).toEqual([400, REFUSED]);
+    },
+  );
+
+  it('refuses a loopback URL without any connection attempt', async () => {
+    const res = await run(`LOAD CSV FROM '${internalOrigin}/exports/people.csv' AS row RETURN row`);
+    expect([res.statusCode, res.json()]).toEqual([400, REFUSED]);
+    expect(connections).toEqual([]);
+  });
+
+  it('does not start with an internal prefix in the list', () => {
+    for (const prefix of [`${internalOrigin}/exports/`, 'http://169.254.169.254/', 'http://[::1]/', 'http://10.0.0.8/']) {
+      expect(() => loadConfig({ ...TEST_SECRETS, CSV_URL_ALLOWLIST: prefix }), prefix).toThrow(/loopback, private, link-local or special address/);
+    }
   });
 });
