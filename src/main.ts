@@ -23,6 +23,16 @@ async function main(): Promise<void> {
   const initial = readConfig();
   const logger = pino(loggerOptions(initial.logLevel));
   let services: Services | undefined;
+  // Signals are caught from the first moment: one that arrives while the server is still starting (a kubelet giving
+  // up on a slow start, Ctrl-C) is kept and acted on as soon as there is something to shut down.
+  let shutdown: ((signal: NodeJS.Signals) => void) | undefined;
+  let earlySignal: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (shutdown) shutdown(signal);
+    else earlySignal ??= signal;
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
 
   try {
     services = await startServices(initial, logger);
@@ -31,7 +41,7 @@ async function main(): Promise<void> {
     await app.listen({ port: config.port, host: config.host });
 
     let shuttingDown = false;
-    const shutdown = (signal: NodeJS.Signals) => {
+    shutdown = (signal: NodeJS.Signals) => {
       if (shuttingDown) return;
       shuttingDown = true;
       logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
@@ -51,8 +61,7 @@ async function main(): Promise<void> {
           process.exit(1);
         });
     };
-    process.on('SIGTERM', shutdown);
-    process.on('SIGINT', shutdown);
+    if (earlySignal) shutdown(earlySignal);
   } catch (error) {
     logger.fatal({ err: error }, (error as Error).message);
     await services?.release();

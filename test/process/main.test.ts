@@ -68,6 +68,16 @@ describe('the server process in embedded mode', () => {
     }
   });
 
+  it('acts on a SIGTERM that arrives while it is still starting: exit 0, no FalkorDB left behind', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-main-'));
+    const server = await runServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    // The embedded FalkorDB is up, the HTTP server not yet: Node's default would kill the process and orphan it.
+    const line = (await server.waitForLine((l) => 'embeddedFalkorDB' in l)) as unknown as EmbeddedLine;
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(isProcessAlive(line.embeddedFalkorDB.pid)).toBe(false);
+  });
+
   it('finishes a request in flight on SIGTERM before it stops the embedded FalkorDB', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-main-'));
     const { server, embedded } = await startEmbedded(dataDir);
