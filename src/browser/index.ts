@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ConnectionPools } from '../platform/falkordb/connection-pools.js';
 import type { RedisConnection } from '../platform/redis/redis-connection.js';
 import { installErrorHandling } from '../shared/error-handler.js';
+import { toHttpError } from './database/database-errors.js';
 import { BEARER_SCHEME, stampSecurity } from '../shared/openapi.js';
 import { createBearerAuth } from './auth/bearer-auth.js';
 import { configRoutes } from './config/config-routes.js';
@@ -46,7 +47,8 @@ export interface BrowserPluginOptions {
 }
 
 export async function browserPlugin(app: FastifyInstance, options: BrowserPluginOptions): Promise<void> {
-  installErrorHandling(app, 'browser');
+  // FalkorDB's failures become HTTP errors here, once for every route (no call site wraps its calls).
+  installErrorHandling(app, 'browser', toHttpError);
   const now = options.now ?? Date.now;
   const tokenCache = new TokenCache({ ttlMs: options.tokenCacheTtlMs, maxEntries: TOKEN_CACHE_ENTRIES, now });
   if (options.tokenCacheTtlMs > 0) {

@@ -112,8 +112,12 @@ function causeOf(error: unknown): string | undefined {
   return cause instanceof Error ? cause.message.split('\n')[0] : undefined;
 }
 
-export function createErrorHandler(shape: ErrorShape) {
-  return function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+/** Turns an adapter's own failure into an HttpError (or leaves it as it is): one per plugin, applied here only. */
+export type ErrorTranslator = (error: unknown) => unknown;
+
+export function createErrorHandler(shape: ErrorShape, translate: ErrorTranslator = (error) => error) {
+  return function handleError(raw: unknown, request: FastifyRequest, reply: FastifyReply): void {
+    const error = translate(raw);
     const mapped = slowClient(error) ?? mapError(error, shape);
     if (mapped.unexpected) request.log.error({ err: error }, 'request failed');
     else if (mapped.statusCode === 503) request.log.warn({ statusCode: 503, reason: mapped.message, cause: causeOf(error) }, 'request failed: a dependency is unavailable');
@@ -126,8 +130,11 @@ export function createErrorHandler(shape: ErrorShape) {
   };
 }
 
-/** What each API plugin installs first: its error handler, and its error responses on every route it declares. */
-export function installErrorHandling(scope: FastifyInstance, shape: ErrorShape): void {
-  scope.setErrorHandler(createErrorHandler(shape));
+/**
+ * What each API plugin installs first: its error handler, which translates its adapters' failures once (`translate`)
+ * so no call site wraps a call, and its error responses on every route it declares.
+ */
+export function installErrorHandling(scope: FastifyInstance, shape: ErrorShape, translate?: ErrorTranslator): void {
+  scope.setErrorHandler(createErrorHandler(shape, translate));
   scope.addHook('onRoute', addErrorResponses(shape));
 }

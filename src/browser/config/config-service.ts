@@ -2,7 +2,6 @@
 import { integerValue } from '../../platform/falkordb/compact-reply.js';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { BadRequestError } from '../../shared/http-errors.js';
-import { translated } from '../database/database-errors.js';
 
 const STRING_VALUED = 'CMD_INFO';
 
@@ -28,18 +27,18 @@ export function parseConfigValue(name: string, value: string | number | undefine
 export function createConfigService() {
   return {
     async list(database: GraphDatabase): Promise<Record<string, number | string>> {
-      const pairs = (await translated(() => database.configGet('*'))) as [string, unknown][];
+      const pairs = (await database.configGet('*')) as [string, unknown][];
       return Object.fromEntries(pairs.map(([name, value]) => [name, presentConfigValue(name, value)]));
     },
 
     async read(database: GraphDatabase, name: string): Promise<number | string> {
-      const pair = await translated(() => database.configGet(name));
+      const pair = await database.configGet(name);
       return presentConfigValue(name, pair[1]);
     },
 
     async set(database: GraphDatabase, name: string, value: string | undefined): Promise<void> {
       const parsed = parseConfigValue(name, value);
-      await translated(() => database.configSet(name, parsed));
+      await database.configSet(name, parsed);
     },
   };
 }

@@ -17,12 +17,3 @@ export function toHttpError(error: unknown): unknown {
   }
   return error;
 }
-
-/** Runs database work and translates whatever it throws. */
-export async function translated<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw toHttpError(error);
-  }
-}

@@ -6,7 +6,6 @@ import { BEARER_SCHEME } from '../../shared/openapi.js';
 import { verbatim } from '../../shared/verbatim-messages.js';
 import { requireRole } from '../auth/roles.js';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
-import { translated } from '../database/database-errors.js';
 import {
   attachmentDisposition,
   countGraph,
@@ -49,7 +48,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
   routes.get(
     '/api/graph',
     { schema: { operationId: 'listGraphs', tags, summary: 'List graph names', security, response: { 200: z.object({ opts: z.array(z.string()) }) } } },
-    async (request) => ({ opts: await translated(() => db(request).listGraphs()) }),
+    async (request) => ({ opts: await db(request).listGraphs() }),
   );
 
   routes.post(
@@ -58,7 +57,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
       preValidation: requireRole('Read-Write', 'creating a graph'),
       schema: { operationId: 'createGraph', tags, summary: 'Create a graph, or verify that it exists', security, params: GraphParamsSchema, response: { 200: MessageSchema } },
     },
-    async (request) => ({ message: await translated(() => createGraph(db(request), request.params.graph)) }),
+    async (request) => ({ message: await createGraph(db(request), request.params.graph) }),
   );
 
   routes.delete(
@@ -68,7 +67,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
       config: { errorResponses: [404] },
       schema: { operationId: 'deleteGraph', tags, summary: 'Delete a graph', security, params: GraphParamsSchema, response: { 200: MessageSchema } },
     },
-    async (request) => ({ message: await translated(() => deleteGraph(db(request), request.params.graph)) }),
+    async (request) => ({ message: await deleteGraph(db(request), request.params.graph) }),
   );
 
   routes.patch(
@@ -89,7 +88,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
     },
     async (request) => {
       const source = request.query.sourceName;
-      await translated(() => renameGraph(db(request), source, request.params.graph));
+      await renameGraph(db(request), source, request.params.graph);
       return { data: { result: 'OK' as const } };
     },
   );
@@ -112,7 +111,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
     },
     async (request) => {
       const source = request.query.sourceName;
-      await translated(() => duplicateGraph(db(request), source, request.params.graph));
+      await duplicateGraph(db(request), source, request.params.graph);
       return { result: { status: 'OK' as const } };
     },
   );
@@ -123,7 +122,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
       config: { errorResponses: [404] },
       schema: { operationId: 'explainQuery', tags, summary: 'Execution plan of a query, without running it', security, params: GraphParamsSchema, querystring: ExplainQuerySchema, response: { 200: z.object({ result: z.array(z.string()) }) } },
     },
-    async (request) => ({ result: await translated(() => explainQuery(db(request), request.params.graph, request.query.query)) }),
+    async (request) => ({ result: await explainQuery(db(request), request.params.graph, request.query.query) }),
   );
 
   routes.get(
@@ -135,12 +134,8 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
     },
     async (request) => {
       const database = db(request);
-      return {
-        result: await translated(async () => {
-          await requireGraph(database, request.params.graph);
-          return database.profile(request.params.graph, request.query.query);
-        }),
-      };
+      await requireGraph(database, request.params.graph);
+      return { result: await database.profile(request.params.graph, request.query.query) };
     },
   );
 
@@ -158,7 +153,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         response: { 200: z.object({ result: z.object({ data: z.array(z.record(z.string(), z.string())) }) }) },
       },
     },
-    async (request) => ({ result: { data: await translated(() => graphInfo(db(request), request.params.graph, request.query.type)) } }),
+    async (request) => ({ result: { data: await graphInfo(db(request), request.params.graph, request.query.type) } }),
   );
 
   routes.get(
@@ -180,7 +175,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
       },
     },
     async (request, reply) => {
-      const counts = await translated(() => countGraph(db(request), request.params.graph));
+      const counts = await countGraph(db(request), request.params.graph);
       if (!wantsEventStream(request)) return { result: counts };
       const stream = openEventStream(request, reply);
       stream.send('result', counts);
@@ -203,7 +198,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
       },
     },
     async (request, reply) => {
-      const dump = await translated(() => exportGraph(db(request), request.params.graph));
+      const dump = await exportGraph(db(request), request.params.graph);
       return reply.type('application/octet-stream').header('content-disposition', attachmentDisposition(`${request.params.graph}.dump`)).send(dump as unknown as string); // a Buffer: Fastify sends it as is, no serializer
     },
   );

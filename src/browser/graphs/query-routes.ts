@@ -28,7 +28,7 @@ export const QueryResultSchema = z
   .object({ metadata: z.array(z.string()), data: z.array(RowSchema).optional() })
   .meta({ id: 'QueryResult', description: 'Row values: nodes {id, labels, properties}; relationships {id, relationshipType, sourceId, destinationId, properties}; paths {nodes, edges}; points {latitude, longitude}; temporal values as ISO 8601 strings; integers beyond 2^53 as strings' });
 
-const jsonErrors = createErrorHandler('browser');
+const jsonErrors = createErrorHandler('browser', toHttpError);
 
 /** FalkorDB reads timeout 0 as "no limit": with a maximum configured, 0 and anything above it become the maximum. */
 export function clampQueryTimeout(requestedMs: number, maxMs: number | undefined): number {
@@ -38,7 +38,7 @@ export function clampQueryTimeout(requestedMs: number, maxMs: number | undefined
 
 /** Parameter problems reach an event-stream client as one `error` event with status 400, before any query runs. */
 function streamAwareErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const mapped = mapError(error);
+  const mapped = mapError(toHttpError(error));
   if (!wantsEventStream(request) || mapped.statusCode !== 400) return jsonErrors(error, request, reply);
   const stream = openEventStream(request, reply);
   stream.send('error', { message: mapped.message, status: mapped.statusCode });

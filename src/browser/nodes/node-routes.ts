@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRole } from '../auth/roles.js';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
-import { translated } from '../database/database-errors.js';
 import { MessageSchema } from '../graphs/schemas.js';
 import { addLabel, createEntity, deleteEntity, readNode, removeLabel, removeProperty, setProperty } from './node-service.js';
 import {
@@ -29,7 +28,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
   routes.get(
     '/api/graph/:graph/:node',
     { config: errors, schema: { operationId: 'readNode', tags, summary: 'A node with its relationships', params: NodeParamsSchema, response: { 200: NodeReadSchema } } },
-    async (request) => ({ result: { data: [await translated(() => readNode(db(request), request.params.graph, request.params.node))] } }),
+    async (request) => ({ result: { data: [await readNode(db(request), request.params.graph, request.params.node)] } }),
   );
 
   routes.post(
@@ -50,15 +49,13 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     },
     async (request) => {
       const { type, label, attributes, selectedNodes } = request.body;
-      const row = await translated(() =>
-        createEntity(db(request), request.params.graph, {
-          type,
-          labels: label,
-          properties: Object.fromEntries(attributes),
-          // Only a relationship reads its end nodes (the schema has checked there are two); a node ignores them.
-          endpoints: type ? undefined : [selectedNodes![0]!.id, selectedNodes![1]!.id],
-        }),
-      );
+      const row = await createEntity(db(request), request.params.graph, {
+        type,
+        labels: label,
+        properties: Object.fromEntries(attributes),
+        // Only a relationship reads its end nodes (the schema has checked there are two); a node ignores them.
+        endpoints: type ? undefined : [selectedNodes![0]!.id, selectedNodes![1]!.id],
+      });
       return { result: { data: [row] } };
     },
   );
@@ -70,7 +67,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
       config: errors,
       schema: { operationId: 'deleteEntity', tags, summary: 'Delete a node (`type: true`) or a relationship (`type: false`)', params: NodeParamsSchema, body: TypeBodySchema, response: { 200: MessageSchema } },
     },
-    async (request) => ({ message: await translated(() => deleteEntity(db(request), request.params.graph, request.body.type, request.params.node)) }),
+    async (request) => ({ message: await deleteEntity(db(request), request.params.graph, request.body.type, request.params.node) }),
   );
 
   const labelRoutes = [
@@ -85,7 +82,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
       config: errors,
       schema: { operationId, tags, summary, params: NodeParamsSchema, body: LabelBodySchema, response: { 200: MessageSchema } },
       handler: async (request) => {
-        await translated(() => change(db(request), request.params.graph, request.params.node, request.body.label));
+        await change(db(request), request.params.graph, request.params.node, request.body.label);
         return { message };
       },
     });
@@ -100,7 +97,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     },
     async (request) => {
       const { graph, node, key } = request.params;
-      await translated(() => setProperty(db(request), graph, request.body.type, node, key, request.body.value));
+      await setProperty(db(request), graph, request.body.type, node, key, request.body.value);
       return { message: 'Property set' };
     },
   );
@@ -114,7 +111,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     },
     async (request) => {
       const { graph, node, key } = request.params;
-      await translated(() => removeProperty(db(request), graph, request.body.type, node, key));
+      await removeProperty(db(request), graph, request.body.type, node, key);
       return { message: 'Property removed' };
     },
   );

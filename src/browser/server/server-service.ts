@@ -2,7 +2,6 @@
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { graphModuleVersion, parseInfo, parseMemoryUsage, parseQueryList, ServerCommands, type RunningQuery } from '../../platform/falkordb/server-commands.js';
 import { HttpError } from '../../shared/http-errors.js';
-import { translated } from '../database/database-errors.js';
 import { requireGraph } from '../graphs/graph-service.js';
 import { INFO_SECTIONS } from './schemas.js';
 
@@ -33,7 +32,7 @@ export function createServerService() {
 
   return {
     async moduleVersion(database: GraphDatabase): Promise<[string, number]> {
-      const version = graphModuleVersion(await translated(() => commands(database).moduleList()));
+      const version = graphModuleVersion(await commands(database).moduleList());
       if (version === undefined) throw new HttpError(503, 'Graph module not found');
       return ['graph', version];
     },
@@ -41,13 +40,13 @@ export function createServerService() {
     /** One allow-listed section, or all of them. */
     async info(database: GraphDatabase, section: (typeof INFO_SECTIONS)[number] | undefined): Promise<string> {
       const sections = section ? [section] : INFO_SECTIONS;
-      const texts = await translated(() => Promise.all(sections.map((name) => commands(database).info(name))));
+      const texts = await Promise.all(sections.map((name) => commands(database).info(name)));
       return texts.map(withoutHostPaths).filter((text) => text.trim() !== '').join('\r\n');
     },
 
     async monitor(database: GraphDatabase, showQueryText: boolean) {
       const server = commands(database);
-      const [memoryText, running, waiting] = await translated(() => Promise.all([server.info('memory'), server.runningQueries(), server.waitingQueries()]));
+      const [memoryText, running, waiting] = await Promise.all([server.info('memory'), server.runningQueries(), server.waitingQueries()]);
       const memory = parseInfo(memoryText).memory ?? {};
       const runningQueries = parseQueryList(running);
       const waitingQueries = parseQueryList(waiting);
@@ -64,7 +63,7 @@ export function createServerService() {
 
     async connectionInfo(database: GraphDatabase) {
       const server = commands(database);
-      const [replicationText, clusterText] = await translated(() => Promise.all([server.info('replication'), server.info('cluster')]));
+      const [replicationText, clusterText] = await Promise.all([server.info('replication'), server.info('cluster')]);
       const replication = parseInfo(replicationText).replication ?? {};
       const cluster = parseInfo(clusterText).cluster ?? {};
       const replicas = Object.entries(replication)
@@ -80,15 +79,15 @@ export function createServerService() {
     },
 
     async graphMemory(database: GraphDatabase, graph: string): Promise<{ result: unknown[]; usage: ReturnType<typeof parseMemoryUsage> }> {
-      await translated(() => requireGraph(database, graph));
-      const reply = await translated(() => commands(database).memoryUsage(graph));
+      await requireGraph(database, graph);
+      const reply = await commands(database).memoryUsage(graph);
       return { result: Array.isArray(reply) ? reply : [], usage: { ...parseMemoryUsage(reply) } };
     },
 
     async count(database: GraphDatabase, graph: string, what: 'nodes' | 'edges'): Promise<number> {
-      await translated(() => requireGraph(database, graph));
+      await requireGraph(database, graph);
       const cypher = what === 'nodes' ? 'MATCH (n) RETURN count(n) AS c' : 'MATCH ()-[e]->() RETURN count(e) AS c';
-      const result = await translated(() => database.query(graph, cypher, { readOnly: true }));
+      const result = await database.query(graph, cypher, { readOnly: true });
       return Number(result.data?.[0]?.c ?? 0);
     },
   };

@@ -3,7 +3,6 @@ import { isReplyError } from '../../platform/falkordb/connection-pools.js';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { graphModuleVersion, parseUdfList, ServerCommands, type UdfLibrary } from '../../platform/falkordb/server-commands.js';
 import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../../shared/http-errors.js';
-import { translated } from '../database/database-errors.js';
 
 /** GRAPH.UDF arrived with graph module 4.16.0. */
 export const MIN_UDF_MODULE_VERSION = 41600;
@@ -20,7 +19,7 @@ export function createUdfService() {
   const commands = (database: GraphDatabase) => new ServerCommands(database);
 
   async function requireUdfSupport(database: GraphDatabase): Promise<void> {
-    const version = graphModuleVersion(await translated(() => commands(database).moduleList()));
+    const version = graphModuleVersion(await commands(database).moduleList());
     if (version === undefined || version < MIN_UDF_MODULE_VERSION) {
       throw new BadRequestError(`UDF feature requires graph module version ${MIN_UDF_MODULE_VERSION} or higher. Current version: ${version ?? 'none'}`);
     }

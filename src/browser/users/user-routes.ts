@@ -9,7 +9,6 @@ import { BEARER_SCHEME } from '../../shared/openapi.js';
 import { verbatim } from '../../shared/verbatim-messages.js';
 import { requireRole, ROLES, type Role } from '../auth/roles.js';
 import { databaseFor, isProtectedUser, principalOf, type BrowserContext } from '../context.js';
-import { translated } from '../database/database-errors.js';
 import { MessageSchema } from '../graphs/schemas.js';
 import { hoistBodyParameter } from '../query-parameters.js';
 import type { TokenService } from '../tokens/token-service.js';
@@ -73,7 +72,7 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext, tokens
   routes.get(
     '/api/user',
     { preValidation: admin, schema: { operationId: 'listUsers', tags, summary: 'Database users and their roles', security, response: { 200: UserListSchema } } },
-    async (request) => ({ result: await translated(() => listUsers(db(request))) }),
+    async (request) => ({ result: await listUsers(db(request)) }),
   );
 
   routes.get(
@@ -93,7 +92,7 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext, tokens
     },
     async (request) => {
       const { user } = request.params;
-      const reply = await translated(() => db(request).aclGetUser(user));
+      const reply = await db(request).aclGetUser(user);
       if (!reply) throw new NotFoundError(`User ${user} not found`);
       return { username: user, role: roleFromAclUser(reply), selected: false };
     },
@@ -110,12 +109,10 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext, tokens
       const { username, password, role } = request.body;
       refuseProtected(request, [username]);
       const database = db(request);
-      await lockUser(request, username, () =>
-        translated(async () => {
-          if (await database.aclGetUser(username)) throw new ConflictError(`User ${username} already exists`);
-          await database.aclSetUser(username, ['reset', ...rulesFor(role), `>${password}`]);
-        }),
-      );
+      await lockUser(request, username, async () => {
+        if (await database.aclGetUser(username)) throw new ConflictError(`User ${username} already exists`);
+        await database.aclSetUser(username, ['reset', ...rulesFor(role), `>${password}`]);
+      });
       await persistUsers(request);
       return reply.code(201).header('location', `/api/user/${encodeURIComponent(username)}`).send({ message: `User ${username} created` });
     },
@@ -133,7 +130,7 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext, tokens
       refuseProtected(request, usernames);
       // One ACL DELUSER for every name: the server applies it as a single command.
       // Under the same locks as creation and role changes, so a change racing the deletion cannot bring a user back.
-      await lockUsers(request, usernames, () => translated(() => db(request).aclDelUsers(usernames)));
+      await lockUsers(request, usernames, () => db(request).aclDelUsers(usernames));
       await persistUsers(request);
       // Tokens of a user that no longer exists must stop working at once, not when the database next refuses them.
       for (const username of usernames) await tokens.revokeTokensOfUser(principalOf(request), username);
@@ -162,13 +159,11 @@ export function userRoutes(app: FastifyInstance, context: BrowserContext, tokens
       const { user } = request.params;
       refuseProtected(request, [user]);
       const database = db(request);
-      await lockUser(request, user, () =>
-        translated(async () => {
-          if (!(await database.aclGetUser(user))) throw new NotFoundError(`User ${user} not found`);
-          // Without `reset`, passwords are kept; the command and key rules are replaced by the role's.
-          await database.aclSetUser(user, ['-@all', ...rulesFor(role)]);
-        }),
-      );
+      await lockUser(request, user, async () => {
+        if (!(await database.aclGetUser(user))) throw new NotFoundError(`User ${user} not found`);
+        // Without `reset`, passwords are kept; the command and key rules are replaced by the role's.
+        await database.aclSetUser(user, ['-@all', ...rulesFor(role)]);
+      });
       await persistUsers(request);
       // The user's tokens act with the new role from their next request on (a demoted Admin's token stops
       // administering other users' tokens at once).
