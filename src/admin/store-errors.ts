@@ -1,24 +1,6 @@
-// Storage failures as admin API errors: what the orchestrator rejected (422), could not do (503/500), or
-// what changed underneath (409).
-import { PortError } from '../platform/port-errors.js';
+// Optimistic concurrency over the admin stores. Their failures are PortErrors, which the admin plugin's error
+// handler answers (422, 503, 409 ...): nothing here translates them.
 import { AlreadyExistsError, StaleVersionError } from '../platform/stores/ports.js';
-import { HttpError } from '../shared/http-errors.js';
-import { portErrorStatus } from '../shared/error-handler.js';
-
-export function storeErrorToHttp(error: unknown): unknown {
-  if (error instanceof HttpError) return error;
-  if (error instanceof PortError) return new HttpError(portErrorStatus(error.kind, 'admin'), error.message);
-  return error;
-}
-
-/** Runs store work and translates whatever it throws into the admin API's errors. */
-export async function withStoreErrors<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    throw storeErrorToHttp(error);
-  }
-}
 
 /** Retries `work` while it fails because a stored object changed underneath (optimistic concurrency). */
 export async function withConflictRetries<T>(work: () => Promise<T>, attempts = 10): Promise<T> {

@@ -3,7 +3,6 @@
 import type { ClusterPort, OperationRequest } from '../../platform/clusters/cluster-port.js';
 import type { ClusterRecord, ComponentRecord } from '../../platform/clusters/cluster-records.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../shared/http-errors.js';
-import { withStoreErrors } from '../store-errors.js';
 import { isKnownParameter } from './falkordb-parameters.js';
 
 const QUANTITY = /^\d+(\.\d+)?(m|k|Ki|M|Mi|G|Gi|T|Ti)?$/;
@@ -27,7 +26,7 @@ export interface ScaleInput {
 
 export function createClusterService(port: ClusterPort) {
   async function existing(namespace: string, name: string): Promise<ClusterRecord> {
-    const cluster = await withStoreErrors(() => port.get(namespace, name));
+    const cluster = await port.get(namespace, name);
     if (!cluster) throw new NotFoundError(`Cluster ${name} not found in namespace ${namespace}`);
     return cluster;
   }
@@ -44,15 +43,15 @@ export function createClusterService(port: ClusterPort) {
     if (!allowed.includes(cluster.phase)) throw new ConflictError(`Cluster ${cluster.name} is ${cluster.phase}; ${verb} needs it to be ${allowed.join(' or ')}`);
   }
 
-  const create = (namespace: string, cluster: ClusterRecord, request: OperationRequest) => withStoreErrors(() => port.createOperation(namespace, cluster, request));
+  const create = (namespace: string, cluster: ClusterRecord, request: OperationRequest) => port.createOperation(namespace, cluster, request);
 
   return {
-    list: (scope: Parameters<ClusterPort['list']>[0]) => withStoreErrors(() => port.list(scope)),
+    list: (scope: Parameters<ClusterPort['list']>[0]) => port.list(scope),
     get: existing,
 
     async listOperations(namespace: string, name: string) {
       await existing(namespace, name);
-      return withStoreErrors(() => port.listOperations(namespace, name));
+      return port.listOperations(namespace, name);
     },
 
     async restart(namespace: string, name: string, components: string[] | undefined): Promise<string[]> {

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AdminStores } from '../../platform/stores/ports.js';
 import { BadRequestError } from '../../shared/http-errors.js';
 import { Mutex } from '../../shared/mutex.js';
-import { withConflictRetries, withStoreErrors } from '../store-errors.js';
+import { withConflictRetries } from '../store-errors.js';
 import { applySettingsPatch, parseStoredSettings, serializeSettings, SETTINGS_KEY, type SecretWrite } from './settings-document.js';
 import { DEFAULT_SETTINGS, type Settings, type SettingsPatch } from './settings-schema.js';
 import { secretWriteRefusal, SETTINGS_SECRET_LABELS, type SecretWritePolicy } from './secret-policy.js';
@@ -96,37 +96,35 @@ export function createSettingsService(options: SettingsServiceOptions) {
     },
 
     async patch(patch: SettingsPatch): Promise<Settings> {
-      return writes.run(() =>
-        withStoreErrors(async () => {
-          const written = new Set<string>();
-          return withConflictRetries(async () => {
-            const stored = await stores.settings.read();
-            let base = lastGood;
-            if (stored) {
-              const parsed = parseStoredSettings(stored.value[SETTINGS_KEY] ?? '');
-              if ('settings' in parsed) base = parsed.settings;
-            }
-            const { settings, secretWrites } = applySettingsPatch(base, patch);
-            // Every target is checked before anything is written, so a refused one leaves no partial change.
-            for (const write of secretWrites) await checkSecret(write);
-            // Secrets first: a crash between the two writes never leaves settings pointing at an unwritten value.
-            for (const write of secretWrites) {
-              const key = `${write.secretName}/${write.dataKey}`;
-              if (written.has(key)) continue;
-              await writeSecret(write);
-              written.add(key);
-            }
-            const result = await stores.settings.write({ [SETTINGS_KEY]: serializeSettings(settings) }, stored?.version);
-            lastVersion = result.version;
-            readAt = now();
-            return adopt(settings);
-          });
-        }),
-      );
+      return writes.run(async () => {
+        const written = new Set<string>();
+        return withConflictRetries(async () => {
+          const stored = await stores.settings.read();
+          let base = lastGood;
+          if (stored) {
+            const parsed = parseStoredSettings(stored.value[SETTINGS_KEY] ?? '');
+            if ('settings' in parsed) base = parsed.settings;
+          }
+          const { settings, secretWrites } = applySettingsPatch(base, patch);
+          // Every target is checked before anything is written, so a refused one leaves no partial change.
+          for (const write of secretWrites) await checkSecret(write);
+          // Secrets first: a crash between the two writes never leaves settings pointing at an unwritten value.
+          for (const write of secretWrites) {
+            const key = `${write.secretName}/${write.dataKey}`;
+            if (written.has(key)) continue;
+            await writeSecret(write);
+            written.add(key);
+          }
+          const result = await stores.settings.write({ [SETTINGS_KEY]: serializeSettings(settings) }, stored?.version);
+          lastVersion = result.version;
+          readAt = now();
+          return adopt(settings);
+        });
+      });
     },
 
     /** A value kept in a Secret the settings refer to (e.g. an OAuth client secret), read at request time. */
-    secretValue: (secretName: string, dataKey: string): Promise<string | undefined> => withStoreErrors(async () => (await stores.secrets.read(secretName))?.value[dataKey]),
+    secretValue: async (secretName: string, dataKey: string): Promise<string | undefined> => (await stores.secrets.read(secretName))?.value[dataKey],
   };
 }
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { SecretPort } from '../../platform/stores/ports.js';
 import { Mutex } from '../../shared/mutex.js';
 import { ADMIN_ROLES } from '../permissions/permissions.js';
-import { withConflictRetries, withStoreErrors } from '../store-errors.js';
+import { withConflictRetries } from '../store-errors.js';
 
 export const USERS_SECRET = 'graphdb-admin-users';
 const USERS_KEY = 'users.json';
@@ -80,11 +80,10 @@ export function createUserStore(secrets: SecretPort, options: UserStoreOptions) 
   }
 
   return {
-    list: (): Promise<StoredUser[]> =>
-      withStoreErrors(async () => {
-        if (snapshot && options.now() - snapshot.at < options.refreshMs) return snapshot.users;
-        return refresh();
-      }),
+    list: async (): Promise<StoredUser[]> => {
+      if (snapshot && options.now() - snapshot.at < options.refreshMs) return snapshot.users;
+      return refresh();
+    },
 
     /**
      * Applies `change` to the current list and writes it back; re-reads and re-applies when another writer
@@ -92,15 +91,13 @@ export function createUserStore(secrets: SecretPort, options: UserStoreOptions) 
      */
     async update<T>(change: (users: StoredUser[]) => { users: StoredUser[]; result: T }): Promise<T> {
       return mutex.run(() =>
-        withStoreErrors(() =>
-          withConflictRetries(async () => {
-            const { users, version } = await readAll();
-            const { users: next, result } = change(structuredClone(users));
-            const written = await secrets.write(USERS_SECRET, { [USERS_KEY]: JSON.stringify(next) }, version);
-            snapshot = { users: next, version: written.version, at: options.now() };
-            return result;
-          }),
-        ),
+        withConflictRetries(async () => {
+          const { users, version } = await readAll();
+          const { users: next, result } = change(structuredClone(users));
+          const written = await secrets.write(USERS_SECRET, { [USERS_KEY]: JSON.stringify(next) }, version);
+          snapshot = { users: next, version: written.version, at: options.now() };
+          return result;
+        }),
       );
     },
   };
