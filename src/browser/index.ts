@@ -22,6 +22,7 @@ import { createUdfService } from './udf/udf-service.js';
 import { createStatusService } from './status/status-service.js';
 import { createTokenService } from './tokens/token-service.js';
 import { publicTokenRoutes, tokenRoutes } from './tokens/token-routes.js';
+import { createDatabaseUserService } from './users/user-service.js';
 import { userRoutes } from './users/user-routes.js';
 import { createTokenStore } from './tokens/token-store.js';
 import { listenForRevocations } from './tokens/revocation-channel.js';
@@ -82,7 +83,7 @@ export async function browserPlugin(app: FastifyInstance, options: BrowserPlugin
     graphRoutes(guarded, context);
     queryRoutes(guarded, context);
     nodeRoutes(guarded, context);
-    userRoutes(guarded, context, tokens);
+    userRoutes(guarded, createDatabaseUserService(context, tokens, app.log));
     serverRoutes(guarded, context, createServerService());
     udfRoutes(guarded, context, createUdfService());
     done();
