@@ -54,6 +54,25 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
     },
   );
 
+  routes.post(
+    '/api/user/save',
+    {
+      preValidation: admin,
+      schema: {
+        operationId: 'saveUsers',
+        tags,
+        summary: "Save the database's users to its ACL file (ACL SAVE)",
+        description: 'Changes made through this API are saved already; this saves changes made by other means. 400 when the database has no ACL file.',
+        security,
+        response: { 200: MessageSchema },
+      },
+    },
+    async (request) => {
+      await users.save(principalOf(request));
+      return { message: 'ACL saved to disk' };
+    },
+  );
+
   routes.delete(
     '/api/user',
     {

@@ -74,6 +74,13 @@ export function createDatabaseUserService(context: BrowserContext, tokens: Token
       for (const username of usernames) await tokens.revokeTokensOfUser(principal, username);
     },
 
+    /** ACL SAVE on demand (the public browser's route); a database without an ACL file says so (400, its text). */
+    async save(principal: Principal): Promise<void> {
+      if ((await db(principal).aclSave()) === 'no-acl-file') {
+        throw new BadRequestError('This database has no ACL file to save its users to (start it with the aclfile setting)');
+      }
+    },
+
     async changeRole(principal: Principal, username: string, role: Role): Promise<void> {
       refuseProtected(principal, [username]);
       const database = db(principal);
