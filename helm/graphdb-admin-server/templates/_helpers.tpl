@@ -1,8 +1,20 @@
 {{- define "graphdb.labels" -}}
 app.kubernetes.io/name: graphdb-admin-server
 app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/component: admin-server
+app.kubernetes.io/part-of: graphdb
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 helm.sh/chart: {{ .Chart.Name }}-{{ .Chart.Version }}
+{{- end }}
+
+{{/* Embedded mode: no external token store, so the server starts its own FalkorDB (one replica only). */}}
+{{- define "graphdb.embedded" -}}
+{{- if not .Values.adminServer.tokenStoreUrl }}true{{ end -}}
+{{- end }}
+
+{{- define "graphdb.image" -}}
+{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
 {{- end }}
 
 {{- define "graphdb.selector" -}}
