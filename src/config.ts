@@ -100,6 +100,7 @@ export const EnvSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   KUBERNETES_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  KUBERNETES_OUTAGE_READY_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
   SESSION_TTL: duration.default(8 * 3600),
   ADMIN_EMAIL: EmailSchema.optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters long').optional(),
@@ -176,6 +177,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** Longest time one Kubernetes API request may take before it counts as unreachable. */
   kubernetesTimeoutMs: number;
+  /** How long after the Kubernetes API last answered a replica stays ready (degraded) while it does not. */
+  kubernetesOutageReadyMs: number;
   /** Seconds an admin session lasts. */
   sessionTtlSeconds: number;
   /** Seeds the first admin when the user store is empty. */
@@ -279,6 +282,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     kubernetesTimeoutMs: e.KUBERNETES_TIMEOUT_MS,
+    kubernetesOutageReadyMs: e.KUBERNETES_OUTAGE_READY_MS,
     sessionTtlSeconds: e.SESSION_TTL,
     initialAdmin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
     namespace: e.POD_NAMESPACE ?? 'graphdb-system',

@@ -110,7 +110,9 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
       deps = {
         logger,
         tokenStore: store,
-        readinessChecks: [{ name: 'kubernetes', check: kubernetesReadiness(kubeConfig) }],
+        // The admin API serves the last good copy of settings and users while the API server is away: a short outage
+        // leaves the replicas ready (degraded) rather than taking every one of them out at once (docs/decisions.md).
+        readinessChecks: [{ name: 'kubernetes', check: kubernetesReadiness(kubeConfig), toleratedOutageMs: config.kubernetesOutageReadyMs }],
         adminStores: createKubeAdminStores(kubeConfig, config.namespace, countKubeError),
         firstAdmin: { ...config.initialAdmin },
         clusters: createKubeBlocksClusters(kubeConfig, logger, kubeBlocks, countKubeError),

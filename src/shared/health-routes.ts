@@ -7,12 +7,19 @@ export interface ReadinessCheck {
   name: string;
   /** Resolves when the dependency is usable; rejects (or times out) otherwise. */
   check: () => Promise<void>;
+  /**
+   * How long the dependency may fail, after it last answered, before the replica stops being ready. Meanwhile the
+   * replica answers 200 `degraded`: it serves what it can from the last good copy, and a short outage shared by
+   * every replica (the Kubernetes API restarting) does not take them all out of the Service at once. Without it,
+   * any failure makes the replica not ready; a dependency that never answered always does.
+   */
+  toleratedOutageMs?: number;
 }
 
 const CHECK_TIMEOUT_MS = 2000;
 
 const ReadinessSchema = z.object({
-  status: z.enum(['ready', 'not ready']),
+  status: z.enum(['ready', 'degraded', 'not ready']),
   checks: z.record(z.string(), z.object({ ok: z.boolean() })),
 });
 
@@ -24,8 +31,14 @@ function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-export function registerHealthRoutes(app: FastifyInstance, checks: ReadinessCheck[]): void {
+export function registerHealthRoutes(app: FastifyInstance, checks: ReadinessCheck[], now: () => number = Date.now): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
+  const lastSuccess = new Map<string, number>();
+  /** Whether a failing check still leaves the replica ready (its outage is young enough). */
+  const tolerated = ({ name, toleratedOutageMs }: ReadinessCheck): boolean => {
+    const since = lastSuccess.get(name);
+    return toleratedOutageMs !== undefined && since !== undefined && now() - since <= toleratedOutageMs;
+  };
   routes.get(
     '/healthz',
     {
@@ -41,26 +54,28 @@ export function registerHealthRoutes(app: FastifyInstance, checks: ReadinessChec
       schema: {
         operationId: 'getReadiness',
         tags: ['ops'],
-        summary: 'Readiness: the token store (and Kubernetes, when configured) answer',
+        summary: 'Readiness: the token store answers; Kubernetes (when configured) answers or failed only recently (`degraded`)',
         response: { 200: ReadinessSchema, 503: ReadinessSchema },
       },
     },
     async (request, reply) => {
       const results = await Promise.all(
-        checks.map(async ({ name, check }) => {
+        checks.map(async (entry) => {
           try {
-            await withTimeout(check(), CHECK_TIMEOUT_MS);
-            return [name, { ok: true }] as [string, { ok: boolean }];
+            await withTimeout(entry.check(), CHECK_TIMEOUT_MS);
+            lastSuccess.set(entry.name, now());
+            return { entry, ok: true };
           } catch (error) {
             // The reason goes to the log only: the probe is unauthenticated and must not reveal internal addresses.
-            request.log.warn({ check: name, reason: (error as Error).message }, 'readiness check failed');
-            return [name, { ok: false }] as [string, { ok: boolean }];
+            request.log.warn({ check: entry.name, reason: (error as Error).message }, 'readiness check failed');
+            return { entry, ok: false };
           }
         }),
       );
-      const ready = results.every(([, result]) => result.ok);
-      const checksByName: Record<string, { ok: boolean }> = Object.fromEntries(results);
-      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks: checksByName });
+      const failed = results.filter((result) => !result.ok);
+      const status = failed.length === 0 ? 'ready' : failed.every((result) => tolerated(result.entry)) ? 'degraded' : 'not ready';
+      const checksByName = Object.fromEntries(results.map((result) => [result.entry.name, { ok: result.ok }]));
+      return reply.code(status === 'not ready' ? 503 : 200).send({ status, checks: checksByName });
     },
   );
 }

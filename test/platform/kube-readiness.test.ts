@@ -4,10 +4,11 @@ import { startTestFalkorDB } from '../support/falkordb.js';
 import { runServerProcess } from '../support/server-process.js';
 
 describe('readiness with Kubernetes configured', () => {
-  it('checks the API server named by KUBECONFIG with its credentials, and turns 503 when it is gone', async () => {
+  it('checks the API server named by KUBECONFIG with its credentials; stays ready (degraded) through a short outage, then turns 503', async () => {
     const kube = await startKubeApiDouble();
     const falkordb = await startTestFalkorDB();
-    const server = await runServerProcess({ TOKEN_STORE_URL: falkordb.url, KUBECONFIG: kube.kubeconfigPath, LOG_LEVEL: 'warn' });
+    const OUTAGE_READY_MS = 1500;
+    const server = await runServerProcess({ TOKEN_STORE_URL: falkordb.url, KUBECONFIG: kube.kubeconfigPath, LOG_LEVEL: 'warn', KUBERNETES_OUTAGE_READY_MS: String(OUTAGE_READY_MS) });
     try {
       let ready: Response | undefined;
       for (let attempt = 0; attempt < 100 && !ready; attempt++) {
@@ -19,6 +20,12 @@ describe('readiness with Kubernetes configured', () => {
       expect(kube.requests).toContainEqual({ method: 'GET', path: '/version' });
 
       await kube.close();
+      const gone = Date.now();
+      // Every replica sees the same outage: they keep serving from their last good copies instead of all leaving.
+      const degraded = await fetch(`${server.baseUrl}/readyz`);
+      expect(degraded.status).toBe(200);
+      expect(await degraded.json()).toEqual({ status: 'degraded', checks: { tokenStore: { ok: true }, settings: { ok: true }, kubernetes: { ok: false } } });
+      await new Promise((resolve) => setTimeout(resolve, gone + OUTAGE_READY_MS + 300 - Date.now()));
       const notReady = await fetch(`${server.baseUrl}/readyz`);
       expect(notReady.status).toBe(503);
       expect(await notReady.json()).toEqual({ status: 'not ready', checks: { tokenStore: { ok: true }, settings: { ok: true }, kubernetes: { ok: false } } });
