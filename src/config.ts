@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { commaSeparated } from './shared/comma-list.js';
 import { EmailSchema } from './shared/email.js';
 import { parseUrlAllowlist } from './shared/url-allowlist.js';
 import { parseAllowedTargets, type AllowedTarget } from './platform/falkordb/target-guard.js';
@@ -50,7 +51,7 @@ export function parseTrustProxy(text: string | undefined): TrustProxy {
     if (hops < 1 || hops > 32) throw new Error('TRUST_PROXY: a hop count is between 1 and 32');
     return hops;
   }
-  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = commaSeparated(value);
   for (const entry of entries) {
     const [address, bits, extra] = entry.split('/');
     const family = isIP(address ?? '');

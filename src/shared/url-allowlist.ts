@@ -1,4 +1,5 @@
 // URL prefixes an operator allows (CSV_URL_ALLOWLIST), and the one comparison every check of them uses.
+import { commaSeparated } from './comma-list.js';
 import { BlockList, isIP } from 'node:net';
 
 /** Never a place the database may be sent to fetch from: this machine, its networks, cloud metadata. */
@@ -23,23 +24,19 @@ export function isInternalHost(hostname: string): boolean {
  * only public names); it is kept normalised (WHATWG URL), the form the comparison below uses.
  */
 export function parseUrlAllowlist(text: string): string[] {
-  return text
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '')
-    .map((entry) => {
-      let url: URL;
-      try {
-        url = new URL(entry);
-      } catch {
-        throw new Error(`CSV_URL_ALLOWLIST: ${JSON.stringify(entry)} is not a URL`);
-      }
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`CSV_URL_ALLOWLIST: ${JSON.stringify(entry)} must be an http or https URL`);
-      if (url.username || url.password || url.search || url.hash) throw new Error(`CSV_URL_ALLOWLIST: ${JSON.stringify(entry)} must not carry a user, query or fragment`);
-      // The database would fetch from inside the cluster: never from this machine, a private network or metadata.
-      if (isInternalHost(url.hostname)) throw new Error(`CSV_URL_ALLOWLIST: ${JSON.stringify(entry)} names a loopback, private, link-local or special address`);
-      return url.href;
-    });
+  return commaSeparated(text).map((entry) => {
+    let url: URL;
+    try {
+      url = new URL(entry);
+    } catch {
+      throw new Error(`CSV_URL_ALLOWLIST: ${JSON.stringify(entry)} is not a URL`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`CSV_URL_ALLOWLIST: ${JSON.stringify(entry)} must be an http or https URL`);
+    if (url.username || url.password || url.search || url.hash) throw new Error(`CSV_URL_ALLOWLIST: ${JSON.stringify(entry)} must not carry a user, query or fragment`);
+    // The database would fetch from inside the cluster: never from this machine, a private network or metadata.
+    if (isInternalHost(url.hostname)) throw new Error(`CSV_URL_ALLOWLIST: ${JSON.stringify(entry)} names a loopback, private, link-local or special address`);
+    return url.href;
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 // Which database servers a caller may make this server connect to. Token creation takes a host and port from an
 // unauthenticated caller, so every connection to a user's database goes through here: the name is resolved once,
 // the address is checked against DATABASE_HOSTS and the always-denied ranges, and that address is what is dialled.
+import { commaSeparated } from '../../shared/comma-list.js';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { PortError } from '../port-errors.js';
@@ -64,23 +65,19 @@ export function canonicalDatabaseHost(host: string): string {
  * `:port` (IPv6 in brackets: `[fd00::1]:6379`, `[fd00::/8]`). Throws with the entry that does not parse.
  */
 export function parseAllowedTargets(text: string): AllowedTarget[] {
-  return text
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '')
-    .map((entry) => {
-      const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
-      const [host, port] = bracketed ? [bracketed[1]!, bracketed[2]] : ((/^([^:]+)(?::(\d{1,5}))?$/.exec(entry)?.slice(1) ?? [entry, undefined]) as [string, string | undefined]);
-      if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) throw new Error(`${entry}: port must be between 1 and 65535`);
-      const [base, bits] = host.split('/');
-      if (bits !== undefined) {
-        const family = isIP(base!);
-        if (family === 0 || !/^\d{1,3}$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128)) throw new Error(`${entry}: not a CIDR range`);
-      } else if (isIP(host) === 0 && !/^[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*\.?$/.test(host)) {
-        throw new Error(`${entry}: not a host name, address or CIDR range`);
-      }
-      return { host: host.toLowerCase(), ...(port === undefined ? {} : { port: Number(port) }) };
-    });
+  return commaSeparated(text).map((entry) => {
+    const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
+    const [host, port] = bracketed ? [bracketed[1]!, bracketed[2]] : ((/^([^:]+)(?::(\d{1,5}))?$/.exec(entry)?.slice(1) ?? [entry, undefined]) as [string, string | undefined]);
+    if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) throw new Error(`${entry}: port must be between 1 and 65535`);
+    const [base, bits] = host.split('/');
+    if (bits !== undefined) {
+      const family = isIP(base!);
+      if (family === 0 || !/^\d{1,3}$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128)) throw new Error(`${entry}: not a CIDR range`);
+    } else if (isIP(host) === 0 && !/^[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*\.?$/.test(host)) {
+      throw new Error(`${entry}: not a host name, address or CIDR range`);
+    }
+    return { host: host.toLowerCase(), ...(port === undefined ? {} : { port: Number(port) }) };
+  });
 }
 
 function matchesEntry(entry: AllowedTarget, name: string, address: string, port: number): boolean {
