@@ -1,4 +1,4 @@
-// GET /api/graph/{graph}?query=&timeout=: runs Cypher and answers as server-sent events or as JSON.
+// GET /api/graph/{graph}?query=&timeout=[&params=]: runs Cypher and answers as server-sent events or as JSON.
 import { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -14,6 +14,22 @@ import { toHttpError } from '../database/database-errors.js';
 import { cypherQuerySchema, GraphParamsSchema, requiredString } from './schemas.js';
 import { openEventStream, wantsEventStream } from './sse.js';
 import { resultJson, resultJsonChunks, STREAMED_ABOVE_ROWS } from './result-json.js';
+import { parseQueryParams } from './query-params.js';
+import { withParameters } from '../../platform/falkordb/cypher.js';
+
+const ParamsSchema = z
+  .string()
+  .optional()
+  .transform((text, context) => {
+    if (text === undefined) return undefined;
+    const parsed = parseQueryParams(text);
+    if ('error' in parsed) {
+      context.addIssue({ code: 'custom', message: verbatim(`Invalid parameter params: ${parsed.error}`) });
+      return z.NEVER;
+    }
+    return parsed.params;
+  })
+  .meta({ description: 'Cypher parameters as a JSON object (`{"name": "Ada", "born": 1815}`), used in the query as `$name`; sent to FalkorDB as its `CYPHER` header, never spliced into the text. At most 64 KiB, 32 levels deep.' });
 
 const queryStreamQuerySchema = (csvUrlAllowlist: readonly string[]) =>
   z.object({
@@ -21,6 +37,7 @@ const queryStreamQuerySchema = (csvUrlAllowlist: readonly string[]) =>
     timeout: requiredString('timeout')
       .regex(/^\d{1,10}$/, verbatim('Invalid parameter timeout'))
       .transform(Number),
+    params: ParamsSchema,
   });
 
 const RowSchema = z.record(z.string(), z.unknown());
@@ -103,6 +120,8 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext): void
         maxRows: limits.queryRowsMax,
         maxBytes: limits.queryResultBytesMax,
       };
+      // A bad parameter name or value is a 400 (CypherInputError) before a slot is taken.
+      const cypher = request.query.params ? withParameters(request.query.query, request.query.params) : request.query.query;
       const release = takeQuerySlot(principal.tokenId, request.ip);
       // The slot is held until the response is gone: a streamed body still holds its rows.
       reply.raw.once('close', () => release());
@@ -110,7 +129,7 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext): void
       if (!wantsEventStream(request)) {
         let result;
         try {
-          result = await database.queryRows(request.params.graph, request.query.query, options);
+          result = await database.queryRows(request.params.graph, cypher, options);
         } catch (error) {
           throw toHttpError(error);
         }
@@ -120,7 +139,7 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext): void
 
       const stream = openEventStream(request, reply, context.sseHeartbeatMs);
       try {
-        const result = await database.queryRows(request.params.graph, request.query.query, { ...options, signal: stream.signal });
+        const result = await database.queryRows(request.params.graph, cypher, { ...options, signal: stream.signal });
         if (result.rowCount > STREAMED_ABOVE_ROWS) await stream.sendChunks('result', resultJsonChunks(result));
         else stream.endWith('result', resultJson(result));
       } catch (error) {
