@@ -8,7 +8,10 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/*.mjs', 'bin/*.js', 'bench/lib/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/*.mjs', 'bin/*.js', 'bench/lib/*.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
@@ -37,6 +40,21 @@ export default tseslint.config(
     files: ['scripts/**/*.ts', 'scripts/*.mjs', 'bench/**/*.ts'],
     rules: { 'no-console': 'off' },
   },
-  { files: ['eslint.config.js', 'scripts/*.mjs', 'bin/*.js', 'bench/lib/*.mjs'], ...tseslint.configs.disableTypeChecked },
-  { files: ['scripts/*.mjs', 'bin/*.js', 'bench/lib/*.mjs'], languageOptions: { globals: { process: 'readonly', performance: 'readonly', URL: 'readonly', console: 'readonly', fetch: 'readonly', setTimeout: 'readonly' } } },
+  {
+    files: ['eslint.config.js', 'scripts/*.mjs', 'bin/*.js', 'bench/lib/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    files: ['scripts/*.mjs', 'bin/*.js', 'bench/lib/*.mjs'],
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        performance: 'readonly',
+        URL: 'readonly',
+        console: 'readonly',
+        fetch: 'readonly',
+        setTimeout: 'readonly',
+      },
+    },
+  },
 );

@@ -5,7 +5,12 @@ import { defineConfig } from 'vitest/config';
 // files are as independent as under the default configuration.
 export default defineConfig({
   test: {
-    include: ['test/admin/settings.test.ts', 'test/admin/users.test.ts', 'test/admin/sessions.test.ts', 'test/kube/**/*.test.ts'],
+    include: [
+      'test/admin/settings.test.ts',
+      'test/admin/users.test.ts',
+      'test/admin/sessions.test.ts',
+      'test/kube/**/*.test.ts',
+    ],
     environment: 'node',
     pool: 'forks',
     // test/support/admin.ts runs the admin suites over this adapter only.

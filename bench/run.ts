@@ -42,21 +42,27 @@ interface Row {
   note?: string;
 }
 
-const fmt = (m: Measurement) => `${m.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${m.p50Ms.toFixed(2).padStart(7)} ms  p99 ${m.p99Ms.toFixed(2).padStart(7)} ms  errors ${m.errors}`;
+const fmt = (m: Measurement) =>
+  `${m.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${m.p50Ms.toFixed(2).padStart(7)} ms  p99 ${m.p99Ms.toFixed(2).padStart(7)} ms  errors ${m.errors}`;
 
 function report(row: Row): void {
   console.log(row.name);
   console.log(`  ours ${fmt(row.ours)}`);
   if (row.raw) {
     console.log(`  raw  ${fmt(row.raw)}`);
-    console.log(`  ours/raw: throughput ${((row.ours.requestsPerSecond / row.raw.requestsPerSecond) * 100).toFixed(0)}%, p99 ${(row.ours.p99Ms / Math.max(row.raw.p99Ms, 0.001)).toFixed(2)}x`);
+    console.log(
+      `  ours/raw: throughput ${((row.ours.requestsPerSecond / row.raw.requestsPerSecond) * 100).toFixed(0)}%, p99 ${(row.ours.p99Ms / Math.max(row.raw.p99Ms, 0.001)).toFixed(2)}x`,
+    );
   }
   if (row.note) console.log(`  ${row.note}`);
   // A run whose requests failed measures nothing: say so rather than print a flattering number.
   if (row.ours.errors > 0 || (row.raw?.errors ?? 0) > 0) console.log('  INVALID: some requests failed');
 }
 
-async function rounds(ours: () => Promise<Measurement>, raw?: () => Promise<Measurement>): Promise<{ ours: Measurement; raw?: Measurement }> {
+async function rounds(
+  ours: () => Promise<Measurement>,
+  raw?: () => Promise<Measurement>,
+): Promise<{ ours: Measurement; raw?: Measurement }> {
   const mine: Measurement[] = [];
   const direct: Measurement[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -70,29 +76,56 @@ async function rounds(ours: () => Promise<Measurement>, raw?: () => Promise<Meas
  * The bench drives many connections with one token from one address: the per-token and per-client caps (issue 15)
  * would answer most of them 429, which measures the cap, not the path.
  */
-const UNCAPPED = { QUERIES_PER_TOKEN: '10000', QUERIES_PER_CLIENT: '10000', LOGIN_CHECKS_MAX: '1000', LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '100000' };
+const UNCAPPED = {
+  QUERIES_PER_TOKEN: '10000',
+  QUERIES_PER_CLIENT: '10000',
+  LOGIN_CHECKS_MAX: '1000',
+  LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '100000',
+};
 
 async function main(): Promise<void> {
   const logger = pino({ level: 'warn' });
   const falkordb = await startEmbeddedFalkorDB({ logger });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-bench-'));
   const admin = { email: 'bench@example.com', password: 'bench-password-1' };
-  const secrets = { AUTH_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex'), SESSION_SECRET: randomBytes(32).toString('hex') };
-  const serverEnv = { ...secrets, TOKEN_STORE_URL: `${falkordb.url}/1`, DATA_DIR: dataDir, ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password, SETTINGS_REFRESH_MS: '5000', TOKEN_CREATION_PER_MINUTE: '0', DATABASE_HOSTS: '127.0.0.1', ...UNCAPPED };
+  const secrets = {
+    AUTH_SECRET: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+  };
+  const serverEnv = {
+    ...secrets,
+    TOKEN_STORE_URL: `${falkordb.url}/1`,
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    SETTINGS_REFRESH_MS: '5000',
+    TOKEN_CREATION_PER_MINUTE: '0',
+    DATABASE_HOSTS: '127.0.0.1',
+    ...UNCAPPED,
+  };
   const server = await startBenchServer(serverEnv);
   const raw = await FalkorDB.connect({ socket: { host: falkordb.host, port: falkordb.port } });
   const graph = raw.selectGraph('bench');
   const store = createRedisConnection(`${falkordb.url}/1`, logger);
   await store.connect();
   const rows: Row[] = [];
-  const http = (load: Omit<HttpLoad, 'durationSeconds' | 'connections'> & { connections?: number }) => () => measureHttp({ connections: 10, durationSeconds: DURATION_SECONDS, ...load });
-  const direct = (work: () => Promise<unknown>, concurrency = 10) => () => measureRaw(work, concurrency, DURATION_SECONDS);
+  const http = (load: Omit<HttpLoad, 'durationSeconds' | 'connections'> & { connections?: number }) => () =>
+    measureHttp({ connections: 10, durationSeconds: DURATION_SECONDS, ...load });
+  const direct =
+    (work: () => Promise<unknown>, concurrency = 10) =>
+    () =>
+      measureRaw(work, concurrency, DURATION_SECONDS);
 
   try {
     await graph.query('UNWIND range(1, 1000) AS i CREATE (:Person {id: i, name: "p" + toString(i)})');
     await graph.query('MATCH (a:Person), (b:Person) WHERE b.id = a.id + 1 CREATE (a)-[:NEXT]->(b)');
     const newToken = async () => {
-      const res = await fetch(`${server.baseUrl}/api/auth/tokens/credentials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'default', host: falkordb.host, port: String(falkordb.port), tls: 'false' }) });
+      const res = await fetch(`${server.baseUrl}/api/auth/tokens/credentials`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'default', host: falkordb.host, port: String(falkordb.port), tls: 'false' }),
+      });
       if (!res.ok) throw new Error(`token creation failed: ${res.status} ${await res.text()}`);
       return ((await res.json()) as { token: string }).token;
     };
@@ -100,24 +133,56 @@ async function main(): Promise<void> {
     const bearer = { authorization: `Bearer ${token}` };
     const url = (p: string) => `${server.baseUrl}${p}`;
     const smallQuery = 'MATCH (n) RETURN n LIMIT 10';
-    const queryUrl = (q: string, timeout = 10_000) => url(`/api/graph/bench?query=${encodeURIComponent(q)}&timeout=${timeout}`);
+    const queryUrl = (q: string, timeout = 10_000) =>
+      url(`/api/graph/bench?query=${encodeURIComponent(q)}&timeout=${timeout}`);
 
-    const scenario = async (name: string, ours: () => Promise<Measurement>, baseline?: () => Promise<Measurement>, note?: string) => {
+    const scenario = async (
+      name: string,
+      ours: () => Promise<Measurement>,
+      baseline?: () => Promise<Measurement>,
+      note?: string,
+    ) => {
       if (ONLY && !ONLY.test(name)) return;
       const row = { name, ...(await rounds(ours, baseline)), note };
       rows.push(row);
       report(row);
     };
 
-    await scenario('GET /api/status (one PING through the token\'s pool)', http({ url: url('/api/status'), headers: bearer }), direct(async () => (await raw.connection).ping()));
-    await scenario('HTTP floor: GET /healthz (no authentication, no database)', http({ url: url('/healthz') }), direct(() => raw.list()));
-    await scenario('GET /api/graph (GRAPH.LIST)', http({ url: url('/api/graph'), headers: bearer }), direct(() => raw.list()));
-    await scenario('small query as JSON (MATCH (n) RETURN n LIMIT 10, 1,000 nodes)', http({ url: queryUrl(smallQuery), headers: bearer }), direct(() => graph.query(smallQuery)));
-    await scenario('small query as SSE', http({ url: queryUrl(smallQuery), headers: { ...bearer, accept: 'text/event-stream' } }), direct(() => graph.query(smallQuery)));
-    await scenario('node read (GET /api/graph/bench/5)', http({ url: url('/api/graph/bench/5'), headers: bearer }), direct(() => graph.query('MATCH (n) WHERE ID(n) = 5 OPTIONAL MATCH (n)-[r]-() RETURN n, collect(r)')));
+    await scenario(
+      "GET /api/status (one PING through the token's pool)",
+      http({ url: url('/api/status'), headers: bearer }),
+      direct(async () => (await raw.connection).ping()),
+    );
+    await scenario(
+      'HTTP floor: GET /healthz (no authentication, no database)',
+      http({ url: url('/healthz') }),
+      direct(() => raw.list()),
+    );
+    await scenario(
+      'GET /api/graph (GRAPH.LIST)',
+      http({ url: url('/api/graph'), headers: bearer }),
+      direct(() => raw.list()),
+    );
+    await scenario(
+      'small query as JSON (MATCH (n) RETURN n LIMIT 10, 1,000 nodes)',
+      http({ url: queryUrl(smallQuery), headers: bearer }),
+      direct(() => graph.query(smallQuery)),
+    );
+    await scenario(
+      'small query as SSE',
+      http({ url: queryUrl(smallQuery), headers: { ...bearer, accept: 'text/event-stream' } }),
+      direct(() => graph.query(smallQuery)),
+    );
+    await scenario(
+      'node read (GET /api/graph/bench/5)',
+      http({ url: url('/api/graph/bench/5'), headers: bearer }),
+      direct(() => graph.query('MATCH (n) WHERE ID(n) = 5 OPTIONAL MATCH (n)-[r]-() RETURN n, collect(r)')),
+    );
     // Token listing over a store holding at least 1,000 tokens.
     const wanted = (name: string) => !ONLY || ONLY.test(name);
-    const existing = !wanted('tokens with 1,000') ? 1000 : Number(await store.zCard(`graphdb:db-tokens:${falkordb.host}:${falkordb.port}`));
+    const existing = !wanted('tokens with 1,000')
+      ? 1000
+      : Number(await store.zCard(`graphdb:db-tokens:${falkordb.host}:${falkordb.port}`));
     for (let i = existing; i < 1000; i += 20) await Promise.all(Array.from({ length: 20 }, () => newToken()));
     await scenario(
       'GET /api/auth/tokens with 1,000+ stored tokens (Admin)',
@@ -132,7 +197,19 @@ async function main(): Promise<void> {
 
     await scenario(
       'token creation (connect, role detection, sign, store)',
-      http({ url: url('/api/auth/tokens/credentials'), method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'default', host: falkordb.host, port: String(falkordb.port), tls: 'false', ttlSeconds: 600 }), connections: 4 }),
+      http({
+        url: url('/api/auth/tokens/credentials'),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          username: 'default',
+          host: falkordb.host,
+          port: String(falkordb.port),
+          tls: 'false',
+          ttlSeconds: 600,
+        }),
+        connections: 4,
+      }),
       direct(async () => {
         const client = await FalkorDB.connect({ socket: { host: falkordb.host, port: falkordb.port } });
         await (await client.connection).ping();
@@ -140,28 +217,53 @@ async function main(): Promise<void> {
       }, 4),
     );
 
-    const login = await fetch(url('/api/auth/login'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(admin) });
+    const login = await fetch(url('/api/auth/login'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(admin),
+    });
     const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
-    await scenario('admin GET /api/settings/ (goal: 10,000 req/s)', http({ url: url('/api/settings/'), headers: { cookie } }));
-    await scenario('admin GET /api/auth/validate (goal: 10,000 req/s)', http({ url: url('/api/auth/validate'), headers: { cookie } }));
+    await scenario(
+      'admin GET /api/settings/ (goal: 10,000 req/s)',
+      http({ url: url('/api/settings/'), headers: { cookie } }),
+    );
+    await scenario(
+      'admin GET /api/auth/validate (goal: 10,000 req/s)',
+      http({ url: url('/api/auth/validate'), headers: { cookie } }),
+    );
 
     const tokens = await Promise.all(Array.from({ length: 50 }, () => newToken()));
     await scenario(
       '50 clients with 50 different tokens on GET /api/graph',
-      http({ url: url('/api/graph'), connections: 50, headersFor: (i) => ({ authorization: `Bearer ${tokens[i % tokens.length]}` }) }),
+      http({
+        url: url('/api/graph'),
+        connections: 50,
+        headersFor: (i) => ({ authorization: `Bearer ${tokens[i % tokens.length]}` }),
+      }),
       direct(() => raw.list(), 50),
     );
 
-    const authName = 'authentication overhead: GET /api/graph with a bearer token (ours) vs the same route without authentication (raw), one process';
+    const authName =
+      'authentication overhead: GET /api/graph with a bearer token (ours) vs the same route without authentication (raw), one process';
     if (wanted(authName)) {
-      const twin = await startBenchServer({ ...serverEnv, DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'gdb-bench-')), BENCH_DB_HOST: falkordb.host, BENCH_DB_PORT: String(falkordb.port) }, ['--import', 'tsx', path.join(HERE, 'lib', 'twin-server.ts')]);
+      const twin = await startBenchServer(
+        {
+          ...serverEnv,
+          DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'gdb-bench-')),
+          BENCH_DB_HOST: falkordb.host,
+          BENCH_DB_PORT: String(falkordb.port),
+        },
+        ['--import', 'tsx', path.join(HERE, 'lib', 'twin-server.ts')],
+      );
       try {
         // A difference of a few percent drowns in this machine's drift between rounds: many short interleaved pairs,
         // and the median of the per-pair ratios.
         const pairs: { ours: Measurement; raw: Measurement }[] = [];
         for (let pair = 0; pair < AUTH_PAIRS; pair++) {
-          const withAuth = () => measureHttp({ url: `${twin.baseUrl}/api/graph`, headers: bearer, connections: 10, durationSeconds: 2 });
-          const without = () => measureHttp({ url: `${twin.baseUrl}/unauthenticated/api/graph`, connections: 10, durationSeconds: 2 });
+          const withAuth = () =>
+            measureHttp({ url: `${twin.baseUrl}/api/graph`, headers: bearer, connections: 10, durationSeconds: 2 });
+          const without = () =>
+            measureHttp({ url: `${twin.baseUrl}/unauthenticated/api/graph`, connections: 10, durationSeconds: 2 });
           // Alternate which goes first, so neither side always gets the warmer (or the noisier) half of a pair.
           if (pair % 2 === 0) pairs.push({ ours: await withAuth(), raw: await without() });
           else {
@@ -172,7 +274,11 @@ async function main(): Promise<void> {
         const ratios = pairs.map((p) => p.ours.requestsPerSecond / p.raw.requestsPerSecond).sort((a, b) => a - b);
         const overhead = 1 - ratios[Math.floor(ratios.length / 2)]!;
         const measured = { ours: bestRound(pairs.map((p) => p.ours)), raw: bestRound(pairs.map((p) => p.raw)) };
-        const row = { name: authName, ...measured, note: `authentication costs ${(overhead * 100).toFixed(1)}% of the throughput (median of ${AUTH_PAIRS} interleaved pairs; goal: at most 10%)` };
+        const row = {
+          name: authName,
+          ...measured,
+          note: `authentication costs ${(overhead * 100).toFixed(1)}% of the throughput (median of ${AUTH_PAIRS} interleaved pairs; goal: at most 10%)`,
+        };
         rows.push(row);
         report(row);
       } finally {
@@ -183,12 +289,29 @@ async function main(): Promise<void> {
     const holName = 'GET /api/graph while a slow query of the same token runs (ours = during, raw = without it)';
     if (wanted(holName)) {
       // Head-of-line blocking: the same token's GET /api/graph, alone and while a slow query runs.
-      const alone = await measureHttp({ url: url('/api/graph'), headers: bearer, connections: 10, durationSeconds: DURATION_SECONDS });
-      const slow = fetch(queryUrl('UNWIND range(1, 200000000) AS x RETURN count(x)', 120_000), { headers: bearer }).then((r) => r.text());
+      const alone = await measureHttp({
+        url: url('/api/graph'),
+        headers: bearer,
+        connections: 10,
+        durationSeconds: DURATION_SECONDS,
+      });
+      const slow = fetch(queryUrl('UNWIND range(1, 200000000) AS x RETURN count(x)', 120_000), {
+        headers: bearer,
+      }).then((r) => r.text());
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const during = await measureHttp({ url: url('/api/graph'), headers: bearer, connections: 10, durationSeconds: DURATION_SECONDS });
+      const during = await measureHttp({
+        url: url('/api/graph'),
+        headers: bearer,
+        connections: 10,
+        durationSeconds: DURATION_SECONDS,
+      });
       await slow;
-      const hol = { name: holName, ours: during, raw: alone, note: `p99 during/without: ${(during.p99Ms / Math.max(alone.p99Ms, 0.001)).toFixed(2)}x (goal: at most 3x)` };
+      const hol = {
+        name: holName,
+        ours: during,
+        raw: alone,
+        note: `p99 during/without: ${(during.p99Ms / Math.max(alone.p99Ms, 0.001)).toFixed(2)}x (goal: at most 3x)`,
+      };
       rows.push(hol);
       report(hol);
     }
@@ -198,17 +321,35 @@ async function main(): Promise<void> {
       // 100,000 rows: our time to last byte versus the raw client's time to a parsed result, and both peak RSS.
       const bigQuery = 'UNWIND range(1, 100000) AS x RETURN x';
       // A server of its own, so its peak RSS is this scenario's and not the load tests' before it.
-      const fresh = await startBenchServer({ ...serverEnv, DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'gdb-bench-')) });
+      const fresh = await startBenchServer({
+        ...serverEnv,
+        DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'gdb-bench-')),
+      });
       // Warm the path (JIT) with smaller results first, as a server that has been running a while would be.
-      for (let warm = 0; warm < 5; warm++) await (await fetch(`${fresh.baseUrl}/api/graph/bench?query=${encodeURIComponent('UNWIND range(1, 20000) AS x RETURN x')}&timeout=60000`, { headers: bearer })).arrayBuffer();
+      for (let warm = 0; warm < 5; warm++)
+        await (
+          await fetch(
+            `${fresh.baseUrl}/api/graph/bench?query=${encodeURIComponent('UNWIND range(1, 20000) AS x RETURN x')}&timeout=60000`,
+            { headers: bearer },
+          )
+        ).arrayBuffer();
       const ttlb: number[] = [];
       const rawTimes: number[] = [];
       let rawRss = 0;
       for (let round = 0; round < 5; round++) {
         const started = performance.now();
-        await (await fetch(`${fresh.baseUrl}/api/graph/bench?query=${encodeURIComponent(bigQuery)}&timeout=60000`, { headers: bearer })).arrayBuffer();
+        await (
+          await fetch(`${fresh.baseUrl}/api/graph/bench?query=${encodeURIComponent(bigQuery)}&timeout=60000`, {
+            headers: bearer,
+          })
+        ).arrayBuffer();
         ttlb.push(performance.now() - started);
-        const { stdout } = await run(process.execPath, [path.join(HERE, 'lib', 'raw-child.mjs'), falkordb.url, 'bench', bigQuery]);
+        const { stdout } = await run(process.execPath, [
+          path.join(HERE, 'lib', 'raw-child.mjs'),
+          falkordb.url,
+          'bench',
+          bigQuery,
+        ]);
         const child = JSON.parse(stdout) as { elapsedMs: number; peakRssMiB: number };
         rawTimes.push(child.elapsedMs);
         rawRss = Math.max(rawRss, child.peakRssMiB);
@@ -226,13 +367,26 @@ async function main(): Promise<void> {
         rssRatio: serverRss / rawRss,
       };
       console.log(big.name);
-      console.log(`  ours time to last byte ${big.ttlbMs.toFixed(0)} ms; raw time to parsed result ${big.rawParsedMs.toFixed(0)} ms; ratio ${big.timeRatio.toFixed(2)}x (goal ≤ 1.5x)`);
-      console.log(`  peak RSS: server ${big.serverPeakRssMiB.toFixed(0)} MiB (a fresh server running only this query), raw client process ${big.rawClientPeakRssMiB.toFixed(0)} MiB; ratio ${big.rssRatio.toFixed(2)}x (goal ≤ 2x)`);
+      console.log(
+        `  ours time to last byte ${big.ttlbMs.toFixed(0)} ms; raw time to parsed result ${big.rawParsedMs.toFixed(0)} ms; ratio ${big.timeRatio.toFixed(2)}x (goal ≤ 1.5x)`,
+      );
+      console.log(
+        `  peak RSS: server ${big.serverPeakRssMiB.toFixed(0)} MiB (a fresh server running only this query), raw client process ${big.rawClientPeakRssMiB.toFixed(0)} MiB; ratio ${big.rssRatio.toFixed(2)}x (goal ≤ 2x)`,
+      );
     }
 
-    const machine = { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, falkordb: falkordb.server.version };
+    const machine = {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+      node: process.version,
+      falkordb: falkordb.server.version,
+    };
     await mkdir(path.dirname(RESULTS_FILE), { recursive: true });
-    await writeFile(RESULTS_FILE, `${JSON.stringify({ date: new Date().toISOString(), machine, durationSeconds: DURATION_SECONDS, rounds: ROUNDS, rows, big, benchProcessPeakRssMiB: await peakRssMiB('self') }, null, 2)}\n`);
+    await writeFile(
+      RESULTS_FILE,
+      `${JSON.stringify({ date: new Date().toISOString(), machine, durationSeconds: DURATION_SECONDS, rounds: ROUNDS, rows, big, benchProcessPeakRssMiB: await peakRssMiB('self') }, null, 2)}\n`,
+    );
     console.log(`results written to ${path.relative(process.cwd(), RESULTS_FILE)}`);
   } finally {
     await raw.close();

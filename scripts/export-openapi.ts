@@ -20,7 +20,11 @@ async function main(): Promise<void> {
   // The document does not depend on configuration; the token store client is created but never connected.
   const config = loadConfig({ TOKEN_STORE_URL: 'redis://127.0.0.1:6379', ENABLE_DOCSUI: 'false' });
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'openapi-'));
-  const app = await buildApp(config, { logger, tokenStore: createRedisConnection(config.tokenStoreUrl!, logger), adminStores: createFileAdminStores(scratch) });
+  const app = await buildApp(config, {
+    logger,
+    tokenStore: createRedisConnection(config.tokenStoreUrl!, logger),
+    adminStores: createFileAdminStores(scratch),
+  });
   await app.ready();
   await mkdir(path.dirname(OPENAPI_FILE), { recursive: true });
   await writeFile(OPENAPI_FILE, serializeDocument(app.swagger()));

@@ -37,7 +37,11 @@ function ensureSchemathesis(): boolean {
   console.log(`[schemathesis] installing schemathesis ${SCHEMATHESIS_VERSION} into ${VENV}`);
   const venv = spawnSync('python3', ['-m', 'venv', VENV], { stdio: 'inherit' });
   if (venv.status !== 0) return false;
-  const pip = spawnSync(path.join(VENV, 'bin', 'pip'), ['install', '--quiet', `schemathesis==${SCHEMATHESIS_VERSION}`], { stdio: 'inherit' });
+  const pip = spawnSync(
+    path.join(VENV, 'bin', 'pip'),
+    ['install', '--quiet', `schemathesis==${SCHEMATHESIS_VERSION}`],
+    { stdio: 'inherit' },
+  );
   return pip.status === 0 && existsSync(BIN);
 }
 
@@ -102,7 +106,14 @@ async function main(): Promise<number> {
     await waitForReady(base, server);
     const embedded = logLines.map((line) => /Embedded FalkorDB listening on ([\d.]+):(\d+)/.exec(line)).find(Boolean);
     if (!embedded) throw new Error('the server did not log where its embedded FalkorDB listens');
-    const tokenRes = await post(`${base}/api/auth/tokens/credentials`, { username: 'default', password: '', host: embedded[1], port: embedded[2], tls: 'false', name: 'schemathesis' });
+    const tokenRes = await post(`${base}/api/auth/tokens/credentials`, {
+      username: 'default',
+      password: '',
+      host: embedded[1],
+      port: embedded[2],
+      tls: 'false',
+      name: 'schemathesis',
+    });
     if (!tokenRes.ok) throw new Error(`token creation failed: ${tokenRes.status} ${await tokenRes.text()}`);
     const { token } = (await tokenRes.json()) as { token: string };
     const loginRes = await post(`${base}/api/auth/login`, ADMIN);
@@ -111,12 +122,55 @@ async function main(): Promise<number> {
 
     // Per security scheme, so schemathesis knows which operation takes which credentials (and can test leaving them out).
     const configFile = path.join(dataDir, 'schemathesis.toml');
-    await writeFile(configFile, ['[auth.openapi.bearerAuth]', 'bearer = "${GRAPHDB_FUZZ_TOKEN}"', '', '[auth.openapi.cookieAuth]', 'api_key = "${GRAPHDB_FUZZ_SESSION}"', ''].join('\n'));
+    await writeFile(
+      configFile,
+      [
+        '[auth.openapi.bearerAuth]',
+        'bearer = "${GRAPHDB_FUZZ_TOKEN}"',
+        '',
+        '[auth.openapi.cookieAuth]',
+        'api_key = "${GRAPHDB_FUZZ_SESSION}"',
+        '',
+      ].join('\n'),
+    );
     const env = { ...process.env, GRAPHDB_FUZZ_TOKEN: token, GRAPHDB_FUZZ_SESSION: cookie };
-    const common = ['--url', base, '--max-examples', EXAMPLES, '--workers', '1', '--request-timeout', '30', '--exclude-checks', EXCLUDED_CHECKS.join(','), ...(process.env.FUZZ_SEED ? ['--seed', process.env.FUZZ_SEED] : [])];
+    const common = [
+      '--url',
+      base,
+      '--max-examples',
+      EXAMPLES,
+      '--workers',
+      '1',
+      '--request-timeout',
+      '30',
+      '--exclude-checks',
+      EXCLUDED_CHECKS.join(','),
+      ...(process.env.FUZZ_SEED ? ['--seed', process.env.FUZZ_SEED] : []),
+    ];
     const passes = [
-      { name: 'every operation but the excluded ones', args: [...EXCLUDED_OPERATIONS.flatMap((id) => ['--exclude-operation-id', id]), '--report', 'junit,ndjson', '--report-dir', path.join(reportDir, 'main')] },
-      { name: 'revokeToken, without the stateful phase', args: ['--include-operation-id', 'revokeToken', '--phases', 'examples,coverage,fuzzing', '--report', 'junit', '--report-dir', path.join(reportDir, 'revoke')] },
+      {
+        name: 'every operation but the excluded ones',
+        args: [
+          ...EXCLUDED_OPERATIONS.flatMap((id) => ['--exclude-operation-id', id]),
+          '--report',
+          'junit,ndjson',
+          '--report-dir',
+          path.join(reportDir, 'main'),
+        ],
+      },
+      {
+        name: 'revokeToken, without the stateful phase',
+        args: [
+          '--include-operation-id',
+          'revokeToken',
+          '--phases',
+          'examples,coverage,fuzzing',
+          '--report',
+          'junit',
+          '--report-dir',
+          path.join(reportDir, 'revoke'),
+        ],
+      },
     ];
     status = 0;
     for (const pass of passes) {
@@ -141,10 +195,13 @@ async function main(): Promise<number> {
       return false;
     }
   });
-  console.log(`\nschemathesis: ${status === 0 ? 'no failures' : 'failures, see above'}; operations left out: ${EXCLUDED_OPERATIONS.join(', ')} (revokeToken in a pass of its own); checks left out: ${EXCLUDED_CHECKS.join(', ')}; reports in ${reportDir}`);
+  console.log(
+    `\nschemathesis: ${status === 0 ? 'no failures' : 'failures, see above'}; operations left out: ${EXCLUDED_OPERATIONS.join(', ')} (revokeToken in a pass of its own); checks left out: ${EXCLUDED_CHECKS.join(', ')}; reports in ${reportDir}`,
+  );
   console.log(`server: ${errors.length} error log lines during the run (full log: ${logFile})`);
   for (const line of errors.slice(0, 20)) console.log(`  ${line.slice(0, 400)}`);
-  if (status === 0 && errors.length === 0 && !process.env.KEEP_FUZZ_DIR) await rm(dataDir, { recursive: true, force: true });
+  if (status === 0 && errors.length === 0 && !process.env.KEEP_FUZZ_DIR)
+    await rm(dataDir, { recursive: true, force: true });
   return status === 0 && errors.length === 0 ? 0 : 1;
 }
 

@@ -24,7 +24,9 @@ function fail(message, output = '') {
 /** uid and gid of the image's user, read from its own /etc/passwd. */
 function userIds(name) {
   if (/^\d+(:\d+)?$/.test(name)) return name.includes(':') ? name : `${name}:${name}`;
-  const line = readFileSync(path.join(rootfs, 'etc/passwd'), 'utf8').split('\n').find((entry) => entry.startsWith(`${name}:`));
+  const line = readFileSync(path.join(rootfs, 'etc/passwd'), 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith(`${name}:`));
   if (!line) fail(`user ${name} is not in the image's /etc/passwd`);
   const [, , uid, gid] = line.split(':');
   return `${uid}:${gid}`;
@@ -42,7 +44,11 @@ function freePort() {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // 1. Every shared library resolves (ldd inside the image: what the loader will find there).
-const binaries = ['/usr/bin/valkey-server', '/usr/local/bin/node', ...['falkordb.so'].map((file) => `${config.WorkingDir}/node_modules/@falkordblite/linux-x64/bin/${file}`)];
+const binaries = [
+  '/usr/bin/valkey-server',
+  '/usr/local/bin/node',
+  ...['falkordb.so'].map((file) => `${config.WorkingDir}/node_modules/@falkordblite/linux-x64/bin/${file}`),
+];
 for (const binary of binaries) {
   const ldd = spawnSync('chroot', [rootfs, '/usr/bin/ldd', binary], { encoding: 'utf8' });
   const missing = `${ldd.stdout}${ldd.stderr}`.split('\n').filter((line) => /not found/.test(line));
@@ -56,7 +62,23 @@ const env = [...config.Env.filter((entry) => !/^(PORT|HOST)=/.test(entry)), `POR
 const command = [...(config.Entrypoint ?? []), ...(config.Cmd ?? [])];
 const child = spawn(
   'unshare',
-  ['--pid', '--fork', '--mount', `--mount-proc=${path.join(rootfs, 'proc')}`, 'chroot', `--userspec=${userIds(config.User || 'root')}`, rootfs, '/usr/bin/env', '-i', ...env, '/bin/sh', '-c', 'cd "$0" && exec "$@"', config.WorkingDir || '/', ...command],
+  [
+    '--pid',
+    '--fork',
+    '--mount',
+    `--mount-proc=${path.join(rootfs, 'proc')}`,
+    'chroot',
+    `--userspec=${userIds(config.User || 'root')}`,
+    rootfs,
+    '/usr/bin/env',
+    '-i',
+    ...env,
+    '/bin/sh',
+    '-c',
+    'cd "$0" && exec "$@"',
+    config.WorkingDir || '/',
+    ...command,
+  ],
   { stdio: ['ignore', 'pipe', 'pipe'] },
 );
 let output = '';
@@ -70,12 +92,18 @@ const base = `http://127.0.0.1:${port}`;
 const started = Date.now();
 let ready = false;
 while (!ready && !stopped && Date.now() - started < STARTUP_MS) {
-  ready = await fetch(`${base}/readyz`).then((res) => res.status === 200, () => false);
+  ready = await fetch(`${base}/readyz`).then(
+    (res) => res.status === 200,
+    () => false,
+  );
   if (!ready) await sleep(250);
 }
 if (!ready) {
   child.kill('SIGKILL');
-  fail(stopped ? 'the server exited during start-up' : `/readyz did not answer 200 within ${STARTUP_MS / 1000} s`, output);
+  fail(
+    stopped ? 'the server exited during start-up' : `/readyz did not answer 200 within ${STARTUP_MS / 1000} s`,
+    output,
+  );
 }
 console.log(`[image-smoke] /readyz 200 after ${Date.now() - started} ms`);
 
@@ -99,17 +127,21 @@ const created = await fetch(`${base}/api/auth/tokens/credentials`, {
   body: JSON.stringify({ username, password, host, port: String(databasePort), tls: 'false' }),
 });
 const createdBody = await created.json();
-if (created.status !== 200 || typeof createdBody.token !== 'string') fail(`token creation answered ${created.status} ${JSON.stringify(createdBody)}`, output);
+if (created.status !== 200 || typeof createdBody.token !== 'string')
+  fail(`token creation answered ${created.status} ${JSON.stringify(createdBody)}`, output);
 
 // 4. A query that writes and one that reads rows back.
 const query = async (cypher) => {
-  const res = await fetch(`${base}/api/graph/smoke?query=${encodeURIComponent(cypher)}&timeout=10000`, { headers: { authorization: `Bearer ${createdBody.token}` } });
+  const res = await fetch(`${base}/api/graph/smoke?query=${encodeURIComponent(cypher)}&timeout=10000`, {
+    headers: { authorization: `Bearer ${createdBody.token}` },
+  });
   return { status: res.status, body: await res.json() };
 };
 const write = await query("CREATE (:Image {built: 'yes'}), (:Image {built: 'also'})");
 if (write.status !== 200) fail(`the write query answered ${write.status} ${JSON.stringify(write.body)}`, output);
 const read = await query('MATCH (i:Image) RETURN i.built AS built ORDER BY built');
-if (read.status !== 200 || JSON.stringify(read.body.data) !== JSON.stringify([{ built: 'also' }, { built: 'yes' }])) fail(`the read query answered ${read.status} ${JSON.stringify(read.body)}`, output);
+if (read.status !== 200 || JSON.stringify(read.body.data) !== JSON.stringify([{ built: 'also' }, { built: 'yes' }]))
+  fail(`the read query answered ${read.status} ${JSON.stringify(read.body)}`, output);
 console.log('[image-smoke] token issued; the query returned its rows');
 
 // 5. SIGTERM to PID 1 of the namespace (tini, the child of unshare), as the kubelet does.

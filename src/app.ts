@@ -1,6 +1,12 @@
 // buildApp(config, deps): the whole HTTP application, shared layers then the two API plugins. No I/O here.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyServerOptions, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyServerOptions,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
@@ -84,12 +90,24 @@ function trustProxyOption(config: Readonly<Config>): FastifyServerOptions['trust
 export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
   const { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds } = config;
   const { queryRowsMax, queryResultBytesMax, queriesPerToken, queriesPerClient, csvUrlAllowlist } = config;
-  return { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds, queryRowsMax, queryResultBytesMax, queriesPerToken, queriesPerClient, csvUrlAllowlist };
+  return {
+    credentialCheckTimeoutMs,
+    credentialChecksMax,
+    queryTimeoutMaxMs,
+    tokenDefaultTtlSeconds,
+    queryRowsMax,
+    queryResultBytesMax,
+    queriesPerToken,
+    queriesPerClient,
+    csvUrlAllowlist,
+  };
 }
 
 function protectedUsersOf(deps: AppDeps): { host: string; port: number; username: string }[] {
   const embedded = deps.embeddedDatabase;
-  const ownAccounts = embedded ? embedded.serviceAccounts.map((username) => ({ host: embedded.host, port: embedded.port, username })) : [];
+  const ownAccounts = embedded
+    ? embedded.serviceAccounts.map((username) => ({ host: embedded.host, port: embedded.port, username }))
+    : [];
   return [...ownAccounts, ...(deps.tokenStoreAccount ? [deps.tokenStoreAccount] : [])];
 }
 
@@ -155,7 +173,9 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   app.setErrorHandler(errorsByPath);
   app.setNotFoundHandler((request, reply) => {
     const shape = isBrowserPath(request.url) ? 'browser' : 'admin';
-    void reply.code(404).send(errorBody(shape, 404, `Route ${request.method} ${request.url.split('?', 1)[0]} not found`));
+    void reply
+      .code(404)
+      .send(errorBody(shape, 404, `Route ${request.method} ${request.url.split('?', 1)[0]} not found`));
   });
 
   await app.register(fastifyCookie);
@@ -167,7 +187,9 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     stores: deps.adminStores,
     logger: deps.logger,
     now: deps.now,
-    onSettingsChange: exporter ? (settings) => void exporter.apply(settings.features.metrics_collection, settings.metrics.exporter_port) : undefined,
+    onSettingsChange: exporter
+      ? (settings) => void exporter.apply(settings.features.metrics_collection, settings.metrics.exporter_port)
+      : undefined,
   });
   if (exporter) {
     // Re-read the settings on their interval even without traffic, so a hand edit moves or stops the exporter.
@@ -179,7 +201,10 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     });
   }
   // Either switch hides the docs UI: ENABLE_DOCSUI at start, features.api_docs_enabled at any time.
-  await registerOpenApi(app, { docsUi: config.enableDocsUi, docsUiAllowed: () => admin.settings.cached().features.api_docs_enabled });
+  await registerOpenApi(app, {
+    docsUi: config.enableDocsUi,
+    docsUiAllowed: () => admin.settings.cached().features.api_docs_enabled,
+  });
 
   registerHealthRoutes(app, [
     {
@@ -196,12 +221,29 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   ]);
 
   // Every new connection to a user's database is resolved once and checked against DATABASE_HOSTS.
-  const resolveTarget = createTargetGuard({ allowed: config.databaseHosts, embedded: deps.embeddedDatabase ? { port: deps.embeddedDatabase.port } : undefined });
+  const resolveTarget = createTargetGuard({
+    allowed: config.databaseHosts,
+    embedded: deps.embeddedDatabase ? { port: deps.embeddedDatabase.port } : undefined,
+  });
   // A connection silent for longer than the longest query allowed is dead: it cannot hold a request forever.
-  const pools = deps.connectionPools ?? new ConnectionPools(deps.logger, { resolveTarget, socketTimeoutMs: config.queryTimeoutMaxMs + 10_000 });
+  const pools =
+    deps.connectionPools ??
+    new ConnectionPools(deps.logger, { resolveTarget, socketTimeoutMs: config.queryTimeoutMaxMs + 10_000 });
   metrics.poolGauge(() => pools.stats());
   app.addHook('onClose', () => pools.closeAll());
-  await app.register(browserPlugin, { authSecret: config.authSecret, encryptionKey: config.encryptionKey, tokenStore: deps.tokenStore, tokenCacheTtlMs: config.tokenCacheTtlMs, tokenCreationPerMinute: config.tokenCreationPerMinute, pools, now: deps.now, sseHeartbeatMs: deps.sseHeartbeatMs, observeTokenStore: (operation, seconds) => metrics.tokenStoreSeconds.observe({ operation }, seconds), protectedUsers: protectedUsersOf(deps), limits: browserLimitsOf(config) });
+  await app.register(browserPlugin, {
+    authSecret: config.authSecret,
+    encryptionKey: config.encryptionKey,
+    tokenStore: deps.tokenStore,
+    tokenCacheTtlMs: config.tokenCacheTtlMs,
+    tokenCreationPerMinute: config.tokenCreationPerMinute,
+    pools,
+    now: deps.now,
+    sseHeartbeatMs: deps.sseHeartbeatMs,
+    observeTokenStore: (operation, seconds) => metrics.tokenStoreSeconds.observe({ operation }, seconds),
+    protectedUsers: protectedUsersOf(deps),
+    limits: browserLimitsOf(config),
+  });
   await app.register(adminPlugin, {
     context: admin,
     config,

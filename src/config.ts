@@ -56,7 +56,11 @@ export function parseTrustProxy(text: string | undefined): TrustProxy {
     const [address, bits, extra] = entry.split('/');
     const family = isIP(address ?? '');
     const maxBits = family === 6 ? 128 : 32;
-    if (family === 0 || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits))) {
+    if (
+      family === 0 ||
+      extra !== undefined ||
+      (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits))
+    ) {
       throw new Error(`TRUST_PROXY: ${JSON.stringify(entry)} is not an IP address or CIDR range (or give a hop count)`);
     }
   }
@@ -72,7 +76,13 @@ const duration = z
     const factor = { s: 1, m: 60, h: 3600, d: 86_400 }[unit] ?? 1;
     return Number.parseInt(text, 10) * factor;
   })
-  .pipe(z.number().int().min(60, 'must be at least one minute').max(30 * 86_400, 'must be at most 30 days'));
+  .pipe(
+    z
+      .number()
+      .int()
+      .min(60, 'must be at least one minute')
+      .max(30 * 86_400, 'must be at most 30 days'),
+  );
 
 const secret = z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters long`);
 
@@ -84,7 +94,10 @@ export const EnvSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   DATA_DIR: z.string().min(1).default('./data'),
   PUBLIC_ORIGIN: httpUrl
-    .refine((value) => new URL(value).origin === value.replace(/\/$/, ''), 'must be an origin (scheme://host[:port]) without a path')
+    .refine(
+      (value) => new URL(value).origin === value.replace(/\/$/, ''),
+      'must be an origin (scheme://host[:port]) without a path',
+    )
     .optional(),
   AUTH_SECRET: secret.optional(),
   ENCRYPTION_KEY: z
@@ -105,12 +118,21 @@ export const EnvSchema = z.object({
   SESSION_TTL: duration.default(8 * 3600),
   ADMIN_EMAIL: EmailSchema.optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters long').optional(),
-  POD_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name').optional(),
-  CLUSTER_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name').default('graphdb-system'),
+  POD_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name')
+    .optional(),
+  CLUSTER_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name')
+    .default('graphdb-system'),
   // Secrets (besides the ones it created for settings) that write-only settings may write: names with this prefix.
   SETTINGS_SECRET_PREFIX: z
     .string()
-    .regex(/^[a-z0-9][-a-z0-9.]{0,199}$/, 'must be the start of a Kubernetes Secret name (lower-case letters, digits, `-` and `.`)')
+    .regex(
+      /^[a-z0-9][-a-z0-9.]{0,199}$/,
+      'must be the start of a Kubernetes Secret name (lower-case letters, digits, `-` and `.`)',
+    )
     .default('graphdb-settings-'),
   SETTINGS_REFRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
@@ -121,9 +143,19 @@ export const EnvSchema = z.object({
   CREDENTIAL_CHECKS_MAX: z.coerce.number().int().min(1).max(10_000).default(16),
   QUERY_TIMEOUT_MAX_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
   // At most the seed's longest ttlSeconds (366 days).
-  TOKEN_DEFAULT_TTL_SECONDS: z.coerce.number().int().min(60).max(31_622_400).default(90 * 86_400),
+  TOKEN_DEFAULT_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(31_622_400)
+    .default(90 * 86_400),
   QUERY_ROWS_MAX: z.coerce.number().int().min(1).max(100_000_000).default(100_000),
-  QUERY_RESULT_BYTES_MAX: z.coerce.number().int().min(1024).max(2 ** 32).default(64 * 1024 * 1024),
+  QUERY_RESULT_BYTES_MAX: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(2 ** 32)
+    .default(64 * 1024 * 1024),
   QUERIES_PER_TOKEN: z.coerce.number().int().min(1).max(10_000).default(8),
   QUERIES_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(32),
   CSV_URL_ALLOWLIST: parsedBy(parseUrlAllowlist),
@@ -135,7 +167,12 @@ export const EnvSchema = z.object({
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   // Basic authentication of the metrics exporter: both or neither.
-  METRICS_USERNAME: z.string().min(1).max(256).regex(/^[^:]*$/, 'must not contain a colon').optional(),
+  METRICS_USERNAME: z
+    .string()
+    .min(1)
+    .max(256)
+    .regex(/^[^:]*$/, 'must not contain a colon')
+    .optional(),
   METRICS_PASSWORD: z.string().min(8, 'must be at least 8 characters long').max(1024).optional(),
   ALPHA_CLIENT_ID: z.string().min(1).optional(),
   ALPHA_CLIENT_SECRET: z.string().min(1).optional(),
@@ -152,7 +189,16 @@ export const EnvSchema = z.object({
 });
 
 /** Variables whose values must never be echoed, not even in a start-up error. */
-const SECRET_VARIABLES = new Set(['AUTH_SECRET', 'ENCRYPTION_KEY', 'SESSION_SECRET', 'ALPHA_CLIENT_SECRET', 'BETA_CLIENT_SECRET', 'TOKEN_STORE_URL', 'ADMIN_PASSWORD', 'METRICS_PASSWORD']);
+const SECRET_VARIABLES = new Set([
+  'AUTH_SECRET',
+  'ENCRYPTION_KEY',
+  'SESSION_SECRET',
+  'ALPHA_CLIENT_SECRET',
+  'BETA_CLIENT_SECRET',
+  'TOKEN_STORE_URL',
+  'ADMIN_PASSWORD',
+  'METRICS_PASSWORD',
+]);
 
 export type KubernetesSource = { kind: 'kubeconfig'; path: string } | { kind: 'in-cluster' };
 
@@ -211,7 +257,12 @@ export interface Config {
   /** CSV_URL_ALLOWLIST: http(s) URL prefixes LOAD CSV may read (file:// is always allowed). */
   csvUrlAllowlist: string[];
   /** Local sign-in bounds (see admin/sessions/login-throttle.ts). */
-  loginLimits: { attemptsPerAddressPerMinute: number; failuresBeforeBackoff: number; maxBackoffMs: number; checksInFlightMax: number };
+  loginLimits: {
+    attemptsPerAddressPerMinute: number;
+    failuresBeforeBackoff: number;
+    maxBackoffMs: number;
+    checksInFlightMax: number;
+  };
   /** TRUST_PROXY: which proxies' X-Forwarded-For is believed for the client address (Fastify's trustProxy). */
   trustProxy: TrustProxy;
   headersTimeoutMs: number;
@@ -231,7 +282,9 @@ export interface Config {
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super(
+      `Invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+    );
     this.name = 'ConfigError';
   }
 }
@@ -248,8 +301,10 @@ function withoutBlankValues(env: Record<string, string | undefined>): Record<str
 
 function describeProblem(issue: z.core.$ZodIssue, env: Record<string, string>): string {
   const variable = String(issue.path[0] ?? '(environment)');
-  const shown = SECRET_VARIABLES.has(variable) || env[variable] === undefined ? '' : ` (got ${JSON.stringify(env[variable])})`;
-  const message = issue.code === 'invalid_value' ? `must be one of ${issue.values.map(String).join(', ')}` : issue.message;
+  const shown =
+    SECRET_VARIABLES.has(variable) || env[variable] === undefined ? '' : ` (got ${JSON.stringify(env[variable])})`;
+  const message =
+    issue.code === 'invalid_value' ? `must be one of ${issue.values.map(String).join(', ')}` : issue.message;
   return `${variable}: ${message}${shown}`;
 }
 
@@ -259,7 +314,9 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => describeProblem(issue, env)));
   const e = parsed.data;
   if ((e.METRICS_USERNAME === undefined) !== (e.METRICS_PASSWORD === undefined)) {
-    throw new ConfigError([`${e.METRICS_USERNAME === undefined ? 'METRICS_USERNAME' : 'METRICS_PASSWORD'}: must be set together with ${e.METRICS_USERNAME === undefined ? 'METRICS_PASSWORD' : 'METRICS_USERNAME'}`]);
+    throw new ConfigError([
+      `${e.METRICS_USERNAME === undefined ? 'METRICS_USERNAME' : 'METRICS_PASSWORD'}: must be set together with ${e.METRICS_USERNAME === undefined ? 'METRICS_PASSWORD' : 'METRICS_USERNAME'}`,
+    ]);
   }
   const config: Config = {
     port: e.PORT,
@@ -313,7 +370,10 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     // Never longer than a whole request may take.
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
     maxConnections: e.MAX_CONNECTIONS,
-    metricsBasicAuth: e.METRICS_USERNAME && e.METRICS_PASSWORD ? { username: e.METRICS_USERNAME, password: e.METRICS_PASSWORD } : undefined,
+    metricsBasicAuth:
+      e.METRICS_USERNAME && e.METRICS_PASSWORD
+        ? { username: e.METRICS_USERNAME, password: e.METRICS_PASSWORD }
+        : undefined,
     oauthEndpoints: {
       alphaIssuer: e.ALPHA_ISSUER.replace(/\/$/, ''),
       betaAuthority: e.BETA_AUTHORITY.replace(/\/$/, ''),
@@ -324,7 +384,12 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
       alpha: { clientId: e.ALPHA_CLIENT_ID, clientSecret: e.ALPHA_CLIENT_SECRET, redirectUri: e.ALPHA_REDIRECT_URI },
       beta:
         e.OAUTH_PROVIDER === 'beta'
-          ? { clientId: e.BETA_CLIENT_ID, clientSecret: e.BETA_CLIENT_SECRET, tenantId: e.BETA_TENANT_ID, redirectUri: e.BETA_REDIRECT_URI }
+          ? {
+              clientId: e.BETA_CLIENT_ID,
+              clientSecret: e.BETA_CLIENT_SECRET,
+              tenantId: e.BETA_TENANT_ID,
+              redirectUri: e.BETA_REDIRECT_URI,
+            }
           : {},
     },
   };

@@ -10,12 +10,20 @@ import { DYNAMIC_PARAMETERS } from './admin/clusters/falkordb-parameters.js';
 import { createEmbeddedClusters } from './platform/clusters/embedded-clusters.js';
 import { loadOrCreateEmbeddedSecrets } from './platform/embedded-secrets.js';
 import { startEmbeddedFalkorDB, type EmbeddedFalkorDB } from './platform/falkordb/embedded-falkordb.js';
-import { accountUrl, loadOrCreateEmbeddedAccounts, type EmbeddedAccounts } from './platform/falkordb/embedded-accounts.js';
+import {
+  accountUrl,
+  loadOrCreateEmbeddedAccounts,
+  type EmbeddedAccounts,
+} from './platform/falkordb/embedded-accounts.js';
 import { kubernetesReadiness, loadKubeConfig, serviceAccountNamespace } from './platform/kubernetes/kube-config.js';
 import { createKubeAdminStores } from './platform/kubernetes/kube-stores.js';
 import { createKubeBlocksClusters, detectKubeBlocks } from './platform/kubernetes/kubeblocks.js';
 import { createMetricsExporter } from './platform/metrics/metrics-exporter.js';
-import { closeRedisConnection, createRedisConnection, type RedisConnection } from './platform/redis/redis-connection.js';
+import {
+  closeRedisConnection,
+  createRedisConnection,
+  type RedisConnection,
+} from './platform/redis/redis-connection.js';
 import { createFileAdminStores, writeInitialAdminPassword } from './platform/stores/file-stores.js';
 import { createMetrics } from './shared/metrics.js';
 
@@ -40,15 +48,35 @@ async function withEmbeddedSecrets(config: Readonly<Config>, logger: Logger): Pr
   });
 }
 
-async function startEmbedded(config: Readonly<Config>, logger: Logger): Promise<{ embedded: EmbeddedFalkorDB; accounts: EmbeddedAccounts }> {
+async function startEmbedded(
+  config: Readonly<Config>,
+  logger: Logger,
+): Promise<{ embedded: EmbeddedFalkorDB; accounts: EmbeddedAccounts }> {
   const databaseDir = path.join(config.dataDir, 'falkordb');
   await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const accounts = await loadOrCreateEmbeddedAccounts(config.dataDir, databaseDir);
-  const embedded = await startEmbeddedFalkorDB({ dataDir: databaseDir, serverBin: config.falkordbServerBin, modulePath: config.falkordbModulePath, logger, accounts, resultSetSize: config.queryRowsMax + 1 });
+  const embedded = await startEmbeddedFalkorDB({
+    dataDir: databaseDir,
+    serverBin: config.falkordbServerBin,
+    modulePath: config.falkordbModulePath,
+    logger,
+    accounts,
+    resultSetSize: config.queryRowsMax + 1,
+  });
   const { host, port } = embedded;
   const username = accounts.admin.username;
   logger.info(
-    { embeddedFalkorDB: { host, port, tls: false, username, passwordFile: accounts.adminPasswordFile, pid: embedded.pid, server: embedded.server } },
+    {
+      embeddedFalkorDB: {
+        host,
+        port,
+        tls: false,
+        username,
+        passwordFile: accounts.adminPasswordFile,
+        pid: embedded.pid,
+        server: embedded.server,
+      },
+    },
     `Embedded FalkorDB listening on ${host}:${port} (create tokens with host ${host}, port ${port}, tls false, username ${username}, password in ${accounts.adminPasswordFile})`,
   );
   return { embedded, accounts };
@@ -57,7 +85,11 @@ async function startEmbedded(config: Readonly<Config>, logger: Logger): Promise<
 /** The database user the token store signs in as, so browser users cannot change or delete it. */
 function tokenStoreAccountOf(url: string): AppDeps['tokenStoreAccount'] {
   const parsed = new URL(url);
-  return { host: parsed.hostname.replace(/^\[|\]$/g, ''), port: Number(parsed.port || 6379), username: decodeURIComponent(parsed.username) || 'default' };
+  return {
+    host: parsed.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(parsed.port || 6379),
+    username: decodeURIComponent(parsed.username) || 'default',
+  };
 }
 
 /** When a step fails, what was already started is released before the error is passed on. */
@@ -85,7 +117,11 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
       tokenStoreUrl = accountUrl(embedded.host, embedded.port, storeAccount, 1);
       embeddedAdmin = createRedisConnection(accountUrl(embedded.host, embedded.port, admin), logger);
       await embeddedAdmin.connect();
-      embeddedDatabase = { host: embedded.host, port: embedded.port, serviceAccounts: [storeAccount.username, admin.username] };
+      embeddedDatabase = {
+        host: embedded.host,
+        port: embedded.port,
+        serviceAccounts: [storeAccount.username, admin.username],
+      };
     }
     tokenStore = createRedisConnection(tokenStoreUrl, logger);
     await tokenStore.connect();
@@ -104,7 +140,10 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
     let deps: AppDeps;
     if (kubeConfig) {
       const kubeBlocks = await detectKubeBlocks(kubeConfig).catch((error: unknown) => {
-        logger.warn({ err: error }, 'could not detect the KubeBlocks API version; will retry at the first cluster request');
+        logger.warn(
+          { err: error },
+          'could not detect the KubeBlocks API version; will retry at the first cluster request',
+        );
         return undefined;
       });
       deps = {
@@ -112,7 +151,13 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
         tokenStore: store,
         // The admin API serves the last good copy of settings and users while the API server is away: a short outage
         // leaves the replicas ready (degraded) rather than taking every one of them out at once (docs/decisions.md).
-        readinessChecks: [{ name: 'kubernetes', check: kubernetesReadiness(kubeConfig), toleratedOutageMs: config.kubernetesOutageReadyMs }],
+        readinessChecks: [
+          {
+            name: 'kubernetes',
+            check: kubernetesReadiness(kubeConfig),
+            toleratedOutageMs: config.kubernetesOutageReadyMs,
+          },
+        ],
         adminStores: createKubeAdminStores(kubeConfig, config.namespace, countKubeError),
         firstAdmin: { ...config.initialAdmin },
         clusters: createKubeBlocksClusters(kubeConfig, logger, kubeBlocks, countKubeError),
@@ -123,7 +168,10 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
         logger,
         tokenStore: store,
         adminStores: createFileAdminStores(dataDir),
-        firstAdmin: { ...config.initialAdmin, writeGeneratedPassword: (password) => writeInitialAdminPassword(dataDir, password) },
+        firstAdmin: {
+          ...config.initialAdmin,
+          writeGeneratedPassword: (password) => writeInitialAdminPassword(dataDir, password),
+        },
         clusters: embedded
           ? createEmbeddedClusters({
               falkordb: embedded,
@@ -140,7 +188,10 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
     deps.embeddedDatabase = embeddedDatabase;
     deps.tokenStoreAccount = tokenStoreAccountOf(tokenStoreUrl);
     deps.metrics = metrics;
-    deps.metricsExporter = createMetricsExporter(metrics.registry, logger, { host: config.host, basicAuth: config.metricsBasicAuth });
+    deps.metricsExporter = createMetricsExporter(metrics.registry, logger, {
+      host: config.host,
+      basicAuth: config.metricsBasicAuth,
+    });
     return { config, deps, embedded, release };
   } catch (error) {
     await release();

@@ -36,13 +36,25 @@ describe('loadConfig', () => {
       TOKEN_STORE_URL: 'rediss://user:pw@store:6380/2',
       ENCRYPTION_KEY: 'AB'.repeat(32),
     });
-    expect(config).toMatchObject({ port: 8080, enableDocsUi: false, publicOrigin: 'https://admin.example.com', encryptionKey: 'ab'.repeat(32) });
+    expect(config).toMatchObject({
+      port: 8080,
+      enableDocsUi: false,
+      publicOrigin: 'https://admin.example.com',
+      encryptionKey: 'ab'.repeat(32),
+    });
   });
 
   it('reports every problem at once in one readable message, never echoing secrets', () => {
     let caught: unknown;
     try {
-      loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud', ENCRYPTION_KEY: 'not-hex-secret-value', AUTH_SECRET: 'short-secret', ENABLE_DOCSUI: 'maybe', PUBLIC_ORIGIN: 'https://x.example/path' });
+      loadConfig({
+        PORT: 'abc',
+        LOG_LEVEL: 'loud',
+        ENCRYPTION_KEY: 'not-hex-secret-value',
+        AUTH_SECRET: 'short-secret',
+        ENABLE_DOCSUI: 'maybe',
+        PUBLIC_ORIGIN: 'https://x.example/path',
+      });
     } catch (error) {
       caught = error;
     }
@@ -62,22 +74,34 @@ describe('loadConfig', () => {
 
   it('takes the metrics exporter credentials together or not at all, never echoing the password', () => {
     expect(loadConfig({}).metricsBasicAuth).toBeUndefined();
-    expect(loadConfig({ METRICS_USERNAME: 'prometheus', METRICS_PASSWORD: 'scrape-password' }).metricsBasicAuth).toEqual({ username: 'prometheus', password: 'scrape-password' });
-    expect(() => loadConfig({ METRICS_USERNAME: 'prometheus' })).toThrow('METRICS_PASSWORD: must be set together with METRICS_USERNAME');
-    expect(() => loadConfig({ METRICS_PASSWORD: 'scrape-password' })).toThrow('METRICS_USERNAME: must be set together with METRICS_PASSWORD');
+    expect(
+      loadConfig({ METRICS_USERNAME: 'prometheus', METRICS_PASSWORD: 'scrape-password' }).metricsBasicAuth,
+    ).toEqual({ username: 'prometheus', password: 'scrape-password' });
+    expect(() => loadConfig({ METRICS_USERNAME: 'prometheus' })).toThrow(
+      'METRICS_PASSWORD: must be set together with METRICS_USERNAME',
+    );
+    expect(() => loadConfig({ METRICS_PASSWORD: 'scrape-password' })).toThrow(
+      'METRICS_USERNAME: must be set together with METRICS_PASSWORD',
+    );
     let caught: unknown;
     try {
       loadConfig({ METRICS_USERNAME: 'pro:metheus', METRICS_PASSWORD: 'short' });
     } catch (error) {
       caught = error;
     }
-    expect((caught as ConfigError).problems).toEqual(['METRICS_USERNAME: must not contain a colon (got "pro:metheus")', 'METRICS_PASSWORD: must be at least 8 characters long']);
+    expect((caught as ConfigError).problems).toEqual([
+      'METRICS_USERNAME: must not contain a colon (got "pro:metheus")',
+      'METRICS_PASSWORD: must be at least 8 characters long',
+    ]);
   });
 
   it('honours the beta environment fallback only with OAUTH_PROVIDER=beta', () => {
     const env = { BETA_CLIENT_ID: 'b-client', BETA_TENANT_ID: 'tenant', ALPHA_CLIENT_ID: 'a-client' };
     expect(loadConfig(env).oauthEnv.beta).toEqual({});
-    expect(loadConfig({ ...env, OAUTH_PROVIDER: 'beta' }).oauthEnv.beta).toMatchObject({ clientId: 'b-client', tenantId: 'tenant' });
+    expect(loadConfig({ ...env, OAUTH_PROVIDER: 'beta' }).oauthEnv.beta).toMatchObject({
+      clientId: 'b-client',
+      tenantId: 'tenant',
+    });
     expect(loadConfig(env).oauthEnv.alpha.clientId).toBe('a-client');
   });
 });

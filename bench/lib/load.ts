@@ -39,7 +39,11 @@ export async function measureHttp(load: HttpLoad): Promise<Measurement> {
   };
 }
 
-export async function measureRaw(work: () => Promise<unknown>, concurrency: number, durationSeconds: number): Promise<Measurement> {
+export async function measureRaw(
+  work: () => Promise<unknown>,
+  concurrency: number,
+  durationSeconds: number,
+): Promise<Measurement> {
   const latencies: number[] = [];
   let errors = 0;
   const deadline = performance.now() + durationSeconds * 1000;

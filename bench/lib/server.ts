@@ -16,13 +16,23 @@ export interface BenchServer {
 }
 
 /** `entry`: the compiled server by default, as production runs it (npm run bench builds first). */
-export async function startBenchServer(env: Record<string, string>, entry: string[] = ['dist/main.js']): Promise<BenchServer> {
+export async function startBenchServer(
+  env: Record<string, string>,
+  entry: string[] = ['dist/main.js'],
+): Promise<BenchServer> {
   const port = await findFreePort();
   // BENCH_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=bench/results/profiles`, profiles the server under load.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...entry], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const baseUrl = `http://127.0.0.1:${port}`;

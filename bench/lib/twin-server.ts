@@ -17,7 +17,13 @@ const config = loadConfig(process.env);
 const logger = pino(loggerOptions(config.logLevel));
 const services = await startServices(config, logger);
 const app = await buildApp(services.config, services.deps);
-const credentials = { host: process.env.BENCH_DB_HOST ?? '127.0.0.1', port: Number(process.env.BENCH_DB_PORT), username: 'default', password: '', tls: false };
+const credentials = {
+  host: process.env.BENCH_DB_HOST ?? '127.0.0.1',
+  port: Number(process.env.BENCH_DB_PORT),
+  username: 'default',
+  password: '',
+  tls: false,
+};
 const principal: Principal = {
   tokenId: 'bench',
   userId: 'bench',

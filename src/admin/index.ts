@@ -36,7 +36,14 @@ export interface AdminServicesOptions {
 /** The admin API's services; built apart from the plugin because the docs switch needs the settings first. */
 export function createAdminContext(options: AdminServicesOptions): AdminContext {
   const now = options.now ?? Date.now;
-  const users = createUserService(createUserStore(options.stores.secrets, { refreshMs: options.config.settingsRefreshMs, now, logger: options.logger }), now);
+  const users = createUserService(
+    createUserStore(options.stores.secrets, {
+      refreshMs: options.config.settingsRefreshMs,
+      now,
+      logger: options.logger,
+    }),
+    now,
+  );
   return {
     namespace: options.config.namespace,
     oauthEnv: options.config.oauthEnv,
@@ -49,7 +56,15 @@ export function createAdminContext(options: AdminServicesOptions): AdminContext 
       onChange: options.onSettingsChange,
     }),
     users,
-    sessions: createSessions({ secret: options.config.sessionSecret, ttlSeconds: options.config.sessionTtlSeconds, publicOrigin: options.config.publicOrigin, now }, users),
+    sessions: createSessions(
+      {
+        secret: options.config.sessionSecret,
+        ttlSeconds: options.config.sessionTtlSeconds,
+        publicOrigin: options.config.publicOrigin,
+        now,
+      },
+      users,
+    ),
     loginThrottle: createLoginThrottle({ ...options.config.loginLimits, now }),
   };
 }

@@ -44,7 +44,10 @@ export interface ProtectedDatabaseUser {
 export function isProtectedUser(context: BrowserContext, principal: Principal, username: string): boolean {
   const { host, port } = principal.credentials;
   return context.protectedUsers.some(
-    (user) => user.username === username && user.port === port && canonicalDatabaseHost(user.host) === canonicalDatabaseHost(host),
+    (user) =>
+      user.username === username &&
+      user.port === port &&
+      canonicalDatabaseHost(user.host) === canonicalDatabaseHost(host),
   );
 }
 

@@ -1,5 +1,15 @@
 // The URL space owned by the browser API; everything else under /api belongs to the admin API.
-const BROWSER_PREFIXES = ['/api/auth/tokens', '/api/status', '/api/graph', '/api/user', '/api/DBVersion', '/api/info', '/api/monitor', '/api/connection-info', '/api/udf'];
+const BROWSER_PREFIXES = [
+  '/api/auth/tokens',
+  '/api/status',
+  '/api/graph',
+  '/api/user',
+  '/api/DBVersion',
+  '/api/info',
+  '/api/monitor',
+  '/api/connection-info',
+  '/api/udf',
+];
 
 export function isBrowserPath(url: string): boolean {
   const pathOnly = url.split('?', 1)[0] ?? url;

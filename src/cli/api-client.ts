@@ -26,7 +26,11 @@ export function clientFor(session: StoredSession): ApiClient {
       try {
         res = await fetch(new URL(path, session.server), {
           method,
-          headers: { cookie: session.cookie, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          headers: {
+            cookie: session.cookie,
+            accept: 'application/json',
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
       } catch (error) {

@@ -11,7 +11,10 @@ export async function run(argv: string[]): Promise<number> {
     .description('Administer a graphdb-server: sessions, settings, users and database deployments')
     .exitOverride()
     .showHelpAfterError()
-    .addHelpText('after', '\nExit codes: 0 ok, 1 other error, 2 usage, 3 not signed in / session expired, 4 forbidden, 5 not found.');
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 ok, 1 other error, 2 usage, 3 not signed in / session expired, 4 forbidden, 5 not found.',
+    );
   registerAuthCommands(program);
   registerSettingsCommands(program);
   registerClusterCommands(program);
@@ -23,7 +26,11 @@ export async function run(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help and version are not failures; everything else commander reports is a usage error.
-      return error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version' ? EXIT.ok : EXIT.usage;
+      return error.code === 'commander.helpDisplayed' ||
+        error.code === 'commander.help' ||
+        error.code === 'commander.version'
+        ? EXIT.ok
+        : EXIT.usage;
     }
     if (error instanceof CliError) {
       process.stderr.write(`graphdb-admin: ${error.message}\n`);

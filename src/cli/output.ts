@@ -4,9 +4,18 @@ export function printJson(value: unknown): void {
 }
 
 export function printTable(headers: string[], rows: (string | number | boolean | null | undefined)[][]): void {
-  const cells = [headers, ...rows.map((row) => row.map((cell) => (cell === null || cell === undefined ? '' : String(cell))))];
+  const cells = [
+    headers,
+    ...rows.map((row) => row.map((cell) => (cell === null || cell === undefined ? '' : String(cell)))),
+  ];
   const widths = headers.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
-  for (const row of cells) process.stdout.write(`${row.map((cell, column) => (cell ?? '').padEnd(widths[column]!)).join('  ').trimEnd()}\n`);
+  for (const row of cells)
+    process.stdout.write(
+      `${row
+        .map((cell, column) => (cell ?? '').padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
 }
 
 export function printLine(text: string): void {
@@ -16,5 +25,7 @@ export function printLine(text: string): void {
 export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }

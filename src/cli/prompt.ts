@@ -3,7 +3,13 @@ import { createInterface } from 'node:readline';
 import { CliError, EXIT } from './cli-errors.js';
 
 export function promptHidden(question: string, hidden: boolean): Promise<string> {
-  if (!process.stdin.isTTY) return Promise.reject(new CliError(EXIT.usage, `${question.replace(/: $/, '')} is required (no terminal to ask on; pass it as an option or use --password-stdin)`));
+  if (!process.stdin.isTTY)
+    return Promise.reject(
+      new CliError(
+        EXIT.usage,
+        `${question.replace(/: $/, '')} is required (no terminal to ask on; pass it as an option or use --password-stdin)`,
+      ),
+    );
   return new Promise((resolve) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
     if (hidden) {

@@ -38,7 +38,10 @@ async function readStored(file: string): Promise<EmbeddedSecrets | undefined> {
     json = undefined;
   }
   const parsed = StoredSecretsSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`${file} is not a valid secrets file; fix or delete it (deleting invalidates existing tokens and sessions)`);
+  if (!parsed.success)
+    throw new Error(
+      `${file} is not a valid secrets file; fix or delete it (deleting invalidates existing tokens and sessions)`,
+    );
   return parsed.data;
 }
 
@@ -47,7 +50,9 @@ async function readStored(file: string): Promise<EmbeddedSecrets | undefined> {
  * Values the operator set explicitly are used by the caller instead; the file is kept whole so
  * removing an explicit value later falls back to a stable secret rather than a new one.
  */
-export async function loadOrCreateEmbeddedSecrets(dataDir: string): Promise<{ secrets: EmbeddedSecrets; file: string; created: boolean }> {
+export async function loadOrCreateEmbeddedSecrets(
+  dataDir: string,
+): Promise<{ secrets: EmbeddedSecrets; file: string; created: boolean }> {
   const file = path.join(dataDir, EMBEDDED_SECRETS_FILE);
   const stored = await readStored(file);
   if (stored) {

@@ -35,7 +35,12 @@ function encodeCommand(args: string[]): string {
  * Sends PING (after AUTH when an account is given) and resolves with the reply line that tells the outcome:
  * `+PONG`, `-LOADING ...`, or the AUTH error.
  */
-export function pingRedisProtocol(host: string, port: number, timeoutMs = 1000, account?: { username: string; password: string }): Promise<string> {
+export function pingRedisProtocol(
+  host: string,
+  port: number,
+  timeoutMs = 1000,
+  account?: { username: string; password: string },
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host, port });
     let received = '';

@@ -49,7 +49,9 @@ export function createClientErrors(shapeOf: (url: string) => ErrorShape) {
       const body = JSON.stringify(errorBody(target ? shapeOf(target) : 'admin', status, message));
       // A response already under way (e.g. the handler timed out first) must not be followed by a second one.
       if (socket.writable && !incomplete?.response.headersSent) {
-        socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        socket.write(
+          `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
       }
       socket.destroy(error);
     },

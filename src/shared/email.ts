@@ -8,7 +8,10 @@ const MAX_LOCAL_PART = 64;
 export const EmailSchema = z
   .email('must be an e-mail address')
   .max(254)
-  .refine((address) => address.slice(0, address.lastIndexOf('@')).length <= MAX_LOCAL_PART, `must have at most ${MAX_LOCAL_PART} characters before the @`);
+  .refine(
+    (address) => address.slice(0, address.lastIndexOf('@')).length <= MAX_LOCAL_PART,
+    `must have at most ${MAX_LOCAL_PART} characters before the @`,
+  );
 
 /** A DNS name in ASCII: dot-separated labels of letters, digits and inner hyphens, two labels at least. */
 const ASCII_DOMAIN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;

@@ -45,8 +45,24 @@ function isFastifyError(error: unknown): error is FastifyError {
  * refusal of those is the operator's to fix (500 naming what to grant), and an invalid object is a 422.
  */
 const PORT_ERROR_STATUS: Record<ErrorShape, Record<PortErrorKind, number>> = {
-  browser: { unavailable: 503, timeout: 503, conflict: 409, 'not-found': 404, forbidden: 403, unauthenticated: 401, rejected: 400 },
-  admin: { unavailable: 503, timeout: 503, conflict: 409, 'not-found': 404, forbidden: 500, unauthenticated: 500, rejected: 422 },
+  browser: {
+    unavailable: 503,
+    timeout: 503,
+    conflict: 409,
+    'not-found': 404,
+    forbidden: 403,
+    unauthenticated: 401,
+    rejected: 400,
+  },
+  admin: {
+    unavailable: 503,
+    timeout: 503,
+    conflict: 409,
+    'not-found': 404,
+    forbidden: 500,
+    unauthenticated: 500,
+    rejected: 422,
+  },
 };
 
 export function portErrorStatus(kind: PortErrorKind, shape: ErrorShape): number {
@@ -62,20 +78,35 @@ export function mapError(error: unknown, shape: ErrorShape = 'admin'): MappedErr
   }
   if (error instanceof HttpError) {
     // 503 is an outage the message already explains (a store or database away), not a bug to trace.
-    return { statusCode: error.statusCode, message: error.message, headers: error.headers, unexpected: error.statusCode >= 500 && error.statusCode !== 503 };
+    return {
+      statusCode: error.statusCode,
+      message: error.message,
+      headers: error.headers,
+      unexpected: error.statusCode >= 500 && error.statusCode !== 503,
+    };
   }
   if (error instanceof RequestDeadlineError) {
     // REQUEST_TIMEOUT_MS ran out; the work behind it may still finish, but nobody waits for it.
     return { statusCode: 503, message: 'The request was not answered in time', headers: {}, unexpected: false };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
-    return { statusCode: 400, message: describeValidation(error.validationContext, error.validation), headers: {}, unexpected: false };
+    return {
+      statusCode: 400,
+      message: describeValidation(error.validationContext, error.validation),
+      headers: {},
+      unexpected: false,
+    };
   }
   if (isFastifyError(error) && !isResponseSerializationError(error)) {
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         // The seeds list 400 for a body that cannot be accepted; a wrong Content-Type is one of those.
-        return { statusCode: 400, message: 'Unsupported Content-Type: send application/json', headers: {}, unexpected: false };
+        return {
+          statusCode: 400,
+          message: 'Unsupported Content-Type: send application/json',
+          headers: {},
+          unexpected: false,
+        };
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return { statusCode: 400, message: 'Invalid JSON: the body is empty', headers: {}, unexpected: false };
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -88,10 +119,16 @@ export function mapError(error: unknown, shape: ErrorShape = 'admin'): MappedErr
         break;
     }
     if (error.validation) {
-      return { statusCode: 400, message: describeValidation(error.validationContext, error.validation), headers: {}, unexpected: false };
+      return {
+        statusCode: 400,
+        message: describeValidation(error.validationContext, error.validation),
+        headers: {},
+        unexpected: false,
+      };
     }
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return { statusCode: status, message: error.message, headers: {}, unexpected: false };
+    if (status >= 400 && status < 500)
+      return { statusCode: status, message: error.message, headers: {}, unexpected: false };
   }
   if (error instanceof SyntaxError && (error as Partial<FastifyError>).statusCode === 400) {
     // The JSON body parser reports malformed JSON and __proto__ poisoning as a SyntaxError with statusCode 400.
@@ -120,7 +157,11 @@ export function createErrorHandler(shape: ErrorShape, translate: ErrorTranslator
     const error = translate(raw);
     const mapped = slowClient(error) ?? mapError(error, shape);
     if (mapped.unexpected) request.log.error({ err: error }, 'request failed');
-    else if (mapped.statusCode === 503) request.log.warn({ statusCode: 503, reason: mapped.message, cause: causeOf(error) }, 'request failed: a dependency is unavailable');
+    else if (mapped.statusCode === 503)
+      request.log.warn(
+        { statusCode: 503, reason: mapped.message, cause: causeOf(error) },
+        'request failed: a dependency is unavailable',
+      );
     else request.log.info({ statusCode: mapped.statusCode, reason: mapped.message }, 'request rejected');
     void reply
       .code(mapped.statusCode)

@@ -31,7 +31,11 @@ function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-export function registerHealthRoutes(app: FastifyInstance, checks: ReadinessCheck[], now: () => number = Date.now): void {
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  checks: ReadinessCheck[],
+  now: () => number = Date.now,
+): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const lastSuccess = new Map<string, number>();
   /** Whether a failing check still leaves the replica ready (its outage is young enough). */
@@ -43,7 +47,12 @@ export function registerHealthRoutes(app: FastifyInstance, checks: ReadinessChec
     '/healthz',
     {
       logLevel: 'warn',
-      schema: { operationId: 'getHealth', tags: ['ops'], summary: 'Liveness: the process is up', response: { 200: z.object({ status: z.literal('ok') }) } },
+      schema: {
+        operationId: 'getHealth',
+        tags: ['ops'],
+        summary: 'Liveness: the process is up',
+        response: { 200: z.object({ status: z.literal('ok') }) },
+      },
     },
     () => ({ status: 'ok' as const }),
   );
@@ -54,7 +63,8 @@ export function registerHealthRoutes(app: FastifyInstance, checks: ReadinessChec
       schema: {
         operationId: 'getReadiness',
         tags: ['ops'],
-        summary: 'Readiness: the token store answers; Kubernetes (when configured) answers or failed only recently (`degraded`)',
+        summary:
+          'Readiness: the token store answers; Kubernetes (when configured) answers or failed only recently (`degraded`)',
         response: { 200: ReadinessSchema, 503: ReadinessSchema },
       },
     },
@@ -73,7 +83,8 @@ export function registerHealthRoutes(app: FastifyInstance, checks: ReadinessChec
         }),
       );
       const failed = results.filter((result) => !result.ok);
-      const status = failed.length === 0 ? 'ready' : failed.every((result) => tolerated(result.entry)) ? 'degraded' : 'not ready';
+      const status =
+        failed.length === 0 ? 'ready' : failed.every((result) => tolerated(result.entry)) ? 'degraded' : 'not ready';
       const checksByName = Object.fromEntries(results.map((result) => [result.entry.name, { ok: result.ok }]));
       return reply.code(status === 'not ready' ? 503 : 200).send({ status, checks: checksByName });
     },

@@ -19,7 +19,10 @@ const importedKeys = new Map<string, Promise<webcrypto.CryptoKey>>();
 export function secretKey(secret: string): Promise<webcrypto.CryptoKey> {
   let key = importedKeys.get(secret);
   if (!key) {
-    key = webcrypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    key = webcrypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
     importedKeys.set(secret, key);
   }
   return key;
@@ -34,7 +37,15 @@ export async function signHs256(claims: JWTPayload, secret: string, options: Sig
 }
 
 /** Rejects on a bad signature, another algorithm (including `none`), expiry, or a wrong issuer/audience. */
-export async function verifyHs256(token: string, secret: string, options: { issuer?: string; audience?: string } = {}): Promise<JWTPayload> {
-  const { payload } = await jwtVerify(token, await secretKey(secret), { algorithms: ['HS256'], issuer: options.issuer, audience: options.audience });
+export async function verifyHs256(
+  token: string,
+  secret: string,
+  options: { issuer?: string; audience?: string } = {},
+): Promise<JWTPayload> {
+  const { payload } = await jwtVerify(token, await secretKey(secret), {
+    algorithms: ['HS256'],
+    issuer: options.issuer,
+    audience: options.audience,
+  });
   return payload;
 }

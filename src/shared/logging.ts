@@ -76,7 +76,10 @@ export function loggableUrl(url: string): string {
 export function queryHash(url: string): string | undefined {
   const queryStart = url.indexOf('?');
   if (queryStart === -1 || queryStart === url.length - 1) return undefined;
-  return createHash('sha256').update(url.slice(queryStart + 1)).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(url.slice(queryStart + 1))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /**
@@ -89,7 +92,11 @@ export class AccessLog extends LogController {
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { req: request, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime * 100) / 100 };
+    const line = {
+      req: request,
+      res: { statusCode: reply.statusCode },
+      responseTime: Math.round(reply.elapsedTime * 100) / 100,
+    };
     if (error) request.log.error({ ...line, err: error }, 'request errored');
     else request.log.info(line, 'request completed');
   }
@@ -103,7 +110,11 @@ export function loggerOptions(level: string): LoggerOptions {
       req(request: FastifyRequest) {
         // Callers may log a plain `req` object too; only a string URL is summarised.
         const url: unknown = request.url;
-        const line: Record<string, unknown> = { method: request.method, url: typeof url === 'string' ? loggableUrl(url) : url, remoteAddress: request.ip };
+        const line: Record<string, unknown> = {
+          method: request.method,
+          url: typeof url === 'string' ? loggableUrl(url) : url,
+          remoteAddress: request.ip,
+        };
         // The route template names the operation without the caller's path parameters (graph names, user names).
         const route = (request.routeOptions as FastifyRequest['routeOptions'] | undefined)?.url;
         if (route !== undefined) line.route = route;

@@ -33,7 +33,8 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       openapi: '3.1.0',
       info: {
         title: 'graphdb-server',
-        description: 'Graph browser API (Bearer personal access tokens) and administration API (cookie sessions) for FalkorDB.',
+        description:
+          'Graph browser API (Bearer personal access tokens) and administration API (cookie sessions) for FalkorDB.',
         version: API_VERSION,
       },
       tags: [
@@ -49,7 +50,12 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       ],
       components: {
         securitySchemes: {
-          [BEARER_SCHEME]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Personal access token (browser API)' },
+          [BEARER_SCHEME]: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'Personal access token (browser API)',
+          },
           [COOKIE_SCHEME]: { type: 'apiKey', in: 'cookie', name: 'token', description: 'Session cookie (admin API)' },
         },
       },
@@ -58,7 +64,8 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       noteOptionalBody(input, optionalBodies);
       return withResponseHeaders(zodTransform)(input);
     },
-    transformObject: (input: Parameters<ReturnType<typeof createJsonSchemaTransformObject>>[0]) => markOptionalBodies(zodTransformObject(input), optionalBodies),
+    transformObject: (input: Parameters<ReturnType<typeof createJsonSchemaTransformObject>>[0]) =>
+      markOptionalBodies(zodTransformObject(input), optionalBodies),
   });
 
   app.get('/api-spec.json', { schema: { hide: true } }, () => app.swagger());
@@ -126,14 +133,21 @@ const zodTransformObject = createJsonSchemaTransformObject({});
 function noteOptionalBody(input: TransformInput, optional: Set<string>): void {
   const schema: { body?: unknown; operationId?: string } | undefined = input.route?.schema;
   const body = schema?.body as { safeParse?: (value: unknown) => { success: boolean } } | undefined;
-  if (schema?.operationId && typeof body?.safeParse === 'function' && body.safeParse(undefined).success) optional.add(schema.operationId);
+  if (schema?.operationId && typeof body?.safeParse === 'function' && body.safeParse(undefined).success)
+    optional.add(schema.operationId);
 }
 
 function markOptionalBodies<T>(document: T, optional: Set<string>): T {
-  const paths = (document as { paths?: Record<string, Record<string, { operationId?: string; requestBody?: { required?: boolean } }>> }).paths ?? {};
+  const paths =
+    (
+      document as {
+        paths?: Record<string, Record<string, { operationId?: string; requestBody?: { required?: boolean } }>>;
+      }
+    ).paths ?? {};
   for (const methods of Object.values(paths)) {
     for (const operation of Object.values(methods)) {
-      if (operation.operationId && optional.has(operation.operationId) && operation.requestBody) operation.requestBody.required = false;
+      if (operation.operationId && optional.has(operation.operationId) && operation.requestBody)
+        operation.requestBody.required = false;
     }
   }
   return document;
@@ -148,7 +162,9 @@ function withResponseHeaders(transform: SchemaTransform) {
     for (const [status, schema] of Object.entries(response)) {
       const headers = { ...(status === '429' ? RETRY_AFTER : {}), ...declared[Number(status)] };
       if (Object.keys(headers).length === 0) continue;
-      const described = Object.fromEntries(Object.entries(headers).map(([name, description]) => [name, { type: 'string', description }]));
+      const described = Object.fromEntries(
+        Object.entries(headers).map(([name, description]) => [name, { type: 'string', description }]),
+      );
       response[status] = { ...schema, headers: described };
     }
     return result;
@@ -184,7 +200,14 @@ export function addErrorResponses(shape: ErrorShape) {
     if (!route.schema || (route.schema as { hide?: boolean }).hide) return;
     // 431: headers (or a request line) beyond Node's limit; 413: a body beyond BODY_LIMIT_BYTES; 408: a body not
     // received within REQUEST_TIMEOUT_MS; 503: not answered within it, or a store or database away.
-    const statuses = new Set([400, 431, 500, 503, ...(route.schema.body ? [408, 413] : []), ...(route.config?.errorResponses ?? [])]);
+    const statuses = new Set([
+      400,
+      431,
+      500,
+      503,
+      ...(route.schema.body ? [408, 413] : []),
+      ...(route.config?.errorResponses ?? []),
+    ]);
     if (isGuarded(route)) {
       statuses.add(401);
       statuses.add(403);

@@ -16,7 +16,9 @@ export interface PrintableOptions {
 const escapeForClass = (characters: string) => characters.replace(/[\\\]^-]/g, (c) => `\\${c}`);
 
 export function printableString({ max, alsoRefused = '', what }: PrintableOptions) {
-  const refused = alsoRefused ? `${[...alsoRefused].map((c) => (c === '`' ? 'backticks' : c)).join(', ')} or control characters` : 'control characters';
+  const refused = alsoRefused
+    ? `${[...alsoRefused].map((c) => (c === '`' ? 'backticks' : c)).join(', ')} or control characters`
+    : 'control characters';
   // A pattern rather than a refinement, so the OpenAPI document carries it.
   const allowed = new RegExp(`^[^${escapeForClass(alsoRefused)}\\u0000-\\u001f\\u007f]+$`);
   return z

@@ -4,14 +4,34 @@ import { BlockList, isIP } from 'node:net';
 
 /** Never a place the database may be sent to fetch from: this machine, its networks, cloud metadata. */
 const INTERNAL = new BlockList();
-for (const [network, bits] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) {
+for (const [network, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
   INTERNAL.addSubnet(network, bits, 'ipv4');
 }
-for (const [network, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) INTERNAL.addSubnet(network, bits, 'ipv6');
+for (const [network, bits] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  INTERNAL.addSubnet(network, bits, 'ipv6');
 
 /** A host name or address literal that names this machine or a private, link-local or special network. */
 export function isInternalHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host)?.[1];
   if (mapped) return INTERNAL.check(mapped, 'ipv4');
@@ -31,10 +51,15 @@ export function parseUrlAllowlist(text: string): string[] {
     } catch {
       throw new Error(`CSV_URL_ALLOWLIST: ${JSON.stringify(entry)} is not a URL`);
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`CSV_URL_ALLOWLIST: ${JSON.stringify(entry)} must be an http or https URL`);
-    if (url.username || url.password || url.search || url.hash) throw new Error(`CSV_URL_ALLOWLIST: ${JSON.stringify(entry)} must not carry a user, query or fragment`);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new Error(`CSV_URL_ALLOWLIST: ${JSON.stringify(entry)} must be an http or https URL`);
+    if (url.username || url.password || url.search || url.hash)
+      throw new Error(`CSV_URL_ALLOWLIST: ${JSON.stringify(entry)} must not carry a user, query or fragment`);
     // The database would fetch from inside the cluster: never from this machine, a private network or metadata.
-    if (isInternalHost(url.hostname)) throw new Error(`CSV_URL_ALLOWLIST: ${JSON.stringify(entry)} names a loopback, private, link-local or special address`);
+    if (isInternalHost(url.hostname))
+      throw new Error(
+        `CSV_URL_ALLOWLIST: ${JSON.stringify(entry)} names a loopback, private, link-local or special address`,
+      );
     return url.href;
   });
 }

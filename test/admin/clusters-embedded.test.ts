@@ -36,7 +36,13 @@ describe('clusters in embedded mode', () => {
     await falkordb.stop();
   });
 
-  const call = (method: 'GET' | 'POST', url: string, payload?: unknown) => t.app.inject({ method, url, headers: { cookie: admin }, ...(payload === undefined ? {} : { payload: payload as never }) });
+  const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { cookie: admin },
+      ...(payload === undefined ? {} : { payload: payload as never }),
+    });
   async function configValue(key: string): Promise<unknown> {
     const client = createClient({ url: falkordb.url });
     await client.connect();
@@ -58,7 +64,18 @@ describe('clusters in embedded mode', () => {
           topology: 'standalone',
           terminationPolicy: '',
           createdAt: expect.any(String) as unknown,
-          components: [{ name: 'falkordb', kind: 'component', phase: 'Running', replicas: 1, serviceVersion: expect.stringMatching(/^(valkey|redis) /) as unknown, cpu: '', memory: '', storage: '' }],
+          components: [
+            {
+              name: 'falkordb',
+              kind: 'component',
+              phase: 'Running',
+              replicas: 1,
+              serviceVersion: expect.stringMatching(/^(valkey|redis) /) as unknown,
+              cpu: '',
+              memory: '',
+              storage: '',
+            },
+          ],
         },
       ],
     });
@@ -70,11 +87,18 @@ describe('clusters in embedded mode', () => {
     expect(await configValue('MAX_INFO_QUERIES')).toBe(777);
     const staticKey = await call('POST', '/api/clusters/embedded/reconfigure', { parameters: { THREAD_COUNT: 8 } });
     expect(staticKey.statusCode).toBe(422);
-    expect(staticKey.json()).toEqual({ statusCode: 422, error: 'Unprocessable Entity', message: 'Not supported in embedded mode: THREAD_COUNT can only be set at start-up' });
+    expect(staticKey.json()).toEqual({
+      statusCode: 422,
+      error: 'Unprocessable Entity',
+      message: 'Not supported in embedded mode: THREAD_COUNT can only be set at start-up',
+    });
   });
 
   it('answers 422 for operations that do not apply to one embedded process', async () => {
-    for (const [url, body] of [['/api/clusters/embedded/scale', { replicas: 2 }], ['/api/clusters/embedded/stop', undefined]] as const) {
+    for (const [url, body] of [
+      ['/api/clusters/embedded/scale', { replicas: 2 }],
+      ['/api/clusters/embedded/stop', undefined],
+    ] as const) {
       const res = await call('POST', url, body);
       expect(res.statusCode, url).toBe(422);
       expect(res.json<{ message: string }>().message).toBe('Not supported in embedded mode');
@@ -89,7 +113,9 @@ describe('clusters in embedded mode', () => {
     const name = res.json<{ operation: string }>().operation;
     let operation: Record<string, unknown> | undefined;
     for (let i = 0; i < 100; i++) {
-      operation = (await call('GET', '/api/clusters/embedded/operations')).json<{ operations: Record<string, unknown>[] }>().operations.find((o) => o.name === name);
+      operation = (await call('GET', '/api/clusters/embedded/operations'))
+        .json<{ operations: Record<string, unknown>[] }>()
+        .operations.find((o) => o.name === name);
       if (operation?.phase === 'Succeed') break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -7,7 +7,16 @@ import { startIdentityProvider, type IdentityProvider } from '../support/oidc/id
 
 // Debian's chromium (installed by scripts/ensure-system.sh); the flags keep it off the closed network.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let idp: IdentityProvider;
 let t: AdminTestApp;
@@ -15,16 +24,42 @@ let browser: Browser;
 let origin: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: run npm test as root (it installs Debian's chromium) or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: run npm test as root (it installs Debian's chromium) or set CHROMIUM_PATH`,
+    );
   const port = await findFreePort();
   origin = `http://127.0.0.1:${port}`;
-  idp = await startIdentityProvider({ clients: [{ client_id: 'browser-client', client_secret: 'browser-secret', redirect_uris: [`${origin}/api/auth/oauth/alpha/callback`] }] });
-  idp.accounts.set('ada', { email: 'ada@corp.example', email_verified: true, hd: 'corp.example', name: 'Ada Lovelace' });
+  idp = await startIdentityProvider({
+    clients: [
+      {
+        client_id: 'browser-client',
+        client_secret: 'browser-secret',
+        redirect_uris: [`${origin}/api/auth/oauth/alpha/callback`],
+      },
+    ],
+  });
+  idp.accounts.set('ada', {
+    email: 'ada@corp.example',
+    email_verified: true,
+    hd: 'corp.example',
+    name: 'Ada Lovelace',
+  });
   t = await startAdminTestApp('embedded', {
-    env: { PUBLIC_ORIGIN: origin, ALPHA_ISSUER: idp.issuer, ALPHA_CLIENT_ID: 'browser-client', ALPHA_CLIENT_SECRET: 'browser-secret' },
+    env: {
+      PUBLIC_ORIGIN: origin,
+      ALPHA_ISSUER: idp.issuer,
+      ALPHA_CLIENT_ID: 'browser-client',
+      ALPHA_CLIENT_SECRET: 'browser-secret',
+    },
   });
   const cookie = await login(t.app, ADMIN.email, ADMIN.password);
-  await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie }, payload: { oauth: { auto_onboard_users: true } } });
+  await t.app.inject({
+    method: 'PATCH',
+    url: '/api/settings/',
+    headers: { cookie },
+    payload: { oauth: { auto_onboard_users: true } },
+  });
   await t.app.listen({ port, host: '127.0.0.1' });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
 });
@@ -45,7 +80,12 @@ it('signs in through provider alpha in a real browser, from /api/auth/oauth/alph
   await page.click('button[type="submit"]');
   await page.waitForURL(`${origin}/api/auth/validate`);
   const body = JSON.parse((await page.textContent('body')) ?? '{}') as { user: Record<string, unknown> };
-  expect(body.user).toMatchObject({ email: 'ada@corp.example', name: 'Ada Lovelace', role: 'viewer', provider: 'alpha' });
+  expect(body.user).toMatchObject({
+    email: 'ada@corp.example',
+    name: 'Ada Lovelace',
+    role: 'viewer',
+    provider: 'alpha',
+  });
   const cookies = await page.context().cookies(origin);
   expect(cookies.find((c) => c.name === 'token')).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
   expect(cookies.find((c) => c.name === 'oauth_state')).toBeUndefined();

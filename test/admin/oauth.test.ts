@@ -18,7 +18,9 @@ let admin: string;
 
 beforeAll(async () => {
   doubles = await startGroupDoubles();
-  alphaIdp = await startIdentityProvider({ clients: [{ client_id: 'alpha-client', client_secret: 'alpha-secret', redirect_uris: [ALPHA_CALLBACK] }] });
+  alphaIdp = await startIdentityProvider({
+    clients: [{ client_id: 'alpha-client', client_secret: 'alpha-secret', redirect_uris: [ALPHA_CALLBACK] }],
+  });
   betaIdp = await startIdentityProvider({
     mountPath: `/${TENANT}/v2.0`,
     clients: [{ client_id: 'beta-client', client_secret: 'beta-secret', redirect_uris: [BETA_CALLBACK] }],
@@ -27,17 +29,43 @@ beforeAll(async () => {
   alphaIdp.accounts.set('ada', { email: 'ada@corp.example', email_verified: true, hd: 'corp.example', name: 'Ada' });
   alphaIdp.accounts.set('unverified', { email: 'mallory@corp.example', email_verified: false, hd: 'corp.example' });
   alphaIdp.accounts.set('outsider', { email: 'eve@evil.example', email_verified: true, hd: 'evil.example' });
-  betaIdp.accounts.set('bob', { tid: TENANT, oid: 'oid-bob', email: 'bob@corp.example', name: 'Bob', groups: ['admins@corp.example'] });
+  betaIdp.accounts.set('bob', {
+    tid: TENANT,
+    oid: 'oid-bob',
+    email: 'bob@corp.example',
+    name: 'Bob',
+    groups: ['admins@corp.example'],
+  });
   betaIdp.accounts.set('carol', { tid: TENANT, oid: 'oid-carol', email: 'carol@corp.example', groups: [] });
-  betaIdp.accounts.set('stranger', { tid: '99999999-0000-0000-0000-000000000000', oid: 'oid-x', email: 'x@corp.example' });
-  betaIdp.accounts.set('dave', { tid: TENANT, oid: 'oid-dave', email: 'dave@corp.example', _claim_names: { groups: 'src1' } });
+  betaIdp.accounts.set('stranger', {
+    tid: '99999999-0000-0000-0000-000000000000',
+    oid: 'oid-x',
+    email: 'x@corp.example',
+  });
+  betaIdp.accounts.set('dave', {
+    tid: TENANT,
+    oid: 'oid-dave',
+    email: 'dave@corp.example',
+    _claim_names: { groups: 'src1' },
+  });
   t = await startAdminTestApp('kubernetes', {
-    env: { PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: alphaIdp.issuer, BETA_AUTHORITY: betaIdp.origin, ALPHA_DIRECTORY_URL: doubles.url, BETA_GRAPH_URL: doubles.url },
+    env: {
+      PUBLIC_ORIGIN: ORIGIN,
+      ALPHA_ISSUER: alphaIdp.issuer,
+      BETA_AUTHORITY: betaIdp.origin,
+      ALPHA_DIRECTORY_URL: doubles.url,
+      BETA_GRAPH_URL: doubles.url,
+    },
   });
   admin = await login(t.app, ADMIN.email, ADMIN.password);
   const res = await patch({
     alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth', client_secret: 'alpha-secret' },
-    beta_oauth: { client_id: 'beta-client', tenant_id: TENANT, client_secret_secret_ref: 'beta-oauth', client_secret: 'beta-secret' },
+    beta_oauth: {
+      client_id: 'beta-client',
+      tenant_id: TENANT,
+      client_secret_secret_ref: 'beta-oauth',
+      client_secret: 'beta-secret',
+    },
   });
   expect(res.statusCode, res.body).toBe(200);
 });
@@ -49,27 +77,47 @@ afterAll(async () => {
 });
 
 function patch(payload: unknown) {
-  return t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: payload as never });
+  return t.app.inject({
+    method: 'PATCH',
+    url: '/api/settings/',
+    headers: { cookie: admin },
+    payload: payload as never,
+  });
 }
 
 beforeEach(async () => {
-  await patch({ oauth: { allowed_domains: [], auto_onboard_users: true, role_attribute_path: '', role_attribute_strict: false }, features: { oauth2_enabled: true } });
+  await patch({
+    oauth: { allowed_domains: [], auto_onboard_users: true, role_attribute_path: '', role_attribute_strict: false },
+    features: { oauth2_enabled: true },
+  });
 });
 
 /** Starts at our endpoint, signs in at the provider, and returns the callback request to replay against us. */
 async function startFlow(provider: 'alpha' | 'beta', account: string, returnTo?: string) {
-  const start = await t.app.inject({ method: 'GET', url: `/api/auth/oauth/${provider}${returnTo === undefined ? '' : `?returnTo=${encodeURIComponent(returnTo)}`}` });
+  const start = await t.app.inject({
+    method: 'GET',
+    url: `/api/auth/oauth/${provider}${returnTo === undefined ? '' : `?returnTo=${encodeURIComponent(returnTo)}`}`,
+  });
   expect(start.statusCode, start.body).toBe(302);
   const stateCookie = start.cookies.find((c) => c.name === 'oauth_state')!;
-  const callback = await signInAtProvider(start.headers.location!, provider === 'alpha' ? ALPHA_CALLBACK : BETA_CALLBACK, account);
+  const callback = await signInAtProvider(
+    start.headers.location!,
+    provider === 'alpha' ? ALPHA_CALLBACK : BETA_CALLBACK,
+    account,
+  );
   return { start, stateCookie, callback, cookie: `oauth_state=${stateCookie.value}` };
 }
 
 function finish(provider: 'alpha' | 'beta', callback: URL, cookie?: string, accept?: string) {
-  return t.app.inject({ method: 'GET', url: `/api/auth/oauth/${provider}/callback${callback.search}`, headers: { ...(cookie ? { cookie } : {}), ...(accept ? { accept } : {}) } });
+  return t.app.inject({
+    method: 'GET',
+    url: `/api/auth/oauth/${provider}/callback${callback.search}`,
+    headers: { ...(cookie ? { cookie } : {}), ...(accept ? { accept } : {}) },
+  });
 }
 
-const noSession = (res: { cookies: { name: string; value: string }[] }) => expect(res.cookies.filter((c) => c.name === 'token' && c.value)).toEqual([]);
+const noSession = (res: { cookies: { name: string; value: string }[] }) =>
+  expect(res.cookies.filter((c) => c.name === 'token' && c.value)).toEqual([]);
 
 describe('OAuth sign-in', () => {
   it('starts with state, nonce and PKCE S256 at the provider, and a signed state cookie scoped to the provider', async () => {
@@ -84,8 +132,11 @@ describe('OAuth sign-in', () => {
       response_type: 'code',
       code_challenge_method: 'S256',
     });
-    for (const param of ['state', 'nonce', 'code_challenge']) expect(location.searchParams.get(param)).toMatch(/^[\w-]{20,}$/);
-    expect(String(start.headers['set-cookie'])).toMatch(/^oauth_state=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=600; Path=\/api\/auth\/oauth\/alpha; HttpOnly; Secure; SameSite=Lax$/);
+    for (const param of ['state', 'nonce', 'code_challenge'])
+      expect(location.searchParams.get(param)).toMatch(/^[\w-]{20,}$/);
+    expect(String(start.headers['set-cookie'])).toMatch(
+      /^oauth_state=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=600; Path=\/api\/auth\/oauth\/alpha; HttpOnly; Secure; SameSite=Lax$/,
+    );
     const beta = new URL((await t.app.inject({ method: 'GET', url: '/api/auth/oauth/beta' })).headers.location!);
     expect(beta.searchParams.get('scope')).toBe('openid profile email offline_access User.Read');
     expect(beta.toString().startsWith(`${betaIdp.origin}/${TENANT}/v2.0/`)).toBe(true);
@@ -99,7 +150,12 @@ describe('OAuth sign-in', () => {
     const session = sessionCookie(res);
     expect(String(res.headers['set-cookie'])).toMatch(/oauth_state=; Max-Age=0; Path=\/api\/auth\/oauth\/alpha/);
     const me = await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: session } });
-    expect(me.json<{ user: Record<string, unknown> }>().user).toMatchObject({ email: 'ada@corp.example', name: 'Ada', role: 'viewer', provider: 'alpha' });
+    expect(me.json<{ user: Record<string, unknown> }>().user).toMatchObject({
+      email: 'ada@corp.example',
+      name: 'Ada',
+      role: 'viewer',
+      provider: 'alpha',
+    });
   });
 
   it('maps roles from beta group claims, and syncs them at every sign-in', async () => {
@@ -107,12 +163,24 @@ describe('OAuth sign-in', () => {
     const first = await startFlow('beta', 'bob');
     const res = await finish('beta', first.callback, first.cookie);
     expect(res.statusCode, res.body).toBe(302);
-    const me = await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(res) } });
-    expect(me.json<{ user: Record<string, unknown> }>().user).toMatchObject({ email: 'bob@corp.example', role: 'admin', provider: 'beta' });
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/validate',
+      headers: { cookie: sessionCookie(res) },
+    });
+    expect(me.json<{ user: Record<string, unknown> }>().user).toMatchObject({
+      email: 'bob@corp.example',
+      role: 'admin',
+      provider: 'beta',
+    });
     betaIdp.accounts.set('bob', { tid: TENANT, oid: 'oid-bob', email: 'bob@corp.example', name: 'Bob', groups: [] });
     const second = await startFlow('beta', 'bob');
     const again = await finish('beta', second.callback, second.cookie);
-    const after = await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(again) } });
+    const after = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/validate',
+      headers: { cookie: sessionCookie(again) },
+    });
     expect(after.json<{ user: { role: string } }>().user.role).toBe('viewer');
   });
 
@@ -121,13 +189,23 @@ describe('OAuth sign-in', () => {
     const flow = await startFlow('beta', 'carol');
     const res = await finish('beta', flow.callback, flow.cookie);
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: 'User carol@corp.example is not registered' });
+    expect(res.json()).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: 'User carol@corp.example is not registered',
+    });
     noSession(res);
-    await patch({ oauth: { auto_onboard_users: true, role_attribute_strict: true, role_attribute_path: 'department' } });
+    await patch({
+      oauth: { auto_onboard_users: true, role_attribute_strict: true, role_attribute_path: 'department' },
+    });
     const strict = await startFlow('beta', 'carol');
     const refused = await finish('beta', strict.callback, strict.cookie);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: 'No valid role found for carol@corp.example' });
+    expect(refused.json()).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: 'No valid role found for carol@corp.example',
+    });
     noSession(refused);
   });
 
@@ -140,7 +218,11 @@ describe('OAuth sign-in', () => {
     const tampered = await finish('alpha', flow.callback, `oauth_state=${header}.${payload}x.${signature}`);
     expect(tampered.statusCode).toBe(400);
     const betaStart = await t.app.inject({ method: 'GET', url: '/api/auth/oauth/beta' });
-    const foreign = await finish('alpha', flow.callback, `oauth_state=${betaStart.cookies.find((c) => c.name === 'oauth_state')!.value}`);
+    const foreign = await finish(
+      'alpha',
+      flow.callback,
+      `oauth_state=${betaStart.cookies.find((c) => c.name === 'oauth_state')!.value}`,
+    );
     expect(foreign.statusCode).toBe(400);
     const otherState = new URL(flow.callback);
     otherState.searchParams.set('state', 'something-else');
@@ -157,10 +239,18 @@ describe('OAuth sign-in', () => {
     const start = await t.app.inject({ method: 'GET', url: '/api/auth/oauth/alpha' });
     const state = new URL(start.headers.location!).searchParams.get('state')!;
     const cookie = `oauth_state=${start.cookies.find((c) => c.name === 'oauth_state')!.value}`;
-    const denied = await t.app.inject({ method: 'GET', url: `/api/auth/oauth/alpha/callback?error=access_denied&state=${state}`, headers: { cookie } });
+    const denied = await t.app.inject({
+      method: 'GET',
+      url: `/api/auth/oauth/alpha/callback?error=access_denied&state=${state}`,
+      headers: { cookie },
+    });
     expect(denied.statusCode).toBe(401);
     expect(denied.json<{ message: string }>().message).toBe('Sign-in was not completed: access_denied');
-    const browser = await t.app.inject({ method: 'GET', url: '/api/auth/oauth/alpha/callback?code=x&state=y', headers: { accept: 'text/html' } });
+    const browser = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/oauth/alpha/callback?code=x&state=y',
+      headers: { accept: 'text/html' },
+    });
     expect(browser.statusCode).toBe(302);
     expect(browser.headers.location).toBe('/login?error=invalid_state');
   });
@@ -169,7 +259,9 @@ describe('OAuth sign-in', () => {
     const unverified = await startFlow('alpha', 'unverified');
     const a = await finish('alpha', unverified.callback, unverified.cookie);
     expect(a.statusCode).toBe(403);
-    expect(a.json<{ message: string }>().message).toBe('Email mallory@corp.example is not verified by the identity provider');
+    expect(a.json<{ message: string }>().message).toBe(
+      'Email mallory@corp.example is not verified by the identity provider',
+    );
     await patch({ oauth: { allowed_domains: ['corp.example'] } });
     const outsider = await startFlow('alpha', 'outsider');
     const b = await finish('alpha', outsider.callback, outsider.cookie);
@@ -183,7 +275,11 @@ describe('OAuth sign-in', () => {
   });
 
   it('reads the domain of an address with exactly one @ (eve@corp.example@evil.example passed allowed_domains)', async () => {
-    alphaIdp.accounts.set('two-ats', { email: 'eve@corp.example@evil.example', email_verified: true, hd: 'corp.example' });
+    alphaIdp.accounts.set('two-ats', {
+      email: 'eve@corp.example@evil.example',
+      email_verified: true,
+      hd: 'corp.example',
+    });
     betaIdp.accounts.set('two-ats', { tid: TENANT, oid: 'oid-two-ats', email: 'eve@corp.example@evil.example' });
     betaIdp.accounts.set('idn', { tid: TENANT, oid: 'oid-idn', email: 'jörg@BÜCHER.example' });
     await patch({ oauth: { allowed_domains: ['corp.example', 'xn--bcher-kva.example'] } });
@@ -191,7 +287,9 @@ describe('OAuth sign-in', () => {
       const flow = await startFlow(provider, 'two-ats');
       const res = await finish(provider, flow.callback, flow.cookie);
       expect(res.statusCode, `${provider}: ${res.body}`).toBe(403);
-      expect(res.json<{ message: string }>().message).toBe('Email eve@corp.example@evil.example has no single domain to check against allowed_domains');
+      expect(res.json<{ message: string }>().message).toBe(
+        'Email eve@corp.example@evil.example has no single domain to check against allowed_domains',
+      );
       noSession(res);
     }
     const idn = await startFlow('beta', 'idn');
@@ -223,20 +321,30 @@ describe('OAuth sign-in', () => {
     const right = await startFlow('alpha', 'ada');
     expect((await finish('alpha', right.callback, right.cookie)).statusCode).toBe(302);
   });
-
 });
 
 describe('identity linking', () => {
   const validate = async (res: Awaited<ReturnType<typeof finish>>) =>
-    (await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(res) } })).json<{ user: { id: string; role: string } }>().user;
+    (await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(res) } })).json<{
+      user: { id: string; role: string };
+    }>().user;
   const refusedAsUnlinkable = (res: Awaited<ReturnType<typeof finish>>, email: string, provider: string) => {
     expect(res.statusCode, res.body).toBe(403);
-    expect(res.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: `Email ${email} belongs to an existing account that cannot sign in with ${provider}` });
+    expect(res.json()).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: `Email ${email} belongs to an existing account that cannot sign in with ${provider}`,
+    });
     noSession(res);
   };
 
   it('never links a verified e-mail into a local account with a password, the local admin included', async () => {
-    await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'linked@corp.example', name: 'Linked', role: 'operator', password: 'linked-password' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: admin },
+      payload: { email: 'linked@corp.example', name: 'Linked', role: 'operator', password: 'linked-password' },
+    });
     alphaIdp.accounts.set('linked', { email: 'linked@corp.example', email_verified: true, hd: 'corp.example' });
     const flow = await startFlow('alpha', 'linked');
     refusedAsUnlinkable(await finish('alpha', flow.callback, flow.cookie), 'linked@corp.example', 'alpha');
@@ -255,12 +363,19 @@ describe('identity linking', () => {
       expect(redirected.headers.location).toBe('/login?error=account_not_linkable');
       noSession(redirected);
     }
-    const users = (await t.app.inject({ method: 'GET', url: '/api/users', headers: { cookie: admin } })).json<{ users: { email: string; provider: string }[] }>().users;
+    const users = (await t.app.inject({ method: 'GET', url: '/api/users', headers: { cookie: admin } })).json<{
+      users: { email: string; provider: string }[];
+    }>().users;
     expect(users.find((user) => user.email === ADMIN.email)).toMatchObject({ provider: 'local' });
   });
 
   it('links an invitation (created without a password) for the first provider that signs in with a verified e-mail, and no other', async () => {
-    const created = await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'invited@corp.example', name: 'Invited', role: 'operator' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: admin },
+      payload: { email: 'invited@corp.example', name: 'Invited', role: 'operator' },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const invitationId = created.json<{ user: { id: string } }>().user.id;
 
@@ -268,11 +383,16 @@ describe('identity linking', () => {
     const unverified = await startFlow('beta', 'invited-unverified');
     const refused = await finish('beta', unverified.callback, unverified.cookie);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json<{ message: string }>().message).toBe('Email invited@corp.example belongs to an existing account and is not verified by the identity provider');
+    expect(refused.json<{ message: string }>().message).toBe(
+      'Email invited@corp.example belongs to an existing account and is not verified by the identity provider',
+    );
 
     alphaIdp.accounts.set('invited', { email: 'invited@corp.example', email_verified: true, hd: 'corp.example' });
     const flow = await startFlow('alpha', 'invited');
-    expect(await validate(await finish('alpha', flow.callback, flow.cookie))).toMatchObject({ id: invitationId, role: 'operator' });
+    expect(await validate(await finish('alpha', flow.callback, flow.cookie))).toMatchObject({
+      id: invitationId,
+      role: 'operator',
+    });
     const again = await startFlow('alpha', 'invited');
     expect((await validate(await finish('alpha', again.callback, again.cookie))).id).toBe(invitationId);
 
@@ -287,7 +407,11 @@ describe('identity linking', () => {
     const user = await validate(await finish('alpha', first.callback, first.cookie));
     const second = await startFlow('alpha', 'onboarded');
     expect((await validate(await finish('alpha', second.callback, second.cookie))).id).toBe(user.id);
-    alphaIdp.accounts.set('onboarded-recycled', { email: 'onboarded@corp.example', email_verified: true, hd: 'corp.example' });
+    alphaIdp.accounts.set('onboarded-recycled', {
+      email: 'onboarded@corp.example',
+      email_verified: true,
+      hd: 'corp.example',
+    });
     const recycled = await startFlow('alpha', 'onboarded-recycled');
     refusedAsUnlinkable(await finish('alpha', recycled.callback, recycled.cookie), 'onboarded@corp.example', 'alpha');
   });
@@ -302,14 +426,21 @@ describe('ID token validation', () => {
     ['a wrong nonce', { claims: (c: Record<string, unknown>) => ({ ...c, nonce: 'not-the-nonce' }) }],
     ['a wrong audience', { claims: (c: Record<string, unknown>) => ({ ...c, aud: 'another-client' }) }],
     ['a wrong issuer', { claims: (c: Record<string, unknown>) => ({ ...c, iss: 'https://accounts.google.com' }) }],
-    ['an expired token', { claims: (c: Record<string, unknown>) => ({ ...c, exp: Math.floor(Date.now() / 1000) - 600 }) }],
+    [
+      'an expired token',
+      { claims: (c: Record<string, unknown>) => ({ ...c, exp: Math.floor(Date.now() / 1000) - 600 }) },
+    ],
     ['a key the provider never published', { foreignKey: true }],
   ])('refuses an ID token with %s: 401 and no session', async (_what, tamper) => {
     alphaIdp.tamper = tamper;
     const flow = await startFlow('alpha', 'ada');
     const res = await finish('alpha', flow.callback, flow.cookie);
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Sign-in failed: the identity provider response could not be verified' });
+    expect(res.json()).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'Sign-in failed: the identity provider response could not be verified',
+    });
     noSession(res);
   });
 
@@ -323,21 +454,47 @@ describe('ID token validation', () => {
 describe('environment-only provider configuration', () => {
   it('works from ALPHA_* variables and gives way to settings once saved', async () => {
     const envOnly = await startAdminTestApp('embedded', {
-      env: { PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: alphaIdp.issuer, ALPHA_CLIENT_ID: 'alpha-client', ALPHA_CLIENT_SECRET: 'alpha-secret', ALPHA_REDIRECT_URI: ALPHA_CALLBACK },
+      env: {
+        PUBLIC_ORIGIN: ORIGIN,
+        ALPHA_ISSUER: alphaIdp.issuer,
+        ALPHA_CLIENT_ID: 'alpha-client',
+        ALPHA_CLIENT_SECRET: 'alpha-secret',
+        ALPHA_REDIRECT_URI: ALPHA_CALLBACK,
+      },
     });
     try {
       const cookie = await login(envOnly.app, ADMIN.email, ADMIN.password);
-      await envOnly.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie }, payload: { oauth: { auto_onboard_users: true } } });
+      await envOnly.app.inject({
+        method: 'PATCH',
+        url: '/api/settings/',
+        headers: { cookie },
+        payload: { oauth: { auto_onboard_users: true } },
+      });
       const start = await envOnly.app.inject({ method: 'GET', url: '/api/auth/oauth/alpha' });
       expect(new URL(start.headers.location!).searchParams.get('client_id')).toBe('alpha-client');
       const callback = await signInAtProvider(start.headers.location!, ALPHA_CALLBACK, 'ada');
-      const done = await envOnly.app.inject({ method: 'GET', url: `/api/auth/oauth/alpha/callback${callback.search}`, headers: { cookie: `oauth_state=${start.cookies.find((c) => c.name === 'oauth_state')!.value}` } });
+      const done = await envOnly.app.inject({
+        method: 'GET',
+        url: `/api/auth/oauth/alpha/callback${callback.search}`,
+        headers: { cookie: `oauth_state=${start.cookies.find((c) => c.name === 'oauth_state')!.value}` },
+      });
       expect(done.statusCode, done.body).toBe(302);
-      await envOnly.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie }, payload: { alpha_oauth: { client_id: 'from-settings', client_secret_secret_ref: 'alpha-oauth', client_secret: 'x' } } });
+      await envOnly.app.inject({
+        method: 'PATCH',
+        url: '/api/settings/',
+        headers: { cookie },
+        payload: {
+          alpha_oauth: { client_id: 'from-settings', client_secret_secret_ref: 'alpha-oauth', client_secret: 'x' },
+        },
+      });
       const overridden = await envOnly.app.inject({ method: 'GET', url: '/api/auth/oauth/alpha' });
       expect(new URL(overridden.headers.location!).searchParams.get('client_id')).toBe('from-settings');
       const config = await envOnly.app.inject({ method: 'GET', url: '/api/auth/config' });
-      expect(config.json<{ methods: { type: string; clientId?: string }[] }>().methods).toContainEqual({ type: 'alpha', enabled: true, clientId: 'from-settings' });
+      expect(config.json<{ methods: { type: string; clientId?: string }[] }>().methods).toContainEqual({
+        type: 'alpha',
+        enabled: true,
+        clientId: 'from-settings',
+      });
     } finally {
       await envOnly.close();
     }
@@ -349,18 +506,31 @@ describe('group-based roles', () => {
     const flow = await startFlow(provider, account);
     const res = await finish(provider, flow.callback, flow.cookie);
     expect(res.statusCode, res.body).toBe(302);
-    return (await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(res) } })).json<{ user: { role: string } }>().user.role;
+    return (
+      await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(res) } })
+    ).json<{ user: { role: string } }>().user.role;
   };
 
   it('gives admin to an alpha user in the admins group, found through the delegated Directory API (all pages)', async () => {
     doubles.alphaGroups.set('ada@corp.example', ['staff@corp.example', 'ops@corp.example', 'admins@corp.example']);
     await patch({
       oauth: { role_attribute_path: "contains(groups, 'admins@corp.example') && 'admin' || 'viewer'" },
-      alpha_workspace: { domain: 'corp.example', admin_email: 'directory-admin@corp.example', private_key_secret_ref: 'workspace-key', private_key: doubles.serviceAccountJson },
+      alpha_workspace: {
+        domain: 'corp.example',
+        admin_email: 'directory-admin@corp.example',
+        private_key_secret_ref: 'workspace-key',
+        private_key: doubles.serviceAccountJson,
+      },
     });
     const tokensBefore = doubles.tokenRequests.alpha;
     const role = await roleAfterSignIn('alpha', 'ada');
-    expect(role, t.logs.lines.filter((l) => String(l.msg).includes('group')).map((l) => JSON.stringify(l)).join('\n')).toBe('admin');
+    expect(
+      role,
+      t.logs.lines
+        .filter((l) => String(l.msg).includes('group'))
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    ).toBe('admin');
     expect(doubles.tokenRequests.alpha).toBe(tokensBefore + 1);
     // The access token (and the user's groups) are cached: a second sign-in asks nothing again.
     expect(await roleAfterSignIn('alpha', 'ada')).toBe('admin');
@@ -377,7 +547,11 @@ describe('group-based roles', () => {
   it('signs in without groups when the lookup fails, and logs the likely cause', async () => {
     await patch({
       oauth: { role_attribute_path: "contains(groups, 'admins@corp.example') && 'admin' || 'viewer'" },
-      alpha_workspace: { private_key_secret_ref: 'broken-key', private_key: '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----', service_account_email: 'x@project.iam.gserviceaccount.com' },
+      alpha_workspace: {
+        private_key_secret_ref: 'broken-key',
+        private_key: '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----',
+        service_account_email: 'x@project.iam.gserviceaccount.com',
+      },
     });
     alphaIdp.accounts.set('newbie', { email: 'newbie@corp.example', email_verified: true, hd: 'corp.example' });
     doubles.alphaGroups.set('newbie@corp.example', ['admins@corp.example']);
@@ -390,7 +564,9 @@ describe('state expiry and role results', () => {
   it('refuses an expired state cookie with 400', async () => {
     const flow = await startFlow('alpha', 'ada');
     const claims = decodeJwt(flow.stateCookie.value);
-    const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 1 }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(TEST_SECRETS.SESSION_SECRET));
+    const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 1 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode(TEST_SECRETS.SESSION_SECRET));
     const res = await finish('alpha', flow.callback, `oauth_state=${expired}`);
     expect(res.statusCode).toBe(400);
     expect(res.json<{ message: string }>().message).toBe('Invalid state parameter');
@@ -409,7 +585,11 @@ describe('state expiry and role results', () => {
     await patch({ oauth: { role_attribute_path: "'OPERATOR'", role_attribute_strict: true } });
     const flow = await startFlow('alpha', 'ada');
     const ok = await finish('alpha', flow.callback, flow.cookie);
-    expect((await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(ok) } })).json<{ user: { role: string } }>().user.role).toBe('operator');
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(ok) } })).json<{
+        user: { role: string };
+      }>().user.role,
+    ).toBe('operator');
   });
 });
 

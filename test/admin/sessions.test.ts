@@ -15,7 +15,8 @@ describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
   });
   afterAll(() => t.close());
 
-  const validate = (cookie?: string) => t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: cookie ? { cookie } : {} });
+  const validate = (cookie?: string) =>
+    t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: cookie ? { cookie } : {} });
 
   it('bootstraps the first admin with a scrypt hash in the user store', async () => {
     const stored = await t.backdoor.secret('graphdb-admin-users');
@@ -27,29 +28,69 @@ describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
   });
 
   it('signs in with the documented cookie and JWT, and answers the user', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: ADMIN.email.toUpperCase(), password: ADMIN.password } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: ADMIN.email.toUpperCase(), password: ADMIN.password },
+    });
     expect(res.statusCode).toBe(200);
     const { user } = res.json<{ user: Record<string, unknown> }>();
     expect(user).toMatchObject({ email: ADMIN.email, name: 'Administrator', role: 'admin', provider: 'local' });
-    expect(user.permissions).toEqual(['settings.read', 'settings.update', 'users.read', 'users.update', 'clusters.read', 'clusters.update', 'operations.read']);
+    expect(user.permissions).toEqual([
+      'settings.read',
+      'settings.update',
+      'users.read',
+      'users.update',
+      'clusters.read',
+      'clusters.update',
+      'operations.read',
+    ]);
     // The seed's `token`, and over HTTPS the same session under `__Host-token` (cross-site.test.ts).
     const headers = [res.headers['set-cookie']].flat().map(String);
     expect(headers).toHaveLength(2);
-    expect(headers[0]).toMatch(/^token=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=28800; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
-    expect(headers[1]).toMatch(/^__Host-token=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=28800; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+    expect(headers[0]).toMatch(
+      /^token=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=28800; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+    );
+    expect(headers[1]).toMatch(
+      /^__Host-token=[\w-]+\.[\w-]+\.[\w-]+; Max-Age=28800; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+    );
     const claims = decodeJwt(sessionCookie(res).slice('token='.length));
-    expect(claims).toMatchObject({ sub: user.id, email: ADMIN.email, role: 'admin', provider: 'local', iss: 'graphdb-server', aud: 'graphdb-admin' });
+    expect(claims).toMatchObject({
+      sub: user.id,
+      email: ADMIN.email,
+      role: 'admin',
+      provider: 'local',
+      iss: 'graphdb-server',
+      aud: 'graphdb-admin',
+    });
     expect(claims.exp! - claims.iat!).toBe(28800);
     expect(t.logs.text).not.toContain(ADMIN.password);
   });
 
   it('answers 401 "Invalid email or password" for every kind of failure', async () => {
     const admin = await login(t.app, ADMIN.email, ADMIN.password);
-    await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'off@corp.example', name: 'Off', role: 'viewer', password: 'off-password-1' } });
-    const listed = (await t.app.inject({ method: 'GET', url: '/api/users', headers: { cookie: admin } })).json<{ users: { id: string; email: string }[] }>().users;
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: admin },
+      payload: { email: 'off@corp.example', name: 'Off', role: 'viewer', password: 'off-password-1' },
+    });
+    const listed = (await t.app.inject({ method: 'GET', url: '/api/users', headers: { cookie: admin } })).json<{
+      users: { id: string; email: string }[];
+    }>().users;
     const off = listed.find((u) => u.email === 'off@corp.example')!;
-    await t.app.inject({ method: 'PATCH', url: `/api/users/${off.id}`, headers: { cookie: admin }, payload: { disabled: true } });
-    await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'sso@corp.example', name: 'SSO only', role: 'viewer' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${off.id}`,
+      headers: { cookie: admin },
+      payload: { disabled: true },
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: admin },
+      payload: { email: 'sso@corp.example', name: 'SSO only', role: 'viewer' },
+    });
     for (const [email, password] of [
       [ADMIN.email, 'wrong-password'],
       ['nobody@corp.example', 'whatever-password'],
@@ -65,18 +106,36 @@ describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
 
   it('validates a session against the user store, so role changes and disabling apply at once', async () => {
     const admin = await login(t.app, ADMIN.email, ADMIN.password);
-    await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'op@corp.example', name: 'Op', role: 'operator', password: 'op-password-1' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: admin },
+      payload: { email: 'op@corp.example', name: 'Op', role: 'operator', password: 'op-password-1' },
+    });
     const op = await login(t.app, 'op@corp.example', 'op-password-1');
     const before = await validate(op);
     expect(before.statusCode).toBe(200);
-    expect(before.json<{ user: { role: string; permissions: string[] } }>().user).toMatchObject({ role: 'operator', permissions: ['settings.read', 'clusters.read', 'clusters.update', 'operations.read'] });
+    expect(before.json<{ user: { role: string; permissions: string[] } }>().user).toMatchObject({
+      role: 'operator',
+      permissions: ['settings.read', 'clusters.read', 'clusters.update', 'operations.read'],
+    });
     const id = before.json<{ user: { id: string } }>().user.id;
-    await t.app.inject({ method: 'PATCH', url: `/api/users/${id}`, headers: { cookie: admin }, payload: { role: 'viewer' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${id}`,
+      headers: { cookie: admin },
+      payload: { role: 'viewer' },
+    });
     // The session granted as operator is over; a new one carries the new role.
     expect((await validate(op)).statusCode).toBe(401);
     const asViewer = await login(t.app, 'op@corp.example', 'op-password-1');
     expect((await validate(asViewer)).json<{ user: { role: string } }>().user.role).toBe('viewer');
-    await t.app.inject({ method: 'PATCH', url: `/api/users/${id}`, headers: { cookie: admin }, payload: { disabled: true } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${id}`,
+      headers: { cookie: admin },
+      payload: { disabled: true },
+    });
     const disabled = await validate(asViewer);
     expect(disabled.statusCode).toBe(401);
   });
@@ -88,7 +147,8 @@ describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
     const admin = await login(t.app, ADMIN.email, ADMIN.password);
     const claims = decodeJwt(admin.slice('token='.length));
     const key = new TextEncoder().encode(TEST_SECRETS.SESSION_SECRET);
-    const sign = (payload: Record<string, unknown>, secret = key) => new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).sign(secret);
+    const sign = (payload: Record<string, unknown>, secret = key) =>
+      new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).sign(secret);
     const now = Math.floor(Date.now() / 1000);
     for (const jwt of [
       await sign({ ...claims, iat: now - 7200, exp: now - 60 }),
@@ -113,13 +173,23 @@ describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ message: 'Logged out' });
       const cleared = [res.headers['set-cookie']].flat().map(String);
-      expect(cleared).toEqual(['token', '__Host-token'].map((name) => `${name}=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax`));
+      expect(cleared).toEqual(
+        ['token', '__Host-token'].map(
+          (name) =>
+            `${name}=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax`,
+        ),
+      );
     }
   });
 
   // Sign-ins from their own client addresses, so these tests do not spend the others' sign-in budget.
   const loginFrom = async (remoteAddress: string, email: string, password: string) => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password },
+      remoteAddress,
+    });
     expect(res.statusCode, res.body).toBe(200);
     return sessionCookie(res);
   };
@@ -128,62 +198,120 @@ describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
     const here = await loginFrom('10.1.0.1', ADMIN.email, ADMIN.password);
     const elsewhere = await loginFrom('10.1.0.2', ADMIN.email, ADMIN.password);
     expect((await validate(elsewhere)).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: here } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: here } })).statusCode,
+    ).toBe(200);
     for (const cookie of [here, elsewhere]) expect((await validate(cookie)).statusCode).toBe(401);
-    const stored = JSON.parse((await t.backdoor.secret('graphdb-admin-users'))!['users.json']!) as { email: string; sessionVersion?: number }[];
+    const stored = JSON.parse((await t.backdoor.secret('graphdb-admin-users'))!['users.json']!) as {
+      email: string;
+      sessionVersion?: number;
+    }[];
     expect(stored.find((user) => user.email === ADMIN.email)!.sessionVersion).toBeGreaterThan(0);
     expect((await validate(await loginFrom('10.1.0.1', ADMIN.email, ADMIN.password))).statusCode).toBe(200);
   });
 
   it("ends a user's sessions when an admin changes their password, role or disabled flag, and renews the admin's own", async () => {
     const admin = await loginFrom('10.1.0.3', ADMIN.email, ADMIN.password);
-    const created = await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'revoked@corp.example', name: 'Revoked', role: 'viewer', password: 'viewer-password-1' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: admin },
+      payload: { email: 'revoked@corp.example', name: 'Revoked', role: 'viewer', password: 'viewer-password-1' },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json<{ user: { id: string } }>().user.id;
-    const changes: { password?: string; role?: string; disabled?: boolean }[] = [{ password: 'viewer-password-2' }, { role: 'operator' }, { disabled: true }];
+    const changes: { password?: string; role?: string; disabled?: boolean }[] = [
+      { password: 'viewer-password-2' },
+      { role: 'operator' },
+      { disabled: true },
+    ];
     let password = 'viewer-password-1';
     for (const change of changes) {
       const viewer = await loginFrom('10.1.0.4', 'revoked@corp.example', password);
       expect((await validate(viewer)).statusCode).toBe(200);
-      const patched = await t.app.inject({ method: 'PATCH', url: `/api/users/${id}`, headers: { cookie: admin }, payload: change });
+      const patched = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/users/${id}`,
+        headers: { cookie: admin },
+        payload: change,
+      });
       expect(patched.statusCode, patched.body).toBe(200);
       expect((await validate(viewer)).statusCode, JSON.stringify(change)).toBe(401);
       password = change.password ?? password;
     }
     // A rename alone ends nothing.
-    await t.app.inject({ method: 'PATCH', url: `/api/users/${id}`, headers: { cookie: admin }, payload: { disabled: false } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${id}`,
+      headers: { cookie: admin },
+      payload: { disabled: false },
+    });
     const viewer = await loginFrom('10.1.0.4', 'revoked@corp.example', password);
-    await t.app.inject({ method: 'PATCH', url: `/api/users/${id}`, headers: { cookie: admin }, payload: { name: 'Renamed' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${id}`,
+      headers: { cookie: admin },
+      payload: { name: 'Renamed' },
+    });
     expect((await validate(viewer)).statusCode).toBe(200);
     // An admin changing their own password keeps working: the response carries a renewed session.
     const me = (await validate(admin)).json<{ user: { id: string } }>().user.id;
-    const own = await t.app.inject({ method: 'PATCH', url: `/api/users/${me}`, headers: { cookie: admin }, payload: { password: ADMIN.password } });
+    const own = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/users/${me}`,
+      headers: { cookie: admin },
+      payload: { password: ADMIN.password },
+    });
     expect(own.statusCode, own.body).toBe(200);
     expect((await validate(admin)).statusCode).toBe(401);
     expect((await validate(sessionCookie(own))).statusCode).toBe(200);
   });
 
   it('limits sign-in attempts to 10 a minute per client and e-mail, answering 429 in the admin shape', async () => {
-    const attempt = (email: string) => t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'bad-password' }, remoteAddress: '10.9.8.7' });
+    const attempt = (email: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email, password: 'bad-password' },
+        remoteAddress: '10.9.8.7',
+      });
     for (let i = 0; i < 10; i++) expect((await attempt('victim@corp.example')).statusCode).toBe(401);
     const limited = await attempt('victim@corp.example');
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ statusCode: 429, error: 'Too Many Requests', message: expect.stringMatching(/^Too many sign-in attempts; try again in \d+ seconds$/) as unknown });
+    expect(limited.json()).toEqual({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: expect.stringMatching(/^Too many sign-in attempts; try again in \d+ seconds$/) as unknown,
+    });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect((await attempt('someone-else@corp.example')).statusCode).toBe(401);
   });
 
   it('answers 403 when local sign-in is disabled', async () => {
     const admin = await login(t.app, ADMIN.email, ADMIN.password);
-    await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: { features: { local_users_enabled: false } } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: '/api/settings/',
+      headers: { cookie: admin },
+      payload: { features: { local_users_enabled: false } },
+    });
     try {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: ADMIN.email, password: ADMIN.password } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: ADMIN.email, password: ADMIN.password },
+      });
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: 'Local sign-in is disabled' });
       const config = await t.app.inject({ method: 'GET', url: '/api/auth/config' });
       expect(config.json<{ methods: unknown[] }>().methods[0]).toEqual({ type: 'local', enabled: false });
     } finally {
-      await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: { features: { local_users_enabled: true } } });
+      await t.app.inject({
+        method: 'PATCH',
+        url: '/api/settings/',
+        headers: { cookie: admin },
+        payload: { features: { local_users_enabled: true } },
+      });
     }
   });
 });
@@ -192,7 +320,11 @@ describe('session cookie over plain http, and the embedded first admin', () => {
   it('leaves out Secure when the public origin is http', async () => {
     const t = await startAdminTestApp('embedded', { env: { PUBLIC_ORIGIN: 'http://localhost:3000' } });
     try {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: ADMIN.email, password: ADMIN.password } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: ADMIN.email, password: ADMIN.password },
+      });
       expect(String(res.headers['set-cookie'])).not.toContain('Secure');
       expect(String(res.headers['set-cookie'])).toContain('HttpOnly');
     } finally {
@@ -202,7 +334,9 @@ describe('session cookie over plain http, and the embedded first admin', () => {
 
   it('writes a generated first-admin password to a 0600 file when none is configured', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-first-admin-'));
-    const t = await startTestApp({ deps: { firstAdmin: { writeGeneratedPassword: (password) => writeInitialAdminPassword(dataDir, password) } } });
+    const t = await startTestApp({
+      deps: { firstAdmin: { writeGeneratedPassword: (password) => writeInitialAdminPassword(dataDir, password) } },
+    });
     try {
       const file = path.join(dataDir, 'initial-admin-password');
       expect((await stat(file)).mode & 0o777).toBe(0o600);

@@ -12,7 +12,8 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
   afterAll(() => t.close());
 
   const get = (cookie = sessions.admin) => t.app.inject({ method: 'GET', url: '/api/settings/', headers: { cookie } });
-  const patch = (payload: unknown, cookie = sessions.admin) => t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie }, payload: payload as never });
+  const patch = (payload: unknown, cookie = sessions.admin) =>
+    t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie }, payload: payload as never });
   const stored = async () => {
     const text = await t.backdoor.settingsText();
     return text === undefined ? undefined : (JSON.parse(text) as Record<string, Record<string, unknown>>);
@@ -21,10 +22,20 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
   it('checks permissions before the body: a viewer sending a bad settings body gets 403, not 400, and nothing is stored', async () => {
     const before = await t.backdoor.settingsText();
     for (const payload of [{ features: { api_docs_enabled: 'maybe' } }, { ui: 'x'.repeat(10) }, []]) {
-      const res = await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: sessions.viewer }, payload: payload as never });
+      const res = await t.app.inject({
+        method: 'PATCH',
+        url: '/api/settings/',
+        headers: { cookie: sessions.viewer },
+        payload: payload as never,
+      });
       expect(res.statusCode, res.body).toBe(403);
     }
-    const user = await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: sessions.viewer }, payload: { email: 'not an email' } });
+    const user = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: sessions.viewer },
+      payload: { email: 'not an email' },
+    });
     expect(user.statusCode).toBe(403);
     expect(await t.backdoor.settingsText()).toBe(before);
   });
@@ -36,23 +47,38 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
   });
 
   it('asks for a session first (401), then for the permission (403 with the seed message)', async () => {
-    for (const [method, payload] of [['GET', undefined], ['PATCH', { nonsense: true }]] as const) {
+    for (const [method, payload] of [
+      ['GET', undefined],
+      ['PATCH', { nonsense: true }],
+    ] as const) {
       const res = await t.app.inject({ method, url: '/api/settings/', ...(payload ? { payload } : {}) });
       expect(res.statusCode).toBe(401);
       expect(res.json<{ error: string }>().error).toBe('Unauthorized');
     }
     const viewerPatch = await patch({ features: { metrics_collection: false } }, sessions.viewer);
     expect(viewerPatch.statusCode).toBe(403);
-    expect(viewerPatch.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: 'Insufficient permissions for settings:update in namespace graphdb-system' });
+    expect(viewerPatch.json()).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: 'Insufficient permissions for settings:update in namespace graphdb-system',
+    });
     const viewerRead = await get(sessions.viewer);
-    expect(viewerRead.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: 'Insufficient permissions for settings:read in namespace graphdb-system' });
+    expect(viewerRead.json()).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: 'Insufficient permissions for settings:read in namespace graphdb-system',
+    });
     expect((await get(sessions.operator)).statusCode).toBe(200);
     expect((await patch({ features: { metrics_collection: false } }, sessions.operator)).statusCode).toBe(403);
     expect((await stored())?.features?.metrics_collection).not.toBe(false);
   });
 
   it('patches only the fields given and answers the whole document', async () => {
-    const res = await patch({ features: { multi_cluster_mode: true }, retention: { metrics_retention_days: 14 }, ui: { theme: 'dark' } });
+    const res = await patch({
+      features: { multi_cluster_mode: true },
+      retention: { metrics_retention_days: 14 },
+      ui: { theme: 'dark' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const document = res.json<typeof DEFAULT_SETTINGS>();
     expect(document.features).toEqual({ ...DEFAULT_SETTINGS.features, multi_cluster_mode: true });
@@ -63,14 +89,20 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
   });
 
   it('keeps write-only values in Secrets: stored, never shown, kept on a blank save, rotated on a new value', async () => {
-    const first = await patch({ alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth', client_secret: 's3cret-one' } });
+    const first = await patch({
+      alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth', client_secret: 's3cret-one' },
+    });
     expect(first.statusCode, first.body).toBe(200);
     expect(first.body).not.toContain('s3cret-one');
     expect(await t.backdoor.secret('alpha-oauth')).toEqual({ client_secret: 's3cret-one' });
     expect((await get()).body).not.toContain('s3cret-one');
     expect(JSON.stringify(await stored())).not.toContain('s3cret-one');
     expect(t.logs.text).not.toContain('s3cret-one');
-    if (t.kube) expect(t.kube.get('secrets', 'graphdb-system', 'alpha-oauth')?.metadata.labels).toEqual({ 'app.kubernetes.io/managed-by': 'graphdb-admin-server', 'app.kubernetes.io/component': 'settings-secret' });
+    if (t.kube)
+      expect(t.kube.get('secrets', 'graphdb-system', 'alpha-oauth')?.metadata.labels).toEqual({
+        'app.kubernetes.io/managed-by': 'graphdb-admin-server',
+        'app.kubernetes.io/component': 'settings-secret',
+      });
 
     expect((await patch({ alpha_oauth: { client_secret: '' } })).statusCode).toBe(200);
     expect((await patch({ alpha_oauth: { client_secret: '   ' } })).statusCode).toBe(200);
@@ -79,12 +111,23 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
     expect((await patch({ alpha_oauth: { client_secret: 's3cret-two' } })).statusCode).toBe(200);
     expect(await t.backdoor.secret('alpha-oauth')).toEqual({ client_secret: 's3cret-two' });
 
-    const renamed = await patch({ alpha_oauth: { client_secret_secret_ref: 'alpha-oauth-v2', client_secret: 's3cret-three' } });
+    const renamed = await patch({
+      alpha_oauth: { client_secret_secret_ref: 'alpha-oauth-v2', client_secret: 's3cret-three' },
+    });
     expect(renamed.json<typeof DEFAULT_SETTINGS>().alpha_oauth.client_secret_secret_ref).toBe('alpha-oauth-v2');
     expect(await t.backdoor.secret('alpha-oauth-v2')).toEqual({ client_secret: 's3cret-three' });
     expect(await t.backdoor.secret('alpha-oauth')).toEqual({ client_secret: 's3cret-two' });
 
-    expect((await patch({ alpha_workspace: { private_key_secret_ref: 'workspace-key', private_key: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----' } })).statusCode).toBe(200);
+    expect(
+      (
+        await patch({
+          alpha_workspace: {
+            private_key_secret_ref: 'workspace-key',
+            private_key: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----',
+          },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await t.backdoor.secret('workspace-key'))?.private_key).toContain('BEGIN PRIVATE KEY');
   });
 
@@ -96,9 +139,15 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
 
   it('refuses a write-only value with no Secret reference, writing nothing', async () => {
     const before = await t.backdoor.settingsText();
-    const res = await patch({ beta_oauth: { client_id: 'b', client_secret_secret_ref: '', client_secret: 'orphan-value' } });
+    const res = await patch({
+      beta_oauth: { client_id: 'b', client_secret_secret_ref: '', client_secret: 'orphan-value' },
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'beta_oauth.client_secret_secret_ref is required to store beta_oauth.client_secret' });
+    expect(res.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'beta_oauth.client_secret_secret_ref is required to store beta_oauth.client_secret',
+    });
     expect(await t.backdoor.settingsText()).toBe(before);
   });
 
@@ -112,7 +161,15 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
     expect((await patch({ beta_oauth: { client_secret_secret_ref: 'graphdb-admin-users' } })).statusCode).toBe(400);
     expect(await t.backdoor.secret('graphdb-admin-users')).toEqual(users);
     expect(await t.backdoor.settingsText()).toBe(before);
-    expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: ADMIN.email, password: ADMIN.password } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email: ADMIN.email, password: ADMIN.password },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('refuses to write an existing Secret it did not create for settings (400, nothing written), unless its name has the prefix', async () => {
@@ -127,7 +184,8 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
     expect(res.json()).toEqual({
       statusCode: 400,
       error: 'Bad Request',
-      message: 'beta_oauth.client_secret cannot be stored in Secret someone-elses: it exists and was not created by this server for settings; name a new Secret, or a name starting with graphdb-settings-',
+      message:
+        'beta_oauth.client_secret cannot be stored in Secret someone-elses: it exists and was not created by this server for settings; name a new Secret, or a name starting with graphdb-settings-',
     });
     expect(await t.backdoor.secret('someone-elses')).toEqual({ token: 'keep-me' });
     expect(await t.backdoor.secret('fresh-alpha-secret')).toBeUndefined();
@@ -135,7 +193,10 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
 
     // An operator's Secret named with SETTINGS_SECRET_PREFIX may be written; its other keys stay.
     await t.backdoor.createForeignSecret('graphdb-settings-beta', { other: 'kept' });
-    expect((await patch({ beta_oauth: { client_secret_secret_ref: 'graphdb-settings-beta', client_secret: 'beta-value' } })).statusCode).toBe(200);
+    expect(
+      (await patch({ beta_oauth: { client_secret_secret_ref: 'graphdb-settings-beta', client_secret: 'beta-value' } }))
+        .statusCode,
+    ).toBe(200);
     expect(await t.backdoor.secret('graphdb-settings-beta')).toEqual({ other: 'kept', client_secret: 'beta-value' });
   });
 
@@ -171,7 +232,11 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
     const before = await t.backdoor.settingsText();
     const tooDeep = await patch({ ui: { deep } });
     expect(tooDeep.statusCode).toBe(400);
-    expect(tooDeep.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', message: expect.stringContaining('ui: must be at most 16 levels deep') as unknown });
+    expect(tooDeep.json()).toMatchObject({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: expect.stringContaining('ui: must be at most 16 levels deep') as unknown,
+    });
     expect(await t.backdoor.settingsText()).toBe(before);
     // The review's 4,000-level object made every later PATCH answer 500.
     expect((await patch({ ui: { theme: 'light' } })).statusCode).toBe(200);
@@ -228,7 +293,9 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
     await t.backdoor.editSettings(JSON.stringify({ ...current, metrics: { exporter_port: 70000 } }));
     expect((await get()).json<typeof DEFAULT_SETTINGS>().metrics.exporter_port).toBe(9191);
     // A PATCH over a broken document starts from the last good settings.
-    expect((await patch({ metrics: { exporter_port: 9292 } })).json<typeof DEFAULT_SETTINGS>().metrics.exporter_port).toBe(9292);
+    expect(
+      (await patch({ metrics: { exporter_port: 9292 } })).json<typeof DEFAULT_SETTINGS>().metrics.exporter_port,
+    ).toBe(9292);
     expect((await stored())!.metrics!.exporter_port).toBe(9292);
   });
 
@@ -250,17 +317,26 @@ describe('settings against Kubernetes failures', () => {
     admin = (await sessionsForEveryRole(t.app)).admin;
   });
   afterAll(() => t.close());
-  const patch = (payload: unknown) => t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: payload as never });
+  const patch = (payload: unknown) =>
+    t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: payload as never });
 
   it('writes the Secret before the ConfigMap: when the Secret write is refused, the settings do not change', async () => {
     const before = await t.backdoor.settingsText();
-    t.kube!.failRequests({ method: 'POST', pathIncludes: '/secrets' }, 403, 'Forbidden', 'secrets is forbidden: User "system:serviceaccount:graphdb-system:graphdb-admin-server" cannot create resource "secrets"');
-    const res = await patch({ beta_oauth: { client_id: 'b', tenant_id: 't', client_secret_secret_ref: 'beta-new', client_secret: 'value' } });
+    t.kube!.failRequests(
+      { method: 'POST', pathIncludes: '/secrets' },
+      403,
+      'Forbidden',
+      'secrets is forbidden: User "system:serviceaccount:graphdb-system:graphdb-admin-server" cannot create resource "secrets"',
+    );
+    const res = await patch({
+      beta_oauth: { client_id: 'b', tenant_id: 't', client_secret_secret_ref: 'beta-new', client_secret: 'value' },
+    });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({
       statusCode: 500,
       error: 'Internal Server Error',
-      message: "The server's service account may not create secrets in namespace graphdb-system; grant it in the chart's Role",
+      message:
+        "The server's service account may not create secrets in namespace graphdb-system; grant it in the chart's Role",
     });
     expect(await t.backdoor.settingsText()).toBe(before);
   });
@@ -270,7 +346,12 @@ describe('settings against Kubernetes failures', () => {
     try {
       const cookie = (await sessionsForEveryRole(unreachable.app)).admin;
       await unreachable.kube!.close();
-      const res = await unreachable.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie }, payload: { ui: { x: 1 } } });
+      const res = await unreachable.app.inject({
+        method: 'PATCH',
+        url: '/api/settings/',
+        headers: { cookie },
+        payload: { ui: { x: 1 } },
+      });
       expect(res.statusCode).toBe(503);
       expect(res.json<{ message: string }>().message).toMatch(/^The Kubernetes API server cannot be reached/);
     } finally {
@@ -279,7 +360,12 @@ describe('settings against Kubernetes failures', () => {
   });
 
   it('surfaces a 422 from the API server as 422', async () => {
-    t.kube!.failRequests({ method: 'PUT', pathIncludes: '/configmaps/' }, 422, 'Invalid', 'ConfigMap "graphdb-admin-settings" is invalid: data: Too long');
+    t.kube!.failRequests(
+      { method: 'PUT', pathIncludes: '/configmaps/' },
+      422,
+      'Invalid',
+      'ConfigMap "graphdb-admin-settings" is invalid: data: Too long',
+    );
     await patch({ ui: { first: 1 } }).catch(() => undefined);
     const res = await patch({ ui: { second: 2 } });
     expect(res.statusCode).toBe(422);

@@ -18,16 +18,27 @@ async function start(clock: { now: number }): Promise<AdminTestApp> {
   return t;
 }
 
-const secretReads = (app: AdminTestApp) => app.kube!.requests.filter((r) => r.method === 'GET' && r.path.endsWith(USERS_SECRET_PATH)).length;
-const validate = (app: AdminTestApp, cookie: string) => app.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie } });
+const secretReads = (app: AdminTestApp) =>
+  app.kube!.requests.filter((r) => r.method === 'GET' && r.path.endsWith(USERS_SECRET_PATH)).length;
+const validate = (app: AdminTestApp, cookie: string) =>
+  app.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie } });
 
 /** Rewrites the stored user list the way another replica (or `kubectl edit`) would. */
-function editUsersBehindTheServersBack(app: AdminTestApp, change: (users: { email: string; disabled: boolean }[]) => void): void {
+function editUsersBehindTheServersBack(
+  app: AdminTestApp,
+  change: (users: { email: string; disabled: boolean }[]) => void,
+): void {
   const secret = app.kube!.get('secrets', 'graphdb-system', 'graphdb-admin-users')!;
   const data = secret.data as Record<string, string>;
-  const users = JSON.parse(Buffer.from(data['users.json']!, 'base64').toString('utf8')) as { email: string; disabled: boolean }[];
+  const users = JSON.parse(Buffer.from(data['users.json']!, 'base64').toString('utf8')) as {
+    email: string;
+    disabled: boolean;
+  }[];
   change(users);
-  app.kube!.put('secrets', 'graphdb-system', { ...secret, data: { ...data, 'users.json': Buffer.from(JSON.stringify(users)).toString('base64') } });
+  app.kube!.put('secrets', 'graphdb-system', {
+    ...secret,
+    data: { ...data, 'users.json': Buffer.from(JSON.stringify(users)).toString('base64') },
+  });
 }
 
 describe('admin user list in memory', () => {
@@ -47,11 +58,25 @@ describe('admin user list in memory', () => {
     const clock = { now: Date.now() };
     const app = await start(clock);
     const admin = await login(app.app, ADMIN.email, ADMIN.password);
-    const created = await app.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'op@corp.example', name: 'Op', role: 'operator', password: 'op-password-1' } });
+    const created = await app.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: admin },
+      payload: { email: 'op@corp.example', name: 'Op', role: 'operator', password: 'op-password-1' },
+    });
     expect(created.statusCode).toBe(201);
     const operator = await login(app.app, 'op@corp.example', 'op-password-1');
     const id = created.json<{ user: { id: string } }>().user.id;
-    expect((await app.app.inject({ method: 'PATCH', url: `/api/users/${id}`, headers: { cookie: admin }, payload: { disabled: true } })).statusCode).toBe(200);
+    expect(
+      (
+        await app.app.inject({
+          method: 'PATCH',
+          url: `/api/users/${id}`,
+          headers: { cookie: admin },
+          payload: { disabled: true },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await validate(app, operator)).statusCode).toBe(401);
   });
 
@@ -59,21 +84,35 @@ describe('admin user list in memory', () => {
     const clock = { now: Date.now() };
     const app = await start(clock);
     const admin = await login(app.app, ADMIN.email, ADMIN.password);
-    await app.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'v@corp.example', name: 'V', role: 'viewer', password: 'viewer-password-1' } });
+    await app.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: admin },
+      payload: { email: 'v@corp.example', name: 'V', role: 'viewer', password: 'viewer-password-1' },
+    });
     const viewer = await login(app.app, 'v@corp.example', 'viewer-password-1');
     editUsersBehindTheServersBack(app, (users) => {
       users.find((u) => u.email === 'v@corp.example')!.disabled = true;
     });
     expect((await validate(app, viewer)).statusCode).toBe(200);
     clock.now += REFRESH_MS;
-    expect((await validate(app, viewer)).json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Session expired or invalid' });
+    expect((await validate(app, viewer)).json()).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'Session expired or invalid',
+    });
   });
 
   it('keeps serving the last good copy while the Secret cannot be read', async () => {
     const clock = { now: Date.now() };
     const app = await start(clock);
     const cookie = await login(app.app, ADMIN.email, ADMIN.password);
-    app.kube!.failRequests({ method: 'GET', pathIncludes: USERS_SECRET_PATH }, 503, 'ServiceUnavailable', 'etcd is down');
+    app.kube!.failRequests(
+      { method: 'GET', pathIncludes: USERS_SECRET_PATH },
+      503,
+      'ServiceUnavailable',
+      'etcd is down',
+    );
     clock.now += REFRESH_MS;
     const before = secretReads(app);
     const res = await validate(app, cookie);

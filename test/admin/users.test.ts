@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADAPTERS, ADMIN, login, sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import {
+  ADAPTERS,
+  ADMIN,
+  login,
+  sessionsForEveryRole,
+  startAdminTestApp,
+  type AdminTestApp,
+} from '../support/admin.js';
 
 describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
   let t: AdminTestApp;
@@ -12,22 +19,44 @@ describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
 
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, cookie = sessions.admin) =>
     t.app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as never }) });
-  const users = async () => (await call('GET', '/api/users')).json<{ users: { id: string; email: string; role: string; disabled: boolean }[] }>().users;
-  const storedUsers = async () => JSON.parse((await t.backdoor.secret('graphdb-admin-users'))!['users.json']!) as { email: string; passwordHash?: string }[];
+  const users = async () =>
+    (await call('GET', '/api/users')).json<{
+      users: { id: string; email: string; role: string; disabled: boolean }[];
+    }>().users;
+  const storedUsers = async () =>
+    JSON.parse((await t.backdoor.secret('graphdb-admin-users'))!['users.json']!) as {
+      email: string;
+      passwordHash?: string;
+    }[];
 
   it('lists users with their permissions, and never their password hashes', async () => {
     const res = await call('GET', '/api/users');
     expect(res.statusCode).toBe(200);
     const list = res.json<{ users: Record<string, unknown>[] }>().users;
     expect(list.map((u) => u.email)).toEqual([ADMIN.email, 'operator@corp.example', 'viewer@corp.example']);
-    expect(list[0]).toMatchObject({ role: 'admin', provider: 'local', disabled: false, lastLoginAt: expect.any(String) as unknown });
+    expect(list[0]).toMatchObject({
+      role: 'admin',
+      provider: 'local',
+      disabled: false,
+      lastLoginAt: expect.any(String) as unknown,
+    });
     expect(res.body).not.toContain('scrypt');
   });
 
   it('creates users, refusing duplicates (409) and bad input (400)', async () => {
-    const res = await call('POST', '/api/users', { email: 'new@corp.example', name: 'New', role: 'operator', password: 'new-password-1' });
+    const res = await call('POST', '/api/users', {
+      email: 'new@corp.example',
+      name: 'New',
+      role: 'operator',
+      password: 'new-password-1',
+    });
     expect(res.statusCode).toBe(201);
-    expect(res.json<{ user: Record<string, unknown> }>().user).toMatchObject({ email: 'new@corp.example', role: 'operator', disabled: false, lastLoginAt: null });
+    expect(res.json<{ user: Record<string, unknown> }>().user).toMatchObject({
+      email: 'new@corp.example',
+      role: 'operator',
+      disabled: false,
+      lastLoginAt: null,
+    });
     expect((await storedUsers()).find((u) => u.email === 'new@corp.example')?.passwordHash).toMatch(/^scrypt\$/);
     const dup = await call('POST', '/api/users', { email: 'NEW@corp.example', name: 'Dup', role: 'viewer' });
     expect(dup.statusCode).toBe(409);
@@ -50,11 +79,17 @@ describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
 
   it('updates name, role, password and the disabled flag', async () => {
     const target = (await users()).find((u) => u.email === 'new@corp.example')!;
-    const res = await call('PATCH', `/api/users/${target.id}`, { name: 'Renamed', role: 'viewer', password: 'changed-password-1' });
+    const res = await call('PATCH', `/api/users/${target.id}`, {
+      name: 'Renamed',
+      role: 'viewer',
+      password: 'changed-password-1',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json<{ user: Record<string, unknown> }>().user).toMatchObject({ name: 'Renamed', role: 'viewer' });
     await login(t.app, 'new@corp.example', 'changed-password-1');
-    expect((await call('PATCH', '/api/users/00000000-0000-4000-8000-000000000000', { name: 'x' })).statusCode).toBe(404);
+    expect((await call('PATCH', '/api/users/00000000-0000-4000-8000-000000000000', { name: 'x' })).statusCode).toBe(
+      404,
+    );
     expect((await call('PATCH', '/api/users/not-a-uuid', { name: 'x' })).statusCode).toBe(400);
   });
 
@@ -67,12 +102,30 @@ describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
     ] as const) {
       const res = await call(method, `/api/users/${admin.id}`, payload);
       expect(res.statusCode).toBe(409);
-      expect(res.json()).toEqual({ statusCode: 409, error: 'Conflict', message: 'The last enabled admin cannot be demoted, disabled or deleted' });
+      expect(res.json()).toEqual({
+        statusCode: 409,
+        error: 'Conflict',
+        message: 'The last enabled admin cannot be demoted, disabled or deleted',
+      });
     }
-    const second = await call('POST', '/api/users', { email: 'admin2@corp.example', name: 'Second', role: 'admin', password: 'admin2-password' });
+    const second = await call('POST', '/api/users', {
+      email: 'admin2@corp.example',
+      name: 'Second',
+      role: 'admin',
+      password: 'admin2-password',
+    });
     const secondId = second.json<{ user: { id: string } }>().user.id;
     expect((await call('PATCH', `/api/users/${admin.id}`, { role: 'operator' })).statusCode).toBe(200);
-    expect((await call('DELETE', `/api/users/${secondId}`, undefined, await login(t.app, 'admin2@corp.example', 'admin2-password'))).statusCode).toBe(409);
+    expect(
+      (
+        await call(
+          'DELETE',
+          `/api/users/${secondId}`,
+          undefined,
+          await login(t.app, 'admin2@corp.example', 'admin2-password'),
+        )
+      ).statusCode,
+    ).toBe(409);
     const restore = await login(t.app, 'admin2@corp.example', 'admin2-password');
     expect((await call('PATCH', `/api/users/${admin.id}`, { role: 'admin' }, restore)).statusCode).toBe(200);
     // Each role change ended the first admin's sessions: the later tests sign in again.
@@ -85,9 +138,22 @@ describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
   it('requires users.read / users.update in the server namespace', async () => {
     const opList = await call('GET', '/api/users', undefined, sessions.operator);
     expect(opList.statusCode).toBe(403);
-    expect(opList.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: 'Insufficient permissions for users:read in namespace graphdb-system' });
-    const viewerCreate = await call('POST', '/api/users', { email: 'v2@corp.example', name: 'v', role: 'admin' }, sessions.viewer);
-    expect(viewerCreate.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: 'Insufficient permissions for users:update in namespace graphdb-system' });
+    expect(opList.json()).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: 'Insufficient permissions for users:read in namespace graphdb-system',
+    });
+    const viewerCreate = await call(
+      'POST',
+      '/api/users',
+      { email: 'v2@corp.example', name: 'v', role: 'admin' },
+      sessions.viewer,
+    );
+    expect(viewerCreate.json()).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: 'Insufficient permissions for users:update in namespace graphdb-system',
+    });
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/users' });
     expect(anonymous.statusCode).toBe(401);
   });
@@ -96,17 +162,44 @@ describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
 describe('GET /api/auth/config', () => {
   let t: AdminTestApp;
   beforeAll(async () => {
-    t = await startAdminTestApp('embedded', { env: { OAUTH_PROVIDER: 'beta', BETA_CLIENT_ID: 'env-beta', BETA_CLIENT_SECRET: 'env-beta-secret', BETA_TENANT_ID: 'tenant-1' } });
+    t = await startAdminTestApp('embedded', {
+      env: {
+        OAUTH_PROVIDER: 'beta',
+        BETA_CLIENT_ID: 'env-beta',
+        BETA_CLIENT_SECRET: 'env-beta-secret',
+        BETA_TENANT_ID: 'tenant-1',
+      },
+    });
   });
   afterAll(() => t.close());
-  const config = async () => (await t.app.inject({ method: 'GET', url: '/api/auth/config' })).json<{ methods: Record<string, unknown>[] }>();
+  const config = async () =>
+    (await t.app.inject({ method: 'GET', url: '/api/auth/config' })).json<{ methods: Record<string, unknown>[] }>();
 
   it('offers local sign-in and the providers configured by settings or, failing that, the environment', async () => {
-    expect(await config()).toEqual({ methods: [{ type: 'local', enabled: true }, { type: 'beta', enabled: true, clientId: 'env-beta' }] });
+    expect(await config()).toEqual({
+      methods: [
+        { type: 'local', enabled: true },
+        { type: 'beta', enabled: true, clientId: 'env-beta' },
+      ],
+    });
     const admin = await login(t.app, ADMIN.email, ADMIN.password);
-    const patch = (payload: unknown) => t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: payload as never });
-    expect((await patch({ alpha_oauth: { client_id: 'alpha-from-settings', client_secret_secret_ref: 'alpha-oauth' } })).statusCode).toBe(200);
-    expect((await patch({ beta_oauth: { client_id: 'beta-from-settings', tenant_id: 'tenant-2', client_secret_secret_ref: 'beta-oauth' } })).statusCode).toBe(200);
+    const patch = (payload: unknown) =>
+      t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: payload as never });
+    expect(
+      (await patch({ alpha_oauth: { client_id: 'alpha-from-settings', client_secret_secret_ref: 'alpha-oauth' } }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await patch({
+          beta_oauth: {
+            client_id: 'beta-from-settings',
+            tenant_id: 'tenant-2',
+            client_secret_secret_ref: 'beta-oauth',
+          },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(await config()).toEqual({
       methods: [
         { type: 'local', enabled: true },

@@ -1,7 +1,17 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { adminClient, bearer, createToken, credentials, databaseSnapshot, graphQuery, tokensForEveryRole, type RoleTokens, type TestRole } from '../support/browser.js';
+import {
+  adminClient,
+  bearer,
+  createToken,
+  credentials,
+  databaseSnapshot,
+  graphQuery,
+  tokensForEveryRole,
+  type RoleTokens,
+  type TestRole,
+} from '../support/browser.js';
 
 let t: TestApp;
 let tokens: RoleTokens;
@@ -29,10 +39,25 @@ const CASES: Case[] = [
   { name: 'status', minimum: 'Read-Only', method: 'GET', url: () => '/api/status' },
   { name: 'token list', minimum: 'Read-Only', method: 'GET', url: () => '/api/auth/tokens' },
   { name: 'own token read', minimum: 'Read-Only', method: 'GET', url: (_g, c) => `/api/auth/tokens/${c.ownTokenId}` },
-  { name: 'own token revoke', minimum: 'Read-Only', method: 'DELETE', url: (_g, c) => `/api/auth/tokens/${c.ownTokenId}` },
+  {
+    name: 'own token revoke',
+    minimum: 'Read-Only',
+    method: 'DELETE',
+    url: (_g, c) => `/api/auth/tokens/${c.ownTokenId}`,
+  },
   { name: 'graph list', minimum: 'Read-Only', method: 'GET', url: () => '/api/graph' },
-  { name: 'query stream', minimum: 'Read-Only', method: 'GET', url: (g) => `/api/graph/${g}?query=${q('MATCH (n) RETURN n')}&timeout=1000` },
-  { name: 'explain', minimum: 'Read-Only', method: 'GET', url: (g) => `/api/graph/${g}/explain?query=${q('MATCH (n) RETURN n')}` },
+  {
+    name: 'query stream',
+    minimum: 'Read-Only',
+    method: 'GET',
+    url: (g) => `/api/graph/${g}?query=${q('MATCH (n) RETURN n')}&timeout=1000`,
+  },
+  {
+    name: 'explain',
+    minimum: 'Read-Only',
+    method: 'GET',
+    url: (g) => `/api/graph/${g}/explain?query=${q('MATCH (n) RETURN n')}`,
+  },
   { name: 'info', minimum: 'Read-Only', method: 'GET', url: (g) => `/api/graph/${g}/info?type=(label)` },
   { name: 'count', minimum: 'Read-Only', method: 'GET', url: (g) => `/api/graph/${g}/count` },
   { name: 'export', minimum: 'Read-Only', method: 'GET', url: (g) => `/api/graph/${g}/export` },
@@ -46,26 +71,95 @@ const CASES: Case[] = [
   { name: 'edge count', minimum: 'Read-Only', method: 'GET', url: (g) => `/api/graph/${g}/count/edges` },
   { name: 'graph create', minimum: 'Read-Write', method: 'POST', url: (g) => `/api/graph/${g}-new` },
   { name: 'graph delete', minimum: 'Read-Write', method: 'DELETE', url: (g) => `/api/graph/${g}` },
-  { name: 'graph rename', minimum: 'Read-Write', method: 'PATCH', url: (g) => `/api/graph/${g}-renamed?sourceName=${g}` },
-  { name: 'graph duplicate', minimum: 'Read-Write', method: 'PATCH', url: (g) => `/api/graph/${g}-copy/duplicate?sourceName=${g}` },
-  { name: 'profile', minimum: 'Read-Write', method: 'GET', url: (g) => `/api/graph/${g}/profile?query=${q('MATCH (n) RETURN n')}` },
-  { name: 'element create', minimum: 'Read-Write', method: 'POST', url: (g) => `/api/graph/${g}/new`, body: () => ({ type: true, label: ['Made'] }) },
-  { name: 'node delete', minimum: 'Read-Write', method: 'DELETE', url: (g) => `/api/graph/${g}/0`, body: () => ({ type: true }) },
-  { name: 'label add', minimum: 'Read-Write', method: 'POST', url: (g) => `/api/graph/${g}/0/label`, body: () => ({ label: 'Extra' }) },
-  { name: 'label remove', minimum: 'Read-Write', method: 'DELETE', url: (g) => `/api/graph/${g}/0/label`, body: () => ({ label: 'Seed' }) },
-  { name: 'property set', minimum: 'Read-Write', method: 'POST', url: (g) => `/api/graph/${g}/0/colour`, body: () => ({ value: 'red', type: true }) },
-  { name: 'property remove', minimum: 'Read-Write', method: 'DELETE', url: (g) => `/api/graph/${g}/0/name`, body: () => ({ type: true }) },
+  {
+    name: 'graph rename',
+    minimum: 'Read-Write',
+    method: 'PATCH',
+    url: (g) => `/api/graph/${g}-renamed?sourceName=${g}`,
+  },
+  {
+    name: 'graph duplicate',
+    minimum: 'Read-Write',
+    method: 'PATCH',
+    url: (g) => `/api/graph/${g}-copy/duplicate?sourceName=${g}`,
+  },
+  {
+    name: 'profile',
+    minimum: 'Read-Write',
+    method: 'GET',
+    url: (g) => `/api/graph/${g}/profile?query=${q('MATCH (n) RETURN n')}`,
+  },
+  {
+    name: 'element create',
+    minimum: 'Read-Write',
+    method: 'POST',
+    url: (g) => `/api/graph/${g}/new`,
+    body: () => ({ type: true, label: ['Made'] }),
+  },
+  {
+    name: 'node delete',
+    minimum: 'Read-Write',
+    method: 'DELETE',
+    url: (g) => `/api/graph/${g}/0`,
+    body: () => ({ type: true }),
+  },
+  {
+    name: 'label add',
+    minimum: 'Read-Write',
+    method: 'POST',
+    url: (g) => `/api/graph/${g}/0/label`,
+    body: () => ({ label: 'Extra' }),
+  },
+  {
+    name: 'label remove',
+    minimum: 'Read-Write',
+    method: 'DELETE',
+    url: (g) => `/api/graph/${g}/0/label`,
+    body: () => ({ label: 'Seed' }),
+  },
+  {
+    name: 'property set',
+    minimum: 'Read-Write',
+    method: 'POST',
+    url: (g) => `/api/graph/${g}/0/colour`,
+    body: () => ({ value: 'red', type: true }),
+  },
+  {
+    name: 'property remove',
+    minimum: 'Read-Write',
+    method: 'DELETE',
+    url: (g) => `/api/graph/${g}/0/name`,
+    body: () => ({ type: true }),
+  },
   { name: 'config list', minimum: 'Admin', method: 'GET', url: () => '/api/graph/config' },
   { name: 'config read', minimum: 'Admin', method: 'GET', url: () => '/api/graph/config/TIMEOUT' },
   { name: 'config set', minimum: 'Admin', method: 'POST', url: () => '/api/graph/config/MAX_INFO_QUERIES?value=1000' },
   { name: 'user list', minimum: 'Admin', method: 'GET', url: () => '/api/user' },
   { name: 'user read', minimum: 'Admin', method: 'GET', url: () => '/api/user/mx-victim' },
-  { name: 'user create', minimum: 'Admin', method: 'POST', url: () => '/api/user', body: (_g, c) => ({ username: c.user, password: 'pw', role: 'Read-Only' }), ok: 201 },
+  {
+    name: 'user create',
+    minimum: 'Admin',
+    method: 'POST',
+    url: () => '/api/user',
+    body: (_g, c) => ({ username: c.user, password: 'pw', role: 'Read-Only' }),
+    ok: 201,
+  },
   { name: 'user update', minimum: 'Admin', method: 'PATCH', url: () => '/api/user/mx-victim?role=Read-Only' },
-  { name: 'user delete', minimum: 'Admin', method: 'DELETE', url: () => '/api/user', body: (_g, c) => ({ users: [{ username: `${c.user}-del` }] }) },
+  {
+    name: 'user delete',
+    minimum: 'Admin',
+    method: 'DELETE',
+    url: () => '/api/user',
+    body: (_g, c) => ({ users: [{ username: `${c.user}-del` }] }),
+  },
   { name: 'UDF list', minimum: 'Admin', method: 'GET', url: () => '/api/udf' },
   { name: 'UDF flush', minimum: 'Admin', method: 'DELETE', url: () => '/api/udf' },
-  { name: "another user's token", minimum: 'Admin', method: 'GET', url: (_g, c) => `/api/auth/tokens/${c.otherTokenId}` },
+  {
+    name: "another user's token",
+    minimum: 'Admin',
+    method: 'GET',
+    url: (_g, c) => `/api/auth/tokens/${c.otherTokenId}`,
+  },
 ];
 
 let sequence = 0;
@@ -78,7 +172,10 @@ async function freshGraph(): Promise<string> {
 describe.each(ROLES)('a %s token', (role) => {
   it.each(CASES)('$name', async (c) => {
     const graph = await freshGraph();
-    const spare = await createToken(t.app, credentials(t.falkordb, `mx-${role.toLowerCase()}`, `mx-${role.toLowerCase()}-password`));
+    const spare = await createToken(
+      t.app,
+      credentials(t.falkordb, `mx-${role.toLowerCase()}`, `mx-${role.toLowerCase()}-password`),
+    );
     const other = role === 'Read-Only' ? tokens['Read-Write'] : tokens['Read-Only'];
     const user = `mx-new-${sequence}`;
     const client = await adminClient(t.falkordb);
@@ -88,7 +185,12 @@ describe.each(ROLES)('a %s token', (role) => {
     const ctx = { ownTokenId: decodeJwt(spare).jti!, otherTokenId: decodeJwt(other).jti!, user };
 
     const before = await databaseSnapshot(t.falkordb);
-    const res = await t.app.inject({ method: c.method, url: c.url(graph, ctx), headers: bearer(tokens[role]), ...(c.body ? { payload: c.body(graph, ctx) as never } : {}) });
+    const res = await t.app.inject({
+      method: c.method,
+      url: c.url(graph, ctx),
+      headers: bearer(tokens[role]),
+      ...(c.body ? { payload: c.body(graph, ctx) as never } : {}),
+    });
     if (RANK[role] >= RANK[c.minimum]) {
       expect(res.statusCode, res.body).toBe(c.ok ?? 200);
     } else {
@@ -107,7 +209,11 @@ describe('FalkorDB ACL as the second line', () => {
     const token = await createToken(t.app, credentials(t.falkordb, 'mx-demoted', 'pw'));
     await client.sendCommand(['ACL', 'SETUSER', 'mx-demoted', '-@all', '+ping', '+graph.list', '+graph.ro_query']);
     await client.close();
-    const res = await t.app.inject({ method: 'POST', url: '/api/graph/config/TIMEOUT?value=0', headers: bearer(token) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/graph/config/TIMEOUT?value=0',
+      headers: bearer(token),
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json<{ message: string }>().message).toMatch(/^NOPERM/);
   });

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { adminClient, bearer, credentials, databaseSnapshot, graphQuery, tokensForEveryRole } from '../support/browser.js';
+import {
+  adminClient,
+  bearer,
+  credentials,
+  databaseSnapshot,
+  graphQuery,
+  tokensForEveryRole,
+} from '../support/browser.js';
 
 let t: TestApp;
 let admin: Record<string, string>;
@@ -81,7 +88,12 @@ async function storedState() {
   try {
     const tokenKeys = (await client.keys('graphdb:token:*')).length;
     const acl = await client.sendCommand<string[]>(['ACL', 'LIST']);
-    return { ...(await databaseSnapshot(t.falkordb)), tokenKeys, acl, kept: await graphQuery(t.falkordb, 'kept', 'MATCH (n) RETURN labels(n), properties(n) ORDER BY ID(n)') };
+    return {
+      ...(await databaseSnapshot(t.falkordb)),
+      tokenKeys,
+      acl,
+      kept: await graphQuery(t.falkordb, 'kept', 'MATCH (n) RETURN labels(n), properties(n) ORDER BY ID(n)'),
+    };
   } finally {
     await client.close();
   }
@@ -92,7 +104,12 @@ describe('malformed requests to every endpoint', () => {
     const before = await storedState();
     for (const [method, url, body, field] of TABLE()) {
       const headers = typeof body === 'string' ? { ...admin, 'content-type': 'application/json' } : admin;
-      const res = await t.app.inject({ method, url, headers, ...(body === undefined ? {} : { payload: body as never }) });
+      const res = await t.app.inject({
+        method,
+        url,
+        headers,
+        ...(body === undefined ? {} : { payload: body as never }),
+      });
       const label = `${method} ${url.slice(0, 80)} ${JSON.stringify(body)?.slice(0, 60)}`;
       expect(res.statusCode, `${label} -> ${res.body}`).toBe(400);
       const json = res.json<Record<string, unknown>>();

@@ -1,7 +1,15 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { adminClient, bearer, createToken, credentials, databaseSnapshot, tokensForEveryRole, type RoleTokens } from '../support/browser.js';
+import {
+  adminClient,
+  bearer,
+  createToken,
+  credentials,
+  databaseSnapshot,
+  tokensForEveryRole,
+  type RoleTokens,
+} from '../support/browser.js';
 
 let t: TestApp;
 let tokens: RoleTokens;
@@ -68,7 +76,12 @@ describe('configuration', () => {
   });
 
   it('checks the role before the request: a Read-Only token with a bad body gets 403, not 400', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/graph/config/MAX_INFO_QUERIES', headers: { ...bearer(tokens['Read-Only']), 'content-type': 'application/json' }, payload: '{"value": {"not": "a value"}}' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/graph/config/MAX_INFO_QUERIES',
+      headers: { ...bearer(tokens['Read-Only']), 'content-type': 'application/json' },
+      payload: '{"value": {"not": "a value"}}',
+    });
     expect(res.statusCode).toBe(403);
     expect(await configValue('MAX_INFO_QUERIES')).toBe(600);
   });
@@ -97,12 +110,20 @@ describe('database users', () => {
     ['PATCH', '/api/user/cfg-read-only?role=Boss', undefined],
     ['DELETE', '/api/user', { users: 'everyone' }],
     ['GET', '/api/user/bad%20name', undefined],
-  ] as const)('checks the role before the request: a Read-Write token sending %s %s with bad input gets 403, not 400', async (method, url, payload) => {
-    const before = await databaseSnapshot(t.falkordb);
-    const res = await t.app.inject({ method, url, headers: bearer(tokens['Read-Write']), ...(payload === undefined ? {} : { payload }) });
-    expect(res.statusCode, res.body).toBe(403);
-    expect(await databaseSnapshot(t.falkordb)).toEqual(before);
-  });
+  ] as const)(
+    'checks the role before the request: a Read-Write token sending %s %s with bad input gets 403, not 400',
+    async (method, url, payload) => {
+      const before = await databaseSnapshot(t.falkordb);
+      const res = await t.app.inject({
+        method,
+        url,
+        headers: bearer(tokens['Read-Write']),
+        ...(payload === undefined ? {} : { payload }),
+      });
+      expect(res.statusCode, res.body).toBe(403);
+      expect(await databaseSnapshot(t.falkordb)).toEqual(before);
+    },
+  );
 
   it('lists users with their roles read back from ACL GETUSER', async () => {
     const res = await call('GET', '/api/user');
@@ -118,7 +139,11 @@ describe('database users', () => {
   });
 
   it('creates a user (201 with location) who can then sign in with the detected role', async () => {
-    const res = await call('POST', '/api/user', { username: 'carol', password: 'pass word > ~* +@all', role: 'Read-Write' });
+    const res = await call('POST', '/api/user', {
+      username: 'carol',
+      password: 'pass word > ~* +@all',
+      role: 'Read-Write',
+    });
     expect(res.statusCode).toBe(201);
     expect(res.headers.location).toBe('/api/user/carol');
     expect(res.json()).toEqual({ message: 'User carol created' });
@@ -129,7 +154,11 @@ describe('database users', () => {
     const missing = await call('GET', '/api/user/nobody-here');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: 'User nobody-here not found' });
-    const asReader = await t.app.inject({ method: 'GET', url: '/api/user/carol', headers: bearer(tokens['Read-Only']) });
+    const asReader = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/carol',
+      headers: bearer(tokens['Read-Only']),
+    });
     expect(asReader.statusCode).toBe(403);
     // The odd password is one password, not extra ACL rules.
     expect(await aclCommands('carol')).toContain('+graph.query');

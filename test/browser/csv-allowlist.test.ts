@@ -13,7 +13,9 @@ let tokens: RoleTokens;
 let listener: Server;
 let internalOrigin: string;
 const connections: string[] = [];
-const REFUSED = { message: 'LOAD CSV may only read file:// URLs, or URLs under CSV_URL_ALLOWLIST, given as a string literal' };
+const REFUSED = {
+  message: 'LOAD CSV may only read file:// URLs, or URLs under CSV_URL_ALLOWLIST, given as a string literal',
+};
 
 beforeAll(async () => {
   // A server on loopback that records any connection: the refused queries must never reach it.
@@ -31,24 +33,33 @@ afterAll(async () => {
   listener.close();
 });
 
-const run = (query: string) => t.app.inject({ method: 'GET', url: `/api/graph/csv-allow?query=${encodeURIComponent(query)}&timeout=10000`, headers: bearer(tokens['Read-Write']) });
+const run = (query: string) =>
+  t.app.inject({
+    method: 'GET',
+    url: `/api/graph/csv-allow?query=${encodeURIComponent(query)}&timeout=10000`,
+    headers: bearer(tokens['Read-Write']),
+  });
 
 describe('CSV_URL_ALLOWLIST', () => {
   it('passes LOAD CSV from a URL under an allowed prefix on to the database', async () => {
-    const res = await run("LOAD CSV WITH HEADERS FROM 'https://data.example.org/exports/people.csv' AS row RETURN row.name AS name");
+    const res = await run(
+      "LOAD CSV WITH HEADERS FROM 'https://data.example.org/exports/people.csv' AS row RETURN row.name AS name",
+    );
     // The answer is the database's (this build reads file:// only, and no registry host is reachable here), not
     // the guard's refusal.
     expect(res.statusCode).toBe(400);
     expect(res.json()).not.toEqual(REFUSED);
   });
 
-  it.each(['https://data.example.org/exports/../secrets.csv', 'https://data.example.org/exportsx/people.csv', 'https://other.example.org/exports/a.csv', 'http://169.254.169.254/latest/meta-data/'])(
-    'refuses %s without the database seeing it',
-    async (url) => {
-      const res = await run(`LOAD CSV FROM '${url}' AS row RETURN row`);
-      expect([res.statusCode, res.json()]).toEqual([400, REFUSED]);
-    },
-  );
+  it.each([
+    'https://data.example.org/exports/../secrets.csv',
+    'https://data.example.org/exportsx/people.csv',
+    'https://other.example.org/exports/a.csv',
+    'http://169.254.169.254/latest/meta-data/',
+  ])('refuses %s without the database seeing it', async (url) => {
+    const res = await run(`LOAD CSV FROM '${url}' AS row RETURN row`);
+    expect([res.statusCode, res.json()]).toEqual([400, REFUSED]);
+  });
 
   it('refuses a loopback URL without any connection attempt', async () => {
     const res = await run(`LOAD CSV FROM '${internalOrigin}/exports/people.csv' AS row RETURN row`);
@@ -57,8 +68,15 @@ describe('CSV_URL_ALLOWLIST', () => {
   });
 
   it('does not start with an internal prefix in the list', () => {
-    for (const prefix of [`${internalOrigin}/exports/`, 'http://169.254.169.254/', 'http://[::1]/', 'http://10.0.0.8/']) {
-      expect(() => loadConfig({ ...TEST_SECRETS, CSV_URL_ALLOWLIST: prefix }), prefix).toThrow(/loopback, private, link-local or special address/);
+    for (const prefix of [
+      `${internalOrigin}/exports/`,
+      'http://169.254.169.254/',
+      'http://[::1]/',
+      'http://10.0.0.8/',
+    ]) {
+      expect(() => loadConfig({ ...TEST_SECRETS, CSV_URL_ALLOWLIST: prefix }), prefix).toThrow(
+        /loopback, private, link-local or special address/,
+      );
     }
   });
 });

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { adminClient, bearer, createDbUser, createToken, credentials, databaseSnapshot, graphQuery, parseEvents, tokensForEveryRole, type RoleTokens } from '../support/browser.js';
+import {
+  adminClient,
+  bearer,
+  createDbUser,
+  createToken,
+  credentials,
+  databaseSnapshot,
+  graphQuery,
+  parseEvents,
+  tokensForEveryRole,
+  type RoleTokens,
+} from '../support/browser.js';
 import { startTestFalkorDB } from '../support/falkordb.js';
 
 let t: TestApp;
@@ -17,7 +28,11 @@ const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?
   t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as never }) });
 
 async function seed(graph: string): Promise<void> {
-  await graphQuery(t.falkordb, graph, "CREATE (:Person {name: 'Ada'})-[:KNOWS {since: 1843}]->(:Person {name: 'Charles'}), (:City {name: 'London'})");
+  await graphQuery(
+    t.falkordb,
+    graph,
+    "CREATE (:Person {name: 'Ada'})-[:KNOWS {since: 1843}]->(:Person {name: 'Charles'}), (:City {name: 'London'})",
+  );
 }
 
 describe('graph endpoints', () => {
@@ -70,7 +85,10 @@ describe('graph endpoints', () => {
     const graphs = (await databaseSnapshot(t.falkordb)).graphs;
     expect(graphs).toContain('rename-c');
     expect(graphs).not.toContain('rename-a');
-    expect(await graphQuery(t.falkordb, 'rename-c', 'MATCH (p:Person) RETURN p.name ORDER BY p.name')).toEqual([['Ada'], ['Charles']]);
+    expect(await graphQuery(t.falkordb, 'rename-c', 'MATCH (p:Person) RETURN p.name ORDER BY p.name')).toEqual([
+      ['Ada'],
+      ['Charles'],
+    ]);
 
     await seed('rename-d');
     const exists = await call('PATCH', '/api/graph/rename-d?sourceName=rename-c');
@@ -99,11 +117,14 @@ describe('graph endpoints', () => {
 
   it('explains without running, profiles by running', async () => {
     await seed('plans');
-    const explain = await call('GET', `/api/graph/plans/explain?query=${encodeURIComponent("CREATE (:Ghost)")}`);
+    const explain = await call('GET', `/api/graph/plans/explain?query=${encodeURIComponent('CREATE (:Ghost)')}`);
     expect(explain.statusCode).toBe(200);
     expect(explain.json<{ result: string[] }>().result[0]).toMatch(/Create/);
     expect(await graphQuery(t.falkordb, 'plans', 'MATCH (g:Ghost) RETURN count(g)')).toEqual([[0]]);
-    const profile = await call('GET', `/api/graph/plans/profile?query=${encodeURIComponent('MATCH (p:Person) RETURN p')}`);
+    const profile = await call(
+      'GET',
+      `/api/graph/plans/profile?query=${encodeURIComponent('MATCH (p:Person) RETURN p')}`,
+    );
     expect(profile.statusCode).toBe(200);
     expect(profile.json<{ result: string[] }>().result.join('\n')).toMatch(/Records produced: 2/);
     const missing = await call('GET', '/api/graph/plans/explain');
@@ -113,14 +134,22 @@ describe('graph endpoints', () => {
 
   it('lists functions, property keys, labels and relationship types keyed by the requested type', async () => {
     await seed('infos');
-    const info = async (type: string) => (await call('GET', `/api/graph/infos/info?type=${encodeURIComponent(type)}`)).json<{ result: { data: Record<string, string>[] } }>().result.data;
+    const info = async (type: string) =>
+      (await call('GET', `/api/graph/infos/info?type=${encodeURIComponent(type)}`)).json<{
+        result: { data: Record<string, string>[] };
+      }>().result.data;
     expect(await info('(label)')).toEqual([{ '(label)': 'Person' }, { '(label)': 'City' }]);
     expect(await info('(relationship type)')).toEqual([{ '(relationship type)': 'KNOWS' }]);
     expect(await info('(property key)')).toEqual([{ '(property key)': 'name' }, { '(property key)': 'since' }]);
-    expect(await info('(function)')).toEqual(expect.arrayContaining([{ '(function)': 'toupper' }, { '(function)': 'labels' }]));
+    expect(await info('(function)')).toEqual(
+      expect.arrayContaining([{ '(function)': 'toupper' }, { '(function)': 'labels' }]),
+    );
     for (const [url, message] of [
       ['/api/graph/infos/info', 'Missing parameter type'],
-      ['/api/graph/infos/info?type=label', 'Invalid parameter type: must be one of (function), (property key), (label), (relationship type)'],
+      [
+        '/api/graph/infos/info?type=label',
+        'Invalid parameter type: must be one of (function), (property key), (label), (relationship type)',
+      ],
     ]) {
       const res = await call('GET', url!);
       expect(res.statusCode).toBe(400);
@@ -142,7 +171,9 @@ describe('graph endpoints', () => {
     const res = await call('GET', '/api/graph/exported/export');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/octet-stream');
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="exported.dump"; filename*=UTF-8''exported.dump`);
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="exported.dump"; filename*=UTF-8''exported.dump`,
+    );
     // A graph's DUMP is not repeatable, not even in length (it carries per-call data; once 1363 bytes, then 1397
     // for the same graph), so the proof is that it restores, below.
     expect(res.rawPayload.length).toBeGreaterThan(100);
@@ -156,7 +187,9 @@ describe('graph endpoints', () => {
       } finally {
         await other.close();
       }
-      expect(await graphQuery(target, 'exported', 'MATCH (a)-[k:KNOWS]->(b) RETURN a.name, k.since, b.name')).toEqual([['Ada', 1843, 'Charles']]);
+      expect(await graphQuery(target, 'exported', 'MATCH (a)-[k:KNOWS]->(b) RETURN a.name, k.since, b.name')).toEqual([
+        ['Ada', 1843, 'Charles'],
+      ]);
     } finally {
       await target.stop();
     }
@@ -166,12 +199,20 @@ describe('graph endpoints', () => {
     await seed('we"ird\\name ü');
     const res = await call('GET', `/api/graph/${encodeURIComponent('we"ird\\name ü')}/export`);
     expect(res.statusCode).toBe(200);
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="we_ird_name__.dump"; filename*=UTF-8''${encodeURIComponent('we"ird\\name ü.dump')}`);
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="we_ird_name__.dump"; filename*=UTF-8''${encodeURIComponent('we"ird\\name ü.dump')}`,
+    );
   });
 
   it('never creates a graph from the read endpoints: they answer 404 for a missing one', async () => {
     const before = await databaseSnapshot(t.falkordb);
-    for (const url of ['/api/graph/ghost/count', '/api/graph/ghost/export', '/api/graph/ghost/info?type=(label)', '/api/graph/ghost/explain?query=MATCH%20(n)%20RETURN%20n', '/api/graph/ghost/0']) {
+    for (const url of [
+      '/api/graph/ghost/count',
+      '/api/graph/ghost/export',
+      '/api/graph/ghost/info?type=(label)',
+      '/api/graph/ghost/explain?query=MATCH%20(n)%20RETURN%20n',
+      '/api/graph/ghost/0',
+    ]) {
       const res = await call('GET', url);
       expect(res.statusCode, url).toBe(404);
       expect(res.json()).toEqual({ message: 'Graph ghost not found' });

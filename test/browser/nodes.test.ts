@@ -20,13 +20,22 @@ beforeEach(async () => {
   } finally {
     await client.close();
   }
-  await graphQuery(t.falkordb, 'people', "CREATE (:Person {name: 'Ada', age: 36})-[:KNOWS {since: 1833}]->(:Person {name: 'Charles'})");
+  await graphQuery(
+    t.falkordb,
+    'people',
+    "CREATE (:Person {name: 'Ada', age: 36})-[:KNOWS {since: 1833}]->(:Person {name: 'Charles'})",
+  );
 });
 
 const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
   t.app.inject({ method, url, headers: admin, ...(payload === undefined ? {} : { payload: payload as never }) });
 // The direct client reads FalkorDB's verbose replies, where lists come back as text such as "[a, b]".
-const state = () => graphQuery(t.falkordb, 'people', 'MATCH (n) OPTIONAL MATCH (n)-[r]->() RETURN ID(n), labels(n), properties(n), properties(r) ORDER BY ID(n)');
+const state = () =>
+  graphQuery(
+    t.falkordb,
+    'people',
+    'MATCH (n) OPTIONAL MATCH (n)-[r]->() RETURN ID(n), labels(n), properties(n), properties(r) ORDER BY ID(n)',
+  );
 
 describe('nodes and relationships', () => {
   it('reads a node with its relationships', async () => {
@@ -63,24 +72,44 @@ describe('nodes and relationships', () => {
   });
 
   it('adds and removes labels', async () => {
-    expect((await call('POST', '/api/graph/people/0/label', { label: 'Mathematician' })).json()).toEqual({ message: 'Label added' });
-    expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) WHERE ID(n) = 0 RETURN labels(n)')).toEqual([['[Person, Mathematician]']]);
-    expect((await call('DELETE', '/api/graph/people/0/label', { label: 'Person' })).json()).toEqual({ message: 'Label removed' });
-    expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) WHERE ID(n) = 0 RETURN labels(n)')).toEqual([['[Mathematician]']]);
+    expect((await call('POST', '/api/graph/people/0/label', { label: 'Mathematician' })).json()).toEqual({
+      message: 'Label added',
+    });
+    expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) WHERE ID(n) = 0 RETURN labels(n)')).toEqual([
+      ['[Person, Mathematician]'],
+    ]);
+    expect((await call('DELETE', '/api/graph/people/0/label', { label: 'Person' })).json()).toEqual({
+      message: 'Label removed',
+    });
+    expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) WHERE ID(n) = 0 RETURN labels(n)')).toEqual([
+      ['[Mathematician]'],
+    ]);
     expect((await call('POST', '/api/graph/people/42/label', { label: 'X' })).statusCode).toBe(404);
   });
 
   it('sets and removes properties of nodes and relationships, values as parameters', async () => {
     const tricky = `"}) MATCH (m) DETACH DELETE m //\\ '`;
-    expect((await call('POST', '/api/graph/people/0/motto', { value: tricky, type: true })).json()).toEqual({ message: 'Property set' });
-    expect((await call('POST', '/api/graph/people/0/scores', { value: [1, 2.5, 'x', true], type: true })).statusCode).toBe(200);
+    expect((await call('POST', '/api/graph/people/0/motto', { value: tricky, type: true })).json()).toEqual({
+      message: 'Property set',
+    });
+    expect(
+      (await call('POST', '/api/graph/people/0/scores', { value: [1, 2.5, 'x', true], type: true })).statusCode,
+    ).toBe(200);
     expect((await call('POST', '/api/graph/people/0/weight', { value: 0.75, type: false })).statusCode).toBe(200);
-    expect(await graphQuery(t.falkordb, 'people', 'MATCH (n)-[r]->() WHERE ID(n) = 0 RETURN n.motto, n.scores, r.weight')).toEqual([[tricky, '[1, 2.500000, x, true]', '0.75']]);
+    expect(
+      await graphQuery(t.falkordb, 'people', 'MATCH (n)-[r]->() WHERE ID(n) = 0 RETURN n.motto, n.scores, r.weight'),
+    ).toEqual([[tricky, '[1, 2.500000, x, true]', '0.75']]);
     expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) RETURN count(n)')).toEqual([[2]]);
 
-    expect((await call('DELETE', '/api/graph/people/0/motto', { type: true })).json()).toEqual({ message: 'Property removed' });
-    expect((await call('DELETE', '/api/graph/people/0/since', { type: false })).json()).toEqual({ message: 'Property removed' });
-    expect(await graphQuery(t.falkordb, 'people', 'MATCH (n)-[r]->() WHERE ID(n) = 0 RETURN n.motto, r.since')).toEqual([[null, null]]);
+    expect((await call('DELETE', '/api/graph/people/0/motto', { type: true })).json()).toEqual({
+      message: 'Property removed',
+    });
+    expect((await call('DELETE', '/api/graph/people/0/since', { type: false })).json()).toEqual({
+      message: 'Property removed',
+    });
+    expect(await graphQuery(t.falkordb, 'people', 'MATCH (n)-[r]->() WHERE ID(n) = 0 RETURN n.motto, r.since')).toEqual(
+      [[null, null]],
+    );
 
     const missingValue = await call('POST', '/api/graph/people/0/motto', { type: true });
     expect(missingValue.statusCode).toBe(400);
@@ -107,13 +136,20 @@ describe('nodes and relationships', () => {
       expect(Object.keys(res.json<object>())).toEqual(['message']);
     }
     expect(await state()).toEqual(before);
-    expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) WHERE n.pwned IS NOT NULL RETURN count(n)')).toEqual([[0]]);
+    expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) WHERE n.pwned IS NOT NULL RETURN count(n)')).toEqual([
+      [0],
+    ]);
   });
 
   it('quotes unusual but harmless names as identifiers', async () => {
     expect((await call('POST', '/api/graph/people/0/label', { label: 'Has Space & ünïcode' })).statusCode).toBe(200);
-    expect((await call('POST', `/api/graph/people/0/${encodeURIComponent('odd key!')}`, { value: 'v', type: true })).statusCode).toBe(200);
-    expect(await graphQuery(t.falkordb, 'people', "MATCH (n:`Has Space & ünïcode`) RETURN n.`odd key!`")).toEqual([['v']]);
+    expect(
+      (await call('POST', `/api/graph/people/0/${encodeURIComponent('odd key!')}`, { value: 'v', type: true }))
+        .statusCode,
+    ).toBe(200);
+    expect(await graphQuery(t.falkordb, 'people', 'MATCH (n:`Has Space & ünïcode`) RETURN n.`odd key!`')).toEqual([
+      ['v'],
+    ]);
   });
 });
 
@@ -132,23 +168,55 @@ describe('role before validation', () => {
 
 describe('element creation (POST /api/graph/{graph}/{element})', () => {
   it('creates a node with labels and properties, every value a parameter', async () => {
-    const res = await call('POST', '/api/graph/people/new', { type: true, label: ['Person', 'Poet'], attributes: [['name', 'Byron'], ['born', 1788], ['quote', "it's \"odd\" `here`"], ['__proto__', 'kept']] });
+    const res = await call('POST', '/api/graph/people/new', {
+      type: true,
+      label: ['Person', 'Poet'],
+      attributes: [
+        ['name', 'Byron'],
+        ['born', 1788],
+        ['quote', 'it\'s "odd" `here`'],
+        ['__proto__', 'kept'],
+      ],
+    });
     expect(res.statusCode, res.body).toBe(200);
-    const created = res.json<{ result: { data: [{ n: { id: number; labels: string[]; properties: Record<string, unknown> } }] } }>().result.data[0].n;
+    const created = res.json<{
+      result: { data: [{ n: { id: number; labels: string[]; properties: Record<string, unknown> } }] };
+    }>().result.data[0].n;
     expect(created.labels).toEqual(['Person', 'Poet']);
     expect(created.properties).toMatchObject({ name: 'Byron', born: 1788, quote: 'it\'s "odd" `here`' });
-    const stored = await graphQuery(t.falkordb, 'people', `MATCH (n) WHERE ID(n) = ${created.id} RETURN labels(n), n.name, n.quote`);
+    const stored = await graphQuery(
+      t.falkordb,
+      'people',
+      `MATCH (n) WHERE ID(n) = ${created.id} RETURN labels(n), n.name, n.quote`,
+    );
     expect(stored).toEqual([['[Person, Poet]', 'Byron', 'it\'s "odd" `here`']]);
     // A node ignores end nodes it was sent, even an empty list (found by the fuzzer: once a 500).
-    expect((await call('POST', '/api/graph/people/new', { type: true, label: ['X'], selectedNodes: [] })).statusCode).toBe(200);
+    expect(
+      (await call('POST', '/api/graph/people/new', { type: true, label: ['X'], selectedNodes: [] })).statusCode,
+    ).toBe(200);
   });
 
   it('creates a relationship between two existing nodes, and creates nothing when one is missing', async () => {
-    const res = await call('POST', '/api/graph/people/new', { type: false, label: ['ADMIRES'], attributes: [['since', 1840]], selectedNodes: [{ id: 1 }, { id: 0 }] });
+    const res = await call('POST', '/api/graph/people/new', {
+      type: false,
+      label: ['ADMIRES'],
+      attributes: [['since', 1840]],
+      selectedNodes: [{ id: 1 }, { id: 0 }],
+    });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json<{ result: { data: [{ e: unknown }] } }>().result.data[0].e).toMatchObject({ relationshipType: 'ADMIRES', sourceId: 1, destinationId: 0, properties: { since: 1840 } });
+    expect(res.json<{ result: { data: [{ e: unknown }] } }>().result.data[0].e).toMatchObject({
+      relationshipType: 'ADMIRES',
+      sourceId: 1,
+      destinationId: 0,
+      properties: { since: 1840 },
+    });
     const before = await state();
-    const missing = await call('POST', '/api/graph/people/new', { type: false, label: ['ADMIRES'], attributes: [], selectedNodes: [{ id: 0 }, { id: 999 }] });
+    const missing = await call('POST', '/api/graph/people/new', {
+      type: false,
+      label: ['ADMIRES'],
+      attributes: [],
+      selectedNodes: [{ id: 0 }, { id: 999 }],
+    });
     expect(missing.statusCode).toBe(404);
     expect(await state()).toEqual(before);
   });
@@ -169,9 +237,19 @@ describe('element creation (POST /api/graph/{graph}/{element})', () => {
   });
 
   it('is for Read-Write and Admin tokens', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/graph/people/new', headers: bearer(tokens['Read-Only']), payload: { type: true, label: ['X'] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/graph/people/new',
+      headers: bearer(tokens['Read-Only']),
+      payload: { type: true, label: ['X'] },
+    });
     expect(res.statusCode).toBe(403);
-    const writer = await t.app.inject({ method: 'POST', url: '/api/graph/people/new', headers: bearer(tokens['Read-Write']), payload: { type: true, label: ['X'] } });
+    const writer = await t.app.inject({
+      method: 'POST',
+      url: '/api/graph/people/new',
+      headers: bearer(tokens['Read-Write']),
+      payload: { type: true, label: ['X'] },
+    });
     expect(writer.statusCode).toBe(200);
   });
 });

@@ -10,7 +10,11 @@ let tokens: RoleTokens;
 beforeAll(async () => {
   t = await startTestApp();
   tokens = await tokensForEveryRole(t.app, t.falkordb, 'params');
-  await graphQuery(t.falkordb, 'people', "CREATE (:Person {name: 'Ada', born: 1815}), (:Person {name: 'Charles', born: 1791})");
+  await graphQuery(
+    t.falkordb,
+    'people',
+    "CREATE (:Person {name: 'Ada', born: 1815}), (:Person {name: 'Charles', born: 1791})",
+  );
 });
 afterAll(() => t.close());
 
@@ -23,8 +27,21 @@ const run = (query: string, params: unknown, token = tokens['Read-Only'], accept
 
 describe('query parameters', () => {
   it('passes every JSON value type through as that value', async () => {
-    const params = { nothing: null, yes: true, no: false, int: 42, negative: -7, float: 1.5, text: 'Ada "the first" \\ Lovelace ü 🙂', list: [1, 'two', [3]], map: { a: 1, b: ['x'] } };
-    const res = await run('RETURN $nothing AS nothing, $yes AS yes, $no AS no, $int AS int, $negative AS negative, $float AS float, $text AS text, $list AS list, $map AS map', params);
+    const params = {
+      nothing: null,
+      yes: true,
+      no: false,
+      int: 42,
+      negative: -7,
+      float: 1.5,
+      text: 'Ada "the first" \\ Lovelace ü 🙂',
+      list: [1, 'two', [3]],
+      map: { a: 1, b: ['x'] },
+    };
+    const res = await run(
+      'RETURN $nothing AS nothing, $yes AS yes, $no AS no, $int AS int, $negative AS negative, $float AS float, $text AS text, $list AS list, $map AS map',
+      params,
+    );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<{ data: unknown[] }>().data).toEqual([params]);
   });
@@ -32,13 +49,26 @@ describe('query parameters', () => {
   it('uses parameters in matching, as JSON and as an event stream', async () => {
     const json = await run('MATCH (p:Person) WHERE p.born < $before RETURN p.name AS name', { before: 1800 });
     expect(json.json<{ data: unknown[] }>().data).toEqual([{ name: 'Charles' }]);
-    const events = parseEvents((await run('MATCH (p:Person {name: $name}) RETURN p.born AS born', { name: 'Ada' }, tokens['Read-Only'], 'text/event-stream')).body);
+    const events = parseEvents(
+      (
+        await run(
+          'MATCH (p:Person {name: $name}) RETURN p.born AS born',
+          { name: 'Ada' },
+          tokens['Read-Only'],
+          'text/event-stream',
+        )
+      ).body,
+    );
     expect(events).toEqual([{ event: 'result', data: expect.objectContaining({ data: [{ born: 1815 }] }) as unknown }]);
   });
 
   it('keeps a value that looks like Cypher a value: nothing is created', async () => {
     const before = await graphQuery(t.falkordb, 'people', 'MATCH (n) RETURN count(n)');
-    const res = await run('RETURN $name AS name', { name: '" RETURN 1 UNION CREATE (:Injected) RETURN 1 //' }, tokens['Read-Write']);
+    const res = await run(
+      'RETURN $name AS name',
+      { name: '" RETURN 1 UNION CREATE (:Injected) RETURN 1 //' },
+      tokens['Read-Write'],
+    );
     expect(res.json<{ data: unknown[] }>().data).toEqual([{ name: '" RETURN 1 UNION CREATE (:Injected) RETURN 1 //' }]);
     expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) RETURN count(n)')).toEqual(before);
   });
@@ -49,7 +79,10 @@ describe('query parameters', () => {
     ['"text"', 'Invalid parameter params: params must be a JSON object'],
     [JSON.stringify({ 'bad name': 1 }), 'invalid parameter name bad name'],
     [JSON.stringify({ x: 'a\u0000b' }), 'values must not contain NUL characters'],
-    [JSON.stringify({ deep: JSON.parse('['.repeat(40) + ']'.repeat(40)) as unknown }), 'Invalid parameter params: params: values nest deeper than 32 levels'],
+    [
+      JSON.stringify({ deep: JSON.parse('['.repeat(40) + ']'.repeat(40)) as unknown }),
+      'Invalid parameter params: params: values nest deeper than 32 levels',
+    ],
   ])('refuses params %s with 400 before running anything', async (params, message) => {
     const res = await run('RETURN 1 AS one', params);
     expect([res.statusCode, res.json()]).toEqual([400, { message }]);
@@ -58,6 +91,8 @@ describe('query parameters', () => {
   });
 
   it('bounds the size of params', () => {
-    expect(parseQueryParams(JSON.stringify({ big: 'x'.repeat(70_000) }))).toEqual({ error: 'params must be at most 65536 bytes' });
+    expect(parseQueryParams(JSON.stringify({ big: 'x'.repeat(70_000) }))).toEqual({
+      error: 'params must be at most 65536 bytes',
+    });
   });
 });

@@ -1,7 +1,16 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { abortableGet, adminClient, bearer, databaseSnapshot, graphQuery, parseEvents, tokensForEveryRole, type RoleTokens } from '../support/browser.js';
+import {
+  abortableGet,
+  adminClient,
+  bearer,
+  databaseSnapshot,
+  graphQuery,
+  parseEvents,
+  tokensForEveryRole,
+  type RoleTokens,
+} from '../support/browser.js';
 
 let t: TestApp;
 let tokens: RoleTokens;
@@ -11,7 +20,11 @@ const SLOW_QUERY = 'UNWIND range(1, 20000000) AS x RETURN count(x) AS n';
 beforeAll(async () => {
   t = await startTestApp({ deps: { sseHeartbeatMs: 100 } });
   tokens = await tokensForEveryRole(t.app, t.falkordb, 'stream');
-  await graphQuery(t.falkordb, 'social', "CREATE (:Person {name: 'Ada', born: 1815})-[:KNOWS {since: 1833}]->(:Person {name: 'Charles'})");
+  await graphQuery(
+    t.falkordb,
+    'social',
+    "CREATE (:Person {name: 'Ada', born: 1815})-[:KNOWS {since: 1833}]->(:Person {name: 'Charles'})",
+  );
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
@@ -23,7 +36,11 @@ const sse = (token: string) => ({ ...bearer(token), accept: 'text/event-stream' 
 
 describe('the query stream', () => {
   it('answers an event-stream client with one result event, then ends', async () => {
-    const res = await t.app.inject({ method: 'GET', url: url('social', 'MATCH (p:Person) RETURN p.name AS name ORDER BY name'), headers: sse(tokens['Read-Only']) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: url('social', 'MATCH (p:Person) RETURN p.name AS name ORDER BY name'),
+      headers: sse(tokens['Read-Only']),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-cache');
@@ -36,7 +53,11 @@ describe('the query stream', () => {
   });
 
   it('answers other clients with the same outcome as JSON', async () => {
-    const res = await t.app.inject({ method: 'GET', url: url('social', 'MATCH (p:Person) RETURN count(p) AS n'), headers: bearer(tokens['Read-Only']) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: url('social', 'MATCH (p:Person) RETURN count(p) AS n'),
+      headers: bearer(tokens['Read-Only']),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('application/json');
     expect(res.json<{ data: unknown[] }>().data).toEqual([{ n: 2 }]);
@@ -44,7 +65,10 @@ describe('the query stream', () => {
 
   it('streams a large result in chunks, every row intact, as JSON and as one SSE result event', async () => {
     const query = "UNWIND range(1, 5003) AS x RETURN x, {twice: x * 2, name: 'r' + toString(x)} AS m";
-    const expected = Array.from({ length: 5003 }, (_, i) => ({ x: i + 1, m: { twice: (i + 1) * 2, name: `r${i + 1}` } }));
+    const expected = Array.from({ length: 5003 }, (_, i) => ({
+      x: i + 1,
+      m: { twice: (i + 1) * 2, name: `r${i + 1}` },
+    }));
     const json = await fetch(`${baseUrl}${url('social', query)}`, { headers: bearer(tokens.Admin) });
     expect(json.status).toBe(200);
     // No Content-Length: the body was written in pieces rather than built as one string first.
@@ -61,7 +85,11 @@ describe('the query stream', () => {
   });
 
   it('leaves out data when the query returns no rows', async () => {
-    const res = await t.app.inject({ method: 'GET', url: url('social', "MATCH (p:Person {name: 'Nobody'}) RETURN p"), headers: bearer(tokens.Admin) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: url('social', "MATCH (p:Person {name: 'Nobody'}) RETURN p"),
+      headers: bearer(tokens.Admin),
+    });
     expect(Object.keys(res.json<object>())).toEqual(['metadata']);
   });
 
@@ -94,22 +122,43 @@ describe('the query stream', () => {
   });
 
   it('runs GRAPH.RO_QUERY for Read-Only tokens, so a write fails and writes nothing', async () => {
-    const res = await t.app.inject({ method: 'GET', url: url('social', "CREATE (:Intruder) RETURN 1"), headers: sse(tokens['Read-Only']) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: url('social', 'CREATE (:Intruder) RETURN 1'),
+      headers: sse(tokens['Read-Only']),
+    });
     const events = parseEvents(res.body);
-    expect(events).toEqual([{ event: 'error', data: { message: expect.stringContaining('read-only') as unknown, status: 400 } }]);
+    expect(events).toEqual([
+      { event: 'error', data: { message: expect.stringContaining('read-only') as unknown, status: 400 } },
+    ]);
     expect(await graphQuery(t.falkordb, 'social', 'MATCH (i:Intruder) RETURN count(i)')).toEqual([[0]]);
-    const json = await t.app.inject({ method: 'GET', url: url('social', "CREATE (:Intruder) RETURN 1"), headers: bearer(tokens['Read-Only']) });
+    const json = await t.app.inject({
+      method: 'GET',
+      url: url('social', 'CREATE (:Intruder) RETURN 1'),
+      headers: bearer(tokens['Read-Only']),
+    });
     expect(json.statusCode).toBe(400);
-    const rw = await t.app.inject({ method: 'GET', url: url('writable', "CREATE (:Allowed) RETURN 1"), headers: bearer(tokens['Read-Write']) });
+    const rw = await t.app.inject({
+      method: 'GET',
+      url: url('writable', 'CREATE (:Allowed) RETURN 1'),
+      headers: bearer(tokens['Read-Write']),
+    });
     expect(rw.statusCode).toBe(200);
     expect(await graphQuery(t.falkordb, 'writable', 'MATCH (a:Allowed) RETURN count(a)')).toEqual([[1]]);
   });
 
   it("passes FalkorDB's error text through unchanged", async () => {
-    const res = await t.app.inject({ method: 'GET', url: url('social', 'MATCH (n RETURN n'), headers: sse(tokens.Admin) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: url('social', 'MATCH (n RETURN n'),
+      headers: sse(tokens.Admin),
+    });
     const [event] = parseEvents(res.body);
     expect(event!.event).toBe('error');
-    expect(event!.data).toMatchObject({ status: 400, message: expect.stringMatching(/^errMsg: .* errCtx: MATCH \(n RETURN n errCtxOffset: \d+$/) as unknown });
+    expect(event!.data).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^errMsg: .* errCtx: MATCH \(n RETURN n errCtxOffset: \d+$/) as unknown,
+    });
   });
 
   it('leaves no graph behind when a query on a graph that did not exist fails, and keeps existing graphs', async () => {
@@ -118,7 +167,11 @@ describe('the query stream', () => {
       expect(res.body).toContain('errMsg');
       expect((await databaseSnapshot(t.falkordb)).graphs).not.toContain('never-created');
     }
-    const failed = await t.app.inject({ method: 'GET', url: url('social', 'MATCH (n RETURN n'), headers: bearer(tokens.Admin) });
+    const failed = await t.app.inject({
+      method: 'GET',
+      url: url('social', 'MATCH (n RETURN n'),
+      headers: bearer(tokens.Admin),
+    });
     expect(failed.statusCode).toBe(400);
     expect(await graphQuery(t.falkordb, 'social', 'MATCH (p:Person) RETURN count(p)')).toEqual([[2]]);
   });
@@ -151,15 +204,19 @@ describe('the query stream', () => {
     const res = await fetch(`${baseUrl}${url('social', SLOW_QUERY, '60000')}`, { headers: sse(tokens.Admin) });
     const text = await res.text();
     expect(text).toMatch(/^: heartbeat\n\n/m);
-    expect(parseEvents(text)).toEqual([{ event: 'result', data: expect.objectContaining({ data: [{ n: 20_000_000 }] }) as unknown }]);
+    expect(parseEvents(text)).toEqual([
+      { event: 'result', data: expect.objectContaining({ data: [{ n: 20_000_000 }] }) as unknown },
+    ]);
   });
 
   it('does not hold back other requests with the same token while a slow query runs', async () => {
     let slowDone = false;
-    const slow = fetch(`${baseUrl}${url('social', SLOW_QUERY, '60000')}`, { headers: bearer(tokens.Admin) }).then(async (res) => {
-      slowDone = true;
-      return res.json();
-    });
+    const slow = fetch(`${baseUrl}${url('social', SLOW_QUERY, '60000')}`, { headers: bearer(tokens.Admin) }).then(
+      async (res) => {
+        slowDone = true;
+        return res.json();
+      },
+    );
     await new Promise((resolve) => setTimeout(resolve, 100));
     const quick = await fetch(`${baseUrl}/api/graph`, { headers: bearer(tokens.Admin) });
     expect(quick.status).toBe(200);
@@ -169,7 +226,10 @@ describe('the query stream', () => {
 
   it('drops its database connection when the client goes away mid-query', async () => {
     const client = await adminClient(t.falkordb);
-    const connections = async () => (await client.sendCommand<string>(['CLIENT', 'LIST'])).split('\n').filter((line) => line.includes('user=stream-admin')).length;
+    const connections = async () =>
+      (await client.sendCommand<string>(['CLIENT', 'LIST']))
+        .split('\n')
+        .filter((line) => line.includes('user=stream-admin')).length;
     try {
       const pending = abortableGet(`${baseUrl}${url('social', SLOW_QUERY, '60000')}`, sse(tokens.Admin));
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -221,7 +281,11 @@ describe('LOAD CSV from URLs (issue 15)', () => {
     expect(json.statusCode).toBe(400);
     expect(json.json()).toEqual(refused);
     for (const route of ['explain', 'profile']) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/graph/csv/${route}?query=${encodeURIComponent(query)}`, headers: bearer(tokens.Admin) });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/graph/csv/${route}?query=${encodeURIComponent(query)}`,
+        headers: bearer(tokens.Admin),
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual(refused);
     }
@@ -233,9 +297,17 @@ describe('LOAD CSV from URLs (issue 15)', () => {
   });
 
   it('lets file:// imports and a "LOAD CSV" inside a string literal through', async () => {
-    const literal = await t.app.inject({ method: 'GET', url: url('csv', "RETURN 'LOAD CSV FROM \"http://x\" AS r' AS s"), headers: bearer(tokens.Admin) });
+    const literal = await t.app.inject({
+      method: 'GET',
+      url: url('csv', 'RETURN \'LOAD CSV FROM "http://x" AS r\' AS s'),
+      headers: bearer(tokens.Admin),
+    });
     expect(literal.statusCode).toBe(200);
-    const file = await t.app.inject({ method: 'GET', url: `/api/graph/csv/explain?query=${encodeURIComponent("LOAD CSV FROM 'file://data.csv' AS row RETURN row")}`, headers: bearer(tokens.Admin) });
+    const file = await t.app.inject({
+      method: 'GET',
+      url: `/api/graph/csv/explain?query=${encodeURIComponent("LOAD CSV FROM 'file://data.csv' AS row RETURN row")}`,
+      headers: bearer(tokens.Admin),
+    });
     expect(file.statusCode).not.toBe(400);
   });
 });

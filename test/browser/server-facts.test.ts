@@ -10,11 +10,12 @@ let tokens: RoleTokens;
 beforeAll(async () => {
   t = await startTestApp();
   tokens = await tokensForEveryRole(t.app, t.falkordb, 'facts');
-  await graphQuery(t.falkordb, 'city', "UNWIND range(1, 5) AS i CREATE (:Town {i: i})-[:ROAD]->(:Town {i: i + 100})");
+  await graphQuery(t.falkordb, 'city', 'UNWIND range(1, 5) AS i CREATE (:Town {i: i})-[:ROAD]->(:Town {i: i + 100})');
 });
 afterAll(() => t.close());
 
-const get = (url: string, role: keyof RoleTokens = 'Read-Only', headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { ...bearer(tokens[role]), ...headers } });
+const get = (url: string, role: keyof RoleTokens = 'Read-Only', headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers: { ...bearer(tokens[role]), ...headers } });
 
 describe('server facts', () => {
   it('answers the graph module and its version to every role', async () => {
@@ -45,13 +46,22 @@ describe('server facts', () => {
     const slowClient = createClient({ url: t.falkordb.url });
     await slowClient.connect();
     try {
-      const slow = slowClient.sendCommand(['GRAPH.QUERY', 'city', "UNWIND range(1, 40000000) AS x WITH x WHERE x = -1 RETURN 'secret-literal' AS s"]);
+      const slow = slowClient.sendCommand([
+        'GRAPH.QUERY',
+        'city',
+        "UNWIND range(1, 40000000) AS x WITH x WHERE x = -1 RETURN 'secret-literal' AS s",
+      ]);
       let running: { graph: string; query?: string }[] = [];
       for (let i = 0; i < 100 && running.length === 0; i++) {
-        running = (await get('/api/monitor', 'Admin')).json<{ runningQueries: { graph: string; query?: string }[] }>().runningQueries;
+        running = (await get('/api/monitor', 'Admin')).json<{ runningQueries: { graph: string; query?: string }[] }>()
+          .runningQueries;
       }
       expect(running[0]).toMatchObject({ graph: 'city', query: expect.stringContaining('secret-literal') as unknown });
-      const asReader = (await get('/api/monitor', 'Read-Only')).json<{ memory: { name: string; series: number }[]; graph: { name: string; series: number }[]; runningQueries: Record<string, unknown>[] }>();
+      const asReader = (await get('/api/monitor', 'Read-Only')).json<{
+        memory: { name: string; series: number }[];
+        graph: { name: string; series: number }[];
+        runningQueries: Record<string, unknown>[];
+      }>();
       expect(asReader.memory.find((point) => point.name === 'used_memory')!.series).toBeGreaterThan(0);
       expect(asReader.graph.map((point) => point.name)).toEqual(['running_queries', 'waiting_queries']);
       expect(JSON.stringify(asReader)).not.toContain('secret-literal');
@@ -64,7 +74,9 @@ describe('server facts', () => {
   it('tells the connection role and replication, never a password', async () => {
     const res = await get('/api/connection-info');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ result: { role: 'master', connectedReplicas: 0, replicas: [], clusterEnabled: false } });
+    expect(res.json()).toEqual({
+      result: { role: 'master', connectedReplicas: 0, replicas: [], clusterEnabled: false },
+    });
   });
 
   it("answers a graph's memory use, and 404 for a missing graph without creating it", async () => {
@@ -89,7 +101,15 @@ describe('server facts', () => {
   });
 
   it('needs a token like every other browser route', async () => {
-    for (const url of ['/api/DBVersion', '/api/info', '/api/monitor', '/api/connection-info', '/api/graph/city/memory', '/api/graph/city/count/nodes', '/api/udf']) {
+    for (const url of [
+      '/api/DBVersion',
+      '/api/info',
+      '/api/monitor',
+      '/api/connection-info',
+      '/api/graph/city/memory',
+      '/api/graph/city/count/nodes',
+      '/api/udf',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(401);
       expect(Object.keys(res.json<Record<string, unknown>>()), url).toEqual(['message']);

@@ -22,7 +22,11 @@ afterAll(async () => {
 });
 
 const requestToken = (host: string, ca?: string) =>
-  t.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', payload: { username: 'default', password: '', host, port: String(tls.port), tls: 'true', ...(ca ? { ca } : {}) } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/auth/tokens/credentials',
+    payload: { username: 'default', password: '', host, port: String(tls.port), tls: 'true', ...(ca ? { ca } : {}) },
+  });
 
 describe('tokens for a TLS database', () => {
   it('connects by IP address and by host name with the given CA, and lists the graphs over TLS', async () => {

@@ -20,8 +20,8 @@ afterAll(async () => {
   await t.close();
 });
 
-
-const status = (app: TestApp, token: string) => app.app.inject({ method: 'GET', url: '/api/status', headers: bearer(token) });
+const status = (app: TestApp, token: string) =>
+  app.app.inject({ method: 'GET', url: '/api/status', headers: bearer(token) });
 
 async function twentyRequests(app: TestApp, token: string): Promise<void> {
   for (let i = 0; i < 20; i++) expect((await status(app, token)).statusCode).toBe(200);
@@ -29,7 +29,9 @@ async function twentyRequests(app: TestApp, token: string): Promise<void> {
 
 /** Waits until `app` serves `token` without reading the store (its revocation channel is proven live). */
 async function warmCache(app: TestApp, token: string): Promise<void> {
-  await expect.poll(() => storeReadsDuring(direct, () => twentyRequests(app, token)), { timeout: 10_000, interval: 50 }).toBe(0);
+  await expect
+    .poll(() => storeReadsDuring(direct, () => twentyRequests(app, token)), { timeout: 10_000, interval: 50 })
+    .toBe(0);
 }
 
 describe('token cache', () => {
@@ -53,10 +55,16 @@ describe('token cache', () => {
     try {
       const token = await createToken(t.app, credentials(t.falkordb, 'cache-user', 'cache-pw'));
       await warmCache(t, token);
-      const revoked = await other.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${decodeJwt(token).jti}`, headers: bearer(token) });
+      const revoked = await other.app.inject({
+        method: 'DELETE',
+        url: `/api/auth/tokens/${decodeJwt(token).jti}`,
+        headers: bearer(token),
+      });
       expect(revoked.statusCode).toBe(200);
       const started = performance.now();
-      await expect.poll(async () => (await status(t, token)).json<{ message?: string }>().message, { timeout: 1000, interval: 2 }).toBe('Token has been revoked');
+      await expect
+        .poll(async () => (await status(t, token)).json<{ message?: string }>().message, { timeout: 1000, interval: 2 })
+        .toBe('Token has been revoked');
       // The announcement crosses loopback once; anything near the poll's limit would mean it was not used.
       expect(performance.now() - started).toBeLessThan(250);
     } finally {
@@ -67,7 +75,15 @@ describe('token cache', () => {
   it('refuses a token revoked on this replica on its very next request', async () => {
     const token = await createToken(t.app, credentials(t.falkordb, 'cache-user', 'cache-pw'));
     await warmCache(t, token);
-    expect((await t.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${decodeJwt(token).jti}`, headers: bearer(token) })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'DELETE',
+          url: `/api/auth/tokens/${decodeJwt(token).jti}`,
+          headers: bearer(token),
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await status(t, token)).json()).toEqual({ message: 'Token has been revoked' });
   });
 
@@ -125,7 +141,8 @@ describe('TokenCache', () => {
 
   it('evicts the oldest entry beyond its size, and revokes by token id', () => {
     const c = cache(60_000, 2);
-    for (const n of [1, 2, 3]) c.add(`h${n}`, { principal: principal(`t${n}`), expiresAt: null, lastUsed: null }, c.begin());
+    for (const n of [1, 2, 3])
+      c.add(`h${n}`, { principal: principal(`t${n}`), expiresAt: null, lastUsed: null }, c.begin());
     expect([c.get('h1'), c.get('h2'), c.get('h3')].map((e) => e?.principal.tokenId)).toEqual([undefined, 't2', 't3']);
     c.revoked('t3');
     expect(c.get('h3')).toBeUndefined();

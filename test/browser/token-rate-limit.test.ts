@@ -12,7 +12,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const request = (password: string, remoteAddress = '192.0.2.10') =>
-  t.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', remoteAddress, payload: credentials(t.falkordb, 'limited', password) });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/auth/tokens/credentials',
+    remoteAddress,
+    payload: credentials(t.falkordb, 'limited', password),
+  });
 
 async function storedTokens(): Promise<number> {
   const client = await adminClient(t.falkordb);
@@ -31,7 +36,9 @@ describe('token creation rate limit', () => {
     const before = await storedTokens();
     const limited = await request('limited-pw');
     expect(limited.statusCode).toBe(429);
-    expect(limited.json()).toEqual({ message: expect.stringMatching(/^Too many token requests; try again in \d+ seconds$/) as unknown });
+    expect(limited.json()).toEqual({
+      message: expect.stringMatching(/^Too many token requests; try again in \d+ seconds$/) as unknown,
+    });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(await storedTokens()).toBe(before);
     expect((await request('limited-pw', '192.0.2.11')).statusCode).toBe(200);

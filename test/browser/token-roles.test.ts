@@ -23,7 +23,8 @@ const list = async (token: string) => {
   return res.json<{ tokens: TokenItem[] }>().tokens;
 };
 const idOf = async (token: string) => (await list(token))[0]!.token_id;
-const revoke = (token: string, tokenId: string) => t.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${tokenId}`, headers: bearer(token) });
+const revoke = (token: string, tokenId: string) =>
+  t.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${tokenId}`, headers: bearer(token) });
 
 async function userWithToken(username: string, role: 'Admin' | 'Read-Write' | 'Read-Only'): Promise<string> {
   await createDbUser(t.falkordb, username, `${username}-pw`, role);
@@ -38,7 +39,11 @@ describe('token administration follows the database role of today', () => {
     const victimId = await idOf(victim);
     expect((await list(former)).map((item) => item.username)).toContain('roles-victim-1');
 
-    const demoted = await t.app.inject({ method: 'PATCH', url: '/api/user/roles-former?role=Read-Only', headers: bearer(boss) });
+    const demoted = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/user/roles-former?role=Read-Only',
+      headers: bearer(boss),
+    });
     expect(demoted.statusCode, demoted.body).toBe(200);
 
     const seen = await list(former);
@@ -62,7 +67,18 @@ describe('token administration follows the database role of today', () => {
     expect((await list(former)).length).toBeGreaterThan(1);
     const client = await adminClient(t.falkordb);
     try {
-      await client.sendCommand(['ACL', 'SETUSER', 'roles-by-hand', '-@all', '+@read', '+graph.ro_query', '+graph.list', '+ping', '+info', '~*']);
+      await client.sendCommand([
+        'ACL',
+        'SETUSER',
+        'roles-by-hand',
+        '-@all',
+        '+@read',
+        '+graph.ro_query',
+        '+graph.list',
+        '+ping',
+        '+info',
+        '~*',
+      ]);
     } finally {
       await client.close();
     }
@@ -79,7 +95,12 @@ describe('token administration follows the database role of today', () => {
     // Used once, so it sits in the token cache.
     expect((await t.app.inject({ method: 'GET', url: '/api/graph', headers: bearer(doomed) })).statusCode).toBe(200);
 
-    const deleted = await t.app.inject({ method: 'DELETE', url: '/api/user', headers: bearer(boss), payload: { users: [{ username: 'roles-doomed' }] } });
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/user',
+      headers: bearer(boss),
+      payload: { users: [{ username: 'roles-doomed' }] },
+    });
     expect(deleted.statusCode, deleted.body).toBe(200);
 
     expect((await t.app.inject({ method: 'GET', url: '/api/graph', headers: bearer(doomed) })).statusCode).toBe(401);

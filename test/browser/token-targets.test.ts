@@ -11,7 +11,9 @@ const DEADLINE_MS = 1000;
 const REJECTED = { message: 'Invalid credentials or connection failed' };
 
 /** A TCP server on loopback: `silent` accepts and never answers; `ok` answers +OK to every line it reads. */
-async function fakeServer(kind: 'silent' | 'ok'): Promise<{ port: number; open: () => number; accepted: () => number; close: () => Promise<void> }> {
+async function fakeServer(
+  kind: 'silent' | 'ok',
+): Promise<{ port: number; open: () => number; accepted: () => number; close: () => Promise<void> }> {
   const sockets = new Set<net.Socket>();
   let accepted = 0;
   const server = net.createServer((socket) => {
@@ -20,7 +22,8 @@ async function fakeServer(kind: 'silent' | 'ok'): Promise<{ port: number; open: 
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
     // Reads what it is sent (so it sees the other side close), and answers nothing, or +OK to every command.
-    if (kind === 'ok') socket.on('data', (chunk) => socket.write('+OK\r\n'.repeat(Math.max(1, chunk.toString().split('\r\n*').length))));
+    if (kind === 'ok')
+      socket.on('data', (chunk) => socket.write('+OK\r\n'.repeat(Math.max(1, chunk.toString().split('\r\n*').length))));
     else socket.resume();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -38,7 +41,11 @@ async function fakeServer(kind: 'silent' | 'ok'): Promise<{ port: number; open: 
 /** A real Valkey without the FalkorDB module, whose default user needs no password: a Redis that is not a graph database. */
 async function plainValkey(): Promise<{ port: number; stop: () => Promise<void> }> {
   const port = await findFreePort();
-  const child: ChildProcess = spawn('valkey-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(
+    'valkey-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   for (let i = 0; i < 100; i++) {
     const up = await new Promise<boolean>((resolve) => {
       const socket = net.connect({ host: '127.0.0.1', port }, () => {
@@ -50,10 +57,23 @@ async function plainValkey(): Promise<{ port: number; stop: () => Promise<void> 
     if (up) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { port, stop: () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGKILL')))) };
+  return {
+    port,
+    stop: () =>
+      new Promise<void>((resolve) =>
+        child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGKILL')),
+      ),
+  };
 }
 
-const body = (port: number, extra: Record<string, unknown> = {}) => ({ username: 'default', password: 'whatever', host: '127.0.0.1', port: String(port), tls: 'false', ...extra });
+const body = (port: number, extra: Record<string, unknown> = {}) => ({
+  username: 'default',
+  password: 'whatever',
+  host: '127.0.0.1',
+  port: String(port),
+  tls: 'false',
+  ...extra,
+});
 
 describe('token creation against servers that are not what they claim', () => {
   let t: TestApp;
@@ -121,10 +141,14 @@ describe('token creation against servers that are not what they claim', () => {
   });
 
   it('caps the credential checks in flight', async () => {
-    const capped = await startTestApp({ falkordb: t.falkordb, env: { CREDENTIAL_CHECK_TIMEOUT_MS: String(DEADLINE_MS), CREDENTIAL_CHECKS_MAX: '2' } });
+    const capped = await startTestApp({
+      falkordb: t.falkordb,
+      env: { CREDENTIAL_CHECK_TIMEOUT_MS: String(DEADLINE_MS), CREDENTIAL_CHECKS_MAX: '2' },
+    });
     const silent = await fakeServer('silent');
     try {
-      const call = () => capped.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', payload: body(silent.port) });
+      const call = () =>
+        capped.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', payload: body(silent.port) });
       const first = [call(), call()];
       await new Promise((resolve) => setTimeout(resolve, 100));
       const third = await call();
@@ -148,7 +172,11 @@ describe('which hosts a token may name (DATABASE_HOSTS)', () => {
   async function attempt(env: Record<string, string>, host: string, port: number) {
     const t = await startTestApp({ falkordb, env: { DATABASE_HOSTS: '', ...env } });
     try {
-      return await t.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', payload: { username: 'default', password: '', host, port: String(port), tls: 'false' } });
+      return await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/tokens/credentials',
+        payload: { username: 'default', password: '', host, port: String(port), tls: 'false' },
+      });
     } finally {
       await t.close();
     }
@@ -159,7 +187,9 @@ describe('which hosts a token may name (DATABASE_HOSTS)', () => {
     try {
       const loopback = await attempt({}, '127.0.0.1', watcher.port);
       expect(loopback.statusCode).toBe(400);
-      expect(loopback.json()).toEqual({ message: 'Database host 127.0.0.1 is not allowed on this server (see DATABASE_HOSTS)' });
+      expect(loopback.json()).toEqual({
+        message: 'Database host 127.0.0.1 is not allowed on this server (see DATABASE_HOSTS)',
+      });
       expect((await attempt({}, 'localhost', watcher.port)).statusCode).toBe(400);
       expect(watcher.accepted()).toBe(0);
       expect((await attempt({ DATABASE_HOSTS: '169.254.0.0/16' }, '169.254.169.254', 80)).statusCode).toBe(400);
@@ -170,20 +200,32 @@ describe('which hosts a token may name (DATABASE_HOSTS)', () => {
   });
 
   it('allows what the list names, by address or range and port, and nothing else', async () => {
-    expect((await attempt({ DATABASE_HOSTS: `127.0.0.0/8:${falkordb.port}` }, '127.0.0.1', falkordb.port)).statusCode).toBe(200);
+    expect(
+      (await attempt({ DATABASE_HOSTS: `127.0.0.0/8:${falkordb.port}` }, '127.0.0.1', falkordb.port)).statusCode,
+    ).toBe(200);
     expect((await attempt({ DATABASE_HOSTS: '127.0.0.1:1' }, '127.0.0.1', falkordb.port)).statusCode).toBe(400);
     expect((await attempt({ DATABASE_HOSTS: '10.0.0.0/8' }, '127.0.0.1', falkordb.port)).statusCode).toBe(400);
   });
 
   it('stops an existing token whose host the list no longer names', async () => {
     const open = await startTestApp({ falkordb, env: { DATABASE_HOSTS: '127.0.0.1' } });
-    const created = await open.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', payload: { username: 'default', password: '', host: '127.0.0.1', port: String(falkordb.port), tls: 'false' } });
+    const created = await open.app.inject({
+      method: 'POST',
+      url: '/api/auth/tokens/credentials',
+      payload: { username: 'default', password: '', host: '127.0.0.1', port: String(falkordb.port), tls: 'false' },
+    });
     await open.close();
     const closed = await startTestApp({ falkordb, env: { DATABASE_HOSTS: '10.0.0.0/8' } });
     try {
-      const res = await closed.app.inject({ method: 'GET', url: '/api/graph', headers: { authorization: `Bearer ${created.json<{ token: string }>().token}` } });
+      const res = await closed.app.inject({
+        method: 'GET',
+        url: '/api/graph',
+        headers: { authorization: `Bearer ${created.json<{ token: string }>().token}` },
+      });
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ message: 'Database host 127.0.0.1 is not allowed on this server (see DATABASE_HOSTS)' });
+      expect(res.json()).toEqual({
+        message: 'Database host 127.0.0.1 is not allowed on this server (see DATABASE_HOSTS)',
+      });
     } finally {
       await closed.close();
     }

@@ -61,22 +61,40 @@ describe('POST /api/auth/tokens/credentials', () => {
 
   it('sets exp from ttlSeconds or expiresAt', async () => {
     const before = Math.floor(Date.now() / 1000);
-    const withTtl = decodeJwt(await createToken(t.app, credentials(t.falkordb, 'tok-ro', 'ro-pw', { ttlSeconds: 3600 })));
+    const withTtl = decodeJwt(
+      await createToken(t.app, credentials(t.falkordb, 'tok-ro', 'ro-pw', { ttlSeconds: 3600 })),
+    );
     expect(withTtl.exp).toBeGreaterThanOrEqual(before + 3600);
     expect(withTtl.exp).toBeLessThanOrEqual(before + 3602);
     const at = new Date(Date.now() + 86_400_000);
-    const withDate = decodeJwt(await createToken(t.app, credentials(t.falkordb, 'tok-ro', 'ro-pw', { expiresAt: at.toISOString() })));
+    const withDate = decodeJwt(
+      await createToken(t.app, credentials(t.falkordb, 'tok-ro', 'ro-pw', { expiresAt: at.toISOString() })),
+    );
     expect(withDate.exp).toBe(Math.floor(at.getTime() / 1000));
-    const withNull = decodeJwt(await createToken(t.app, credentials(t.falkordb, 'tok-ro', 'ro-pw', { expiresAt: null })));
+    const withNull = decodeJwt(
+      await createToken(t.app, credentials(t.falkordb, 'tok-ro', 'ro-pw', { expiresAt: null })),
+    );
     expect(withNull.exp! - withNull.iat!).toBeGreaterThanOrEqual(90 * 86_400 - 1);
   });
 
   it('refuses an expiry beyond the longest TTL (366 days), as ttlSeconds does', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', payload: credentials(t.falkordb, 'tok-ro', 'ro-pw', { expiresAt: '9999-12-31T00:00:00Z' }) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/tokens/credentials',
+      payload: credentials(t.falkordb, 'tok-ro', 'ro-pw', { expiresAt: '9999-12-31T00:00:00Z' }),
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ message: 'Expiration date must be within 31622400 seconds (366 days) from now' });
     const justInside = new Date(Date.now() + 365 * 86_400_000).toISOString();
-    expect((await t.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', payload: credentials(t.falkordb, 'tok-ro', 'ro-pw', { expiresAt: justInside }) })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/tokens/credentials',
+          payload: credentials(t.falkordb, 'tok-ro', 'ro-pw', { expiresAt: justInside }),
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it.each([
@@ -120,13 +138,22 @@ describe('POST /api/auth/tokens/credentials', () => {
     const missing = await create({ ...credentials(t.falkordb, 'tok-ro', ''), port: '1' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json<{ message: string }>().message).toContain('password is required');
-    const defaultUser = await create({ username: 'default', host: 'localhost', port: String(t.falkordb.port), tls: 'false' });
+    const defaultUser = await create({
+      username: 'default',
+      host: 'localhost',
+      port: String(t.falkordb.port),
+      tls: 'false',
+    });
     expect(defaultUser.statusCode).toBe(200);
     expect(decodeJwt(defaultUser.json<{ token: string }>().token).role).toBe('Admin');
   });
 
   it('answers 401 for wrong credentials and for an unreachable database', async () => {
-    for (const body of [credentials(t.falkordb, 'tok-ro', 'wrong-password'), credentials(t.falkordb, 'nobody', 'pw'), { ...credentials(t.falkordb, 'tok-ro', 'ro-pw'), port: '1' }]) {
+    for (const body of [
+      credentials(t.falkordb, 'tok-ro', 'wrong-password'),
+      credentials(t.falkordb, 'nobody', 'pw'),
+      { ...credentials(t.falkordb, 'tok-ro', 'ro-pw'), port: '1' },
+    ]) {
       const res = await create(body);
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ message: 'Invalid credentials or connection failed' });
@@ -137,10 +164,19 @@ describe('POST /api/auth/tokens/credentials', () => {
     const noAuth = await startTestApp({ falkordb: t.falkordb, env: { AUTH_SECRET: '' } });
     const noKey = await startTestApp({ falkordb: t.falkordb, env: { ENCRYPTION_KEY: '' } });
     try {
-      const a = await noAuth.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', headers: { 'content-type': 'application/json' }, payload: '{not json' });
+      const a = await noAuth.app.inject({
+        method: 'POST',
+        url: '/api/auth/tokens/credentials',
+        headers: { 'content-type': 'application/json' },
+        payload: '{not json',
+      });
       expect(a.statusCode).toBe(500);
       expect(a.json()).toEqual({ message: 'Server configuration error: AUTH_SECRET not set' });
-      const k = await noKey.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', payload: credentials(t.falkordb, 'tok-ro', 'ro-pw') });
+      const k = await noKey.app.inject({
+        method: 'POST',
+        url: '/api/auth/tokens/credentials',
+        payload: credentials(t.falkordb, 'tok-ro', 'ro-pw'),
+      });
       expect(k.statusCode).toBe(500);
       expect(k.json()).toEqual({ message: 'Server configuration error: ENCRYPTION_KEY not set' });
     } finally {
@@ -157,16 +193,29 @@ describe('Bearer authentication', () => {
     const real = await createToken(t.app, credentials(t.falkordb, 'tok-ro', 'ro-pw'));
     const claims = decodeJwt(real);
     const key = new TextEncoder().encode(TEST_SECRETS.AUTH_SECRET);
-    const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('another-secret-another-secret-another'));
+    const forged = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode('another-secret-another-secret-another'));
     const hs512 = await new SignJWT(claims).setProtectedHeader({ alg: 'HS512' }).sign(key);
     const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${real.split('.')[1]}.`;
-    const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 10 }).setProtectedHeader({ alg: 'HS256' }).sign(key);
-    const unknown = await new SignJWT({ ...claims, jti: `${Date.now()}-${randomUUID()}` }).setProtectedHeader({ alg: 'HS256' }).sign(key);
+    const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 10 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(key);
+    const unknown = await new SignJWT({ ...claims, jti: `${Date.now()}-${randomUUID()}` })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(key);
     // Same id, valid signature, but not the token that was issued: the stored hash does not match.
     const reissued = await new SignJWT({ ...claims, extra: 1 }).setProtectedHeader({ alg: 'HS256' }).sign(key);
 
     expect((await status(bearer(real))).statusCode).toBe(200);
-    for (const headers of [{}, { authorization: real }, { authorization: 'Bearer' }, { authorization: 'Bearer not-a-jwt' }, { authorization: `Basic ${real}` }, bearer(none)]) {
+    for (const headers of [
+      {},
+      { authorization: real },
+      { authorization: 'Bearer' },
+      { authorization: 'Bearer not-a-jwt' },
+      { authorization: `Basic ${real}` },
+      bearer(none),
+    ]) {
       const res = await status(headers);
       expect(res.statusCode).toBe(401);
       expect(Object.keys(res.json<object>())).toEqual(['message']);
@@ -181,7 +230,10 @@ describe('Bearer authentication', () => {
   it('hides and refuses a token once its TTL has passed', async () => {
     const token = await createToken(t.app, credentials(t.falkordb, 'tok-ro2', 'ro2-pw', { ttlSeconds: 1 }));
     const other = await createToken(t.app, credentials(t.falkordb, 'tok-ro2', 'ro2-pw'));
-    const list = async () => (await t.app.inject({ method: 'GET', url: '/api/auth/tokens', headers: bearer(other) })).json<{ tokens: { token_id: string }[] }>();
+    const list = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/auth/tokens', headers: bearer(other) })).json<{
+        tokens: { token_id: string }[];
+      }>();
     expect((await list()).tokens.map((x) => x.token_id)).toContain(decodeJwt(token).jti);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await status(bearer(token))).statusCode).toBe(401);
@@ -197,31 +249,62 @@ describe('token visibility and revocation', () => {
     const theirsId = decodeJwt(theirs).jti!;
     const mineId = decodeJwt(mine).jti!;
 
-    const adminList = (await t.app.inject({ method: 'GET', url: '/api/auth/tokens', headers: bearer(admin) })).json<{ tokens: { token_id: string; username: string }[]; count: number }>();
+    const adminList = (await t.app.inject({ method: 'GET', url: '/api/auth/tokens', headers: bearer(admin) })).json<{
+      tokens: { token_id: string; username: string }[];
+      count: number;
+    }>();
     expect(adminList.count).toBe(adminList.tokens.length);
     expect(adminList.tokens.map((x) => x.token_id)).toEqual(expect.arrayContaining([theirsId, mineId]));
 
     // One database, several spellings: a token made with `localhost` is one of this database's tokens too.
     for (const host of ['localhost', 'LocalHost']) {
-      const spelled = decodeJwt(await createToken(t.app, credentials(t.falkordb, 'tok-ro2', 'ro2-pw', { host, name: `via ${host}` }))).jti!;
-      const seen = (await t.app.inject({ method: 'GET', url: '/api/auth/tokens', headers: bearer(admin) })).json<{ tokens: { token_id: string }[] }>();
-      expect(seen.tokens.map((x) => x.token_id), host).toContain(spelled);
-      expect((await t.app.inject({ method: 'GET', url: '/api/auth/tokens', headers: bearer(mine) })).json<{ tokens: { token_id: string }[] }>().tokens.map((x) => x.token_id)).toContain(spelled);
-      expect((await t.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${spelled}`, headers: bearer(mine) })).statusCode).toBe(200);
+      const spelled = decodeJwt(
+        await createToken(t.app, credentials(t.falkordb, 'tok-ro2', 'ro2-pw', { host, name: `via ${host}` })),
+      ).jti!;
+      const seen = (await t.app.inject({ method: 'GET', url: '/api/auth/tokens', headers: bearer(admin) })).json<{
+        tokens: { token_id: string }[];
+      }>();
+      expect(
+        seen.tokens.map((x) => x.token_id),
+        host,
+      ).toContain(spelled);
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/auth/tokens', headers: bearer(mine) }))
+          .json<{ tokens: { token_id: string }[] }>()
+          .tokens.map((x) => x.token_id),
+      ).toContain(spelled);
+      expect(
+        (await t.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${spelled}`, headers: bearer(mine) }))
+          .statusCode,
+      ).toBe(200);
     }
 
-    const roList = (await t.app.inject({ method: 'GET', url: '/api/auth/tokens', headers: bearer(mine) })).json<{ tokens: { username: string }[] }>();
+    const roList = (await t.app.inject({ method: 'GET', url: '/api/auth/tokens', headers: bearer(mine) })).json<{
+      tokens: { username: string }[];
+    }>();
     expect(new Set(roList.tokens.map((x) => x.username))).toEqual(new Set(['tok-ro2']));
 
     const own = await t.app.inject({ method: 'GET', url: `/api/auth/tokens/${mineId}`, headers: bearer(mine) });
     expect(own.statusCode).toBe(200);
-    expect(own.json<{ token: Record<string, unknown> }>().token).toMatchObject({ token_id: mineId, name: 'mine', username: 'tok-ro2', permissions: ['Read-Only'], expires_at: expect.stringMatching(/^\d{4}-/) as unknown });
-    expect(Object.keys(own.json<{ token: object }>().token)).not.toEqual(expect.arrayContaining(['token_hash', 'password_enc']));
+    expect(own.json<{ token: Record<string, unknown> }>().token).toMatchObject({
+      token_id: mineId,
+      name: 'mine',
+      username: 'tok-ro2',
+      permissions: ['Read-Only'],
+      expires_at: expect.stringMatching(/^\d{4}-/) as unknown,
+    });
+    expect(Object.keys(own.json<{ token: object }>().token)).not.toEqual(
+      expect.arrayContaining(['token_hash', 'password_enc']),
+    );
 
     const foreign = await t.app.inject({ method: 'GET', url: `/api/auth/tokens/${theirsId}`, headers: bearer(mine) });
     expect(foreign.statusCode).toBe(403);
     expect(foreign.json()).toEqual({ message: 'Forbidden: You can only view your own tokens' });
-    const revokeForeign = await t.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${theirsId}`, headers: bearer(mine) });
+    const revokeForeign = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/auth/tokens/${theirsId}`,
+      headers: bearer(mine),
+    });
     expect(revokeForeign.statusCode).toBe(403);
     expect(revokeForeign.json()).toEqual({ message: 'Forbidden: You can only revoke your own tokens' });
 
@@ -234,15 +317,26 @@ describe('token visibility and revocation', () => {
     }
 
     expect((await t.app.inject({ method: 'GET', url: '/api/status', headers: bearer(theirs) })).statusCode).toBe(200);
-    const revoked = await t.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${theirsId}`, headers: bearer(admin) });
+    const revoked = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/auth/tokens/${theirsId}`,
+      headers: bearer(admin),
+    });
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json()).toEqual({ message: 'Token revoked successfully', tokenId: theirsId });
     const again = await t.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${theirsId}`, headers: bearer(admin) });
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual({ message: 'Token is already revoked' });
     // The seed's revoked-token table: a second revocation answers 400 under any condition, a non-owner's included.
-    const againByStranger = await t.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${theirsId}`, headers: bearer(mine) });
-    expect([againByStranger.statusCode, againByStranger.json()]).toEqual([400, { message: 'Token is already revoked' }]);
+    const againByStranger = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/auth/tokens/${theirsId}`,
+      headers: bearer(mine),
+    });
+    expect([againByStranger.statusCode, againByStranger.json()]).toEqual([
+      400,
+      { message: 'Token is already revoked' },
+    ]);
     const after = await t.app.inject({ method: 'GET', url: '/api/status', headers: bearer(theirs) });
     expect(after.statusCode).toBe(401);
   });
@@ -255,7 +349,9 @@ describe('token visibility and revocation', () => {
       const id = decodeJwt(token).jti!;
       const lastUsed = async () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        return (await timed.app.inject({ method: 'GET', url: `/api/auth/tokens/${id}`, headers: bearer(token) })).json<{ token: { last_used: string | null } }>().token.last_used;
+        return (await timed.app.inject({ method: 'GET', url: `/api/auth/tokens/${id}`, headers: bearer(token) })).json<{
+          token: { last_used: string | null };
+        }>().token.last_used;
       };
       const first = await lastUsed();
       expect(first).toBe(new Date(clock).toISOString());
@@ -279,10 +375,16 @@ describe('the token store', () => {
       await a.close();
       const restarted = await startTestApp({ falkordb: t.falkordb });
       try {
-        expect((await restarted.app.inject({ method: 'GET', url: '/api/status', headers: bearer(token) })).statusCode).toBe(200);
+        expect(
+          (await restarted.app.inject({ method: 'GET', url: '/api/status', headers: bearer(token) })).statusCode,
+        ).toBe(200);
         const id = decodeJwt(token).jti!;
-        expect((await b.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${id}`, headers: bearer(token) })).statusCode).toBe(200);
-        expect((await restarted.app.inject({ method: 'GET', url: '/api/status', headers: bearer(token) })).statusCode).toBe(401);
+        expect(
+          (await b.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${id}`, headers: bearer(token) })).statusCode,
+        ).toBe(200);
+        expect(
+          (await restarted.app.inject({ method: 'GET', url: '/api/status', headers: bearer(token) })).statusCode,
+        ).toBe(401);
       } finally {
         await restarted.close();
       }

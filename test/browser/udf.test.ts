@@ -12,7 +12,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, role: keyof RoleTokens = 'Admin') =>
-  t.app.inject({ method, url, headers: bearer(tokens[role]), ...(payload === undefined ? {} : { payload: payload as never }) });
+  t.app.inject({
+    method,
+    url,
+    headers: bearer(tokens[role]),
+    ...(payload === undefined ? {} : { payload: payload as never }),
+  });
 
 async function storedLibraries(): Promise<unknown> {
   const client = await adminClient(t.falkordb);
@@ -30,10 +35,15 @@ describe('UDF libraries', () => {
     const load = await call('POST', '/api/udf/math', { code: DOUBLE });
     expect(load.statusCode, load.body).toBe(200);
     expect(load.json()).toEqual({ message: 'UDF created successfully' });
-    const query = await call('GET', `/api/graph/udfs?query=${encodeURIComponent('RETURN math.twice(21) AS n')}&timeout=5000`);
+    const query = await call(
+      'GET',
+      `/api/graph/udfs?query=${encodeURIComponent('RETURN math.twice(21) AS n')}&timeout=5000`,
+    );
     expect(query.json()).toMatchObject({ data: [{ n: 42 }] });
     expect((await call('GET', '/api/udf')).json()).toEqual({ result: [{ name: 'math', functions: ['twice'] }] });
-    expect((await call('GET', '/api/udf/math')).json()).toEqual({ result: { name: 'math', functions: ['twice'], code: DOUBLE } });
+    expect((await call('GET', '/api/udf/math')).json()).toEqual({
+      result: { name: 'math', functions: ['twice'], code: DOUBLE },
+    });
   });
 
   it('refuses to overwrite without replace (409), replaces with it, and reports bad code as 400', async () => {
@@ -60,7 +70,10 @@ describe('UDF libraries', () => {
     const missing = await call('DELETE', '/api/udf/nothing');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: 'UDF library nothing not found' });
-    expect((await call('POST', '/api/udf/extra', { code: "function one() { return 1; } falkor.register('one', one);" })).statusCode).toBe(200);
+    expect(
+      (await call('POST', '/api/udf/extra', { code: "function one() { return 1; } falkor.register('one', one);" }))
+        .statusCode,
+    ).toBe(200);
     expect((await call('DELETE', '/api/udf/extra')).json()).toEqual({ message: 'UDF deleted successfully' });
     expect((await call('DELETE', '/api/udf')).json()).toEqual({ result: 'UDFs flushed successfully' });
     expect(await storedLibraries()).toEqual([]);

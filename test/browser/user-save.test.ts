@@ -6,7 +6,11 @@ import path from 'node:path';
 import pino from 'pino';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountUrl, loadOrCreateEmbeddedAccounts, type EmbeddedAccounts } from '../../src/platform/falkordb/embedded-accounts.js';
+import {
+  accountUrl,
+  loadOrCreateEmbeddedAccounts,
+  type EmbeddedAccounts,
+} from '../../src/platform/falkordb/embedded-accounts.js';
 import { startEmbeddedFalkorDB, type EmbeddedFalkorDB } from '../../src/platform/falkordb/embedded-falkordb.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { bearer, createToken, tokensForEveryRole } from '../support/browser.js';
@@ -23,8 +27,17 @@ describe('POST /api/user/save', () => {
     accounts = await loadOrCreateEmbeddedAccounts(dir, dir);
     database = await startEmbeddedFalkorDB({ dataDir: dir, accounts, logger: pino({ level: 'silent' }) });
     // The token store signs in with its own account, as in embedded mode.
-    withFile = await startTestApp({ falkordb: database, tokenStore: { ...database, url: accountUrl(database.host, database.port, accounts.tokenStore, 1) } });
-    admin = await createToken(withFile.app, { username: accounts.admin.username, password: accounts.admin.password, host: database.host, port: String(database.port), tls: 'false' });
+    withFile = await startTestApp({
+      falkordb: database,
+      tokenStore: { ...database, url: accountUrl(database.host, database.port, accounts.tokenStore, 1) },
+    });
+    admin = await createToken(withFile.app, {
+      username: accounts.admin.username,
+      password: accounts.admin.password,
+      host: database.host,
+      port: String(database.port),
+      tls: 'false',
+    });
     withoutFile = await startTestApp();
   });
   afterAll(async () => {
@@ -50,7 +63,13 @@ describe('POST /api/user/save', () => {
   it('answers 400 for a database without an ACL file, and 403 below Admin', async () => {
     const tokens = await tokensForEveryRole(withoutFile.app, withoutFile.falkordb, 'save');
     const res = await withoutFile.app.inject({ method: 'POST', url: '/api/user/save', headers: bearer(tokens.Admin) });
-    expect([res.statusCode, res.json()]).toEqual([400, { message: 'This database has no ACL file to save its users to (start it with the aclfile setting)' }]);
-    expect((await withoutFile.app.inject({ method: 'POST', url: '/api/user/save', headers: bearer(tokens['Read-Write']) })).statusCode).toBe(403);
+    expect([res.statusCode, res.json()]).toEqual([
+      400,
+      { message: 'This database has no ACL file to save its users to (start it with the aclfile setting)' },
+    ]);
+    expect(
+      (await withoutFile.app.inject({ method: 'POST', url: '/api/user/save', headers: bearer(tokens['Read-Write']) }))
+        .statusCode,
+    ).toBe(403);
   });
 });

@@ -30,7 +30,10 @@ interface Run {
 /** Runs the real graphdb-admin binary as a child process. */
 function cli(args: string[], stdin?: string): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: configDir, GRAPHDB_ADMIN_CONFIG_DIR: configDir }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '', HOME: configDir, GRAPHDB_ADMIN_CONFIG_DIR: configDir },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -58,7 +61,10 @@ beforeAll(async () => {
       const status = (ops.status ?? {}) as { phase?: string };
       if (status.phase === 'Succeed' || status.phase === 'Failed') continue;
       if ((ops.spec as { clusterName: string }).clusterName === 'doomed' && status.phase === 'Running') {
-        kube.put(OPS_V1, NS, { ...ops, status: { ...status, phase: 'Failed', progress: '1/2', conditions: [{ message: 'pod falkordb-1 crashed' }] } });
+        kube.put(OPS_V1, NS, {
+          ...ops,
+          status: { ...status, phase: 'Failed', progress: '1/2', conditions: [{ message: 'pod falkordb-1 crashed' }] },
+        });
       } else advanceOpsRequest(kube, OPS_V1, NS, name);
     }
   }, 50);
@@ -80,13 +86,19 @@ describe('graphdb-admin', () => {
   it('exits 2 on usage errors and 3 on a wrong password', async () => {
     expect((await cli(['clusters', 'frobnicate'])).code).toBe(2);
     expect((await cli(['login'])).code).toBe(2);
-    const wrong = await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], 'wrong-password');
+    const wrong = await cli(
+      ['login', '--server', server, '--email', ADMIN.email, '--password-stdin'],
+      'wrong-password',
+    );
     expect(wrong.code).toBe(3);
     expect(wrong.stderr).toContain('Invalid email or password');
   });
 
   it('signs in with the password from stdin and keeps the session in a 0600 file', async () => {
-    const run = await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], `${ADMIN.password}\n`);
+    const run = await cli(
+      ['login', '--server', server, '--email', ADMIN.email, '--password-stdin'],
+      `${ADMIN.password}\n`,
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`Signed in as ${ADMIN.email} (admin)`);
     expect((await stat(path.join(configDir, 'session.json'))).mode & 0o777).toBe(0o600);
@@ -96,9 +108,14 @@ describe('graphdb-admin', () => {
 
   it('asks for the password on a terminal without echoing it', async () => {
     // util-linux `script` gives the CLI a pseudo-terminal; what it prints there is what a user would see.
-    const command = [process.execPath, BIN, 'login', '--server', server, '--email', ADMIN.email].map((part) => `'${part}'`).join(' ');
+    const command = [process.execPath, BIN, 'login', '--server', server, '--email', ADMIN.email]
+      .map((part) => `'${part}'`)
+      .join(' ');
     const run = await new Promise<Run>((resolve) => {
-      const child = spawn('script', ['-qec', command, '/dev/null'], { env: { PATH: process.env.PATH ?? '', HOME: configDir, GRAPHDB_ADMIN_CONFIG_DIR: configDir, TERM: 'dumb' }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn('script', ['-qec', command, '/dev/null'], {
+        env: { PATH: process.env.PATH ?? '', HOME: configDir, GRAPHDB_ADMIN_CONFIG_DIR: configDir, TERM: 'dumb' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let stdout = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       // Type the password once the prompt is up.
@@ -120,12 +137,23 @@ describe('graphdb-admin', () => {
   });
 
   it('reads and writes settings with typed dot paths, and secrets from stdin', async () => {
-    const set = await cli(['settings', 'set', 'features.multi_cluster_mode=true', 'oauth.allowed_domains=corp.example,corp.example.org', 'metrics.exporter_port=9191', 'alpha_oauth.client_secret_secret_ref=alpha-oauth']);
+    const set = await cli([
+      'settings',
+      'set',
+      'features.multi_cluster_mode=true',
+      'oauth.allowed_domains=corp.example,corp.example.org',
+      'metrics.exporter_port=9191',
+      'alpha_oauth.client_secret_secret_ref=alpha-oauth',
+    ]);
     expect(set.code, set.stderr).toBe(0);
     const secret = await cli(['settings', 'set', 'alpha_oauth.client_secret', '-'], 'from-stdin-secret\n');
     expect(secret.code, secret.stderr).toBe(0);
     expect(await t.backdoor.secret('alpha-oauth')).toEqual({ client_secret: 'from-stdin-secret' });
-    const json = JSON.parse((await cli(['settings', 'get', '--json'])).stdout) as { features: { multi_cluster_mode: boolean }; oauth: { allowed_domains: string[] }; metrics: { exporter_port: number } };
+    const json = JSON.parse((await cli(['settings', 'get', '--json'])).stdout) as {
+      features: { multi_cluster_mode: boolean };
+      oauth: { allowed_domains: string[] };
+      metrics: { exporter_port: number };
+    };
     expect(json.features.multi_cluster_mode).toBe(true);
     expect(json.oauth.allowed_domains).toEqual(['corp.example', 'corp.example.org']);
     expect(json.metrics.exporter_port).toBe(9191);
@@ -159,7 +187,9 @@ describe('graphdb-admin', () => {
     expect(restart.code, restart.stderr).toBe(0);
     expect(restart.stdout.trim()).toMatch(/^mygraph-restart-[a-z0-9]{5}$/);
     const scale = await cli(['clusters', 'scale', 'mygraph', '--replicas', '3', '--json']);
-    expect(JSON.parse(scale.stdout)).toEqual({ operations: [expect.stringMatching(/^mygraph-horizontalscaling-/) as unknown] });
+    expect(JSON.parse(scale.stdout)).toEqual({
+      operations: [expect.stringMatching(/^mygraph-horizontalscaling-/) as unknown],
+    });
     expect((await cli(['clusters', 'scale', 'bigraph', '--shards', '5'])).code).toBe(0);
     expect((await cli(['clusters', 'scale', 'mygraph', '--cpu', '1', '--memory', '2Gi'])).code).toBe(0);
     expect((await cli(['clusters', 'stop', 'mygraph'])).code).toBe(0);
@@ -169,7 +199,16 @@ describe('graphdb-admin', () => {
     const reconfigure = await cli(['clusters', 'reconfigure', 'mygraph', 'TIMEOUT=1000', 'MAX_QUEUED_QUERIES=50']);
     expect(reconfigure.code, reconfigure.stderr).toBe(0);
     const ops = kube.get(OPS_V1, NS, reconfigure.stdout.trim())!;
-    expect(ops.spec).toMatchObject({ reconfigures: [{ parameters: [{ key: 'TIMEOUT', value: '1000' }, { key: 'MAX_QUEUED_QUERIES', value: '50' }] }] });
+    expect(ops.spec).toMatchObject({
+      reconfigures: [
+        {
+          parameters: [
+            { key: 'TIMEOUT', value: '1000' },
+            { key: 'MAX_QUEUED_QUERIES', value: '50' },
+          ],
+        },
+      ],
+    });
     expect((await cli(['clusters', 'scale', 'mygraph'])).code).toBe(2);
     expect((await cli(['clusters', 'scale', 'mygraph', '--replicas', 'many'])).code).toBe(2);
     expect((await cli(['clusters', 'reconfigure', 'mygraph', 'nonsense'])).code).toBe(2);
@@ -185,7 +224,10 @@ describe('graphdb-admin', () => {
   });
 
   it('manages users, and a viewer gets exit code 4 for what it may not do', async () => {
-    const add = await cli(['users', 'add', 'viewer@corp.example', '--role', 'viewer', '--name', 'Vera', '--password-stdin'], 'viewer-password-1');
+    const add = await cli(
+      ['users', 'add', 'viewer@corp.example', '--role', 'viewer', '--name', 'Vera', '--password-stdin'],
+      'viewer-password-1',
+    );
     expect(add.code, add.stderr).toBe(0);
     expect((await cli(['users', 'set-role', 'viewer@corp.example', 'operator'])).code).toBe(0);
     expect((await cli(['users', 'set-role', 'viewer@corp.example', 'viewer'])).code).toBe(0);
@@ -196,21 +238,39 @@ describe('graphdb-admin', () => {
     const adminSession = path.join(configDir, 'session.json');
     expect((await cli(['logout'])).code).toBe(0);
     await expect(stat(adminSession)).rejects.toThrow();
-    expect((await cli(['login', '--server', server, '--email', 'viewer@corp.example', '--password-stdin'], 'viewer-password-1')).code).toBe(0);
+    expect(
+      (
+        await cli(
+          ['login', '--server', server, '--email', 'viewer@corp.example', '--password-stdin'],
+          'viewer-password-1',
+        )
+      ).code,
+    ).toBe(0);
     const denied = await cli(['clusters', 'restart', 'mygraph']);
     expect(denied.code).toBe(4);
     expect(denied.stderr).toContain('Insufficient permissions for clusters:update in namespace graphdb-system');
     expect((await cli(['users', 'list'])).code).toBe(4);
 
-    expect((await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], ADMIN.password)).code).toBe(0);
+    expect(
+      (await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], ADMIN.password)).code,
+    ).toBe(0);
     expect((await cli(['users', 'disable', 'viewer@corp.example'])).code).toBe(0);
-    expect(JSON.parse((await cli(['users', 'list', '--json'])).stdout)).toContainEqual(expect.objectContaining({ email: 'viewer@corp.example', disabled: true }));
+    expect(JSON.parse((await cli(['users', 'list', '--json'])).stdout)).toContainEqual(
+      expect.objectContaining({ email: 'viewer@corp.example', disabled: true }),
+    );
     expect((await cli(['users', 'remove', 'viewer@corp.example'])).code).toBe(0);
     expect((await cli(['users', 'list'])).stdout).not.toContain('viewer@corp.example');
   });
 
   it('documents every command with --help', async () => {
-    for (const args of [[], ['login'], ['settings', 'set'], ['clusters', 'scale'], ['clusters', 'reconfigure'], ['users', 'add']]) {
+    for (const args of [
+      [],
+      ['login'],
+      ['settings', 'set'],
+      ['clusters', 'scale'],
+      ['clusters', 'reconfigure'],
+      ['users', 'add'],
+    ]) {
       const help = await cli([...args, '--help']);
       expect(help.code, args.join(' ')).toBe(0);
       expect(help.stdout).toContain('Usage: graphdb-admin');

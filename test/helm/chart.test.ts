@@ -28,10 +28,21 @@ interface PodSpec {
   }[];
 }
 
-type Manifest = { kind: string; metadata: { name: string; namespace?: string; annotations?: Record<string, string> }; [key: string]: unknown };
+type Manifest = {
+  kind: string;
+  metadata: { name: string; namespace?: string; annotations?: Record<string, string> };
+  [key: string]: unknown;
+};
 
 async function template(args: string[] = []): Promise<Manifest[]> {
-  const { stdout } = await run(HELM, ['template', 'graphdb-admin-server', CHART, '--namespace', 'graphdb-system', ...args]);
+  const { stdout } = await run(HELM, [
+    'template',
+    'graphdb-admin-server',
+    CHART,
+    '--namespace',
+    'graphdb-system',
+    ...args,
+  ]);
   return parseAllDocuments(stdout)
     .map((doc) => doc.toJS() as Manifest | null)
     .filter((doc): doc is Manifest => doc !== null);
@@ -44,7 +55,10 @@ const find = (manifests: Manifest[], kind: string, name: string) => {
 };
 
 beforeAll(() => {
-  if (!HELM || !existsSync(HELM)) throw new Error('helm is not available: npm test builds it with scripts/ensure-helm.sh (needs Go, or root to install it)');
+  if (!HELM || !existsSync(HELM))
+    throw new Error(
+      'helm is not available: npm test builds it with scripts/ensure-helm.sh (needs Go, or root to install it)',
+    );
 });
 
 describe('the Helm chart', () => {
@@ -56,15 +70,21 @@ describe('the Helm chart', () => {
 
   it('renders the names, namespace, port, probes and settings key the seed and the server expect', async () => {
     const manifests = await template();
-    for (const manifest of manifests) if (!manifest.kind.startsWith('Cluster')) expect(manifest.metadata.namespace, `${manifest.kind}/${manifest.metadata.name}`).toBe('graphdb-system');
+    for (const manifest of manifests)
+      if (!manifest.kind.startsWith('Cluster'))
+        expect(manifest.metadata.namespace, `${manifest.kind}/${manifest.metadata.name}`).toBe('graphdb-system');
 
-    const service = find(manifests, 'Service', 'graphdb-enterprise-admin-server') as unknown as { spec: { ports: { port: number }[] } };
+    const service = find(manifests, 'Service', 'graphdb-enterprise-admin-server') as unknown as {
+      spec: { ports: { port: number }[] };
+    };
     expect(service.spec.ports).toEqual([
       { name: 'http', port: 3000, targetPort: 'http' },
       { name: 'metrics', port: 9090, targetPort: 'metrics' },
     ]);
 
-    const deployment = find(manifests, 'Deployment', 'graphdb-admin-server') as unknown as { spec: { template: { spec: PodSpec } } };
+    const deployment = find(manifests, 'Deployment', 'graphdb-admin-server') as unknown as {
+      spec: { template: { spec: PodSpec } };
+    };
     const pod = deployment.spec.template.spec;
     const container = pod.containers[0]!;
     expect(container.ports).toEqual([
@@ -86,7 +106,10 @@ describe('the Helm chart', () => {
     expect(Buffer.from(secret.data.ENCRYPTION_KEY!, 'base64').toString()).toMatch(/^[0-9a-f]{64}$/);
     expect(Buffer.from(secret.data.AUTH_SECRET!, 'base64').toString().length).toBeGreaterThanOrEqual(32);
 
-    const configMap = find(manifests, 'ConfigMap', 'graphdb-admin-settings') as unknown as { data: Record<string, string>; metadata: { annotations: Record<string, string> } };
+    const configMap = find(manifests, 'ConfigMap', 'graphdb-admin-settings') as unknown as {
+      data: Record<string, string>;
+      metadata: { annotations: Record<string, string> };
+    };
     expect(Object.keys(configMap.data)).toEqual(['settings.json']);
     expect(configMap.metadata.annotations['helm.sh/resource-policy']).toBe('keep');
     expect(parseStoredSettings(configMap.data['settings.json']!)).toHaveProperty('settings');
@@ -94,54 +117,129 @@ describe('the Helm chart', () => {
 
   it('grants Secrets without list or watch, and the settings ConfigMap by name', async () => {
     const manifests = await template(['--set', 'adminServer.multiClusterRbac=true']);
-    const roles = manifests.filter((m) => m.kind === 'Role' || m.kind === 'ClusterRole') as unknown as { rules: { resources: string[]; verbs: string[]; resourceNames?: string[] }[] }[];
+    const roles = manifests.filter((m) => m.kind === 'Role' || m.kind === 'ClusterRole') as unknown as {
+      rules: { resources: string[]; verbs: string[]; resourceNames?: string[] }[];
+    }[];
     expect(roles.length).toBeGreaterThan(1);
     for (const role of roles) {
       for (const rule of role.rules) {
-        if (rule.resources.includes('secrets')) expect(rule.verbs.filter((v) => v === 'list' || v === 'watch')).toEqual([]);
-        if (rule.resources.includes('configmaps') && !rule.verbs.every((v) => v === 'create')) expect(rule.resourceNames).toEqual(['graphdb-admin-settings']);
+        if (rule.resources.includes('secrets'))
+          expect(rule.verbs.filter((v) => v === 'list' || v === 'watch')).toEqual([]);
+        if (rule.resources.includes('configmaps') && !rule.verbs.every((v) => v === 'create'))
+          expect(rule.resourceNames).toEqual(['graphdb-admin-settings']);
       }
     }
-    const kubeblocks = find(manifests, 'ClusterRole', 'graphdb-admin-server-kubeblocks') as unknown as { rules: { resources: string[]; verbs: string[] }[] };
+    const kubeblocks = find(manifests, 'ClusterRole', 'graphdb-admin-server-kubeblocks') as unknown as {
+      rules: { resources: string[]; verbs: string[] }[];
+    };
     expect(kubeblocks.rules).toEqual([
       { apiGroups: ['apps.kubeblocks.io'], resources: ['clusters'], verbs: ['get', 'list'] },
-      { apiGroups: ['operations.kubeblocks.io', 'apps.kubeblocks.io'], resources: ['opsrequests'], verbs: ['get', 'list', 'create'] },
+      {
+        apiGroups: ['operations.kubeblocks.io', 'apps.kubeblocks.io'],
+        resources: ['opsrequests'],
+        verbs: ['get', 'list', 'create'],
+      },
     ]);
   });
 
   it('renders with every optional feature on, mapping the seed value names to the server variables', async () => {
     const manifests = await template([
-      '--set', 'ingress.enabled=true', '--set', 'gatewayRoute.enabled=true', '--set', 'gatewayRoute.parentRefs[0].name=gw',
-      '--set', 'adminServer.tokenStoreUrl=redis://falkordb:6379',
-      '--set', 'adminServer.secret.betaClientId=beta-id', '--set', 'adminServer.secret.betaClientSecret=beta-secret',
-      '--set', 'adminServer.env.oauthProvider=beta', '--set', 'adminServer.env.betaTenantId=tenant', '--set', 'adminServer.env.betaRedirectUri=https://admin.example.com/api/auth/oauth/beta/callback',
-      '--set', 'adminServer.secret.alphaClientId=alpha-id', '--set', 'adminServer.secret.alphaClientSecret=alpha-secret', '--set', 'adminServer.env.alphaRedirectUri=https://admin.example.com/api/auth/oauth/alpha/callback',
-      '--set', 'adminServer.initialAdmin.email=root@example.com', '--set', 'adminServer.initialAdmin.password=change-me-now',
-      '--set', 'adminServer.enableDocsUi=false', '--set', 'persistence.existingClaim=graphdb-data',
+      '--set',
+      'ingress.enabled=true',
+      '--set',
+      'gatewayRoute.enabled=true',
+      '--set',
+      'gatewayRoute.parentRefs[0].name=gw',
+      '--set',
+      'adminServer.tokenStoreUrl=redis://falkordb:6379',
+      '--set',
+      'adminServer.secret.betaClientId=beta-id',
+      '--set',
+      'adminServer.secret.betaClientSecret=beta-secret',
+      '--set',
+      'adminServer.env.oauthProvider=beta',
+      '--set',
+      'adminServer.env.betaTenantId=tenant',
+      '--set',
+      'adminServer.env.betaRedirectUri=https://admin.example.com/api/auth/oauth/beta/callback',
+      '--set',
+      'adminServer.secret.alphaClientId=alpha-id',
+      '--set',
+      'adminServer.secret.alphaClientSecret=alpha-secret',
+      '--set',
+      'adminServer.env.alphaRedirectUri=https://admin.example.com/api/auth/oauth/alpha/callback',
+      '--set',
+      'adminServer.initialAdmin.email=root@example.com',
+      '--set',
+      'adminServer.initialAdmin.password=change-me-now',
+      '--set',
+      'adminServer.enableDocsUi=false',
+      '--set',
+      'persistence.existingClaim=graphdb-data',
     ]);
     const secret = find(manifests, 'Secret', 'graphdb-admin-server') as unknown as { data: Record<string, string> };
-    const decoded = Object.fromEntries(Object.entries(secret.data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
-    expect(decoded).toMatchObject({ BETA_CLIENT_ID: 'beta-id', BETA_CLIENT_SECRET: 'beta-secret', ALPHA_CLIENT_ID: 'alpha-id', ALPHA_CLIENT_SECRET: 'alpha-secret', TOKEN_STORE_URL: 'redis://falkordb:6379', ADMIN_PASSWORD: 'change-me-now' });
-    const deployment = find(manifests, 'Deployment', 'graphdb-admin-server') as unknown as { spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[]; volumes: unknown[] } } } };
+    const decoded = Object.fromEntries(
+      Object.entries(secret.data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]),
+    );
+    expect(decoded).toMatchObject({
+      BETA_CLIENT_ID: 'beta-id',
+      BETA_CLIENT_SECRET: 'beta-secret',
+      ALPHA_CLIENT_ID: 'alpha-id',
+      ALPHA_CLIENT_SECRET: 'alpha-secret',
+      TOKEN_STORE_URL: 'redis://falkordb:6379',
+      ADMIN_PASSWORD: 'change-me-now',
+    });
+    const deployment = find(manifests, 'Deployment', 'graphdb-admin-server') as unknown as {
+      spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[]; volumes: unknown[] } } };
+    };
     const env = Object.fromEntries(deployment.spec.template.spec.containers[0]!.env.map((e) => [e.name, e.value]));
-    expect(env).toMatchObject({ OAUTH_PROVIDER: 'beta', BETA_TENANT_ID: 'tenant', ENABLE_DOCSUI: 'false', ADMIN_EMAIL: 'root@example.com' });
-    expect(deployment.spec.template.spec.volumes).toContainEqual({ name: 'data', persistentVolumeClaim: { claimName: 'graphdb-data' } });
-    const ingress = find(manifests, 'Ingress', 'graphdb-admin-server') as unknown as { spec: { rules: { http: { paths: { path: string; backend: { service: { name: string; port: { number: number } } } }[] } }[] } };
-    expect(ingress.spec.rules[0]!.http.paths[0]).toMatchObject({ path: '/api', backend: { service: { name: 'graphdb-enterprise-admin-server', port: { number: 3000 } } } });
+    expect(env).toMatchObject({
+      OAUTH_PROVIDER: 'beta',
+      BETA_TENANT_ID: 'tenant',
+      ENABLE_DOCSUI: 'false',
+      ADMIN_EMAIL: 'root@example.com',
+    });
+    expect(deployment.spec.template.spec.volumes).toContainEqual({
+      name: 'data',
+      persistentVolumeClaim: { claimName: 'graphdb-data' },
+    });
+    const ingress = find(manifests, 'Ingress', 'graphdb-admin-server') as unknown as {
+      spec: {
+        rules: {
+          http: { paths: { path: string; backend: { service: { name: string; port: { number: number } } } }[] };
+        }[];
+      };
+    };
+    expect(ingress.spec.rules[0]!.http.paths[0]).toMatchObject({
+      path: '/api',
+      backend: { service: { name: 'graphdb-enterprise-admin-server', port: { number: 3000 } } },
+    });
     // The OpenAPI document and the docs UI are routed too (a /api prefix matches whole segments only).
-    expect(ingress.spec.rules[0]!.http.paths.map((entry) => [entry.path, (entry as { pathType?: string }).pathType])).toEqual([
+    expect(
+      ingress.spec.rules[0]!.http.paths.map((entry) => [entry.path, (entry as { pathType?: string }).pathType]),
+    ).toEqual([
       ['/api', 'Prefix'],
       ['/api-spec.json', 'Exact'],
       ['/api-docs', 'Prefix'],
     ]);
-    const route = find(manifests, 'HTTPRoute', 'graphdb-admin-server') as unknown as { spec: { rules: { matches: { path: { type: string; value: string } }[] }[] } };
-    expect(route.spec.rules[0]!.matches.map((match) => match.path.value)).toEqual(['/api', '/api-spec.json', '/api-docs']);
+    const route = find(manifests, 'HTTPRoute', 'graphdb-admin-server') as unknown as {
+      spec: { rules: { matches: { path: { type: string; value: string } }[] }[] };
+    };
+    expect(route.spec.rules[0]!.matches.map((match) => match.path.value)).toEqual([
+      '/api',
+      '/api-spec.json',
+      '/api-docs',
+    ]);
     // With an external token store several replicas may run side by side.
-    expect((deployment as unknown as { spec: { strategy: { type: string } } }).spec.strategy.type).toBe('RollingUpdate');
+    expect((deployment as unknown as { spec: { strategy: { type: string } } }).spec.strategy.type).toBe(
+      'RollingUpdate',
+    );
   });
 
   it('runs embedded mode as one pod at a time, and its schema refuses what would break it', async () => {
-    const deployment = find(await template(), 'Deployment', 'graphdb-admin-server') as unknown as { spec: { replicas: number; strategy: { type: string } } };
+    const deployment = find(await template(), 'Deployment', 'graphdb-admin-server') as unknown as {
+      spec: { replicas: number; strategy: { type: string } };
+    };
     expect(deployment.spec).toMatchObject({ replicas: 1, strategy: { type: 'Recreate' } });
     const refused = async (args: string[]) => {
       const failure = await template(args).then(
@@ -152,14 +250,22 @@ describe('the Helm chart', () => {
       return failure!;
     };
     expect(await refused(['--set', 'replicaCount=2'])).toMatch(/replicaCount: Must be less than or equal to 1/);
-    expect(await refused(['--set', 'adminServer.terminationGracePeriodSeconds=5'])).toMatch(/terminationGracePeriodSeconds: Must be greater than or equal to 10/);
-    expect(await refused(['--set', 'adminServer.tokenStoreUrll=redis://x:6379'])).toMatch(/Additional property tokenStoreUrll is not allowed/);
+    expect(await refused(['--set', 'adminServer.terminationGracePeriodSeconds=5'])).toMatch(
+      /terminationGracePeriodSeconds: Must be greater than or equal to 10/,
+    );
+    expect(await refused(['--set', 'adminServer.tokenStoreUrll=redis://x:6379'])).toMatch(
+      /Additional property tokenStoreUrll is not allowed/,
+    );
     expect(await refused(['--set', 'replicas=3'])).toMatch(/Additional property replicas is not allowed/);
     expect(await refused(['--set-string', 'service.port=3000'])).toMatch(/service\.port: Invalid type/);
-    expect(await refused(['--set', 'metrics.port=70000'])).toMatch(/metrics\.port: Must be less than or equal to 65535/);
+    expect(await refused(['--set', 'metrics.port=70000'])).toMatch(
+      /metrics\.port: Must be less than or equal to 65535/,
+    );
     expect(await refused(['--set', 'adminServer.tokenStoreUrl=http://x'])).toMatch(/tokenStoreUrl/);
     // The same values with an external token store are fine.
-    expect((await template(['--set', 'replicaCount=3', '--set', 'adminServer.tokenStoreUrl=redis://falkordb:6379'])).length).toBeGreaterThan(0);
+    expect(
+      (await template(['--set', 'replicaCount=3', '--set', 'adminServer.tokenStoreUrl=redis://falkordb:6379'])).length,
+    ).toBeGreaterThan(0);
     const lint = await run(HELM, ['lint', CHART, '--strict', '--set', 'replicaCount=2']).then(
       () => 'passed',
       (error: { stdout: string; stderr: string }) => `${error.stdout}${error.stderr}`,
@@ -168,8 +274,15 @@ describe('the Helm chart', () => {
   });
 
   it('keeps the first admin password in a Secret, or takes every secret from existingSecret without rendering random ones', async () => {
-    const generated = find(await template(), 'Secret', 'graphdb-admin-server') as unknown as { data: Record<string, string> };
-    expect(Object.keys(generated.data).sort()).toEqual(['ADMIN_PASSWORD', 'AUTH_SECRET', 'ENCRYPTION_KEY', 'SESSION_SECRET']);
+    const generated = find(await template(), 'Secret', 'graphdb-admin-server') as unknown as {
+      data: Record<string, string>;
+    };
+    expect(Object.keys(generated.data).sort()).toEqual([
+      'ADMIN_PASSWORD',
+      'AUTH_SECRET',
+      'ENCRYPTION_KEY',
+      'SESSION_SECRET',
+    ]);
     expect(Buffer.from(generated.data.ADMIN_PASSWORD!, 'base64').toString()).toMatch(/^[A-Za-z0-9]{24}$/);
 
     // GitOps: two renders are identical, and the pod reads the managed Secret.
@@ -178,35 +291,87 @@ describe('the Helm chart', () => {
     expect(JSON.stringify(first)).toBe(JSON.stringify(second));
     const secret = find(first, 'Secret', 'graphdb-admin-server') as unknown as { data?: Record<string, string> };
     expect(Object.keys(secret.data ?? {})).toEqual([]);
-    const deployment = find(first, 'Deployment', 'graphdb-admin-server') as unknown as { spec: { template: { spec: { containers: { envFrom: unknown[] }[] } } } };
-    expect(deployment.spec.template.spec.containers[0]!.envFrom).toEqual([{ secretRef: { name: 'graphdb-admin-server' } }, { secretRef: { name: 'graphdb-managed' } }]);
+    const deployment = find(first, 'Deployment', 'graphdb-admin-server') as unknown as {
+      spec: { template: { spec: { containers: { envFrom: unknown[] }[] } } };
+    };
+    expect(deployment.spec.template.spec.containers[0]!.envFrom).toEqual([
+      { secretRef: { name: 'graphdb-admin-server' } },
+      { secretRef: { name: 'graphdb-managed' } },
+    ]);
   });
 
   it('renders the operator options: labels, image, scheduling, metrics objects, PDB and NetworkPolicy', async () => {
     const manifests = await template([
-      '--set', 'image.repository=registry.example.com/graphdb-server', '--set', 'imagePullSecrets[0].name=regcred',
-      '--set', 'nodeSelector.pool=system', '--set', 'tolerations[0].key=dedicated', '--set', 'tolerations[0].operator=Exists',
-      '--set', 'podAnnotations.team=graphs', '--set', 'serviceAccount.annotations.iam=role-x',
-      '--set', 'metrics.serviceMonitor.enabled=true', '--set', 'podDisruptionBudget.enabled=true', '--set', 'networkPolicy.enabled=true',
+      '--set',
+      'image.repository=registry.example.com/graphdb-server',
+      '--set',
+      'imagePullSecrets[0].name=regcred',
+      '--set',
+      'nodeSelector.pool=system',
+      '--set',
+      'tolerations[0].key=dedicated',
+      '--set',
+      'tolerations[0].operator=Exists',
+      '--set',
+      'podAnnotations.team=graphs',
+      '--set',
+      'serviceAccount.annotations.iam=role-x',
+      '--set',
+      'metrics.serviceMonitor.enabled=true',
+      '--set',
+      'podDisruptionBudget.enabled=true',
+      '--set',
+      'networkPolicy.enabled=true',
     ]);
     const deployment = find(manifests, 'Deployment', 'graphdb-admin-server') as unknown as {
       metadata: { labels: Record<string, string> };
-      spec: { template: { metadata: { annotations: Record<string, string> }; spec: { imagePullSecrets: unknown; nodeSelector: unknown; tolerations: unknown; containers: { image: string }[] } } };
+      spec: {
+        template: {
+          metadata: { annotations: Record<string, string> };
+          spec: {
+            imagePullSecrets: unknown;
+            nodeSelector: unknown;
+            tolerations: unknown;
+            containers: { image: string }[];
+          };
+        };
+      };
     };
-    expect(deployment.metadata.labels).toMatchObject({ 'app.kubernetes.io/version': '0.1.0', 'app.kubernetes.io/component': 'admin-server', 'app.kubernetes.io/part-of': 'graphdb' });
+    expect(deployment.metadata.labels).toMatchObject({
+      'app.kubernetes.io/version': '0.1.0',
+      'app.kubernetes.io/component': 'admin-server',
+      'app.kubernetes.io/part-of': 'graphdb',
+    });
     const pod = deployment.spec.template.spec;
     // The tag defaults to the chart's appVersion.
     expect(pod.containers[0]!.image).toBe('registry.example.com/graphdb-server:0.1.0');
-    expect(pod).toMatchObject({ imagePullSecrets: [{ name: 'regcred' }], nodeSelector: { pool: 'system' }, tolerations: [{ key: 'dedicated', operator: 'Exists' }] });
+    expect(pod).toMatchObject({
+      imagePullSecrets: [{ name: 'regcred' }],
+      nodeSelector: { pool: 'system' },
+      tolerations: [{ key: 'dedicated', operator: 'Exists' }],
+    });
     expect(deployment.spec.template.metadata.annotations).toMatchObject({ team: 'graphs' });
-    expect((find(manifests, 'ServiceAccount', 'graphdb-admin-server') as unknown as { metadata: { annotations: unknown } }).metadata.annotations).toEqual({ iam: 'role-x' });
-    expect(find(manifests, 'ServiceMonitor', 'graphdb-admin-server')).toMatchObject({ spec: { endpoints: [{ port: 'metrics', path: '/metrics' }] } });
-    expect(find(manifests, 'PodDisruptionBudget', 'graphdb-admin-server')).toMatchObject({ spec: { maxUnavailable: 1 } });
-    const policy = find(manifests, 'NetworkPolicy', 'graphdb-admin-server') as unknown as { spec: { ingress: { ports: { port: string }[] }[]; egress: unknown[] } };
+    expect(
+      (find(manifests, 'ServiceAccount', 'graphdb-admin-server') as unknown as { metadata: { annotations: unknown } })
+        .metadata.annotations,
+    ).toEqual({ iam: 'role-x' });
+    expect(find(manifests, 'ServiceMonitor', 'graphdb-admin-server')).toMatchObject({
+      spec: { endpoints: [{ port: 'metrics', path: '/metrics' }] },
+    });
+    expect(find(manifests, 'PodDisruptionBudget', 'graphdb-admin-server')).toMatchObject({
+      spec: { maxUnavailable: 1 },
+    });
+    const policy = find(manifests, 'NetworkPolicy', 'graphdb-admin-server') as unknown as {
+      spec: { ingress: { ports: { port: string }[] }[]; egress: unknown[] };
+    };
     expect(policy.spec.ingress.map((rule) => rule.ports[0]!.port)).toEqual(['http', 'metrics']);
     expect(policy.spec.egress.length).toBeGreaterThan(1);
     // Off by default.
     const plain = await template();
-    for (const kind of ['ServiceMonitor', 'PodDisruptionBudget', 'NetworkPolicy', 'Ingress', 'HTTPRoute']) expect(plain.some((m) => m.kind === kind), kind).toBe(false);
+    for (const kind of ['ServiceMonitor', 'PodDisruptionBudget', 'NetworkPolicy', 'Ingress', 'HTTPRoute'])
+      expect(
+        plain.some((m) => m.kind === kind),
+        kind,
+      ).toBe(false);
   });
 });

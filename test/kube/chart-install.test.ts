@@ -15,7 +15,10 @@ const CHART = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../
 const HELM = process.env.HELM_BIN ?? '';
 
 let api: RealApiServer;
-const helm = (args: string[]) => run(HELM, [...args, '--kubeconfig', api.adminKubeconfigPath], { env: { ...process.env, HOME: path.dirname(api.adminKubeconfigPath) } });
+const helm = (args: string[]) =>
+  run(HELM, [...args, '--kubeconfig', api.adminKubeconfigPath], {
+    env: { ...process.env, HOME: path.dirname(api.adminKubeconfigPath) },
+  });
 
 beforeAll(async () => {
   if (!HELM) throw new Error('HELM_BIN is not set: `npm run test:kube` provides helm with scripts/ensure-helm.sh');
@@ -25,9 +28,18 @@ afterAll(() => api?.close());
 
 describe('helm install into a real API server', () => {
   it('installs with the default values: every object created, RBAC bound, the pod spec valid, the NOTES rendered', async () => {
-    const { stdout } = await helm(['install', 'graphdb-admin-server', CHART, '--namespace', 'graphdb-system', '--create-namespace']);
+    const { stdout } = await helm([
+      'install',
+      'graphdb-admin-server',
+      CHART,
+      '--namespace',
+      'graphdb-system',
+      '--create-namespace',
+    ]);
     expect(stdout).toContain('STATUS: deployed');
-    expect(stdout).toContain("kubectl -n graphdb-system get secret graphdb-admin-server -o jsonpath='{.data.ADMIN_PASSWORD}' | base64 -d");
+    expect(stdout).toContain(
+      "kubectl -n graphdb-system get secret graphdb-admin-server -o jsonpath='{.data.ADMIN_PASSWORD}' | base64 -d",
+    );
     expect(stdout).toContain('kubectl -n graphdb-system port-forward svc/graphdb-enterprise-admin-server 3000:3000');
     expect(stdout).toContain('http://localhost:3000/api-docs');
 
@@ -43,11 +55,24 @@ describe('helm install into a real API server', () => {
       ['http', 3000],
       ['metrics', 9090],
     ]);
-    expect((await core.readNamespacedService({ name: 'graphdb-enterprise-admin-server', namespace: ns })).spec?.ports?.map((port) => port.port)).toEqual([3000, 9090]);
+    expect(
+      (await core.readNamespacedService({ name: 'graphdb-enterprise-admin-server', namespace: ns })).spec?.ports?.map(
+        (port) => port.port,
+      ),
+    ).toEqual([3000, 9090]);
     const secret = await core.readNamespacedSecret({ name: 'graphdb-admin-server', namespace: ns });
-    expect(Object.keys(secret.data ?? {}).sort()).toEqual(['ADMIN_PASSWORD', 'AUTH_SECRET', 'ENCRYPTION_KEY', 'SESSION_SECRET']);
-    expect((await core.readNamespacedConfigMap({ name: 'graphdb-admin-settings', namespace: ns })).data?.['settings.json']).toBeDefined();
-    expect((await core.readNamespacedServiceAccount({ name: 'graphdb-admin-server', namespace: ns })).metadata?.name).toBe('graphdb-admin-server');
+    expect(Object.keys(secret.data ?? {}).sort()).toEqual([
+      'ADMIN_PASSWORD',
+      'AUTH_SECRET',
+      'ENCRYPTION_KEY',
+      'SESSION_SECRET',
+    ]);
+    expect(
+      (await core.readNamespacedConfigMap({ name: 'graphdb-admin-settings', namespace: ns })).data?.['settings.json'],
+    ).toBeDefined();
+    expect(
+      (await core.readNamespacedServiceAccount({ name: 'graphdb-admin-server', namespace: ns })).metadata?.name,
+    ).toBe('graphdb-admin-server');
     const binding = await rbac.readNamespacedRoleBinding({ name: 'graphdb-admin-server', namespace: ns });
     expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'graphdb-admin-server', namespace: ns }]);
 
@@ -60,28 +85,74 @@ describe('helm install into a real API server', () => {
   it("installs with the seed's beta values and the operator options, several replicas on an external token store", async () => {
     const ns = 'graphdb-beta';
     const { stdout } = await helm([
-      'install', 'graphdb-admin-server', CHART, '--namespace', ns, '--create-namespace',
-      '--set', 'adminServer.env.oauthProvider=beta', '--set', 'adminServer.env.betaTenantId=contoso.onmicrosoft.com',
-      '--set', 'adminServer.env.betaRedirectUri=https://admin.example.com/api/auth/oauth/beta/callback',
-      '--set', 'adminServer.secret.betaClientId=beta-client', '--set', 'adminServer.secret.betaClientSecret=beta-secret',
-      '--set', 'adminServer.tokenStoreUrl=redis://falkordb.graphdb-beta:6379', '--set', 'replicaCount=2',
-      '--set', 'ingress.enabled=true', '--set', 'podDisruptionBudget.enabled=true', '--set', 'networkPolicy.enabled=true',
-      '--set', 'nodeSelector.pool=system', '--set', 'imagePullSecrets[0].name=regcred',
+      'install',
+      'graphdb-admin-server',
+      CHART,
+      '--namespace',
+      ns,
+      '--create-namespace',
+      '--set',
+      'adminServer.env.oauthProvider=beta',
+      '--set',
+      'adminServer.env.betaTenantId=contoso.onmicrosoft.com',
+      '--set',
+      'adminServer.env.betaRedirectUri=https://admin.example.com/api/auth/oauth/beta/callback',
+      '--set',
+      'adminServer.secret.betaClientId=beta-client',
+      '--set',
+      'adminServer.secret.betaClientSecret=beta-secret',
+      '--set',
+      'adminServer.tokenStoreUrl=redis://falkordb.graphdb-beta:6379',
+      '--set',
+      'replicaCount=2',
+      '--set',
+      'ingress.enabled=true',
+      '--set',
+      'podDisruptionBudget.enabled=true',
+      '--set',
+      'networkPolicy.enabled=true',
+      '--set',
+      'nodeSelector.pool=system',
+      '--set',
+      'imagePullSecrets[0].name=regcred',
     ]);
     expect(stdout).toContain('STATUS: deployed');
     const apps = api.admin.makeApiClient(AppsV1Api);
     const deployment = await apps.readNamespacedDeployment({ name: 'graphdb-admin-server', namespace: ns });
     expect(deployment.spec).toMatchObject({ replicas: 2, strategy: { type: 'RollingUpdate' } });
-    const env = Object.fromEntries((deployment.spec!.template.spec!.containers[0]!.env ?? []).map((entry) => [entry.name, entry.value]));
+    const env = Object.fromEntries(
+      (deployment.spec!.template.spec!.containers[0]!.env ?? []).map((entry) => [entry.name, entry.value]),
+    );
     expect(env).toMatchObject({ OAUTH_PROVIDER: 'beta', BETA_TENANT_ID: 'contoso.onmicrosoft.com' });
     const networking = api.admin.makeApiClient(NetworkingV1Api);
-    expect((await networking.readNamespacedIngress({ name: 'graphdb-admin-server', namespace: ns })).spec?.rules?.[0]?.http?.paths.map((p) => p.path)).toEqual(['/api', '/api-spec.json', '/api-docs']);
-    expect((await networking.readNamespacedNetworkPolicy({ name: 'graphdb-admin-server', namespace: ns })).spec?.policyTypes).toEqual(['Ingress', 'Egress']);
-    expect((await api.admin.makeApiClient(PolicyV1Api).readNamespacedPodDisruptionBudget({ name: 'graphdb-admin-server', namespace: ns })).spec?.maxUnavailable).toBe(1);
+    expect(
+      (
+        await networking.readNamespacedIngress({ name: 'graphdb-admin-server', namespace: ns })
+      ).spec?.rules?.[0]?.http?.paths.map((p) => p.path),
+    ).toEqual(['/api', '/api-spec.json', '/api-docs']);
+    expect(
+      (await networking.readNamespacedNetworkPolicy({ name: 'graphdb-admin-server', namespace: ns })).spec?.policyTypes,
+    ).toEqual(['Ingress', 'Egress']);
+    expect(
+      (
+        await api.admin
+          .makeApiClient(PolicyV1Api)
+          .readNamespacedPodDisruptionBudget({ name: 'graphdb-admin-server', namespace: ns })
+      ).spec?.maxUnavailable,
+    ).toBe(1);
   });
 
   it('refuses bad values before creating anything', async () => {
-    const attempt = await helm(['install', 'graphdb-broken', CHART, '--namespace', 'graphdb-broken', '--create-namespace', '--set', 'replicaCount=3']).then(
+    const attempt = await helm([
+      'install',
+      'graphdb-broken',
+      CHART,
+      '--namespace',
+      'graphdb-broken',
+      '--create-namespace',
+      '--set',
+      'replicaCount=3',
+    ]).then(
       () => 'installed',
       (error: { stderr: string }) => error.stderr,
     );

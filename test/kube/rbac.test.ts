@@ -14,7 +14,12 @@ const NS = 'graphdb-system';
 const KUBEBLOCKS_1X = ['kubeblocks-1.x-clusters.yaml', 'kubeblocks-1.x-opsrequests.yaml'];
 const CLUSTERS = { group: 'apps.kubeblocks.io', version: 'v1', plural: 'clusters' };
 const OPS = { group: 'operations.kubeblocks.io', version: 'v1alpha1', plural: 'opsrequests' };
-const opsBody = (namespace: string) => ({ apiVersion: 'operations.kubeblocks.io/v1alpha1', kind: 'OpsRequest', metadata: { generateName: 'solo-restart-', namespace }, spec: { clusterName: 'solo', type: 'Restart', restart: [{ componentName: 'falkordb' }] } });
+const opsBody = (namespace: string) => ({
+  apiVersion: 'operations.kubeblocks.io/v1alpha1',
+  kind: 'OpsRequest',
+  metadata: { generateName: 'solo-restart-', namespace },
+  spec: { clusterName: 'solo', type: 'Restart', restart: [{ componentName: 'falkordb' }] },
+});
 
 /** The HTTP status a request ends with (2xx as 200). */
 async function statusOf(request: () => Promise<unknown>): Promise<number> {
@@ -37,7 +42,10 @@ describe("the chart's namespaced RBAC (default values) on a real API server", ()
     env = await startChartApiServer({ crds: KUBEBLOCKS_1X, namespaces: ['team-b'] });
     await createWithStatus(env.api.admin, standalone('solo', NS));
     await createWithStatus(env.api.admin, standalone('other', 'team-b'));
-    await env.api.admin.makeApiClient(CoreV1Api).createNamespacedSecret({ namespace: 'team-b', body: { metadata: { name: 'foreign' }, stringData: { key: 'value' } } });
+    await env.api.admin.makeApiClient(CoreV1Api).createNamespacedSecret({
+      namespace: 'team-b',
+      body: { metadata: { name: 'foreign' }, stringData: { key: 'value' } },
+    });
     serverConfig = new KubeConfig();
     serverConfig.loadFromFile(env.serverKubeconfigPath);
     api = { core: serverConfig.makeApiClient(CoreV1Api), custom: serverConfig.makeApiClient(CustomObjectsApi) };
@@ -46,7 +54,11 @@ describe("the chart's namespaced RBAC (default values) on a real API server", ()
 
   it('binds the Roles to the service account the chart runs the server as', () => {
     expect(env.serverUser).toBe('system:serviceaccount:graphdb-system:graphdb-admin-server');
-    expect(env.rbac.map((o: KubernetesObject) => `${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`).sort()).toEqual([
+    expect(
+      env.rbac
+        .map((o: KubernetesObject) => `${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`)
+        .sort(),
+    ).toEqual([
       `Role/${NS}/graphdb-admin-server`,
       `Role/${NS}/graphdb-admin-server-kubeblocks`,
       `RoleBinding/${NS}/graphdb-admin-server`,
@@ -56,16 +68,75 @@ describe("the chart's namespaced RBAC (default values) on a real API server", ()
 
   // What the server does, in the order a fresh install does it; each must get past RBAC (404 is an answer).
   it.each<[string, Call, number]>([
-    ['get the settings ConfigMap (absent)', ({ core }) => core.readNamespacedConfigMap({ name: 'graphdb-admin-settings', namespace: NS }), 404],
-    ['create the settings ConfigMap', ({ core }) => core.createNamespacedConfigMap({ namespace: NS, body: { metadata: { name: 'graphdb-admin-settings' }, data: { 'settings.json': '{}' } } }), 200],
-    ['update the settings ConfigMap', async ({ core }) => core.replaceNamespacedConfigMap({ name: 'graphdb-admin-settings', namespace: NS, body: await core.readNamespacedConfigMap({ name: 'graphdb-admin-settings', namespace: NS }) }), 200],
-    ['get a Secret (absent)', ({ core }) => core.readNamespacedSecret({ name: 'graphdb-admin-users', namespace: NS }), 404],
-    ['create a Secret', ({ core }) => core.createNamespacedSecret({ namespace: NS, body: { metadata: { name: 'graphdb-admin-users' }, stringData: { 'users.json': '[]' } } }), 200],
-    ['update a Secret', async ({ core }) => core.replaceNamespacedSecret({ name: 'graphdb-admin-users', namespace: NS, body: await core.readNamespacedSecret({ name: 'graphdb-admin-users', namespace: NS }) }), 200],
-    ['list the clusters of its namespace', ({ custom }) => custom.listNamespacedCustomObject({ ...CLUSTERS, namespace: NS }), 200],
-    ['get a cluster', ({ custom }) => custom.getNamespacedCustomObject({ ...CLUSTERS, namespace: NS, name: 'solo' }), 200],
-    ['create an OpsRequest', ({ custom }) => custom.createNamespacedCustomObject({ ...OPS, namespace: NS, body: opsBody(NS) }), 200],
-    ['list OpsRequests', ({ custom }) => custom.listNamespacedCustomObject({ ...OPS, namespace: NS, labelSelector: 'app.kubernetes.io/instance=solo' }), 200],
+    [
+      'get the settings ConfigMap (absent)',
+      ({ core }) => core.readNamespacedConfigMap({ name: 'graphdb-admin-settings', namespace: NS }),
+      404,
+    ],
+    [
+      'create the settings ConfigMap',
+      ({ core }) =>
+        core.createNamespacedConfigMap({
+          namespace: NS,
+          body: { metadata: { name: 'graphdb-admin-settings' }, data: { 'settings.json': '{}' } },
+        }),
+      200,
+    ],
+    [
+      'update the settings ConfigMap',
+      async ({ core }) =>
+        core.replaceNamespacedConfigMap({
+          name: 'graphdb-admin-settings',
+          namespace: NS,
+          body: await core.readNamespacedConfigMap({ name: 'graphdb-admin-settings', namespace: NS }),
+        }),
+      200,
+    ],
+    [
+      'get a Secret (absent)',
+      ({ core }) => core.readNamespacedSecret({ name: 'graphdb-admin-users', namespace: NS }),
+      404,
+    ],
+    [
+      'create a Secret',
+      ({ core }) =>
+        core.createNamespacedSecret({
+          namespace: NS,
+          body: { metadata: { name: 'graphdb-admin-users' }, stringData: { 'users.json': '[]' } },
+        }),
+      200,
+    ],
+    [
+      'update a Secret',
+      async ({ core }) =>
+        core.replaceNamespacedSecret({
+          name: 'graphdb-admin-users',
+          namespace: NS,
+          body: await core.readNamespacedSecret({ name: 'graphdb-admin-users', namespace: NS }),
+        }),
+      200,
+    ],
+    [
+      'list the clusters of its namespace',
+      ({ custom }) => custom.listNamespacedCustomObject({ ...CLUSTERS, namespace: NS }),
+      200,
+    ],
+    [
+      'get a cluster',
+      ({ custom }) => custom.getNamespacedCustomObject({ ...CLUSTERS, namespace: NS, name: 'solo' }),
+      200,
+    ],
+    [
+      'create an OpsRequest',
+      ({ custom }) => custom.createNamespacedCustomObject({ ...OPS, namespace: NS, body: opsBody(NS) }),
+      200,
+    ],
+    [
+      'list OpsRequests',
+      ({ custom }) =>
+        custom.listNamespacedCustomObject({ ...OPS, namespace: NS, labelSelector: 'app.kubernetes.io/instance=solo' }),
+      200,
+    ],
   ])('allows the server to %s', async (_what, call, status) => {
     expect(await statusOf(() => call(api))).toBe(status);
   });
@@ -73,17 +144,43 @@ describe("the chart's namespaced RBAC (default values) on a real API server", ()
   it.each<[string, Call]>([
     ['list Secrets', ({ core }) => core.listNamespacedSecret({ namespace: NS })],
     ['delete a Secret', ({ core }) => core.deleteNamespacedSecret({ name: 'graphdb-admin-users', namespace: NS })],
-    ['read a Secret in another namespace', ({ core }) => core.readNamespacedSecret({ name: 'foreign', namespace: 'team-b' })],
+    [
+      'read a Secret in another namespace',
+      ({ core }) => core.readNamespacedSecret({ name: 'foreign', namespace: 'team-b' }),
+    ],
     ['list ConfigMaps', ({ core }) => core.listNamespacedConfigMap({ namespace: NS })],
-    ['get a ConfigMap with another name', ({ core }) => core.readNamespacedConfigMap({ name: 'kube-root-ca.crt', namespace: NS })],
-    ['delete the settings ConfigMap', ({ core }) => core.deleteNamespacedConfigMap({ name: 'graphdb-admin-settings', namespace: NS })],
+    [
+      'get a ConfigMap with another name',
+      ({ core }) => core.readNamespacedConfigMap({ name: 'kube-root-ca.crt', namespace: NS }),
+    ],
+    [
+      'delete the settings ConfigMap',
+      ({ core }) => core.deleteNamespacedConfigMap({ name: 'graphdb-admin-settings', namespace: NS }),
+    ],
     ['list pods', ({ core }) => core.listNamespacedPod({ namespace: NS })],
     ['create a namespace', ({ core }) => core.createNamespace({ body: { metadata: { name: 'sneaky' } } })],
-    ['create a Cluster', ({ custom }) => custom.createNamespacedCustomObject({ ...CLUSTERS, namespace: NS, body: { ...standalone('mine', NS), status: undefined } })],
-    ['delete a Cluster', ({ custom }) => custom.deleteNamespacedCustomObject({ ...CLUSTERS, namespace: NS, name: 'solo' })],
-    ['list clusters in another namespace', ({ custom }) => custom.listNamespacedCustomObject({ ...CLUSTERS, namespace: 'team-b' })],
+    [
+      'create a Cluster',
+      ({ custom }) =>
+        custom.createNamespacedCustomObject({
+          ...CLUSTERS,
+          namespace: NS,
+          body: { ...standalone('mine', NS), status: undefined },
+        }),
+    ],
+    [
+      'delete a Cluster',
+      ({ custom }) => custom.deleteNamespacedCustomObject({ ...CLUSTERS, namespace: NS, name: 'solo' }),
+    ],
+    [
+      'list clusters in another namespace',
+      ({ custom }) => custom.listNamespacedCustomObject({ ...CLUSTERS, namespace: 'team-b' }),
+    ],
     ['list clusters in every namespace', ({ custom }) => custom.listClusterCustomObject(CLUSTERS)],
-    ['create an OpsRequest in another namespace', ({ custom }) => custom.createNamespacedCustomObject({ ...OPS, namespace: 'team-b', body: opsBody('team-b') })],
+    [
+      'create an OpsRequest in another namespace',
+      ({ custom }) => custom.createNamespacedCustomObject({ ...OPS, namespace: 'team-b', body: opsBody('team-b') }),
+    ],
     ['delete OpsRequests', ({ custom }) => custom.deleteCollectionNamespacedCustomObject({ ...OPS, namespace: NS })],
   ])('denies the server to %s (403 from the API server)', async (_what, call) => {
     expect(await statusOf(() => call(api))).toBe(403);
@@ -91,7 +188,10 @@ describe("the chart's namespaced RBAC (default values) on a real API server", ()
 
   // Detection reads discovery, which every authenticated identity may, not a list across namespaces.
   it('detects the KubeBlocks API version with the namespaced Role', async () => {
-    expect(await detectKubeBlocks(serverConfig)).toEqual({ clusterVersion: 'v1', opsGroup: 'operations.kubeblocks.io' });
+    expect(await detectKubeBlocks(serverConfig)).toEqual({
+      clusterVersion: 'v1',
+      opsGroup: 'operations.kubeblocks.io',
+    });
   });
 });
 
@@ -99,9 +199,13 @@ describe('the chart with settingsSecretNames: Secrets restricted by name on a re
   let env: ChartApiServer;
   let core: CoreV1Api;
   beforeAll(async () => {
-    env = await startChartApiServer({ crds: KUBEBLOCKS_1X, values: { 'adminServer.settingsSecretNames': '{graphdb-settings-alpha}' } });
+    env = await startChartApiServer({
+      crds: KUBEBLOCKS_1X,
+      values: { 'adminServer.settingsSecretNames': '{graphdb-settings-alpha}' },
+    });
     const admin = env.api.admin.makeApiClient(CoreV1Api);
-    for (const name of ['graphdb-settings-alpha', 'graphdb-admin-server']) await admin.createNamespacedSecret({ namespace: NS, body: { metadata: { name }, stringData: { key: 'value' } } });
+    for (const name of ['graphdb-settings-alpha', 'graphdb-admin-server'])
+      await admin.createNamespacedSecret({ namespace: NS, body: { metadata: { name }, stringData: { key: 'value' } } });
     const serverConfig = new KubeConfig();
     serverConfig.loadFromFile(env.serverKubeconfigPath);
     core = serverConfig.makeApiClient(CoreV1Api);
@@ -109,11 +213,19 @@ describe('the chart with settingsSecretNames: Secrets restricted by name on a re
   afterAll(() => env?.close());
 
   const read = (name: string) => () => core.readNamespacedSecret({ name, namespace: NS });
-  const replace = (name: string) => async () => core.replaceNamespacedSecret({ name, namespace: NS, body: { metadata: { name }, stringData: { key: 'changed' } } });
+  const replace = (name: string) => async () =>
+    core.replaceNamespacedSecret({ name, namespace: NS, body: { metadata: { name }, stringData: { key: 'changed' } } });
 
   it('lets the server read and update its user store and the named settings Secrets, and create Secrets', async () => {
     expect(await statusOf(read('graphdb-admin-users'))).toBe(404);
-    expect(await statusOf(() => core.createNamespacedSecret({ namespace: NS, body: { metadata: { name: 'graphdb-admin-users' }, stringData: { 'users.json': '[]' } } }))).toBe(200);
+    expect(
+      await statusOf(() =>
+        core.createNamespacedSecret({
+          namespace: NS,
+          body: { metadata: { name: 'graphdb-admin-users' }, stringData: { 'users.json': '[]' } },
+        }),
+      ),
+    ).toBe(200);
     expect(await statusOf(read('graphdb-settings-alpha'))).toBe(200);
     expect(await statusOf(replace('graphdb-settings-alpha'))).toBe(200);
   });
@@ -128,15 +240,29 @@ describe('the server end to end on a real API server: its audited requests again
   let t: AdminTestApp;
   let audit: AuditRecord[];
   beforeAll(async () => {
-    t = await startAdminTestApp('kube-apiserver', { kubeBlocks: true, namespaces: ['team-b'], chartValues: { 'adminServer.multiClusterRbac': 'true' } });
+    t = await startAdminTestApp('kube-apiserver', {
+      kubeBlocks: true,
+      namespaces: ['team-b'],
+      chartValues: { 'adminServer.multiClusterRbac': 'true' },
+    });
     await createWithStatus(t.real!.api.admin, standalone('solo', NS));
     const { admin, operator } = await sessionsForEveryRole(t.app);
     const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, cookie: string, payload?: unknown) => {
-      const res = await t.app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as never }) });
+      const res = await t.app.inject({
+        method,
+        url,
+        headers: { cookie },
+        ...(payload === undefined ? {} : { payload: payload as never }),
+      });
       expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
     };
-    await call('PATCH', '/api/settings/', admin, { alpha_oauth: { client_id: 'c', client_secret_secret_ref: 'alpha-oauth', client_secret: 'one' } });
-    await call('PATCH', '/api/settings/', admin, { alpha_oauth: { client_secret: 'two' }, features: { multi_cluster_mode: true } });
+    await call('PATCH', '/api/settings/', admin, {
+      alpha_oauth: { client_id: 'c', client_secret_secret_ref: 'alpha-oauth', client_secret: 'one' },
+    });
+    await call('PATCH', '/api/settings/', admin, {
+      alpha_oauth: { client_secret: 'two' },
+      features: { multi_cluster_mode: true },
+    });
     await call('GET', '/api/settings/', operator);
     await call('GET', '/api/clusters', operator);
     await call('GET', '/api/clusters?namespace=team-b', operator);
@@ -152,18 +278,26 @@ describe('the server end to end on a real API server: its audited requests again
   });
 
   it('uses exactly these verbs on these resources (no watches, no deletes, no lists of Secrets)', () => {
-    const used = [...new Set(audit.map((r) => `${r.verb} ${r.group ? `${r.group}/` : ''}${r.resource}${r.subresource ? `/${r.subresource}` : ''}`))].sort();
-    expect(used).toEqual([
-      'list apps.kubeblocks.io/clusters',
-      'create configmaps',
-      'create operations.kubeblocks.io/opsrequests',
-      'create secrets',
-      'get apps.kubeblocks.io/clusters',
-      'get configmaps',
-      'get secrets',
-      'list operations.kubeblocks.io/opsrequests',
-      'update configmaps',
-      'update secrets',
-    ].sort());
+    const used = [
+      ...new Set(
+        audit.map(
+          (r) => `${r.verb} ${r.group ? `${r.group}/` : ''}${r.resource}${r.subresource ? `/${r.subresource}` : ''}`,
+        ),
+      ),
+    ].sort();
+    expect(used).toEqual(
+      [
+        'list apps.kubeblocks.io/clusters',
+        'create configmaps',
+        'create operations.kubeblocks.io/opsrequests',
+        'create secrets',
+        'get apps.kubeblocks.io/clusters',
+        'get configmaps',
+        'get secrets',
+        'list operations.kubeblocks.io/opsrequests',
+        'update configmaps',
+        'update secrets',
+      ].sort(),
+    );
   });
 });

@@ -32,7 +32,11 @@ function interposer() {
       },
     },
   });
-  return { wrap, beforeNextSettingsWrite: (edit: () => Promise<void>) => (pending.settings = edit), beforeNextSecretWrite: (edit: () => Promise<void>) => (pending.secret = edit) };
+  return {
+    wrap,
+    beforeNextSettingsWrite: (edit: () => Promise<void>) => (pending.settings = edit),
+    beforeNextSecretWrite: (edit: () => Promise<void>) => (pending.secret = edit),
+  };
 }
 
 describe('two replicas on a real API server', () => {
@@ -48,17 +52,30 @@ describe('two replicas on a real API server', () => {
     two = await startTestApp({
       falkordb: one.falkordb,
       env: { SETTINGS_REFRESH_MS: '0', PUBLIC_ORIGIN: 'https://admin.corp.example' },
-      deps: { adminStores: createKubeAdminStores(kubeConfig, NAMESPACE, (kind) => twoErrors.push(kind)), firstAdmin: { email: ADMIN.email, password: ADMIN.password } },
+      deps: {
+        adminStores: createKubeAdminStores(kubeConfig, NAMESPACE, (kind) => twoErrors.push(kind)),
+        firstAdmin: { email: ADMIN.email, password: ADMIN.password },
+      },
     });
-    cookies = { one: await login(one.app, ADMIN.email, ADMIN.password), two: await login(two.app, ADMIN.email, ADMIN.password) };
+    cookies = {
+      one: await login(one.app, ADMIN.email, ADMIN.password),
+      two: await login(two.app, ADMIN.email, ADMIN.password),
+    };
   });
   afterAll(async () => {
     await two?.close();
     await one?.close();
   });
 
-  const patch = (replica: 'one' | 'two', payload: unknown) => (replica === 'one' ? one : two).app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: cookies[replica] }, payload: payload as never });
-  const stored = async () => JSON.parse((await one.backdoor.settingsText()) ?? '{}') as { ui?: Record<string, unknown> };
+  const patch = (replica: 'one' | 'two', payload: unknown) =>
+    (replica === 'one' ? one : two).app.inject({
+      method: 'PATCH',
+      url: '/api/settings/',
+      headers: { cookie: cookies[replica] },
+      payload: payload as never,
+    });
+  const stored = async () =>
+    JSON.parse((await one.backdoor.settingsText()) ?? '{}') as { ui?: Record<string, unknown> };
   const newErrors = (before: number) => one.kubeErrors.slice(before);
 
   it('creates the settings ConfigMap once when both replicas save first: AlreadyExists (409) is retried as an update', async () => {
@@ -97,11 +114,21 @@ describe('two replicas on a real API server', () => {
 
   it('retries a stale write of the user list Secret: users created on both replicas at once both exist', async () => {
     interpose.beforeNextSecretWrite(async () => {
-      const res = await two.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: cookies.two }, payload: { email: 'two@corp.example', name: 'Two', role: 'viewer' } });
+      const res = await two.app.inject({
+        method: 'POST',
+        url: '/api/users',
+        headers: { cookie: cookies.two },
+        payload: { email: 'two@corp.example', name: 'Two', role: 'viewer' },
+      });
       expect(res.statusCode, res.body).toBe(201);
     });
     const before = one.kubeErrors.length;
-    const res = await one.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: cookies.one }, payload: { email: 'one@corp.example', name: 'One', role: 'viewer' } });
+    const res = await one.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: cookies.one },
+      payload: { email: 'one@corp.example', name: 'One', role: 'viewer' },
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(newErrors(before)).toEqual(['409']);
     const users = JSON.parse((await one.backdoor.secret('graphdb-admin-users'))!['users.json']!) as { email: string }[];
@@ -109,7 +136,9 @@ describe('two replicas on a real API server', () => {
   });
 
   it('keeps every one of 20 PATCHes sent to both replicas at once', async () => {
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => patch(i % 2 ? 'two' : 'one', { ui: { [`both_${i}`]: i } })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => patch(i % 2 ? 'two' : 'one', { ui: { [`both_${i}`]: i } })),
+    );
     expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
     const ui = (await stored()).ui!;
     for (let i = 0; i < 20; i++) expect(ui[`both_${i}`]).toBe(i);
@@ -118,7 +147,12 @@ describe('two replicas on a real API server', () => {
   it('keeps every one of 10 users created on both replicas at once', async () => {
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        (i % 2 ? two : one).app.inject({ method: 'POST', url: '/api/users', headers: { cookie: i % 2 ? cookies.two : cookies.one }, payload: { email: `many-${i}@corp.example`, name: `Many ${i}`, role: 'viewer' } }),
+        (i % 2 ? two : one).app.inject({
+          method: 'POST',
+          url: '/api/users',
+          headers: { cookie: i % 2 ? cookies.two : cookies.one },
+          payload: { email: `many-${i}@corp.example`, name: `Many ${i}`, role: 'viewer' },
+        }),
       ),
     );
     expect(results.map((r) => r.statusCode)).toEqual(Array(10).fill(201));

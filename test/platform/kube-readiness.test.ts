@@ -8,7 +8,12 @@ describe('readiness with Kubernetes configured', () => {
     const kube = await startKubeApiDouble();
     const falkordb = await startTestFalkorDB();
     const OUTAGE_READY_MS = 1500;
-    const server = await runServerProcess({ TOKEN_STORE_URL: falkordb.url, KUBECONFIG: kube.kubeconfigPath, LOG_LEVEL: 'warn', KUBERNETES_OUTAGE_READY_MS: String(OUTAGE_READY_MS) });
+    const server = await runServerProcess({
+      TOKEN_STORE_URL: falkordb.url,
+      KUBECONFIG: kube.kubeconfigPath,
+      LOG_LEVEL: 'warn',
+      KUBERNETES_OUTAGE_READY_MS: String(OUTAGE_READY_MS),
+    });
     try {
       let ready: Response | undefined;
       for (let attempt = 0; attempt < 100 && !ready; attempt++) {
@@ -16,7 +21,10 @@ describe('readiness with Kubernetes configured', () => {
         if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(ready?.status, JSON.stringify(server.lines)).toBe(200);
-      expect(await ready?.json()).toEqual({ status: 'ready', checks: { tokenStore: { ok: true }, settings: { ok: true }, kubernetes: { ok: true } } });
+      expect(await ready?.json()).toEqual({
+        status: 'ready',
+        checks: { tokenStore: { ok: true }, settings: { ok: true }, kubernetes: { ok: true } },
+      });
       expect(kube.requests).toContainEqual({ method: 'GET', path: '/version' });
 
       await kube.close();
@@ -24,11 +32,17 @@ describe('readiness with Kubernetes configured', () => {
       // Every replica sees the same outage: they keep serving from their last good copies instead of all leaving.
       const degraded = await fetch(`${server.baseUrl}/readyz`);
       expect(degraded.status).toBe(200);
-      expect(await degraded.json()).toEqual({ status: 'degraded', checks: { tokenStore: { ok: true }, settings: { ok: true }, kubernetes: { ok: false } } });
+      expect(await degraded.json()).toEqual({
+        status: 'degraded',
+        checks: { tokenStore: { ok: true }, settings: { ok: true }, kubernetes: { ok: false } },
+      });
       await new Promise((resolve) => setTimeout(resolve, gone + OUTAGE_READY_MS + 300 - Date.now()));
       const notReady = await fetch(`${server.baseUrl}/readyz`);
       expect(notReady.status).toBe(503);
-      expect(await notReady.json()).toEqual({ status: 'not ready', checks: { tokenStore: { ok: true }, settings: { ok: true }, kubernetes: { ok: false } } });
+      expect(await notReady.json()).toEqual({
+        status: 'not ready',
+        checks: { tokenStore: { ok: true }, settings: { ok: true }, kubernetes: { ok: false } },
+      });
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;

@@ -3,8 +3,15 @@ import { canLoadFalkorDB, findServerBinary, parseServerVersion } from '../../src
 
 describe('server binary discovery', () => {
   it('parses Valkey and Redis version lines', () => {
-    expect(parseServerVersion('Valkey server v=8.0.1 sha=00000000:0 malloc=jemalloc-5.3.0 bits=64')).toMatchObject({ flavour: 'valkey', version: '8.0.1' });
-    expect(parseServerVersion('Redis server v=7.0.15 sha=00000000:0')).toMatchObject({ flavour: 'redis', major: 7, minor: 0 });
+    expect(parseServerVersion('Valkey server v=8.0.1 sha=00000000:0 malloc=jemalloc-5.3.0 bits=64')).toMatchObject({
+      flavour: 'valkey',
+      version: '8.0.1',
+    });
+    expect(parseServerVersion('Redis server v=7.0.15 sha=00000000:0')).toMatchObject({
+      flavour: 'redis',
+      major: 7,
+      minor: 0,
+    });
     expect(parseServerVersion('something else')).toBeUndefined();
   });
 
@@ -24,6 +31,8 @@ describe('server binary discovery', () => {
     await expect(findServerBinary({ explicit: '/nonexistent/valkey-server' })).rejects.toThrow(
       /FALKORDB_SERVER_BIN=\/nonexistent\/valkey-server cannot run FalkorDB: not found[\s\S]*apt-get install -t bookworm-backports valkey-server/,
     );
-    await expect(findServerBinary({ explicit: '/bin/true' })).rejects.toThrow(/does not report a Redis or Valkey version/);
+    await expect(findServerBinary({ explicit: '/bin/true' })).rejects.toThrow(
+      /does not report a Redis or Valkey version/,
+    );
   });
 });

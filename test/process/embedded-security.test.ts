@@ -14,21 +14,35 @@ interface EmbeddedLine {
 }
 
 /** A JSON request sent from a chosen local address, so a second loopback address can stand in for another host. */
-function requestFrom(localAddress: string, url: string, method: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown }> {
+function requestFrom(
+  localAddress: string,
+  url: string,
+  method: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = httpRequest(url, { method, localAddress, headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as unknown) : undefined }));
-    });
+    const req = httpRequest(
+      url,
+      { method, localAddress, headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, json: text ? (JSON.parse(text) as unknown) : undefined }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
 }
 
-async function startServer(env: Record<string, string>): Promise<{ server: ServerProcess; embedded: EmbeddedLine['embeddedFalkorDB'] }> {
+async function startServer(
+  env: Record<string, string>,
+): Promise<{ server: ServerProcess; embedded: EmbeddedLine['embeddedFalkorDB'] }> {
   const server = await runServerProcess({ LOG_LEVEL: 'info', ...env });
   const line = (await server.waitForLine((l) => 'embeddedFalkorDB' in l)) as unknown as EmbeddedLine;
   await server.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('Server listening at'));
@@ -75,7 +89,9 @@ describe('the embedded FalkorDB, reached over the network', () => {
 
   it('has no account that answers without a password', async () => {
     const reply = await new Promise<string>((resolve, reject) => {
-      const socket = net.connect({ host: embedded.host, port: embedded.port }, () => socket.write('*1\r\n$4\r\nPING\r\n'));
+      const socket = net.connect({ host: embedded.host, port: embedded.port }, () =>
+        socket.write('*1\r\n$4\r\nPING\r\n'),
+      );
       socket.once('data', (chunk) => {
         socket.destroy();
         resolve(chunk.toString('utf8'));
@@ -103,7 +119,12 @@ describe('the embedded FalkorDB, reached over the network', () => {
   });
 
   it('lets whoever holds the administrator password create an Admin token', async () => {
-    const res = await requestFrom('127.0.0.1', `http://127.0.0.1:${server.port}/api/auth/tokens/credentials`, 'POST', tokenRequest('admin', adminPassword));
+    const res = await requestFrom(
+      '127.0.0.1',
+      `http://127.0.0.1:${server.port}/api/auth/tokens/credentials`,
+      'POST',
+      tokenRequest('admin', adminPassword),
+    );
     expect(res.status).toBe(200);
     const { token } = res.json as { token: string };
     const status = await fetch(`${server.baseUrl}/api/status`, { headers: { authorization: `Bearer ${token}` } });
@@ -111,11 +132,21 @@ describe('the embedded FalkorDB, reached over the network', () => {
   });
 
   it("keeps browser users away from the token store's account, so nobody can take the store down", async () => {
-    const created = await requestFrom('127.0.0.1', `http://127.0.0.1:${server.port}/api/auth/tokens/credentials`, 'POST', tokenRequest('admin', adminPassword));
+    const created = await requestFrom(
+      '127.0.0.1',
+      `http://127.0.0.1:${server.port}/api/auth/tokens/credentials`,
+      'POST',
+      tokenRequest('admin', adminPassword),
+    );
     const auth = { authorization: `Bearer ${(created.json as { token: string }).token}` };
-    const patch = await fetch(`${server.baseUrl}/api/user/graphdb-token-store?role=Read-Only`, { method: 'PATCH', headers: auth });
+    const patch = await fetch(`${server.baseUrl}/api/user/graphdb-token-store?role=Read-Only`, {
+      method: 'PATCH',
+      headers: auth,
+    });
     expect(patch.status).toBe(400);
-    expect(await patch.json()).toEqual({ message: 'User graphdb-token-store is used by this server and cannot be changed or deleted' });
+    expect(await patch.json()).toEqual({
+      message: 'User graphdb-token-store is used by this server and cannot be changed or deleted',
+    });
     const del = await fetch(`${server.baseUrl}/api/user`, {
       method: 'DELETE',
       headers: { ...auth, 'content-type': 'application/json' },
@@ -124,14 +155,24 @@ describe('the embedded FalkorDB, reached over the network', () => {
     expect(del.status).toBe(400);
 
     // The review took the store down by demoting `default`; the store no longer signs in as `default`.
-    const demoted = await fetch(`${server.baseUrl}/api/user/default?role=Read-Only`, { method: 'PATCH', headers: auth });
+    const demoted = await fetch(`${server.baseUrl}/api/user/default?role=Read-Only`, {
+      method: 'PATCH',
+      headers: auth,
+    });
     expect(demoted.status).toBe(200);
     const list = await fetch(`${server.baseUrl}/api/auth/tokens`, { headers: auth });
     expect(list.status).toBe(200);
-    const again = await requestFrom('127.0.0.1', `http://127.0.0.1:${server.port}/api/auth/tokens/credentials`, 'POST', tokenRequest('admin', adminPassword));
+    const again = await requestFrom(
+      '127.0.0.1',
+      `http://127.0.0.1:${server.port}/api/auth/tokens/credentials`,
+      'POST',
+      tokenRequest('admin', adminPassword),
+    );
     expect(again.status).toBe(200);
 
-    const client = createClient({ url: `redis://admin:${encodeURIComponent(adminPassword)}@${embedded.host}:${embedded.port}` });
+    const client = createClient({
+      url: `redis://admin:${encodeURIComponent(adminPassword)}@${embedded.host}:${embedded.port}`,
+    });
     await client.connect();
     try {
       const rules = await client.sendCommand<unknown[]>(['ACL', 'GETUSER', 'graphdb-token-store']);
@@ -146,7 +187,9 @@ describe('the embedded FalkorDB, reached over the network', () => {
   });
 
   it('reports not ready while the token store refuses the server its commands', async () => {
-    const client = createClient({ url: `redis://admin:${encodeURIComponent(adminPassword)}@${embedded.host}:${embedded.port}` });
+    const client = createClient({
+      url: `redis://admin:${encodeURIComponent(adminPassword)}@${embedded.host}:${embedded.port}`,
+    });
     await client.connect();
     try {
       expect((await fetch(`${server.baseUrl}/readyz`)).status).toBe(200);

@@ -9,16 +9,25 @@ interface EmbeddedLine {
   embeddedFalkorDB: { host: string; port: number; pid: number; username: string; passwordFile: string };
 }
 
-async function startEmbedded(dataDir: string): Promise<{ server: ServerProcess; embedded: EmbeddedLine['embeddedFalkorDB'] }> {
+async function startEmbedded(
+  dataDir: string,
+): Promise<{ server: ServerProcess; embedded: EmbeddedLine['embeddedFalkorDB'] }> {
   const server = await runServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
   const line = (await server.waitForLine((l) => 'embeddedFalkorDB' in l)) as unknown as EmbeddedLine;
   await server.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('Server listening at'));
   return { server, embedded: line.embeddedFalkorDB };
 }
 
-async function withGraphClient<T>(embedded: EmbeddedLine['embeddedFalkorDB'], work: (db: FalkorDB) => Promise<T>): Promise<T> {
+async function withGraphClient<T>(
+  embedded: EmbeddedLine['embeddedFalkorDB'],
+  work: (db: FalkorDB) => Promise<T>,
+): Promise<T> {
   const password = (await readFile(embedded.passwordFile, 'utf8')).trim();
-  const db = await FalkorDB.connect({ username: embedded.username, password, socket: { host: embedded.host, port: embedded.port } });
+  const db = await FalkorDB.connect({
+    username: embedded.username,
+    password,
+    socket: { host: embedded.host, port: embedded.port },
+  });
   try {
     return await work(db);
   } finally {
@@ -35,9 +44,14 @@ describe('the server process in embedded mode', () => {
     const health = await fetch(`${first.server.baseUrl}/healthz`);
     expect(health.status).toBe(200);
     const ready = await fetch(`${first.server.baseUrl}/readyz`);
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { tokenStore: { ok: true }, settings: { ok: true } } });
+    expect(await ready.json()).toEqual({
+      status: 'ready',
+      checks: { tokenStore: { ok: true }, settings: { ok: true } },
+    });
     await withGraphClient(first.embedded, async (db) => {
-      const reply = await db.selectGraph('persisted').query<{ name: string }>("CREATE (:Person {name: 'Ada'}) RETURN 1 AS one");
+      const reply = await db
+        .selectGraph('persisted')
+        .query<{ name: string }>("CREATE (:Person {name: 'Ada'}) RETURN 1 AS one");
       expect(reply.data).toEqual([{ one: 1 }]);
     });
     expect((await stat(path.join(dataDir, 'secrets.json'))).mode & 0o777).toBe(0o600);
@@ -45,7 +59,11 @@ describe('the server process in embedded mode', () => {
     const passwordFile = path.join(dataDir, 'initial-admin-password');
     expect((await stat(passwordFile)).mode & 0o777).toBe(0o600);
     const password = (await readFile(passwordFile, 'utf8')).trim();
-    const login = await fetch(`${first.server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@localhost', password }) });
+    const login = await fetch(`${first.server.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@localhost', password }),
+    });
     expect(login.status).toBe(200);
     expect(login.headers.get('set-cookie')).toMatch(/^token=.*; HttpOnly; SameSite=Lax$/);
 
@@ -57,7 +75,9 @@ describe('the server process in embedded mode', () => {
     const second = await startEmbedded(dataDir);
     try {
       const names = await withGraphClient(second.embedded, async (db) => {
-        const reply = await db.selectGraph('persisted').roQuery<{ name: string }>('MATCH (p:Person) RETURN p.name AS name');
+        const reply = await db
+          .selectGraph('persisted')
+          .roQuery<{ name: string }>('MATCH (p:Person) RETURN p.name AS name');
         return reply.data?.map((row) => row.name);
       });
       expect(names).toEqual(['Ada']);
@@ -86,12 +106,20 @@ describe('the server process in embedded mode', () => {
     const created = await fetch(`${server.baseUrl}/api/auth/tokens/credentials`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: embedded.username, password, host: embedded.host, port: String(embedded.port), tls: 'false' }),
+      body: JSON.stringify({
+        username: embedded.username,
+        password,
+        host: embedded.host,
+        port: String(embedded.port),
+        tls: 'false',
+      }),
     });
     expect(created.status).toBe(200);
     const { token } = (await created.json()) as { token: string };
     const slowQuery = encodeURIComponent('UNWIND range(1, 10000000) AS x RETURN count(x) AS n');
-    const inFlight = fetch(`${server.baseUrl}/api/graph/slow?query=${slowQuery}&timeout=60000`, { headers: { authorization: `Bearer ${token}` } });
+    const inFlight = fetch(`${server.baseUrl}/api/graph/slow?query=${slowQuery}&timeout=60000`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     server.child.kill('SIGTERM');
     const res = await inFlight;

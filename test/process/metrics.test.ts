@@ -29,31 +29,63 @@ describe('the Prometheus exporter', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-metrics-'));
     const firstPort = await findFreePort();
     await mkdir(path.join(dataDir, 'admin'), { recursive: true });
-    await writeFile(path.join(dataDir, 'admin', 'settings.json'), JSON.stringify({ features: { metrics_collection: true }, metrics: { exporter_port: firstPort } }));
+    await writeFile(
+      path.join(dataDir, 'admin', 'settings.json'),
+      JSON.stringify({ features: { metrics_collection: true }, metrics: { exporter_port: firstPort } }),
+    );
     const server = await runServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info', SETTINGS_REFRESH_MS: '200' });
     try {
       await server.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('Server listening at'));
       await fetch(`${server.baseUrl}/healthz`);
       await fetch(`${server.baseUrl}/api/graph/x/y/z/w`);
-      const text = await eventually(() => scrape(firstPort), (t) => t !== undefined && t.includes('route="/healthz"'));
+      const text = await eventually(
+        () => scrape(firstPort),
+        (t) => t !== undefined && t.includes('route="/healthz"'),
+      );
       expect(text).toMatch(/^graphdb_http_requests_total\{method="GET",route="\/healthz",status="200"\} \d+$/m);
       expect(text).toMatch(/^graphdb_http_requests_total\{method="GET",route="unmatched",status="404"\} 1$/m);
-      expect(text).toMatch(/^graphdb_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/healthz",status="200"\} \d+$/m);
+      expect(text).toMatch(
+        /^graphdb_http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/healthz",status="200"\} \d+$/m,
+      );
       expect(text).toContain('graphdb_falkordb_pool_connections');
       expect(text).toContain('graphdb_token_store_duration_seconds');
       expect(text).toContain('process_cpu_user_seconds_total');
 
       // A settings change moves the exporter; turning metrics_collection off stops it.
       const password = (await readFile(path.join(dataDir, 'initial-admin-password'), 'utf8')).trim();
-      const login = await fetch(`${server.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@localhost', password }) });
+      const login = await fetch(`${server.baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin@localhost', password }),
+      });
       const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
       const secondPort = await findFreePort();
-      const patch = (body: unknown) => fetch(`${server.baseUrl}/api/settings/`, { method: 'PATCH', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const patch = (body: unknown) =>
+        fetch(`${server.baseUrl}/api/settings/`, {
+          method: 'PATCH',
+          headers: { cookie, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
       expect((await patch({ metrics: { exporter_port: secondPort } })).status).toBe(200);
-      expect(await eventually(() => scrape(secondPort), (t) => t !== undefined)).toContain('graphdb_http_requests_total');
-      expect(await eventually(() => scrape(firstPort), (t) => t === undefined)).toBeUndefined();
+      expect(
+        await eventually(
+          () => scrape(secondPort),
+          (t) => t !== undefined,
+        ),
+      ).toContain('graphdb_http_requests_total');
+      expect(
+        await eventually(
+          () => scrape(firstPort),
+          (t) => t === undefined,
+        ),
+      ).toBeUndefined();
       expect((await patch({ features: { metrics_collection: false } })).status).toBe(200);
-      expect(await eventually(() => scrape(secondPort), (t) => t === undefined)).toBeUndefined();
+      expect(
+        await eventually(
+          () => scrape(secondPort),
+          (t) => t === undefined,
+        ),
+      ).toBeUndefined();
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
@@ -64,8 +96,17 @@ describe('the Prometheus exporter', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-metrics-auth-'));
     const port = await findFreePort();
     await mkdir(path.join(dataDir, 'admin'), { recursive: true });
-    await writeFile(path.join(dataDir, 'admin', 'settings.json'), JSON.stringify({ features: { metrics_collection: true }, metrics: { exporter_port: port } }));
-    const server = await runServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info', HOST: '127.0.0.1', METRICS_USERNAME: 'prometheus', METRICS_PASSWORD: 'scrape-password-1' });
+    await writeFile(
+      path.join(dataDir, 'admin', 'settings.json'),
+      JSON.stringify({ features: { metrics_collection: true }, metrics: { exporter_port: port } }),
+    );
+    const server = await runServerProcess({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      METRICS_USERNAME: 'prometheus',
+      METRICS_PASSWORD: 'scrape-password-1',
+    });
     const basic = (credentials: string) => ({ authorization: `Basic ${Buffer.from(credentials).toString('base64')}` });
     const status = async (host: string, headers: Record<string, string> = {}) => {
       try {
@@ -76,12 +117,20 @@ describe('the Prometheus exporter', () => {
       }
     };
     try {
-      const listening = await server.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('metrics exporter listening on'));
+      const listening = await server.waitForLine(
+        (l) => typeof l.msg === 'string' && l.msg.startsWith('metrics exporter listening on'),
+      );
       // HOST is 127.0.0.1: another local address (standing in for the pod's network address) reaches nothing.
       expect((await status('127.0.0.8', basic('prometheus:scrape-password-1'))).status).toBe('unreachable');
       expect(listening.msg).toBe(`metrics exporter listening on 127.0.0.1:${port} (basic authentication)`);
 
-      for (const headers of [{}, basic('prometheus:wrong-password'), basic('someone:scrape-password-1'), basic('prometheus'), { authorization: 'Bearer scrape-password-1' }]) {
+      for (const headers of [
+        {},
+        basic('prometheus:wrong-password'),
+        basic('someone:scrape-password-1'),
+        basic('prometheus'),
+        { authorization: 'Bearer scrape-password-1' },
+      ]) {
         const refused = await status('127.0.0.1', headers);
         expect(refused.status, JSON.stringify(headers)).toBe(401);
         expect(refused.challenge).toBe('Basic realm="metrics", charset="UTF-8"');

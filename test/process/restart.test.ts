@@ -19,7 +19,11 @@ async function start(dataDir: string): Promise<{ server: ServerProcess; embedded
 }
 
 interface Client {
-  call(method: string, url: string, options?: { token?: string; cookie?: string; body?: unknown }): Promise<{ status: number; json: unknown; cookie: string | null }>;
+  call(
+    method: string,
+    url: string,
+    options?: { token?: string; cookie?: string; body?: unknown },
+  ): Promise<{ status: number; json: unknown; cookie: string | null }>;
 }
 
 function client(server: ServerProcess): Client {
@@ -29,10 +33,18 @@ function client(server: ServerProcess): Client {
       if (token) headers.authorization = `Bearer ${token}`;
       if (cookie) headers.cookie = cookie;
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const res = await fetch(`${server.baseUrl}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${server.baseUrl}${url}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await res.text();
       const setCookie = res.headers.get('set-cookie');
-      return { status: res.status, json: text ? (JSON.parse(text) as unknown) : undefined, cookie: setCookie ? setCookie.split(';', 1)[0]! : null };
+      return {
+        status: res.status,
+        json: text ? (JSON.parse(text) as unknown) : undefined,
+        cookie: setCookie ? setCookie.split(';', 1)[0]! : null,
+      };
     },
   };
 }
@@ -56,39 +68,83 @@ describe('embedded mode across restarts', () => {
     const adminPassword = (await readFile(first.embedded.passwordFile, 'utf8')).trim();
     const target = { host: first.embedded.host, port: String(first.embedded.port), tls: 'false' };
 
-    const adminToken = await api.call('POST', '/api/auth/tokens/credentials', { body: { username: 'admin', password: adminPassword, ...target } });
+    const adminToken = await api.call('POST', '/api/auth/tokens/credentials', {
+      body: { username: 'admin', password: adminPassword, ...target },
+    });
     expect(adminToken.status).toBe(200);
     const admin = (adminToken.json as { token: string }).token;
-    expect((await api.call('POST', '/api/user', { token: admin, body: { username: 'carol', password: 'carol-password-1', role: 'Read-Write' } })).status).toBe(201);
-    const carolToken = await api.call('POST', '/api/auth/tokens/credentials', { body: { username: 'carol', password: 'carol-password-1', ...target } });
+    expect(
+      (
+        await api.call('POST', '/api/user', {
+          token: admin,
+          body: { username: 'carol', password: 'carol-password-1', role: 'Read-Write' },
+        })
+      ).status,
+    ).toBe(201);
+    const carolToken = await api.call('POST', '/api/auth/tokens/credentials', {
+      body: { username: 'carol', password: 'carol-password-1', ...target },
+    });
     expect(carolToken.status).toBe(200);
     const carol = (carolToken.json as { token: string }).token;
     expect((await api.call('POST', '/api/graph/empty-one', { token: carol })).status).toBe(200);
-    const write = await api.call('GET', `/api/graph/full-one?query=${encodeURIComponent("CREATE (:City {name: 'Oslo'})")}&timeout=10000`, { token: carol });
+    const write = await api.call(
+      'GET',
+      `/api/graph/full-one?query=${encodeURIComponent("CREATE (:City {name: 'Oslo'})")}&timeout=10000`,
+      { token: carol },
+    );
     expect(write.status).toBe(200);
 
     const consolePassword = (await readFile(path.join(dataDir, 'initial-admin-password'), 'utf8')).trim();
-    const login = await api.call('POST', '/api/auth/login', { body: { email: 'admin@localhost', password: consolePassword } });
+    const login = await api.call('POST', '/api/auth/login', {
+      body: { email: 'admin@localhost', password: consolePassword },
+    });
     expect(login.status).toBe(200);
     const cookie = login.cookie!;
     expect((await api.call('PATCH', '/api/settings/', { cookie, body: { ui: { theme: 'dark' } } })).status).toBe(200);
-    expect((await api.call('POST', '/api/users', { cookie, body: { email: 'ops@corp.example', name: 'Ops', role: 'operator', password: 'ops-password-1' } })).status).toBe(201);
+    expect(
+      (
+        await api.call('POST', '/api/users', {
+          cookie,
+          body: { email: 'ops@corp.example', name: 'Ops', role: 'operator', password: 'ops-password-1' },
+        })
+      ).status,
+    ).toBe(201);
 
     const expectEverythingKept = async (server: ServerProcess) => {
       const c = client(server);
       const graphs = await c.call('GET', '/api/graph', { token: carol });
       expect(graphs.status).toBe(200);
       expect((graphs.json as { opts: string[] }).opts).toEqual(expect.arrayContaining(['empty-one', 'full-one']));
-      const read = await c.call('GET', `/api/graph/full-one?query=${encodeURIComponent('MATCH (c:City) RETURN c.name AS name')}&timeout=10000`, { token: carol });
+      const read = await c.call(
+        'GET',
+        `/api/graph/full-one?query=${encodeURIComponent('MATCH (c:City) RETURN c.name AS name')}&timeout=10000`,
+        { token: carol },
+      );
       expect(read.json).toMatchObject({ data: [{ name: 'Oslo' }] });
       const users = await c.call('GET', '/api/user', { token: admin });
       expect(users.status).toBe(200);
-      expect((users.json as { result: { username: string; role: string }[] }).result).toContainEqual({ username: 'carol', role: 'Read-Write', selected: false });
+      expect((users.json as { result: { username: string; role: string }[] }).result).toContainEqual({
+        username: 'carol',
+        role: 'Read-Write',
+        selected: false,
+      });
       // Her password is kept too: a new token can be made with it.
-      expect((await c.call('POST', '/api/auth/tokens/credentials', { body: { username: 'carol', password: 'carol-password-1', ...target } })).status).toBe(200);
-      const relogin = await c.call('POST', '/api/auth/login', { body: { email: 'ops@corp.example', password: 'ops-password-1' } });
+      expect(
+        (
+          await c.call('POST', '/api/auth/tokens/credentials', {
+            body: { username: 'carol', password: 'carol-password-1', ...target },
+          })
+        ).status,
+      ).toBe(200);
+      const relogin = await c.call('POST', '/api/auth/login', {
+        body: { email: 'ops@corp.example', password: 'ops-password-1' },
+      });
       expect(relogin.status).toBe(200);
-      const settings = await c.call('GET', '/api/settings/', { cookie: (await c.call('POST', '/api/auth/login', { body: { email: 'admin@localhost', password: consolePassword } })).cookie! });
+      const settings = await c.call('GET', '/api/settings/', {
+        cookie: (
+          await c.call('POST', '/api/auth/login', { body: { email: 'admin@localhost', password: consolePassword } })
+        ).cookie!,
+      });
       expect(settings.json).toMatchObject({ ui: { theme: 'dark' } });
     };
 

@@ -44,11 +44,18 @@ function expectAllApplied(document: Record<string, Record<string, unknown>>): vo
 }
 
 /** Sends every patch at once, spread over the given servers in turn; returns the statuses. */
-async function patchAll(targets: { baseUrl: string; cookie: string }[], patches: Patch[]): Promise<{ status: number; body: string }[]> {
+async function patchAll(
+  targets: { baseUrl: string; cookie: string }[],
+  patches: Patch[],
+): Promise<{ status: number; body: string }[]> {
   return Promise.all(
     patches.map(async (payload, i) => {
       const target = targets[i % targets.length]!;
-      const res = await fetch(`${target.baseUrl}/api/settings/`, { method: 'PATCH', headers: { cookie: target.cookie, 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+      const res = await fetch(`${target.baseUrl}/api/settings/`, {
+        method: 'PATCH',
+        headers: { cookie: target.cookie, 'content-type': 'application/json' },
+        body: JSON.stringify(payload),
+      });
       return { status: res.status, body: await res.text() };
     }),
   );
@@ -57,14 +64,18 @@ async function patchAll(targets: { baseUrl: string; cookie: string }[], patches:
 describe.each(['embedded', 'kubernetes'] as const)('100 concurrent settings PATCHes (%s store)', (adapter) => {
   const fixture = listeningAdminApp(adapter);
 
-  it('answers 200 to each and keeps every field', async () => {
-    const { t, baseUrl, cookie } = fixture;
-    const results = await patchAll([{ baseUrl, cookie }], hundredPatches());
-    expect(results.filter((r) => r.status !== 200)).toEqual([]);
-    expectAllApplied(JSON.parse((await t.backdoor.settingsText())!) as Record<string, Record<string, unknown>>);
-    const served = await fetch(`${baseUrl}/api/settings/`, { headers: { cookie } });
-    expectAllApplied((await served.json()) as Record<string, Record<string, unknown>>);
-  }, SLOW_TEST_MS);
+  it(
+    'answers 200 to each and keeps every field',
+    async () => {
+      const { t, baseUrl, cookie } = fixture;
+      const results = await patchAll([{ baseUrl, cookie }], hundredPatches());
+      expect(results.filter((r) => r.status !== 200)).toEqual([]);
+      expectAllApplied(JSON.parse((await t.backdoor.settingsText())!) as Record<string, Record<string, unknown>>);
+      const served = await fetch(`${baseUrl}/api/settings/`, { headers: { cookie } });
+      expectAllApplied((await served.json()) as Record<string, Record<string, unknown>>);
+    },
+    SLOW_TEST_MS,
+  );
 });
 
 describe('100 concurrent settings PATCHes through two replicas sharing one ConfigMap', () => {
@@ -76,7 +87,11 @@ describe('100 concurrent settings PATCHes through two replicas sharing one Confi
     const first = await startKubeReplica(kube);
     replicas = [first, await startKubeReplica(kube, { falkordb: first.falkordb })];
     targets = [];
-    for (const replica of replicas) targets.push({ baseUrl: await listen(replica.app), cookie: await loginCookie(replica.app, ADMIN.email, ADMIN.password) });
+    for (const replica of replicas)
+      targets.push({
+        baseUrl: await listen(replica.app),
+        cookie: await loginCookie(replica.app, ADMIN.email, ADMIN.password),
+      });
   });
   afterAll(async () => {
     // The second replica borrows the first one's FalkorDB, so it closes first.
@@ -85,18 +100,25 @@ describe('100 concurrent settings PATCHes through two replicas sharing one Confi
     await kube.close();
   });
 
-  it('answers 200 to each (conflicts between the replicas are retried) and keeps every field', async () => {
-    const puts = () => kube.requests.filter((r) => r.method === 'PUT' && r.path.endsWith(`/configmaps/${SETTINGS_CONFIGMAP}`)).length;
-    const putsBefore = puts();
-    const results = await patchAll(targets, hundredPatches());
-    expect(results.filter((r) => r.status !== 200)).toEqual([]);
-    const stored = (kube.get('configmaps', NAMESPACE, SETTINGS_CONFIGMAP)?.data as Record<string, string>)['settings.json']!;
-    expectAllApplied(JSON.parse(stored) as Record<string, Record<string, unknown>>);
-    // The replicas did collide: more ConfigMap writes were tried than patches succeeded.
-    expect(puts() - putsBefore).toBeGreaterThan(100);
-    for (const { baseUrl, cookie } of targets) {
-      const served = await fetch(`${baseUrl}/api/settings/`, { headers: { cookie } });
-      expectAllApplied((await served.json()) as Record<string, Record<string, unknown>>);
-    }
-  }, SLOW_TEST_MS);
+  it(
+    'answers 200 to each (conflicts between the replicas are retried) and keeps every field',
+    async () => {
+      const puts = () =>
+        kube.requests.filter((r) => r.method === 'PUT' && r.path.endsWith(`/configmaps/${SETTINGS_CONFIGMAP}`)).length;
+      const putsBefore = puts();
+      const results = await patchAll(targets, hundredPatches());
+      expect(results.filter((r) => r.status !== 200)).toEqual([]);
+      const stored = (kube.get('configmaps', NAMESPACE, SETTINGS_CONFIGMAP)?.data as Record<string, string>)[
+        'settings.json'
+      ]!;
+      expectAllApplied(JSON.parse(stored) as Record<string, Record<string, unknown>>);
+      // The replicas did collide: more ConfigMap writes were tried than patches succeeded.
+      expect(puts() - putsBefore).toBeGreaterThan(100);
+      for (const { baseUrl, cookie } of targets) {
+        const served = await fetch(`${baseUrl}/api/settings/`, { headers: { cookie } });
+        expectAllApplied((await served.json()) as Record<string, Record<string, unknown>>);
+      }
+    },
+    SLOW_TEST_MS,
+  );
 });

@@ -15,9 +15,16 @@ interface Answer {
   body: Record<string, unknown>;
 }
 
-async function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Answer> {
+async function call(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Answer> {
   const headers = init.body === undefined ? init.headers : { ...init.headers, 'content-type': 'application/json' };
-  const res = await fetch(url, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const res = await fetch(url, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
@@ -37,13 +44,23 @@ describe('tokens and database users under concurrent requests', () => {
   afterAll(() => t.close());
 
   const createTokens = (count: number, prefix: string) =>
-    Promise.all(Array.from({ length: count }, (_, i) => call(`${baseUrl}/api/auth/tokens/credentials`, { method: 'POST', body: credentials(t.falkordb, 'conc-user', 'conc-user-pw', { name: `${prefix}-${i}` }) })));
+    Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        call(`${baseUrl}/api/auth/tokens/credentials`, {
+          method: 'POST',
+          body: credentials(t.falkordb, 'conc-user', 'conc-user-pw', { name: `${prefix}-${i}` }),
+        }),
+      ),
+    );
   const idOf = (answer: Answer) => decodeJwt(String(answer.body.token)).jti!;
   const listed = async () => {
     const list = await call(`${baseUrl}/api/auth/tokens`, { headers: admin });
     const tokens = list.body.tokens as { token_id: string; username: string }[];
     expect(list.body.count).toBe(tokens.length);
-    return tokens.filter((token) => token.username === 'conc-user').map((token) => token.token_id).sort();
+    return tokens
+      .filter((token) => token.username === 'conc-user')
+      .map((token) => token.token_id)
+      .sort();
   };
 
   it('creates and revokes tokens at the same time, leaving a list that matches what each token can do', async () => {
@@ -64,9 +81,15 @@ describe('tokens and database users under concurrent requests', () => {
 
     expect(await listed()).toEqual([...kept, ...second.map(idOf)].sort());
     const tokenOf = new Map([...first, ...second].map((answer) => [idOf(answer), String(answer.body.token)]));
-    const uses = await Promise.all([...tokenOf].map(async ([id, token]) => ({ id, answer: await call(`${baseUrl}/api/graph`, { headers: bearer(token) }) })));
+    const uses = await Promise.all(
+      [...tokenOf].map(async ([id, token]) => ({
+        id,
+        answer: await call(`${baseUrl}/api/graph`, { headers: bearer(token) }),
+      })),
+    );
     for (const { id, answer } of uses) {
-      if (revoked.includes(id)) expect(answer, id).toEqual({ status: 401, body: { message: 'Token has been revoked' } });
+      if (revoked.includes(id))
+        expect(answer, id).toEqual({ status: 401, body: { message: 'Token has been revoked' } });
       else expect(answer.status, id).toBe(200);
     }
   });
@@ -74,24 +97,37 @@ describe('tokens and database users under concurrent requests', () => {
   it('revokes a token once when ten callers revoke it at the same time', async () => {
     const [created] = await createTokens(1, 'contested');
     const id = idOf(created!);
-    const answers = await Promise.all(Array.from({ length: 10 }, () => call(`${baseUrl}/api/auth/tokens/${id}`, { method: 'DELETE', headers: admin })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => call(`${baseUrl}/api/auth/tokens/${id}`, { method: 'DELETE', headers: admin })),
+    );
     expect(statuses(answers)).toEqual([200, ...Array<number>(9).fill(400)]);
-    for (const answer of answers.filter((a) => a.status === 400)) expect(answer.body).toEqual({ message: 'Token is already revoked' });
+    for (const answer of answers.filter((a) => a.status === 400))
+      expect(answer.body).toEqual({ message: 'Token is already revoked' });
     expect(await listed()).not.toContain(id);
   });
 
   it('creates a database user once when ten requests name it at the same time; only that password works', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => call(`${baseUrl}/api/user`, { method: 'POST', headers: admin, body: { username: 'contested', password: `contested-pw-${i}`, role: 'Read-Only' } })),
+      Array.from({ length: 10 }, (_, i) =>
+        call(`${baseUrl}/api/user`, {
+          method: 'POST',
+          headers: admin,
+          body: { username: 'contested', password: `contested-pw-${i}`, role: 'Read-Only' },
+        }),
+      ),
     );
     expect(statuses(answers)).toEqual([201, ...Array<number>(9).fill(409)]);
-    for (const answer of answers.filter((a) => a.status === 409)) expect(answer.body).toEqual({ message: 'User contested already exists' });
+    for (const answer of answers.filter((a) => a.status === 409))
+      expect(answer.body).toEqual({ message: 'User contested already exists' });
     const winner = answers.findIndex((a) => a.status === 201);
     const client = await adminClient(t.falkordb);
     try {
       expect(await client.sendCommand(['ACL', 'USERS'])).toContain('contested');
       for (let i = 0; i < 10; i++) {
-        const auth = await client.sendCommand(['AUTH', 'contested', `contested-pw-${i}`]).then(() => 'ok', (error: unknown) => String(error));
+        const auth = await client.sendCommand(['AUTH', 'contested', `contested-pw-${i}`]).then(
+          () => 'ok',
+          (error: unknown) => String(error),
+        );
         expect(auth, `password ${i}`).toEqual(i === winner ? 'ok' : expect.stringMatching(/WRONGPASS/));
       }
     } finally {
@@ -104,7 +140,15 @@ describe('tokens and database users under concurrent requests', () => {
     try {
       for (let round = 0; round < 20; round++) {
         const name = `racer-${round}`;
-        expect((await call(`${baseUrl}/api/user`, { method: 'POST', headers: admin, body: { username: name, password: 'racer-pw', role: 'Read-Only' } })).status).toBe(201);
+        expect(
+          (
+            await call(`${baseUrl}/api/user`, {
+              method: 'POST',
+              headers: admin,
+              body: { username: name, password: 'racer-pw', role: 'Read-Only' },
+            })
+          ).status,
+        ).toBe(201);
         const [changed, deleted] = await Promise.all([
           call(`${baseUrl}/api/user/${name}?role=Read-Write`, { method: 'PATCH', headers: admin }),
           call(`${baseUrl}/api/user`, { method: 'DELETE', headers: admin, body: { users: [{ username: name }] } }),
@@ -120,19 +164,37 @@ describe('tokens and database users under concurrent requests', () => {
   });
 });
 
-describe.each(['embedded', 'kubernetes'] as const)('admin users created under one e-mail at the same time (%s store)', (adapter) => {
-  const fixture = listeningAdminApp(adapter);
+describe.each(['embedded', 'kubernetes'] as const)(
+  'admin users created under one e-mail at the same time (%s store)',
+  (adapter) => {
+    const fixture = listeningAdminApp(adapter);
 
-  it('answers one 201 and 409 to the rest, storing one user', async () => {
-    const { t, baseUrl, cookie } = fixture;
-    const emails = ['twin@corp.example', 'TWIN@corp.example', 'Twin@Corp.Example'];
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => call(`${baseUrl}/api/users`, { method: 'POST', headers: { cookie }, body: { email: emails[i % 3], name: `Twin ${i}`, role: 'viewer' } })));
-    expect(statuses(answers)).toEqual([201, ...Array<number>(9).fill(409)]);
-    for (const answer of answers.filter((a) => a.status === 409)) expect(answer.body).toMatchObject({ statusCode: 409, error: 'Conflict', message: expect.stringMatching(/^User twin@corp\.example already exists$/i) as unknown });
-    const stored = JSON.parse((await t.backdoor.secret('graphdb-admin-users'))!['users.json']!) as { email: string }[];
-    expect(stored.filter((user) => user.email.toLowerCase() === 'twin@corp.example')).toHaveLength(1);
-  });
-});
+    it('answers one 201 and 409 to the rest, storing one user', async () => {
+      const { t, baseUrl, cookie } = fixture;
+      const emails = ['twin@corp.example', 'TWIN@corp.example', 'Twin@Corp.Example'];
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          call(`${baseUrl}/api/users`, {
+            method: 'POST',
+            headers: { cookie },
+            body: { email: emails[i % 3], name: `Twin ${i}`, role: 'viewer' },
+          }),
+        ),
+      );
+      expect(statuses(answers)).toEqual([201, ...Array<number>(9).fill(409)]);
+      for (const answer of answers.filter((a) => a.status === 409))
+        expect(answer.body).toMatchObject({
+          statusCode: 409,
+          error: 'Conflict',
+          message: expect.stringMatching(/^User twin@corp\.example already exists$/i) as unknown,
+        });
+      const stored = JSON.parse((await t.backdoor.secret('graphdb-admin-users'))!['users.json']!) as {
+        email: string;
+      }[];
+      expect(stored.filter((user) => user.email.toLowerCase() === 'twin@corp.example')).toHaveLength(1);
+    });
+  },
+);
 
 describe('admin users created under one e-mail at the same time through two replicas', () => {
   let kube: KubeApiDouble;
@@ -149,9 +211,20 @@ describe('admin users created under one e-mail at the same time through two repl
   });
 
   it('answers one 201 across both replicas and stores one user', async () => {
-    const targets = await Promise.all(replicas.map(async (replica) => ({ baseUrl: await listen(replica.app), cookie: await loginCookie(replica.app, ADMIN.email, ADMIN.password) })));
+    const targets = await Promise.all(
+      replicas.map(async (replica) => ({
+        baseUrl: await listen(replica.app),
+        cookie: await loginCookie(replica.app, ADMIN.email, ADMIN.password),
+      })),
+    );
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => call(`${targets[i % 2]!.baseUrl}/api/users`, { method: 'POST', headers: { cookie: targets[i % 2]!.cookie }, body: { email: 'pair@corp.example', name: `Pair ${i}`, role: 'viewer' } })),
+      Array.from({ length: 10 }, (_, i) =>
+        call(`${targets[i % 2]!.baseUrl}/api/users`, {
+          method: 'POST',
+          headers: { cookie: targets[i % 2]!.cookie },
+          body: { email: 'pair@corp.example', name: `Pair ${i}`, role: 'viewer' },
+        }),
+      ),
     );
     expect(statuses(answers)).toEqual([201, ...Array<number>(9).fill(409)]);
     const data = kube.get('secrets', 'graphdb-system', 'graphdb-admin-users')?.data as Record<string, string>;

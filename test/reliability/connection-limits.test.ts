@@ -52,7 +52,10 @@ describe('connection limits', () => {
     second.socket.destroy();
     await Promise.all([first.closed, second.closed]);
     // The server learns of the closes on its own turn of the event loop: wait until it counts none.
-    const open = () => new Promise<number>((resolve, reject) => t.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+    const open = () =>
+      new Promise<number>((resolve, reject) =>
+        t.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      );
     while ((await open()) > 0) await new Promise((resolve) => setImmediate(resolve));
     const again = await fetch(`http://127.0.0.1:${port}/healthz`, { headers: { connection: 'close' } });
     expect(again.status).toBe(200);

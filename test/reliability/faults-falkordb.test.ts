@@ -10,7 +10,15 @@ import { ConnectionPools } from '../../src/platform/falkordb/connection-pools.js
 import { startTestApp, type TestApp } from '../support/app.js';
 import { bearer, createToken, credentials } from '../support/browser.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
-import { eventually, falkordbClientCount, listen, runQuery, sleep, watchProcessErrors, type QueryOutcome } from '../support/reliability.js';
+import {
+  eventually,
+  falkordbClientCount,
+  listen,
+  runQuery,
+  sleep,
+  watchProcessErrors,
+  type QueryOutcome,
+} from '../support/reliability.js';
 
 const CLIENTS = 20;
 /** Long enough (tens of ms) that queries are in flight when FalkorDB dies. */
@@ -71,20 +79,37 @@ function summary(outcomes: QueryOutcome[]): string {
 }
 
 /** The checks every scenario shares: clean failures only, some during the outage, none from 2 s after FalkorDB is back. */
-function expectCleanFailuresAndRecovery(outcomes: QueryOutcome[], times: { killedAt: number; backAt: number }, allowedMessages: string[]): void {
+function expectCleanFailuresAndRecovery(
+  outcomes: QueryOutcome[],
+  times: { killedAt: number; backAt: number },
+  allowedMessages: string[],
+): void {
   const report = summary(outcomes);
-  expect(outcomes.filter((o) => o.kind === 'broken'), report).toEqual([]);
+  expect(
+    outcomes.filter((o) => o.kind === 'broken'),
+    report,
+  ).toEqual([]);
   const failures = outcomes.filter((o) => o.kind !== 'result');
   for (const failure of failures) {
     expect(failure.status, report).toBe(503);
     expect(allowedMessages, report).toContain(failure.message);
   }
-  expect(outcomes.filter((o) => o.kind === 'result' && o.endedAt < times.killedAt).length, report).toBeGreaterThan(CLIENTS);
-  expect(failures.filter((o) => o.startedAt >= times.killedAt && o.startedAt < times.backAt).length, report).toBeGreaterThan(0);
-  expect(failures.some((o) => o.kind === 'error-event') && failures.some((o) => o.kind === 'http-error'), report).toBe(true);
+  expect(outcomes.filter((o) => o.kind === 'result' && o.endedAt < times.killedAt).length, report).toBeGreaterThan(
+    CLIENTS,
+  );
+  expect(
+    failures.filter((o) => o.startedAt >= times.killedAt && o.startedAt < times.backAt).length,
+    report,
+  ).toBeGreaterThan(0);
+  expect(failures.some((o) => o.kind === 'error-event') && failures.some((o) => o.kind === 'http-error'), report).toBe(
+    true,
+  );
   const afterRecovery = outcomes.filter((o) => o.startedAt >= times.backAt + RECOVERY_MS);
   expect(afterRecovery.length, report).toBeGreaterThan(CLIENTS);
-  expect(afterRecovery.filter((o) => o.kind !== 'result'), report).toEqual([]);
+  expect(
+    afterRecovery.filter((o) => o.kind !== 'result'),
+    report,
+  ).toEqual([]);
   const firstSuccess = outcomes.filter((o) => o.kind === 'result' && o.startedAt >= times.backAt).map((o) => o.endedAt);
   expect(Math.min(...firstSuccess) - times.backAt, report).toBeLessThanOrEqual(RECOVERY_MS);
 }
@@ -113,20 +138,26 @@ describe('the database of the tokens killed and restarted under 20 streaming cli
     await Promise.all([tokenStore.stop(), database.stop()]);
   });
 
-  it('answers clean 503s while it is down, recovers within 2 s of its return, and leaks no connection', async () => {
-    const tokenStoreBaseline = await falkordbClientCount(tokenStore);
-    const { outcomes, times, processErrors } = await stormThroughOutage(baseUrl, token, database);
-    expectCleanFailuresAndRecovery(outcomes, times, ['Database is offline or not accessible']);
-    expect(processErrors).toEqual([]);
-    expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
+  it(
+    'answers clean 503s while it is down, recovers within 2 s of its return, and leaks no connection',
+    async () => {
+      const tokenStoreBaseline = await falkordbClientCount(tokenStore);
+      const { outcomes, times, processErrors } = await stormThroughOutage(baseUrl, token, database);
+      expectCleanFailuresAndRecovery(outcomes, times, ['Database is offline or not accessible']);
+      expect(processErrors).toEqual([]);
+      expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
 
-    // Connections: the pool holds at most its maximum, FalkorDB sees exactly the pool's, the token store its baseline.
-    expect(await eventually(async () => (await falkordbClientCount(database)) === pools.stats().connections, 2000)).toBe(true);
-    expect(pools.stats().connections).toBeLessThanOrEqual(MAX_CONNECTIONS_PER_POOL);
-    expect(await falkordbClientCount(tokenStore)).toBe(tokenStoreBaseline);
-    await pools.closeAll();
-    expect(await eventually(async () => (await falkordbClientCount(database)) === 0, 2000)).toBe(true);
-  }, SLOW_TEST_MS);
+      // Connections: the pool holds at most its maximum, FalkorDB sees exactly the pool's, the token store its baseline.
+      expect(
+        await eventually(async () => (await falkordbClientCount(database)) === pools.stats().connections, 2000),
+      ).toBe(true);
+      expect(pools.stats().connections).toBeLessThanOrEqual(MAX_CONNECTIONS_PER_POOL);
+      expect(await falkordbClientCount(tokenStore)).toBe(tokenStoreBaseline);
+      await pools.closeAll();
+      expect(await eventually(async () => (await falkordbClientCount(database)) === 0, 2000)).toBe(true);
+    },
+    SLOW_TEST_MS,
+  );
 });
 
 describe('the one FalkorDB of embedded mode (tokens and graphs) killed and restarted under 20 streaming clients', () => {
@@ -149,15 +180,27 @@ describe('the one FalkorDB of embedded mode (tokens and graphs) killed and resta
     await falkordb.stop();
   });
 
-  it('answers clean 503s while it is down and recovers within 2 s of its return, reconnecting the token store', async () => {
-    const baseline = (await falkordbClientCount(falkordb)) - pools.stats().connections;
-    const { outcomes, times, processErrors } = await stormThroughOutage(baseUrl, token, falkordb);
-    expectCleanFailuresAndRecovery(outcomes, times, ['Database is offline or not accessible', 'Token store is unavailable']);
-    expect(processErrors).toEqual([]);
-    const ready = await fetch(`${baseUrl}/readyz`);
-    expect(ready.status).toBe(200);
-    // The token store's connections are back to what they were, beside the pool's (at most its maximum).
-    expect(await eventually(async () => (await falkordbClientCount(falkordb)) === baseline + pools.stats().connections, 2000)).toBe(true);
-    expect(pools.stats().connections).toBeLessThanOrEqual(MAX_CONNECTIONS_PER_POOL);
-  }, SLOW_TEST_MS);
+  it(
+    'answers clean 503s while it is down and recovers within 2 s of its return, reconnecting the token store',
+    async () => {
+      const baseline = (await falkordbClientCount(falkordb)) - pools.stats().connections;
+      const { outcomes, times, processErrors } = await stormThroughOutage(baseUrl, token, falkordb);
+      expectCleanFailuresAndRecovery(outcomes, times, [
+        'Database is offline or not accessible',
+        'Token store is unavailable',
+      ]);
+      expect(processErrors).toEqual([]);
+      const ready = await fetch(`${baseUrl}/readyz`);
+      expect(ready.status).toBe(200);
+      // The token store's connections are back to what they were, beside the pool's (at most its maximum).
+      expect(
+        await eventually(
+          async () => (await falkordbClientCount(falkordb)) === baseline + pools.stats().connections,
+          2000,
+        ),
+      ).toBe(true);
+      expect(pools.stats().connections).toBeLessThanOrEqual(MAX_CONNECTIONS_PER_POOL);
+    },
+    SLOW_TEST_MS,
+  );
 });

@@ -25,7 +25,11 @@ beforeAll(async () => {
     payload: {
       features: { oauth2_enabled: true },
       oauth: { auto_onboard_users: true },
-      alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth', client_secret: 'alpha-secret' },
+      alpha_oauth: {
+        client_id: 'alpha-client',
+        client_secret_secret_ref: 'alpha-oauth',
+        client_secret: 'alpha-secret',
+      },
     },
   });
   expect(res.statusCode, res.body).toBe(200);
@@ -35,14 +39,19 @@ afterAll(async () => {
   await idp?.close();
 });
 
-const start = (accept?: string) => t.app.inject({ method: 'GET', url: '/api/auth/oauth/alpha?returnTo=/clusters', headers: accept ? { accept } : {} });
+const start = (accept?: string) =>
+  t.app.inject({ method: 'GET', url: '/api/auth/oauth/alpha?returnTo=/clusters', headers: accept ? { accept } : {} });
 
 describe('OpenID discovery unreachable', () => {
   it('answers sign-in start 503 in the admin shape without a state cookie, every time', async () => {
     for (const accept of [undefined, 'text/html', undefined]) {
       const res = await start(accept);
       expect(res.statusCode, res.body).toBe(503);
-      expect(res.json()).toEqual({ statusCode: 503, error: 'Service Unavailable', message: 'OAuth provider alpha cannot be reached; try again later' });
+      expect(res.json()).toEqual({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message: 'OAuth provider alpha cannot be reached; try again later',
+      });
       expect(res.cookies.filter((c) => c.name === 'oauth_state')).toEqual([]);
     }
     const logged = t.logs.lines.find((line) => line.msg === 'OAuth provider alpha cannot be reached');
@@ -54,17 +63,29 @@ describe('OpenID discovery unreachable', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.cookies.find((c) => c.name === 'token')?.value).toBeTruthy();
     const config = await t.app.inject({ method: 'GET', url: '/api/auth/config' });
-    expect(config.json()).toEqual({ methods: [{ type: 'local', enabled: true }, { type: 'alpha', enabled: true, clientId: 'alpha-client' }] });
+    expect(config.json()).toEqual({
+      methods: [
+        { type: 'local', enabled: true },
+        { type: 'alpha', enabled: true, clientId: 'alpha-client' },
+      ],
+    });
   });
 
   it('signs in through the provider as soon as it answers, without a restart', async () => {
-    idp = await startIdentityProvider({ port, clients: [{ client_id: 'alpha-client', client_secret: 'alpha-secret', redirect_uris: [CALLBACK] }] });
+    idp = await startIdentityProvider({
+      port,
+      clients: [{ client_id: 'alpha-client', client_secret: 'alpha-secret', redirect_uris: [CALLBACK] }],
+    });
     idp.accounts.set('ada', { email: 'ada@corp.example', email_verified: true, hd: 'corp.example', name: 'Ada' });
     const begun = await start();
     expect(begun.statusCode, begun.body).toBe(302);
     const stateCookie = begun.cookies.find((c) => c.name === 'oauth_state')!;
     const callback = await signInAtProvider(begun.headers.location!, CALLBACK, 'ada');
-    const done = await t.app.inject({ method: 'GET', url: `/api/auth/oauth/alpha/callback${callback.search}`, headers: { cookie: `oauth_state=${stateCookie.value}` } });
+    const done = await t.app.inject({
+      method: 'GET',
+      url: `/api/auth/oauth/alpha/callback${callback.search}`,
+      headers: { cookie: `oauth_state=${stateCookie.value}` },
+    });
     expect(done.statusCode, done.body).toBe(302);
     expect(done.headers.location).toBe('/clusters');
     expect(done.cookies.find((c) => c.name === 'token')?.value).toBeTruthy();
@@ -79,7 +100,11 @@ describe('OpenID discovery unreachable', () => {
     await idp!.close();
     idp = undefined;
     const callback = (accept?: string) =>
-      t.app.inject({ method: 'GET', url: `/api/auth/oauth/alpha/callback?code=some-code&state=${state}&iss=${encodeURIComponent(`http://127.0.0.1:${port}`)}`, headers: { cookie: `oauth_state=${stateCookie.value}`, ...(accept ? { accept } : {}) } });
+      t.app.inject({
+        method: 'GET',
+        url: `/api/auth/oauth/alpha/callback?code=some-code&state=${state}&iss=${encodeURIComponent(`http://127.0.0.1:${port}`)}`,
+        headers: { cookie: `oauth_state=${stateCookie.value}`, ...(accept ? { accept } : {}) },
+      });
     const browser = await callback('text/html');
     expect(browser.statusCode).toBe(302);
     expect(browser.headers.location).toBe('/login?error=provider_unavailable');

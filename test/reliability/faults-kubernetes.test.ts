@@ -20,7 +20,9 @@ beforeAll(async () => {
   kube = await startKubeApiDouble();
   t = await startKubeReplica(kube, { timeoutMs: KUBE_TIMEOUT_MS });
   admin = await loginCookie(t.app, ADMIN.email, ADMIN.password);
-  const first = await patch({ alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth', client_secret: 'first-secret' } });
+  const first = await patch({
+    alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth', client_secret: 'first-secret' },
+  });
   expect(first.statusCode, first.body).toBe(200);
 });
 afterAll(async () => {
@@ -33,10 +35,18 @@ afterEach(async () => {
 });
 
 function patch(payload: unknown) {
-  return t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: payload as never });
+  return t.app.inject({
+    method: 'PATCH',
+    url: '/api/settings/',
+    headers: { cookie: admin },
+    payload: payload as never,
+  });
 }
 
-const settingsText = () => (kube.get('configmaps', NAMESPACE, SETTINGS_CONFIGMAP)?.data as Record<string, string> | undefined)?.['settings.json'];
+const settingsText = () =>
+  (kube.get('configmaps', NAMESPACE, SETTINGS_CONFIGMAP)?.data as Record<string, string> | undefined)?.[
+    'settings.json'
+  ];
 const secretValue = (name: string, key: string) => {
   const data = kube.get('secrets', NAMESPACE, name)?.data as Record<string, string> | undefined;
   return data?.[key] === undefined ? undefined : Buffer.from(data[key], 'base64').toString('utf8');
@@ -45,7 +55,11 @@ const usersText = () => secretValue(USERS_SECRET, 'users.json');
 
 function expect503(res: { statusCode: number; json: <T>() => T; body: string }, message: RegExp): void {
   expect(res.statusCode, res.body).toBe(503);
-  expect(res.json()).toEqual({ statusCode: 503, error: 'Service Unavailable', message: expect.stringMatching(message) as unknown });
+  expect(res.json()).toEqual({
+    statusCode: 503,
+    error: 'Service Unavailable',
+    message: expect.stringMatching(message) as unknown,
+  });
 }
 
 describe('the Kubernetes API server down (connection refused)', () => {
@@ -56,9 +70,28 @@ describe('the Kubernetes API server down (connection refused)', () => {
     const unreachable = /^The Kubernetes API server cannot be reached \(/;
     const started = Date.now();
     expect503(await patch({ features: { multi_cluster_mode: true } }), unreachable);
-    expect503(await patch({ alpha_oauth: { client_secret_secret_ref: 'alpha-down', client_secret: 'down-secret' } }), unreachable);
-    expect503(await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'new@corp.example', name: 'New', role: 'viewer' } }), unreachable);
-    expect503(await t.app.inject({ method: 'POST', url: '/api/clusters/graph-a/restart', headers: { cookie: admin }, payload: {} }), unreachable);
+    expect503(
+      await patch({ alpha_oauth: { client_secret_secret_ref: 'alpha-down', client_secret: 'down-secret' } }),
+      unreachable,
+    );
+    expect503(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/users',
+        headers: { cookie: admin },
+        payload: { email: 'new@corp.example', name: 'New', role: 'viewer' },
+      }),
+      unreachable,
+    );
+    expect503(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/clusters/graph-a/restart',
+        headers: { cookie: admin },
+        payload: {},
+      }),
+      unreachable,
+    );
     expect503(await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: ADMIN }), unreachable);
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503);
     // Refused connections fail fast: no request waited for the timeout.
@@ -79,27 +112,52 @@ describe('the Kubernetes API server down (connection refused)', () => {
 describe('a settings write failing half-way', () => {
   it('keeps the old ConfigMap when its write fails after the Secret was written first', async () => {
     const before = settingsText();
-    kube.failRequests({ method: 'PUT', pathIncludes: `/configmaps/${SETTINGS_CONFIGMAP}` }, 503, 'ServiceUnavailable', 'etcdserver: request timed out');
+    kube.failRequests(
+      { method: 'PUT', pathIncludes: `/configmaps/${SETTINGS_CONFIGMAP}` },
+      503,
+      'ServiceUnavailable',
+      'etcdserver: request timed out',
+    );
     const mark = kube.requests.length;
-    const res = await patch({ alpha_oauth: { client_id: 'rotated-client', client_secret_secret_ref: 'alpha-rotated', client_secret: 'rotated-secret' } });
+    const res = await patch({
+      alpha_oauth: {
+        client_id: 'rotated-client',
+        client_secret_secret_ref: 'alpha-rotated',
+        client_secret: 'rotated-secret',
+      },
+    });
     expect503(res, /^The Kubernetes API server answered 503 to update configmaps\/graphdb-admin-settings$/);
     // Nothing points at an unwritten value: the ConfigMap is untouched; the new Secret was written before it was tried.
     expect(settingsText()).toBe(before);
     expect(secretValue('alpha-rotated', 'client_secret')).toBe('rotated-secret');
-    const writes = kube.requests.slice(mark).filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path.replace(`/api/v1/namespaces/${NAMESPACE}/`, '')}`);
+    const writes = kube.requests
+      .slice(mark)
+      .filter((r) => r.method !== 'GET')
+      .map((r) => `${r.method} ${r.path.replace(`/api/v1/namespaces/${NAMESPACE}/`, '')}`);
     expect(writes).toEqual(['POST secrets', `PUT configmaps/${SETTINGS_CONFIGMAP}`]);
 
     kube.clearFaults();
-    const retried = await patch({ alpha_oauth: { client_id: 'rotated-client', client_secret_secret_ref: 'alpha-rotated', client_secret: 'rotated-secret' } });
+    const retried = await patch({
+      alpha_oauth: {
+        client_id: 'rotated-client',
+        client_secret_secret_ref: 'alpha-rotated',
+        client_secret: 'rotated-secret',
+      },
+    });
     expect(retried.statusCode, retried.body).toBe(200);
-    expect(JSON.parse(settingsText()!)).toMatchObject({ alpha_oauth: { client_id: 'rotated-client', client_secret_secret_ref: 'alpha-rotated' } });
+    expect(JSON.parse(settingsText()!)).toMatchObject({
+      alpha_oauth: { client_id: 'rotated-client', client_secret_secret_ref: 'alpha-rotated' },
+    });
   });
 
   it('never writes the ConfigMap when the Secret write fails', async () => {
     const before = settingsText();
     kube.failRequests({ pathIncludes: '/secrets' }, 500, 'InternalError', 'etcdserver: leader changed');
     const mark = kube.requests.length;
-    const res = await patch({ features: { oauth2_enabled: true }, alpha_oauth: { client_secret_secret_ref: 'alpha-third', client_secret: 'third-secret' } });
+    const res = await patch({
+      features: { oauth2_enabled: true },
+      alpha_oauth: { client_secret_secret_ref: 'alpha-third', client_secret: 'third-secret' },
+    });
     expect503(res, /^The Kubernetes API server answered 500 to (get|create) secrets\/alpha-third$/);
     expect(settingsText()).toBe(before);
     expect(kube.requests.slice(mark).some((r) => r.path.includes('/configmaps/') && r.method !== 'GET')).toBe(false);
@@ -120,7 +178,15 @@ describe('a slow Kubernetes API server', () => {
     const slowTimeout = /^The Kubernetes API server did not answer in time$/;
     for (const res of writes) expect503(res, slowTimeout);
     expect(Date.now() - started).toBeLessThan(KUBE_TIMEOUT_MS * 3 + 2000);
-    expect503(await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'slow@corp.example', name: 'Slow', role: 'viewer' } }), slowTimeout);
+    expect503(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/users',
+        headers: { cookie: admin },
+        payload: { email: 'slow@corp.example', name: 'Slow', role: 'viewer' },
+      }),
+      slowTimeout,
+    );
     const probe = Date.now();
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503);
     expect(Date.now() - probe).toBeLessThan(KUBE_TIMEOUT_MS + 1500);

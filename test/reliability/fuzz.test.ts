@@ -33,9 +33,13 @@ afterAll(async () => {
   if (runner) {
     // The figures the README's Reliability section quotes.
     // eslint-disable-next-line no-console
-    console.log(`${summaryLine(operations.length, runner.stats)} in ${Math.round((Date.now() - started) / 1000)} s (seed ${SEED}, ${RUNS} runs per operation)`);
+    console.log(
+      `${summaryLine(operations.length, runner.stats)} in ${Math.round((Date.now() - started) / 1000)} s (seed ${SEED}, ${RUNS} runs per operation)`,
+    );
     // eslint-disable-next-line no-console
-    console.log(`fuzz statuses: ${JSON.stringify(runner.stats.statuses)}; variants: ${JSON.stringify(runner.stats.variants)}`);
+    console.log(
+      `fuzz statuses: ${JSON.stringify(runner.stats.statuses)}; variants: ${JSON.stringify(runner.stats.variants)}`,
+    );
   }
   await fixture?.close();
 });
@@ -48,16 +52,44 @@ describe('schema-driven fuzzing', () => {
 
   it('has checks that can fail (or the passing cases would prove nothing)', () => {
     const byId = (id: string) => operations.find((op) => op.id === id)!;
-    const request = (op: Operation, extra: Partial<FuzzRequest> = {}): FuzzRequest => printable({ op, variant: 'self-test', path: { graph: { value: 'g' } }, query: {}, auth: 'valid', ...extra });
-    const json = (status: number, body: unknown) => ({ status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) });
-    const problems = (req: FuzzRequest, url: string, outcome: ReturnType<typeof json>) => checkResponse(req, url, outcome).problems;
+    const request = (op: Operation, extra: Partial<FuzzRequest> = {}): FuzzRequest =>
+      printable({ op, variant: 'self-test', path: { graph: { value: 'g' } }, query: {}, auth: 'valid', ...extra });
+    const json = (status: number, body: unknown) => ({
+      status,
+      contentType: 'application/json; charset=utf-8',
+      body: JSON.stringify(body),
+    });
+    const problems = (req: FuzzRequest, url: string, outcome: ReturnType<typeof json>) =>
+      checkResponse(req, url, outcome).problems;
     expect(problems(request(byId('listGraphs')), '/api/graph', json(200, { opts: ['g'] }))).toEqual([]);
-    expect(problems(request(byId('listGraphs')), '/api/graph', json(500, { message: 'Internal server error' }))).toHaveLength(1);
-    expect(problems(request(byId('listGraphs')), '/api/graph', json(404, { statusCode: 404, error: 'Not Found', message: 'x' }))).toHaveLength(1);
-    expect(problems(request(byId('listUsers')), '/api/users', json(403, { statusCode: 403, error: 'Bad Request', message: 'x' }))).toHaveLength(1);
+    expect(
+      problems(request(byId('listGraphs')), '/api/graph', json(500, { message: 'Internal server error' })),
+    ).toHaveLength(1);
+    expect(
+      problems(
+        request(byId('listGraphs')),
+        '/api/graph',
+        json(404, { statusCode: 404, error: 'Not Found', message: 'x' }),
+      ),
+    ).toHaveLength(1);
+    expect(
+      problems(
+        request(byId('listUsers')),
+        '/api/users',
+        json(403, { statusCode: 403, error: 'Bad Request', message: 'x' }),
+      ),
+    ).toHaveLength(1);
     expect(problems(request(byId('listGraphs')), '/api/graph', json(200, { opts: [1] }))).toHaveLength(1);
-    expect(problems(request(byId('createUser'), { body: { json: { username: 'a', role: 'Admin' } } }), '/api/user', json(201, { message: 'ok' }))).toHaveLength(1);
-    expect(problems(request(byId('listGraphs'), { auth: 'none' }), '/api/graph', json(200, { opts: [] }))).toHaveLength(1);
+    expect(
+      problems(
+        request(byId('createUser'), { body: { json: { username: 'a', role: 'Admin' } } }),
+        '/api/user',
+        json(201, { message: 'ok' }),
+      ),
+    ).toHaveLength(1);
+    expect(problems(request(byId('listGraphs'), { auth: 'none' }), '/api/graph', json(200, { opts: [] }))).toHaveLength(
+      1,
+    );
     expect(firstDifference({ graphs: ['a'] }, { graphs: ['a', 'b'] })).toContain('added ["b"]');
   });
 
@@ -71,7 +103,8 @@ describe('schema-driven fuzzing', () => {
         { numRuns: RUNS, seed: SEED, endOnFailure: !SHRINK },
       );
       if (result.failed) {
-        const cause = result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
+        const cause =
+          result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance);
         const report = `${fc.defaultReportMessage(result) ?? 'failed'}\n${cause}`;
         runner.stats.failures.push({ operation: op.id, report });
         expect.fail(report);
@@ -81,9 +114,21 @@ describe('schema-driven fuzzing', () => {
 
   it('leaves the server healthy and the fixture usable', async () => {
     const { app } = fixture.t;
-    for (const url of ['/healthz', '/readyz']) expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
-    expect((await app.inject({ method: 'GET', url: '/api/status', headers: { authorization: `Bearer ${fixture.credentials.bearer}` } })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: fixture.credentials.cookie } })).statusCode).toBe(200);
+    for (const url of ['/healthz', '/readyz'])
+      expect((await app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+    expect(
+      (
+        await app.inject({
+          method: 'GET',
+          url: '/api/status',
+          headers: { authorization: `Bearer ${fixture.credentials.bearer}` },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: fixture.credentials.cookie } }))
+        .statusCode,
+    ).toBe(200);
     expect(await fixture.redis.ping()).toBe('PONG');
   });
 });

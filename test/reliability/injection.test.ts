@@ -10,7 +10,8 @@ import { adminClient, bearer, createDbUser, createToken, credentials, graphQuery
 import { signInAtProvider, startIdentityProvider, type IdentityProvider } from '../support/oidc/identity-provider.js';
 
 /** RFC 6266 / RFC 8187: `attachment; filename="<quoted ascii>"; filename*=UTF-8''<attr-chars and %XX only>`. */
-const STRICT_DISPOSITION = /^attachment; filename="[\x20\x21\x23-\x5b\x5d-\x7e]*"; filename\*=UTF-8''(?:%[0-9A-F]{2}|[A-Za-z0-9!#$&+.^_`|~-])+$/;
+const STRICT_DISPOSITION =
+  /^attachment; filename="[\x20\x21\x23-\x5b\x5d-\x7e]*"; filename\*=UTF-8''(?:%[0-9A-F]{2}|[A-Za-z0-9!#$&+.^_`|~-])+$/;
 
 describe('browser API', () => {
   let t: TestApp;
@@ -38,7 +39,7 @@ describe('browser API', () => {
     admin = bearer(await createToken(t.app, credentials(t.falkordb, 'inj-admin', 'inj-admin-pw')));
     await createDbUser(t.falkordb, 'inj-canary', 'inj-canary-pw', 'Read-Only');
     canaryToken = await createToken(t.app, credentials(t.falkordb, 'inj-canary', 'inj-canary-pw', { name: 'canary' }));
-    await graphQuery(t.falkordb, 'canary', "CREATE (:Canary {alive: true})-[:SINGS]->(:Canary {alive: true})");
+    await graphQuery(t.falkordb, 'canary', 'CREATE (:Canary {alive: true})-[:SINGS]->(:Canary {alive: true})');
   });
   afterAll(() => t.close());
 
@@ -47,25 +48,49 @@ describe('browser API', () => {
   const graphUrl = (name: string, rest = '') => `/api/graph/${encodeURIComponent(name)}${rest}`;
 
   it('treats hostile graph names as literal key names: Cypher, globs, hash tags and key prefixes touch nothing else', async () => {
-    const names = ["canary' MATCH (n) DETACH DELETE n //", 'x`) MATCH (n) DETACH DELETE n //', '*', 'canar?', '[c]anary', '{canary}', 'canary\\', 'graphdb:token:*', '"; FLUSHALL; "'];
+    const names = [
+      "canary' MATCH (n) DETACH DELETE n //",
+      'x`) MATCH (n) DETACH DELETE n //',
+      '*',
+      'canar?',
+      '[c]anary',
+      '{canary}',
+      'canary\\',
+      'graphdb:token:*',
+      '"; FLUSHALL; "',
+    ];
     const before = await state();
     for (const name of names) {
       expect((await call('POST', graphUrl(name))).statusCode, name).toBe(200);
-      const query = await call('GET', graphUrl(name, `?query=${encodeURIComponent('CREATE (:Here) RETURN 1 AS one')}&timeout=5000`));
+      const query = await call(
+        'GET',
+        graphUrl(name, `?query=${encodeURIComponent('CREATE (:Here) RETURN 1 AS one')}&timeout=5000`),
+      );
       expect(query.json(), name).toMatchObject({ data: [{ one: 1 }] });
       expect((await call('GET', graphUrl(name, '/count'))).statusCode, name).toBe(200);
     }
     expect((await state()).graphs).toEqual([...before.graphs, ...names].sort());
     // Renaming, duplicating and deleting by a glob-like name move only the graph of that exact name.
-    expect((await call('PATCH', `${graphUrl('renamed-star')}?sourceName=${encodeURIComponent('*')}`)).statusCode).toBe(200);
-    expect((await call('PATCH', `${graphUrl('copy-of-glob', '/duplicate')}?sourceName=${encodeURIComponent('canar?')}`)).statusCode).toBe(200);
-    for (const name of [...names.filter((n) => n !== '*'), 'renamed-star', 'copy-of-glob']) expect((await call('DELETE', graphUrl(name))).statusCode, name).toBe(200);
+    expect((await call('PATCH', `${graphUrl('renamed-star')}?sourceName=${encodeURIComponent('*')}`)).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await call('PATCH', `${graphUrl('copy-of-glob', '/duplicate')}?sourceName=${encodeURIComponent('canar?')}`))
+        .statusCode,
+    ).toBe(200);
+    for (const name of [...names.filter((n) => n !== '*'), 'renamed-star', 'copy-of-glob'])
+      expect((await call('DELETE', graphUrl(name))).statusCode, name).toBe(200);
     expect((await call('DELETE', graphUrl('canar*'))).statusCode).toBe(404);
     expect(await state()).toEqual(before);
   });
 
   it('names an export after a hostile graph name without breaking or adding a header', async () => {
-    for (const name of ['evil"; filename=evil.sh', "o'brien (copy) *", 'a%0d%0aSet-Cookie: injected=1', 'naïve;name=x\\y']) {
+    for (const name of [
+      'evil"; filename=evil.sh',
+      "o'brien (copy) *",
+      'a%0d%0aSet-Cookie: injected=1',
+      'naïve;name=x\\y',
+    ]) {
       await graphQuery(t.falkordb, name, 'CREATE (:Exported)');
       const res = await call('GET', graphUrl(name, '/export'));
       expect(res.statusCode, name).toBe(200);
@@ -79,7 +104,14 @@ describe('browser API', () => {
 
   it('refuses token ids that look like key patterns or paths, leaving every token working', async () => {
     const before = await state();
-    for (const id of ['*', '1700000000000-*', 'graphdb:token:*', '1700000000000-[a-f]*', '../token-hash/x', '1700000000000-00000000-0000-0000-0000-000000000000 OR 1']) {
+    for (const id of [
+      '*',
+      '1700000000000-*',
+      'graphdb:token:*',
+      '1700000000000-[a-f]*',
+      '../token-hash/x',
+      '1700000000000-00000000-0000-0000-0000-000000000000 OR 1',
+    ]) {
       for (const method of ['GET', 'DELETE'] as const) {
         const res = await call(method, `/api/auth/tokens/${encodeURIComponent(id)}`);
         expect([400, 404], `${method} ${id}: ${res.body}`).toContain(res.statusCode);
@@ -100,13 +132,21 @@ describe('browser API', () => {
       { username: 'inj-canary\r\nACL SETUSER evil on nopass ~* +@all\r\nAUTH default', password: 'x' },
     ];
     for (const attempt of attempts) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', payload: credentials(t.falkordb, attempt.username, attempt.password) });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/tokens/credentials',
+        payload: credentials(t.falkordb, attempt.username, attempt.password),
+      });
       // 401 (refused by FalkorDB), or 400 for a password-less user other than `default`: never a token.
       expect([400, 401], JSON.stringify(attempt)).toContain(res.statusCode);
       expect(Object.keys(res.json<object>())).toEqual(['message']);
     }
     // A database user's password with CR/LF or rule syntax stays one password; one with control characters is refused.
-    const crlf = await call('POST', '/api/user', { username: 'inj-new', password: 'pw\r\nACL SETUSER evil on nopass ~* +@all', role: 'Read-Only' });
+    const crlf = await call('POST', '/api/user', {
+      username: 'inj-new',
+      password: 'pw\r\nACL SETUSER evil on nopass ~* +@all',
+      role: 'Read-Only',
+    });
     expect(crlf.statusCode).toBe(400);
     const role = await call('PATCH', `/api/user/inj-canary?role=${encodeURIComponent('Admin +@all')}`);
     expect(role.statusCode).toBe(400);
@@ -121,10 +161,17 @@ describe('browser API', () => {
       const removed = await call('DELETE', '/api/graph/canary/0/label', { label });
       expect(removed.statusCode, `${label}: ${removed.body}`).toBe(200);
     }
-    const key = await call('POST', `/api/graph/canary/1/${encodeURIComponent('k\\')}`, { value: '\\", alive: false, x: "', type: true });
+    const key = await call('POST', `/api/graph/canary/1/${encodeURIComponent('k\\')}`, {
+      value: '\\", alive: false, x: "',
+      type: true,
+    });
     expect(key.statusCode, key.body).toBe(200);
-    expect(await graphQuery(t.falkordb, 'canary', 'MATCH (n) WHERE ID(n) = 1 RETURN n.alive, properties(n)')).toEqual([['true', expect.stringContaining('k\\') as unknown]]);
-    expect((await call('DELETE', `/api/graph/canary/1/${encodeURIComponent('k\\')}`, { type: true })).statusCode).toBe(200);
+    expect(await graphQuery(t.falkordb, 'canary', 'MATCH (n) WHERE ID(n) = 1 RETURN n.alive, properties(n)')).toEqual([
+      ['true', expect.stringContaining('k\\') as unknown],
+    ]);
+    expect((await call('DELETE', `/api/graph/canary/1/${encodeURIComponent('k\\')}`, { type: true })).statusCode).toBe(
+      200,
+    );
     expect(await state()).toEqual(before);
   });
 });
@@ -135,14 +182,29 @@ describe.each(ADAPTERS)('admin API (%s store)', (adapter) => {
   beforeAll(async () => {
     t = await startAdminTestApp(adapter);
     admin = await login(t.app, ADMIN.email, ADMIN.password);
-    const seeded = await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: { ui: { theme: 'dark' } } });
+    const seeded = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/settings/',
+      headers: { cookie: admin },
+      payload: { ui: { theme: 'dark' } },
+    });
     expect(seeded.statusCode).toBe(200);
   });
   afterAll(() => t.close());
 
-  const patchRaw = (body: string) => t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin, 'content-type': 'application/json' }, payload: body });
-  const served = async () => (await t.app.inject({ method: 'GET', url: '/api/settings/', headers: { cookie: admin } })).body;
-  const polluted = () => Object.getOwnPropertyNames(Object.prototype).filter((name) => ['polluted', 'oauth2_enabled', 'isAdmin'].includes(name));
+  const patchRaw = (body: string) =>
+    t.app.inject({
+      method: 'PATCH',
+      url: '/api/settings/',
+      headers: { cookie: admin, 'content-type': 'application/json' },
+      payload: body,
+    });
+  const served = async () =>
+    (await t.app.inject({ method: 'GET', url: '/api/settings/', headers: { cookie: admin } })).body;
+  const polluted = () =>
+    Object.getOwnPropertyNames(Object.prototype).filter((name) =>
+      ['polluted', 'oauth2_enabled', 'isAdmin'].includes(name),
+    );
 
   it('refuses prototype pollution in every spelling of a settings PATCH, changing nothing', async () => {
     const stored = await t.backdoor.settingsText();
@@ -158,7 +220,11 @@ describe.each(ADAPTERS)('admin API (%s store)', (adapter) => {
     ]) {
       const res = await patchRaw(body);
       expect(res.statusCode, body).toBe(400);
-      expect(res.json(), body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Invalid JSON in request body' });
+      expect(res.json(), body).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: 'Invalid JSON in request body',
+      });
     }
     expect(polluted()).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -169,7 +235,9 @@ describe.each(ADAPTERS)('admin API (%s store)', (adapter) => {
   it('does not let a hand-edited document with __proto__ keys reach any prototype or setting', async () => {
     const before = await served();
     // A section with a __proto__ key fails validation: the last good settings stay in force.
-    await t.backdoor.editSettings('{"features": {"__proto__": {"multi_cluster_mode": true}}, "ui": {"__proto__": {"polluted": true}}}');
+    await t.backdoor.editSettings(
+      '{"features": {"__proto__": {"multi_cluster_mode": true}}, "ui": {"__proto__": {"polluted": true}}}',
+    );
     expect(await served()).toBe(before);
     expect(t.logs.text).toContain('features: Unrecognized key: \\"__proto__\\"');
     // In the free-form ui object it is dropped, and neither it nor a later PATCH pollutes anything.
@@ -177,7 +245,12 @@ describe.each(ADAPTERS)('admin API (%s store)', (adapter) => {
     const read = JSON.parse(await served()) as { ui: Record<string, unknown>; features: Record<string, unknown> };
     expect(read.ui).toEqual({ theme: 'dark' });
     expect(read.features.multi_cluster_mode).toBe(false);
-    const res = await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: { ui: { theme: 'light' } } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/settings/',
+      headers: { cookie: admin },
+      payload: { ui: { theme: 'light' } },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json<{ ui: unknown }>().ui).toEqual({ theme: 'light' });
     expect(await t.backdoor.settingsText()).not.toMatch(/polluted|isAdmin/);
@@ -187,14 +260,29 @@ describe.each(ADAPTERS)('admin API (%s store)', (adapter) => {
 
   it('refuses Secret references that would leave the Secret namespace or the secrets folder', async () => {
     const stored = await t.backdoor.settingsText();
-    for (const ref of ['../settings', '..', 'a/b', 'alpha/../../configmaps/graphdb-admin-settings', '.hidden', 'UPPER', 'a b', `${'x'.repeat(254)}`]) {
-      const res = await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: { alpha_oauth: { client_secret_secret_ref: ref, client_secret: 'smuggled-secret' } } });
+    for (const ref of [
+      '../settings',
+      '..',
+      'a/b',
+      'alpha/../../configmaps/graphdb-admin-settings',
+      '.hidden',
+      'UPPER',
+      'a b',
+      `${'x'.repeat(254)}`,
+    ]) {
+      const res = await t.app.inject({
+        method: 'PATCH',
+        url: '/api/settings/',
+        headers: { cookie: admin },
+        payload: { alpha_oauth: { client_secret_secret_ref: ref, client_secret: 'smuggled-secret' } },
+      });
       expect(res.statusCode, ref).toBe(400);
       expect(res.json<{ message: string }>().message, ref).toContain('alpha_oauth.client_secret_secret_ref');
     }
     expect(await t.backdoor.settingsText()).toBe(stored);
     const smuggled = Buffer.from('smuggled-secret').toString('base64');
-    if (t.kube) expect(t.kube.list('secrets').filter((secret) => JSON.stringify(secret.data).includes(smuggled))).toEqual([]);
+    if (t.kube)
+      expect(t.kube.list('secrets').filter((secret) => JSON.stringify(secret.data).includes(smuggled))).toEqual([]);
   });
 });
 
@@ -203,7 +291,9 @@ describe('OAuth returnTo', () => {
   let t: AdminTestApp;
   let idp: IdentityProvider;
   beforeAll(async () => {
-    idp = await startIdentityProvider({ clients: [{ client_id: 'alpha-client', client_secret: 'alpha-secret', redirect_uris: [CALLBACK] }] });
+    idp = await startIdentityProvider({
+      clients: [{ client_id: 'alpha-client', client_secret: 'alpha-secret', redirect_uris: [CALLBACK] }],
+    });
     idp.accounts.set('ada', { email: 'ada@corp.example', email_verified: true, name: 'Ada' });
     t = await startAdminTestApp('embedded', { env: { ALPHA_ISSUER: idp.issuer } });
     const admin = await login(t.app, ADMIN.email, ADMIN.password);
@@ -211,7 +301,15 @@ describe('OAuth returnTo', () => {
       method: 'PATCH',
       url: '/api/settings/',
       headers: { cookie: admin },
-      payload: { features: { oauth2_enabled: true }, oauth: { auto_onboard_users: true }, alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth', client_secret: 'alpha-secret' } },
+      payload: {
+        features: { oauth2_enabled: true },
+        oauth: { auto_onboard_users: true },
+        alpha_oauth: {
+          client_id: 'alpha-client',
+          client_secret_secret_ref: 'alpha-oauth',
+          client_secret: 'alpha-secret',
+        },
+      },
     });
   });
   afterAll(async () => {
@@ -226,11 +324,18 @@ describe('OAuth returnTo', () => {
     ['/日本?q=ü', `/${encodeURIComponent('日本')}?q=${encodeURIComponent('ü')}`],
     ['/a\u2028b', '/a%E2%80%A8b'],
   ])('sends the browser back to a header-safe location for returnTo %j', async (returnTo, expected) => {
-    const start = await t.app.inject({ method: 'GET', url: `/api/auth/oauth/alpha?returnTo=${encodeURIComponent(returnTo)}` });
+    const start = await t.app.inject({
+      method: 'GET',
+      url: `/api/auth/oauth/alpha?returnTo=${encodeURIComponent(returnTo)}`,
+    });
     expect(start.statusCode, start.body).toBe(302);
     const state = start.cookies.find((c) => c.name === 'oauth_state')!;
     const callback = await signInAtProvider(start.headers.location!, CALLBACK, 'ada');
-    const res = await t.app.inject({ method: 'GET', url: `/api/auth/oauth/alpha/callback${callback.search}`, headers: { cookie: `oauth_state=${state.value}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/auth/oauth/alpha/callback${callback.search}`,
+      headers: { cookie: `oauth_state=${state.value}` },
+    });
     expect(res.statusCode, res.body).toBe(302);
     expect(res.headers.location).toBe(expected);
     // The session (over HTTPS also as `__Host-token`), and the state cookie cleared.

@@ -8,14 +8,20 @@ let cookie: string;
 beforeAll(async () => {
   t = await startAdminTestApp('kubernetes');
   cookie = await login(t.app, ADMIN.email, ADMIN.password);
-  const saved = await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie }, payload: { oauth: { allowed_domains: ['corp.example'] } } });
+  const saved = await t.app.inject({
+    method: 'PATCH',
+    url: '/api/settings/',
+    headers: { cookie },
+    payload: { oauth: { allowed_domains: ['corp.example'] } },
+  });
   expect(saved.statusCode, saved.body).toBe(200);
 });
 afterAll(() => t.close());
 
 describe('Kubernetes API down', () => {
   it('serves settings and sessions from the last good copies and refuses writes with 503', async () => {
-    for (const path of ['/configmaps/', '/secrets/']) t.kube!.failRequests({ pathIncludes: path }, 503, 'ServiceUnavailable', 'etcdserver: request timed out');
+    for (const path of ['/configmaps/', '/secrets/'])
+      t.kube!.failRequests({ pathIncludes: path }, 503, 'ServiceUnavailable', 'etcdserver: request timed out');
     const reads = t.kube!.requests.length;
 
     const settings = await t.app.inject({ method: 'GET', url: '/api/settings/', headers: { cookie } });
@@ -26,13 +32,24 @@ describe('Kubernetes API down', () => {
     // The copies are the fallback, not a way around the store: it was asked first (SETTINGS_REFRESH_MS is 0 here).
     expect(t.kube!.requests.length).toBeGreaterThan(reads);
 
-    const write = await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie }, payload: { oauth: { allowed_domains: ['other.example'] } } });
+    const write = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/settings/',
+      headers: { cookie },
+      payload: { oauth: { allowed_domains: ['other.example'] } },
+    });
     expect(write.statusCode).toBe(503);
-    expect(write.json<{ statusCode: number; error: string; message: string }>()).toMatchObject({ statusCode: 503, error: 'Service Unavailable' });
+    expect(write.json<{ statusCode: number; error: string; message: string }>()).toMatchObject({
+      statusCode: 503,
+      error: 'Service Unavailable',
+    });
     expect(write.json<{ message: string }>().message.length).toBeGreaterThan(10);
     // An outage the message explains is a warning, not an error with a stack trace.
     expect(t.logs.lines.filter((line) => Number(line.level) >= 50).map((line) => line.msg)).toEqual([]);
-    expect(t.logs.lines.find((line) => line.msg === 'request failed: a dependency is unavailable')).toMatchObject({ level: 40, statusCode: 503 });
+    expect(t.logs.lines.find((line) => line.msg === 'request failed: a dependency is unavailable')).toMatchObject({
+      level: 40,
+      statusCode: 503,
+    });
     expect(await t.backdoor.settingsText()).toContain('corp.example');
     expect(await t.backdoor.settingsText()).not.toContain('other.example');
   });

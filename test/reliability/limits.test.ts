@@ -36,8 +36,15 @@ function rawRequest(baseUrl: string, text: string | Buffer, waitMs = 8000): Prom
       const [statusLine, ...lines] = head.split('\r\n');
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine ?? '')?.[1]);
       if (!status) return reject(new Error(`no HTTP answer: ${raw.slice(0, 200)}`));
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
-      resolve({ status, headers, body: body ? (JSON.parse(body) as unknown) : undefined, elapsedMs: Date.now() - started });
+      const headers = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+      );
+      resolve({
+        status,
+        headers,
+        body: body ? (JSON.parse(body) as unknown) : undefined,
+        elapsedMs: Date.now() - started,
+      });
     });
   });
 }
@@ -58,21 +65,36 @@ describe('size limits', () => {
 
   it('answers a body over 1 MiB with 413 in each shape, declared or chunked, and writes nothing', async () => {
     const settingsBefore = await t.backdoor.settingsText();
-    const browser = await fetch(`${baseUrl}/api/auth/tokens/credentials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: oversized });
+    const browser = await fetch(`${baseUrl}/api/auth/tokens/credentials`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: oversized,
+    });
     expect(browser.status).toBe(413);
     expect(await browser.json()).toEqual(browserBody('Request body is too large'));
-    const admin = await fetch(`${baseUrl}/api/settings/`, { method: 'PATCH', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ ui: { blob: 'x'.repeat(MIB) } }) });
+    const admin = await fetch(`${baseUrl}/api/settings/`, {
+      method: 'PATCH',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ ui: { blob: 'x'.repeat(MIB) } }),
+    });
     expect(admin.status).toBe(413);
     expect(await admin.json()).toEqual(adminBody(413, 'Payload Too Large', 'Request body is too large'));
     // Without a Content-Length the limit applies while the body streams in.
-    const chunked = await rawRequest(baseUrl, `POST /api/auth/tokens/credentials HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${(MIB + 16).toString(16)}\r\n${'{'.padEnd(MIB + 16, ' ')}\r\n0\r\n\r\n`);
+    const chunked = await rawRequest(
+      baseUrl,
+      `POST /api/auth/tokens/credentials HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${(MIB + 16).toString(16)}\r\n${'{'.padEnd(MIB + 16, ' ')}\r\n0\r\n\r\n`,
+    );
     expect(chunked.status).toBe(413);
     expect(chunked.body).toEqual(browserBody('Request body is too large'));
     expect(await t.backdoor.settingsText()).toBe(settingsBefore);
   });
 
   it('reads a body just under 1 MiB (and answers it on its merits)', async () => {
-    const res = await fetch(`${baseUrl}/api/auth/tokens/credentials`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'x'.repeat(MIB - 100) }) });
+    const res = await fetch(`${baseUrl}/api/auth/tokens/credentials`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'x'.repeat(MIB - 100) }),
+    });
     expect(res.status).toBe(400);
     expect(Object.keys((await res.json()) as object)).toEqual(['message']);
   });
@@ -81,8 +103,14 @@ describe('size limits', () => {
     const big = 'h'.repeat(20 * 1024);
     const browser = await rawRequest(baseUrl, `GET /api/graph HTTP/1.1\r\nHost: x\r\nX-Padding: ${big}\r\n\r\n`);
     expect([browser.status, browser.body]).toEqual([431, browserBody('Request headers are too large')]);
-    const admin = await rawRequest(baseUrl, `GET /api/settings/ HTTP/1.1\r\nHost: x\r\nCookie: ${cookie}; pad=${big}\r\n\r\n`);
-    expect([admin.status, admin.body]).toEqual([431, adminBody(431, 'Request Header Fields Too Large', 'Request headers are too large')]);
+    const admin = await rawRequest(
+      baseUrl,
+      `GET /api/settings/ HTTP/1.1\r\nHost: x\r\nCookie: ${cookie}; pad=${big}\r\n\r\n`,
+    );
+    expect([admin.status, admin.body]).toEqual([
+      431,
+      adminBody(431, 'Request Header Fields Too Large', 'Request headers are too large'),
+    ]);
     // A request line longer than the prefix the parser hands back still tells whose path it is.
     const longLine = await rawRequest(baseUrl, `GET /api/graph/${'g'.repeat(64 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`);
     expect([longLine.status, longLine.body]).toEqual([431, browserBody('Request headers are too large')]);
@@ -94,11 +122,27 @@ describe('size limits', () => {
   });
 
   it('limits sign-in to 10 attempts a minute per client and e-mail under concurrent requests, answering 429 with Retry-After', async () => {
-    const attempt = (email: string, password: string) => fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-    const burst = await Promise.all(Array.from({ length: 15 }, () => attempt('victim@corp.example', 'guessed-password')));
-    expect(burst.map((res) => res.status).sort()).toEqual([...Array<number>(10).fill(401), ...Array<number>(5).fill(429)]);
+    const attempt = (email: string, password: string) =>
+      fetch(`${baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
+    const burst = await Promise.all(
+      Array.from({ length: 15 }, () => attempt('victim@corp.example', 'guessed-password')),
+    );
+    expect(burst.map((res) => res.status).sort()).toEqual([
+      ...Array<number>(10).fill(401),
+      ...Array<number>(5).fill(429),
+    ]);
     const limited = burst.find((res) => res.status === 429)!;
-    expect(await limited.json()).toEqual(adminBody(429, 'Too Many Requests', expect.stringMatching(/^Too many sign-in attempts; try again in \d+ seconds$/) as unknown as string));
+    expect(await limited.json()).toEqual(
+      adminBody(
+        429,
+        'Too Many Requests',
+        expect.stringMatching(/^Too many sign-in attempts; try again in \d+ seconds$/) as unknown as string,
+      ),
+    );
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     // Another account from the same client is not locked out by the noise.
     expect((await attempt('bystander@corp.example', 'guessed-password')).status).toBe(401);
@@ -119,9 +163,22 @@ describe(`REQUEST_TIMEOUT_MS=${REQUEST_TIMEOUT_MS}`, () => {
     blackHole = net.createServer((socket) => heldSockets.push(socket));
     await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
     const issuer = `http://127.0.0.1:${(blackHole.address() as net.AddressInfo).port}`;
-    t = await startAdminTestApp('embedded', { env: { REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS), CREDENTIAL_CHECK_TIMEOUT_MS: '5000', ALPHA_CLIENT_ID: 'alpha-client', ALPHA_CLIENT_SECRET: 'alpha-secret', ALPHA_ISSUER: issuer } });
+    t = await startAdminTestApp('embedded', {
+      env: {
+        REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+        CREDENTIAL_CHECK_TIMEOUT_MS: '5000',
+        ALPHA_CLIENT_ID: 'alpha-client',
+        ALPHA_CLIENT_SECRET: 'alpha-secret',
+        ALPHA_ISSUER: issuer,
+      },
+    });
     const cookie = await loginCookie(t.app, ADMIN.email, ADMIN.password);
-    await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie }, payload: { features: { oauth2_enabled: true } } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: '/api/settings/',
+      headers: { cookie },
+      payload: { features: { oauth2_enabled: true } },
+    });
     token = await createToken(t.app, credentials(t.falkordb, 'default', ''));
     baseUrl = await listen(t.app);
   });
@@ -131,16 +188,26 @@ describe(`REQUEST_TIMEOUT_MS=${REQUEST_TIMEOUT_MS}`, () => {
   });
 
   it('answers 408 to a client that does not send its whole request in time, in the shape of its path when known', async () => {
-    const slowBody = (path: string) => rawRequest(baseUrl, `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user`);
+    const slowBody = (path: string) =>
+      rawRequest(
+        baseUrl,
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user`,
+      );
     const [browser, admin, slowHeaders] = await Promise.all([
       slowBody('/api/auth/tokens/credentials'),
       slowBody('/api/auth/login'),
       rawRequest(baseUrl, 'GET /api/graph HTTP/1.1\r\nHost: x\r\nX-Slow: '),
     ]);
     expect([browser.status, browser.body]).toEqual([408, browserBody('The request was not received in time')]);
-    expect([admin.status, admin.body]).toEqual([408, adminBody(408, 'Request Timeout', 'The request was not received in time')]);
+    expect([admin.status, admin.body]).toEqual([
+      408,
+      adminBody(408, 'Request Timeout', 'The request was not received in time'),
+    ]);
     // Before the request line is complete nothing says which API it is for: the admin shape, which has `message` too.
-    expect([slowHeaders.status, slowHeaders.body]).toEqual([408, adminBody(408, 'Request Timeout', 'The request was not received in time')]);
+    expect([slowHeaders.status, slowHeaders.body]).toEqual([
+      408,
+      adminBody(408, 'Request Timeout', 'The request was not received in time'),
+    ]);
     for (const answer of [browser, admin, slowHeaders]) {
       expect(answer.elapsedMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
       expect(answer.elapsedMs).toBeLessThan(REQUEST_TIMEOUT_MS + 2500);
@@ -153,8 +220,14 @@ describe(`REQUEST_TIMEOUT_MS=${REQUEST_TIMEOUT_MS}`, () => {
     const firstLine = t.logs.lines.length;
     const earlierRequests = new Set<unknown>(t.logs.lines.map((line) => line.reqId).filter((id) => id !== undefined));
     const started = Date.now();
-    const signIn = await fetch(`${baseUrl}/api/auth/oauth/alpha`, { redirect: 'manual' }).then(async (res) => ({ status: res.status, body: await res.json() }));
-    expect(signIn).toEqual({ status: 503, body: adminBody(503, 'Service Unavailable', 'The request was not answered in time') });
+    const signIn = await fetch(`${baseUrl}/api/auth/oauth/alpha`, { redirect: 'manual' }).then(async (res) => ({
+      status: res.status,
+      body: await res.json(),
+    }));
+    expect(signIn).toEqual({
+      status: 503,
+      body: adminBody(503, 'Service Unavailable', 'The request was not answered in time'),
+    });
     expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS + 3000);
     // The abandoned work ends later (the provider hangs up); its late outcome reaches nobody and breaks nothing.
     for (const socket of heldSockets) socket.destroy();
@@ -171,7 +244,13 @@ describe(`REQUEST_TIMEOUT_MS=${REQUEST_TIMEOUT_MS}`, () => {
     const res = await fetch(`${baseUrl}/api/auth/tokens/credentials`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'default', password: 'x', host: '127.0.0.1', port: String(silentPort), tls: 'false' }),
+      body: JSON.stringify({
+        username: 'default',
+        password: 'x',
+        host: '127.0.0.1',
+        port: String(silentPort),
+        tls: 'false',
+      }),
     });
     const elapsed = Date.now() - started;
     expect([res.status, await res.json()]).toEqual([503, browserBody('The request was not answered in time')]);
@@ -180,13 +259,19 @@ describe(`REQUEST_TIMEOUT_MS=${REQUEST_TIMEOUT_MS}`, () => {
   });
 
   it('lets a JSON query run past the limit: its own timeout parameter bounds it', async () => {
-    const outcome = await runQuery(`${baseUrl}/api/graph/slow?query=${encodeURIComponent(SLOW_QUERY)}&timeout=60000`, bearer(token));
+    const outcome = await runQuery(
+      `${baseUrl}/api/graph/slow?query=${encodeURIComponent(SLOW_QUERY)}&timeout=60000`,
+      bearer(token),
+    );
     expect(outcome.kind, outcome.detail ?? outcome.message).toBe('result');
     expect(outcome.endedAt - outcome.startedAt).toBeGreaterThan(REQUEST_TIMEOUT_MS);
   });
 
   it('lets an event stream run past the limit once it has started', async () => {
-    const outcome = await runQuery(`${baseUrl}/api/graph/slow?query=${encodeURIComponent(SLOW_QUERY)}&timeout=60000`, { ...bearer(token), accept: 'text/event-stream' });
+    const outcome = await runQuery(`${baseUrl}/api/graph/slow?query=${encodeURIComponent(SLOW_QUERY)}&timeout=60000`, {
+      ...bearer(token),
+      accept: 'text/event-stream',
+    });
     expect(outcome.kind, outcome.detail ?? outcome.message).toBe('result');
     expect(outcome.endedAt - outcome.startedAt).toBeGreaterThan(REQUEST_TIMEOUT_MS);
   });

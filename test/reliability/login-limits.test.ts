@@ -4,19 +4,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 
-const attempt = (t: AdminTestApp, email: string, password: string, remoteAddress: string, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress, headers });
+const attempt = (
+  t: AdminTestApp,
+  email: string,
+  password: string,
+  remoteAddress: string,
+  headers: Record<string, string> = {},
+) => t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password }, remoteAddress, headers });
 const messageOf = (res: { json: <T>() => T }) => res.json<{ message: string }>().message;
 
 describe('sign-in bounds', () => {
   let t: AdminTestApp;
   beforeAll(async () => {
-    t = await startAdminTestApp('embedded', { env: { LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '12', LOGIN_FAILURES_BEFORE_BACKOFF: '3', LOGIN_CHECKS_MAX: '2' } });
+    t = await startAdminTestApp('embedded', {
+      env: { LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '12', LOGIN_FAILURES_BEFORE_BACKOFF: '3', LOGIN_CHECKS_MAX: '2' },
+    });
   });
   afterAll(() => t.close());
 
   it('limits one address over all e-mails, leaving other addresses alone', async () => {
-    for (let i = 0; i < 12; i++) expect((await attempt(t, `guess-${i}@corp.example`, 'wrong-password', '10.20.0.1')).statusCode).toBe(401);
+    for (let i = 0; i < 12; i++)
+      expect((await attempt(t, `guess-${i}@corp.example`, 'wrong-password', '10.20.0.1')).statusCode).toBe(401);
     const limited = await attempt(t, 'guess-12@corp.example', 'wrong-password', '10.20.0.1');
     expect(limited.statusCode).toBe(429);
     expect(messageOf(limited)).toMatch(/^Too many sign-in attempts from this address; try again in \d+ seconds$/);
@@ -27,7 +35,8 @@ describe('sign-in bounds', () => {
 
   it('makes an account wait, doubling, after repeated failures from any addresses, and forgets them after a success', async () => {
     const email = 'target@corp.example';
-    for (let i = 0; i < 3; i++) expect((await attempt(t, email, 'wrong-password', `10.21.0.${i + 1}`)).statusCode).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await attempt(t, email, 'wrong-password', `10.21.0.${i + 1}`)).statusCode).toBe(401);
     const waiting = await attempt(t, email, 'wrong-password', '10.21.0.9');
     expect(waiting.statusCode).toBe(429);
     expect(messageOf(waiting)).toBe('Too many failed sign-ins for this account; try again in 1 seconds');
@@ -37,14 +46,18 @@ describe('sign-in bounds', () => {
     expect(messageOf(longer)).toBe('Too many failed sign-ins for this account; try again in 2 seconds');
 
     // The admin's account: a success ends its streak, so earlier failures do not count towards the next wait.
-    for (let i = 0; i < 2; i++) expect((await attempt(t, ADMIN.email, 'wrong-password', '10.22.0.1')).statusCode).toBe(401);
+    for (let i = 0; i < 2; i++)
+      expect((await attempt(t, ADMIN.email, 'wrong-password', '10.22.0.1')).statusCode).toBe(401);
     expect((await attempt(t, ADMIN.email, ADMIN.password, '10.22.0.2')).statusCode).toBe(200);
-    for (let i = 0; i < 2; i++) expect((await attempt(t, ADMIN.email, 'wrong-password', '10.22.0.3')).statusCode).toBe(401);
+    for (let i = 0; i < 2; i++)
+      expect((await attempt(t, ADMIN.email, 'wrong-password', '10.22.0.3')).statusCode).toBe(401);
     expect((await attempt(t, ADMIN.email, ADMIN.password, '10.22.0.4')).statusCode).toBe(200);
   });
 
   it('runs at most LOGIN_CHECKS_MAX password checks at once and refuses the rest at once', async () => {
-    const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => attempt(t, `flood-${i}@corp.example`, 'wrong-password', `10.23.0.${i + 1}`)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => attempt(t, `flood-${i}@corp.example`, 'wrong-password', `10.23.0.${i + 1}`)),
+    );
     const statuses = outcomes.map((res) => res.statusCode).sort();
     expect(statuses).toEqual([401, 401, 429, 429, 429, 429, 429, 429, 429, 429]);
     const refused = outcomes.find((res) => res.statusCode === 429)!;
@@ -58,7 +71,9 @@ describe('TRUST_PROXY', () => {
   let behindProxy: AdminTestApp;
   let direct: AdminTestApp;
   beforeAll(async () => {
-    behindProxy = await startAdminTestApp('embedded', { env: { TRUST_PROXY: '127.0.0.1/32', LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '3' } });
+    behindProxy = await startAdminTestApp('embedded', {
+      env: { TRUST_PROXY: '127.0.0.1/32', LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '3' },
+    });
     direct = await startAdminTestApp('embedded', { env: { LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '3' } });
   });
   afterAll(async () => {
@@ -68,16 +83,54 @@ describe('TRUST_PROXY', () => {
 
   it('counts each forwarded client apart when the proxy is trusted', async () => {
     // Every request comes from the proxy (127.0.0.1); the clients behind it differ.
-    for (let i = 0; i < 3; i++) expect((await attempt(behindProxy, `p${i}@corp.example`, 'wrong-password', '127.0.0.1', { 'x-forwarded-for': '198.51.100.7' })).statusCode).toBe(401);
-    expect((await attempt(behindProxy, 'p3@corp.example', 'wrong-password', '127.0.0.1', { 'x-forwarded-for': '198.51.100.7' })).statusCode).toBe(429);
-    expect((await attempt(behindProxy, 'p4@corp.example', 'wrong-password', '127.0.0.1', { 'x-forwarded-for': '198.51.100.8' })).statusCode).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (
+          await attempt(behindProxy, `p${i}@corp.example`, 'wrong-password', '127.0.0.1', {
+            'x-forwarded-for': '198.51.100.7',
+          })
+        ).statusCode,
+      ).toBe(401);
+    expect(
+      (
+        await attempt(behindProxy, 'p3@corp.example', 'wrong-password', '127.0.0.1', {
+          'x-forwarded-for': '198.51.100.7',
+        })
+      ).statusCode,
+    ).toBe(429);
+    expect(
+      (
+        await attempt(behindProxy, 'p4@corp.example', 'wrong-password', '127.0.0.1', {
+          'x-forwarded-for': '198.51.100.8',
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it('ignores X-Forwarded-For from an untrusted peer, so a client cannot spoof its way past the limit', async () => {
-    for (let i = 0; i < 3; i++) expect((await attempt(direct, `d${i}@corp.example`, 'wrong-password', '10.30.0.1', { 'x-forwarded-for': `198.51.100.${i}` })).statusCode).toBe(401);
-    expect((await attempt(direct, 'd3@corp.example', 'wrong-password', '10.30.0.1', { 'x-forwarded-for': '198.51.100.99' })).statusCode).toBe(429);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (
+          await attempt(direct, `d${i}@corp.example`, 'wrong-password', '10.30.0.1', {
+            'x-forwarded-for': `198.51.100.${i}`,
+          })
+        ).statusCode,
+      ).toBe(401);
+    expect(
+      (await attempt(direct, 'd3@corp.example', 'wrong-password', '10.30.0.1', { 'x-forwarded-for': '198.51.100.99' }))
+        .statusCode,
+    ).toBe(429);
     // Nor from a peer the trusted list does not name.
-    for (let i = 0; i < 3; i++) await attempt(behindProxy, `q${i}@corp.example`, 'wrong-password', '10.31.0.1', { 'x-forwarded-for': `203.0.113.${i}` });
-    expect((await attempt(behindProxy, 'q3@corp.example', 'wrong-password', '10.31.0.1', { 'x-forwarded-for': '203.0.113.99' })).statusCode).toBe(429);
+    for (let i = 0; i < 3; i++)
+      await attempt(behindProxy, `q${i}@corp.example`, 'wrong-password', '10.31.0.1', {
+        'x-forwarded-for': `203.0.113.${i}`,
+      });
+    expect(
+      (
+        await attempt(behindProxy, 'q3@corp.example', 'wrong-password', '10.31.0.1', {
+          'x-forwarded-for': '203.0.113.99',
+        })
+      ).statusCode,
+    ).toBe(429);
   });
 });

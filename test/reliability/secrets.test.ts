@@ -42,10 +42,14 @@ function cookieOf(res: LightMyRequestResponse, name: string, label: string): str
 
 beforeAll(async () => {
   doubles = await startGroupDoubles();
-  idp = await startIdentityProvider({ clients: [{ client_id: 'alpha-client', client_secret: 'alpha-client-secret-5f3a9c', redirect_uris: [CALLBACK] }] });
+  idp = await startIdentityProvider({
+    clients: [{ client_id: 'alpha-client', client_secret: 'alpha-client-secret-5f3a9c', redirect_uris: [CALLBACK] }],
+  });
   idp.accounts.set('ada', { email: 'ada@corp.example', email_verified: true, hd: 'corp.example', name: 'Ada' });
   doubles.alphaGroups.set('ada@corp.example', ['admins@corp.example']);
-  t = await startAdminTestApp('kubernetes', { env: { LOG_LEVEL: 'trace', PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: idp.issuer, ALPHA_DIRECTORY_URL: doubles.url } });
+  t = await startAdminTestApp('kubernetes', {
+    env: { LOG_LEVEL: 'trace', PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: idp.issuer, ALPHA_DIRECTORY_URL: doubles.url },
+  });
   for (const [name, value] of Object.entries(TEST_SECRETS)) keep(name, value);
   keep('first admin password', ADMIN.password);
 });
@@ -59,42 +63,111 @@ let admin: string;
 
 describe('a full run of the flows, logged at trace', () => {
   it('signs admins in and manages users', async () => {
-    const wrong = await send('login with a wrong password', { method: 'POST', url: '/api/auth/login', payload: { email: ADMIN.email, password: keep('wrong password', 'not-the-password-81d2') } });
+    const wrong = await send('login with a wrong password', {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: ADMIN.email, password: keep('wrong password', 'not-the-password-81d2') },
+    });
     expect(wrong.statusCode).toBe(401);
     const login = await send('login', { method: 'POST', url: '/api/auth/login', payload: ADMIN });
     admin = `token=${cookieOf(login, 'token', 'admin session JWT')}`;
-    const created = await send('user creation', { method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email: 'ops@corp.example', name: 'Ops', role: 'operator', password: keep('new user password', 'ops-password-77c1e') } });
+    const created = await send('user creation', {
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: admin },
+      payload: {
+        email: 'ops@corp.example',
+        name: 'Ops',
+        role: 'operator',
+        password: keep('new user password', 'ops-password-77c1e'),
+      },
+    });
     expect(created.statusCode, created.body).toBe(201);
-    const opsLogin = await send('login of the new user', { method: 'POST', url: '/api/auth/login', payload: { email: 'ops@corp.example', password: secrets.get('new user password') } });
+    const opsLogin = await send('login of the new user', {
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'ops@corp.example', password: secrets.get('new user password') },
+    });
     const ops = `token=${cookieOf(opsLogin, 'token', 'operator session JWT')}`;
-    expect((await send('validate', { method: 'GET', url: '/api/auth/validate', headers: { cookie: ops } })).statusCode).toBe(200);
-    expect((await send('user list', { method: 'GET', url: '/api/users', headers: { cookie: admin } })).statusCode).toBe(200);
+    expect(
+      (await send('validate', { method: 'GET', url: '/api/auth/validate', headers: { cookie: ops } })).statusCode,
+    ).toBe(200);
+    expect((await send('user list', { method: 'GET', url: '/api/users', headers: { cookie: admin } })).statusCode).toBe(
+      200,
+    );
     await send('logout', { method: 'POST', url: '/api/auth/logout', headers: { cookie: ops } });
   });
 
   it('stores write-only settings in Secrets and never returns them, even when a write fails half-way', async () => {
-    const pem = keep('private key', generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
-    keep('service-account private key', (JSON.parse(doubles.serviceAccountJson) as { private_key: string }).private_key);
-    const patch = (what: string, payload: unknown) => send(what, { method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: payload as never });
+    const pem = keep(
+      'private key',
+      generateKeyPairSync('rsa', { modulusLength: 2048 })
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
+    );
+    keep(
+      'service-account private key',
+      (JSON.parse(doubles.serviceAccountJson) as { private_key: string }).private_key,
+    );
+    const patch = (what: string, payload: unknown) =>
+      send(what, { method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: payload as never });
     const saved = await patch('settings with write-only values', {
       features: { oauth2_enabled: true },
-      oauth: { auto_onboard_users: true, role_attribute_path: "contains(groups, 'admins@corp.example') && 'admin' || 'viewer'" },
-      alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth', client_secret: keep('alpha client secret', 'alpha-client-secret-5f3a9c') },
-      beta_oauth: { client_id: 'beta-client', tenant_id: 'corp.example', client_secret_secret_ref: 'beta-oauth', client_secret: keep('beta client secret', 'beta-client-secret-0e41d7') },
-      alpha_workspace: { domain: 'corp.example', admin_email: 'directory-admin@corp.example', service_account_email: SERVICE_ACCOUNT, private_key_secret_ref: 'workspace-key', private_key: doubles.serviceAccountJson },
+      oauth: {
+        auto_onboard_users: true,
+        role_attribute_path: "contains(groups, 'admins@corp.example') && 'admin' || 'viewer'",
+      },
+      alpha_oauth: {
+        client_id: 'alpha-client',
+        client_secret_secret_ref: 'alpha-oauth',
+        client_secret: keep('alpha client secret', 'alpha-client-secret-5f3a9c'),
+      },
+      beta_oauth: {
+        client_id: 'beta-client',
+        tenant_id: 'corp.example',
+        client_secret_secret_ref: 'beta-oauth',
+        client_secret: keep('beta client secret', 'beta-client-secret-0e41d7'),
+      },
+      alpha_workspace: {
+        domain: 'corp.example',
+        admin_email: 'directory-admin@corp.example',
+        service_account_email: SERVICE_ACCOUNT,
+        private_key_secret_ref: 'workspace-key',
+        private_key: doubles.serviceAccountJson,
+      },
     });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(await t.backdoor.secret('alpha-oauth')).toEqual({ client_secret: secrets.get('alpha client secret') });
     expect((await t.backdoor.secret('workspace-key'))?.private_key).toBe(doubles.serviceAccountJson);
 
     t.kube!.failRequests({ method: 'PUT', pathIncludes: '/configmaps/' }, 503, 'ServiceUnavailable', 'etcd is down');
-    const failed = await patch('settings write failing after its Secret', { alpha_workspace: { private_key_secret_ref: 'second-key', private_key: pem } });
+    const failed = await patch('settings write failing after its Secret', {
+      alpha_workspace: { private_key_secret_ref: 'second-key', private_key: pem },
+    });
     expect(failed.statusCode).toBe(503);
     t.kube!.clearFaults();
-    expect((await patch('settings with a PEM key', { alpha_workspace: { private_key_secret_ref: 'workspace-pem', private_key: pem, service_account_email: SERVICE_ACCOUNT } })).statusCode).toBe(200);
+    expect(
+      (
+        await patch('settings with a PEM key', {
+          alpha_workspace: {
+            private_key_secret_ref: 'workspace-pem',
+            private_key: pem,
+            service_account_email: SERVICE_ACCOUNT,
+          },
+        })
+      ).statusCode,
+    ).toBe(200);
     // Put the service-account JSON back for the group lookup of the OAuth flow.
-    expect((await patch('settings with the JSON key again', { alpha_workspace: { private_key_secret_ref: 'workspace-key' } })).statusCode).toBe(200);
-    expect((await send('settings read', { method: 'GET', url: '/api/settings/', headers: { cookie: admin } })).statusCode).toBe(200);
+    expect(
+      (
+        await patch('settings with the JSON key again', {
+          alpha_workspace: { private_key_secret_ref: 'workspace-key' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (await send('settings read', { method: 'GET', url: '/api/settings/', headers: { cookie: admin } })).statusCode,
+    ).toBe(200);
   });
 
   it('signs a user in through the OAuth provider with a group lookup, then refuses a replay', async () => {
@@ -106,25 +179,52 @@ describe('a full run of the flows, logged at trace', () => {
     const stateCookie = cookieOf(start, 'oauth_state', 'state cookie (holds the PKCE verifier)');
     const callback = await signInAtProvider(start.headers.location!, CALLBACK, 'ada');
     keep('authorization code', callback.searchParams.get('code') ?? undefined);
-    const done = await send('oauth callback', { method: 'GET', url: `/api/auth/oauth/alpha/callback${callback.search}`, headers: { cookie: `oauth_state=${stateCookie}` } });
+    const done = await send('oauth callback', {
+      method: 'GET',
+      url: `/api/auth/oauth/alpha/callback${callback.search}`,
+      headers: { cookie: `oauth_state=${stateCookie}` },
+    });
     expect(done.statusCode, done.body).toBe(302);
     const session = cookieOf(done, 'token', 'OAuth session JWT');
-    const me = await send('validate after OAuth', { method: 'GET', url: '/api/auth/validate', headers: { cookie: `token=${session}` } });
+    const me = await send('validate after OAuth', {
+      method: 'GET',
+      url: '/api/auth/validate',
+      headers: { cookie: `token=${session}` },
+    });
     expect(me.json<{ user: { role: string } }>().user.role).toBe('admin');
-    const replay = await send('replayed callback', { method: 'GET', url: `/api/auth/oauth/alpha/callback${callback.search}`, headers: { cookie: `oauth_state=${stateCookie}` } });
+    const replay = await send('replayed callback', {
+      method: 'GET',
+      url: `/api/auth/oauth/alpha/callback${callback.search}`,
+      headers: { cookie: `oauth_state=${stateCookie}` },
+    });
     expect(replay.statusCode).toBe(401);
-    const forged = await send('callback without the state cookie', { method: 'GET', url: `/api/auth/oauth/alpha/callback${callback.search}`, headers: { accept: 'text/html' } });
+    const forged = await send('callback without the state cookie', {
+      method: 'GET',
+      url: `/api/auth/oauth/alpha/callback${callback.search}`,
+      headers: { accept: 'text/html' },
+    });
     expect(forged.headers.location).toBe('/login?error=invalid_state');
   });
 
   it('creates, uses and revokes personal access tokens, and manages database users', async () => {
     const dbPassword = keep('database password', 'db-admin-password-3c9e');
     await createDbUser(t.falkordb, 'sec-admin', dbPassword, 'Admin');
-    const wrong = await send('token creation with a wrong password', { method: 'POST', url: '/api/auth/tokens/credentials', payload: credentials(t.falkordb, 'sec-admin', keep('wrong database password', 'wrong-db-password-18aa')) });
+    const wrong = await send('token creation with a wrong password', {
+      method: 'POST',
+      url: '/api/auth/tokens/credentials',
+      payload: credentials(t.falkordb, 'sec-admin', keep('wrong database password', 'wrong-db-password-18aa')),
+    });
     expect(wrong.statusCode).toBe(401);
-    const created = await t.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', payload: credentials(t.falkordb, 'sec-admin', dbPassword, { name: 'secret-test' }) });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/tokens/credentials',
+      payload: credentials(t.falkordb, 'sec-admin', dbPassword, { name: 'secret-test' }),
+    });
     expect(created.statusCode, created.body).toBe(200);
-    bodies.push({ what: 'token creation (carries the PAT by design)', body: created.body.replace(created.json<{ token: string }>().token, '<pat>') });
+    bodies.push({
+      what: 'token creation (carries the PAT by design)',
+      body: created.body.replace(created.json<{ token: string }>().token, '<pat>'),
+    });
     const pat = keep('personal access token', created.json<{ token: string }>().token);
     const auth = bearer(pat);
     const client = await adminClient(t.falkordb);
@@ -137,16 +237,49 @@ describe('a full run of the flows, logged at trace', () => {
       await client.close();
     }
     expect((await send('graph list', { method: 'GET', url: '/api/graph', headers: auth })).statusCode).toBe(200);
-    expect((await send('query stream', { method: 'GET', url: `/api/graph/secret?query=${encodeURIComponent('CREATE (n:Note) RETURN n')}&timeout=5000`, headers: { ...auth, accept: 'text/event-stream' } })).statusCode).toBe(200);
+    expect(
+      (
+        await send('query stream', {
+          method: 'GET',
+          url: `/api/graph/secret?query=${encodeURIComponent('CREATE (n:Note) RETURN n')}&timeout=5000`,
+          headers: { ...auth, accept: 'text/event-stream' },
+        })
+      ).statusCode,
+    ).toBe(200);
     const userPassword = keep('new database user password', 'db-user-password-5b20');
-    keep('new database user password hash (as ACL GETUSER shows it)', createHash('sha256').update(userPassword).digest('hex'));
-    expect((await send('database user creation', { method: 'POST', url: '/api/user', headers: auth, payload: { username: 'sec-reader', password: userPassword, role: 'Read-Only' } })).statusCode).toBe(201);
-    expect((await send('database user role change', { method: 'PATCH', url: '/api/user/sec-reader?role=Read-Write', headers: auth })).statusCode).toBe(200);
+    keep(
+      'new database user password hash (as ACL GETUSER shows it)',
+      createHash('sha256').update(userPassword).digest('hex'),
+    );
+    expect(
+      (
+        await send('database user creation', {
+          method: 'POST',
+          url: '/api/user',
+          headers: auth,
+          payload: { username: 'sec-reader', password: userPassword, role: 'Read-Only' },
+        })
+      ).statusCode,
+    ).toBe(201);
+    expect(
+      (
+        await send('database user role change', {
+          method: 'PATCH',
+          url: '/api/user/sec-reader?role=Read-Write',
+          headers: auth,
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await send('database user list', { method: 'GET', url: '/api/user', headers: auth })).statusCode).toBe(200);
     const list = await send('token list', { method: 'GET', url: '/api/auth/tokens', headers: auth });
     const tokenId = list.json<{ tokens: { token_id: string }[] }>().tokens[0]!.token_id;
-    expect((await send('token read', { method: 'GET', url: `/api/auth/tokens/${tokenId}`, headers: auth })).statusCode).toBe(200);
-    expect((await send('token revocation', { method: 'DELETE', url: `/api/auth/tokens/${tokenId}`, headers: auth })).statusCode).toBe(200);
+    expect(
+      (await send('token read', { method: 'GET', url: `/api/auth/tokens/${tokenId}`, headers: auth })).statusCode,
+    ).toBe(200);
+    expect(
+      (await send('token revocation', { method: 'DELETE', url: `/api/auth/tokens/${tokenId}`, headers: auth }))
+        .statusCode,
+    ).toBe(200);
     expect((await send('revoked token use', { method: 'GET', url: '/api/graph', headers: auth })).statusCode).toBe(401);
   });
 
@@ -162,7 +295,9 @@ describe('a full run of the flows, logged at trace', () => {
       const parts = value.split('.');
       if (parts.length === 3) forms.push(parts[2]!);
       if (value.includes('-----BEGIN')) forms.push(...value.split('\n').filter((line) => line.length > 40));
-      for (const form of forms) if (log.includes(form) || log.includes(JSON.stringify(form).slice(1, -1))) leaks.push(`${name}: ${form.slice(0, 24)}…`);
+      for (const form of forms)
+        if (log.includes(form) || log.includes(JSON.stringify(form).slice(1, -1)))
+          leaks.push(`${name}: ${form.slice(0, 24)}…`);
     }
     expect(leaks).toEqual([]);
   });
@@ -172,7 +307,8 @@ describe('a full run of the flows, logged at trace', () => {
     const found: string[] = [];
     for (const { what, body } of bodies) {
       for (const field of WRITE_ONLY_FIELDS) if (body.includes(field)) found.push(`${what}: ${field}`);
-      for (const [name, value] of secrets) if (body.includes(value) || body.includes(JSON.stringify(value).slice(1, -1))) found.push(`${what}: ${name}`);
+      for (const [name, value] of secrets)
+        if (body.includes(value) || body.includes(JSON.stringify(value).slice(1, -1))) found.push(`${what}: ${name}`);
     }
     expect(found).toEqual([]);
   });

@@ -39,12 +39,18 @@ describe('token store outage', () => {
 
     process.kill(store.pid, 'SIGKILL');
     const unavailable = { message: 'Token store is unavailable' };
-    await expect.poll(async () => (await status(used)).json<unknown>(), { timeout: 5000, interval: 20 }).toEqual(unavailable);
+    await expect
+      .poll(async () => (await status(used)).json<unknown>(), { timeout: 5000, interval: 20 })
+      .toEqual(unavailable);
     expect((await status(unused)).statusCode).toBe(503);
     expect((await status(unused)).json()).toEqual(unavailable);
     const forged = `${used.slice(0, -4)}AAAA`;
     expect((await status(forged)).json()).toEqual({ message: 'Invalid or expired token' });
-    const created = await t.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', payload: credentials(t.falkordb, 'outage-user', 'outage-pw') });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/tokens/credentials',
+      payload: credentials(t.falkordb, 'outage-user', 'outage-pw'),
+    });
     expect(created.statusCode).toBe(503);
     expect(created.json()).toEqual(unavailable);
 

@@ -81,27 +81,47 @@ describe.each(SHAPES)('the $shape error shape', ({ prefix, keys }) => {
   });
 
   it('answers malformed JSON with 400', async () => {
-    const res = await t.app.inject({ method: 'POST', url: `${prefix}/echo?n=1`, headers: { 'content-type': 'application/json' }, payload: '{"name": ' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${prefix}/echo?n=1`,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name": ',
+    });
     expect(res.statusCode).toBe(400);
     expectShape(res.json(), keys, 400);
     expect(res.json<{ message: string }>().message).toBe('Invalid JSON in request body');
   });
 
   it('answers an empty JSON body with 400', async () => {
-    const res = await t.app.inject({ method: 'POST', url: `${prefix}/echo?n=1`, headers: { 'content-type': 'application/json' }, payload: '' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${prefix}/echo?n=1`,
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(res.statusCode).toBe(400);
     expectShape(res.json(), keys, 400);
   });
 
   it('answers a wrong content type with 400', async () => {
-    const res = await t.app.inject({ method: 'POST', url: `${prefix}/echo?n=1`, headers: { 'content-type': 'text/plain' }, payload: 'name=x' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${prefix}/echo?n=1`,
+      headers: { 'content-type': 'text/plain' },
+      payload: 'name=x',
+    });
     expect(res.statusCode).toBe(400);
     expectShape(res.json(), keys, 400);
     expect(res.json<{ message: string }>().message).toContain('Content-Type');
   });
 
   it('rejects __proto__ in a JSON body with 400', async () => {
-    const res = await t.app.inject({ method: 'POST', url: `${prefix}/echo?n=1`, headers: { 'content-type': 'application/json' }, payload: '{"name":"x","__proto__":{"polluted":true}}' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${prefix}/echo?n=1`,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name":"x","__proto__":{"polluted":true}}',
+    });
     expect(res.statusCode).toBe(400);
     expectShape(res.json(), keys, 400);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -143,6 +163,10 @@ describe('requests that match no route', () => {
   it('answers any other path in the admin shape', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/no-such-thing?x=1' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'Route GET /api/no-such-thing not found' });
+    expect(res.json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'Route GET /api/no-such-thing not found',
+    });
   });
 });

@@ -28,12 +28,19 @@ describe('probes', () => {
   it('/readyz includes extra checks and turns 503 when one fails, without revealing why', async () => {
     const withKube = await startTestApp({
       falkordb: t.falkordb,
-      deps: { readinessChecks: [{ name: 'kubernetes', check: () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.1:443')) }] },
+      deps: {
+        readinessChecks: [
+          { name: 'kubernetes', check: () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.1:443')) },
+        ],
+      },
     });
     try {
       const res = await withKube.app.inject({ method: 'GET', url: '/readyz' });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ status: 'not ready', checks: { tokenStore: { ok: true }, settings: { ok: true }, kubernetes: { ok: false } } });
+      expect(res.json()).toEqual({
+        status: 'not ready',
+        checks: { tokenStore: { ok: true }, settings: { ok: true }, kubernetes: { ok: false } },
+      });
       expect(res.body).not.toContain('10.0.0.1');
       expect(withKube.logs.text).toContain('10.0.0.1');
     } finally {
@@ -55,7 +62,12 @@ describe('readiness and settings', () => {
   it('stays not ready until the settings store has answered once', async () => {
     const t2 = await startAdminTestApp('kubernetes');
     try {
-      t2.kube!.failRequests({ method: 'GET', pathIncludes: '/configmaps/graphdb-admin-settings' }, 500, 'InternalError', 'etcd is down');
+      t2.kube!.failRequests(
+        { method: 'GET', pathIncludes: '/configmaps/graphdb-admin-settings' },
+        500,
+        'InternalError',
+        'etcd is down',
+      );
       const res = await t2.app.inject({ method: 'GET', url: '/readyz' });
       expect(res.statusCode).toBe(503);
       expect(res.json<{ checks: Record<string, { ok: boolean }> }>().checks.settings).toEqual({ ok: false });

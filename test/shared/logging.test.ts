@@ -10,30 +10,56 @@ afterAll(() => t.close());
 
 describe('request logging', () => {
   it('writes one access line per request, with the request id, which it echoes to the client', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/nowhere', headers: { 'x-request-id': 'trace-abc.123' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/nowhere',
+      headers: { 'x-request-id': 'trace-abc.123' },
+    });
     expect(res.headers['x-request-id']).toBe('trace-abc.123');
     const lines = t.logs.lines.filter((line) => line.reqId === 'trace-abc.123');
     expect(lines.filter((line) => line.msg === 'request completed')).toEqual([
-      expect.objectContaining({ level: 30, req: { method: 'GET', url: '/api/nowhere', remoteAddress: '127.0.0.1' }, res: { statusCode: 404 }, responseTime: expect.any(Number) as unknown }),
+      expect.objectContaining({
+        level: 30,
+        req: { method: 'GET', url: '/api/nowhere', remoteAddress: '127.0.0.1' },
+        res: { statusCode: 404 },
+        responseTime: expect.any(Number) as unknown,
+      }),
     ]);
     expect(lines.map((line) => line.msg)).not.toContain('incoming request');
   });
 
   it('replaces a request id that could forge log content', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'bad id {"level":60}' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'bad id {"level":60}' },
+    });
     expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('redacts authorization headers and cookies', () => {
-    t.app.log.info({ req: { headers: { authorization: 'Bearer eyJhbGciOi.secret.jwt', cookie: 'token=session-jwt-value' } } }, 'probe');
-    t.app.log.info({ body: { password: 'hunter2-password', client_secret: 'cs-value', token: 'tok-value' } }, 'probe body');
+    t.app.log.info(
+      { req: { headers: { authorization: 'Bearer eyJhbGciOi.secret.jwt', cookie: 'token=session-jwt-value' } } },
+      'probe',
+    );
+    t.app.log.info(
+      { body: { password: 'hunter2-password', client_secret: 'cs-value', token: 'tok-value' } },
+      'probe body',
+    );
     const text = t.logs.text;
-    for (const secret of ['eyJhbGciOi.secret.jwt', 'session-jwt-value', 'hunter2-password', 'cs-value', 'tok-value']) expect(text).not.toContain(secret);
+    for (const secret of ['eyJhbGciOi.secret.jwt', 'session-jwt-value', 'hunter2-password', 'cs-value', 'tok-value'])
+      expect(text).not.toContain(secret);
     expect(text).toContain('[Redacted]');
   });
 
   it('censors secrets nested in objects and arrays, and copies nothing when there is none', () => {
-    t.app.log.info({ settings: { alpha: { oauth: [{ client_secret: 'nested-cs' }] } }, call: { headers: { Authorization: 'x', authorization: 'Bearer nested-jwt' } } }, 'probe nested');
+    t.app.log.info(
+      {
+        settings: { alpha: { oauth: [{ client_secret: 'nested-cs' }] } },
+        call: { headers: { Authorization: 'x', authorization: 'Bearer nested-jwt' } },
+      },
+      'probe nested',
+    );
     expect(t.logs.text).not.toContain('nested-cs');
     expect(t.logs.text).not.toContain('nested-jwt');
     const plain = { req: { method: 'GET', url: '/' }, res: { statusCode: 200 }, list: [1, { a: 2 }] };
@@ -44,7 +70,10 @@ describe('request logging', () => {
   });
 
   it('never logs the query string of OAuth paths', async () => {
-    await t.app.inject({ method: 'GET', url: '/api/auth/oauth/alpha/callback?code=oauth-code-xyz&state=state-value-xyz' });
+    await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/oauth/alpha/callback?code=oauth-code-xyz&state=state-value-xyz',
+    });
     const text = t.logs.text;
     expect(text).toContain('/api/auth/oauth/alpha/callback');
     expect(text).not.toContain('oauth-code-xyz');

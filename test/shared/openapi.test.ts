@@ -13,7 +13,11 @@ interface Operation {
   responses?: Record<string, unknown>;
   security?: Record<string, string[]>[];
 }
-type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown> };
+};
 
 let t: TestApp;
 let document: Document;
@@ -36,7 +40,9 @@ describe('/api-spec.json', () => {
   });
 
   it('gives every operation an operationId, tags and responses', () => {
-    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+    );
     expect(operations.length).toBeGreaterThan(0);
     for (const { path, method, op } of operations) {
       expect(op.operationId, `${method} ${path}`).toMatch(/^\w+$/);
@@ -49,11 +55,15 @@ describe('/api-spec.json', () => {
 
   it('declares the headers the server sends, and 503 (and 408 with a body) wherever REQUEST_TIMEOUT_MS or an outage can answer', () => {
     type Response = { headers?: Record<string, { schema: { type: string }; description: string }> };
-    const response = (path: string, method: string, status: string) => document.paths[path]![method]!.responses![status] as Response;
+    const response = (path: string, method: string, status: string) =>
+      document.paths[path]![method]!.responses![status] as Response;
     expect(Object.keys(response('/api/user', 'post', '201').headers ?? {})).toEqual(['location']);
     expect(Object.keys(response('/api/auth/login', 'post', '200').headers ?? {})).toEqual(['set-cookie']);
     expect(Object.keys(response('/api/auth/logout', 'post', '200').headers ?? {})).toEqual(['set-cookie']);
-    expect(Object.keys(response('/api/auth/oauth/{provider}/callback', 'get', '302').headers ?? {}).sort()).toEqual(['location', 'set-cookie']);
+    expect(Object.keys(response('/api/auth/oauth/{provider}/callback', 'get', '302').headers ?? {}).sort()).toEqual([
+      'location',
+      'set-cookie',
+    ]);
     let limited = 0;
     for (const [path, methods] of Object.entries(document.paths)) {
       for (const [method, op] of Object.entries(methods)) {
@@ -62,7 +72,9 @@ describe('/api-spec.json', () => {
         if ('requestBody' in op) expect(responses, `${method} ${path}`).toHaveProperty('408');
         if (responses['429']) {
           limited++;
-          expect((responses['429'] as Response).headers?.['retry-after']?.schema.type, `${method} ${path}`).toBe('string');
+          expect((responses['429'] as Response).headers?.['retry-after']?.schema.type, `${method} ${path}`).toBe(
+            'string',
+          );
         }
       }
     }
@@ -77,21 +89,36 @@ describe('/api-spec.json', () => {
   });
 
   it('declares security exactly where a request without credentials is refused with 401', async () => {
-    const operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+    const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+    );
     for (const { path, method, op } of operations) {
       const url = path.replace(/\{[^}]+\}/g, 'x');
       const res = await t.app.inject({ method: method.toUpperCase() as 'GET', url });
       const declared = (op.security ?? []).flatMap((requirement) => Object.keys(requirement));
-      const expected = res.statusCode === 401 ? [url.startsWith('/api/settings') || url.startsWith('/api/users') || url.startsWith('/api/clusters') || url === '/api/auth/validate' ? 'cookieAuth' : 'bearerAuth'] : [];
+      const expected =
+        res.statusCode === 401
+          ? [
+              url.startsWith('/api/settings') ||
+              url.startsWith('/api/users') ||
+              url.startsWith('/api/clusters') ||
+              url === '/api/auth/validate'
+                ? 'cookieAuth'
+                : 'bearerAuth',
+            ]
+          : [];
       expect(declared, `${method} ${path} answered ${res.statusCode}`).toEqual(expected);
-      if (declared.length > 0) expect(Object.keys(op.responses ?? {}), `${method} ${path}`).toEqual(expect.arrayContaining(['401', '403']));
+      if (declared.length > 0)
+        expect(Object.keys(op.responses ?? {}), `${method} ${path}`).toEqual(expect.arrayContaining(['401', '403']));
     }
   });
 
   it('documents the probes under the ops tag and hides the documentation routes', () => {
     expect(document.paths['/healthz']?.get?.tags).toEqual(['ops']);
     expect(document.paths['/readyz']?.get?.tags).toEqual(['ops']);
-    expect(Object.keys(document.paths).filter((path) => path.startsWith('/api-docs') || path === '/api-spec.json')).toEqual([]);
+    expect(
+      Object.keys(document.paths).filter((path) => path.startsWith('/api-docs') || path === '/api-spec.json'),
+    ).toEqual([]);
   });
 
   it('matches the checked-in openapi/openapi.json (run `npm run openapi` when this fails)', async () => {
@@ -110,8 +137,16 @@ describe('/api-docs', () => {
 
   it('sends a Content-Security-Policy, X-Frame-Options and nosniff with the page and every file it loads', async () => {
     const page = await t.app.inject({ method: 'GET', url: '/api-docs/' });
-    const assets = [...page.body.matchAll(/(?:src|href)="\.\/static\/([^"]+)"/g)].map((match) => `/api-docs/static/${match[1]}`);
-    expect(assets).toEqual(expect.arrayContaining(['/api-docs/static/swagger-ui-bundle.js', '/api-docs/static/swagger-initializer.js', '/api-docs/static/swagger-ui.css']));
+    const assets = [...page.body.matchAll(/(?:src|href)="\.\/static\/([^"]+)"/g)].map(
+      (match) => `/api-docs/static/${match[1]}`,
+    );
+    expect(assets).toEqual(
+      expect.arrayContaining([
+        '/api-docs/static/swagger-ui-bundle.js',
+        '/api-docs/static/swagger-initializer.js',
+        '/api-docs/static/swagger-ui.css',
+      ]),
+    );
     for (const url of ['/api-docs', '/api-docs/', '/api-docs/json', ...assets]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBeLessThan(400);
@@ -128,10 +163,24 @@ describe('/api-docs', () => {
 
   it('still works under that policy in a real browser (the spec renders, no violation)', async () => {
     const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-    if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}: run npm test as root (it installs Debian's chromium) or set CHROMIUM_PATH`);
+    if (!existsSync(chromiumPath))
+      throw new Error(
+        `Chromium not found at ${chromiumPath}: run npm test as root (it installs Debian's chromium) or set CHROMIUM_PATH`,
+      );
     const port = await findFreePort();
     const served = await startTestApp({ falkordb: t.falkordb });
-    const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    const browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     try {
       await served.app.listen({ port, host: '127.0.0.1' });
       const page = await browser.newPage();

@@ -17,16 +17,30 @@ describe('request forms', () => {
   afterAll(() => t.close());
 
   it('logs out when a fetch wrapper sends Content-Type: application/json and no body, and clears the cookie', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie, 'content-type': 'application/json' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie, 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(200);
     expect(String(res.headers['set-cookie'])).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/);
   });
 
   it('still answers 400 in the API shape when a route that needs a body gets an empty one', async () => {
-    const admin = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload: '' });
+    const admin = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
     expect(admin.statusCode).toBe(400);
     expect(admin.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
-    const browser = await t.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', headers: { 'content-type': 'application/json' }, payload: '  ' });
+    const browser = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/tokens/credentials',
+      headers: { 'content-type': 'application/json' },
+      payload: '  ',
+    });
     expect(browser.statusCode).toBe(400);
     expect(Object.keys(browser.json<Record<string, unknown>>())).toEqual(['message']);
   });
@@ -38,7 +52,9 @@ describe('request forms', () => {
     ['/api/auth/validate', '/api/auth/validate/'],
   ])('answers %s and %s alike', async (bare, slashed) => {
     const fresh = await login(t.app, ADMIN.email, ADMIN.password);
-    const [a, b] = await Promise.all([bare, slashed].map((url) => t.app.inject({ method: 'GET', url, headers: { cookie: fresh } })));
+    const [a, b] = await Promise.all(
+      [bare, slashed].map((url) => t.app.inject({ method: 'GET', url, headers: { cookie: fresh } })),
+    );
     expect(a!.statusCode).toBe(200);
     expect(b!.statusCode).toBe(a!.statusCode);
     expect(b!.json()).toEqual(a!.json());
@@ -49,7 +65,9 @@ describe('request forms', () => {
     ['/api/user', '/api/user/'],
     ['/api/auth/tokens', '/api/auth/tokens/'],
   ])('answers %s and %s alike on the browser API', async (bare, slashed) => {
-    const [a, b] = await Promise.all([bare, slashed].map((url) => t.app.inject({ method: 'GET', url, headers: bearer(token) })));
+    const [a, b] = await Promise.all(
+      [bare, slashed].map((url) => t.app.inject({ method: 'GET', url, headers: bearer(token) })),
+    );
     expect(a!.statusCode).toBe(200);
     expect(b!.statusCode).toBe(200);
     expect(b!.json()).toEqual(a!.json());

@@ -20,7 +20,8 @@ import { startKubeApiDouble, type KubeApiDouble } from './kube/kube-api-double.j
 
 export type Adapter = 'embedded' | 'kubernetes' | 'kube-apiserver';
 /** The adapters the admin suites run over; `npm run test:kube` (vitest.kube.config.ts) runs them over a real API server. */
-export const ADAPTERS: Adapter[] = process.env.GRAPHDB_TEST_ADAPTERS === 'kube-apiserver' ? ['kube-apiserver'] : ['embedded', 'kubernetes'];
+export const ADAPTERS: Adapter[] =
+  process.env.GRAPHDB_TEST_ADAPTERS === 'kube-apiserver' ? ['kube-apiserver'] : ['embedded', 'kubernetes'];
 export const NAMESPACE = 'graphdb-system';
 export const ADMIN = { email: 'root@corp.example', password: 'root-password-123' };
 
@@ -68,12 +69,23 @@ function realBackdoor(admin: KubeConfig): Backdoor {
     settingsText: async () => (await readSettings())?.data?.['settings.json'],
     editSettings: async (text) => {
       const current = await readSettings();
-      if (current) await core.replaceNamespacedConfigMap({ name: SETTINGS_CONFIGMAP, namespace: NAMESPACE, body: { ...current, data: { ...current.data, 'settings.json': text } } });
-      else await core.createNamespacedConfigMap({ namespace: NAMESPACE, body: { metadata: { name: SETTINGS_CONFIGMAP }, data: { 'settings.json': text } } });
+      if (current)
+        await core.replaceNamespacedConfigMap({
+          name: SETTINGS_CONFIGMAP,
+          namespace: NAMESPACE,
+          body: { ...current, data: { ...current.data, 'settings.json': text } },
+        });
+      else
+        await core.createNamespacedConfigMap({
+          namespace: NAMESPACE,
+          body: { metadata: { name: SETTINGS_CONFIGMAP }, data: { 'settings.json': text } },
+        });
     },
     secret: async (name) => {
       const data = (await optional(core.readNamespacedSecret({ name, namespace: NAMESPACE })))?.data;
-      return data && Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+      return (
+        data && Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]))
+      );
     },
     createForeignSecret: async (name, data) => {
       await core.createNamespacedSecret({ namespace: NAMESPACE, body: { metadata: { name }, stringData: data } });
@@ -94,8 +106,14 @@ interface Stores {
 async function storesFor(adapter: Adapter, options: AdminTestAppOptions): Promise<Stores> {
   const kubeErrors: string[] = [];
   if (adapter === 'kube-apiserver') {
-    const crds = options.crds ?? (options.kubeBlocks ? ['apps.kubeblocks.io/v1/clusters', 'operations.kubeblocks.io/v1alpha1/opsrequests'] : []);
-    const real = await startChartApiServer({ crds: crds.map((crd) => REAL_CRDS[crd] ?? crd), namespaces: options.namespaces, values: options.chartValues });
+    const crds =
+      options.crds ??
+      (options.kubeBlocks ? ['apps.kubeblocks.io/v1/clusters', 'operations.kubeblocks.io/v1alpha1/opsrequests'] : []);
+    const real = await startChartApiServer({
+      crds: crds.map((crd) => REAL_CRDS[crd] ?? crd),
+      namespaces: options.namespaces,
+      values: options.chartValues,
+    });
     const kubeConfig = loadKubeConfig({ kind: 'kubeconfig', path: real.serverKubeconfigPath });
     return {
       real,
@@ -135,18 +153,33 @@ async function storesFor(adapter: Adapter, options: AdminTestAppOptions): Promis
     kubeconfigPath: kube.kubeconfigPath,
     stores: createKubeAdminStores(loadKubeConfig({ kind: 'kubeconfig', path: kube.kubeconfigPath }), NAMESPACE),
     backdoor: {
-      settingsText: () => Promise.resolve((kube.get('configmaps', NAMESPACE, SETTINGS_CONFIGMAP)?.data as Record<string, string> | undefined)?.['settings.json']),
+      settingsText: () =>
+        Promise.resolve(
+          (kube.get('configmaps', NAMESPACE, SETTINGS_CONFIGMAP)?.data as Record<string, string> | undefined)?.[
+            'settings.json'
+          ],
+        ),
       editSettings: (text) => {
         const current = kube.get('configmaps', NAMESPACE, SETTINGS_CONFIGMAP);
-        kube.put('configmaps', NAMESPACE, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { ...(current?.metadata ?? {}), name: SETTINGS_CONFIGMAP }, data: { 'settings.json': text } });
+        kube.put('configmaps', NAMESPACE, {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { ...(current?.metadata ?? {}), name: SETTINGS_CONFIGMAP },
+          data: { 'settings.json': text },
+        });
         return Promise.resolve();
       },
       secret: (name) => {
         const data = kube.get('secrets', NAMESPACE, name)?.data as Record<string, string> | undefined;
-        return Promise.resolve(data && Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')])));
+        return Promise.resolve(
+          data &&
+            Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')])),
+        );
       },
       createForeignSecret: (name, data) => {
-        const encoded = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'utf8').toString('base64')]));
+        const encoded = Object.fromEntries(
+          Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'utf8').toString('base64')]),
+        );
         kube.put('secrets', NAMESPACE, { apiVersion: 'v1', kind: 'Secret', metadata: { name }, data: encoded });
         return Promise.resolve();
       },
@@ -184,20 +217,32 @@ export async function startAdminTestApp(adapter: Adapter, options: AdminTestAppO
   }
 }
 
-async function startWith(adapter: Adapter, options: AdminTestAppOptions, { stores, backdoor, kube, real, kubeconfigPath, kubeErrors, cleanup }: Stores): Promise<AdminTestApp> {
+async function startWith(
+  adapter: Adapter,
+  options: AdminTestAppOptions,
+  { stores, backdoor, kube, real, kubeconfigPath, kubeErrors, cleanup }: Stores,
+): Promise<AdminTestApp> {
   let clusters = options.clusters;
   if (options.kubeBlocks && kubeconfigPath) {
     const kubeConfig = loadKubeConfig({ kind: 'kubeconfig', path: kubeconfigPath });
     if (real) {
       // Wired as services.ts does: a detection that fails at start-up is retried at the first cluster request.
       const detected = await detectKubeBlocks(kubeConfig).catch(() => undefined);
-      clusters = createKubeBlocksClusters(kubeConfig, pino({ level: 'silent' }), detected, (kind) => kubeErrors.push(kind));
-    } else clusters = createKubeBlocksClusters(kubeConfig, pino({ level: 'silent' }), await detectKubeBlocks(kubeConfig));
+      clusters = createKubeBlocksClusters(kubeConfig, pino({ level: 'silent' }), detected, (kind) =>
+        kubeErrors.push(kind),
+      );
+    } else
+      clusters = createKubeBlocksClusters(kubeConfig, pino({ level: 'silent' }), await detectKubeBlocks(kubeConfig));
   }
   const t = await startTestApp({
     falkordb: options.falkordb,
     env: { SETTINGS_REFRESH_MS: '0', PUBLIC_ORIGIN: 'https://admin.corp.example', ...options.env },
-    deps: { adminStores: options.wrapStores ? options.wrapStores(stores) : stores, firstAdmin: { email: ADMIN.email, password: ADMIN.password }, now: options.now, clusters },
+    deps: {
+      adminStores: options.wrapStores ? options.wrapStores(stores) : stores,
+      firstAdmin: { email: ADMIN.email, password: ADMIN.password },
+      now: options.now,
+      clusters,
+    },
   });
   return {
     ...t,
@@ -211,7 +256,10 @@ async function startWith(adapter: Adapter, options: AdminTestAppOptions, { store
       await t.close();
       await cleanup();
       // The chart's RBAC must allow everything the server does: a denial the test did not ask for fails the suite.
-      if (real && !options.expectRbacDenials && kubeErrors.includes('403')) throw new Error(`the API server denied the server (403) with the chart's RBAC; failed calls: ${kubeErrors.join(', ')}`);
+      if (real && !options.expectRbacDenials && kubeErrors.includes('403'))
+        throw new Error(
+          `the API server denied the server (403) with the chart's RBAC; failed calls: ${kubeErrors.join(', ')}`,
+        );
     },
   };
 }
@@ -229,12 +277,19 @@ export async function login(app: FastifyInstance, email: string, password: strin
 }
 
 /** An admin session, and one for an operator and a viewer created through the API. */
-export async function sessionsForEveryRole(app: FastifyInstance): Promise<Record<'admin' | 'operator' | 'viewer', string>> {
+export async function sessionsForEveryRole(
+  app: FastifyInstance,
+): Promise<Record<'admin' | 'operator' | 'viewer', string>> {
   const admin = await login(app, ADMIN.email, ADMIN.password);
   const result = { admin } as Record<'admin' | 'operator' | 'viewer', string>;
   for (const role of ['operator', 'viewer'] as const) {
     const email = `${role}@corp.example`;
-    const res = await app.inject({ method: 'POST', url: '/api/users', headers: { cookie: admin }, payload: { email, name: role, role, password: `${role}-password-1` } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie: admin },
+      payload: { email, name: role, role, password: `${role}-password-1` },
+    });
     expect(res.statusCode, res.body).toBe(201);
     result[role] = await login(app, email, `${role}-password-1`);
   }

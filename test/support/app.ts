@@ -8,7 +8,11 @@ import { pino } from 'pino';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { loggerOptions } from '../../src/shared/logging.js';
-import { closeRedisConnection, createRedisConnection, type RedisConnection } from '../../src/platform/redis/redis-connection.js';
+import {
+  closeRedisConnection,
+  createRedisConnection,
+  type RedisConnection,
+} from '../../src/platform/redis/redis-connection.js';
 import { createFileAdminStores } from '../../src/platform/stores/file-stores.js';
 import { startTestFalkorDB, type TestFalkorDB } from './falkordb.js';
 
@@ -23,7 +27,8 @@ export class LogCapture {
   readonly lines: Record<string, unknown>[] = [];
   readonly stream = new Writable({
     write: (chunk: Buffer, _encoding, done) => {
-      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString('utf8').split('\n'))
+        if (line.trim()) this.lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -72,7 +77,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logger = pino(loggerOptions(config.logLevel), logs.stream);
   const tokenStore = createRedisConnection(storeUrl, logger);
   await tokenStore.connect();
-  const adminStores = options.deps?.adminStores ?? createFileAdminStores(await mkdtemp(path.join(os.tmpdir(), 'gdb-admin-')));
+  const adminStores =
+    options.deps?.adminStores ?? createFileAdminStores(await mkdtemp(path.join(os.tmpdir(), 'gdb-admin-')));
   const app = await buildApp(config, { logger, tokenStore, ...options.deps, adminStores });
   await options.beforeReady?.(app);
   await app.ready();

@@ -8,10 +8,44 @@ import type { TestFalkorDB } from './falkordb.js';
 export type TestRole = 'Admin' | 'Read-Write' | 'Read-Only';
 
 // The rules the browser API decisions list per role, written out here independently of src/.
-const READ_ONLY_RULES = ['on', 'resetkeys', '~*', 'resetchannels', '-@all', '+graph.explain', '+graph.list', '+graph.ro_query', '+graph.info', '+graph.memory', '+module|list', '+ping', '+hello', '+info', '+dump', '+exists', '+ttl', '+pttl', '+expiretime'];
+const READ_ONLY_RULES = [
+  'on',
+  'resetkeys',
+  '~*',
+  'resetchannels',
+  '-@all',
+  '+graph.explain',
+  '+graph.list',
+  '+graph.ro_query',
+  '+graph.info',
+  '+graph.memory',
+  '+module|list',
+  '+ping',
+  '+hello',
+  '+info',
+  '+dump',
+  '+exists',
+  '+ttl',
+  '+pttl',
+  '+expiretime',
+];
 const RULES: Record<TestRole, string[]> = {
   'Read-Only': READ_ONLY_RULES,
-  'Read-Write': [...READ_ONLY_RULES, '+graph.delete', '+graph.query', '+graph.profile', '+graph.constraint', '+graph.bulk', '+graph.copy', '+graph.udf', '+expire', '+pexpire', '+restore', '+rename', '+renamenx'],
+  'Read-Write': [
+    ...READ_ONLY_RULES,
+    '+graph.delete',
+    '+graph.query',
+    '+graph.profile',
+    '+graph.constraint',
+    '+graph.bulk',
+    '+graph.copy',
+    '+graph.udf',
+    '+expire',
+    '+pexpire',
+    '+restore',
+    '+rename',
+    '+renamenx',
+  ],
   Admin: ['on', 'resetkeys', '~*', '&*', '+@all'],
 };
 
@@ -22,7 +56,12 @@ export async function adminClient(falkordb: TestFalkorDB) {
   return client;
 }
 
-export async function createDbUser(falkordb: TestFalkorDB, username: string, password: string, role: TestRole): Promise<void> {
+export async function createDbUser(
+  falkordb: TestFalkorDB,
+  username: string,
+  password: string,
+  role: TestRole,
+): Promise<void> {
   const client = await adminClient(falkordb);
   try {
     await client.sendCommand(['ACL', 'SETUSER', username, 'reset', ...RULES[role], `>${password}`]);
@@ -31,7 +70,12 @@ export async function createDbUser(falkordb: TestFalkorDB, username: string, pas
   }
 }
 
-export function credentials(falkordb: TestFalkorDB, username: string, password: string, extra: Record<string, unknown> = {}) {
+export function credentials(
+  falkordb: TestFalkorDB,
+  username: string,
+  password: string,
+  extra: Record<string, unknown> = {},
+) {
   return { username, password, host: falkordb.host, port: String(falkordb.port), tls: 'false', ...extra };
 }
 
@@ -54,7 +98,10 @@ export function parseEvents(body: string): { event: string; data: unknown }[] {
     .map((block) => {
       const lines = block.split('\n');
       const event = lines.find((line) => line.startsWith('event: '))!.slice(7);
-      const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+      const data = lines
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+        .join('\n');
       return { event, data: JSON.parse(data) as unknown };
     });
 }
@@ -70,7 +117,11 @@ export interface RoleTokens {
 }
 
 /** One real FalkorDB user per role, and a token for each made through the endpoint. */
-export async function tokensForEveryRole(app: FastifyInstance, falkordb: TestFalkorDB, prefix = 'u'): Promise<RoleTokens> {
+export async function tokensForEveryRole(
+  app: FastifyInstance,
+  falkordb: TestFalkorDB,
+  prefix = 'u',
+): Promise<RoleTokens> {
   const roles: TestRole[] = ['Admin', 'Read-Write', 'Read-Only'];
   const tokens: Partial<RoleTokens> = {};
   for (const role of roles) {
@@ -107,7 +158,10 @@ export async function graphQuery(falkordb: TestFalkorDB, graph: string, query: s
  * A GET over a fresh socket (no agent) that the test can abort: global fetch keeps spare connections open after
  * an abort, which would hold up the server's close until its headers timeout.
  */
-export function abortableGet(url: string, headers: Record<string, string>): { abort: () => void; done: Promise<string> } {
+export function abortableGet(
+  url: string,
+  headers: Record<string, string>,
+): { abort: () => void; done: Promise<string> } {
   let request: ClientRequest | undefined;
   const done = new Promise<string>((resolve, reject) => {
     request = httpGet(url, { headers, agent: false }, (res) => {
@@ -123,7 +177,10 @@ export function abortableGet(url: string, headers: Record<string, string>): { ab
 }
 
 /** How many times the store behind `client` was asked for a token record (HGETALL) while `work` ran. */
-export async function storeReadsDuring(client: Awaited<ReturnType<typeof adminClient>>, work: () => Promise<void>): Promise<number> {
+export async function storeReadsDuring(
+  client: Awaited<ReturnType<typeof adminClient>>,
+  work: () => Promise<void>,
+): Promise<number> {
   const calls = async () => Number(/cmdstat_hgetall:calls=(\d+)/.exec(await client.info('commandstats'))?.[1] ?? 0);
   const before = await calls();
   await work();

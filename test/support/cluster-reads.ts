@@ -33,18 +33,50 @@ export function sharedClusterReads(context: () => ClusterReadContext): void {
       terminationPolicy: 'Delete',
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
       components: [
-        { name: 'falkordb', kind: 'component', phase: 'Running', replicas: 2, serviceVersion: '4.12.5', cpu: '1', memory: '2Gi', storage: '20Gi' },
-        { name: 'falkordb-sent', kind: 'component', phase: 'Running', replicas: 3, serviceVersion: '4.12.5', cpu: '0.2', memory: '0.2Gi', storage: '1Gi' },
+        {
+          name: 'falkordb',
+          kind: 'component',
+          phase: 'Running',
+          replicas: 2,
+          serviceVersion: '4.12.5',
+          cpu: '1',
+          memory: '2Gi',
+          storage: '20Gi',
+        },
+        {
+          name: 'falkordb-sent',
+          kind: 'component',
+          phase: 'Running',
+          replicas: 3,
+          serviceVersion: '4.12.5',
+          cpu: '0.2',
+          memory: '0.2Gi',
+          storage: '1Gi',
+        },
       ],
     });
-    expect(clusters.find((c) => c.name === 'shards')).toMatchObject({ topology: 'cluster', components: [{ name: 'shard', kind: 'sharding', shards: 3, replicas: 2, cpu: '1', memory: '1Gi' }] });
+    expect(clusters.find((c) => c.name === 'shards')).toMatchObject({
+      topology: 'cluster',
+      components: [{ name: 'shard', kind: 'sharding', shards: 3, replicas: 2, cpu: '1', memory: '1Gi' }],
+    });
   });
 
   it('lists every namespace in multi-cluster mode, or the one asked for', async () => {
     const { app, adminCookie, namespace } = context();
-    await app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: adminCookie }, payload: { features: { multi_cluster_mode: true } } });
+    await app.inject({
+      method: 'PATCH',
+      url: '/api/settings/',
+      headers: { cookie: adminCookie },
+      payload: { features: { multi_cluster_mode: true } },
+    });
     const all = (await get('/api/clusters')).json<{ clusters: { name: string; namespace: string }[] }>().clusters;
-    expect(all.map((c) => `${c.namespace}/${c.name}`).sort()).toEqual([`${namespace}/pair`, `${namespace}/shards`, `${namespace}/sleepy`, `${namespace}/solo`, 'team-b/elsewhere']);
+    expect(all.map((c) => `${c.namespace}/${c.name}`).sort()).toEqual([
+      `${namespace}/pair`,
+      `${namespace}/shards`,
+      `${namespace}/sleepy`,
+      `${namespace}/solo`,
+      'team-b/elsewhere',
+    ]);
     const one = (await get('/api/clusters?namespace=team-b')).json<{ clusters: { name: string }[] }>().clusters;
     expect(one.map((c) => c.name)).toEqual(['elsewhere']);
   });
@@ -54,12 +86,26 @@ export function sharedClusterReads(context: () => ClusterReadContext): void {
     expect((await get('/api/clusters/solo')).json<{ cluster: { name: string } }>().cluster.name).toBe('solo');
     const wrong = await get('/api/clusters/elsewhere');
     expect(wrong.statusCode).toBe(404);
-    expect(wrong.json()).toEqual({ statusCode: 404, error: 'Not Found', message: `Cluster elsewhere not found in namespace ${namespace}` });
+    expect(wrong.json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: `Cluster elsewhere not found in namespace ${namespace}`,
+    });
     // Another namespace only in multi-cluster mode, like the list.
     expect((await get('/api/clusters/elsewhere?namespace=team-b')).statusCode).toBe(404);
     const { app, adminCookie } = context();
-    await app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: adminCookie }, payload: { features: { multi_cluster_mode: true } } });
+    await app.inject({
+      method: 'PATCH',
+      url: '/api/settings/',
+      headers: { cookie: adminCookie },
+      payload: { features: { multi_cluster_mode: true } },
+    });
     expect((await get('/api/clusters/elsewhere?namespace=team-b')).statusCode).toBe(200);
-    await app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: adminCookie }, payload: { features: { multi_cluster_mode: false } } });
+    await app.inject({
+      method: 'PATCH',
+      url: '/api/settings/',
+      headers: { cookie: adminCookie },
+      payload: { features: { multi_cluster_mode: false } },
+    });
   });
 }

@@ -4,6 +4,12 @@ import { startEmbeddedFalkorDB, type EmbeddedFalkorDB } from '../../src/platform
 
 export type TestFalkorDB = EmbeddedFalkorDB;
 
-export async function startTestFalkorDB(options: { dataDir?: string; resultSetSize?: number } = {}): Promise<TestFalkorDB> {
-  return startEmbeddedFalkorDB({ dataDir: options.dataDir, resultSetSize: options.resultSetSize, logger: pino({ level: 'silent' }) });
+export async function startTestFalkorDB(
+  options: { dataDir?: string; resultSetSize?: number } = {},
+): Promise<TestFalkorDB> {
+  return startEmbeddedFalkorDB({
+    dataDir: options.dataDir,
+    resultSetSize: options.resultSetSize,
+    logger: pino({ level: 'silent' }),
+  });
 }

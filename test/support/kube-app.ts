@@ -10,7 +10,10 @@ import { startTestApp, type TestApp } from './app.js';
 import type { TestFalkorDB } from './falkordb.js';
 import type { KubeApiDouble } from './kube/kube-api-double.js';
 
-export async function startKubeReplica(kube: KubeApiDouble, options: { timeoutMs?: number; falkordb?: TestFalkorDB; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startKubeReplica(
+  kube: KubeApiDouble,
+  options: { timeoutMs?: number; falkordb?: TestFalkorDB; env?: Record<string, string> } = {},
+): Promise<TestApp> {
   const kubeConfig = loadKubeConfig({ kind: 'kubeconfig', path: kube.kubeconfigPath }, options.timeoutMs);
   return startTestApp({
     falkordb: options.falkordb,
@@ -18,7 +21,10 @@ export async function startKubeReplica(kube: KubeApiDouble, options: { timeoutMs
     deps: {
       adminStores: createKubeAdminStores(kubeConfig, NAMESPACE),
       readinessChecks: [{ name: 'kubernetes', check: kubernetesReadiness(kubeConfig) }],
-      clusters: createKubeBlocksClusters(kubeConfig, pino({ level: 'silent' }), { clusterVersion: 'v1', opsGroup: 'operations.kubeblocks.io' }),
+      clusters: createKubeBlocksClusters(kubeConfig, pino({ level: 'silent' }), {
+        clusterVersion: 'v1',
+        opsGroup: 'operations.kubeblocks.io',
+      }),
       firstAdmin: { email: ADMIN.email, password: ADMIN.password },
     },
   });

@@ -27,16 +27,29 @@ export interface QueryOutcome {
 }
 
 function isMessageBody(body: unknown): body is { message: string } {
-  return typeof body === 'object' && body !== null && Object.keys(body).join() === 'message' && typeof (body as { message: unknown }).message === 'string';
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    Object.keys(body).join() === 'message' &&
+    typeof (body as { message: unknown }).message === 'string'
+  );
 }
 
 /**
  * One query as a client sees it: a `result`, a clean SSE `error` event `{message, status}`, a clean HTTP error in
  * the browser shape `{message}`, or anything else (`broken`: a dropped socket, a malformed stream or body).
  */
-export async function runQuery(url: string, headers: Record<string, string>, timeoutMs = 20_000): Promise<QueryOutcome> {
+export async function runQuery(
+  url: string,
+  headers: Record<string, string>,
+  timeoutMs = 20_000,
+): Promise<QueryOutcome> {
   const startedAt = Date.now();
-  const done = (outcome: Omit<QueryOutcome, 'startedAt' | 'endedAt'>): QueryOutcome => ({ ...outcome, startedAt, endedAt: Date.now() });
+  const done = (outcome: Omit<QueryOutcome, 'startedAt' | 'endedAt'>): QueryOutcome => ({
+    ...outcome,
+    startedAt,
+    endedAt: Date.now(),
+  });
   let status = 0;
   let text = '';
   try {
@@ -52,7 +65,12 @@ export async function runQuery(url: string, headers: Record<string, string>, tim
       const [only] = events;
       if (events.length === 1 && only?.event === 'result') return done({ kind: 'result', status });
       const data = only?.data as { message?: unknown; status?: unknown } | undefined;
-      if (events.length === 1 && only?.event === 'error' && typeof data?.message === 'string' && typeof data.status === 'number') {
+      if (
+        events.length === 1 &&
+        only?.event === 'error' &&
+        typeof data?.message === 'string' &&
+        typeof data.status === 'number'
+      ) {
         return done({ kind: 'error-event', status: data.status, message: data.message });
       }
       return done({ kind: 'broken', status, detail: `stream: ${text.slice(0, 200)}` });
@@ -78,7 +96,11 @@ export async function falkordbClientCount(falkordb: TestFalkorDB): Promise<numbe
 }
 
 /** Polls `check` until it returns true or `timeoutMs` passes; returns whether it did. */
-export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs: number, intervalMs = 50): Promise<boolean> {
+export async function eventually(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  intervalMs = 50,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return true;

@@ -13,7 +13,10 @@ export interface ServerProcess {
   lines: Record<string, unknown>[];
   stderr: () => string;
   /** Resolves with the first log line matching, or rejects when the process exits first. */
-  waitForLine(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  waitForLine(
+    predicate: (line: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
@@ -21,7 +24,13 @@ export async function runServerProcess(env: Record<string, string>): Promise<Ser
   const port = await findFreePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HOST: '127.0.0.1', PORT: String(port), ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: Record<string, unknown>[] = [];
@@ -61,7 +70,10 @@ export async function runServerProcess(env: Record<string, string>): Promise<Ser
     exited,
     waitForLine(predicate, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => finish(() => reject(new Error(`no matching log line within ${timeoutMs} ms; stderr: ${stderr}`))), timeoutMs);
+        const timer = setTimeout(
+          () => finish(() => reject(new Error(`no matching log line within ${timeoutMs} ms; stderr: ${stderr}`))),
+          timeoutMs,
+        );
         const finish = (action: () => void) => {
           clearTimeout(timer);
           waiters.delete(check);
@@ -70,7 +82,8 @@ export async function runServerProcess(env: Record<string, string>): Promise<Ser
         const check = () => {
           const found = lines.find(predicate);
           if (found) finish(() => resolve(found));
-          else if (child.exitCode !== null || child.signalCode !== null) finish(() => reject(new Error(`process exited (${child.exitCode}); stderr: ${stderr}`)));
+          else if (child.exitCode !== null || child.signalCode !== null)
+            finish(() => reject(new Error(`process exited (${child.exitCode}); stderr: ${stderr}`)));
         };
         waiters.add(check);
         check();

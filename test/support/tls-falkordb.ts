@@ -20,10 +20,54 @@ function openssl(dir: string, ...args: string[]): void {
 
 /** The server's certificate names `localhost` and 127.0.0.1. */
 async function issueCertificates(dir: string): Promise<void> {
-  openssl(dir, 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=test-ca', '-keyout', 'ca.key', '-out', 'ca.pem');
-  openssl(dir, 'req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', 'server.key', '-out', 'server.csr');
+  openssl(
+    dir,
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=test-ca',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+  );
+  openssl(
+    dir,
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-subj',
+    '/CN=localhost',
+    '-keyout',
+    'server.key',
+    '-out',
+    'server.csr',
+  );
   await writeFile(path.join(dir, 'san.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
-  openssl(dir, 'x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '1', '-extfile', 'san.ext', '-out', 'server.pem');
+  openssl(
+    dir,
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    '1',
+    '-extfile',
+    'san.ext',
+    '-out',
+    'server.pem',
+  );
 }
 
 async function waitForTls(port: number, caPem: string, child: ChildProcess): Promise<void> {
@@ -52,7 +96,30 @@ export async function startTlsFalkorDB(): Promise<TlsFalkorDB> {
   const port = await findFreePort();
   const child = spawn(
     server.path,
-    ['--port', '0', '--tls-port', String(port), '--bind', '127.0.0.1', '--tls-cert-file', 'server.pem', '--tls-key-file', 'server.key', '--tls-ca-cert-file', 'ca.pem', '--tls-auth-clients', 'no', '--save', '', '--appendonly', 'no', '--dir', dir, '--loadmodule', path.join(packageDir, 'bin', 'falkordb.so')],
+    [
+      '--port',
+      '0',
+      '--tls-port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--tls-cert-file',
+      'server.pem',
+      '--tls-key-file',
+      'server.key',
+      '--tls-ca-cert-file',
+      'ca.pem',
+      '--tls-auth-clients',
+      'no',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--loadmodule',
+      path.join(packageDir, 'bin', 'falkordb.so'),
+    ],
     { cwd: dir, stdio: 'ignore' },
   );
   const caPem = await readFile(path.join(dir, 'ca.pem'), 'utf8');

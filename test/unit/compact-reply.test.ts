@@ -3,13 +3,22 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { columnNames, CompactDecoder, CompactReplyError, splitCompactReply, statistic, type GraphSchemaNames } from '../../src/platform/falkordb/compact-reply.js';
+import {
+  columnNames,
+  CompactDecoder,
+  CompactReplyError,
+  splitCompactReply,
+  statistic,
+  type GraphSchemaNames,
+} from '../../src/platform/falkordb/compact-reply.js';
 
 interface Recording {
   names: GraphSchemaNames;
   replies: Record<string, { query: string; reply: unknown }>;
 }
-const recording = JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'compact-replies.json'), 'utf8')) as Recording;
+const recording = JSON.parse(
+  readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'compact-replies.json'), 'utf8'),
+) as Recording;
 const decoder = new CompactDecoder(recording.names);
 
 function decode(name: string): Record<string, unknown>[] {
@@ -20,7 +29,9 @@ function decode(name: string): Record<string, unknown>[] {
 
 describe('the compact-reply decoder on recorded replies', () => {
   it('decodes scalars, keeping integers beyond 2^53 exact as text', () => {
-    expect(decode('scalars')).toEqual([{ int: 1, big: '9007199254740993', double: -2.5, string: 'text', yes: true, nothing: null }]);
+    expect(decode('scalars')).toEqual([
+      { int: 1, big: '9007199254740993', double: -2.5, string: 'text', yes: true, nothing: null },
+    ]);
   });
 
   it('decodes lists and maps, and a map key named __proto__ survives as a key', () => {
@@ -36,7 +47,13 @@ describe('the compact-reply decoder on recorded replies', () => {
   it('decodes nodes, relationships and paths with their names', () => {
     const [row] = decode('graph');
     expect(row!.a).toEqual({ id: 0, labels: ['Person'], properties: { name: 'Ada', born: 1815 } });
-    expect(row!.r).toEqual({ id: 0, relationshipType: 'KNOWS', sourceId: 0, destinationId: 1, properties: { since: 1833 } });
+    expect(row!.r).toEqual({
+      id: 0,
+      relationshipType: 'KNOWS',
+      sourceId: 0,
+      destinationId: 1,
+      properties: { since: 1833 },
+    });
     expect(row!.p).toEqual({
       nodes: [
         { id: 0, labels: ['Person'], properties: { name: 'Ada', born: 1815 } },

@@ -3,7 +3,10 @@ import { assertDomainAllowed, SignInRefused } from '../../src/admin/oauth/sign-i
 import { DEFAULT_SETTINGS, type Settings } from '../../src/admin/settings/settings-schema.js';
 import { emailDomain, normalizeDomain } from '../../src/shared/email.js';
 
-const allowing = (...domains: string[]): Settings => ({ ...DEFAULT_SETTINGS, oauth: { ...DEFAULT_SETTINGS.oauth, allowed_domains: domains } });
+const allowing = (...domains: string[]): Settings => ({
+  ...DEFAULT_SETTINGS,
+  oauth: { ...DEFAULT_SETTINGS.oauth, allowed_domains: domains },
+});
 
 describe('emailDomain', () => {
   it.each([
@@ -55,12 +58,19 @@ describe('assertDomainAllowed', () => {
     expect(refusal('eve@corp.example', allowing('corp.example'))).toBeUndefined();
     expect(refusal('eve@CORP.EXAMPLE', allowing('Corp.Example'))).toBeUndefined();
     expect(refusal('jörg@bücher.example', allowing('xn--bcher-kva.example'))).toBeUndefined();
-    expect(refusal('eve@sub.corp.example', allowing('corp.example'))).toMatchObject({ status: 403, code: 'domain_not_allowed', message: 'Email domain sub.corp.example is not allowed' });
+    expect(refusal('eve@sub.corp.example', allowing('corp.example'))).toMatchObject({
+      status: 403,
+      code: 'domain_not_allowed',
+      message: 'Email domain sub.corp.example is not allowed',
+    });
     expect(refusal('eve@corp.example.evil.example', allowing('corp.example'))?.code).toBe('domain_not_allowed');
   });
 
   it('refuses an address with more than one @ (the review passed eve@corp.example@evil.example)', () => {
-    expect(refusal('eve@corp.example@evil.example', allowing('corp.example'))).toMatchObject({ status: 403, code: 'domain_not_allowed' });
+    expect(refusal('eve@corp.example@evil.example', allowing('corp.example'))).toMatchObject({
+      status: 403,
+      code: 'domain_not_allowed',
+    });
     expect(refusal('eve@evil.example@corp.example', allowing('corp.example'))?.code).toBe('domain_not_allowed');
     expect(refusal('eve@corp.example/x', allowing('corp.example'))?.code).toBe('domain_not_allowed');
   });

@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { mergeAclFile, serviceAccountLines } from '../../src/platform/falkordb/embedded-accounts.js';
 
-const accounts = { admin: { username: 'admin', password: 'a'.repeat(40) }, tokenStore: { username: 'graphdb-token-store', password: 'b'.repeat(40) } };
+const accounts = {
+  admin: { username: 'admin', password: 'a'.repeat(40) },
+  tokenStore: { username: 'graphdb-token-store', password: 'b'.repeat(40) },
+};
 
 describe('the embedded ACL file', () => {
   it('switches default off and stores passwords as SHA-256 only', () => {
@@ -10,7 +13,9 @@ describe('the embedded ACL file', () => {
     expect(text).toMatch(/^user default off resetpass /m);
     expect(text).not.toContain('a'.repeat(40));
     expect(text).toMatch(/^user admin on #[0-9a-f]{64} ~\* &\* \+@all$/m);
-    expect(text).toMatch(/^user graphdb-token-store on #[0-9a-f]{64} resetkeys ~graphdb:\* resetchannels &graphdb:\* -@all /m);
+    expect(text).toMatch(
+      /^user graphdb-token-store on #[0-9a-f]{64} resetkeys ~graphdb:\* resetchannels &graphdb:\* -@all /m,
+    );
   });
 
   it('keeps other users and replaces the service accounts, whatever was edited into them', () => {
@@ -23,7 +28,11 @@ describe('the embedded ACL file', () => {
     const lines = mergeAclFile(existing, accounts).trim().split('\n');
     expect(lines).toHaveLength(4);
     expect(lines).toContain('user alice on #' + '1'.repeat(64) + ' ~* resetchannels -@all +graph.ro_query');
-    expect(lines.filter((line) => line.startsWith('user default '))).toEqual([serviceAccountLines(accounts).get('default')]);
-    expect(lines.filter((line) => line.startsWith('user graphdb-token-store '))).toEqual([serviceAccountLines(accounts).get('graphdb-token-store')]);
+    expect(lines.filter((line) => line.startsWith('user default '))).toEqual([
+      serviceAccountLines(accounts).get('default'),
+    ]);
+    expect(lines.filter((line) => line.startsWith('user graphdb-token-store '))).toEqual([
+      serviceAccountLines(accounts).get('graphdb-token-store'),
+    ]);
   });
 });

@@ -10,12 +10,22 @@ const api = (code: number, body: unknown) => new ApiException(code, 'HTTP reques
 describe('Kubernetes failures as port errors', () => {
   it('401: our credentials were refused', () => {
     const error = translateKubeError(api(401, { kind: 'Status', reason: 'Unauthorized' }), target);
-    expect(error).toMatchObject({ kind: 'unauthenticated', message: "The Kubernetes API server refused the server's credentials" });
+    expect(error).toMatchObject({
+      kind: 'unauthenticated',
+      message: "The Kubernetes API server refused the server's credentials",
+    });
   });
 
   it('403: names the verb, the kind and the namespace to grant', () => {
-    const error = translateKubeError(api(403, '{"kind":"Status","reason":"Forbidden","message":"secrets \\"x\\" is forbidden"}'), target);
-    expect(error).toMatchObject({ kind: 'forbidden', message: "The server's service account may not update secrets in namespace graphdb-system; grant it in the chart's Role" });
+    const error = translateKubeError(
+      api(403, '{"kind":"Status","reason":"Forbidden","message":"secrets \\"x\\" is forbidden"}'),
+      target,
+    );
+    expect(error).toMatchObject({
+      kind: 'forbidden',
+      message:
+        "The server's service account may not update secrets in namespace graphdb-system; grant it in the chart's Role",
+    });
   });
 
   it('404: not found, for the caller to decide', () => {
@@ -30,9 +40,15 @@ describe('Kubernetes failures as port errors', () => {
   });
 
   it("422: rejected, with the API server's reason", () => {
-    const error = translateKubeError(api(422, { reason: 'Invalid', message: 'spec.replicas: Invalid value: -1' }), target);
+    const error = translateKubeError(
+      api(422, { reason: 'Invalid', message: 'spec.replicas: Invalid value: -1' }),
+      target,
+    );
     expect(error).toBeInstanceOf(StoreRejectedError);
-    expect(error).toMatchObject({ kind: 'rejected', message: 'Kubernetes rejected secrets/graphdb-admin-users: spec.replicas: Invalid value: -1' });
+    expect(error).toMatchObject({
+      kind: 'rejected',
+      message: 'Kubernetes rejected secrets/graphdb-admin-users: spec.replicas: Invalid value: -1',
+    });
   });
 
   it.each([500, 502, 503, 504])('%i: unavailable', (code) => {
@@ -44,13 +60,23 @@ describe('Kubernetes failures as port errors', () => {
 
   it('a timeout and an unreachable server', () => {
     const abort = Object.assign(new Error('The operation was aborted'), { name: 'AbortError' });
-    expect(translateKubeError(abort, target)).toMatchObject({ kind: 'timeout', message: 'The Kubernetes API server did not answer in time' });
-    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443\n    at stack'), { code: 'ECONNREFUSED' });
-    expect(translateKubeError(refused, target)).toMatchObject({ kind: 'unavailable', message: 'The Kubernetes API server cannot be reached (connect ECONNREFUSED 127.0.0.1:6443)' });
+    expect(translateKubeError(abort, target)).toMatchObject({
+      kind: 'timeout',
+      message: 'The Kubernetes API server did not answer in time',
+    });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443\n    at stack'), {
+      code: 'ECONNREFUSED',
+    });
+    expect(translateKubeError(refused, target)).toMatchObject({
+      kind: 'unavailable',
+      message: 'The Kubernetes API server cannot be reached (connect ECONNREFUSED 127.0.0.1:6443)',
+    });
   });
 
   it('a body that is not JSON (a proxy page) or is empty still translates', () => {
-    expect(translateKubeError(api(422, '<html>bad gateway</html>'), target).message).toBe('Kubernetes rejected secrets/graphdb-admin-users: invalid object');
+    expect(translateKubeError(api(422, '<html>bad gateway</html>'), target).message).toBe(
+      'Kubernetes rejected secrets/graphdb-admin-users: invalid object',
+    );
     expect(translateKubeError(api(409, ''), target)).toBeInstanceOf(StaleVersionError);
     expect(translateKubeError(api(403, undefined), { verb: 'get', resource: 'cluster team-a/db1' }).message).toBe(
       "The server's service account may not get cluster team-a/db1; grant it in the chart's Role",

@@ -18,6 +18,8 @@ describe('admin permissions', () => {
   });
 
   it('names the resource, action and namespace in the denial', () => {
-    expect(forbiddenMessage('settings', 'update', 'graphdb-system')).toBe('Insufficient permissions for settings:update in namespace graphdb-system');
+    expect(forbiddenMessage('settings', 'update', 'graphdb-system')).toBe(
+      'Insufficient permissions for settings:update in namespace graphdb-system',
+    );
   });
 });

@@ -3,9 +3,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { graphModuleVersion, parseInfo, parseMemoryUsage, parseQueryList, parseUdfList } from '../../src/platform/falkordb/server-commands.js';
+import {
+  graphModuleVersion,
+  parseInfo,
+  parseMemoryUsage,
+  parseQueryList,
+  parseUdfList,
+} from '../../src/platform/falkordb/server-commands.js';
 
-const replies = JSON.parse(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'server-replies.json'), 'utf8')) as Record<string, unknown>;
+const replies = JSON.parse(
+  readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'server-replies.json'), 'utf8'),
+) as Record<string, unknown>;
 
 describe('server command replies', () => {
   it('reads the graph module version from MODULE LIST, and nothing when it is absent', () => {
@@ -19,13 +27,19 @@ describe('server command replies', () => {
       { name: 'mylib', functions: ['double'] },
       { name: 'other', functions: ['same', 'again'] },
     ]);
-    expect(parseUdfList(replies.udfListOne)).toEqual([{ name: 'mylib', functions: ['double'], code: "function f(a){return a*2}; falkor.register('double', f);" }]);
+    expect(parseUdfList(replies.udfListOne)).toEqual([
+      { name: 'mylib', functions: ['double'], code: "function f(a){return a*2}; falkor.register('double', f);" },
+    ]);
     expect(parseUdfList(replies.udfListNone)).toEqual([]);
   });
 
   it('reads running and waiting queries from GRAPH.INFO', () => {
     const [running] = parseQueryList(replies.running);
-    expect(running).toMatchObject({ graph: 'g', query: 'UNWIND range(1, 30000000) AS x RETURN count(x)', replicated: false });
+    expect(running).toMatchObject({
+      graph: 'g',
+      query: 'UNWIND range(1, 30000000) AS x RETURN count(x)',
+      replicated: false,
+    });
     expect(running!.durationMs).toBeGreaterThan(0);
     expect(running!.receivedAt % 1000).toBe(0);
     expect(parseQueryList(replies.waiting)).toEqual([]);
@@ -47,7 +61,12 @@ describe('server command replies', () => {
   });
 
   it('splits INFO text into sections', () => {
-    const info = parseInfo('# Memory\r\nused_memory:1024\r\nused_memory_human:1.00K\r\n\r\n# Keyspace\r\ndb0:keys=1,expires=0\r\n');
-    expect(info).toEqual({ memory: { used_memory: '1024', used_memory_human: '1.00K' }, keyspace: { db0: 'keys=1,expires=0' } });
+    const info = parseInfo(
+      '# Memory\r\nused_memory:1024\r\nused_memory_human:1.00K\r\n\r\n# Keyspace\r\ndb0:keys=1,expires=0\r\n',
+    );
+    expect(info).toEqual({
+      memory: { used_memory: '1024', used_memory_human: '1.00K' },
+      keyspace: { db0: 'keys=1,expires=0' },
+    });
   });
 });

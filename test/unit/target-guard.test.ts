@@ -1,6 +1,12 @@
 // DATABASE_HOSTS and the ranges no token may reach.
 import { describe, expect, it } from 'vitest';
-import { canonicalDatabaseHost, createTargetGuard, isTargetAllowed, parseAllowedTargets, TargetRefusedError } from '../../src/platform/falkordb/target-guard.js';
+import {
+  canonicalDatabaseHost,
+  createTargetGuard,
+  isTargetAllowed,
+  parseAllowedTargets,
+  TargetRefusedError,
+} from '../../src/platform/falkordb/target-guard.js';
 
 describe('DATABASE_HOSTS', () => {
   it('parses host names, addresses and CIDR ranges, each with an optional port', () => {

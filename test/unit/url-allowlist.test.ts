@@ -5,7 +5,10 @@ import { loadCsvViolation } from '../../src/browser/graphs/load-csv-guard.js';
 
 describe('parseUrlAllowlist', () => {
   it('keeps http(s) prefixes, normalised', () => {
-    expect(parseUrlAllowlist(' https://Data.Example.org/csv/ , http://203.0.113.5:8080/exports')).toEqual(['https://data.example.org/csv/', 'http://203.0.113.5:8080/exports']);
+    expect(parseUrlAllowlist(' https://Data.Example.org/csv/ , http://203.0.113.5:8080/exports')).toEqual([
+      'https://data.example.org/csv/',
+      'http://203.0.113.5:8080/exports',
+    ]);
     expect(parseUrlAllowlist('')).toEqual([]);
   });
   it.each([
@@ -58,15 +61,30 @@ describe('isUnderUrlPrefix', () => {
 describe('loadCsvViolation with an allow-list', () => {
   const allowlist = ['https://data.example.org/csv/'];
   it('admits a literal under a prefix and refuses the rest with a message naming the setting', () => {
-    expect(loadCsvViolation("LOAD CSV FROM 'https://data.example.org/csv/a.csv' AS row RETURN row", allowlist)).toBeUndefined();
-    expect(loadCsvViolation("LOAD CSV FROM 'https://data.example.org/other.csv' AS row RETURN row", allowlist)).toBe('LOAD CSV may only read file:// URLs, or URLs under CSV_URL_ALLOWLIST, given as a string literal');
+    expect(
+      loadCsvViolation("LOAD CSV FROM 'https://data.example.org/csv/a.csv' AS row RETURN row", allowlist),
+    ).toBeUndefined();
+    expect(loadCsvViolation("LOAD CSV FROM 'https://data.example.org/other.csv' AS row RETURN row", allowlist)).toBe(
+      'LOAD CSV may only read file:// URLs, or URLs under CSV_URL_ALLOWLIST, given as a string literal',
+    );
     expect(loadCsvViolation('LOAD CSV FROM $url AS row RETURN row', allowlist)).toMatch(/CSV_URL_ALLOWLIST/);
   });
 });
 
 describe('isInternalHost', () => {
   it('tells public hosts from internal ones', () => {
-    expect(['data.example.org', '203.0.113.5', '8.8.8.8', '2001:db8::1'].map(isInternalHost)).toEqual([false, false, false, false]);
-    expect(['LOCALHOST', 'localhost.', '127.1.2.3', '169.254.169.254', '[::1]'].map(isInternalHost)).toEqual([true, true, true, true, true]);
+    expect(['data.example.org', '203.0.113.5', '8.8.8.8', '2001:db8::1'].map(isInternalHost)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(['LOCALHOST', 'localhost.', '127.1.2.3', '169.254.169.254', '[::1]'].map(isInternalHost)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 });

@@ -34,16 +34,23 @@ export function createClusterService(port: ClusterPort) {
   function componentOf(cluster: ClusterRecord, name: string | undefined): ComponentRecord {
     const names = cluster.components.map((c) => c.name);
     const component = name === undefined ? cluster.components[0] : cluster.components.find((c) => c.name === name);
-    if (!component) throw new BadRequestError(`Component ${name ?? ''} does not exist in cluster ${cluster.name} (components: ${names.join(', ') || 'none'})`);
+    if (!component)
+      throw new BadRequestError(
+        `Component ${name ?? ''} does not exist in cluster ${cluster.name} (components: ${names.join(', ') || 'none'})`,
+      );
     return component;
   }
 
   function checkPhase(cluster: ClusterRecord, type: OperationRequest['type'], verb: string): void {
     const allowed = ALLOWED_PHASES[type];
-    if (!allowed.includes(cluster.phase)) throw new ConflictError(`Cluster ${cluster.name} is ${cluster.phase}; ${verb} needs it to be ${allowed.join(' or ')}`);
+    if (!allowed.includes(cluster.phase))
+      throw new ConflictError(
+        `Cluster ${cluster.name} is ${cluster.phase}; ${verb} needs it to be ${allowed.join(' or ')}`,
+      );
   }
 
-  const create = (namespace: string, cluster: ClusterRecord, request: OperationRequest) => port.createOperation(namespace, cluster, request);
+  const create = (namespace: string, cluster: ClusterRecord, request: OperationRequest) =>
+    port.createOperation(namespace, cluster, request);
 
   return {
     list: (scope: Parameters<ClusterPort['list']>[0]) => port.list(scope),
@@ -71,17 +78,36 @@ export function createClusterService(port: ClusterPort) {
     async scale(namespace: string, name: string, input: ScaleInput): Promise<string[]> {
       const cluster = await existing(namespace, name);
       const component = componentOf(cluster, input.component);
-      if (input.replicas === undefined && input.shards === undefined && input.cpu === undefined && input.memory === undefined) {
+      if (
+        input.replicas === undefined &&
+        input.shards === undefined &&
+        input.cpu === undefined &&
+        input.memory === undefined
+      ) {
         throw new BadRequestError('Give replicas, shards, cpu or memory');
       }
-      if (input.shards !== undefined && component.kind !== 'sharding') throw new BadRequestError(`Component ${component.name} is not sharded; shards apply only to a sharding`);
-      for (const [field, value] of [['cpu', input.cpu], ['memory', input.memory]] as const) {
-        if (value !== undefined && !QUANTITY.test(value)) throw new BadRequestError(`${field} must be a Kubernetes quantity such as 500m, 2 or 4Gi (got ${JSON.stringify(value)})`);
+      if (input.shards !== undefined && component.kind !== 'sharding')
+        throw new BadRequestError(`Component ${component.name} is not sharded; shards apply only to a sharding`);
+      for (const [field, value] of [
+        ['cpu', input.cpu],
+        ['memory', input.memory],
+      ] as const) {
+        if (value !== undefined && !QUANTITY.test(value))
+          throw new BadRequestError(
+            `${field} must be a Kubernetes quantity such as 500m, 2 or 4Gi (got ${JSON.stringify(value)})`,
+          );
       }
       const requests: OperationRequest[] = [];
       if (input.replicas !== undefined || input.shards !== undefined) {
         checkPhase(cluster, 'HorizontalScaling', 'scaling');
-        requests.push({ type: 'HorizontalScaling', component: component.name, kind: component.kind, currentReplicas: component.replicas, replicas: input.replicas, shards: input.shards });
+        requests.push({
+          type: 'HorizontalScaling',
+          component: component.name,
+          kind: component.kind,
+          currentReplicas: component.replicas,
+          replicas: input.replicas,
+          shards: input.shards,
+        });
       }
       if (input.cpu !== undefined || input.memory !== undefined) {
         checkPhase(cluster, 'VerticalScaling', 'scaling');
@@ -92,17 +118,29 @@ export function createClusterService(port: ClusterPort) {
       return names;
     },
 
-    async reconfigure(namespace: string, name: string, input: { component?: string; parameters: Record<string, string>; allowUnknownParameters?: boolean }): Promise<string[]> {
+    async reconfigure(
+      namespace: string,
+      name: string,
+      input: { component?: string; parameters: Record<string, string>; allowUnknownParameters?: boolean },
+    ): Promise<string[]> {
       const cluster = await existing(namespace, name);
       const component = componentOf(cluster, input.component);
       const keys = Object.keys(input.parameters);
       if (keys.length === 0) throw new BadRequestError('Give at least one parameter to change');
       const unknown = keys.filter((key) => !isKnownParameter(key));
       if (unknown.length > 0 && !input.allowUnknownParameters) {
-        throw new BadRequestError(`Unknown FalkorDB parameter ${unknown.join(', ')}; set allowUnknownParameters to true to apply it anyway`);
+        throw new BadRequestError(
+          `Unknown FalkorDB parameter ${unknown.join(', ')}; set allowUnknownParameters to true to apply it anyway`,
+        );
       }
       checkPhase(cluster, 'Reconfiguring', 'reconfiguring');
-      return [await create(namespace, cluster, { type: 'Reconfiguring', component: component.name, parameters: input.parameters })];
+      return [
+        await create(namespace, cluster, {
+          type: 'Reconfiguring',
+          component: component.name,
+          parameters: input.parameters,
+        }),
+      ];
     },
   };
 }

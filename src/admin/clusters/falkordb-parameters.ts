@@ -13,7 +13,17 @@ export const DYNAMIC_PARAMETERS = new Set([
   'EFFECTS_THRESHOLD',
 ]);
 
-export const STATIC_PARAMETERS = new Set(['THREAD_COUNT', 'CACHE_SIZE', 'OMP_THREAD_COUNT', 'NODE_CREATION_BUFFER', 'BOLT_PORT', 'ASYNC_DELETE', 'IMPORT_FOLDER', 'TEMP_FOLDER', 'DELAY_INDEXING']);
+export const STATIC_PARAMETERS = new Set([
+  'THREAD_COUNT',
+  'CACHE_SIZE',
+  'OMP_THREAD_COUNT',
+  'NODE_CREATION_BUFFER',
+  'BOLT_PORT',
+  'ASYNC_DELETE',
+  'IMPORT_FOLDER',
+  'TEMP_FOLDER',
+  'DELAY_INDEXING',
+]);
 
 export function isKnownParameter(key: string): boolean {
   return DYNAMIC_PARAMETERS.has(key) || STATIC_PARAMETERS.has(key);

@@ -10,11 +10,23 @@ import { SignInRefused } from './sign-in-policy.js';
 
 const tags = ['auth'];
 // Any name reaches the handler, which answers an unknown one with its own message; the document lists the known ones.
-const ProviderParamsSchema = z.object({ provider: z.string().max(32).meta({ enum: [...PROVIDERS] }) });
+const ProviderParamsSchema = z.object({
+  provider: z
+    .string()
+    .max(32)
+    .meta({ enum: [...PROVIDERS] }),
+});
 const StartQuerySchema = z.object({ returnTo: z.string().max(4096).optional() });
 const param = z.string().max(8192).optional();
 /** What providers send back; other parameters (e.g. `iss`, `session_state`) are kept for the response checks. */
-const CallbackQuerySchema = z.looseObject({ code: param, state: param, error: param, error_description: param, scope: param, iss: param });
+const CallbackQuerySchema = z.looseObject({
+  code: param,
+  state: param,
+  error: param,
+  error_description: param,
+  scope: param,
+  iss: param,
+});
 
 function providerOf(value: string): ProviderId {
   if (!(PROVIDERS as readonly string[]).includes(value)) throw new BadRequestError(`Unknown OAuth provider ${value}`);
@@ -32,7 +44,15 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
   routes.get(
     '/api/auth/oauth/:provider',
     {
-      config: { errorResponses: [404], responseHeaders: { 302: { location: "The identity provider's authorization URL", 'set-cookie': 'The state cookie `oauth_state` the callback needs' } } },
+      config: {
+        errorResponses: [404],
+        responseHeaders: {
+          302: {
+            location: "The identity provider's authorization URL",
+            'set-cookie': 'The state cookie `oauth_state` the callback needs',
+          },
+        },
+      },
       schema: {
         operationId: 'oauthStart',
         tags,
@@ -53,7 +73,12 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
     {
       config: {
         errorResponses: [401, 403, 404],
-        responseHeaders: { 302: { location: 'returnTo, or /login?error=<code>', 'set-cookie': 'The session cookie `token` (and `__Host-token` over https); the state cookie cleared' } },
+        responseHeaders: {
+          302: {
+            location: 'returnTo, or /login?error=<code>',
+            'set-cookie': 'The session cookie `token` (and `__Host-token` over https); the state cookie cleared',
+          },
+        },
       },
       schema: {
         operationId: 'oauthCallback',
@@ -61,7 +86,9 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
         summary: 'Complete OAuth sign-in: sets the session cookie and redirects to returnTo',
         params: ProviderParamsSchema,
         querystring: CallbackQuerySchema,
-        response: { 302: z.null().describe('Redirect to returnTo (or to /login?error=<code> for a browser on failure)') },
+        response: {
+          302: z.null().describe('Redirect to returnTo (or to /login?error=<code> for a browser on failure)'),
+        },
       },
     },
     async (request, reply) => {
@@ -72,7 +99,8 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
         const returnTo = await oauth.callback(provider, request, reply, query);
         return reply.redirect(returnTo, 302);
       } catch (error) {
-        if (!wantsHtml(request)) throw error instanceof SignInRefused ? new HttpError(error.status, error.message) : error;
+        if (!wantsHtml(request))
+          throw error instanceof SignInRefused ? new HttpError(error.status, error.message) : error;
         const code = error instanceof SignInRefused ? error.code : 'sign_in_failed';
         if (!(error instanceof SignInRefused)) request.log.error({ err: error }, 'OAuth callback failed');
         return reply.redirect(`/login?error=${encodeURIComponent(code)}`, 302);

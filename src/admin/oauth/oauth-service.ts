@@ -2,14 +2,30 @@
 // PKCE) and callback (state check, code exchange with ID-token validation, sign-in policy, user and session).
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
-import { IdentityProviderUnavailableError, type ClientSettings, type OidcClients } from '../../platform/oidc/oidc-clients.js';
-import { GroupLookupError, parseServiceAccountKey, type GroupDirectories } from '../../platform/oidc/group-directories.js';
+import {
+  IdentityProviderUnavailableError,
+  type ClientSettings,
+  type OidcClients,
+} from '../../platform/oidc/oidc-clients.js';
+import {
+  GroupLookupError,
+  parseServiceAccountKey,
+  type GroupDirectories,
+} from '../../platform/oidc/group-directories.js';
 import { HttpError, NotFoundError } from '../../shared/http-errors.js';
 import type { AdminContext } from '../context.js';
 import type { Settings } from '../settings/settings-schema.js';
 import type { StoredUser } from '../users/user-store.js';
 import { resolveProvider, type ProviderConfig, type ProviderId } from './providers.js';
-import { assertDomainAllowed, identityFrom, mayLinkByEmail, resolveRole, safeReturnTo, SignInRefused, type Claims } from './sign-in-policy.js';
+import {
+  assertDomainAllowed,
+  identityFrom,
+  mayLinkByEmail,
+  resolveRole,
+  safeReturnTo,
+  SignInRefused,
+  type Claims,
+} from './sign-in-policy.js';
 import { clearStateCookie, readStateCookie, setStateCookie } from './state-cookie.js';
 
 const SCOPES: Record<ProviderId, string> = {
@@ -41,12 +57,17 @@ export function createOAuthService(options: OAuthOptions) {
 
   /** A provider that cannot be reached is an outage (503), not a refusal; local sign-in is unaffected. */
   function unreachable(type: ProviderId, error: IdentityProviderUnavailableError): string {
-    options.logger.warn({ provider: type, issuer: error.issuer, reason: error.message }, `OAuth provider ${type} cannot be reached`);
+    options.logger.warn(
+      { provider: type, issuer: error.issuer, reason: error.message },
+      `OAuth provider ${type} cannot be reached`,
+    );
     return `OAuth provider ${type} cannot be reached; try again later`;
   }
 
   function issuerOf(provider: ProviderConfig): string {
-    return provider.type === 'alpha' ? options.endpoints.alphaIssuer : `${options.endpoints.betaAuthority}/${provider.tenantId}/v2.0`;
+    return provider.type === 'alpha'
+      ? options.endpoints.alphaIssuer
+      : `${options.endpoints.betaAuthority}/${provider.tenantId}/v2.0`;
   }
 
   function redirectUriOf(provider: ProviderConfig): string {
@@ -56,7 +77,8 @@ export function createOAuthService(options: OAuthOptions) {
   async function enabledProvider(type: ProviderId): Promise<{ provider: ProviderConfig; settings: Settings }> {
     const settings = await context.settings.current();
     const provider = resolveProvider(type, settings, context.oauthEnv);
-    if (!provider || !settings.features.oauth2_enabled) throw new NotFoundError(`OAuth provider ${type} is not configured`);
+    if (!provider || !settings.features.oauth2_enabled)
+      throw new NotFoundError(`OAuth provider ${type} is not configured`);
     return { provider, settings };
   }
 
@@ -68,7 +90,10 @@ export function createOAuthService(options: OAuthOptions) {
       const ref = provider.clientSecret.secretRef;
       clientSecret = await context.settings.secretValue(ref, 'client_secret');
       if (!clientSecret) {
-        options.logger.error({ provider: provider.type, secret: ref, namespace: context.namespace }, `OAuth provider ${provider.type}: Secret ${ref} is missing in namespace ${context.namespace} or has no data key client_secret`);
+        options.logger.error(
+          { provider: provider.type, secret: ref, namespace: context.namespace },
+          `OAuth provider ${provider.type}: Secret ${ref} is missing in namespace ${context.namespace} or has no data key client_secret`,
+        );
         throw new HttpError(500, `OAuth provider ${provider.type} is misconfigured`);
       }
     }
@@ -78,8 +103,14 @@ export function createOAuthService(options: OAuthOptions) {
   const groupCache = new Map<string, { groups: string[]; expiresAt: number }>();
 
   /** Groups for role mapping; a failed lookup is logged with its likely cause and counts as no groups. */
-  async function groupsOf(provider: ProviderConfig, settings: Settings, claims: Claims, identity: ReturnType<typeof identityFrom>): Promise<string[]> {
-    const overage = typeof claims._claim_names === 'object' && claims._claim_names !== null && 'groups' in claims._claim_names;
+  async function groupsOf(
+    provider: ProviderConfig,
+    settings: Settings,
+    claims: Claims,
+    identity: ReturnType<typeof identityFrom>,
+  ): Promise<string[]> {
+    const overage =
+      typeof claims._claim_names === 'object' && claims._claim_names !== null && 'groups' in claims._claim_names;
     if (provider.type === 'beta' && Array.isArray(claims.groups) && !overage) return claims.groups.map(String);
     const cacheKey = `${provider.type}|${identity.subject}`;
     const cached = groupCache.get(cacheKey);
@@ -88,43 +119,86 @@ export function createOAuthService(options: OAuthOptions) {
       let groups: string[];
       if (provider.type === 'alpha') {
         const workspace = settings.alpha_workspace;
-        if (!workspace.admin_email || !workspace.private_key_secret_ref) throw new GroupLookupError('alpha_workspace is not configured', 'set alpha_workspace.admin_email and private_key_secret_ref');
+        if (!workspace.admin_email || !workspace.private_key_secret_ref)
+          throw new GroupLookupError(
+            'alpha_workspace is not configured',
+            'set alpha_workspace.admin_email and private_key_secret_ref',
+          );
         const secret = await context.settings.secretValue(workspace.private_key_secret_ref, 'private_key');
-        if (!secret) throw new GroupLookupError(`Secret ${workspace.private_key_secret_ref} has no data key private_key`, `store the service-account key in Secret ${workspace.private_key_secret_ref} under private_key`);
-        groups = await options.directories.alphaGroups(parseServiceAccountKey(secret, workspace.service_account_email), workspace.admin_email, identity.email);
+        if (!secret)
+          throw new GroupLookupError(
+            `Secret ${workspace.private_key_secret_ref} has no data key private_key`,
+            `store the service-account key in Secret ${workspace.private_key_secret_ref} under private_key`,
+          );
+        groups = await options.directories.alphaGroups(
+          parseServiceAccountKey(secret, workspace.service_account_email),
+          workspace.admin_email,
+          identity.email,
+        );
       } else {
         const client = await clientSettings(provider);
-        groups = await options.directories.betaGroups(provider.tenantId!, provider.clientId, client.clientSecret, identity.subject.split(':')[1] ?? '');
+        groups = await options.directories.betaGroups(
+          provider.tenantId!,
+          provider.clientId,
+          client.clientSecret,
+          identity.subject.split(':')[1] ?? '',
+        );
       }
       groupCache.set(cacheKey, { groups, expiresAt: options.now() + GROUP_CACHE_MS });
       return groups;
     } catch (error) {
       const cause = error instanceof GroupLookupError ? error.likelyCause : 'the group directory could not be reached';
-      options.logger.warn({ provider: provider.type, reason: (error as Error).message, likelyCause: cause }, `group lookup failed for ${identity.email}; continuing without groups`);
+      options.logger.warn(
+        { provider: provider.type, reason: (error as Error).message, likelyCause: cause },
+        `group lookup failed for ${identity.email}; continuing without groups`,
+      );
       return [];
     }
   }
 
-  async function findOrOnboard(type: ProviderId, settings: Settings, identity: ReturnType<typeof identityFrom>, role: StoredUser['role'] | undefined): Promise<StoredUser> {
+  async function findOrOnboard(
+    type: ProviderId,
+    settings: Settings,
+    identity: ReturnType<typeof identityFrom>,
+    role: StoredUser['role'] | undefined,
+  ): Promise<StoredUser> {
     const users = await context.users.list();
     const linked = users.find((user) => user.identities?.[type] === identity.subject);
     const sameEmail = users.find((user) => user.email.toLowerCase() === identity.email.toLowerCase());
     if (!linked && sameEmail && !identity.emailVerified) {
       // Linking on an e-mail the provider does not vouch for would let anyone claim that account.
-      throw new SignInRefused(403, 'email_not_verified', `Email ${identity.email} belongs to an existing account and is not verified by the identity provider`);
+      throw new SignInRefused(
+        403,
+        'email_not_verified',
+        `Email ${identity.email} belongs to an existing account and is not verified by the identity provider`,
+      );
     }
     if (!linked && sameEmail && !mayLinkByEmail(sameEmail, type)) {
       // A verified e-mail is not enough to take over a password account (the local admin) or another provider's.
-      options.logger.warn({ provider: type, user: sameEmail.id, accountProvider: sameEmail.provider }, 'OAuth sign-in refused: the e-mail belongs to an account this provider may not link');
-      throw new SignInRefused(403, 'account_not_linkable', `Email ${identity.email} belongs to an existing account that cannot sign in with ${type}`);
+      options.logger.warn(
+        { provider: type, user: sameEmail.id, accountProvider: sameEmail.provider },
+        'OAuth sign-in refused: the e-mail belongs to an account this provider may not link',
+      );
+      throw new SignInRefused(
+        403,
+        'account_not_linkable',
+        `Email ${identity.email} belongs to an existing account that cannot sign in with ${type}`,
+      );
     }
     const existing = linked ?? sameEmail;
     if (existing) {
       if (existing.disabled) throw new SignInRefused(403, 'user_disabled', `User ${identity.email} is disabled`);
       return context.users.recordOAuthSignIn(existing.id, type, identity.subject, role);
     }
-    if (!settings.oauth.auto_onboard_users) throw new SignInRefused(403, 'not_registered', `User ${identity.email} is not registered`);
-    const created = await context.users.create({ email: identity.email, name: identity.name, role: role ?? 'viewer', provider: type, identities: { [type]: identity.subject } });
+    if (!settings.oauth.auto_onboard_users)
+      throw new SignInRefused(403, 'not_registered', `User ${identity.email} is not registered`);
+    const created = await context.users.create({
+      email: identity.email,
+      name: identity.name,
+      role: role ?? 'viewer',
+      provider: type,
+      identities: { [type]: identity.subject },
+    });
     return context.users.recordOAuthSignIn(created.id, type, identity.subject, undefined);
   }
 
@@ -144,18 +218,32 @@ export function createOAuthService(options: OAuthOptions) {
           codeChallenge: await clients.challengeFor(verifier),
         })
         .catch((error: unknown) => {
-          throw error instanceof IdentityProviderUnavailableError ? new HttpError(503, unreachable(type, error)) : error;
+          throw error instanceof IdentityProviderUnavailableError
+            ? new HttpError(503, unreachable(type, error))
+            : error;
         });
-      await setStateCookie(reply, stateSecret(), { state, nonce, verifier, provider: type, returnTo: safeReturnTo(returnTo) }, secure, options.now());
+      await setStateCookie(
+        reply,
+        stateSecret(),
+        { state, nonce, verifier, provider: type, returnTo: safeReturnTo(returnTo) },
+        secure,
+        options.now(),
+      );
       return url;
     },
 
     /** Completes the flow; returns where to send the browser. Throws SignInRefused or HttpError. */
-    async callback(type: ProviderId, request: FastifyRequest, reply: FastifyReply, query: URLSearchParams): Promise<string> {
+    async callback(
+      type: ProviderId,
+      request: FastifyRequest,
+      reply: FastifyReply,
+      query: URLSearchParams,
+    ): Promise<string> {
       const saved = await readStateCookie(request, stateSecret(), type);
       // The state cookie is single-use: a replayed callback finds none.
       clearStateCookie(reply, type, secure);
-      if (!saved || query.get('state') !== saved.state) throw new SignInRefused(400, 'invalid_state', 'Invalid state parameter');
+      if (!saved || query.get('state') !== saved.state)
+        throw new SignInRefused(400, 'invalid_state', 'Invalid state parameter');
       const providerError = query.get('error');
       if (providerError) throw new SignInRefused(401, 'provider_error', `Sign-in was not completed: ${providerError}`);
       if (!query.get('code')) throw new SignInRefused(400, 'missing_code', 'Missing authorization code');
@@ -164,19 +252,38 @@ export function createOAuthService(options: OAuthOptions) {
       const client = await clientSettings(provider);
       let claims: Claims;
       try {
-        claims = (await clients.exchange(client, { redirectUri: redirectUriOf(provider), callbackQuery: query, expectedState: saved.state, expectedNonce: saved.nonce, codeVerifier: saved.verifier })).claims;
+        claims = (
+          await clients.exchange(client, {
+            redirectUri: redirectUriOf(provider),
+            callbackQuery: query,
+            expectedState: saved.state,
+            expectedNonce: saved.nonce,
+            codeVerifier: saved.verifier,
+          })
+        ).claims;
       } catch (error) {
-        if (error instanceof IdentityProviderUnavailableError) throw new SignInRefused(503, 'provider_unavailable', unreachable(type, error));
-        options.logger.warn({ provider: type, reason: (error as Error).message }, 'OAuth code exchange or ID token validation failed');
-        throw new SignInRefused(401, 'verification_failed', 'Sign-in failed: the identity provider response could not be verified');
+        if (error instanceof IdentityProviderUnavailableError)
+          throw new SignInRefused(503, 'provider_unavailable', unreachable(type, error));
+        options.logger.warn(
+          { provider: type, reason: (error as Error).message },
+          'OAuth code exchange or ID token validation failed',
+        );
+        throw new SignInRefused(
+          401,
+          'verification_failed',
+          'Sign-in failed: the identity provider response could not be verified',
+        );
       }
 
       const identity = identityFrom(provider, claims, settings);
       assertDomainAllowed(identity.email, settings);
-      const groups = settings.oauth.role_attribute_path.includes('groups') ? await groupsOf(provider, settings, claims, identity) : [];
+      const groups = settings.oauth.role_attribute_path.includes('groups')
+        ? await groupsOf(provider, settings, claims, identity)
+        : [];
       const profile = { ...claims, groups };
       const role = resolveRole(settings.oauth.role_attribute_path, profile);
-      if (!role && settings.oauth.role_attribute_strict) throw new SignInRefused(403, 'no_role', `No valid role found for ${identity.email}`);
+      if (!role && settings.oauth.role_attribute_strict)
+        throw new SignInRefused(403, 'no_role', `No valid role found for ${identity.email}`);
       const user = await findOrOnboard(type, settings, identity, role);
       await context.sessions.start(reply, user);
       return saved.returnTo;

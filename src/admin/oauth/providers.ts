@@ -20,25 +20,55 @@ function fromSettings(type: ProviderId, settings: Settings): ProviderConfig | un
   if (type === 'alpha') {
     const s = settings.alpha_oauth;
     if (!s.client_id || !s.client_secret_secret_ref) return undefined;
-    return { type, source: 'settings', clientId: s.client_id, redirectUri: s.redirect_uri, clientSecret: { secretRef: s.client_secret_secret_ref } };
+    return {
+      type,
+      source: 'settings',
+      clientId: s.client_id,
+      redirectUri: s.redirect_uri,
+      clientSecret: { secretRef: s.client_secret_secret_ref },
+    };
   }
   const s = settings.beta_oauth;
   if (!s.client_id || !s.tenant_id || !s.client_secret_secret_ref) return undefined;
-  return { type, source: 'settings', clientId: s.client_id, tenantId: s.tenant_id, redirectUri: s.redirect_uri, clientSecret: { secretRef: s.client_secret_secret_ref } };
+  return {
+    type,
+    source: 'settings',
+    clientId: s.client_id,
+    tenantId: s.tenant_id,
+    redirectUri: s.redirect_uri,
+    clientSecret: { secretRef: s.client_secret_secret_ref },
+  };
 }
 
 function fromEnvironment(type: ProviderId, env: Config['oauthEnv']): ProviderConfig | undefined {
   if (type === 'alpha') {
     const e = env.alpha;
     if (!e.clientId || !e.clientSecret) return undefined;
-    return { type, source: 'environment', clientId: e.clientId, redirectUri: e.redirectUri ?? '', clientSecret: { value: e.clientSecret } };
+    return {
+      type,
+      source: 'environment',
+      clientId: e.clientId,
+      redirectUri: e.redirectUri ?? '',
+      clientSecret: { value: e.clientSecret },
+    };
   }
   const e = env.beta;
   if (!e.clientId || !e.clientSecret || !e.tenantId) return undefined;
-  return { type, source: 'environment', clientId: e.clientId, tenantId: e.tenantId, redirectUri: e.redirectUri ?? '', clientSecret: { value: e.clientSecret } };
+  return {
+    type,
+    source: 'environment',
+    clientId: e.clientId,
+    tenantId: e.tenantId,
+    redirectUri: e.redirectUri ?? '',
+    clientSecret: { value: e.clientSecret },
+  };
 }
 
-export function resolveProvider(type: ProviderId, settings: Settings, env: Config['oauthEnv']): ProviderConfig | undefined {
+export function resolveProvider(
+  type: ProviderId,
+  settings: Settings,
+  env: Config['oauthEnv'],
+): ProviderConfig | undefined {
   return fromSettings(type, settings) ?? fromEnvironment(type, env);
 }
 

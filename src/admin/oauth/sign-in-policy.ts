@@ -41,21 +41,32 @@ export function identityFrom(provider: ProviderConfig, claims: Claims, settings:
   if (provider.type === 'alpha') {
     const email = text(claims.email);
     if (!email) throw new SignInRefused(403, 'email_missing', 'The identity provider did not share an e-mail address');
-    if (claims.email_verified !== true) throw new SignInRefused(403, 'email_not_verified', `Email ${email} is not verified by the identity provider`);
+    if (claims.email_verified !== true)
+      throw new SignInRefused(403, 'email_not_verified', `Email ${email} is not verified by the identity provider`);
     const hd = text(claims.hd);
     const hostedDomain = hd === undefined ? undefined : normalizeDomain(hd);
     if (restricted && (!hostedDomain || !allowed.includes(hostedDomain))) {
-      throw new SignInRefused(403, 'domain_not_allowed', `Email domain ${hostedDomain ?? hd ?? emailDomain(email) ?? '(none)'} is not allowed`);
+      throw new SignInRefused(
+        403,
+        'domain_not_allowed',
+        `Email domain ${hostedDomain ?? hd ?? emailDomain(email) ?? '(none)'} is not allowed`,
+      );
     }
     return { subject: String(claims.sub), email, name: text(claims.name) ?? email, emailVerified: true };
   }
   const tenant = text(claims.tid);
-  if (!tenant || tenant !== provider.tenantId) throw new SignInRefused(403, 'tenant_not_allowed', `Tenant ${tenant ?? '(none)'} is not allowed`);
+  if (!tenant || tenant !== provider.tenantId)
+    throw new SignInRefused(403, 'tenant_not_allowed', `Tenant ${tenant ?? '(none)'} is not allowed`);
   const email = text(claims.email) ?? text(claims.preferred_username);
   if (!email) throw new SignInRefused(403, 'email_missing', 'The identity provider did not share an e-mail address');
   // Entra vouches for an e-mail only through these claims; without them the address may not be linked.
   const emailVerified = claims.email_verified === true || claims.xms_edov === true;
-  return { subject: `${tenant}:${text(claims.oid) ?? String(claims.sub)}`, email, name: text(claims.name) ?? email, emailVerified };
+  return {
+    subject: `${tenant}:${text(claims.oid) ?? String(claims.sub)}`,
+    email,
+    name: text(claims.name) ?? email,
+    emailVerified,
+  };
 }
 
 /**
@@ -65,8 +76,14 @@ export function identityFrom(provider: ProviderConfig, claims: Claims, settings:
 export function assertDomainAllowed(email: string, settings: Settings): void {
   if (settings.oauth.allowed_domains.length === 0) return;
   const domain = emailDomain(email);
-  if (domain === undefined) throw new SignInRefused(403, 'domain_not_allowed', `Email ${email} has no single domain to check against allowed_domains`);
-  if (!allowedDomains(settings).includes(domain)) throw new SignInRefused(403, 'domain_not_allowed', `Email domain ${domain} is not allowed`);
+  if (domain === undefined)
+    throw new SignInRefused(
+      403,
+      'domain_not_allowed',
+      `Email ${email} has no single domain to check against allowed_domains`,
+    );
+  if (!allowedDomains(settings).includes(domain))
+    throw new SignInRefused(403, 'domain_not_allowed', `Email domain ${domain} is not allowed`);
 }
 
 /** What linking needs to know of an existing account. */
@@ -88,7 +105,10 @@ export function mayLinkByEmail(account: LinkCandidate, provider: 'alpha' | 'beta
   const identities = account.identities ?? {};
   if (identities[provider] !== undefined) return false;
   if (account.provider === provider) return true;
-  const invitation = account.provider === 'local' && !account.passwordHash && Object.values(identities).every((subject) => subject === undefined);
+  const invitation =
+    account.provider === 'local' &&
+    !account.passwordHash &&
+    Object.values(identities).every((subject) => subject === undefined);
   return invitation;
 }
 
@@ -108,7 +128,8 @@ export function resolveRole(expression: string, profile: Claims): AdminRole | un
 /** `returnTo` must be a same-origin path: one leading `/`, not `//` or `/\`, no control characters. */
 export function safeReturnTo(value: unknown): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
-  if (typeof value !== 'string' || !/^\/(?![/\\])[^\u0000-\u001f\u007f]*$/.test(value) || value.length > 2048) return '/';
+  if (typeof value !== 'string' || !/^\/(?![/\\])[^\u0000-\u001f\u007f]*$/.test(value) || value.length > 2048)
+    return '/';
   // The Location header carries visible ASCII only (anything else makes Node throw): the rest is sent
   // percent-encoded as UTF-8, as a browser would; text that is not valid UTF-16 (a lone surrogate) goes to /.
   try {

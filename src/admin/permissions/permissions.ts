@@ -8,7 +8,15 @@ export type Resource = 'settings' | 'users' | 'clusters' | 'operations';
 export type Action = 'read' | 'update';
 export type Permission = `${Resource}.${Action}`;
 
-const ALL: Permission[] = ['settings.read', 'settings.update', 'users.read', 'users.update', 'clusters.read', 'clusters.update', 'operations.read'];
+const ALL: Permission[] = [
+  'settings.read',
+  'settings.update',
+  'users.read',
+  'users.update',
+  'clusters.read',
+  'clusters.update',
+  'operations.read',
+];
 
 /** Role → permissions, each granted in every namespace ('*'). */
 const GRANTS: Record<AdminRole, { permissions: Permission[]; namespaces: '*' | string[] }> = {
@@ -23,7 +31,10 @@ export function permissionsOf(role: AdminRole): Permission[] {
 
 export function isAllowed(role: AdminRole, resource: Resource, action: Action, namespace: string): boolean {
   const grant = GRANTS[role];
-  return grant.permissions.includes(`${resource}.${action}`) && (grant.namespaces === '*' || grant.namespaces.includes(namespace));
+  return (
+    grant.permissions.includes(`${resource}.${action}`) &&
+    (grant.namespaces === '*' || grant.namespaces.includes(namespace))
+  );
 }
 
 export function forbiddenMessage(resource: Resource, action: Action, namespace: string): string {
@@ -45,12 +56,17 @@ declare module 'fastify' {
  * The guard every admin route declares. Without a session: 401 (before any permission question);
  * without the permission in the namespace the request concerns: 403 with the seed's message.
  */
-export function requirePermission(resource: Resource, action: Action, namespaceOf: (request: FastifyRequest) => string) {
+export function requirePermission(
+  resource: Resource,
+  action: Action,
+  namespaceOf: (request: FastifyRequest) => string,
+) {
   return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
     const user = request.sessionUser;
     if (!user) return done(new UnauthorizedError('Authentication required'));
     const namespace = namespaceOf(request);
-    if (!isAllowed(user.role, resource, action, namespace)) return done(new ForbiddenError(forbiddenMessage(resource, action, namespace)));
+    if (!isAllowed(user.role, resource, action, namespace))
+      return done(new ForbiddenError(forbiddenMessage(resource, action, namespace)));
     done();
   };
 }

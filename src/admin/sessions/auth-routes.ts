@@ -22,7 +22,11 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext): v
     {
       config: {
         errorResponses: [401, 403, 429],
-        responseHeaders: { 200: { 'set-cookie': 'The session cookie `token`, HttpOnly, a JWT (and the same as `__Host-token` over https)' } },
+        responseHeaders: {
+          200: {
+            'set-cookie': 'The session cookie `token`, HttpOnly, a JWT (and the same as `__Host-token` over https)',
+          },
+        },
         rateLimit: {
           max: LOGIN_ATTEMPTS_PER_MINUTE,
           timeWindow: 60_000,
@@ -35,7 +39,13 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext): v
           errorResponseBuilder: tooManyRequests('sign-in attempts'),
         },
       },
-      schema: { operationId: 'login', tags, summary: 'Sign in with a local account; sets the session cookie `token`', body: LoginBodySchema, response: { 200: UserEnvelopeSchema } },
+      schema: {
+        operationId: 'login',
+        tags,
+        summary: 'Sign in with a local account; sets the session cookie `token`',
+        body: LoginBodySchema,
+        response: { 200: UserEnvelopeSchema },
+      },
     },
     async (request, reply) => {
       const settings = await context.settings.current();
@@ -58,7 +68,12 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext): v
     '/api/auth/logout',
     {
       config: { responseHeaders: { 200: { 'set-cookie': 'The session cookies, cleared' } } },
-      schema: { operationId: 'logout', tags, summary: 'Sign out: clears the session cookie and ends every session of its user (idempotent)', response: { 200: MessageSchema } },
+      schema: {
+        operationId: 'logout',
+        tags,
+        summary: 'Sign out: clears the session cookie and ends every session of its user (idempotent)',
+        response: { 200: MessageSchema },
+      },
     },
     async (request, reply) => {
       await context.sessions.end(request, reply);
@@ -68,13 +83,24 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext): v
 
   routes.get(
     '/api/auth/config',
-    { schema: { operationId: 'authConfig', tags, summary: 'Sign-in methods offered on the login page', response: { 200: AuthConfigSchema } } },
+    {
+      schema: {
+        operationId: 'authConfig',
+        tags,
+        summary: 'Sign-in methods offered on the login page',
+        response: { 200: AuthConfigSchema },
+      },
+    },
     async () => {
       const settings = await context.settings.current();
       return {
         methods: [
           { type: 'local', enabled: settings.features.local_users_enabled },
-          ...configuredProviders(settings, context.oauthEnv).map((provider) => ({ type: provider.type, enabled: settings.features.oauth2_enabled, clientId: provider.clientId })),
+          ...configuredProviders(settings, context.oauthEnv).map((provider) => ({
+            type: provider.type,
+            enabled: settings.features.oauth2_enabled,
+            clientId: provider.clientId,
+          })),
         ],
       };
     },
@@ -87,7 +113,15 @@ const userEnvelopeJson = jsonOncePerObject((user: StoredUser) => UserEnvelopeSch
 export function sessionAuthRoutes(app: FastifyInstance, context: AdminContext): void {
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/auth/validate',
-    { schema: { operationId: 'validateSession', tags, summary: 'The signed-in user, re-read from the user store', security: [{ [COOKIE_SCHEME]: [] }], response: { 200: UserEnvelopeSchema } } },
+    {
+      schema: {
+        operationId: 'validateSession',
+        tags,
+        summary: 'The signed-in user, re-read from the user store',
+        security: [{ [COOKIE_SCHEME]: [] }],
+        response: { 200: UserEnvelopeSchema },
+      },
+    },
     async (request, reply) => {
       const user = await context.users.findById(request.sessionUser!.id);
       if (!user) throw new UnauthorizedError('Session expired or invalid');

@@ -32,7 +32,8 @@ export function isCrossSite(request: RequestOrigin, publicOrigin: string): boole
     }
     return request.host === undefined || host !== request.host.toLowerCase();
   }
-  if (request.secFetchSite !== undefined) return request.secFetchSite !== 'same-origin' && request.secFetchSite !== 'none';
+  if (request.secFetchSite !== undefined)
+    return request.secFetchSite !== 'same-origin' && request.secFetchSite !== 'none';
   return false;
 }
 
@@ -42,7 +43,15 @@ const header = (value: string | string[] | undefined) => (Array.isArray(value) ?
 export function refuseCrossSiteRequests(publicOrigin: string) {
   return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
     const { headers } = request;
-    const crossSite = isCrossSite({ method: request.method, origin: header(headers.origin), secFetchSite: header(headers['sec-fetch-site']), host: header(headers.host) }, publicOrigin);
+    const crossSite = isCrossSite(
+      {
+        method: request.method,
+        origin: header(headers.origin),
+        secFetchSite: header(headers['sec-fetch-site']),
+        host: header(headers.host),
+      },
+      publicOrigin,
+    );
     done(crossSite ? new ForbiddenError(CROSS_SITE_REFUSED) : undefined);
   };
 }

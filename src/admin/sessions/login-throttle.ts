@@ -45,7 +45,10 @@ function remember<T>(map: Map<string, T>, key: string, value: T): void {
 }
 
 /** The wait after the n-th failure in a row: none before the threshold, then 1 s, 2 s, 4 s … up to the cap. */
-export function backoffMs(failures: number, options: Pick<LoginThrottleOptions, 'failuresBeforeBackoff' | 'maxBackoffMs'>): number {
+export function backoffMs(
+  failures: number,
+  options: Pick<LoginThrottleOptions, 'failuresBeforeBackoff' | 'maxBackoffMs'>,
+): number {
   const beyond = failures - options.failuresBeforeBackoff;
   if (beyond < 0) return 0;
   return Math.min(options.maxBackoffMs, BACKOFF_BASE_MS * 2 ** Math.min(beyond, 30));
@@ -69,7 +72,8 @@ export function createLoginThrottle(options: LoginThrottleOptions) {
         throw tooMany('sign-in attempts from this address', window.startedAt + MINUTE_MS - now);
       }
       const failures = accounts.get(account);
-      if (failures && failures.blockedUntil > now) throw tooMany('failed sign-ins for this account', failures.blockedUntil - now);
+      if (failures && failures.blockedUntil > now)
+        throw tooMany('failed sign-ins for this account', failures.blockedUntil - now);
       if (checksInFlight >= options.checksInFlightMax) throw tooMany('sign-ins in progress', 1000);
 
       if (!window || now - window.startedAt >= MINUTE_MS) remember(addresses, address, { startedAt: now, count: 1 });

@@ -25,7 +25,13 @@ export interface SessionOptions {
 }
 
 export function cookieAttributes(options: SessionOptions, maxAge: number) {
-  return { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: !options.publicOrigin.startsWith('http://'), maxAge };
+  return {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    path: '/',
+    secure: !options.publicOrigin.startsWith('http://'),
+    maxAge,
+  };
 }
 
 interface VerifiedSession {
@@ -48,8 +54,13 @@ export function createSessions(options: SessionOptions, users: UserService) {
     if (known) verified.delete(cookie);
     const claims = await verifyHs256(cookie, secret, { issuer: SESSION_ISSUER, audience: SESSION_AUDIENCE });
     // A session without an expiry would be valid forever: refused, whoever signed it.
-    if (typeof claims.exp !== 'number' || typeof claims.sub !== 'string') throw new Error('a session needs exp and sub');
-    const session = { subject: claims.sub, version: typeof claims.sv === 'number' ? claims.sv : 0, expiresAtMs: claims.exp * 1000 };
+    if (typeof claims.exp !== 'number' || typeof claims.sub !== 'string')
+      throw new Error('a session needs exp and sub');
+    const session = {
+      subject: claims.sub,
+      version: typeof claims.sv === 'number' ? claims.sv : 0,
+      expiresAtMs: claims.exp * 1000,
+    };
     // jose has checked `exp` against the real clock, the cache checks `now`.
     if (session.expiresAtMs > options.now()) {
       if (verified.size >= VERIFIED_SESSIONS) verified.delete(verified.keys().next().value!);
@@ -74,11 +85,15 @@ export function createSessions(options: SessionOptions, users: UserService) {
   return {
     async start(reply: FastifyReply, user: StoredUser): Promise<void> {
       const nowSeconds = Math.floor(options.now() / 1000);
-      const jwt = await signHs256({ sub: user.id, email: user.email, role: user.role, provider: user.provider, sv: user.sessionVersion ?? 0 }, secret(), {
-        expiresAt: nowSeconds + options.ttlSeconds,
-        issuer: SESSION_ISSUER,
-        audience: SESSION_AUDIENCE,
-      });
+      const jwt = await signHs256(
+        { sub: user.id, email: user.email, role: user.role, provider: user.provider, sv: user.sessionVersion ?? 0 },
+        secret(),
+        {
+          expiresAt: nowSeconds + options.ttlSeconds,
+          issuer: SESSION_ISSUER,
+          audience: SESSION_AUDIENCE,
+        },
+      );
       const attributes = cookieAttributes(options, options.ttlSeconds);
       void reply.setCookie(SESSION_COOKIE, jwt, attributes);
       if (attributes.secure) void reply.setCookie(HOST_ONLY_SESSION_COOKIE, jwt, attributes);
@@ -116,8 +131,15 @@ export function createSessions(options: SessionOptions, users: UserService) {
         throw new UnauthorizedError('Session expired or invalid');
       }
       const user = await users.findById(session.subject);
-      if (!user || user.disabled || (user.sessionVersion ?? 0) !== session.version) throw new UnauthorizedError('Session expired or invalid');
-      request.sessionUser = { id: user.id, email: user.email, name: user.name, role: user.role, provider: user.provider };
+      if (!user || user.disabled || (user.sessionVersion ?? 0) !== session.version)
+        throw new UnauthorizedError('Session expired or invalid');
+      request.sessionUser = {
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        role: user.role,
+        provider: user.provider,
+      };
     },
   };
 }

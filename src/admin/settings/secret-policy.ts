@@ -3,7 +3,10 @@
 import { MANAGED_BY, type Labels } from '../../platform/stores/ports.js';
 
 /** Labels of a Secret created to hold a write-only setting: ours, and for settings. */
-export const SETTINGS_SECRET_LABELS: Readonly<Labels> = Object.freeze({ ...MANAGED_BY, 'app.kubernetes.io/component': 'settings-secret' });
+export const SETTINGS_SECRET_LABELS: Readonly<Labels> = Object.freeze({
+  ...MANAGED_BY,
+  'app.kubernetes.io/component': 'settings-secret',
+});
 
 export interface SecretWritePolicy {
   /** Names of Secrets an existing one may have to be writable without the labels; '' allows none by name. */
@@ -13,8 +16,14 @@ export interface SecretWritePolicy {
 }
 
 /** Why `name` may not be written for `field`, or undefined when it may. `current` is the Secret as it is now. */
-export function secretWriteRefusal(name: string, current: { labels: Labels } | undefined, field: string, policy: SecretWritePolicy): string | undefined {
-  if (policy.reserved.includes(name)) return `${field} cannot be stored in Secret ${name}: the server keeps its own data there`;
+export function secretWriteRefusal(
+  name: string,
+  current: { labels: Labels } | undefined,
+  field: string,
+  policy: SecretWritePolicy,
+): string | undefined {
+  if (policy.reserved.includes(name))
+    return `${field} cannot be stored in Secret ${name}: the server keeps its own data there`;
   if (policy.prefix !== '' && name.startsWith(policy.prefix)) return undefined;
   if (!current) return undefined;
   const ours = Object.entries(SETTINGS_SECRET_LABELS).every(([key, value]) => current.labels[key] === value);

@@ -1,6 +1,13 @@
 // Pure functions over the settings document: reading what is stored (defaults filled in) and applying a PATCH.
 import { BadRequestError } from '../../shared/http-errors.js';
-import { DEFAULT_SETTINGS, SettingsSchema, uiProblem, WRITE_ONLY_FIELDS, type Settings, type SettingsPatch } from './settings-schema.js';
+import {
+  DEFAULT_SETTINGS,
+  SettingsSchema,
+  uiProblem,
+  WRITE_ONLY_FIELDS,
+  type Settings,
+  type SettingsPatch,
+} from './settings-schema.js';
 
 export const SETTINGS_KEY = 'settings.json';
 
@@ -23,16 +30,21 @@ export function parseStoredSettings(text: string): { settings: Settings } | { er
   } catch {
     return { error: 'settings.json is not valid JSON' };
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { error: 'settings.json is not a JSON object' };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { error: 'settings.json is not a JSON object' };
   const stored = raw as Record<string, unknown>;
   const merged: Record<string, unknown> = {};
   for (const [section, defaults] of Object.entries(DEFAULT_SETTINGS)) {
     const value = stored[section];
-    merged[section] = value !== null && typeof value === 'object' && !Array.isArray(value) ? { ...defaults, ...value } : (value ?? defaults);
+    merged[section] =
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? { ...defaults, ...value }
+        : (value ?? defaults);
   }
   for (const key of Object.keys(stored)) if (!(key in merged)) merged[key] = stored[key];
   const parsed = SettingsSchema.safeParse(merged);
-  if (!parsed.success) return { error: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') };
+  if (!parsed.success)
+    return { error: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') };
   return { settings: parsed.data };
 }
 
@@ -44,14 +56,17 @@ export function serializeSettings(settings: Settings): string {
  * Merges a validated patch into `base`. Write-only values are taken out of the document: a non-blank one becomes
  * a Secret write under the reference given in the same patch or already saved; a blank one changes nothing.
  */
-export function applySettingsPatch(base: Settings, patch: SettingsPatch): { settings: Settings; secretWrites: SecretWrite[] } {
+export function applySettingsPatch(
+  base: Settings,
+  patch: SettingsPatch,
+): { settings: Settings; secretWrites: SecretWrite[] } {
   const next = structuredClone<Settings>(base);
   const sections = next as unknown as Sections;
   const secretWrites: SecretWrite[] = [];
   for (const [section, changes] of Object.entries(patch) as [keyof Settings, Record<string, unknown> | undefined][]) {
     if (!changes) continue;
     if (section === 'ui') {
-      next.ui = { ...next.ui, ...(changes) };
+      next.ui = { ...next.ui, ...changes };
       // The patch alone was bounded by its schema; the merged object must be too.
       const problem = uiProblem(next.ui);
       if (problem) throw new BadRequestError(`ui: ${problem} (with the values already stored)`);

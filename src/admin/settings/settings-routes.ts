@@ -22,7 +22,13 @@ export function settingsRoutes(app: FastifyInstance, context: AdminContext): voi
     {
       preValidation: requirePermission('settings', 'read', inServerNamespace),
       // The response schema has no write-only fields, so none can be serialized even by mistake.
-      schema: { operationId: 'getSettings', tags, summary: 'The settings document (write-only values omitted)', security, response: { 200: SettingsSchema } },
+      schema: {
+        operationId: 'getSettings',
+        tags,
+        summary: 'The settings document (write-only values omitted)',
+        security,
+        response: { 200: SettingsSchema },
+      },
     },
     async (_request, reply) => sendJsonText(reply, settingsJson(await context.settings.current())),
   );

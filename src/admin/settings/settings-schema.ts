@@ -11,7 +11,10 @@ const emptyOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(''), sche
 export const SecretNameSchema = z
   .string()
   .max(253)
-  .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a Kubernetes Secret name (lower-case letters, digits, `-` and `.`)')
+  .regex(
+    /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/,
+    'must be a Kubernetes Secret name (lower-case letters, digits, `-` and `.`)',
+  )
   // The user store is the server's own: a setting naming it could read it as a credential or overwrite it.
   .refine((name) => name !== USERS_SECRET, `must not name the server's user store (${USERS_SECRET})`);
 const DomainSchema = z
@@ -68,7 +71,9 @@ const Retention = z.strictObject({
   audit_log_retention_days: z.int().min(1).max(3650),
   metrics_retention_days: z.int().min(1).max(3650),
 });
-const Metrics = z.strictObject({ exporter_port: z.int().min(1, 'must be a port between 1 and 65535').max(65535, 'must be a port between 1 and 65535') });
+const Metrics = z.strictObject({
+  exporter_port: z.int().min(1, 'must be a port between 1 and 65535').max(65535, 'must be a port between 1 and 65535'),
+});
 /** Bounds of the free-form `ui` object (issue 15: a 4,000-level object broke every later PATCH). */
 export const UI_MAX_DEPTH = 16;
 export const UI_MAX_BYTES = 65_536;
@@ -88,7 +93,8 @@ function deeperThan(value: unknown, limit: number): boolean {
 /** Why a ui object is out of bounds, or undefined. */
 export function uiProblem(ui: unknown): string | undefined {
   if (deeperThan(ui, UI_MAX_DEPTH)) return `must be at most ${UI_MAX_DEPTH} levels deep`;
-  if (Buffer.byteLength(JSON.stringify(ui) ?? '', 'utf8') > UI_MAX_BYTES) return `must be at most ${UI_MAX_BYTES} bytes as JSON`;
+  if (Buffer.byteLength(JSON.stringify(ui) ?? '', 'utf8') > UI_MAX_BYTES)
+    return `must be at most ${UI_MAX_BYTES} bytes as JSON`;
   return undefined;
 }
 

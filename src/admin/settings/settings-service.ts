@@ -6,7 +6,13 @@ import type { AdminStores } from '../../platform/stores/ports.js';
 import { BadRequestError } from '../../shared/http-errors.js';
 import { Mutex } from '../../shared/mutex.js';
 import { withConflictRetries } from '../store-errors.js';
-import { applySettingsPatch, parseStoredSettings, serializeSettings, SETTINGS_KEY, type SecretWrite } from './settings-document.js';
+import {
+  applySettingsPatch,
+  parseStoredSettings,
+  serializeSettings,
+  SETTINGS_KEY,
+  type SecretWrite,
+} from './settings-document.js';
 import { DEFAULT_SETTINGS, type Settings, type SettingsPatch } from './settings-schema.js';
 import { secretWriteRefusal, SETTINGS_SECRET_LABELS, type SecretWritePolicy } from './secret-policy.js';
 
@@ -45,7 +51,10 @@ export function createSettingsService(options: SettingsServiceOptions) {
     if (stored.version === lastVersion) return adopt(lastGood);
     const parsed = parseStoredSettings(stored.value[SETTINGS_KEY] ?? '');
     if ('error' in parsed) {
-      logger.error({ store: stores.settings.description, reason: parsed.error }, 'ignoring invalid settings document; the last good settings stay in force');
+      logger.error(
+        { store: stores.settings.description, reason: parsed.error },
+        'ignoring invalid settings document; the last good settings stay in force',
+      );
       lastVersion = stored.version;
       return adopt(lastGood);
     }
@@ -65,7 +74,12 @@ export function createSettingsService(options: SettingsServiceOptions) {
   async function writeSecret(write: SecretWrite): Promise<void> {
     await withConflictRetries(async () => {
       const current = await checkSecret(write);
-      await stores.secrets.write(write.secretName, { ...(current?.value ?? {}), [write.dataKey]: write.value }, current?.version, { ...SETTINGS_SECRET_LABELS });
+      await stores.secrets.write(
+        write.secretName,
+        { ...(current?.value ?? {}), [write.dataKey]: write.value },
+        current?.version,
+        { ...SETTINGS_SECRET_LABELS },
+      );
     });
   }
 
@@ -75,7 +89,10 @@ export function createSettingsService(options: SettingsServiceOptions) {
       if (now() - readAt < options.refreshMs) return lastGood;
       refreshing ??= load()
         .catch((error: unknown) => {
-          logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'could not read the settings; using the last good ones');
+          logger.warn(
+            { reason: error instanceof Error ? error.message : String(error) },
+            'could not read the settings; using the last good ones',
+          );
           return lastGood;
         })
         .finally(() => {
@@ -124,7 +141,8 @@ export function createSettingsService(options: SettingsServiceOptions) {
     },
 
     /** A value kept in a Secret the settings refer to (e.g. an OAuth client secret), read at request time. */
-    secretValue: async (secretName: string, dataKey: string): Promise<string | undefined> => (await stores.secrets.read(secretName))?.value[dataKey],
+    secretValue: async (secretName: string, dataKey: string): Promise<string | undefined> =>
+      (await stores.secrets.read(secretName))?.value[dataKey],
   };
 }
 

@@ -20,7 +20,9 @@ export async function bootstrapFirstAdmin(users: UserService, options: Bootstrap
   let { email, password } = options;
   if (!email || !password) {
     if (!options.writeGeneratedPassword) {
-      options.logger.warn('the admin user store is empty: set ADMIN_EMAIL and ADMIN_PASSWORD to create the first admin');
+      options.logger.warn(
+        'the admin user store is empty: set ADMIN_EMAIL and ADMIN_PASSWORD to create the first admin',
+      );
       return;
     }
     email ??= EMBEDDED_ADMIN_EMAIL;

@@ -15,7 +15,12 @@ const maxmem = (N: number, r: number) => 256 * N * r;
 /** `scrypt$<N>$<r>$<p>$<salt base64>$<hash base64>` */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(PARAMS.saltLength);
-  const key = await scrypt(password, salt, PARAMS.keyLength, { N: PARAMS.N, r: PARAMS.r, p: PARAMS.p, maxmem: maxmem(PARAMS.N, PARAMS.r) });
+  const key = await scrypt(password, salt, PARAMS.keyLength, {
+    N: PARAMS.N,
+    r: PARAMS.r,
+    p: PARAMS.p,
+    maxmem: maxmem(PARAMS.N, PARAMS.r),
+  });
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
@@ -25,7 +30,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const N = Number(n);
   const R = Number(r);
   const expected = Buffer.from(hash, 'base64');
-  const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, { N, r: R, p: Number(p), maxmem: maxmem(N, R) });
+  const actual = await scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
+    N,
+    r: R,
+    p: Number(p),
+    maxmem: maxmem(N, R),
+  });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 

@@ -12,10 +12,24 @@ import { toManagedView } from './user-service.js';
 const tags = ['auth'];
 const security = [{ [COOKIE_SCHEME]: [] }];
 
-const ManagedUserSchema = UserViewSchema.extend({ disabled: z.boolean(), createdAt: z.string(), lastLoginAt: z.string().nullable() }).meta({ id: 'ManagedAdminUser' });
+const ManagedUserSchema = UserViewSchema.extend({
+  disabled: z.boolean(),
+  createdAt: z.string(),
+  lastLoginAt: z.string().nullable(),
+}).meta({ id: 'ManagedAdminUser' });
 const PasswordSchema = z.string().min(8, 'must be at least 8 characters long').max(1024);
-const CreateUserSchema = z.strictObject({ email: EmailSchema, name: z.string().trim().min(1).max(200), role: z.enum(ADMIN_ROLES), password: PasswordSchema.optional() });
-const UpdateUserSchema = z.strictObject({ name: z.string().trim().min(1).max(200).optional(), role: z.enum(ADMIN_ROLES).optional(), disabled: z.boolean().optional(), password: PasswordSchema.optional() });
+const CreateUserSchema = z.strictObject({
+  email: EmailSchema,
+  name: z.string().trim().min(1).max(200),
+  role: z.enum(ADMIN_ROLES),
+  password: PasswordSchema.optional(),
+});
+const UpdateUserSchema = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  role: z.enum(ADMIN_ROLES).optional(),
+  disabled: z.boolean().optional(),
+  password: PasswordSchema.optional(),
+});
 const UserIdParamsSchema = z.object({ id: z.uuid('must be a user id') });
 
 export function userRoutes(app: FastifyInstance, context: AdminContext): void {
@@ -24,7 +38,16 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
 
   routes.get(
     '/api/users',
-    { preValidation: requirePermission('users', 'read', inServerNamespace), schema: { operationId: 'listAdminUsers', tags, summary: 'Admin users', security, response: { 200: z.object({ users: z.array(ManagedUserSchema) }) } } },
+    {
+      preValidation: requirePermission('users', 'read', inServerNamespace),
+      schema: {
+        operationId: 'listAdminUsers',
+        tags,
+        summary: 'Admin users',
+        security,
+        response: { 200: z.object({ users: z.array(ManagedUserSchema) }) },
+      },
+    },
     async () => ({ users: (await context.users.list()).map(toManagedView) }),
   );
 
@@ -33,7 +56,14 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
     {
       preValidation: requirePermission('users', 'update', inServerNamespace),
       config: { errorResponses: [409] },
-      schema: { operationId: 'createAdminUser', tags, summary: 'Create an admin user (without a password: OAuth sign-in only)', security, body: CreateUserSchema, response: { 201: z.object({ user: ManagedUserSchema }) } },
+      schema: {
+        operationId: 'createAdminUser',
+        tags,
+        summary: 'Create an admin user (without a password: OAuth sign-in only)',
+        security,
+        body: CreateUserSchema,
+        response: { 201: z.object({ user: ManagedUserSchema }) },
+      },
     },
     async (request, reply) => reply.code(201).send({ user: toManagedView(await context.users.create(request.body)) }),
   );
@@ -43,7 +73,15 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
     {
       preValidation: requirePermission('users', 'update', inServerNamespace),
       config: { errorResponses: [404, 409] },
-      schema: { operationId: 'updateAdminUser', tags, summary: 'Change name, role, disabled flag or password', security, params: UserIdParamsSchema, body: UpdateUserSchema, response: { 200: z.object({ user: ManagedUserSchema }) } },
+      schema: {
+        operationId: 'updateAdminUser',
+        tags,
+        summary: 'Change name, role, disabled flag or password',
+        security,
+        params: UserIdParamsSchema,
+        body: UpdateUserSchema,
+        response: { 200: z.object({ user: ManagedUserSchema }) },
+      },
     },
     async (request, reply) => {
       const updated = await context.users.update(request.params.id, request.body);
@@ -58,7 +96,14 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
     {
       preValidation: requirePermission('users', 'update', inServerNamespace),
       config: { errorResponses: [404, 409] },
-      schema: { operationId: 'deleteAdminUser', tags, summary: 'Delete an admin user', security, params: UserIdParamsSchema, response: { 200: z.object({ message: z.string() }) } },
+      schema: {
+        operationId: 'deleteAdminUser',
+        tags,
+        summary: 'Delete an admin user',
+        security,
+        params: UserIdParamsSchema,
+        response: { 200: z.object({ message: z.string() }) },
+      },
     },
     async (request) => {
       await context.users.remove(request.params.id);

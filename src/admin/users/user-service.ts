@@ -20,11 +20,23 @@ export interface ManagedUserView extends UserView {
 }
 
 export function toUserView(user: StoredUser): UserView {
-  return { id: user.id, email: user.email, name: user.name, role: user.role, provider: user.provider, permissions: permissionsOf(user.role) };
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    provider: user.provider,
+    permissions: permissionsOf(user.role),
+  };
 }
 
 export function toManagedView(user: StoredUser): ManagedUserView {
-  return { ...toUserView(user), disabled: user.disabled, createdAt: user.createdAt, lastLoginAt: user.lastLoginAt ?? null };
+  return {
+    ...toUserView(user),
+    disabled: user.disabled,
+    createdAt: user.createdAt,
+    lastLoginAt: user.lastLoginAt ?? null,
+  };
 }
 
 const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -49,14 +61,24 @@ export function createUserService(store: UserStore, now: () => number = Date.now
     },
 
     /** Links an OAuth identity to a user and applies a role resolved at sign-in (role sync). */
-    async recordOAuthSignIn(id: string, provider: 'alpha' | 'beta', subject: string, role: AdminRole | undefined): Promise<StoredUser> {
+    async recordOAuthSignIn(
+      id: string,
+      provider: 'alpha' | 'beta',
+      subject: string,
+      role: AdminRole | undefined,
+    ): Promise<StoredUser> {
       return store.update((users) => {
         const index = users.findIndex((user) => user.id === id);
         if (index === -1) throw new NotFoundError(`User ${id} not found`);
         const before = users[index]!;
-        let after: StoredUser = { ...before, identities: { ...before.identities, [provider]: subject }, lastLoginAt: new Date(now()).toISOString() };
+        let after: StoredUser = {
+          ...before,
+          identities: { ...before.identities, [provider]: subject },
+          lastLoginAt: new Date(now()).toISOString(),
+        };
         if (role && role !== before.role) {
-          const demotesLastAdmin = isEnabledAdmin(before) && !users.some((user, i) => i !== index && isEnabledAdmin(user));
+          const demotesLastAdmin =
+            isEnabledAdmin(before) && !users.some((user, i) => i !== index && isEnabledAdmin(user));
           // Role sync never removes the last admin; the sign-in still succeeds with the old role.
           // A new role ends the sessions granted under the old one (this sign-in's session gets the new version).
           if (!demotesLastAdmin) after = { ...after, role, sessionVersion: (before.sessionVersion ?? 0) + 1 };
@@ -66,13 +88,24 @@ export function createUserService(store: UserStore, now: () => number = Date.now
     },
 
     async recordLogin(id: string): Promise<void> {
-      await store.update((users) => ({ users: users.map((user) => (user.id === id ? { ...user, lastLoginAt: new Date(now()).toISOString() } : user)), result: undefined }));
+      await store.update((users) => ({
+        users: users.map((user) => (user.id === id ? { ...user, lastLoginAt: new Date(now()).toISOString() } : user)),
+        result: undefined,
+      }));
     },
 
-    async create(input: { email: string; name: string; role: AdminRole; password?: string; provider?: StoredUser['provider']; identities?: StoredUser['identities'] }): Promise<StoredUser> {
+    async create(input: {
+      email: string;
+      name: string;
+      role: AdminRole;
+      password?: string;
+      provider?: StoredUser['provider'];
+      identities?: StoredUser['identities'];
+    }): Promise<StoredUser> {
       const passwordHash = input.password ? await hashPassword(input.password) : undefined;
       return store.update((users) => {
-        if (users.some((user) => sameEmail(user.email, input.email))) throw new ConflictError(`User ${input.email} already exists`);
+        if (users.some((user) => sameEmail(user.email, input.email)))
+          throw new ConflictError(`User ${input.email} already exists`);
         const user: StoredUser = {
           id: newUserId(),
           email: input.email,
@@ -88,7 +121,10 @@ export function createUserService(store: UserStore, now: () => number = Date.now
       });
     },
 
-    async update(id: string, changes: { name?: string; role?: AdminRole; disabled?: boolean; password?: string }): Promise<StoredUser> {
+    async update(
+      id: string,
+      changes: { name?: string; role?: AdminRole; disabled?: boolean; password?: string },
+    ): Promise<StoredUser> {
       const passwordHash = changes.password ? await hashPassword(changes.password) : undefined;
       return store.update((users) => {
         const index = users.findIndex((user) => user.id === id);
@@ -96,7 +132,9 @@ export function createUserService(store: UserStore, now: () => number = Date.now
         const before = users[index]!;
         // What a session was granted on depends on these: a change of any ends the user's sessions.
         const endsSessions =
-          passwordHash !== undefined || (changes.role !== undefined && changes.role !== before.role) || (changes.disabled !== undefined && changes.disabled !== before.disabled);
+          passwordHash !== undefined ||
+          (changes.role !== undefined && changes.role !== before.role) ||
+          (changes.disabled !== undefined && changes.disabled !== before.disabled);
         const after: StoredUser = {
           ...before,
           ...(changes.name !== undefined ? { name: changes.name } : {}),
@@ -114,7 +152,9 @@ export function createUserService(store: UserStore, now: () => number = Date.now
     /** Ends every session of the user (logout): sessions issued before now stop validating, on every replica. */
     async endSessions(id: string): Promise<void> {
       await store.update((users) => ({
-        users: users.map((user) => (user.id === id ? { ...user, sessionVersion: (user.sessionVersion ?? 0) + 1 } : user)),
+        users: users.map((user) =>
+          user.id === id ? { ...user, sessionVersion: (user.sessionVersion ?? 0) + 1 } : user,
+        ),
         result: undefined,
       }));
     },

@@ -70,7 +70,10 @@ export function createUserStore(secrets: SecretPort, options: UserStoreOptions) 
       })
       .catch((error: unknown) => {
         if (!snapshot) throw error;
-        options.logger.warn({ reason: error instanceof Error ? error.message : String(error) }, 'could not read the user store; serving the last good copy');
+        options.logger.warn(
+          { reason: error instanceof Error ? error.message : String(error) },
+          'could not read the user store; serving the last good copy',
+        );
         return snapshot.users;
       })
       .finally(() => {

@@ -44,7 +44,13 @@ export function createBearerAuth(context: BrowserContext) {
     checkWithTheStore(request, token, tokenHash, context.authSecret, context.encryptionKey).then(() => done(), done);
   };
 
-  async function checkWithTheStore(request: FastifyRequest, token: string, tokenHash: string, authSecret: string, encryptionKey: string): Promise<void> {
+  async function checkWithTheStore(
+    request: FastifyRequest,
+    token: string,
+    tokenHash: string,
+    authSecret: string,
+    encryptionKey: string,
+  ): Promise<void> {
     const epoch = context.tokenCache.begin();
 
     let tokenId: string;
@@ -91,6 +97,8 @@ export function createBearerAuth(context: BrowserContext) {
 
   /** Best effort and off the request's path: a failed write must not fail the request. */
   function recordUse(request: FastifyRequest, tokenId: string, now: number): void {
-    context.store.touch(tokenId, now).catch((error: unknown) => request.log.warn({ err: error }, 'could not record token use'));
+    context.store
+      .touch(tokenId, now)
+      .catch((error: unknown) => request.log.warn({ err: error }, 'could not record token use'));
   }
 }

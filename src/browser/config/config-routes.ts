@@ -5,7 +5,14 @@ import { requireRole } from '../auth/roles.js';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
 import { hoistBodyParameter } from '../query-parameters.js';
 import type { ConfigService } from './config-service.js';
-import { ConfigListSchema, ConfigParamsSchema, ConfigReadSchema, ConfigSetSchema, SetValueBodySchema, SetValueQuerySchema } from './schemas.js';
+import {
+  ConfigListSchema,
+  ConfigParamsSchema,
+  ConfigReadSchema,
+  ConfigSetSchema,
+  SetValueBodySchema,
+  SetValueQuerySchema,
+} from './schemas.js';
 
 const tags = ['config'];
 
@@ -18,7 +25,14 @@ export function configRoutes(app: FastifyInstance, context: BrowserContext, conf
     '/api/graph/config',
     {
       preValidation: admin,
-      schema: { operationId: 'listConfig', tags, summary: 'All configuration values', description: 'Every `GRAPH.CONFIG` value of the token’s database: numbers as numbers, `CMD_INFO` as `yes`/`no`.', response: { 200: ConfigListSchema } },
+      schema: {
+        operationId: 'listConfig',
+        tags,
+        summary: 'All configuration values',
+        description:
+          'Every `GRAPH.CONFIG` value of the token’s database: numbers as numbers, `CMD_INFO` as `yes`/`no`.',
+        response: { 200: ConfigListSchema },
+      },
     },
     async (request) => ({ configs: await config.list(db(request)) }),
   );
@@ -27,7 +41,14 @@ export function configRoutes(app: FastifyInstance, context: BrowserContext, conf
     '/api/graph/config/:config',
     {
       preValidation: admin,
-      schema: { operationId: 'getConfig', tags, summary: 'One configuration value', description: 'One `GRAPH.CONFIG` value by name.', params: ConfigParamsSchema, response: { 200: ConfigReadSchema } },
+      schema: {
+        operationId: 'getConfig',
+        tags,
+        summary: 'One configuration value',
+        description: 'One `GRAPH.CONFIG` value by name.',
+        params: ConfigParamsSchema,
+        response: { 200: ConfigReadSchema },
+      },
     },
     async (request) => ({ config: await config.read(db(request), request.params.config) }),
   );
@@ -40,8 +61,9 @@ export function configRoutes(app: FastifyInstance, context: BrowserContext, conf
         operationId: 'setConfig',
         tags,
         summary: 'Set a configuration value',
-        description: 'Sets one `GRAPH.CONFIG` value. `value` is required, in the query string (the seed) or a JSON body `{"value": …}` (the public browser); the query wins. Integers are parsed strictly; `CMD_INFO` takes `yes`/`no`.',
-       
+        description:
+          'Sets one `GRAPH.CONFIG` value. `value` is required, in the query string (the seed) or a JSON body `{"value": …}` (the public browser); the query wins. Integers are parsed strictly; `CMD_INFO` takes `yes`/`no`.',
+
         params: ConfigParamsSchema,
         querystring: SetValueQuerySchema,
         body: SetValueBodySchema,

@@ -2,7 +2,9 @@
 import { z } from 'zod';
 import { requiredString } from '../graphs/schemas.js';
 
-export const ConfigNameSchema = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'must be a configuration parameter name such as TIMEOUT');
+export const ConfigNameSchema = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'must be a configuration parameter name such as TIMEOUT');
 export const ConfigParamsSchema = z.object({ config: ConfigNameSchema });
 export const ConfigValueSchema = z.union([z.number(), z.string()]);
 /**

@@ -8,7 +8,8 @@ export const DATABASE_UNAVAILABLE = 'Database is offline or not accessible';
 
 export function toHttpError(error: unknown): unknown {
   if (error instanceof HttpError) return error;
-  if (error instanceof CypherInputError || error instanceof ResultTooLargeError) return new HttpError(400, error.message);
+  if (error instanceof CypherInputError || error instanceof ResultTooLargeError)
+    return new HttpError(400, error.message);
   if (error instanceof DatabaseAuthError) return new HttpError(401, 'Database credentials of this token were rejected');
   if (error instanceof DatabaseUnavailableError) return new HttpError(503, DATABASE_UNAVAILABLE);
   if (isReplyError(error)) {

@@ -35,19 +35,32 @@ const SourceNameBodySchema = z.object({ sourceName: GraphNameSchema.optional() }
 
 const InfoQuerySchema = z.object({
   type: z.enum(INFO_TYPES, {
-    error: (issue) => (issue.input === undefined ? verbatim('Missing parameter type') : verbatim(`Invalid parameter type: must be one of ${INFO_TYPES.join(', ')}`)),
+    error: (issue) =>
+      issue.input === undefined
+        ? verbatim('Missing parameter type')
+        : verbatim(`Invalid parameter type: must be one of ${INFO_TYPES.join(', ')}`),
   }),
 });
 const CountSchema = z.object({ nodes: z.number().int(), edges: z.number().int() });
 
 export function graphRoutes(app: FastifyInstance, context: BrowserContext): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const ExplainQuerySchema = z.object({ query: requiredString('query').pipe(cypherQuerySchema(context.limits.csvUrlAllowlist)) });
+  const ExplainQuerySchema = z.object({
+    query: requiredString('query').pipe(cypherQuerySchema(context.limits.csvUrlAllowlist)),
+  });
   const db = (request: Parameters<typeof principalOf>[0]) => databaseFor(context, principalOf(request));
 
   routes.get(
     '/api/graph',
-    { schema: { operationId: 'listGraphs', tags, summary: 'List graph names', security, response: { 200: z.object({ opts: z.array(z.string()) }) } } },
+    {
+      schema: {
+        operationId: 'listGraphs',
+        tags,
+        summary: 'List graph names',
+        security,
+        response: { 200: z.object({ opts: z.array(z.string()) }) },
+      },
+    },
     async (request) => ({ opts: await db(request).listGraphs() }),
   );
 
@@ -55,7 +68,14 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
     '/api/graph/:graph',
     {
       preValidation: requireRole('Read-Write', 'creating a graph'),
-      schema: { operationId: 'createGraph', tags, summary: 'Create a graph, or verify that it exists', security, params: GraphParamsSchema, response: { 200: MessageSchema } },
+      schema: {
+        operationId: 'createGraph',
+        tags,
+        summary: 'Create a graph, or verify that it exists',
+        security,
+        params: GraphParamsSchema,
+        response: { 200: MessageSchema },
+      },
     },
     async (request) => ({ message: await createGraph(db(request), request.params.graph) }),
   );
@@ -65,7 +85,14 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
     {
       preValidation: requireRole('Read-Write', 'deleting a graph'),
       config: { errorResponses: [404] },
-      schema: { operationId: 'deleteGraph', tags, summary: 'Delete a graph', security, params: GraphParamsSchema, response: { 200: MessageSchema } },
+      schema: {
+        operationId: 'deleteGraph',
+        tags,
+        summary: 'Delete a graph',
+        security,
+        params: GraphParamsSchema,
+        response: { 200: MessageSchema },
+      },
     },
     async (request) => ({ message: await deleteGraph(db(request), request.params.graph) }),
   );
@@ -120,7 +147,15 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
     '/api/graph/:graph/explain',
     {
       config: { errorResponses: [404] },
-      schema: { operationId: 'explainQuery', tags, summary: 'Execution plan of a query, without running it', security, params: GraphParamsSchema, querystring: ExplainQuerySchema, response: { 200: z.object({ result: z.array(z.string()) }) } },
+      schema: {
+        operationId: 'explainQuery',
+        tags,
+        summary: 'Execution plan of a query, without running it',
+        security,
+        params: GraphParamsSchema,
+        querystring: ExplainQuerySchema,
+        response: { 200: z.object({ result: z.array(z.string()) }) },
+      },
     },
     async (request) => ({ result: await explainQuery(db(request), request.params.graph, request.query.query) }),
   );
@@ -130,7 +165,15 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
     {
       preValidation: requireRole('Read-Write', 'profiling (it executes the query)'),
       config: { errorResponses: [404] },
-      schema: { operationId: 'profileQuery', tags, summary: 'Run a query and return its profile', security, params: GraphParamsSchema, querystring: ExplainQuerySchema, response: { 200: z.object({ result: z.array(z.string()) }) } },
+      schema: {
+        operationId: 'profileQuery',
+        tags,
+        summary: 'Run a query and return its profile',
+        security,
+        params: GraphParamsSchema,
+        querystring: ExplainQuerySchema,
+        response: { 200: z.object({ result: z.array(z.string()) }) },
+      },
     },
     async (request) => {
       const database = db(request);
@@ -169,7 +212,10 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         response: {
           200: {
             description: 'Counts',
-            content: { 'application/json': { schema: z.object({ result: CountSchema }) }, 'text/event-stream': { schema: z.string() } },
+            content: {
+              'application/json': { schema: z.object({ result: CountSchema }) },
+              'text/event-stream': { schema: z.string() },
+            },
           },
         },
       },
@@ -194,12 +240,20 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         summary: 'The graph serialized by DUMP (load it back with RESTORE)',
         security,
         params: GraphParamsSchema,
-        response: { 200: { description: 'DUMP bytes', content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } } } },
+        response: {
+          200: {
+            description: 'DUMP bytes',
+            content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
+          },
+        },
       },
     },
     async (request, reply) => {
       const dump = await exportGraph(db(request), request.params.graph);
-      return reply.type('application/octet-stream').header('content-disposition', attachmentDisposition(`${request.params.graph}.dump`)).send(dump as unknown as string); // a Buffer: Fastify sends it as is, no serializer
+      return reply
+        .type('application/octet-stream')
+        .header('content-disposition', attachmentDisposition(`${request.params.graph}.dump`))
+        .send(dump as unknown as string); // a Buffer: Fastify sends it as is, no serializer
     },
   );
 }

@@ -41,16 +41,25 @@ export async function duplicateGraph(database: GraphDatabase, source: string, ta
   try {
     await database.copyGraph(source, target);
   } catch (error) {
-    if (error instanceof Error && /already exists/i.test(error.message)) throw new BadRequestError(`${target} already exists`);
+    if (error instanceof Error && /already exists/i.test(error.message))
+      throw new BadRequestError(`${target} already exists`);
     throw error;
   }
 }
 
-export async function graphInfo(database: GraphDatabase, graph: string, type: InfoType): Promise<Record<string, string>[]> {
+export async function graphInfo(
+  database: GraphDatabase,
+  graph: string,
+  type: InfoType,
+): Promise<Record<string, string>[]> {
   await requireGraph(database, graph);
   const { procedure, column } = INFO_PROCEDURES[type];
-  const result = await database.query(graph, `CALL ${procedure}() YIELD ${column} RETURN ${column}`, { readOnly: true });
-  return (result.data ?? []).map((row) => ({ [type]: typeof row[column] === 'string' ? row[column] : JSON.stringify(row[column]) }));
+  const result = await database.query(graph, `CALL ${procedure}() YIELD ${column} RETURN ${column}`, {
+    readOnly: true,
+  });
+  return (result.data ?? []).map((row) => ({
+    [type]: typeof row[column] === 'string' ? row[column] : JSON.stringify(row[column]),
+  }));
 }
 
 export async function countGraph(database: GraphDatabase, graph: string): Promise<{ nodes: number; edges: number }> {
@@ -78,6 +87,9 @@ export async function exportGraph(database: GraphDatabase, graph: string): Promi
 export function attachmentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\w.-]/g, '_');
   // RFC 8187 allows fewer bare characters than encodeURIComponent leaves: ' ( ) * must be encoded too.
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

@@ -2,7 +2,8 @@
 // under CSV_URL_ALLOWLIST, pass.
 import { isUnderUrlPrefix } from '../../shared/url-allowlist.js';
 
-export type CypherToken = { kind: 'word'; text: string } | { kind: 'string'; text: string } | { kind: 'other'; text: string };
+export type CypherToken =
+  { kind: 'word'; text: string } | { kind: 'string'; text: string } | { kind: 'other'; text: string };
 
 /**
  * A lexer just good enough to find clauses: string literals, backtick identifiers and comments are skipped as
@@ -51,7 +52,8 @@ function isAllowedSource(url: string, allowlist: readonly string[]): boolean {
 }
 
 const REFUSED = 'LOAD CSV may only read file:// URLs given as a string literal';
-const REFUSED_WITH_ALLOWLIST = 'LOAD CSV may only read file:// URLs, or URLs under CSV_URL_ALLOWLIST, given as a string literal';
+const REFUSED_WITH_ALLOWLIST =
+  'LOAD CSV may only read file:// URLs, or URLs under CSV_URL_ALLOWLIST, given as a string literal';
 
 /** The reason a query is refused, or undefined when every LOAD CSV in it reads an allowed literal source. */
 export function loadCsvViolation(query: string, allowlist: readonly string[] = []): string | undefined {

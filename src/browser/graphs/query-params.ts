@@ -36,7 +36,8 @@ export function parseQueryParams(text: string): { params: Record<string, CypherV
   } catch {
     return { error: 'params must be a JSON object' };
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { error: 'params must be a JSON object' };
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    return { error: 'params must be a JSON object' };
   const problem = problemOf(parsed, 0);
   return problem ? { error: `params: ${problem}` } : { params: parsed as Record<string, CypherValue> };
 }

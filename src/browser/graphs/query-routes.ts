@@ -29,7 +29,10 @@ const ParamsSchema = z
     }
     return parsed.params;
   })
-  .meta({ description: 'Cypher parameters as a JSON object (`{"name": "Ada", "born": 1815}`), used in the query as `$name`; sent to FalkorDB as its `CYPHER` header, never spliced into the text. At most 64 KiB, 32 levels deep.' });
+  .meta({
+    description:
+      'Cypher parameters as a JSON object (`{"name": "Ada", "born": 1815}`), used in the query as `$name`; sent to FalkorDB as its `CYPHER` header, never spliced into the text. At most 64 KiB, 32 levels deep.',
+  });
 
 const queryStreamQuerySchema = (csvUrlAllowlist: readonly string[]) =>
   z.object({
@@ -41,9 +44,11 @@ const queryStreamQuerySchema = (csvUrlAllowlist: readonly string[]) =>
   });
 
 const RowSchema = z.record(z.string(), z.unknown());
-export const QueryResultSchema = z
-  .object({ metadata: z.array(z.string()), data: z.array(RowSchema).optional() })
-  .meta({ id: 'QueryResult', description: 'Row values: nodes {id, labels, properties}; relationships {id, relationshipType, sourceId, destinationId, properties}; paths {nodes, edges}; points {latitude, longitude}; temporal values as ISO 8601 strings; integers beyond 2^53 as strings' });
+export const QueryResultSchema = z.object({ metadata: z.array(z.string()), data: z.array(RowSchema).optional() }).meta({
+  id: 'QueryResult',
+  description:
+    'Row values: nodes {id, labels, properties}; relationships {id, relationshipType, sourceId, destinationId, properties}; paths {nodes, edges}; points {latitude, longitude}; temporal values as ISO 8601 strings; integers beyond 2^53 as strings',
+});
 
 const jsonErrors = createErrorHandler('browser', toHttpError);
 
@@ -71,11 +76,20 @@ export function createQuerySlots(limits: Pick<BrowserLimits, 'queriesPerToken' |
   const perClient = new ConcurrencyLimit(limits.queriesPerClient);
   return function takeQuerySlot(tokenId: string, clientAddress: string): () => void {
     const releaseToken = perToken.tryAcquire(tokenId);
-    if (!releaseToken) throw new HttpError(429, `Too many queries running for this token (at most ${perToken.max}); try again when one ends`, { 'retry-after': '1' });
+    if (!releaseToken)
+      throw new HttpError(
+        429,
+        `Too many queries running for this token (at most ${perToken.max}); try again when one ends`,
+        { 'retry-after': '1' },
+      );
     const releaseClient = perClient.tryAcquire(clientAddress);
     if (!releaseClient) {
       releaseToken();
-      throw new HttpError(429, `Too many queries running from this client (at most ${perClient.max}); try again when one ends`, { 'retry-after': '1' });
+      throw new HttpError(
+        429,
+        `Too many queries running from this client (at most ${perClient.max}); try again when one ends`,
+        { 'retry-after': '1' },
+      );
     }
     return () => {
       releaseToken();
@@ -121,7 +135,9 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext): void
         maxBytes: limits.queryResultBytesMax,
       };
       // A bad parameter name or value is a 400 (CypherInputError) before a slot is taken.
-      const cypher = request.query.params ? withParameters(request.query.query, request.query.params) : request.query.query;
+      const cypher = request.query.params
+        ? withParameters(request.query.query, request.query.params)
+        : request.query.query;
       const release = takeQuerySlot(principal.tokenId, request.ip);
       // The slot is held until the response is gone: a streamed body still holds its rows.
       reply.raw.once('close', () => release());
@@ -134,7 +150,10 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext): void
           throw toHttpError(error);
         }
         // Serialized here, once, rather than by the schema serializer; a large result is streamed in chunks.
-        return sendJsonText(reply, result.rowCount > STREAMED_ABOVE_ROWS ? Readable.from(resultJsonChunks(result)) : resultJson(result));
+        return sendJsonText(
+          reply,
+          result.rowCount > STREAMED_ABOVE_ROWS ? Readable.from(resultJsonChunks(result)) : resultJson(result),
+        );
       }
 
       const stream = openEventStream(request, reply, context.sseHeartbeatMs);

@@ -18,7 +18,8 @@ export function* resultJsonChunks(result: QueryRows): Generator<string> {
   if (result.rowCount === 0) return;
   for (let start = 0; start < result.rowCount; start += ROWS_PER_CHUNK) {
     const rows = [];
-    for (let index = start; index < Math.min(start + ROWS_PER_CHUNK, result.rowCount); index++) rows.push(result.takeRow(index));
+    for (let index = start; index < Math.min(start + ROWS_PER_CHUNK, result.rowCount); index++)
+      rows.push(result.takeRow(index));
     // One stringify per chunk (cheaper than one per row); its brackets are dropped to splice it into the array.
     const text = JSON.stringify(rows);
     yield `${start === 0 ? '' : ','}${text.slice(1, -1)}`;

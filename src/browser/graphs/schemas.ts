@@ -29,6 +29,9 @@ export const MessageSchema = z.object({ message: z.string() });
 /** A required string parameter reported with the seed-style literal messages when it is absent or empty. */
 export function requiredString(name: string) {
   return z
-    .string({ error: (issue) => (issue.input === undefined ? verbatim(`Missing parameter ${name}`) : verbatim(`Invalid parameter ${name}`)) })
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? verbatim(`Missing parameter ${name}`) : verbatim(`Invalid parameter ${name}`),
+    })
     .min(1, verbatim(`Missing parameter ${name}`));
 }

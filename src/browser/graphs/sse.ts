@@ -45,12 +45,21 @@ export interface EventStream {
   signal: AbortSignal;
 }
 
-export function openEventStream(request: FastifyRequest, reply: FastifyReply, heartbeatMs = HEARTBEAT_INTERVAL_MS): EventStream {
+export function openEventStream(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  heartbeatMs = HEARTBEAT_INTERVAL_MS,
+): EventStream {
   void reply.hijack();
   const raw = reply.raw;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(reply.getHeaders())) if (typeof value === 'string') headers[name] = value;
-  raw.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  raw.writeHead(200, {
+    ...headers,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+  });
   raw.flushHeaders();
 
   const controller = new AbortController();

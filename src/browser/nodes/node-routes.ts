@@ -4,7 +4,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRole } from '../auth/roles.js';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
 import { MessageSchema } from '../graphs/schemas.js';
-import { addLabel, createEntity, deleteEntity, readNode, removeLabel, removeProperty, setProperty } from './node-service.js';
+import {
+  addLabel,
+  createEntity,
+  deleteEntity,
+  readNode,
+  removeLabel,
+  removeProperty,
+  setProperty,
+} from './node-service.js';
 import {
   CreateEntityBodySchema,
   CreateEntityParamsSchema,
@@ -27,7 +35,16 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
 
   routes.get(
     '/api/graph/:graph/:node',
-    { config: errors, schema: { operationId: 'readNode', tags, summary: 'A node with its relationships', params: NodeParamsSchema, response: { 200: NodeReadSchema } } },
+    {
+      config: errors,
+      schema: {
+        operationId: 'readNode',
+        tags,
+        summary: 'A node with its relationships',
+        params: NodeParamsSchema,
+        response: { 200: NodeReadSchema },
+      },
+    },
     async (request) => ({ result: { data: [await readNode(db(request), request.params.graph, request.params.node)] } }),
   );
 
@@ -65,14 +82,35 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     {
       preValidation: writer('deleting nodes and relationships'),
       config: errors,
-      schema: { operationId: 'deleteEntity', tags, summary: 'Delete a node (`type: true`) or a relationship (`type: false`)', params: NodeParamsSchema, body: TypeBodySchema, response: { 200: MessageSchema } },
+      schema: {
+        operationId: 'deleteEntity',
+        tags,
+        summary: 'Delete a node (`type: true`) or a relationship (`type: false`)',
+        params: NodeParamsSchema,
+        body: TypeBodySchema,
+        response: { 200: MessageSchema },
+      },
     },
-    async (request) => ({ message: await deleteEntity(db(request), request.params.graph, request.body.type, request.params.node) }),
+    async (request) => ({
+      message: await deleteEntity(db(request), request.params.graph, request.body.type, request.params.node),
+    }),
   );
 
   const labelRoutes = [
-    { method: 'POST' as const, operationId: 'addLabel', summary: 'Add a label to a node', change: addLabel, message: 'Label added' },
-    { method: 'DELETE' as const, operationId: 'removeLabel', summary: 'Remove a label from a node', change: removeLabel, message: 'Label removed' },
+    {
+      method: 'POST' as const,
+      operationId: 'addLabel',
+      summary: 'Add a label to a node',
+      change: addLabel,
+      message: 'Label added',
+    },
+    {
+      method: 'DELETE' as const,
+      operationId: 'removeLabel',
+      summary: 'Remove a label from a node',
+      change: removeLabel,
+      message: 'Label removed',
+    },
   ];
   for (const { method, operationId, summary, change, message } of labelRoutes) {
     routes.route({
@@ -80,7 +118,14 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
       url: '/api/graph/:graph/:node/label',
       preValidation: writer('changing labels'),
       config: errors,
-      schema: { operationId, tags, summary, params: NodeParamsSchema, body: LabelBodySchema, response: { 200: MessageSchema } },
+      schema: {
+        operationId,
+        tags,
+        summary,
+        params: NodeParamsSchema,
+        body: LabelBodySchema,
+        response: { 200: MessageSchema },
+      },
       handler: async (request) => {
         await change(db(request), request.params.graph, request.params.node, request.body.label);
         return { message };
@@ -93,7 +138,14 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     {
       preValidation: writer('changing properties'),
       config: errors,
-      schema: { operationId: 'setProperty', tags, summary: 'Set a property of a node (`type: true`) or relationship (`type: false`)', params: PropertyParamsSchema, body: PropertyBodySchema, response: { 200: MessageSchema } },
+      schema: {
+        operationId: 'setProperty',
+        tags,
+        summary: 'Set a property of a node (`type: true`) or relationship (`type: false`)',
+        params: PropertyParamsSchema,
+        body: PropertyBodySchema,
+        response: { 200: MessageSchema },
+      },
     },
     async (request) => {
       const { graph, node, key } = request.params;
@@ -107,7 +159,14 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     {
       preValidation: writer('changing properties'),
       config: errors,
-      schema: { operationId: 'removeProperty', tags, summary: 'Remove a property of a node (`type: true`) or relationship (`type: false`)', params: PropertyParamsSchema, body: TypeBodySchema, response: { 200: MessageSchema } },
+      schema: {
+        operationId: 'removeProperty',
+        tags,
+        summary: 'Remove a property of a node (`type: true`) or relationship (`type: false`)',
+        params: PropertyParamsSchema,
+        body: TypeBodySchema,
+        response: { 200: MessageSchema },
+      },
     },
     async (request) => {
       const { graph, node, key } = request.params;

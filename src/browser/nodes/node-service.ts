@@ -30,25 +30,58 @@ function entityName(kind: EntityKind, id: number): string {
   return `${kind ? 'Node' : 'Relationship'} ${id}`;
 }
 
-async function writeOne(database: GraphDatabase, graph: string, kind: EntityKind, id: number, clause: string, parameters: Record<string, CypherValue> = {}): Promise<void> {
+async function writeOne(
+  database: GraphDatabase,
+  graph: string,
+  kind: EntityKind,
+  id: number,
+  clause: string,
+  parameters: Record<string, CypherValue> = {},
+): Promise<void> {
   await requireGraph(database, graph);
-  const result = await database.query(graph, withParameters(`${matchEntity(kind)} ${clause} RETURN count(e) AS matched`, { id, ...parameters }));
+  const result = await database.query(
+    graph,
+    withParameters(`${matchEntity(kind)} ${clause} RETURN count(e) AS matched`, { id, ...parameters }),
+  );
   if (Number(result.data?.[0]?.matched ?? 0) === 0) throw new NotFoundError(`${entityName(kind, id)} not found`);
 }
 
 export async function readNode(database: GraphDatabase, graph: string, id: number): Promise<NodeView> {
   await requireGraph(database, graph);
-  const result = await database.query(graph, withParameters('MATCH (n) WHERE ID(n) = $id OPTIONAL MATCH (n)-[r]-() RETURN n, collect(r) AS relationships', { id }), { readOnly: true });
+  const result = await database.query(
+    graph,
+    withParameters('MATCH (n) WHERE ID(n) = $id OPTIONAL MATCH (n)-[r]-() RETURN n, collect(r) AS relationships', {
+      id,
+    }),
+    { readOnly: true },
+  );
   const row = result.data?.[0];
   if (!row || row.n === null || row.n === undefined) throw new NotFoundError(`Node ${id} not found`);
   const node = row.n as unknown as NodeView['node'];
-  const relationships = (row.relationships as unknown as { id: number; relationshipType: string; sourceId: number; destinationId: number; properties: Record<string, JsonValue> }[]).map(
-    (r) => ({ id: r.id, type: r.relationshipType, source: r.sourceId, target: r.destinationId, properties: r.properties }),
-  );
+  const relationships = (
+    row.relationships as unknown as {
+      id: number;
+      relationshipType: string;
+      sourceId: number;
+      destinationId: number;
+      properties: Record<string, JsonValue>;
+    }[]
+  ).map((r) => ({
+    id: r.id,
+    type: r.relationshipType,
+    source: r.sourceId,
+    target: r.destinationId,
+    properties: r.properties,
+  }));
   return { node: { id: node.id, labels: node.labels, properties: node.properties }, relationships };
 }
 
-export async function deleteEntity(database: GraphDatabase, graph: string, kind: EntityKind, id: number): Promise<string> {
+export async function deleteEntity(
+  database: GraphDatabase,
+  graph: string,
+  kind: EntityKind,
+  id: number,
+): Promise<string> {
   await requireGraph(database, graph);
   const clause = kind ? 'MATCH (e) WHERE ID(e) = $id DETACH DELETE e' : 'MATCH ()-[e]->() WHERE ID(e) = $id DELETE e';
   const result = await database.query(graph, withParameters(clause, { id }));
@@ -65,11 +98,24 @@ export async function removeLabel(database: GraphDatabase, graph: string, id: nu
   await writeOne(database, graph, true, id, `REMOVE e:${quoteIdentifier(label, 'label')}`);
 }
 
-export async function setProperty(database: GraphDatabase, graph: string, kind: EntityKind, id: number, key: string, value: CypherValue): Promise<void> {
+export async function setProperty(
+  database: GraphDatabase,
+  graph: string,
+  kind: EntityKind,
+  id: number,
+  key: string,
+  value: CypherValue,
+): Promise<void> {
   await writeOne(database, graph, kind, id, `SET e.${quoteIdentifier(key, 'property key')} = $value`, { value });
 }
 
-export async function removeProperty(database: GraphDatabase, graph: string, kind: EntityKind, id: number, key: string): Promise<void> {
+export async function removeProperty(
+  database: GraphDatabase,
+  graph: string,
+  kind: EntityKind,
+  id: number,
+  key: string,
+): Promise<void> {
   await writeOne(database, graph, kind, id, `SET e.${quoteIdentifier(key, 'property key')} = NULL`);
 }
 
@@ -87,19 +133,29 @@ export interface NewEntity {
  * Creates one node or one relationship (`POST /api/graph/{graph}/{element}`). Names are quoted or refused, values
  * travel as one map parameter; a relationship between nodes that do not exist is a 404, and nothing is created.
  */
-export async function createEntity(database: GraphDatabase, graph: string, entity: NewEntity): Promise<Record<string, JsonValue>> {
+export async function createEntity(
+  database: GraphDatabase,
+  graph: string,
+  entity: NewEntity,
+): Promise<Record<string, JsonValue>> {
   await requireGraph(database, graph);
   const properties = { properties: entity.properties };
   if (entity.type) {
     const labels = entity.labels.map((label) => `:${quoteIdentifier(label, 'label')}`).join('');
-    const result = await database.query(graph, withParameters(`CREATE (n${labels}) SET n = $properties RETURN n`, properties));
+    const result = await database.query(
+      graph,
+      withParameters(`CREATE (n${labels}) SET n = $properties RETURN n`, properties),
+    );
     return result.data![0]!;
   }
   const [source, target] = entity.endpoints!;
   const type = quoteIdentifier(entity.labels[0]!, 'relationship type');
   const result = await database.query(
     graph,
-    withParameters(`MATCH (a), (b) WHERE ID(a) = $source AND ID(b) = $target CREATE (a)-[e:${type}]->(b) SET e = $properties RETURN e`, { source, target, ...properties }),
+    withParameters(
+      `MATCH (a), (b) WHERE ID(a) = $source AND ID(b) = $target CREATE (a)-[e:${type}]->(b) SET e = $properties RETURN e`,
+      { source, target, ...properties },
+    ),
   );
   const row = result.data?.[0];
   if (!row) throw new NotFoundError(`Node ${source} or ${target} not found`);

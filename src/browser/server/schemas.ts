@@ -4,10 +4,23 @@ import { z } from 'zod';
 import { GraphParamsSchema } from '../graphs/schemas.js';
 
 /** INFO sections a token holder may read: nothing in them is a secret (no passwords, no client addresses). */
-export const INFO_SECTIONS = ['server', 'clients', 'memory', 'persistence', 'stats', 'replication', 'cpu', 'modules', 'keyspace', 'errorstats'] as const;
+export const INFO_SECTIONS = [
+  'server',
+  'clients',
+  'memory',
+  'persistence',
+  'stats',
+  'replication',
+  'cpu',
+  'modules',
+  'keyspace',
+  'errorstats',
+] as const;
 
 export const DbVersionSchema = z.object({ result: z.tuple([z.string(), z.number()]) });
-export const InfoQuerySchema = z.object({ section: z.enum(INFO_SECTIONS, { error: `section must be one of ${INFO_SECTIONS.join(', ')}` }).optional() });
+export const InfoQuerySchema = z.object({
+  section: z.enum(INFO_SECTIONS, { error: `section must be one of ${INFO_SECTIONS.join(', ')}` }).optional(),
+});
 export const InfoSchema = z.object({ result: z.string() });
 
 const SeriesSchema = z.array(z.object({ name: z.string(), series: z.number() }));

@@ -5,7 +5,17 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
 import { openEventStream, wantsEventStream } from '../graphs/sse.js';
-import { ConnectionInfoSchema, CountParamsSchema, DbVersionSchema, EdgeCountSchema, GraphMemorySchema, InfoQuerySchema, InfoSchema, MonitorSchema, NodeCountSchema } from './schemas.js';
+import {
+  ConnectionInfoSchema,
+  CountParamsSchema,
+  DbVersionSchema,
+  EdgeCountSchema,
+  GraphMemorySchema,
+  InfoQuerySchema,
+  InfoSchema,
+  MonitorSchema,
+  NodeCountSchema,
+} from './schemas.js';
 import type { ServerService } from './server-service.js';
 
 const tags = ['server'];
@@ -18,7 +28,14 @@ export function serverRoutes(app: FastifyInstance, context: BrowserContext, serv
     '/api/DBVersion',
     {
       config: { errorResponses: [503] },
-      schema: { operationId: 'getDatabaseVersion', tags, summary: 'The graph module and its version', description: '`MODULE LIST` of the token’s database: `{result: ["graph", 41603]}` for FalkorDB 4.16.3. 503 `Graph module not found` when the server has no graph module.', response: { 200: DbVersionSchema } },
+      schema: {
+        operationId: 'getDatabaseVersion',
+        tags,
+        summary: 'The graph module and its version',
+        description:
+          '`MODULE LIST` of the token’s database: `{result: ["graph", 41603]}` for FalkorDB 4.16.3. 503 `Graph module not found` when the server has no graph module.',
+        response: { 200: DbVersionSchema },
+      },
     },
     async (request) => ({ result: await server.moduleVersion(db(request)) }),
   );
@@ -45,7 +62,8 @@ export function serverRoutes(app: FastifyInstance, context: BrowserContext, serv
         operationId: 'getMonitor',
         tags,
         summary: 'Memory and the running and waiting queries',
-        description: 'Memory figures from `INFO memory` and the queries `GRAPH.INFO` reports running or waiting, as `{name, series}` points for charts plus one entry per query. Only an Admin token sees the text of the queries.',
+        description:
+          'Memory figures from `INFO memory` and the queries `GRAPH.INFO` reports running or waiting, as `{name, series}` points for charts plus one entry per query. Only an Admin token sees the text of the queries.',
         response: { 200: MonitorSchema },
       },
     },
@@ -59,7 +77,8 @@ export function serverRoutes(app: FastifyInstance, context: BrowserContext, serv
         operationId: 'getConnectionInfo',
         tags,
         summary: 'Role, replication and cluster mode of the database server',
-        description: 'From `INFO replication` and `INFO cluster`: the server’s role, its replicas (address, port, state) or its primary, and whether cluster mode is on. Never a password.',
+        description:
+          'From `INFO replication` and `INFO cluster`: the server’s role, its replicas (address, port, state) or its primary, and whether cluster mode is on. Never a password.',
         response: { 200: ConnectionInfoSchema },
       },
     },
@@ -70,7 +89,15 @@ export function serverRoutes(app: FastifyInstance, context: BrowserContext, serv
     '/api/graph/:graph/memory',
     {
       config: { errorResponses: [404] },
-      schema: { operationId: 'getGraphMemory', tags, summary: 'Memory used by one graph', description: '`GRAPH.MEMORY USAGE` of the graph, as FalkorDB answers it (`result`) and as an object (`usage`, in MB). 404 when the graph does not exist.', params: CountParamsSchema, response: { 200: GraphMemorySchema } },
+      schema: {
+        operationId: 'getGraphMemory',
+        tags,
+        summary: 'Memory used by one graph',
+        description:
+          '`GRAPH.MEMORY USAGE` of the graph, as FalkorDB answers it (`result`) and as an object (`usage`, in MB). 404 when the graph does not exist.',
+        params: CountParamsSchema,
+        response: { 200: GraphMemorySchema },
+      },
     },
     async (request) => server.graphMemory(db(request), request.params.graph),
   );
@@ -90,7 +117,10 @@ export function serverRoutes(app: FastifyInstance, context: BrowserContext, serv
           response: {
             200: {
               description: 'The count',
-              content: { 'application/json': { schema: what === 'nodes' ? NodeCountSchema : EdgeCountSchema }, 'text/event-stream': { schema: z.string() } },
+              content: {
+                'application/json': { schema: what === 'nodes' ? NodeCountSchema : EdgeCountSchema },
+                'text/event-stream': { schema: z.string() },
+              },
             },
           },
         },

@@ -1,6 +1,13 @@
 // Facts about the token's FalkorDB server and its graphs, read with commands every role may send.
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
-import { graphModuleVersion, parseInfo, parseMemoryUsage, parseQueryList, ServerCommands, type RunningQuery } from '../../platform/falkordb/server-commands.js';
+import {
+  graphModuleVersion,
+  parseInfo,
+  parseMemoryUsage,
+  parseQueryList,
+  ServerCommands,
+  type RunningQuery,
+} from '../../platform/falkordb/server-commands.js';
 import { HttpError } from '../../shared/http-errors.js';
 import { requireGraph } from '../graphs/graph-service.js';
 import { INFO_SECTIONS } from './schemas.js';
@@ -24,7 +31,12 @@ export function parseReplicaLine(value: string): { host: string; port: number; s
 }
 
 function queryEntry(query: RunningQuery, showText: boolean) {
-  return { graph: query.graph, receivedAt: new Date(query.receivedAt).toISOString(), durationMs: query.durationMs, ...(showText ? { query: query.query } : {}) };
+  return {
+    graph: query.graph,
+    receivedAt: new Date(query.receivedAt).toISOString(),
+    durationMs: query.durationMs,
+    ...(showText ? { query: query.query } : {}),
+  };
 }
 
 export function createServerService() {
@@ -41,12 +53,19 @@ export function createServerService() {
     async info(database: GraphDatabase, section: (typeof INFO_SECTIONS)[number] | undefined): Promise<string> {
       const sections = section ? [section] : INFO_SECTIONS;
       const texts = await Promise.all(sections.map((name) => commands(database).info(name)));
-      return texts.map(withoutHostPaths).filter((text) => text.trim() !== '').join('\r\n');
+      return texts
+        .map(withoutHostPaths)
+        .filter((text) => text.trim() !== '')
+        .join('\r\n');
     },
 
     async monitor(database: GraphDatabase, showQueryText: boolean) {
       const server = commands(database);
-      const [memoryText, running, waiting] = await Promise.all([server.info('memory'), server.runningQueries(), server.waitingQueries()]);
+      const [memoryText, running, waiting] = await Promise.all([
+        server.info('memory'),
+        server.runningQueries(),
+        server.waitingQueries(),
+      ]);
       const memory = parseInfo(memoryText).memory ?? {};
       const runningQueries = parseQueryList(running);
       const waitingQueries = parseQueryList(waiting);
@@ -73,12 +92,21 @@ export function createServerService() {
         role: replication.role ?? 'unknown',
         connectedReplicas: Number(replication.connected_slaves ?? 0),
         replicas,
-        ...(replication.master_host ? { masterHost: replication.master_host, masterPort: Number(replication.master_port), masterLinkStatus: replication.master_link_status ?? 'unknown' } : {}),
+        ...(replication.master_host
+          ? {
+              masterHost: replication.master_host,
+              masterPort: Number(replication.master_port),
+              masterLinkStatus: replication.master_link_status ?? 'unknown',
+            }
+          : {}),
         clusterEnabled: cluster.cluster_enabled === '1',
       };
     },
 
-    async graphMemory(database: GraphDatabase, graph: string): Promise<{ result: unknown[]; usage: ReturnType<typeof parseMemoryUsage> }> {
+    async graphMemory(
+      database: GraphDatabase,
+      graph: string,
+    ): Promise<{ result: unknown[]; usage: ReturnType<typeof parseMemoryUsage> }> {
       await requireGraph(database, graph);
       const reply = await commands(database).memoryUsage(graph);
       return { result: Array.isArray(reply) ? reply : [], usage: { ...parseMemoryUsage(reply) } };

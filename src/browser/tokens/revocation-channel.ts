@@ -15,7 +15,12 @@ export interface RevocationListener {
   close(): Promise<void>;
 }
 
-export function listenForRevocations(store: RedisConnection, cache: TokenCache, logger: FastifyBaseLogger, prefix = 'graphdb:'): RevocationListener {
+export function listenForRevocations(
+  store: RedisConnection,
+  cache: TokenCache,
+  logger: FastifyBaseLogger,
+  prefix = 'graphdb:',
+): RevocationListener {
   const channel = revocationChannel(prefix);
   const subscriber = store.duplicate();
   let pendingProbe: string | undefined;
@@ -55,7 +60,12 @@ export function listenForRevocations(store: RedisConnection, cache: TokenCache, 
     .connect()
     .then(() => subscriber.subscribe(channel, onMessage))
     .then(probe)
-    .catch((error: unknown) => logger.warn({ err: error }, 'cannot subscribe to token revocations; tokens are checked against the store on every request'));
+    .catch((error: unknown) =>
+      logger.warn(
+        { err: error },
+        'cannot subscribe to token revocations; tokens are checked against the store on every request',
+      ),
+    );
 
   return {
     async close() {

@@ -10,8 +10,15 @@ export const CreateTokenBodySchema = z.object({
   name: z.string().trim().min(1).max(128).optional(),
   expiresAt: z.string().max(64).nullable().optional(),
   ttlSeconds: z.number().optional(),
-  host: z.string().min(1).max(253).regex(/^[^\s/?#@]+$/, 'must be a host name or IP address'),
-  port: z.string().regex(/^\d{1,5}$/, 'must be a port number between 1 and 65535').refine((port) => Number(port) >= 1 && Number(port) <= 65535, 'must be a port number between 1 and 65535'),
+  host: z
+    .string()
+    .min(1)
+    .max(253)
+    .regex(/^[^\s/?#@]+$/, 'must be a host name or IP address'),
+  port: z
+    .string()
+    .regex(/^\d{1,5}$/, 'must be a port number between 1 and 65535')
+    .refine((port) => Number(port) >= 1 && Number(port) <= 65535, 'must be a port number between 1 and 65535'),
   tls: z.enum(['true', 'false']),
   /** PEM certificate authority for TLS connections; the system trust store when absent. */
   ca: z.string().max(65_536).optional(),
@@ -43,4 +50,6 @@ export const TokenReadSchema = z.object({ token: TokenMetadataSchema });
 export const TokenRevokedSchema = z.object({ message: z.string(), tokenId: z.string() });
 // Any id is looked up: one that is not of the `<epoch_millis>-<uuid>` form names no token, which the seed answers
 // with 404 `Token not found` (the store never builds a key from it).
-export const TokenIdParamsSchema = z.object({ tokenId: z.string().min(1).max(256).meta({ description: 'A token id, `<epoch_millis>-<uuid>`' }) });
+export const TokenIdParamsSchema = z.object({
+  tokenId: z.string().min(1).max(256).meta({ description: 'A token id, `<epoch_millis>-<uuid>`' }),
+});

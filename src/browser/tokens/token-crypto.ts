@@ -13,7 +13,8 @@ export function encryptPassword(plain: string, keyHex: string): string {
 
 export function decryptPassword(stored: string, keyHex: string): string {
   const [iv, tag, ciphertext] = stored.split(':');
-  if (iv === undefined || tag === undefined || ciphertext === undefined) throw new Error('malformed encrypted password');
+  if (iv === undefined || tag === undefined || ciphertext === undefined)
+    throw new Error('malformed encrypted password');
   const decipher = createDecipheriv('aes-256-gcm', Buffer.from(keyHex, 'hex'), Buffer.from(iv, 'hex'));
   decipher.setAuthTag(Buffer.from(tag, 'hex'));
   return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'hex')), decipher.final()]).toString('utf8');

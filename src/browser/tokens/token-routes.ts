@@ -54,7 +54,15 @@ export function tokenRoutes(app: FastifyInstance, tokens: TokenService): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   routes.get(
     '/api/auth/tokens',
-    { schema: { operationId: 'listTokens', tags: ['tokens'], summary: 'List tokens (an Admin sees every token of its database)', security, response: { 200: TokenListSchema } } },
+    {
+      schema: {
+        operationId: 'listTokens',
+        tags: ['tokens'],
+        summary: 'List tokens (an Admin sees every token of its database)',
+        security,
+        response: { 200: TokenListSchema },
+      },
+    },
     async (request) => {
       const list = await tokens.list(principalOf(request));
       return { tokens: list, count: list.length };
@@ -64,7 +72,14 @@ export function tokenRoutes(app: FastifyInstance, tokens: TokenService): void {
     '/api/auth/tokens/:tokenId',
     {
       config: { errorResponses: [404] },
-      schema: { operationId: 'getToken', tags: ['tokens'], summary: 'Read one token', security, params: TokenIdParamsSchema, response: { 200: TokenReadSchema } },
+      schema: {
+        operationId: 'getToken',
+        tags: ['tokens'],
+        summary: 'Read one token',
+        security,
+        params: TokenIdParamsSchema,
+        response: { 200: TokenReadSchema },
+      },
     },
     async (request) => ({ token: await tokens.read(principalOf(request), request.params.tokenId) }),
   );
@@ -72,7 +87,14 @@ export function tokenRoutes(app: FastifyInstance, tokens: TokenService): void {
     '/api/auth/tokens/:tokenId',
     {
       config: { errorResponses: [404] },
-      schema: { operationId: 'revokeToken', tags: ['tokens'], summary: 'Revoke a token', security, params: TokenIdParamsSchema, response: { 200: TokenRevokedSchema } },
+      schema: {
+        operationId: 'revokeToken',
+        tags: ['tokens'],
+        summary: 'Revoke a token',
+        security,
+        params: TokenIdParamsSchema,
+        response: { 200: TokenRevokedSchema },
+      },
     },
     async (request) => {
       await tokens.revoke(principalOf(request), request.params.tokenId);

@@ -4,7 +4,13 @@ import { isReplyError, type CredentialPool } from '../../platform/falkordb/conne
 import { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { graphModuleVersion } from '../../platform/falkordb/server-commands.js';
 import { canonicalDatabaseHost, TargetRefusedError } from '../../platform/falkordb/target-guard.js';
-import { BadRequestError, ForbiddenError, HttpError, NotFoundError, UnauthorizedError } from '../../shared/http-errors.js';
+import {
+  BadRequestError,
+  ForbiddenError,
+  HttpError,
+  NotFoundError,
+  UnauthorizedError,
+} from '../../shared/http-errors.js';
 import { signHs256 } from '../../shared/jwt.js';
 import { databaseFor, type BrowserContext, type Principal } from '../context.js';
 import { toHttpError } from '../database/database-errors.js';
@@ -23,7 +29,9 @@ export function databaseKey(host: string, port: number): string {
 }
 
 export function userIdOf(host: string, port: number, username: string): string {
-  return createHash('sha256').update(`${databaseKey(host, port)}\n${username}`).digest('hex');
+  return createHash('sha256')
+    .update(`${databaseKey(host, port)}\n${username}`)
+    .digest('hex');
 }
 
 /**
@@ -33,15 +41,18 @@ export function userIdOf(host: string, port: number, username: string): string {
 export function resolveExpiry(body: CreateTokenBody, now: number, defaultTtlSeconds: number): number {
   if (body.expiresAt !== undefined && body.expiresAt !== null) {
     const at = Date.parse(body.expiresAt);
-    if (!/^\d{4}-\d{2}-\d{2}/.test(body.expiresAt) || Number.isNaN(at)) throw new BadRequestError('expiresAt must be an ISO 8601 date-time');
+    if (!/^\d{4}-\d{2}-\d{2}/.test(body.expiresAt) || Number.isNaN(at))
+      throw new BadRequestError('expiresAt must be an ISO 8601 date-time');
     if (at <= now) throw new BadRequestError('Expiration date must be in the future');
     if (body.ttlSeconds !== undefined) throw new BadRequestError('Give either expiresAt or ttlSeconds, not both');
-    if (at > now + MAX_TTL_SECONDS * 1000) throw new BadRequestError(`Expiration date must be within ${MAX_TTL_SECONDS} seconds (366 days) from now`);
+    if (at > now + MAX_TTL_SECONDS * 1000)
+      throw new BadRequestError(`Expiration date must be within ${MAX_TTL_SECONDS} seconds (366 days) from now`);
     return at;
   }
   if (body.ttlSeconds !== undefined) {
     const ttl = body.ttlSeconds;
-    if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TTL_SECONDS) throw new BadRequestError(`Invalid TTL value (must be between 1 and ${MAX_TTL_SECONDS} seconds)`);
+    if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TTL_SECONDS)
+      throw new BadRequestError(`Invalid TTL value (must be between 1 and ${MAX_TTL_SECONDS} seconds)`);
     return now + ttl * 1000;
   }
   return now + defaultTtlSeconds * 1000;
@@ -139,10 +150,18 @@ export function createTokenService(context: BrowserContext) {
       const expiresAt = resolveExpiry(body, now, context.limits.tokenDefaultTtlSeconds);
       const password = checkPasswordRule(body);
       const port = Number(body.port);
-      const credentials = { host: body.host, port, username: body.username, password, tls: body.tls === 'true', ca: body.ca };
+      const credentials = {
+        host: body.host,
+        port,
+        username: body.username,
+        password,
+        tls: body.tls === 'true',
+        ca: body.ca,
+      };
 
       const { credentialCheckTimeoutMs: deadlineMs, credentialChecksMax } = context.limits;
-      if (checksInFlight >= credentialChecksMax) throw new HttpError(429, 'Too many token requests in progress; try again in a second', { 'retry-after': '1' });
+      if (checksInFlight >= credentialChecksMax)
+        throw new HttpError(429, 'Too many token requests in progress; try again in a second', { 'retry-after': '1' });
       checksInFlight++;
       const started = Date.now();
       let role: Role | undefined;
@@ -196,7 +215,9 @@ export function createTokenService(context: BrowserContext) {
     },
 
     async list(principal: Principal): Promise<TokenMetadata[]> {
-      const records = await context.store.list((await isAdminNow(principal)) ? { dbKey: principal.dbKey } : { userId: principal.userId });
+      const records = await context.store.list(
+        (await isAdminNow(principal)) ? { dbKey: principal.dbKey } : { userId: principal.userId },
+      );
       return records.filter((record) => isLive(record) && record.revokedAt === null).map(toMetadata);
     },
 

@@ -95,7 +95,11 @@ export const TOKEN_STORE_UNAVAILABLE = 'Token store is unavailable';
 /** Every store operation fails as one 503 when the server behind it cannot be reached. */
 type Observe = (operation: string, seconds: number) => void;
 
-function unavailableAs503<A extends unknown[], R>(name: string, operation: (...args: A) => Promise<R>, observe?: Observe): (...args: A) => Promise<R> {
+function unavailableAs503<A extends unknown[], R>(
+  name: string,
+  operation: (...args: A) => Promise<R>,
+  observe?: Observe,
+): (...args: A) => Promise<R> {
   return async (...args: A) => {
     const started = performance.now();
     try {
@@ -128,7 +132,9 @@ export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:', ob
         .zAdd(dbKey(record.dbKey), { score: record.createdAt, value: record.tokenId })
         .zAdd(userKey(record.userId), { score: record.createdAt, value: record.tokenId });
       if (record.expiresAt !== null) {
-        multi.pExpireAt(tokenKey(record.tokenId), record.expiresAt).pExpireAt(hashKey(record.tokenHash), record.expiresAt);
+        multi
+          .pExpireAt(tokenKey(record.tokenId), record.expiresAt)
+          .pExpireAt(hashKey(record.tokenHash), record.expiresAt);
       }
       await multi.exec();
     },
@@ -172,7 +178,8 @@ export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:', ob
     rescope: async (tokenIds: string[], role: Role): Promise<void> => {
       if (tokenIds.length === 0) return;
       const multi = redis.multi();
-      for (const id of tokenIds) multi.hSet(tokenKey(id), 'role', role).publish(revocationChannel(prefix), `${CHANGED_MESSAGE}${id}`);
+      for (const id of tokenIds)
+        multi.hSet(tokenKey(id), 'role', role).publish(revocationChannel(prefix), `${CHANGED_MESSAGE}${id}`);
       await multi.exec();
     },
 

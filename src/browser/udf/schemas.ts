@@ -4,10 +4,15 @@ import { z } from 'zod';
 /** Longest library source accepted; FalkorDB keeps every library in memory and in its persistence files. */
 export const MAX_UDF_CODE_BYTES = 256 * 1024;
 
-export const LibraryNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be 1-64 letters, digits or `_`, not starting with a digit');
+export const LibraryNameSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'must be 1-64 letters, digits or `_`, not starting with a digit');
 export const LibraryParamsSchema = z.object({ lib: LibraryNameSchema });
 export const LoadLibraryBodySchema = z.object({
-  code: z.string().min(1, 'must not be empty').refine((code) => Buffer.byteLength(code) <= MAX_UDF_CODE_BYTES, `must be at most ${MAX_UDF_CODE_BYTES} bytes`),
+  code: z
+    .string()
+    .min(1, 'must not be empty')
+    .refine((code) => Buffer.byteLength(code) <= MAX_UDF_CODE_BYTES, `must be at most ${MAX_UDF_CODE_BYTES} bytes`),
   replace: z.boolean().default(false),
 });
 

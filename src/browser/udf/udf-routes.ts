@@ -3,7 +3,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRole } from '../auth/roles.js';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
-import { LibraryListSchema, LibraryParamsSchema, LibraryReadSchema, LoadLibraryBodySchema, UdfFlushedSchema, UdfMessageSchema } from './schemas.js';
+import {
+  LibraryListSchema,
+  LibraryParamsSchema,
+  LibraryReadSchema,
+  LoadLibraryBodySchema,
+  UdfFlushedSchema,
+  UdfMessageSchema,
+} from './schemas.js';
 import type { UdfService } from './udf-service.js';
 
 const tags = ['udf'];
@@ -16,13 +23,31 @@ export function udfRoutes(app: FastifyInstance, context: BrowserContext, udf: Ud
 
   routes.get(
     '/api/udf',
-    { preValidation: admin, schema: { operationId: 'listUdfLibraries', tags, summary: 'UDF libraries and their functions', description: `\`GRAPH.UDF LIST\`. ${unsupported}`, response: { 200: LibraryListSchema } } },
+    {
+      preValidation: admin,
+      schema: {
+        operationId: 'listUdfLibraries',
+        tags,
+        summary: 'UDF libraries and their functions',
+        description: `\`GRAPH.UDF LIST\`. ${unsupported}`,
+        response: { 200: LibraryListSchema },
+      },
+    },
     async (request) => ({ result: await udf.list(db(request)) }),
   );
 
   routes.delete(
     '/api/udf',
-    { preValidation: admin, schema: { operationId: 'flushUdfLibraries', tags, summary: 'Remove every UDF library', description: `\`GRAPH.UDF FLUSH\`. ${unsupported}`, response: { 200: UdfFlushedSchema } } },
+    {
+      preValidation: admin,
+      schema: {
+        operationId: 'flushUdfLibraries',
+        tags,
+        summary: 'Remove every UDF library',
+        description: `\`GRAPH.UDF FLUSH\`. ${unsupported}`,
+        response: { 200: UdfFlushedSchema },
+      },
+    },
     async (request) => {
       await udf.flush(db(request));
       return { result: 'UDFs flushed successfully' as const };
@@ -34,7 +59,14 @@ export function udfRoutes(app: FastifyInstance, context: BrowserContext, udf: Ud
     {
       preValidation: admin,
       config: { errorResponses: [404] },
-      schema: { operationId: 'getUdfLibrary', tags, summary: 'One UDF library with its code', description: `\`GRAPH.UDF LIST <lib> WITHCODE\`; 404 when there is no such library. ${unsupported}`, params: LibraryParamsSchema, response: { 200: LibraryReadSchema } },
+      schema: {
+        operationId: 'getUdfLibrary',
+        tags,
+        summary: 'One UDF library with its code',
+        description: `\`GRAPH.UDF LIST <lib> WITHCODE\`; 404 when there is no such library. ${unsupported}`,
+        params: LibraryParamsSchema,
+        response: { 200: LibraryReadSchema },
+      },
     },
     async (request) => ({ result: await udf.read(db(request), request.params.lib) }),
   );
@@ -65,7 +97,14 @@ export function udfRoutes(app: FastifyInstance, context: BrowserContext, udf: Ud
     {
       preValidation: admin,
       config: { errorResponses: [404] },
-      schema: { operationId: 'deleteUdfLibrary', tags, summary: 'Remove one UDF library', description: `\`GRAPH.UDF DELETE <lib>\`; 404 when there is no such library. ${unsupported}`, params: LibraryParamsSchema, response: { 200: UdfMessageSchema } },
+      schema: {
+        operationId: 'deleteUdfLibrary',
+        tags,
+        summary: 'Remove one UDF library',
+        description: `\`GRAPH.UDF DELETE <lib>\`; 404 when there is no such library. ${unsupported}`,
+        params: LibraryParamsSchema,
+        response: { 200: UdfMessageSchema },
+      },
     },
     async (request) => {
       await udf.remove(db(request), request.params.lib);

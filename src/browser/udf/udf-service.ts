@@ -1,7 +1,12 @@
 // FalkorDB's user-defined function libraries through GRAPH.UDF: list, read, load, delete, flush.
 import { isReplyError } from '../../platform/falkordb/connection-pools.js';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
-import { graphModuleVersion, parseUdfList, ServerCommands, type UdfLibrary } from '../../platform/falkordb/server-commands.js';
+import {
+  graphModuleVersion,
+  parseUdfList,
+  ServerCommands,
+  type UdfLibrary,
+} from '../../platform/falkordb/server-commands.js';
 import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../../shared/http-errors.js';
 
 /** GRAPH.UDF arrived with graph module 4.16.0. */
@@ -11,7 +16,8 @@ export const MIN_UDF_MODULE_VERSION = 41600;
 function udfError(error: unknown, library: string): unknown {
   if (!isReplyError(error)) return error;
   if (/does not exist/i.test(error.message)) return new NotFoundError(`UDF library ${library} not found`);
-  if (/already registered/i.test(error.message)) return new ConflictError(`UDF library ${library} already exists (send "replace": true to replace it)`);
+  if (/already registered/i.test(error.message))
+    return new ConflictError(`UDF library ${library} already exists (send "replace": true to replace it)`);
   return new HttpError(/^NOPERM\b/.test(error.message) ? 403 : 400, error.message);
 }
 
@@ -21,7 +27,9 @@ export function createUdfService() {
   async function requireUdfSupport(database: GraphDatabase): Promise<void> {
     const version = graphModuleVersion(await commands(database).moduleList());
     if (version === undefined || version < MIN_UDF_MODULE_VERSION) {
-      throw new BadRequestError(`UDF feature requires graph module version ${MIN_UDF_MODULE_VERSION} or higher. Current version: ${version ?? 'none'}`);
+      throw new BadRequestError(
+        `UDF feature requires graph module version ${MIN_UDF_MODULE_VERSION} or higher. Current version: ${version ?? 'none'}`,
+      );
     }
   }
 

@@ -3,14 +3,40 @@
 import type { Role } from '../auth/roles.js';
 
 const READ_ONLY = [
-  'on', 'resetkeys', '~*', 'resetchannels', '-@all',
-  '+graph.explain', '+graph.list', '+graph.ro_query', '+graph.info', '+graph.memory', '+module|list',
-  '+ping', '+hello', '+info', '+dump', '+exists', '+ttl', '+pttl', '+expiretime',
+  'on',
+  'resetkeys',
+  '~*',
+  'resetchannels',
+  '-@all',
+  '+graph.explain',
+  '+graph.list',
+  '+graph.ro_query',
+  '+graph.info',
+  '+graph.memory',
+  '+module|list',
+  '+ping',
+  '+hello',
+  '+info',
+  '+dump',
+  '+exists',
+  '+ttl',
+  '+pttl',
+  '+expiretime',
 ];
 const READ_WRITE = [
   ...READ_ONLY,
-  '+graph.delete', '+graph.query', '+graph.profile', '+graph.constraint', '+graph.bulk', '+graph.copy', '+graph.udf',
-  '+expire', '+pexpire', '+restore', '+rename', '+renamenx',
+  '+graph.delete',
+  '+graph.query',
+  '+graph.profile',
+  '+graph.constraint',
+  '+graph.bulk',
+  '+graph.copy',
+  '+graph.udf',
+  '+expire',
+  '+pexpire',
+  '+restore',
+  '+rename',
+  '+renamenx',
 ];
 const ADMIN = ['on', 'resetkeys', '~*', '&*', '+@all'];
 

@@ -6,7 +6,15 @@ import { requireRole } from '../auth/roles.js';
 import { principalOf } from '../context.js';
 import { MessageSchema } from '../graphs/schemas.js';
 import { hoistBodyParameter } from '../query-parameters.js';
-import { CreateUserBodySchema, DeleteUsersBodySchema, RoleBodySchema, RoleQuerySchema, UserItemSchema, UserListSchema, UserParamsSchema } from './schemas.js';
+import {
+  CreateUserBodySchema,
+  DeleteUsersBodySchema,
+  RoleBodySchema,
+  RoleQuerySchema,
+  UserItemSchema,
+  UserListSchema,
+  UserParamsSchema,
+} from './schemas.js';
 import type { DatabaseUserService } from './user-service.js';
 
 const security = [{ [BEARER_SCHEME]: [] }];
@@ -18,7 +26,16 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
 
   routes.get(
     '/api/user',
-    { preValidation: admin, schema: { operationId: 'listUsers', tags, summary: 'Database users and their roles', security, response: { 200: UserListSchema } } },
+    {
+      preValidation: admin,
+      schema: {
+        operationId: 'listUsers',
+        tags,
+        summary: 'Database users and their roles',
+        security,
+        response: { 200: UserListSchema },
+      },
+    },
     async (request) => ({ result: await users.list(principalOf(request)) }),
   );
 
@@ -31,7 +48,8 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         operationId: 'getUser',
         tags,
         summary: 'One database user and its role',
-        description: 'The user that the `location` header of `POST /api/user` names, in the shape of a list item. 404 when there is no such user.',
+        description:
+          'The user that the `location` header of `POST /api/user` names, in the shape of a list item. 404 when there is no such user.',
         security,
         params: UserParamsSchema,
         response: { 200: UserItemSchema },
@@ -45,12 +63,22 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
     {
       preValidation: admin,
       config: { errorResponses: [409], responseHeaders: { 201: { location: 'The new user: `/api/user/{user}`' } } },
-      schema: { operationId: 'createUser', tags, summary: 'Create a database user with a role', security, body: CreateUserBodySchema, response: { 201: MessageSchema } },
+      schema: {
+        operationId: 'createUser',
+        tags,
+        summary: 'Create a database user with a role',
+        security,
+        body: CreateUserBodySchema,
+        response: { 201: MessageSchema },
+      },
     },
     async (request, reply) => {
       const { username } = request.body;
       await users.create(principalOf(request), request.body);
-      return reply.code(201).header('location', `/api/user/${encodeURIComponent(username)}`).send({ message: `User ${username} created` });
+      return reply
+        .code(201)
+        .header('location', `/api/user/${encodeURIComponent(username)}`)
+        .send({ message: `User ${username} created` });
     },
   );
 
@@ -62,7 +90,8 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         operationId: 'saveUsers',
         tags,
         summary: "Save the database's users to its ACL file (ACL SAVE)",
-        description: 'Changes made through this API are saved already; this saves changes made by other means. 400 when the database has no ACL file.',
+        description:
+          'Changes made through this API are saved already; this saves changes made by other means. 400 when the database has no ACL file.',
         security,
         response: { 200: MessageSchema },
       },
@@ -77,7 +106,14 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
     '/api/user',
     {
       preValidation: admin,
-      schema: { operationId: 'deleteUsers', tags, summary: 'Delete database users (all of them or none)', security, body: DeleteUsersBodySchema, response: { 200: MessageSchema } },
+      schema: {
+        operationId: 'deleteUsers',
+        tags,
+        summary: 'Delete database users (all of them or none)',
+        security,
+        body: DeleteUsersBodySchema,
+        response: { 200: MessageSchema },
+      },
     },
     async (request) => {
       await users.remove(principalOf(request), [...new Set(request.body.users.map((user) => user.username))]);

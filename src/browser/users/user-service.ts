@@ -15,15 +15,19 @@ export function createDatabaseUserService(context: BrowserContext, tokens: Token
   // ACL has no "create if absent": the existence check and ACL SETUSER of one user on one database run one at a
   // time here, so concurrent creations of the same name answer one 201 and 409s (within this process).
   const userLocks = new KeyedMutex();
-  const lockUser = <T>(principal: Principal, username: string, work: () => Promise<T>) => userLocks.run(`${principal.dbKey}|${username}`, work);
+  const lockUser = <T>(principal: Principal, username: string, work: () => Promise<T>) =>
+    userLocks.run(`${principal.dbKey}|${username}`, work);
   // Several users at once take their locks in name order, so two such requests cannot wait on each other.
   const lockUsers = <T>(principal: Principal, usernames: string[], work: () => Promise<T>) =>
-    [...usernames].sort().reduceRight<() => Promise<T>>((inner, username) => () => lockUser(principal, username, inner), work)();
+    [...usernames]
+      .sort()
+      .reduceRight<() => Promise<T>>((inner, username) => () => lockUser(principal, username, inner), work)();
 
   // The token store's own account: changing or deleting it would take every token of every user down.
   const refuseProtected = (principal: Principal, usernames: string[]) => {
     const protectedName = usernames.find((username) => isProtectedUser(context, principal, username));
-    if (protectedName) throw new BadRequestError(`User ${protectedName} is used by this server and cannot be changed or deleted`);
+    if (protectedName)
+      throw new BadRequestError(`User ${protectedName} is used by this server and cannot be changed or deleted`);
   };
 
   // Users made here must survive the database's restart: saved to its ACL file when it has one. The change itself
@@ -77,7 +81,9 @@ export function createDatabaseUserService(context: BrowserContext, tokens: Token
     /** ACL SAVE on demand (the public browser's route); a database without an ACL file says so (400, its text). */
     async save(principal: Principal): Promise<void> {
       if ((await db(principal).aclSave()) === 'no-acl-file') {
-        throw new BadRequestError('This database has no ACL file to save its users to (start it with the aclfile setting)');
+        throw new BadRequestError(
+          'This database has no ACL file to save its users to (start it with the aclfile setting)',
+        );
       }
     },
 

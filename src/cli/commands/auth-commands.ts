@@ -22,18 +22,28 @@ export function registerAuthCommands(program: Command): void {
     .option('--email <email>', 'account e-mail (asked for when omitted)')
     .option('--password-stdin', 'read the password from standard input instead of prompting')
     .option('--json', 'print the signed-in user as JSON')
-    .addHelpText('after', '\nExamples:\n  graphdb-admin login --server http://localhost:3000 --email admin@corp.example\n  echo "$PASSWORD" | graphdb-admin login --server http://localhost:3000 --email admin@corp.example --password-stdin')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  graphdb-admin login --server http://localhost:3000 --email admin@corp.example\n  echo "$PASSWORD" | graphdb-admin login --server http://localhost:3000 --email admin@corp.example --password-stdin',
+    )
     .action(async (options: { server: string; email?: string; passwordStdin?: boolean; json?: boolean }) => {
       const email = options.email ?? (await promptHidden('E-mail: ', false));
       const password = options.passwordStdin ? await readStdin() : await promptHidden('Password: ', true);
       let res: Response;
       try {
-        res = await fetch(new URL('/api/auth/login', options.server), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+        res = await fetch(new URL('/api/auth/login', options.server), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password }),
+        });
       } catch (error) {
         throw new CliError(EXIT.other, `cannot reach ${options.server}: ${(error as Error).message}`);
       }
       if (!res.ok) throw new CliError(exitCodeForStatus(res.status), await readErrorMessage(res));
-      const cookie = res.headers.getSetCookie().find((line) => line.startsWith('token='))?.split(';')[0];
+      const cookie = res.headers
+        .getSetCookie()
+        .find((line) => line.startsWith('token='))
+        ?.split(';')[0];
       if (!cookie) throw new CliError(EXIT.other, 'the server did not set a session cookie');
       const { user } = (await res.json()) as { user: UserView };
       const file = await saveSession({ server: options.server, cookie });
@@ -46,7 +56,10 @@ export function registerAuthCommands(program: Command): void {
     .description('Sign out and forget the stored session')
     .action(async () => {
       const session = await loadSession();
-      if (session) await clientFor(session).call('POST', '/api/auth/logout').catch(() => undefined);
+      if (session)
+        await clientFor(session)
+          .call('POST', '/api/auth/logout')
+          .catch(() => undefined);
       await deleteSession();
       printLine('Signed out');
     });

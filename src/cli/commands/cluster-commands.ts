@@ -34,15 +34,30 @@ const TERMINAL = new Set(['Succeed', 'Failed', 'Aborted', 'Cancelled']);
 const FAILED = new Set(['Failed', 'Aborted', 'Cancelled']);
 
 const query = (namespace?: string) => (namespace ? `?namespace=${encodeURIComponent(namespace)}` : '');
-const clusterPath = (name: string, suffix = '', namespace?: string) => `/api/clusters/${encodeURIComponent(name)}${suffix}${query(namespace)}`;
+const clusterPath = (name: string, suffix = '', namespace?: string) =>
+  `/api/clusters/${encodeURIComponent(name)}${suffix}${query(namespace)}`;
 
 /** Follows an operation until it ends, drawing a progress bar on stderr; fails the command when it did not succeed. */
-async function follow(client: ApiClient, cluster: string, operation: string, namespace: string | undefined, intervalMs: number): Promise<void> {
-  const bar = new SingleBar({ format: `${operation} [{bar}] {value}/{total} {phase}`, stream: process.stderr, noTTYOutput: true, notTTYSchedule: 1000 });
+async function follow(
+  client: ApiClient,
+  cluster: string,
+  operation: string,
+  namespace: string | undefined,
+  intervalMs: number,
+): Promise<void> {
+  const bar = new SingleBar({
+    format: `${operation} [{bar}] {value}/{total} {phase}`,
+    stream: process.stderr,
+    noTTYOutput: true,
+    notTTYSchedule: 1000,
+  });
   bar.start(1, 0, { phase: 'Pending' });
   try {
     for (;;) {
-      const { operations } = await client.call<{ operations: Operation[] }>('GET', clusterPath(cluster, '/operations', namespace));
+      const { operations } = await client.call<{ operations: Operation[] }>(
+        'GET',
+        clusterPath(cluster, '/operations', namespace),
+      );
       const current = operations.find((op) => op.name === operation);
       if (current) {
         const [done, total] = current.progress.split('/').map(Number);
@@ -50,7 +65,11 @@ async function follow(client: ApiClient, cluster: string, operation: string, nam
         bar.update(done ?? 0, { phase: current.phase });
         if (TERMINAL.has(current.phase)) {
           bar.stop();
-          if (FAILED.has(current.phase)) throw new CliError(EXIT.other, `${operation} ended ${current.phase}${current.message ? `: ${current.message}` : ''}`);
+          if (FAILED.has(current.phase))
+            throw new CliError(
+              EXIT.other,
+              `${operation} ended ${current.phase}${current.message ? `: ${current.message}` : ''}`,
+            );
           return;
         }
       }
@@ -70,10 +89,16 @@ interface MutationOptions {
 
 async function mutate(name: string, action: string, body: unknown, options: MutationOptions): Promise<void> {
   const client = await signedInClient();
-  const { operations } = await client.call<{ operation: string; operations: string[] }>('POST', clusterPath(name, `/${action}`, options.namespace), body);
+  const { operations } = await client.call<{ operation: string; operations: string[] }>(
+    'POST',
+    clusterPath(name, `/${action}`, options.namespace),
+    body,
+  );
   if (options.json) printJson({ operations });
   else for (const operation of operations) printLine(operation);
-  if (options.wait) for (const operation of operations) await follow(client, name, operation, options.namespace, Number(options.pollInterval));
+  if (options.wait)
+    for (const operation of operations)
+      await follow(client, name, operation, options.namespace, Number(options.pollInterval));
 }
 
 function mutation(parent: Command, name: string, description: string): Command {
@@ -81,7 +106,7 @@ function mutation(parent: Command, name: string, description: string): Command {
     .command(name)
     .description(description)
     .argument('<cluster>')
-    .option('-n, --namespace <namespace>', 'the cluster namespace (default: the server\'s)')
+    .option('-n, --namespace <namespace>', "the cluster namespace (default: the server's)")
     .option('--wait', 'follow the operation until it ends (non-zero exit unless it succeeds)')
     .option('--json', 'print the operation names as JSON')
     .option('--poll-interval <ms>', 'how often --wait polls', '1000');
@@ -97,10 +122,23 @@ export function registerClusterCommands(program: Command): void {
     .option('-A, --all-namespaces', 'every namespace (needs multi_cluster_mode)')
     .option('--json', 'print as JSON')
     .action(async (options: { namespace?: string; allNamespaces?: boolean; json?: boolean }) => {
-      if (options.namespace && options.allNamespaces) throw new CliError(EXIT.usage, 'use either --namespace or --all-namespaces');
-      const { clusters: list } = await (await signedInClient()).call<{ clusters: Cluster[] }>('GET', `/api/clusters${query(options.namespace)}`);
+      if (options.namespace && options.allNamespaces)
+        throw new CliError(EXIT.usage, 'use either --namespace or --all-namespaces');
+      const { clusters: list } = await (
+        await signedInClient()
+      ).call<{ clusters: Cluster[] }>('GET', `/api/clusters${query(options.namespace)}`);
       if (options.json) printJson(list);
-      else printTable(['NAMESPACE', 'NAME', 'TOPOLOGY', 'PHASE', 'COMPONENTS'], list.map((c) => [c.namespace, c.name, c.topology, c.phase, c.components.map((p) => `${p.name}×${p.shards ? `${p.shards}×` : ''}${p.replicas}`).join(' ')]));
+      else
+        printTable(
+          ['NAMESPACE', 'NAME', 'TOPOLOGY', 'PHASE', 'COMPONENTS'],
+          list.map((c) => [
+            c.namespace,
+            c.name,
+            c.topology,
+            c.phase,
+            c.components.map((p) => `${p.name}×${p.shards ? `${p.shards}×` : ''}${p.replicas}`).join(' '),
+          ]),
+        );
     });
 
   clusters
@@ -110,15 +148,26 @@ export function registerClusterCommands(program: Command): void {
     .option('-n, --namespace <namespace>', 'the cluster namespace')
     .option('--json', 'print as JSON')
     .action(async (name: string, options: { namespace?: string; json?: boolean }) => {
-      const { cluster } = await (await signedInClient()).call<{ cluster: Cluster }>('GET', clusterPath(name, '', options.namespace));
+      const { cluster } = await (
+        await signedInClient()
+      ).call<{ cluster: Cluster }>('GET', clusterPath(name, '', options.namespace));
       if (options.json) return printJson(cluster);
       printLine(`${cluster.namespace}/${cluster.name}: ${cluster.topology}, ${cluster.phase}`);
-      printTable(['COMPONENT', 'KIND', 'PHASE', 'REPLICAS', 'SHARDS', 'CPU', 'MEMORY', 'STORAGE'], cluster.components.map((p) => [p.name, p.kind, p.phase, p.replicas, p.shards, p.cpu, p.memory, p.storage]));
+      printTable(
+        ['COMPONENT', 'KIND', 'PHASE', 'REPLICAS', 'SHARDS', 'CPU', 'MEMORY', 'STORAGE'],
+        cluster.components.map((p) => [p.name, p.kind, p.phase, p.replicas, p.shards, p.cpu, p.memory, p.storage]),
+      );
     });
 
-  mutation(clusters, 'restart', 'Restart a deployment').action((name: string, options: MutationOptions) => mutate(name, 'restart', {}, options));
-  mutation(clusters, 'start', 'Start a stopped deployment').action((name: string, options: MutationOptions) => mutate(name, 'start', undefined, options));
-  mutation(clusters, 'stop', 'Stop a deployment').action((name: string, options: MutationOptions) => mutate(name, 'stop', undefined, options));
+  mutation(clusters, 'restart', 'Restart a deployment').action((name: string, options: MutationOptions) =>
+    mutate(name, 'restart', {}, options),
+  );
+  mutation(clusters, 'start', 'Start a stopped deployment').action((name: string, options: MutationOptions) =>
+    mutate(name, 'start', undefined, options),
+  );
+  mutation(clusters, 'stop', 'Stop a deployment').action((name: string, options: MutationOptions) =>
+    mutate(name, 'stop', undefined, options),
+  );
 
   mutation(clusters, 'scale', 'Scale replicas or shards (target counts), or cpu and memory')
     .option('--component <name>', 'the component (default: the first)')
@@ -126,30 +175,65 @@ export function registerClusterCommands(program: Command): void {
     .option('--shards <n>', 'target shard count (sharded clusters)')
     .option('--cpu <quantity>', 'cpu request and limit, e.g. 500m')
     .option('--memory <quantity>', 'memory request and limit, e.g. 2Gi')
-    .addHelpText('after', '\nExamples:\n  graphdb-admin clusters scale mygraph --replicas 3 --wait\n  graphdb-admin clusters scale mygraph --cpu 2 --memory 4Gi')
-    .action((name: string, options: MutationOptions & { component?: string; replicas?: string; shards?: string; cpu?: string; memory?: string }) => {
-      const count = (flag: string, value: string | undefined) => {
-        if (value === undefined) return undefined;
-        if (!/^\d+$/.test(value)) throw new CliError(EXIT.usage, `--${flag} takes a whole number`);
-        return Number(value);
-      };
-      const body = { component: options.component, replicas: count('replicas', options.replicas), shards: count('shards', options.shards), cpu: options.cpu, memory: options.memory };
-      if (Object.values(body).every((value) => value === undefined)) throw new CliError(EXIT.usage, 'give --replicas, --shards, --cpu or --memory');
-      return mutate(name, 'scale', JSON.parse(JSON.stringify(body)) as unknown, options);
-    });
+    .addHelpText(
+      'after',
+      '\nExamples:\n  graphdb-admin clusters scale mygraph --replicas 3 --wait\n  graphdb-admin clusters scale mygraph --cpu 2 --memory 4Gi',
+    )
+    .action(
+      (
+        name: string,
+        options: MutationOptions & {
+          component?: string;
+          replicas?: string;
+          shards?: string;
+          cpu?: string;
+          memory?: string;
+        },
+      ) => {
+        const count = (flag: string, value: string | undefined) => {
+          if (value === undefined) return undefined;
+          if (!/^\d+$/.test(value)) throw new CliError(EXIT.usage, `--${flag} takes a whole number`);
+          return Number(value);
+        };
+        const body = {
+          component: options.component,
+          replicas: count('replicas', options.replicas),
+          shards: count('shards', options.shards),
+          cpu: options.cpu,
+          memory: options.memory,
+        };
+        if (Object.values(body).every((value) => value === undefined))
+          throw new CliError(EXIT.usage, 'give --replicas, --shards, --cpu or --memory');
+        return mutate(name, 'scale', JSON.parse(JSON.stringify(body)) as unknown, options);
+      },
+    );
 
   mutation(clusters, 'reconfigure', 'Change FalkorDB parameters: key=value …')
     .argument('<parameters...>', 'KEY=value pairs')
     .option('--component <name>', 'the component (default: the first)')
     .option('--allow-unknown', 'apply keys that are not known FalkorDB parameters')
-    .addHelpText('after', '\nExample:\n  graphdb-admin clusters reconfigure mygraph TIMEOUT=1000 MAX_QUEUED_QUERIES=50 --wait')
-    .action((name: string, pairs: string[], options: MutationOptions & { component?: string; allowUnknown?: boolean }) => {
-      const parameters: Record<string, string> = {};
-      for (const pair of pairs) {
-        const at = pair.indexOf('=');
-        if (at <= 0) throw new CliError(EXIT.usage, `expected KEY=value, got ${JSON.stringify(pair)}`);
-        parameters[pair.slice(0, at)] = pair.slice(at + 1);
-      }
-      return mutate(name, 'reconfigure', { component: options.component, parameters, ...(options.allowUnknown ? { allowUnknownParameters: true } : {}) }, options);
-    });
+    .addHelpText(
+      'after',
+      '\nExample:\n  graphdb-admin clusters reconfigure mygraph TIMEOUT=1000 MAX_QUEUED_QUERIES=50 --wait',
+    )
+    .action(
+      (name: string, pairs: string[], options: MutationOptions & { component?: string; allowUnknown?: boolean }) => {
+        const parameters: Record<string, string> = {};
+        for (const pair of pairs) {
+          const at = pair.indexOf('=');
+          if (at <= 0) throw new CliError(EXIT.usage, `expected KEY=value, got ${JSON.stringify(pair)}`);
+          parameters[pair.slice(0, at)] = pair.slice(at + 1);
+        }
+        return mutate(
+          name,
+          'reconfigure',
+          {
+            component: options.component,
+            parameters,
+            ...(options.allowUnknown ? { allowUnknownParameters: true } : {}),
+          },
+          options,
+        );
+      },
+    );
 }

@@ -15,7 +15,9 @@ function display(value: unknown): string {
 /** Flattens the document into `section.field` rows. */
 export function flatten(document: Document): [string, string][] {
   return Object.entries(document).flatMap(([section, fields]) =>
-    Object.keys(fields).length === 0 ? [[section, '{}'] as [string, string]] : Object.entries(fields).map(([field, value]) => [`${section}.${field}`, display(value)] as [string, string]),
+    Object.keys(fields).length === 0
+      ? [[section, '{}'] as [string, string]]
+      : Object.entries(fields).map(([field, value]) => [`${section}.${field}`, display(value)] as [string, string]),
   );
 }
 
@@ -74,11 +76,20 @@ export function registerSettingsCommands(program: Command): void {
           text = item.slice(at + 1);
         }
         const [section, field, ...rest] = path.split('.');
-        if (!section || !field || rest.length > 0) throw new CliError(EXIT.usage, `expected section.field, got ${JSON.stringify(path)}`);
+        if (!section || !field || rest.length > 0)
+          throw new CliError(EXIT.usage, `expected section.field, got ${JSON.stringify(path)}`);
         patch[section] = { ...patch[section], [field]: typedValue(path, text, current[section]?.[field]) };
       }
       const updated = await client.call<Document>('PATCH', '/api/settings/', patch);
       if (options.json) printJson(updated);
-      else printTable(['SETTING', 'VALUE'], flatten(updated).filter(([path]) => Object.entries(patch).some(([section, fields]) => Object.keys(fields).some((field) => path === `${section}.${field}`))));
+      else
+        printTable(
+          ['SETTING', 'VALUE'],
+          flatten(updated).filter(([path]) =>
+            Object.entries(patch).some(([section, fields]) =>
+              Object.keys(fields).some((field) => path === `${section}.${field}`),
+            ),
+          ),
+        );
     });
 }

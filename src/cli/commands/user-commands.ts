@@ -32,7 +32,11 @@ export function registerUserCommands(program: Command): void {
     .action(async (options: { json?: boolean }) => {
       const { users: list } = await (await signedInClient()).call<{ users: ManagedUser[] }>('GET', '/api/users');
       if (options.json) printJson(list);
-      else printTable(['EMAIL', 'NAME', 'ROLE', 'PROVIDER', 'DISABLED', 'LAST LOGIN'], list.map((u) => [u.email, u.name, u.role, u.provider, u.disabled, u.lastLoginAt]));
+      else
+        printTable(
+          ['EMAIL', 'NAME', 'ROLE', 'PROVIDER', 'DISABLED', 'LAST LOGIN'],
+          list.map((u) => [u.email, u.name, u.role, u.provider, u.disabled, u.lastLoginAt]),
+        );
     });
 
   users
@@ -43,13 +47,25 @@ export function registerUserCommands(program: Command): void {
     .option('--name <name>', 'display name (defaults to the e-mail)')
     .option('--password-stdin', 'read a password from stdin (without one the user signs in through OAuth only)')
     .option('--json', 'print as JSON')
-    .addHelpText('after', '\nExample:\n  printf %s "$PASSWORD" | graphdb-admin users add ops@corp.example --role operator --password-stdin')
-    .action(async (email: string, options: { role: string; name?: string; passwordStdin?: boolean; json?: boolean }) => {
-      const password = options.passwordStdin ? await readStdin() : undefined;
-      const { user } = await (await signedInClient()).call<{ user: ManagedUser }>('POST', '/api/users', { email, name: options.name ?? email, role: options.role, ...(password ? { password } : {}) });
-      if (options.json) printJson(user);
-      else printLine(`Added ${user.email} (${user.role})`);
-    });
+    .addHelpText(
+      'after',
+      '\nExample:\n  printf %s "$PASSWORD" | graphdb-admin users add ops@corp.example --role operator --password-stdin',
+    )
+    .action(
+      async (email: string, options: { role: string; name?: string; passwordStdin?: boolean; json?: boolean }) => {
+        const password = options.passwordStdin ? await readStdin() : undefined;
+        const { user } = await (
+          await signedInClient()
+        ).call<{ user: ManagedUser }>('POST', '/api/users', {
+          email,
+          name: options.name ?? email,
+          role: options.role,
+          ...(password ? { password } : {}),
+        });
+        if (options.json) printJson(user);
+        else printLine(`Added ${user.email} (${user.role})`);
+      },
+    );
 
   users
     .command('set-role')

@@ -5,7 +5,14 @@ export type OperationRequest =
   | { type: 'Restart'; components: string[] }
   | { type: 'Start' }
   | { type: 'Stop' }
-  | { type: 'HorizontalScaling'; component: string; kind: 'component' | 'sharding'; currentReplicas: number; replicas?: number; shards?: number }
+  | {
+      type: 'HorizontalScaling';
+      component: string;
+      kind: 'component' | 'sharding';
+      currentReplicas: number;
+      replicas?: number;
+      shards?: number;
+    }
   | { type: 'VerticalScaling'; component: string; cpu?: string; memory?: string }
   | { type: 'Reconfiguring'; component: string; parameters: Record<string, string> };
 

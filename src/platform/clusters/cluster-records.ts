@@ -2,9 +2,18 @@
 import { z } from 'zod';
 
 const Quantity = z.union([z.string(), z.number()]).transform(String);
-const Resources = z.object({ requests: z.record(z.string(), Quantity).optional(), limits: z.record(z.string(), Quantity).optional() }).optional();
+const Resources = z
+  .object({ requests: z.record(z.string(), Quantity).optional(), limits: z.record(z.string(), Quantity).optional() })
+  .optional();
 const VolumeClaims = z
-  .array(z.object({ name: z.string(), spec: z.object({ resources: z.object({ requests: z.record(z.string(), Quantity).optional() }).optional() }).optional() }))
+  .array(
+    z.object({
+      name: z.string(),
+      spec: z
+        .object({ resources: z.object({ requests: z.record(z.string(), Quantity).optional() }).optional() })
+        .optional(),
+    }),
+  )
   .optional();
 const ComponentSpec = z.object({
   name: z.string(),
@@ -13,11 +22,20 @@ const ComponentSpec = z.object({
   resources: Resources,
   volumeClaimTemplates: VolumeClaims,
 });
-const ShardingSpec = z.object({ name: z.string(), shards: z.number().int().optional(), template: ComponentSpec.partial({ name: true }) });
+const ShardingSpec = z.object({
+  name: z.string(),
+  shards: z.number().int().optional(),
+  template: ComponentSpec.partial({ name: true }),
+});
 
 export const RawClusterSchema = z.object({
   apiVersion: z.string(),
-  metadata: z.object({ name: z.string(), namespace: z.string(), creationTimestamp: z.string().optional(), labels: z.record(z.string(), z.string()).optional() }),
+  metadata: z.object({
+    name: z.string(),
+    namespace: z.string(),
+    creationTimestamp: z.string().optional(),
+    labels: z.record(z.string(), z.string()).optional(),
+  }),
   spec: z.object({
     clusterDef: z.string().optional(),
     clusterDefinitionRef: z.string().optional(),
@@ -58,7 +76,12 @@ export interface ClusterRecord {
   components: ComponentRecord[];
 }
 
-function component(spec: z.infer<typeof ComponentSpec> | z.infer<typeof ShardingSpec>['template'], name: string, kind: ComponentRecord['kind'], phase: string | undefined): ComponentRecord {
+function component(
+  spec: z.infer<typeof ComponentSpec> | z.infer<typeof ShardingSpec>['template'],
+  name: string,
+  kind: ComponentRecord['kind'],
+  phase: string | undefined,
+): ComponentRecord {
   const storage = spec.volumeClaimTemplates?.find((claim) => claim.name === 'data') ?? spec.volumeClaimTemplates?.[0];
   return {
     name,
@@ -83,8 +106,13 @@ export function toClusterRecord(raw: z.infer<typeof RawClusterSchema>): ClusterR
     terminationPolicy: raw.spec.terminationPolicy ?? '',
     createdAt: raw.metadata.creationTimestamp ?? '',
     components: [
-      ...(raw.spec.componentSpecs ?? []).map((spec) => component(spec, spec.name, 'component', status.components?.[spec.name]?.phase)),
-      ...shardings.map((sharding) => ({ ...component(sharding.template, sharding.name, 'sharding', status.shardings?.[sharding.name]?.phase), shards: sharding.shards ?? 1 })),
+      ...(raw.spec.componentSpecs ?? []).map((spec) =>
+        component(spec, spec.name, 'component', status.components?.[spec.name]?.phase),
+      ),
+      ...shardings.map((sharding) => ({
+        ...component(sharding.template, sharding.name, 'sharding', status.shardings?.[sharding.name]?.phase),
+        shards: sharding.shards ?? 1,
+      })),
     ],
   };
 }
@@ -98,7 +126,9 @@ export const RawOpsRequestSchema = z.object({
       progress: z.string().optional(),
       startTimestamp: z.string().optional(),
       completionTimestamp: z.string().optional(),
-      conditions: z.array(z.object({ message: z.string().optional(), lastTransitionTime: z.string().optional() })).optional(),
+      conditions: z
+        .array(z.object({ message: z.string().optional(), lastTransitionTime: z.string().optional() }))
+        .optional(),
     })
     .optional(),
 });

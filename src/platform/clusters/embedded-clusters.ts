@@ -32,12 +32,32 @@ export function createEmbeddedClusters(options: EmbeddedClustersOptions): Cluste
     topology: 'standalone',
     terminationPolicy: '',
     createdAt: options.falkordb.startedAt.toISOString(),
-    components: [{ name: 'falkordb', kind: 'component', phase, replicas: 1, serviceVersion: options.falkordb.server.version, cpu: '', memory: '', storage: '' }],
+    components: [
+      {
+        name: 'falkordb',
+        kind: 'component',
+        phase,
+        replicas: 1,
+        serviceVersion: options.falkordb.server.version,
+        cpu: '',
+        memory: '',
+        storage: '',
+      },
+    ],
   });
 
   function begin(type: string): OperationRecord {
     const at = new Date(now()).toISOString();
-    const operation: OperationRecord = { name: `${EMBEDDED_CLUSTER}-${type.toLowerCase()}-${randomBytes(3).toString('hex')}`, type, phase: 'Running', progress: '0/1', createdAt: at, startedAt: at, completedAt: null, message: '' };
+    const operation: OperationRecord = {
+      name: `${EMBEDDED_CLUSTER}-${type.toLowerCase()}-${randomBytes(3).toString('hex')}`,
+      type,
+      phase: 'Running',
+      progress: '0/1',
+      createdAt: at,
+      startedAt: at,
+      completedAt: null,
+      message: '',
+    };
     operations.unshift(operation);
     return operation;
   }
@@ -51,8 +71,12 @@ export function createEmbeddedClusters(options: EmbeddedClustersOptions): Cluste
 
   return {
     list: (scope) => Promise.resolve('namespace' in scope && scope.namespace !== options.namespace ? [] : [record()]),
-    get: (namespace, name) => Promise.resolve(namespace === options.namespace && name === EMBEDDED_CLUSTER ? record() : undefined),
-    listOperations: (namespace, cluster) => Promise.resolve(namespace === options.namespace && cluster === EMBEDDED_CLUSTER ? operations.map((op) => ({ ...op })) : []),
+    get: (namespace, name) =>
+      Promise.resolve(namespace === options.namespace && name === EMBEDDED_CLUSTER ? record() : undefined),
+    listOperations: (namespace, cluster) =>
+      Promise.resolve(
+        namespace === options.namespace && cluster === EMBEDDED_CLUSTER ? operations.map((op) => ({ ...op })) : [],
+      ),
 
     async createOperation(_namespace, _cluster, request: OperationRequest) {
       switch (request.type) {
@@ -76,7 +100,8 @@ export function createEmbeddedClusters(options: EmbeddedClustersOptions): Cluste
         }
         case 'Reconfiguring': {
           const staticKeys = Object.keys(request.parameters).filter((key) => !options.isDynamicParameter(key));
-          if (staticKeys.length > 0) throw new StoreRejectedError(`${NOT_SUPPORTED}: ${staticKeys.join(', ')} can only be set at start-up`);
+          if (staticKeys.length > 0)
+            throw new StoreRejectedError(`${NOT_SUPPORTED}: ${staticKeys.join(', ')} can only be set at start-up`);
           const operation = begin('Reconfiguring');
           try {
             for (const [key, value] of Object.entries(request.parameters)) await options.configSet(key, value);

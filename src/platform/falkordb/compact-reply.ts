@@ -176,7 +176,11 @@ export class CompactDecoder {
 
   node(raw: Raw): GraphNode {
     const [id, labelIds, properties] = raw as [Raw, Raw[], Raw[]];
-    return { id: Number(id), labels: labelIds.map((labelId) => this.name(this.names.labels, labelId, 'label')), properties: this.properties(properties) };
+    return {
+      id: Number(id),
+      labels: labelIds.map((labelId) => this.name(this.names.labels, labelId, 'label')),
+      properties: this.properties(properties),
+    };
   }
 
   relationship(raw: Raw): GraphRelationship {
@@ -250,7 +254,6 @@ export class CompactDecoder {
     for (let i = 0; i < columns.length; i++) values[columns[i]!] = this.value(cells[i]);
     return values;
   }
-
 }
 
 export function columnNames(header: Raw[]): string[] {
@@ -267,7 +270,11 @@ export interface CompactReplyParts {
 export function splitCompactReply(reply: Raw): CompactReplyParts {
   const parts = reply as Raw[];
   if (parts.length === 1) return { statistics: (parts[0] as Raw[]).map(String) };
-  return { header: parts[0] as Raw[], rows: parts[1] as Raw[], statistics: (parts[2] as Raw[] | undefined)?.map(String) ?? [] };
+  return {
+    header: parts[0] as Raw[],
+    rows: parts[1] as Raw[],
+    statistics: (parts[2] as Raw[] | undefined)?.map(String) ?? [],
+  };
 }
 
 /** Reads a counter such as `Nodes deleted: 1` from the statistics lines (0 when absent). */

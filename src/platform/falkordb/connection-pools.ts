@@ -62,7 +62,12 @@ export interface PoolOptions {
   socketTimeoutMs?: number;
 }
 
-const DEFAULTS: PoolOptions = { maxConnectionsPerPool: 4, idleCloseMs: 5 * 60_000, connectTimeoutMs: 5000, commandTimeoutMs: 60_000 };
+const DEFAULTS: PoolOptions = {
+  maxConnectionsPerPool: 4,
+  idleCloseMs: 5 * 60_000,
+  connectTimeoutMs: 5000,
+  commandTimeoutMs: 60_000,
+};
 
 interface PooledClient {
   client: RawClient;
@@ -118,7 +123,11 @@ export class CredentialPool {
 
   private socketBounds() {
     const { connectTimeoutMs, socketTimeoutMs } = this.options;
-    return { connectTimeout: connectTimeoutMs, reconnectStrategy: false as const, ...(socketTimeoutMs === undefined ? {} : { socketTimeout: socketTimeoutMs }) };
+    return {
+      connectTimeout: connectTimeoutMs,
+      reconnectStrategy: false as const,
+      ...(socketTimeoutMs === undefined ? {} : { socketTimeout: socketTimeoutMs }),
+    };
   }
 
   private async open(): Promise<PooledClient> {
@@ -141,7 +150,9 @@ export class CredentialPool {
       password: password === '' ? undefined : password,
       disableOfflineQueue: true,
     });
-    client.on('error', (error: Error) => this.logger.debug({ err: { message: error.message }, host, port }, 'database connection error'));
+    client.on('error', (error: Error) =>
+      this.logger.debug({ err: { message: error.message }, host, port }, 'database connection error'),
+    );
     if (this.closed) throw new DatabaseUnavailableError('the connection pool is closed');
     this.connecting = client;
     try {
@@ -181,18 +192,28 @@ export class CredentialPool {
   /** Sends one command. With `signal`, an abort drops the connection so an abandoned reply is never parsed. */
   async send<T = unknown>(args: CommandArgument[], options: SendOptions = {}, signal?: AbortSignal): Promise<T> {
     // The reply is typed by the caller, who knows the command sent.
-    return this.onConnection(async (client, typeMapping) => (await client.sendCommand(args, { typeMapping })) as T, options, signal);
+    return this.onConnection(
+      async (client, typeMapping) => (await client.sendCommand(args, { typeMapping })) as T,
+      options,
+      signal,
+    );
   }
 
   /**
    * Sends several commands in order on one connection, in one write (one round trip), and settles each on its
    * own: a reply error stays that command's rejection. A lost connection fails the whole batch.
    */
-  async sendBatch(commands: CommandArgument[][], options: SendOptions = {}, signal?: AbortSignal): Promise<PromiseSettledResult<unknown>[]> {
+  async sendBatch(
+    commands: CommandArgument[][],
+    options: SendOptions = {},
+    signal?: AbortSignal,
+  ): Promise<PromiseSettledResult<unknown>[]> {
     return this.onConnection(
       async (client, typeMapping) => {
         const settled = await Promise.allSettled(commands.map((args) => client.sendCommand(args, { typeMapping })));
-        const lost = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected' && !isReplyError(outcome.reason));
+        const lost = settled.find(
+          (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected' && !isReplyError(outcome.reason),
+        );
         if (lost) throw lost.reason;
         return settled;
       },
@@ -201,7 +222,11 @@ export class CredentialPool {
     );
   }
 
-  private async onConnection<T>(work: (client: RawClient, typeMapping: Record<number, unknown>) => Promise<T>, options: SendOptions, signal?: AbortSignal): Promise<T> {
+  private async onConnection<T>(
+    work: (client: RawClient, typeMapping: Record<number, unknown>) => Promise<T>,
+    options: SendOptions,
+    signal?: AbortSignal,
+  ): Promise<T> {
     this.lastUsed = Date.now();
     const pooled = await this.acquire();
     pooled.busy++;
@@ -264,7 +289,16 @@ export class ConnectionPools {
 
   static keyOf(credentials: DbCredentials): string {
     return createHash('sha256')
-      .update(JSON.stringify([credentials.host.toLowerCase(), credentials.port, credentials.username, credentials.password, credentials.tls, credentials.ca ?? '']))
+      .update(
+        JSON.stringify([
+          credentials.host.toLowerCase(),
+          credentials.port,
+          credentials.username,
+          credentials.password,
+          credentials.tls,
+          credentials.ca ?? '',
+        ]),
+      )
       .digest('hex');
   }
 
@@ -282,14 +316,29 @@ export class ConnectionPools {
    * Opens a throw-away connection to check credentials and closes it afterwards. Past `deadlineMs` the whole check
    * fails with a `timeout` port error and the connection is dropped, whatever stage it had reached.
    */
-  async withCheckConnection<T>(credentials: DbCredentials, work: (pool: CredentialPool) => Promise<T>, deadlineMs?: number): Promise<T> {
-    const pool = new CredentialPool(credentials, { ...this.options, maxConnectionsPerPool: 1, ...(deadlineMs === undefined ? {} : { socketTimeoutMs: deadlineMs }) }, this.logger);
+  async withCheckConnection<T>(
+    credentials: DbCredentials,
+    work: (pool: CredentialPool) => Promise<T>,
+    deadlineMs?: number,
+  ): Promise<T> {
+    const pool = new CredentialPool(
+      credentials,
+      {
+        ...this.options,
+        maxConnectionsPerPool: 1,
+        ...(deadlineMs === undefined ? {} : { socketTimeoutMs: deadlineMs }),
+      },
+      this.logger,
+    );
     let timer: NodeJS.Timeout | undefined;
     const deadline =
       deadlineMs === undefined
         ? undefined
         : new Promise<never>((_resolve, reject) => {
-            timer = setTimeout(() => reject(new PortError('timeout', 'The database did not answer the credential check in time')), deadlineMs);
+            timer = setTimeout(
+              () => reject(new PortError('timeout', 'The database did not answer the credential check in time')),
+              deadlineMs,
+            );
           });
     const checked = work(pool);
     try {

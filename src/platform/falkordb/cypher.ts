@@ -16,7 +16,8 @@ const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 export function quoteIdentifier(name: string, what = 'identifier'): string {
   if (name.length === 0) throw new CypherInputError(`${what} must not be empty`);
-  if (name.includes('`') || name.includes('\0')) throw new CypherInputError(`${what} must not contain backticks or NUL characters`);
+  if (name.includes('`') || name.includes('\0'))
+    throw new CypherInputError(`${what} must not contain backticks or NUL characters`);
   return `\`${name}\``;
 }
 
@@ -32,7 +33,9 @@ export function cypherLiteral(value: CypherValue): string {
       return value ? 'true' : 'false';
     case 'number':
       if (!Number.isFinite(value)) throw new CypherInputError('numbers must be finite');
-      return Number.isInteger(value) && Math.abs(value) > Number.MAX_SAFE_INTEGER ? value.toExponential() : String(value);
+      return Number.isInteger(value) && Math.abs(value) > Number.MAX_SAFE_INTEGER
+        ? value.toExponential()
+        : String(value);
     case 'string':
       return stringLiteral(value);
     case 'object':

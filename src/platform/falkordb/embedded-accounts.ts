@@ -32,8 +32,24 @@ export const ACL_FILE = 'users.acl';
  * prefix and channel prefix. `client|setinfo` is what node-redis sends on connect; `select` reaches database 1.
  */
 const TOKEN_STORE_COMMANDS = [
-  'ping', 'select', 'client|setinfo', 'hgetall', 'hset', 'hsetnx', 'set', 'exists', 'zadd', 'zrange', 'zrem', 'pexpireat',
-  'multi', 'exec', 'discard', 'publish', 'subscribe', 'unsubscribe',
+  'ping',
+  'select',
+  'client|setinfo',
+  'hgetall',
+  'hset',
+  'hsetnx',
+  'set',
+  'exists',
+  'zadd',
+  'zrange',
+  'zrem',
+  'pexpireat',
+  'multi',
+  'exec',
+  'discard',
+  'publish',
+  'subscribe',
+  'unsubscribe',
 ];
 
 function sha256Hex(text: string): string {
@@ -93,7 +109,10 @@ export async function loadOrCreateEmbeddedAccounts(dataDir: string, aclDir: stri
   return {
     aclFile: path.join(aclDir, ACL_FILE),
     admin: { username: EMBEDDED_ADMIN_USER, password: await readOrCreatePassword(adminPasswordFile) },
-    tokenStore: { username: TOKEN_STORE_USER, password: await readOrCreatePassword(path.join(dataDir, TOKEN_STORE_PASSWORD_FILE)) },
+    tokenStore: {
+      username: TOKEN_STORE_USER,
+      password: await readOrCreatePassword(path.join(dataDir, TOKEN_STORE_PASSWORD_FILE)),
+    },
     adminPasswordFile,
   };
 }

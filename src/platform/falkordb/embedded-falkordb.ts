@@ -74,13 +74,33 @@ function resolveModulePath(explicit: string | undefined): string {
   return path.join(dir, 'bin', 'falkordb.so');
 }
 
-function serverArguments(port: number, modulePath: string, dataDir: string | undefined, aclFile: string | undefined, resultSetSize: number | undefined): string[] {
+function serverArguments(
+  port: number,
+  modulePath: string,
+  dataDir: string | undefined,
+  aclFile: string | undefined,
+  resultSetSize: number | undefined,
+): string[] {
   const persistence = dataDir
     ? ['--dir', dataDir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', SNAPSHOT_POLICY]
     : ['--dir', os.tmpdir(), '--appendonly', 'no', '--save', ''];
   const acl = aclFile ? ['--aclfile', aclFile] : [];
   const moduleArguments = resultSetSize === undefined ? [] : ['RESULTSET_SIZE', String(resultSetSize)];
-  return ['--port', String(port), '--bind', HOST, '--protected-mode', 'yes', '--daemonize', 'no', '--loadmodule', modulePath, ...moduleArguments, ...acl, ...persistence];
+  return [
+    '--port',
+    String(port),
+    '--bind',
+    HOST,
+    '--protected-mode',
+    'yes',
+    '--daemonize',
+    'no',
+    '--loadmodule',
+    modulePath,
+    ...moduleArguments,
+    ...acl,
+    ...persistence,
+  ];
 }
 
 /** The port of the previous run when it is still free, so existing tokens keep working; otherwise a new one. */
@@ -103,11 +123,17 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   });
 }
 
-async function waitUntilReady(child: ChildProcess, port: number, timeoutMs: number, account: DatabaseAccount | undefined): Promise<void> {
+async function waitUntilReady(
+  child: ChildProcess,
+  port: number,
+  timeoutMs: number,
+  account: DatabaseAccount | undefined,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastReply = 'no reply';
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error('the server process exited during start-up');
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error('the server process exited during start-up');
     try {
       lastReply = await pingRedisProtocol(HOST, port, 500, account);
       if (lastReply === '+PONG') return;
@@ -123,7 +149,10 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
   const log = options.logger;
   const modulePath = resolveModulePath(options.modulePath);
   const packageDir = bundledPackageDir();
-  const server = await findServerBinary({ explicit: options.serverBin, bundledDir: packageDir && path.join(packageDir, 'bin') });
+  const server = await findServerBinary({
+    explicit: options.serverBin,
+    bundledDir: packageDir && path.join(packageDir, 'bin'),
+  });
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const accounts = options.accounts;
   if (accounts) {
@@ -139,9 +168,15 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
   const startTimeoutMs = options.startTimeoutMs ?? 15_000;
 
   /** Spawns the server on `port` and waits for PING; `clash` is true when the port was taken meanwhile. */
-  async function launch(port: number): Promise<{ child: ChildProcess; output: string[] } | { error: Error; clash: boolean }> {
+  async function launch(
+    port: number,
+  ): Promise<{ child: ChildProcess; output: string[] } | { error: Error; clash: boolean }> {
     const output: string[] = [];
-    const child = spawn(server.path, serverArguments(port, modulePath, options.dataDir, accounts?.aclFile, options.resultSetSize), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      server.path,
+      serverArguments(port, modulePath, options.dataDir, accounts?.aclFile, options.resultSetSize),
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const remember = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) {
         if (!line.trim()) continue;
@@ -162,7 +197,9 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
       await waitForExit(child, 2000);
       const tail = output.slice(-8).join('\n    ');
       return {
-        error: new Error(`Embedded FalkorDB (${server.path}) failed to start: ${(error as Error).message}${tail ? `\n    ${tail}` : ''}`),
+        error: new Error(
+          `Embedded FalkorDB (${server.path}) failed to start: ${(error as Error).message}${tail ? `\n    ${tail}` : ''}`,
+        ),
         clash: output.some((line) => /address already in use/i.test(line)),
       };
     }
@@ -189,7 +226,8 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
   process.on('exit', killOnExit);
   const watch = (running: { child: ChildProcess; output: string[] }) => {
     running.child.once('exit', (code, signal) => {
-      if (!stopping) log.error({ code, signal, output: running.output.slice(-8) }, 'embedded FalkorDB exited unexpectedly');
+      if (!stopping)
+        log.error({ code, signal, output: running.output.slice(-8) }, 'embedded FalkorDB exited unexpectedly');
     });
   };
   watch(current);

@@ -1,7 +1,15 @@
 // FalkorDB commands over one credential pool: queries decoded from the compact protocol, graph key operations,
 // configuration and ACL. Every value travels as its own command argument; nothing is concatenated into a command.
 import type { CredentialPool } from './connection-pools.js';
-import { columnNames, CompactDecoder, exceedsPayloadBytes, scanSchemaNeeds, splitCompactReply, type JsonValue, type ResultSet } from './compact-reply.js';
+import {
+  columnNames,
+  CompactDecoder,
+  exceedsPayloadBytes,
+  scanSchemaNeeds,
+  splitCompactReply,
+  type JsonValue,
+  type ResultSet,
+} from './compact-reply.js';
 
 export interface QueryOptions {
   readOnly?: boolean;
@@ -86,7 +94,11 @@ export class GraphDatabase {
     if (options.timeoutMs !== undefined) query.push('TIMEOUT', String(options.timeoutMs));
     const lookups = NAME_PROCEDURES.map((procedure) => nameLookup(graph, procedure));
     const batch = options.readOnly ? [query, ...lookups] : [['EXISTS', graph], query, ...lookups];
-    const settled = await this.pool.sendBatch(batch, { integersAsStrings: true, ...replyBound(options.timeoutMs) }, options.signal);
+    const settled = await this.pool.sendBatch(
+      batch,
+      { integersAsStrings: true, ...replyBound(options.timeoutMs) },
+      options.signal,
+    );
     const [queryOutcome, ...lookupOutcomes] = options.readOnly ? settled : settled.slice(1);
     if (queryOutcome!.status === 'rejected') {
       const existed = options.readOnly || (settled[0]!.status === 'fulfilled' && Number(settled[0]!.value) === 1);
@@ -95,23 +107,40 @@ export class GraphDatabase {
     }
 
     const parts = splitCompactReply(queryOutcome!.value);
-    if (!parts.header) return { metadata: parts.statistics, statistics: parts.statistics, hasColumns: false, rowCount: 0, takeRow: noRows };
+    if (!parts.header)
+      return {
+        metadata: parts.statistics,
+        statistics: parts.statistics,
+        hasColumns: false,
+        rowCount: 0,
+        takeRow: noRows,
+      };
     // A taken row is set to undefined (compact replies never hold undefined) so the raw reply can be collected as it goes.
     const rows: unknown[] = parts.rows ?? [];
     if (options.maxRows !== undefined && rows.length > options.maxRows) {
-      throw new ResultTooLargeError(`The result has more than the ${options.maxRows} rows allowed: add LIMIT to the query`);
+      throw new ResultTooLargeError(
+        `The result has more than the ${options.maxRows} rows allowed: add LIMIT to the query`,
+      );
     }
     if (options.maxBytes !== undefined && exceedsPayloadBytes(rows, options.maxBytes)) {
-      throw new ResultTooLargeError(`The result is larger than the ${options.maxBytes} bytes allowed: return fewer rows or properties`);
+      throw new ResultTooLargeError(
+        `The result is larger than the ${options.maxBytes} bytes allowed: return fewer rows or properties`,
+      );
     }
     const needs = scanSchemaNeeds(rows);
     const namesOf = async (index: number, needed: boolean): Promise<string[]> => {
       if (!needed) return [];
       const outcome = lookupOutcomes[index]!;
       // A lookup that failed in the batch is asked again on its own, so its error (if any) is the one reported.
-      return outcome.status === 'fulfilled' ? procedureNamesOf(outcome.value) : this.procedureNames(graph, NAME_PROCEDURES[index]!, options.signal);
+      return outcome.status === 'fulfilled'
+        ? procedureNamesOf(outcome.value)
+        : this.procedureNames(graph, NAME_PROCEDURES[index]!, options.signal);
     };
-    const [labels, relationshipTypes, propertyKeys] = await Promise.all([namesOf(0, needs.labels), namesOf(1, needs.relationshipTypes), namesOf(2, needs.propertyKeys)]);
+    const [labels, relationshipTypes, propertyKeys] = await Promise.all([
+      namesOf(0, needs.labels),
+      namesOf(1, needs.relationshipTypes),
+      namesOf(2, needs.propertyKeys),
+    ]);
     const decoder = new CompactDecoder({ labels, relationshipTypes, propertyKeys });
     const columns = columnNames(parts.header);
     return {
@@ -130,7 +159,9 @@ export class GraphDatabase {
 
   /** Deletes `graph` only when it holds no node (another client may have filled it meanwhile). */
   private async dropIfEmpty(graph: string): Promise<void> {
-    const reply = await this.pool.send(['GRAPH.RO_QUERY', graph, 'MATCH (n) RETURN count(n)', '--compact'], { integersAsStrings: true });
+    const reply = await this.pool.send(['GRAPH.RO_QUERY', graph, 'MATCH (n) RETURN count(n)', '--compact'], {
+      integersAsStrings: true,
+    });
     const count = (splitCompactReply(reply).rows?.[0] as [[unknown, unknown]] | undefined)?.[0]?.[1];
     if (Number(count) === 0) await this.deleteGraph(graph);
   }
@@ -139,7 +170,11 @@ export class GraphDatabase {
   async query(graph: string, cypher: string, options: QueryOptions = {}): Promise<QueryOutcome> {
     const result = await this.queryRows(graph, cypher, options);
     if (!result.hasColumns) return { metadata: result.metadata, statistics: result.statistics };
-    return { metadata: result.metadata, data: Array.from({ length: result.rowCount }, (_, index) => result.takeRow(index)), statistics: result.statistics };
+    return {
+      metadata: result.metadata,
+      data: Array.from({ length: result.rowCount }, (_, index) => result.takeRow(index)),
+      statistics: result.statistics,
+    };
   }
 
   listGraphs(): Promise<string[]> {
@@ -155,7 +190,8 @@ export class GraphDatabase {
   async deleteGraph(graph: string): Promise<void> {
     await this.pool.send(['GRAPH.DELETE', graph]);
     const deadline = Date.now() + DELETE_SETTLE_MS;
-    while ((await this.graphExists(graph)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    while ((await this.graphExists(graph)) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 25));
   }
 
   copyGraph(source: string, target: string): Promise<unknown> {

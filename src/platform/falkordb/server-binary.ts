@@ -20,7 +20,8 @@ function runVersion(command: string): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(command, ['--version'], { timeout: 5000 }, (error, stdout, stderr) => {
       if (error) {
-        const detail = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : firstLine(stderr) || error.message;
+        const detail =
+          (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found' : firstLine(stderr) || error.message;
         reject(new Error(detail));
       } else resolve(stdout);
     });
@@ -32,7 +33,9 @@ function firstLine(text: string): string {
 }
 
 /** Parses `Redis server v=7.0.15 ...` or `Valkey server v=8.0.1 ...`. Pure. */
-export function parseServerVersion(output: string): { flavour: 'valkey' | 'redis'; version: string; major: number; minor: number } | undefined {
+export function parseServerVersion(
+  output: string,
+): { flavour: 'valkey' | 'redis'; version: string; major: number; minor: number } | undefined {
   const match = /^(Valkey|Redis) server v=(\d+)\.(\d+)\.(\d+)/im.exec(output.trim());
   if (!match) return undefined;
   return {
@@ -72,14 +75,20 @@ export async function findServerBinary(options: { explicit?: string; bundledDir?
     try {
       return await probe({ command: options.explicit, source: 'FALKORDB_SERVER_BIN' });
     } catch (error) {
-      throw new Error(`FALKORDB_SERVER_BIN=${options.explicit} cannot run FalkorDB: ${(error as Error).message}.\n  ${INSTALL_HINT}`);
+      throw new Error(
+        `FALKORDB_SERVER_BIN=${options.explicit} cannot run FalkorDB: ${(error as Error).message}.\n  ${INSTALL_HINT}`,
+      );
     }
   }
   const candidates: Candidate[] = [
     { command: 'valkey-server', source: 'PATH' },
     { command: 'redis-server', source: 'PATH' },
   ];
-  if (options.bundledDir) candidates.push({ command: path.join(options.bundledDir, 'redis-server'), source: 'bundled with @falkordblite/linux-x64' });
+  if (options.bundledDir)
+    candidates.push({
+      command: path.join(options.bundledDir, 'redis-server'),
+      source: 'bundled with @falkordblite/linux-x64',
+    });
   const failures: string[] = [];
   for (const candidate of candidates) {
     try {

@@ -13,7 +13,11 @@ export function graphModuleVersion(reply: unknown): number | undefined {
 
 /** A reply value as text: strings and numbers as they are, anything else (a nested reply) as empty. */
 function text(value: unknown): string {
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : Buffer.isBuffer(value) ? value.toString('utf8') : '';
+  return typeof value === 'string' || typeof value === 'number'
+    ? String(value)
+    : Buffer.isBuffer(value)
+      ? value.toString('utf8')
+      : '';
 }
 
 /** `[k1, v1, k2, v2, …]` (RESP2 maps) as an object without a prototype, so no key is special. */
@@ -89,9 +93,14 @@ export function parseUdfList(reply: unknown): UdfLibrary[] {
 
 /** The numbers of `GRAPH.MEMORY USAGE`, nested per label or type where FalkorDB breaks them down. */
 export function parseMemoryUsage(reply: unknown): Record<string, number | Record<string, number>> {
-  const result: Record<string, number | Record<string, number>> = Object.create(null) as Record<string, number | Record<string, number>>;
+  const result: Record<string, number | Record<string, number>> = Object.create(null) as Record<
+    string,
+    number | Record<string, number>
+  >;
   for (const [key, value] of Object.entries(pairsToObject(reply))) {
-    result[key] = Array.isArray(value) ? (Object.fromEntries(Object.entries(pairsToObject(value)).map(([k, v]) => [k, Number(v)]))) : Number(value);
+    result[key] = Array.isArray(value)
+      ? Object.fromEntries(Object.entries(pairsToObject(value)).map(([k, v]) => [k, Number(v)]))
+      : Number(value);
   }
   return result;
 }

@@ -52,7 +52,10 @@ export function isLoopback(address: string): boolean {
  * here. Other names stay names: resolving them would let DNS choose an identity (see docs/decisions.md).
  */
 export function canonicalDatabaseHost(host: string): string {
-  const lower = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  const lower = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '');
   if (lower === 'localhost' || lower === 'localhost.') return '127.0.0.1';
   if (isIP(lower) === 0) return lower;
   const { address, family } = normalize(lower);
@@ -67,13 +70,20 @@ export function canonicalDatabaseHost(host: string): string {
 export function parseAllowedTargets(text: string): AllowedTarget[] {
   return commaSeparated(text).map((entry) => {
     const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
-    const [host, port] = bracketed ? [bracketed[1]!, bracketed[2]] : ((/^([^:]+)(?::(\d{1,5}))?$/.exec(entry)?.slice(1) ?? [entry, undefined]) as [string, string | undefined]);
-    if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) throw new Error(`${entry}: port must be between 1 and 65535`);
+    const [host, port] = bracketed
+      ? [bracketed[1]!, bracketed[2]]
+      : ((/^([^:]+)(?::(\d{1,5}))?$/.exec(entry)?.slice(1) ?? [entry, undefined]) as [string, string | undefined]);
+    if (port !== undefined && (Number(port) < 1 || Number(port) > 65535))
+      throw new Error(`${entry}: port must be between 1 and 65535`);
     const [base, bits] = host.split('/');
     if (bits !== undefined) {
       const family = isIP(base!);
-      if (family === 0 || !/^\d{1,3}$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128)) throw new Error(`${entry}: not a CIDR range`);
-    } else if (isIP(host) === 0 && !/^[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*\.?$/.test(host)) {
+      if (family === 0 || !/^\d{1,3}$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128))
+        throw new Error(`${entry}: not a CIDR range`);
+    } else if (
+      isIP(host) === 0 &&
+      !/^[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*\.?$/.test(host)
+    ) {
       throw new Error(`${entry}: not a host name, address or CIDR range`);
     }
     return { host: host.toLowerCase(), ...(port === undefined ? {} : { port: Number(port) }) };
@@ -113,7 +123,10 @@ export function isTargetAllowed(policy: TargetPolicy, name: string, address: str
 export type ResolveTarget = (host: string, port: number) => Promise<string>;
 
 /** Resolves `host` once and returns the address to dial, or throws TargetRefusedError. */
-export function createTargetGuard(policy: TargetPolicy, resolve: (host: string) => Promise<string> = defaultResolve): ResolveTarget {
+export function createTargetGuard(
+  policy: TargetPolicy,
+  resolve: (host: string) => Promise<string> = defaultResolve,
+): ResolveTarget {
   return async (host, port) => {
     const name = host.replace(/^\[|\]$/g, '');
     const address = isIP(name) !== 0 ? name : await resolve(name);

@@ -1,7 +1,17 @@
 // Loads the Kubernetes client configuration (a kubeconfig file, or the pod's service account in a cluster)
 // and offers the readiness probe of the API server.
 import { readFile } from 'node:fs/promises';
-import { AbortError, createConfiguration, KubeConfig, ServerConfiguration, VersionApi, type ApiConstructor, type ApiType, type RequestContext, type ResponseContext } from '@kubernetes/client-node';
+import {
+  AbortError,
+  createConfiguration,
+  KubeConfig,
+  ServerConfiguration,
+  VersionApi,
+  type ApiConstructor,
+  type ApiType,
+  type RequestContext,
+  type ResponseContext,
+} from '@kubernetes/client-node';
 import type { KubernetesSource } from '../../config.js';
 
 export const DEFAULT_KUBERNETES_TIMEOUT_MS = 10_000;
@@ -25,13 +35,20 @@ class TimeLimitedKubeConfig extends KubeConfig {
       },
       post: (response: ResponseContext) => Promise.resolve(response),
     };
-    return new apiClientType(createConfiguration({ baseServer: new ServerConfiguration(cluster.server, {}), authMethods: { default: this }, promiseMiddleware: [timeout] }));
+    return new apiClientType(
+      createConfiguration({
+        baseServer: new ServerConfiguration(cluster.server, {}),
+        authMethods: { default: this },
+        promiseMiddleware: [timeout],
+      }),
+    );
   }
 }
 
 /** What a client-side failure (no HTTP answer) means, for the adapters' messages. */
 export function unreachableMessage(error: unknown): string {
-  if (error instanceof AbortError || (error instanceof Error && error.name === 'AbortError')) return 'The Kubernetes API server did not answer in time';
+  if (error instanceof AbortError || (error instanceof Error && error.name === 'AbortError'))
+    return 'The Kubernetes API server did not answer in time';
   return `The Kubernetes API server cannot be reached (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
 }
 

@@ -41,7 +41,8 @@ function where(target: KubeTarget): string {
 export function translateKubeError(error: unknown, target: KubeTarget): PortError {
   if (error instanceof PortError) return error;
   if (!(error instanceof ApiException)) {
-    if (isTimeout(error)) return new PortError('timeout', 'The Kubernetes API server did not answer in time', { cause: error });
+    if (isTimeout(error))
+      return new PortError('timeout', 'The Kubernetes API server did not answer in time', { cause: error });
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     return new PortError('unavailable', `The Kubernetes API server cannot be reached (${reason})`, { cause: error });
   }
@@ -50,16 +51,28 @@ export function translateKubeError(error: unknown, target: KubeTarget): PortErro
   const kind = /^[a-z0-9.-]+\/[^/\s]+$/.test(target.resource) ? target.resource.split('/')[0] : target.resource;
   switch (error.code) {
     case 401:
-      return new PortError('unauthenticated', "The Kubernetes API server refused the server's credentials", { cause: error });
+      return new PortError('unauthenticated', "The Kubernetes API server refused the server's credentials", {
+        cause: error,
+      });
     case 403:
-      return new PortError('forbidden', `The server's service account may not ${target.verb} ${kind}${where(target)}; grant it in the chart's Role`, { cause: error });
+      return new PortError(
+        'forbidden',
+        `The server's service account may not ${target.verb} ${kind}${where(target)}; grant it in the chart's Role`,
+        { cause: error },
+      );
     case 404:
       return new PortError('not-found', `${target.resource} not found${where(target)}`, { cause: error });
     case 409:
-      return body.reason === 'AlreadyExists' ? new AlreadyExistsError(target.resource) : new StaleVersionError(target.resource);
+      return body.reason === 'AlreadyExists'
+        ? new AlreadyExistsError(target.resource)
+        : new StaleVersionError(target.resource);
     case 422:
       return new StoreRejectedError(`Kubernetes rejected ${target.resource}: ${body.message ?? 'invalid object'}`);
     default:
-      return new PortError('unavailable', `The Kubernetes API server answered ${error.code} to ${target.verb} ${target.resource}`, { cause: error });
+      return new PortError(
+        'unavailable',
+        `The Kubernetes API server answered ${error.code} to ${target.verb} ${target.resource}`,
+        { cause: error },
+      );
   }
 }

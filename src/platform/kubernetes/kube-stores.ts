@@ -2,19 +2,35 @@
 // through @kubernetes/client-node. API failures become port errors in kube-errors.ts.
 import { ApiException, CoreV1Api, type KubeConfig, type V1ConfigMap, type V1Secret } from '@kubernetes/client-node';
 import { translateKubeError } from './kube-errors.js';
-import { MANAGED_BY, StaleVersionError, type AdminStores, type ConfigMapPort, type DataMap, type SecretPort, type StoredSecret, type Versioned } from '../stores/ports.js';
+import {
+  MANAGED_BY,
+  StaleVersionError,
+  type AdminStores,
+  type ConfigMapPort,
+  type DataMap,
+  type SecretPort,
+  type StoredSecret,
+  type Versioned,
+} from '../stores/ports.js';
 
 export const SETTINGS_CONFIGMAP = 'graphdb-admin-settings';
 
 /** Counts failed API calls by status (or `unreachable`), for the metrics. */
 export type KubeErrorObserver = (kind: string) => void;
 
-async function call<T>(verb: string, resource: string, namespace: string, work: () => Promise<T>, onError?: KubeErrorObserver): Promise<T | undefined> {
+async function call<T>(
+  verb: string,
+  resource: string,
+  namespace: string,
+  work: () => Promise<T>,
+  onError?: KubeErrorObserver,
+): Promise<T | undefined> {
   try {
     return await work();
   } catch (error) {
     // A 404 is an answer (the object does not exist), not an error.
-    if (!(error instanceof ApiException && error.code === 404)) onError?.(error instanceof ApiException ? String(error.code) : 'unreachable');
+    if (!(error instanceof ApiException && error.code === 404))
+      onError?.(error instanceof ApiException ? String(error.code) : 'unreachable');
     const translated = translateKubeError(error, { verb, resource, namespace });
     if (translated.kind === 'not-found') return undefined;
     throw translated;
@@ -22,22 +38,50 @@ async function call<T>(verb: string, resource: string, namespace: string, work: 
 }
 
 const decode = (data: Record<string, string> | undefined): DataMap =>
-  Object.fromEntries(Object.entries(data ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64').toString('utf8')]));
-const encode = (data: DataMap): Record<string, string> => Object.fromEntries(Object.entries(data).map(([key, value]) => [key, Buffer.from(value, 'utf8').toString('base64')]));
+  Object.fromEntries(
+    Object.entries(data ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64').toString('utf8')]),
+  );
+const encode = (data: DataMap): Record<string, string> =>
+  Object.fromEntries(Object.entries(data).map(([key, value]) => [key, Buffer.from(value, 'utf8').toString('base64')]));
 
-export function createKubeConfigMap(api: CoreV1Api, namespace: string, name = SETTINGS_CONFIGMAP, onError?: KubeErrorObserver): ConfigMapPort {
+export function createKubeConfigMap(
+  api: CoreV1Api,
+  namespace: string,
+  name = SETTINGS_CONFIGMAP,
+  onError?: KubeErrorObserver,
+): ConfigMapPort {
   const resource = `configmaps/${name}`;
-  const versioned = (configMap: V1ConfigMap): Versioned<DataMap> => ({ value: configMap.data ?? {}, version: configMap.metadata?.resourceVersion ?? '' });
+  const versioned = (configMap: V1ConfigMap): Versioned<DataMap> => ({
+    value: configMap.data ?? {},
+    version: configMap.metadata?.resourceVersion ?? '',
+  });
   return {
     description: `ConfigMap ${namespace}/${name}`,
     async read() {
-      const configMap = await call('get', resource, namespace, () => api.readNamespacedConfigMap({ name, namespace }), onError);
+      const configMap = await call(
+        'get',
+        resource,
+        namespace,
+        () => api.readNamespacedConfigMap({ name, namespace }),
+        onError,
+      );
       return configMap ? versioned(configMap) : undefined;
     },
     async write(data, version) {
-      const body: V1ConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, ...(version ? { resourceVersion: version } : { labels: { ...MANAGED_BY } }) }, data };
+      const body: V1ConfigMap = {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name, namespace, ...(version ? { resourceVersion: version } : { labels: { ...MANAGED_BY } }) },
+        data,
+      };
       const written = version
-        ? await call('update', resource, namespace, () => api.replaceNamespacedConfigMap({ name, namespace, body }), onError)
+        ? await call(
+            'update',
+            resource,
+            namespace,
+            () => api.replaceNamespacedConfigMap({ name, namespace, body }),
+            onError,
+          )
         : await call('create', resource, namespace, () => api.createNamespacedConfigMap({ namespace, body }), onError);
       if (!written) throw new StaleVersionError(resource);
       return versioned(written);
@@ -46,31 +90,76 @@ export function createKubeConfigMap(api: CoreV1Api, namespace: string, name = SE
 }
 
 export function createKubeSecrets(api: CoreV1Api, namespace: string, onError?: KubeErrorObserver): SecretPort {
-  const versioned = (secret: V1Secret): StoredSecret => ({ value: decode(secret.data), version: secret.metadata?.resourceVersion ?? '', labels: { ...secret.metadata?.labels } });
+  const versioned = (secret: V1Secret): StoredSecret => ({
+    value: decode(secret.data),
+    version: secret.metadata?.resourceVersion ?? '',
+    labels: { ...secret.metadata?.labels },
+  });
   return {
     async read(name) {
-      const secret = await call('get', `secrets/${name}`, namespace, () => api.readNamespacedSecret({ name, namespace }), onError);
+      const secret = await call(
+        'get',
+        `secrets/${name}`,
+        namespace,
+        () => api.readNamespacedSecret({ name, namespace }),
+        onError,
+      );
       return secret ? versioned(secret) : undefined;
     },
     async write(name, data, version, labels) {
       const resource = `secrets/${name}`;
       if (version) {
-        const current = await call('get', resource, namespace, () => api.readNamespacedSecret({ name, namespace }), onError);
+        const current = await call(
+          'get',
+          resource,
+          namespace,
+          () => api.readNamespacedSecret({ name, namespace }),
+          onError,
+        );
         if (!current) throw new StaleVersionError(resource);
-        const body: V1Secret = { ...current, metadata: { ...current.metadata, resourceVersion: version }, data: encode(data) };
-        const written = await call('update', resource, namespace, () => api.replaceNamespacedSecret({ name, namespace, body }), onError);
+        const body: V1Secret = {
+          ...current,
+          metadata: { ...current.metadata, resourceVersion: version },
+          data: encode(data),
+        };
+        const written = await call(
+          'update',
+          resource,
+          namespace,
+          () => api.replaceNamespacedSecret({ name, namespace, body }),
+          onError,
+        );
         if (!written) throw new StaleVersionError(resource);
         return versioned(written);
       }
-      const body: V1Secret = { apiVersion: 'v1', kind: 'Secret', type: 'Opaque', metadata: { name, namespace, labels: { ...labels, ...MANAGED_BY } }, data: encode(data) };
-      const created = await call('create', resource, namespace, () => api.createNamespacedSecret({ namespace, body }), onError);
+      const body: V1Secret = {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        type: 'Opaque',
+        metadata: { name, namespace, labels: { ...labels, ...MANAGED_BY } },
+        data: encode(data),
+      };
+      const created = await call(
+        'create',
+        resource,
+        namespace,
+        () => api.createNamespacedSecret({ namespace, body }),
+        onError,
+      );
       if (!created) throw new StaleVersionError(resource);
       return versioned(created);
     },
   };
 }
 
-export function createKubeAdminStores(kubeConfig: KubeConfig, namespace: string, onError?: KubeErrorObserver): AdminStores {
+export function createKubeAdminStores(
+  kubeConfig: KubeConfig,
+  namespace: string,
+  onError?: KubeErrorObserver,
+): AdminStores {
   const api = kubeConfig.makeApiClient(CoreV1Api);
-  return { settings: createKubeConfigMap(api, namespace, SETTINGS_CONFIGMAP, onError), secrets: createKubeSecrets(api, namespace, onError) };
+  return {
+    settings: createKubeConfigMap(api, namespace, SETTINGS_CONFIGMAP, onError),
+    secrets: createKubeSecrets(api, namespace, onError),
+  };
 }

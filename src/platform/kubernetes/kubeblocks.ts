@@ -3,7 +3,13 @@
 // skipped with a warning.
 import { ApiException, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import type { ClusterPort, ClusterScope, OperationRequest } from '../clusters/cluster-port.js';
-import { RawClusterSchema, RawOpsRequestSchema, toClusterRecord, toOperationRecord, type ClusterRecord } from '../clusters/cluster-records.js';
+import {
+  RawClusterSchema,
+  RawOpsRequestSchema,
+  toClusterRecord,
+  toOperationRecord,
+  type ClusterRecord,
+} from '../clusters/cluster-records.js';
 import type { PlatformLogger } from '../logger.js';
 import { translateKubeError } from './kube-errors.js';
 
@@ -28,7 +34,8 @@ export async function detectKubeBlocks(kubeConfig: KubeConfig): Promise<KubeBloc
   const api = kubeConfig.makeApiClient(CustomObjectsApi);
   try {
     const { resources } = await api.getAPIResources({ group: CLUSTER_GROUP, version: 'v1' });
-    if (resources.some((resource) => resource.name === 'clusters')) return { clusterVersion: 'v1', opsGroup: 'operations.kubeblocks.io' };
+    if (resources.some((resource) => resource.name === 'clusters'))
+      return { clusterVersion: 'v1', opsGroup: 'operations.kubeblocks.io' };
   } catch (error) {
     if (!(error instanceof ApiException && error.code === 404)) throw failure(error, 'discover', 'the KubeBlocks API');
   }
@@ -36,7 +43,12 @@ export async function detectKubeBlocks(kubeConfig: KubeConfig): Promise<KubeBloc
 }
 
 /** The OpsRequest body for one operation, in the dialect of the installed KubeBlocks. */
-export function opsRequestBody(namespace: string, cluster: ClusterRecord, request: OperationRequest, api: KubeBlocksApi): Record<string, unknown> {
+export function opsRequestBody(
+  namespace: string,
+  cluster: ClusterRecord,
+  request: OperationRequest,
+  api: KubeBlocksApi,
+): Record<string, unknown> {
   const legacy = api.clusterVersion === 'v1alpha1';
   const spec: Record<string, unknown> = { clusterName: cluster.name, type: request.type };
   switch (request.type) {
@@ -62,13 +74,20 @@ export function opsRequestBody(namespace: string, cluster: ClusterRecord, reques
       break;
     }
     case 'VerticalScaling': {
-      const resources = { ...(request.cpu ? { cpu: request.cpu } : {}), ...(request.memory ? { memory: request.memory } : {}) };
+      const resources = {
+        ...(request.cpu ? { cpu: request.cpu } : {}),
+        ...(request.memory ? { memory: request.memory } : {}),
+      };
       spec.verticalScaling = [{ componentName: request.component, requests: resources, limits: resources }];
       break;
     }
     case 'Reconfiguring': {
       const parameters = Object.entries(request.parameters).map(([key, value]) => ({ key, value }));
-      if (legacy) spec.reconfigure = { componentName: request.component, configurations: [{ name: 'falkordb-config', keys: [{ key: 'redis.conf', parameters }] }] };
+      if (legacy)
+        spec.reconfigure = {
+          componentName: request.component,
+          configurations: [{ name: 'falkordb-config', keys: [{ key: 'redis.conf', parameters }] }],
+        };
       else spec.reconfigures = [{ componentName: request.component, parameters }];
       break;
     }
@@ -77,7 +96,11 @@ export function opsRequestBody(namespace: string, cluster: ClusterRecord, reques
   return {
     apiVersion: `${api.opsGroup}/v1alpha1`,
     kind: 'OpsRequest',
-    metadata: { generateName: `${cluster.name}-${type}-`, namespace, labels: { [INSTANCE_LABEL]: cluster.name, [OPS_TYPE_LABEL]: request.type } },
+    metadata: {
+      generateName: `${cluster.name}-${type}-`,
+      namespace,
+      labels: { [INSTANCE_LABEL]: cluster.name, [OPS_TYPE_LABEL]: request.type },
+    },
     spec,
   };
 }
@@ -86,7 +109,12 @@ export function opsRequestBody(namespace: string, cluster: ClusterRecord, reques
  * `detected`: the result of detectKubeBlocks at start-up, when it succeeded; otherwise detection happens (once)
  * at the first request, so a server that starts while the API server is briefly away still comes up.
  */
-export function createKubeBlocksClusters(kubeConfig: KubeConfig, logger: PlatformLogger, detected?: KubeBlocksApi, onError?: (kind: string) => void): ClusterPort {
+export function createKubeBlocksClusters(
+  kubeConfig: KubeConfig,
+  logger: PlatformLogger,
+  detected?: KubeBlocksApi,
+  onError?: (kind: string) => void,
+): ClusterPort {
   const objects = kubeConfig.makeApiClient(CustomObjectsApi);
   let detection: Promise<KubeBlocksApi> | undefined = detected ? Promise.resolve(detected) : undefined;
   const apiVersions = () => {
@@ -97,17 +125,25 @@ export function createKubeBlocksClusters(kubeConfig: KubeConfig, logger: Platfor
     return detection;
   };
   const counted = (error: unknown, verb: string, what: string) => {
-    if (!(error instanceof ApiException && error.code === 404)) onError?.(error instanceof ApiException ? String(error.code) : 'unreachable');
+    if (!(error instanceof ApiException && error.code === 404))
+      onError?.(error instanceof ApiException ? String(error.code) : 'unreachable');
     return failure(error, verb, what);
   };
-  const clusterParamsOf = (api: KubeBlocksApi) => ({ group: CLUSTER_GROUP, version: api.clusterVersion, plural: 'clusters' });
+  const clusterParamsOf = (api: KubeBlocksApi) => ({
+    group: CLUSTER_GROUP,
+    version: api.clusterVersion,
+    plural: 'clusters',
+  });
   const opsParamsOf = (api: KubeBlocksApi) => ({ group: api.opsGroup, version: 'v1alpha1', plural: 'opsrequests' });
 
   function parseClusters(items: unknown[]): ClusterRecord[] {
     return items.flatMap((item) => {
       const parsed = RawClusterSchema.safeParse(item);
       if (!parsed.success) {
-        logger.warn({ reason: parsed.error.issues[0]?.message, name: (item as { metadata?: { name?: string } }).metadata?.name }, 'skipping a Cluster object that does not parse');
+        logger.warn(
+          { reason: parsed.error.issues[0]?.message, name: (item as { metadata?: { name?: string } }).metadata?.name },
+          'skipping a Cluster object that does not parse',
+        );
         return [];
       }
       const clusterDef = parsed.data.spec.clusterDef ?? parsed.data.spec.clusterDefinitionRef;
@@ -122,7 +158,11 @@ export function createKubeBlocksClusters(kubeConfig: KubeConfig, logger: Platfor
         const reply = (
           'allNamespaces' in scope
             ? await objects.listClusterCustomObject({ ...clusterParams, labelSelector: FALKORDB_LABEL })
-            : await objects.listNamespacedCustomObject({ ...clusterParams, namespace: scope.namespace, labelSelector: FALKORDB_LABEL })
+            : await objects.listNamespacedCustomObject({
+                ...clusterParams,
+                namespace: scope.namespace,
+                labelSelector: FALKORDB_LABEL,
+              })
         ) as { items?: unknown[] };
         return parseClusters(reply.items ?? []);
       } catch (error) {
@@ -144,7 +184,11 @@ export function createKubeBlocksClusters(kubeConfig: KubeConfig, logger: Platfor
       const api = await apiVersions();
       const opsParams = opsParamsOf(api);
       try {
-        const created = (await objects.createNamespacedCustomObject({ ...opsParams, namespace, body: opsRequestBody(namespace, cluster, request, api) })) as { metadata?: { name?: string } };
+        const created = (await objects.createNamespacedCustomObject({
+          ...opsParams,
+          namespace,
+          body: opsRequestBody(namespace, cluster, request, api),
+        })) as { metadata?: { name?: string } };
         return created.metadata?.name ?? '';
       } catch (error) {
         throw counted(error, 'create', 'OpsRequest');
@@ -154,7 +198,11 @@ export function createKubeBlocksClusters(kubeConfig: KubeConfig, logger: Platfor
     async listOperations(namespace, cluster) {
       const opsParams = opsParamsOf(await apiVersions());
       try {
-        const reply = (await objects.listNamespacedCustomObject({ ...opsParams, namespace, labelSelector: `${INSTANCE_LABEL}=${cluster}` })) as { items?: unknown[] };
+        const reply = (await objects.listNamespacedCustomObject({
+          ...opsParams,
+          namespace,
+          labelSelector: `${INSTANCE_LABEL}=${cluster}`,
+        })) as { items?: unknown[] };
         return (reply.items ?? [])
           .flatMap((item) => {
             const parsed = RawOpsRequestSchema.safeParse(item);

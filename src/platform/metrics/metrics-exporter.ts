@@ -34,7 +34,11 @@ export function basicAuthMatches(request: IncomingMessage, expected: { username:
   return match !== null && colon !== -1 && userOk && passwordOk;
 }
 
-export function createMetricsExporter(registry: Registry, logger: PlatformLogger, options: MetricsExporterOptions): MetricsExporter {
+export function createMetricsExporter(
+  registry: Registry,
+  logger: PlatformLogger,
+  options: MetricsExporterOptions,
+): MetricsExporter {
   const { host, basicAuth } = options;
   let server: Server | undefined;
   let listeningOn: number | undefined;
@@ -53,7 +57,12 @@ export function createMetricsExporter(registry: Registry, logger: PlatformLogger
   const start = async (port: number) => {
     const next = createServer((req, res) => {
       if (basicAuth && !basicAuthMatches(req, basicAuth)) {
-        res.writeHead(401, { 'www-authenticate': 'Basic realm="metrics", charset="UTF-8"', 'content-type': 'text/plain' }).end('Unauthorized\n');
+        res
+          .writeHead(401, {
+            'www-authenticate': 'Basic realm="metrics", charset="UTF-8"',
+            'content-type': 'text/plain',
+          })
+          .end('Unauthorized\n');
         return;
       }
       if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
@@ -71,7 +80,10 @@ export function createMetricsExporter(registry: Registry, logger: PlatformLogger
     });
     server = next;
     listeningOn = port;
-    logger.info({ host, port, basicAuth: basicAuth !== undefined }, `metrics exporter listening on ${host.includes(':') ? `[${host}]` : host}:${port}${basicAuth ? ' (basic authentication)' : ''}`);
+    logger.info(
+      { host, port, basicAuth: basicAuth !== undefined },
+      `metrics exporter listening on ${host.includes(':') ? `[${host}]` : host}:${port}${basicAuth ? ' (basic authentication)' : ''}`,
+    );
   };
 
   return {

@@ -39,18 +39,37 @@ export function parseServiceAccountKey(secret: string, serviceAccountEmail: stri
   const trimmed = secret.trim();
   if (trimmed.startsWith('{')) {
     const json = JSON.parse(trimmed) as { client_email?: string; private_key?: string; token_uri?: string };
-    if (!json.client_email || !json.private_key) throw new GroupLookupError('the service-account JSON lacks client_email or private_key', 'the private_key Secret holds an incomplete key');
-    return { clientEmail: json.client_email, privateKeyPem: json.private_key, tokenUri: json.token_uri ?? GOOGLE_TOKEN_URI };
+    if (!json.client_email || !json.private_key)
+      throw new GroupLookupError(
+        'the service-account JSON lacks client_email or private_key',
+        'the private_key Secret holds an incomplete key',
+      );
+    return {
+      clientEmail: json.client_email,
+      privateKeyPem: json.private_key,
+      tokenUri: json.token_uri ?? GOOGLE_TOKEN_URI,
+    };
   }
-  if (!serviceAccountEmail) throw new GroupLookupError('a PEM key needs alpha_workspace.service_account_email', 'set alpha_workspace.service_account_email or store the full service-account JSON');
+  if (!serviceAccountEmail)
+    throw new GroupLookupError(
+      'a PEM key needs alpha_workspace.service_account_email',
+      'set alpha_workspace.service_account_email or store the full service-account JSON',
+    );
   return { clientEmail: serviceAccountEmail, privateKeyPem: trimmed, tokenUri: GOOGLE_TOKEN_URI };
 }
 
 const errorCode = (body: Record<string, unknown>) =>
   [body.error, body.error_description].filter((part): part is string => typeof part === 'string').join(': ');
 
-async function postForm(url: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+async function postForm(
+  url: string,
+  form: Record<string, string>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
   return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
 }
 
@@ -59,11 +78,19 @@ async function getJson(url: string, accessToken: string): Promise<{ status: numb
   return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
 }
 
-export function createGroupDirectories(options: { directoryUrl: string; graphUrl: string; betaAuthority: string; now?: () => number }) {
+export function createGroupDirectories(options: {
+  directoryUrl: string;
+  graphUrl: string;
+  betaAuthority: string;
+  now?: () => number;
+}) {
   const now = options.now ?? Date.now;
   const tokens = new Map<string, CachedToken>();
 
-  async function cachedToken(key: string, fetchToken: () => Promise<{ accessToken: string; expiresIn: number }>): Promise<string> {
+  async function cachedToken(
+    key: string,
+    fetchToken: () => Promise<{ accessToken: string; expiresIn: number }>,
+  ): Promise<string> {
     const cached = tokens.get(key);
     if (cached && cached.expiresAt > now() + 30_000) return cached.value;
     const fresh = await fetchToken();
@@ -84,9 +111,15 @@ export function createGroupDirectories(options: { directoryUrl: string; graphUrl
           .setIssuedAt(issuedAt)
           .setExpirationTime(issuedAt + 3600)
           .sign(createPrivateKey(key.privateKeyPem));
-        const res = await postForm(key.tokenUri, { grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion });
+        const res = await postForm(key.tokenUri, {
+          grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+          assertion,
+        });
         if (res.status !== 200 || typeof res.body.access_token !== 'string') {
-          throw new GroupLookupError(`the token endpoint answered ${res.status} ${errorCode(res.body)}`, 'domain-wide delegation is not granted for the directory scopes, or the service-account key is wrong');
+          throw new GroupLookupError(
+            `the token endpoint answered ${res.status} ${errorCode(res.body)}`,
+            'domain-wide delegation is not granted for the directory scopes, or the service-account key is wrong',
+          );
         }
         return { accessToken: res.body.access_token, expiresIn: Number(res.body.expires_in ?? 3600) };
       });
@@ -97,8 +130,13 @@ export function createGroupDirectories(options: { directoryUrl: string; graphUrl
         url.searchParams.set('userKey', userEmail);
         if (pageToken) url.searchParams.set('pageToken', pageToken);
         const res = await getJson(url.toString(), accessToken);
-        if (res.status !== 200) throw new GroupLookupError(`the Directory API answered ${res.status}`, 'the Directory API is not enabled for the project, or delegation lacks the group scopes');
-        for (const group of (res.body.groups as { email?: string }[] | undefined) ?? []) if (group.email) groups.push(group.email);
+        if (res.status !== 200)
+          throw new GroupLookupError(
+            `the Directory API answered ${res.status}`,
+            'the Directory API is not enabled for the project, or delegation lacks the group scopes',
+          );
+        for (const group of (res.body.groups as { email?: string }[] | undefined) ?? [])
+          if (group.email) groups.push(group.email);
         pageToken = typeof res.body.nextPageToken === 'string' ? res.body.nextPageToken : undefined;
         if (!pageToken) break;
       }
@@ -115,16 +153,25 @@ export function createGroupDirectories(options: { directoryUrl: string; graphUrl
           scope: `${options.graphUrl}/.default`,
         });
         if (res.status !== 200 || typeof res.body.access_token !== 'string') {
-          throw new GroupLookupError(`the token endpoint answered ${res.status} ${errorCode(res.body)}`, 'the app registration lacks a valid client secret');
+          throw new GroupLookupError(
+            `the token endpoint answered ${res.status} ${errorCode(res.body)}`,
+            'the app registration lacks a valid client secret',
+          );
         }
         return { accessToken: res.body.access_token, expiresIn: Number(res.body.expires_in ?? 3600) };
       });
       const groups: string[] = [];
-      let next: string | undefined = `${options.graphUrl}/v1.0/users/${encodeURIComponent(objectId)}/transitiveMemberOf/microsoft.graph.group?$select=id,displayName`;
+      let next: string | undefined =
+        `${options.graphUrl}/v1.0/users/${encodeURIComponent(objectId)}/transitiveMemberOf/microsoft.graph.group?$select=id,displayName`;
       for (let page = 0; next && page < MAX_PAGES; page++) {
         const res = await getJson(next, accessToken);
-        if (res.status !== 200) throw new GroupLookupError(`Microsoft Graph answered ${res.status}`, 'the app lacks GroupMember.Read.All (and Group.Read.All or Directory.Read.All) with admin consent');
-        for (const group of (res.body.value as { id?: string }[] | undefined) ?? []) if (group.id) groups.push(group.id);
+        if (res.status !== 200)
+          throw new GroupLookupError(
+            `Microsoft Graph answered ${res.status}`,
+            'the app lacks GroupMember.Read.All (and Group.Read.All or Directory.Read.All) with admin consent',
+          );
+        for (const group of (res.body.value as { id?: string }[] | undefined) ?? [])
+          if (group.id) groups.push(group.id);
         next = typeof res.body['@odata.nextLink'] === 'string' ? res.body['@odata.nextLink'] : undefined;
       }
       return groups;

@@ -44,7 +44,11 @@ export class IdentityProviderUnavailableError extends PortError {
     options: { cause: unknown },
     step = 'OpenID discovery',
   ) {
-    super('unavailable', `${step} at ${issuer} failed: ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`, options);
+    super(
+      'unavailable',
+      `${step} at ${issuer} failed: ${options.cause instanceof Error ? options.cause.message : String(options.cause)}`,
+      options,
+    );
     this.name = 'IdentityProviderUnavailableError';
   }
 }
@@ -54,7 +58,11 @@ function isNetworkFailure(error: unknown): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
     if (current instanceof TypeError && current.message === 'fetch failed') return true;
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|UND_ERR_)/.test(code)) return true;
+    if (
+      typeof code === 'string' &&
+      /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|UND_ERR_)/.test(code)
+    )
+      return true;
   }
   return false;
 }
@@ -69,16 +77,28 @@ export function createOidcClients() {
   const configurations = new Map<string, Promise<client.Configuration>>();
 
   function configuration(settings: ClientSettings): Promise<client.Configuration> {
-    const key = createHash('sha256').update(JSON.stringify([settings.issuer, settings.clientId, settings.clientSecret])).digest('hex');
+    const key = createHash('sha256')
+      .update(JSON.stringify([settings.issuer, settings.clientId, settings.clientSecret]))
+      .digest('hex');
     let pending = configurations.get(key);
     if (!pending) {
-      pending = client.discovery(new URL(settings.issuer), settings.clientId, undefined, client.ClientSecretPost(settings.clientSecret), {
-        // Verify the ID token's signature against the provider's keys too (openid-client otherwise relies on TLS
-        // to the token endpoint alone), so a token signed by any other key is refused.
-        execute: isLoopbackHttp(settings.issuer) ? [client.allowInsecureRequests, client.enableNonRepudiationChecks] : [client.enableNonRepudiationChecks],
-      }).catch((error: unknown) => {
-        throw new IdentityProviderUnavailableError(settings.issuer, { cause: error });
-      });
+      pending = client
+        .discovery(
+          new URL(settings.issuer),
+          settings.clientId,
+          undefined,
+          client.ClientSecretPost(settings.clientSecret),
+          {
+            // Verify the ID token's signature against the provider's keys too (openid-client otherwise relies on TLS
+            // to the token endpoint alone), so a token signed by any other key is refused.
+            execute: isLoopbackHttp(settings.issuer)
+              ? [client.allowInsecureRequests, client.enableNonRepudiationChecks]
+              : [client.enableNonRepudiationChecks],
+          },
+        )
+        .catch((error: unknown) => {
+          throw new IdentityProviderUnavailableError(settings.issuer, { cause: error });
+        });
       configurations.set(key, pending);
       // A failed discovery is not cached: the next sign-in tries again.
       pending.catch(() => configurations.delete(key));
@@ -119,7 +139,9 @@ export function createOidcClients() {
           idTokenExpected: true,
         })
         .catch((error: unknown) => {
-          throw isNetworkFailure(error) ? new IdentityProviderUnavailableError(settings.issuer, { cause: error }, 'The code exchange') : error;
+          throw isNetworkFailure(error)
+            ? new IdentityProviderUnavailableError(settings.issuer, { cause: error }, 'The code exchange')
+            : error;
         });
       const claims = tokens.claims();
       if (!claims) throw new Error('the token response carried no ID token');

@@ -5,7 +5,18 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Mutex } from '../../shared/mutex.js';
 import { writeFileAtomic } from '../atomic-file.js';
-import { AlreadyExistsError, MANAGED_BY, StaleVersionError, type AdminStores, type ConfigMapPort, type DataMap, type Labels, type SecretPort, type StoredSecret, type Versioned } from './ports.js';
+import {
+  AlreadyExistsError,
+  MANAGED_BY,
+  StaleVersionError,
+  type AdminStores,
+  type ConfigMapPort,
+  type DataMap,
+  type Labels,
+  type SecretPort,
+  type StoredSecret,
+  type Versioned,
+} from './ports.js';
 
 const SECRET_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 
@@ -21,7 +32,6 @@ async function readText(file: string): Promise<string | undefined> {
     throw error;
   }
 }
-
 
 /**
  * The settings "ConfigMap" is the file itself (`settings.json` holds the document), so an operator can edit it

@@ -41,7 +41,9 @@ export interface ConfigMapPort {
 }
 
 /** The label every object this server creates carries (both adapters). */
-export const MANAGED_BY: Readonly<Record<string, string>> = Object.freeze({ 'app.kubernetes.io/managed-by': 'graphdb-admin-server' });
+export const MANAGED_BY: Readonly<Record<string, string>> = Object.freeze({
+  'app.kubernetes.io/managed-by': 'graphdb-admin-server',
+});
 
 /** Labels of a Secret (Kubernetes metadata labels; a side file in the file store). */
 export type Labels = Record<string, string>;

@@ -19,14 +19,20 @@ export const NAMESPACE = 'graphdb-system';
 export const KEPT_GRAPH = 'fuzz-kept';
 export const SCRATCH_GRAPH = 'fuzz-scratch';
 export const GRAPH_SEEDS: Record<string, string> = {
-  [KEPT_GRAPH]: "CREATE (a:Person {name: 'a', age: 1})-[:KNOWS {since: 2020}]->(b:Person:Admin {name: 'b'}), (:Thing {tags: ['x', 'y'], score: 1.5, ok: true})",
+  [KEPT_GRAPH]:
+    "CREATE (a:Person {name: 'a', age: 1})-[:KNOWS {since: 2020}]->(b:Person:Admin {name: 'b'}), (:Thing {tags: ['x', 'y'], score: 1.5, ok: true})",
   [SCRATCH_GRAPH]: 'CREATE (:Scratch)',
 };
 export const DB_USERS = { admin: 'fuzz-admin', reader: 'fuzz-reader', victim: 'fuzz-victim' } as const;
 /** Database users the fuzzer must not delete or demote: it authenticates as them (default: the test's own view). */
 export const PROTECTED_DB_USERS = new Set<string>(['default', DB_USERS.admin, DB_USERS.reader]);
 export const VIEWER = { email: 'fuzz-viewer@corp.example', password: 'viewer-password-1' };
-export const VICTIM_ADMIN = { email: 'fuzz-victim@corp.example', name: 'Victim', role: 'operator', password: 'victim-password-1' } as const;
+export const VICTIM_ADMIN = {
+  email: 'fuzz-victim@corp.example',
+  name: 'Victim',
+  role: 'operator',
+  password: 'victim-password-1',
+} as const;
 export const KUBE_RESOURCES = ['configmaps', 'secrets', OPS_V1, CLUSTERS_V1];
 export const CLUSTERS = ['solo', 'pair', 'shards', 'sleepy'];
 
@@ -80,7 +86,12 @@ export async function seedGraph(redis: RedisClient, graph: string): Promise<void
 }
 
 export async function createVictimAdmin(fixture: Pick<FuzzFixture, 't' | 'credentials'>): Promise<string> {
-  const res = await fixture.t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie: fixture.credentials.cookie }, payload: VICTIM_ADMIN });
+  const res = await fixture.t.app.inject({
+    method: 'POST',
+    url: '/api/users',
+    headers: { cookie: fixture.credentials.cookie },
+    payload: VICTIM_ADMIN,
+  });
   if (res.statusCode !== 201) throw new Error(`cannot create the victim admin user: ${res.statusCode} ${res.body}`);
   return res.json<{ user: { id: string } }>().user.id;
 }
@@ -92,7 +103,9 @@ export async function startFuzzFixture(): Promise<FuzzFixture> {
   const nowhere = `http://127.0.0.1:${closedPort}`;
   // Provider alpha is a real (loopback) OpenID provider, configured from the environment, so sign-in starts reach it;
   // beta and the group directories point at a closed port: nothing leaves this machine.
-  const alpha = await startIdentityProvider({ clients: [{ client_id: 'alpha-client', client_secret: 'alpha-secret', redirect_uris: [ALPHA_CALLBACK] }] });
+  const alpha = await startIdentityProvider({
+    clients: [{ client_id: 'alpha-client', client_secret: 'alpha-secret', redirect_uris: [ALPHA_CALLBACK] }],
+  });
   const t = await startAdminTestApp('kubernetes', {
     kubeBlocks: true,
     crds: [CLUSTERS_V1, OPS_V1],
@@ -115,9 +128,18 @@ export async function startFuzzFixture(): Promise<FuzzFixture> {
     await createDbUser(t.falkordb, DB_USERS.admin, `${DB_USERS.admin}-password`, 'Admin');
     await createDbUser(t.falkordb, DB_USERS.reader, `${DB_USERS.reader}-password`, 'Read-Only');
     await createDbUser(t.falkordb, DB_USERS.victim, `${DB_USERS.victim}-password`, 'Read-Only');
-    const bearer = await createToken(t.app, credentials(t.falkordb, DB_USERS.admin, `${DB_USERS.admin}-password`, { name: 'fuzz admin' }));
-    const lesserBearer = await createToken(t.app, credentials(t.falkordb, DB_USERS.reader, `${DB_USERS.reader}-password`, { name: 'fuzz reader' }));
-    const victimBearer = await createToken(t.app, credentials(t.falkordb, DB_USERS.victim, `${DB_USERS.victim}-password`, { name: 'fuzz victim' }));
+    const bearer = await createToken(
+      t.app,
+      credentials(t.falkordb, DB_USERS.admin, `${DB_USERS.admin}-password`, { name: 'fuzz admin' }),
+    );
+    const lesserBearer = await createToken(
+      t.app,
+      credentials(t.falkordb, DB_USERS.reader, `${DB_USERS.reader}-password`, { name: 'fuzz reader' }),
+    );
+    const victimBearer = await createToken(
+      t.app,
+      credentials(t.falkordb, DB_USERS.victim, `${DB_USERS.victim}-password`, { name: 'fuzz victim' }),
+    );
 
     const kube = t.kube!;
     kube.put(CLUSTERS_V1, NAMESPACE, standalone('solo', NAMESPACE));
@@ -127,9 +149,19 @@ export async function startFuzzFixture(): Promise<FuzzFixture> {
     kube.put(CLUSTERS_V1, 'team-b', standalone('elsewhere', 'team-b'));
 
     const cookie = await login(t.app, ADMIN.email, ADMIN.password);
-    const oauthOn = await t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie }, payload: { features: { oauth2_enabled: true } } });
+    const oauthOn = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/settings/',
+      headers: { cookie },
+      payload: { features: { oauth2_enabled: true } },
+    });
     if (oauthOn.statusCode !== 200) throw new Error(`cannot enable OAuth: ${oauthOn.body}`);
-    const viewer = await t.app.inject({ method: 'POST', url: '/api/users', headers: { cookie }, payload: { ...VIEWER, name: 'Viewer', role: 'viewer' } });
+    const viewer = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { cookie },
+      payload: { ...VIEWER, name: 'Viewer', role: 'viewer' },
+    });
     if (viewer.statusCode !== 201) throw new Error(`cannot create the viewer: ${viewer.body}`);
     const lesserCookie = await login(t.app, VIEWER.email, VIEWER.password);
     const credentialsSet: Credentials = { bearer, cookie, lesserBearer, lesserCookie };
@@ -179,15 +211,40 @@ export function generationContext(fixture: FuzzFixture, op: Operation): Generati
     label: hint(['Person', 'Admin', 'Thing', 'NewLabel']),
     query: hint(READ_QUERIES),
     timeout: hint(['0', '1000', '30000']),
-    config: hint(['TIMEOUT', 'TIMEOUT_DEFAULT', 'TIMEOUT_MAX', 'RESULTSET_SIZE', 'MAX_QUEUED_QUERIES', 'CMD_INFO', 'QUERY_MEM_CAPACITY', 'THREAD_COUNT', 'NO_SUCH_CONFIG']),
-    tokenId: fc.oneof(lazy(() => refs.victimTokenId), hint(['1700000000000-00000000-0000-4000-8000-000000000000'])),
+    config: hint([
+      'TIMEOUT',
+      'TIMEOUT_DEFAULT',
+      'TIMEOUT_MAX',
+      'RESULTSET_SIZE',
+      'MAX_QUEUED_QUERIES',
+      'CMD_INFO',
+      'QUERY_MEM_CAPACITY',
+      'THREAD_COUNT',
+      'NO_SUCH_CONFIG',
+    ]),
+    tokenId: fc.oneof(
+      lazy(() => refs.victimTokenId),
+      hint(['1700000000000-00000000-0000-4000-8000-000000000000']),
+    ),
     user: hint([DB_USERS.victim, 'fuzz-missing-user']),
     username: hint([DB_USERS.victim, 'fuzz-new-user', 'fuzz-missing-user']),
-    id: fc.oneof(lazy(() => refs.victimAdminUserId), hint(['00000000-0000-4000-8000-000000000000'])),
-    name: op.api === 'admin' && op.params.some((param) => param.name === 'name') ? hint([...CLUSTERS, 'elsewhere', 'missing']) : hint(['Fuzz Name', '  ', 'é']),
+    id: fc.oneof(
+      lazy(() => refs.victimAdminUserId),
+      hint(['00000000-0000-4000-8000-000000000000']),
+    ),
+    name:
+      op.api === 'admin' && op.params.some((param) => param.name === 'name')
+        ? hint([...CLUSTERS, 'elsewhere', 'missing'])
+        : hint(['Fuzz Name', '  ', 'é']),
     namespace: hint([NAMESPACE, 'team-b', 'empty-ns']),
     component: hint(['falkordb', 'falkordb-sent', 'shard', 'nope']),
-    parameters: hint([{ TIMEOUT: 1000 }, { TIMEOUT: '2000', MAX_QUEUED_QUERIES: 10 }, { THREAD_COUNT: 4 }, { UNKNOWN_PARAM: 'x' }, {}]),
+    parameters: hint([
+      { TIMEOUT: 1000 },
+      { TIMEOUT: '2000', MAX_QUEUED_QUERIES: 10 },
+      { THREAD_COUNT: 4 },
+      { UNKNOWN_PARAM: 'x' },
+      {},
+    ]),
     provider: hint(['alpha', 'beta', 'gamma']),
     returnTo: hint(['/', '/clusters?x=1', 'https://elsewhere.example/', '//elsewhere.example']),
     email: hint([ADMIN.email, VIEWER.email, 'nobody@corp.example']),
@@ -197,17 +254,44 @@ export function generationContext(fixture: FuzzFixture, op: Operation): Generati
   const bodies: Record<string, unknown[]> = {
     createToken: [
       credentials(fixture.t.falkordb, DB_USERS.admin, `${DB_USERS.admin}-password`),
-      credentials(fixture.t.falkordb, DB_USERS.reader, `${DB_USERS.reader}-password`, { ttlSeconds: 7200, name: 'fuzz short' }),
+      credentials(fixture.t.falkordb, DB_USERS.reader, `${DB_USERS.reader}-password`, {
+        ttlSeconds: 7200,
+        name: 'fuzz short',
+      }),
       credentials(fixture.t.falkordb, DB_USERS.admin, 'wrong-password'),
       credentials(fixture.t.falkordb, 'default', '', { expiresAt: '2999-01-01T00:00:00Z' }),
-      credentials(fixture.t.falkordb, DB_USERS.admin, `${DB_USERS.admin}-password`, { expiresAt: '2000-01-01T00:00:00Z' }),
+      credentials(fixture.t.falkordb, DB_USERS.admin, `${DB_USERS.admin}-password`, {
+        expiresAt: '2000-01-01T00:00:00Z',
+      }),
       credentials(fixture.t.falkordb, DB_USERS.admin, `${DB_USERS.admin}-password`, { tls: 'true' }),
     ],
-    login: [{ email: ADMIN.email, password: ADMIN.password }, { email: ADMIN.email, password: 'wrong-password' }, { email: VIEWER.email, password: VIEWER.password }],
-    createUser: [{ username: 'fuzz-new-user', password: 'pw', role: 'Read-Write' }, { username: DB_USERS.victim, password: 'pw', role: 'Admin' }],
-    deleteUsers: [{ users: [{ username: DB_USERS.victim }] }, { users: [{ username: 'fuzz-missing-user' }] }, { users: [{ username: 'default' }] }],
-    patchSettings: [{ features: { multi_cluster_mode: true } }, { features: { multi_cluster_mode: false } }, { oauth: { allowed_domains: ['corp.example'] } }, { alpha_oauth: { client_id: 'fuzz-client', client_secret_secret_ref: 'fuzz-alpha', client_secret: 's3cret' }, features: { oauth2_enabled: true } }],
-    createAdminUser: [{ email: 'fuzz-new@corp.example', name: 'New', role: 'viewer', password: 'new-password-1' }, { ...VICTIM_ADMIN }],
+    login: [
+      { email: ADMIN.email, password: ADMIN.password },
+      { email: ADMIN.email, password: 'wrong-password' },
+      { email: VIEWER.email, password: VIEWER.password },
+    ],
+    createUser: [
+      { username: 'fuzz-new-user', password: 'pw', role: 'Read-Write' },
+      { username: DB_USERS.victim, password: 'pw', role: 'Admin' },
+    ],
+    deleteUsers: [
+      { users: [{ username: DB_USERS.victim }] },
+      { users: [{ username: 'fuzz-missing-user' }] },
+      { users: [{ username: 'default' }] },
+    ],
+    patchSettings: [
+      { features: { multi_cluster_mode: true } },
+      { features: { multi_cluster_mode: false } },
+      { oauth: { allowed_domains: ['corp.example'] } },
+      {
+        alpha_oauth: { client_id: 'fuzz-client', client_secret_secret_ref: 'fuzz-alpha', client_secret: 's3cret' },
+        features: { oauth2_enabled: true },
+      },
+    ],
+    createAdminUser: [
+      { email: 'fuzz-new@corp.example', name: 'New', role: 'viewer', password: 'new-password-1' },
+      { ...VICTIM_ADMIN },
+    ],
     scaleCluster: [{ replicas: 3 }, { component: 'shard', shards: 4 }, { cpu: '1', memory: '1Gi' }, { replicas: 0 }],
   };
   return {
@@ -230,7 +314,8 @@ function isHost(value: unknown): value is string {
 export function guard(fixture: FuzzFixture, request: FuzzRequest): FuzzRequest {
   const { op } = request;
   const body = request.body && 'json' in request.body ? request.body.json : undefined;
-  const object = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  const object =
+    body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   if (op.id === 'createToken' && object) {
     const next = { ...object };
     if (isHost(next.host) && !LOOPBACK_HOSTS.has(next.host)) next.host = '127.0.0.1';
@@ -238,9 +323,11 @@ export function guard(fixture: FuzzFixture, request: FuzzRequest): FuzzRequest {
     // PEXPIREAT): valid lifetimes shorter than the run are stretched; the refusals of bad ones are unaffected.
     if (typeof next.ttlSeconds === 'number' && next.ttlSeconds > 0 && next.ttlSeconds < 3600) next.ttlSeconds = 3600;
     const expiresAt = typeof next.expiresAt === 'string' ? Date.parse(next.expiresAt) : Number.NaN;
-    if (expiresAt > Date.now() && expiresAt < Date.now() + 3_600_000) next.expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    if (expiresAt > Date.now() && expiresAt < Date.now() + 3_600_000)
+      next.expiresAt = new Date(Date.now() + 86_400_000).toISOString();
     // TLS against the plain FalkorDB port waits out the 5 s connect timeout: send it to the closed port, refused at once.
-    if (typeof next.port === 'string' && (next.port !== String(fixture.t.falkordb.port) || next.tls === 'true')) next.port = String(fixture.closedPort);
+    if (typeof next.port === 'string' && (next.port !== String(fixture.t.falkordb.port) || next.tls === 'true'))
+      next.port = String(fixture.closedPort);
     return { ...request, body: { json: next } };
   }
   if (op.id === 'updateUserRole' && request.path.user && PROTECTED_DB_USERS.has(request.path.user.value)) {
@@ -249,14 +336,24 @@ export function guard(fixture: FuzzFixture, request: FuzzRequest): FuzzRequest {
   if (op.id === 'deleteUsers' && object && Array.isArray(object.users)) {
     const users = (object.users as unknown[]).map((entry) => {
       const name = entry && typeof entry === 'object' ? (entry as Record<string, unknown>).username : undefined;
-      return typeof name === 'string' && name !== 'default' && PROTECTED_DB_USERS.has(name) ? { ...(entry as object), username: DB_USERS.victim } : entry;
+      return typeof name === 'string' && name !== 'default' && PROTECTED_DB_USERS.has(name)
+        ? { ...(entry as object), username: DB_USERS.victim }
+        : entry;
     });
     return { ...request, body: { json: { ...object, users } } };
   }
-  if (op.id === 'revokeToken' && request.path.tokenId && [fixture.refs.adminTokenId, fixture.refs.readerTokenId].includes(request.path.tokenId.value)) {
+  if (
+    op.id === 'revokeToken' &&
+    request.path.tokenId &&
+    [fixture.refs.adminTokenId, fixture.refs.readerTokenId].includes(request.path.tokenId.value)
+  ) {
     return { ...request, path: { ...request.path, tokenId: { value: fixture.refs.victimTokenId } } };
   }
-  if (op.path.startsWith('/api/users/') && request.path.id && [fixture.refs.adminUserId, fixture.refs.viewerUserId].includes(request.path.id.value)) {
+  if (
+    op.path.startsWith('/api/users/') &&
+    request.path.id &&
+    [fixture.refs.adminUserId, fixture.refs.viewerUserId].includes(request.path.id.value)
+  ) {
     return { ...request, path: { ...request.path, id: { value: fixture.refs.victimAdminUserId } } };
   }
   return request;

@@ -23,12 +23,29 @@ export function createHttpClient(baseUrl: string, timeoutMs = 30_000): HttpClien
       const payload = request.payload === undefined ? undefined : Buffer.from(request.payload, 'utf8');
       const headers: Record<string, string | number> = { ...request.headers };
       if (payload) headers['content-length'] = payload.length;
-      const outgoing = httpRequest({ host: hostname, port: Number(port), method: request.method, path: request.url, headers, agent, timeout: timeoutMs }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'] ?? '', body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
+      const outgoing = httpRequest(
+        {
+          host: hostname,
+          port: Number(port),
+          method: request.method,
+          path: request.url,
+          headers,
+          agent,
+          timeout: timeoutMs,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              contentType: res.headers['content-type'] ?? '',
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
       outgoing.on('timeout', () => outgoing.destroy(new Error(`no response within ${timeoutMs} ms`)));
       outgoing.on('error', reject);
       outgoing.end(payload);

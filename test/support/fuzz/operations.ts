@@ -53,12 +53,24 @@ export interface Operation {
 export const OPENAPI_PATH = path.resolve(import.meta.dirname, '../../../openapi/openapi.json');
 
 // The URL space of the browser API as docs/decisions.md ("Unknown routes") states it, written out independently of src/.
-const BROWSER_PREFIXES = ['/api/auth/tokens', '/api/status', '/api/graph', '/api/user', '/api/DBVersion', '/api/info', '/api/monitor', '/api/connection-info', '/api/udf'];
+const BROWSER_PREFIXES = [
+  '/api/auth/tokens',
+  '/api/status',
+  '/api/graph',
+  '/api/user',
+  '/api/DBVersion',
+  '/api/info',
+  '/api/monitor',
+  '/api/connection-info',
+  '/api/udf',
+];
 
 /** Which API's error shape a request path must be answered in. */
 export function shapeOwning(url: string): 'browser' | 'admin' {
   const pathOnly = url.split('?', 1)[0] ?? url;
-  return BROWSER_PREFIXES.some((prefix) => pathOnly === prefix || pathOnly.startsWith(`${prefix}/`)) ? 'browser' : 'admin';
+  return BROWSER_PREFIXES.some((prefix) => pathOnly === prefix || pathOnly.startsWith(`${prefix}/`))
+    ? 'browser'
+    : 'admin';
 }
 
 interface RawOperation {
@@ -83,10 +95,16 @@ function resolveRefs(schema: JsonSchema, components: Record<string, JsonSchema>,
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'properties' && value && typeof value === 'object') {
-      out.properties = Object.fromEntries(Object.entries(value as Record<string, JsonSchema>).map(([k, v]) => [k, resolveRefs(v, components, seen)]));
+      out.properties = Object.fromEntries(
+        Object.entries(value as Record<string, JsonSchema>).map(([k, v]) => [k, resolveRefs(v, components, seen)]),
+      );
     } else if ((key === 'anyOf' || key === 'oneOf' || key === 'allOf') && Array.isArray(value)) {
       out[key] = (value as JsonSchema[]).map((v) => resolveRefs(v, components, seen));
-    } else if ((key === 'items' || key === 'additionalProperties' || key === 'propertyNames') && value && typeof value === 'object') {
+    } else if (
+      (key === 'items' || key === 'additionalProperties' || key === 'propertyNames') &&
+      value &&
+      typeof value === 'object'
+    ) {
       out[key] = resolveRefs(value as JsonSchema, components, seen);
     } else {
       out[key] = value;
@@ -114,12 +132,22 @@ export function loadOperations(file = OPENAPI_PATH): Operation[] {
         path: templatePath,
         api: apiOf(templatePath),
         security: scheme === 'bearerAuth' ? 'bearer' : scheme === 'cookieAuth' ? 'cookie' : 'none',
-        params: (raw.parameters ?? []).map((p) => ({ name: p.name, in: p.in as 'path' | 'query', required: p.required ?? false, schema: resolve(p.schema) })),
+        params: (raw.parameters ?? []).map((p) => ({
+          name: p.name,
+          in: p.in as 'path' | 'query',
+          required: p.required ?? false,
+          schema: resolve(p.schema),
+        })),
         body: jsonBody ? { required: raw.requestBody?.required ?? false, schema: resolve(jsonBody.schema) } : undefined,
         responses: Object.fromEntries(
           Object.entries(raw.responses).map(([status, response]) => [
             status,
-            Object.fromEntries(Object.entries(response.content ?? {}).map(([type, media]) => [type, media.schema ? resolve(media.schema) : undefined])),
+            Object.fromEntries(
+              Object.entries(response.content ?? {}).map(([type, media]) => [
+                type,
+                media.schema ? resolve(media.schema) : undefined,
+              ]),
+            ),
           ]),
         ),
       });

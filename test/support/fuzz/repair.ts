@@ -14,8 +14,13 @@ export interface Baseline {
   adminUserIds: Set<string>;
 }
 
-const CONTENT_QUERY = 'MATCH (n) OPTIONAL MATCH (n)-[r]->(m) RETURN ID(n), labels(n), properties(n), ID(r), type(r), properties(r), ID(m) ORDER BY ID(n), ID(r)';
-const PASSWORDS: Record<string, string> = { [DB_USERS.admin]: `${DB_USERS.admin}-password`, [DB_USERS.reader]: `${DB_USERS.reader}-password`, [DB_USERS.victim]: `${DB_USERS.victim}-password` };
+const CONTENT_QUERY =
+  'MATCH (n) OPTIONAL MATCH (n)-[r]->(m) RETURN ID(n), labels(n), properties(n), ID(r), type(r), properties(r), ID(m) ORDER BY ID(n), ID(r)';
+const PASSWORDS: Record<string, string> = {
+  [DB_USERS.admin]: `${DB_USERS.admin}-password`,
+  [DB_USERS.reader]: `${DB_USERS.reader}-password`,
+  [DB_USERS.victim]: `${DB_USERS.victim}-password`,
+};
 
 async function graphContent(fixture: FuzzFixture, graph: string): Promise<unknown> {
   const reply = await fixture.redis.sendCommand<unknown[]>(['GRAPH.RO_QUERY', graph, CONTENT_QUERY]);
@@ -33,8 +38,13 @@ async function configValues(fixture: FuzzFixture): Promise<Map<string, unknown>>
 }
 
 async function adminUserIds(fixture: FuzzFixture): Promise<string[]> {
-  const res = await fixture.t.app.inject({ method: 'GET', url: '/api/users', headers: { cookie: fixture.credentials.cookie } });
-  if (res.statusCode !== 200) throw new Error(`the fuzzer's admin session no longer works: ${res.statusCode} ${res.body}`);
+  const res = await fixture.t.app.inject({
+    method: 'GET',
+    url: '/api/users',
+    headers: { cookie: fixture.credentials.cookie },
+  });
+  if (res.statusCode !== 200)
+    throw new Error(`the fuzzer's admin session no longer works: ${res.statusCode} ${res.body}`);
   return res.json<{ users: { id: string }[] }>().users.map((user) => user.id);
 }
 
@@ -42,7 +52,9 @@ export async function captureBaseline(fixture: FuzzFixture): Promise<Baseline> {
   const graphs = Object.keys(GRAPH_SEEDS);
   return {
     graphs,
-    graphContent: Object.fromEntries(await Promise.all(graphs.map(async (graph) => [graph, await graphContent(fixture, graph)] as const))),
+    graphContent: Object.fromEntries(
+      await Promise.all(graphs.map(async (graph) => [graph, await graphContent(fixture, graph)] as const)),
+    ),
     acl: await aclLines(fixture),
     config: await configValues(fixture),
     adminUserIds: new Set(await adminUserIds(fixture)),
@@ -66,7 +78,11 @@ async function repairGraphs(fixture: FuzzFixture, baseline: Baseline): Promise<v
   const graphs = await fixture.redis.sendCommand<string[]>(['GRAPH.LIST']);
   const changed: string[] = [];
   for (const graph of baseline.graphs) {
-    if (graphs.includes(graph) && JSON.stringify(await graphContent(fixture, graph)) !== JSON.stringify(baseline.graphContent[graph])) changed.push(graph);
+    if (
+      graphs.includes(graph) &&
+      JSON.stringify(await graphContent(fixture, graph)) !== JSON.stringify(baseline.graphContent[graph])
+    )
+      changed.push(graph);
   }
   await deleteGraphs(fixture, [...graphs.filter((graph) => !baseline.graphs.includes(graph)), ...changed]);
   for (const graph of baseline.graphs) {
@@ -105,7 +121,8 @@ async function tokenIsLive(fixture: FuzzFixture, tokenId: string): Promise<boole
 
 async function repairTokens(fixture: FuzzFixture): Promise<void> {
   const { refs, credentials: creds, t } = fixture;
-  const fresh = async (user: string) => createToken(t.app, credentials(t.falkordb, user, PASSWORDS[user]!, { name: `fuzz ${user}` }));
+  const fresh = async (user: string) =>
+    createToken(t.app, credentials(t.falkordb, user, PASSWORDS[user]!, { name: `fuzz ${user}` }));
   if (!(await tokenIsLive(fixture, refs.victimTokenId))) refs.victimTokenId = tokenIdOf(await fresh(DB_USERS.victim));
   if (!(await tokenIsLive(fixture, refs.adminTokenId))) {
     creds.bearer = await fresh(DB_USERS.admin);
@@ -130,7 +147,11 @@ export async function repairAdmin(fixture: FuzzFixture, baseline: Baseline): Pro
   const ids = await adminUserIds(fixture);
   for (const id of ids) {
     if (baseline.adminUserIds.has(id)) continue;
-    const res = await fixture.t.app.inject({ method: 'DELETE', url: `/api/users/${id}`, headers: { cookie: fixture.credentials.cookie } });
+    const res = await fixture.t.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${id}`,
+      headers: { cookie: fixture.credentials.cookie },
+    });
     if (res.statusCode !== 200) throw new Error(`cannot remove admin user ${id}: ${res.body}`);
   }
   if (!ids.includes(fixture.refs.victimAdminUserId)) {

@@ -102,8 +102,18 @@ function clip(text: string, max = 160): string {
 
 /** A short, readable line for reports (fast-check prints counterexamples with it). */
 export function describeRequest(request: FuzzRequest): string {
-  const body = request.body === undefined ? '' : 'json' in request.body ? ` ${clip(JSON.stringify(request.body.json) ?? 'undefined')}` : ` [${request.body.contentType}] ${clip(JSON.stringify(request.body.text))}`;
-  const extras = [request.auth === 'valid' ? '' : `auth=${request.auth}`, request.accept ? `accept=${request.accept}` : ''].filter(Boolean).join(' ');
+  const body =
+    request.body === undefined
+      ? ''
+      : 'json' in request.body
+        ? ` ${clip(JSON.stringify(request.body.json) ?? 'undefined')}`
+        : ` [${request.body.contentType}] ${clip(JSON.stringify(request.body.text))}`;
+  const extras = [
+    request.auth === 'valid' ? '' : `auth=${request.auth}`,
+    request.accept ? `accept=${request.accept}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   return `${request.variant}: ${request.op.method} ${clip(urlOf(request), 200)}${body}${extras ? ` (${extras})` : ''}`;
 }
 
@@ -159,7 +169,8 @@ export function violation(request: FuzzRequest): string | undefined {
   }
   if (!op.body || request.body === undefined) return undefined;
   if ('json' in request.body) return schemaProblem(op.body.schema, request.body.json, 'body');
-  if (!request.body.contentType.startsWith('application/json')) return `body has Content-Type ${request.body.contentType}`;
+  if (!request.body.contentType.startsWith('application/json'))
+    return `body has Content-Type ${request.body.contentType}`;
   // An empty or blank JSON body is no body (docs/decisions.md, issue 17): fine where the body is optional.
   if (request.body.text.trim() === '') return op.body.required ? 'body is required' : undefined;
   let parsed: unknown;

@@ -30,7 +30,10 @@ function clip(text: string, max = 300): string {
 function schemaErrors(schema: JsonSchema, value: unknown): string | undefined {
   const validate = validatorFor(schema);
   if (validate(value)) return undefined;
-  return (validate.errors ?? []).slice(0, 3).map((error) => `${error.instancePath || '(root)'} ${error.message ?? ''}`).join('; ');
+  return (validate.errors ?? [])
+    .slice(0, 3)
+    .map((error) => `${error.instancePath || '(root)'} ${error.message ?? ''}`)
+    .join('; ');
 }
 
 function parseJson(text: string): { value: unknown } | undefined {
@@ -43,19 +46,25 @@ function parseJson(text: string): { value: unknown } | undefined {
 
 export function checkErrorBody(url: string, outcome: Outcome): string[] {
   const shape = shapeOwning(url);
-  if (!outcome.contentType.startsWith('application/json')) return [`error response has Content-Type ${outcome.contentType || '(none)'}`];
+  if (!outcome.contentType.startsWith('application/json'))
+    return [`error response has Content-Type ${outcome.contentType || '(none)'}`];
   const parsed = parseJson(outcome.body);
-  if (!parsed || !parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) return [`error body is not a JSON object: ${clip(outcome.body)}`];
+  if (!parsed || !parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value))
+    return [`error body is not a JSON object: ${clip(outcome.body)}`];
   const body = parsed.value as Record<string, unknown>;
   const keys = Object.keys(body).sort().join(',');
   if (shape === 'browser') {
-    if (keys !== 'message' || typeof body.message !== 'string') return [`error body is not in the browser shape {message}: ${clip(outcome.body)}`];
+    if (keys !== 'message' || typeof body.message !== 'string')
+      return [`error body is not in the browser shape {message}: ${clip(outcome.body)}`];
     return [];
   }
-  if (keys !== 'error,message,statusCode' || typeof body.message !== 'string') return [`error body is not in the admin shape {statusCode, error, message}: ${clip(outcome.body)}`];
+  if (keys !== 'error,message,statusCode' || typeof body.message !== 'string')
+    return [`error body is not in the admin shape {statusCode, error, message}: ${clip(outcome.body)}`];
   const problems: string[] = [];
-  if (body.statusCode !== outcome.status) problems.push(`admin error body says statusCode ${String(body.statusCode)} on a ${outcome.status}`);
-  if (body.error !== (STATUS_CODES[outcome.status] ?? 'Error')) problems.push(`admin error body says error ${JSON.stringify(body.error)} on a ${outcome.status}`);
+  if (body.statusCode !== outcome.status)
+    problems.push(`admin error body says statusCode ${String(body.statusCode)} on a ${outcome.status}`);
+  if (body.error !== (STATUS_CODES[outcome.status] ?? 'Error'))
+    problems.push(`admin error body says error ${JSON.stringify(body.error)} on a ${outcome.status}`);
   return problems;
 }
 
@@ -66,13 +75,26 @@ function parseEvents(text: string): { event: string; data: string }[] {
     .filter((block) => block.trim() && !block.split('\n').every((line) => line.startsWith(':')))
     .map((block) => {
       const lines = block.split('\n').filter((line) => !line.startsWith(':'));
-      return { event: lines.find((line) => line.startsWith('event: '))?.slice(7) ?? '', data: lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n') };
+      return {
+        event: lines.find((line) => line.startsWith('event: '))?.slice(7) ?? '',
+        data: lines
+          .filter((line) => line.startsWith('data: '))
+          .map((line) => line.slice(6))
+          .join('\n'),
+      };
     });
 }
 
-function checkEventStream(outcome: Outcome, resultSchema: JsonSchema | undefined): { problems: string[]; errorEvent: boolean } {
+function checkEventStream(
+  outcome: Outcome,
+  resultSchema: JsonSchema | undefined,
+): { problems: string[]; errorEvent: boolean } {
   const events = parseEvents(outcome.body);
-  if (events.length !== 1) return { problems: [`event stream carries ${events.length} events, expected one result or error: ${clip(outcome.body)}`], errorEvent: false };
+  if (events.length !== 1)
+    return {
+      problems: [`event stream carries ${events.length} events, expected one result or error: ${clip(outcome.body)}`],
+      errorEvent: false,
+    };
   const [{ event, data }] = events as [{ event: string; data: string }];
   const parsed = parseJson(data);
   if (!parsed) return { problems: [`event ${event} data is not JSON: ${clip(data)}`], errorEvent: event === 'error' };
@@ -82,27 +104,51 @@ function checkEventStream(outcome: Outcome, resultSchema: JsonSchema | undefined
   }
   if (event !== 'result') return { problems: [`unexpected event ${event}`], errorEvent: false };
   // The `result` event carries the JSON body, or what a `{result}` JSON body carries under `result` (count).
-  const candidates = [resultSchema, resultSchema?.properties?.result].filter((schema): schema is JsonSchema => schema !== undefined);
-  const problem = candidates.length > 0 && candidates.every((schema) => schemaErrors(schema, parsed.value)) ? schemaErrors(candidates[0]!, parsed.value) : undefined;
-  return { problems: problem ? [`result event does not match the declared schema (${problem}): ${clip(data)}`] : [], errorEvent: false };
+  const candidates = [resultSchema, resultSchema?.properties?.result].filter(
+    (schema): schema is JsonSchema => schema !== undefined,
+  );
+  const problem =
+    candidates.length > 0 && candidates.every((schema) => schemaErrors(schema, parsed.value))
+      ? schemaErrors(candidates[0]!, parsed.value)
+      : undefined;
+  return {
+    problems: problem ? [`result event does not match the declared schema (${problem}): ${clip(data)}`] : [],
+    errorEvent: false,
+  };
 }
 
 function checkSuccess(request: FuzzRequest, outcome: Outcome): { problems: string[]; errorEvent: boolean } {
   const declared = request.op.responses[String(outcome.status)];
   // A raw URL trick may route to another operation (or none): only the shape checks above apply then.
   const routedElsewhere = Object.values(request.path).some((param) => param.raw);
-  if (!declared) return { problems: routedElsewhere ? [] : [`status ${outcome.status} is not declared for ${request.op.id}`], errorEvent: false };
+  if (!declared)
+    return {
+      problems: routedElsewhere ? [] : [`status ${outcome.status} is not declared for ${request.op.id}`],
+      errorEvent: false,
+    };
   const types = Object.keys(declared);
   if (types.length === 0) return { problems: [], errorEvent: false };
   const mediaType = outcome.contentType.split(';', 1)[0]!.trim();
-  if (!types.includes(mediaType)) return { problems: routedElsewhere ? [] : [`Content-Type ${outcome.contentType} is not declared for ${outcome.status} (${types.join(', ')})`], errorEvent: false };
+  if (!types.includes(mediaType))
+    return {
+      problems: routedElsewhere
+        ? []
+        : [`Content-Type ${outcome.contentType} is not declared for ${outcome.status} (${types.join(', ')})`],
+      errorEvent: false,
+    };
   if (mediaType === 'text/event-stream') return checkEventStream(outcome, declared['application/json']);
-  if (mediaType === 'application/octet-stream') return { problems: outcome.body.length > 0 ? [] : ['empty octet-stream body'], errorEvent: false };
+  if (mediaType === 'application/octet-stream')
+    return { problems: outcome.body.length > 0 ? [] : ['empty octet-stream body'], errorEvent: false };
   const parsed = parseJson(outcome.body);
   if (!parsed) return { problems: [`${outcome.status} body is not JSON: ${clip(outcome.body)}`], errorEvent: false };
   const schema = declared[mediaType];
   const problem = schema && !routedElsewhere ? schemaErrors(schema, parsed.value) : undefined;
-  return { problems: problem ? [`${outcome.status} body does not match the declared schema (${problem}): ${clip(outcome.body)}`] : [], errorEvent: false };
+  return {
+    problems: problem
+      ? [`${outcome.status} body does not match the declared schema (${problem}): ${clip(outcome.body)}`]
+      : [],
+    errorEvent: false,
+  };
 }
 
 export function checkResponse(request: FuzzRequest, url: string, outcome: Outcome): Verdict {
@@ -116,7 +162,9 @@ export function checkResponse(request: FuzzRequest, url: string, outcome: Outcom
     rejected = success.errorEvent;
   }
   const broken = violation(request);
-  if (broken && !rejected) problems.push(`accepted (${outcome.status}) a request that violates the declared schema or security: ${broken}`);
-  if (request.expectStatus !== undefined && outcome.status !== request.expectStatus) problems.push(`expected ${request.expectStatus}, got ${outcome.status}: ${clip(outcome.body)}`);
+  if (broken && !rejected)
+    problems.push(`accepted (${outcome.status}) a request that violates the declared schema or security: ${broken}`);
+  if (request.expectStatus !== undefined && outcome.status !== request.expectStatus)
+    problems.push(`expected ${request.expectStatus}, got ${outcome.status}: ${clip(outcome.body)}`);
   return { problems, rejected };
 }

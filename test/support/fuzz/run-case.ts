@@ -22,7 +22,16 @@ export interface FuzzStats {
 }
 
 export function emptyStats(): FuzzStats {
-  return { cases: { browser: 0, admin: 0, ops: 0 }, rejected: 0, accepted: 0, violating: 0, variants: {}, statuses: {}, known: {}, failures: [] };
+  return {
+    cases: { browser: 0, admin: 0, ops: 0 },
+    rejected: 0,
+    accepted: 0,
+    violating: 0,
+    variants: {},
+    statuses: {},
+    known: {},
+    failures: [],
+  };
 }
 
 export interface CaseRunner {
@@ -33,7 +42,10 @@ export interface CaseRunner {
 const READS_THAT_WRITE = new Set(['runQuery', 'profileQuery']);
 
 async function snapshot(fixture: FuzzFixture): Promise<Record<string, unknown>> {
-  return { database: await databaseState(fixture.redis, KEPT_GRAPH), admin: adminState(fixture.t.kube!, KUBE_RESOURCES) };
+  return {
+    database: await databaseState(fixture.redis, KEPT_GRAPH),
+    admin: adminState(fixture.t.kube!, KUBE_RESOURCES),
+  };
 }
 
 export async function createCaseRunner(fixture: FuzzFixture, baseline: Baseline): Promise<CaseRunner> {
@@ -68,17 +80,26 @@ export async function createCaseRunner(fixture: FuzzFixture, baseline: Baseline)
     }
     before = after;
 
-    const errors = fixture.t.logs.lines.slice(logIndex).filter((line) => typeof line.level === 'number' && line.level >= 50);
+    const errors = fixture.t.logs.lines
+      .slice(logIndex)
+      .filter((line) => typeof line.level === 'number' && line.level >= 50);
     logIndex = fixture.t.logs.lines.length;
     for (const line of errors) problems.push(`server logged an error: ${JSON.stringify(line).slice(0, 400)}`);
-    if (({} as Record<string, unknown>).polluted !== undefined || Object.getOwnPropertyNames(Object.prototype).length !== prototypeKeys) problems.push('Object.prototype was polluted');
+    if (
+      ({} as Record<string, unknown>).polluted !== undefined ||
+      Object.getOwnPropertyNames(Object.prototype).length !== prototypeKeys
+    )
+      problems.push('Object.prototype was polluted');
 
     const unknown = problems.filter((problem) => {
       const issue = KNOWN_ISSUES.find((known) => known.matches(request, res.status, problem));
       if (issue) stats.known[issue.id] = (stats.known[issue.id] ?? 0) + 1;
       return !issue;
     });
-    if (unknown.length > 0) throw new Error(`${describeRequest(request)}\n  -> ${res.status} ${res.body.slice(0, 300)}\n  ${unknown.join('\n  ')}`);
+    if (unknown.length > 0)
+      throw new Error(
+        `${describeRequest(request)}\n  -> ${res.status} ${res.body.slice(0, 300)}\n  ${unknown.join('\n  ')}`,
+      );
   }
 
   return { run, stats };

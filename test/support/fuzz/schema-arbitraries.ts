@@ -15,7 +15,31 @@ const MAX_GENERATED_LENGTH = 40;
 const MAX_GENERATED_ITEMS = 4;
 
 /** Text that tends to break things: other scripts, combining marks, joiners, direction overrides, astral planes. */
-export const AWKWARD_TEXT = ['é', 'ß', '日本語', '🙂', '👩‍👩‍👧', 'ﷺ', 'עברית', '\u202e', '\u200b', 'İ', '\ufeff', '𝔘𝔫𝔦', 'a\u0301', '\\', '%', '"', "'", '`', '$', '{}', '../', '%2F', '\u2028'];
+export const AWKWARD_TEXT = [
+  'é',
+  'ß',
+  '日本語',
+  '🙂',
+  '👩‍👩‍👧',
+  'ﷺ',
+  'עברית',
+  '\u202e',
+  '\u200b',
+  'İ',
+  '\ufeff',
+  '𝔘𝔫𝔦',
+  'a\u0301',
+  '\\',
+  '%',
+  '"',
+  "'",
+  '`',
+  '$',
+  '{}',
+  '../',
+  '%2F',
+  '\u2028',
+];
 
 function withinLength(min: number, max: number) {
   return (text: string) => text.length >= min && text.length <= max;
@@ -28,7 +52,12 @@ function freeText(min: number, max: number): fc.Arbitrary<string> {
       { weight: 3, arbitrary: fc.string({ minLength: min, maxLength: cap }) },
       { weight: 2, arbitrary: fc.string({ minLength: min, maxLength: cap, unit: 'grapheme' }) },
       { weight: 1, arbitrary: fc.string({ minLength: min, maxLength: cap, unit: 'binary' }) },
-      { weight: 1, arbitrary: fc.array(fc.constantFrom(...AWKWARD_TEXT), { minLength: Math.max(min, 1), maxLength: Math.max(min, 6) }).map((parts) => parts.join('')) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .array(fc.constantFrom(...AWKWARD_TEXT), { minLength: Math.max(min, 1), maxLength: Math.max(min, 6) })
+          .map((parts) => parts.join('')),
+      },
     )
     .map((text) => text.slice(0, max))
     .filter(withinLength(min, max));
@@ -48,7 +77,12 @@ export function matching(pattern: string, min = 0, max = Number.MAX_SAFE_INTEGER
     const generable = withoutLookarounds(pattern);
     const base = fc.stringMatching(new RegExp(generable, 'u'));
     // Now and then a free-text string that happens to match (unicode the pattern allows, for instance).
-    cached = fc.oneof({ weight: 4, arbitrary: base }, { weight: 1, arbitrary: freeText(Math.max(min, 1), Math.min(max, MAX_GENERATED_LENGTH)) }).filter((text) => full.test(text) && text.length >= min && text.length <= max);
+    cached = fc
+      .oneof(
+        { weight: 4, arbitrary: base },
+        { weight: 1, arbitrary: freeText(Math.max(min, 1), Math.min(max, MAX_GENERATED_LENGTH)) },
+      )
+      .filter((text) => full.test(text) && text.length >= min && text.length <= max);
     patternCache.set(key, cached);
   }
   return cached;
@@ -60,14 +94,23 @@ function stringArb(schema: JsonSchema): fc.Arbitrary<string> {
   if (schema.pattern) return matching(schema.pattern, min, max);
   if (schema.format === 'uuid') return fc.uuid();
   if (schema.format === 'email') return fc.emailAddress().filter(withinLength(min, max));
-  if (schema.format === 'uri') return fc.oneof(fc.webUrl(), fc.constantFrom('https://admin.corp.example/api/auth/oauth/alpha/callback', 'http://localhost:3000/cb')).filter(withinLength(min, max));
+  if (schema.format === 'uri')
+    return fc
+      .oneof(
+        fc.webUrl(),
+        fc.constantFrom('https://admin.corp.example/api/auth/oauth/alpha/callback', 'http://localhost:3000/cb'),
+      )
+      .filter(withinLength(min, max));
   return freeText(min, max);
 }
 
 function numberArb(schema: JsonSchema, integer: boolean): fc.Arbitrary<number> {
   const min = typeof schema.minimum === 'number' ? schema.minimum : undefined;
   const max = typeof schema.maximum === 'number' ? schema.maximum : undefined;
-  const ints = fc.integer({ min: Math.max(min ?? Number.MIN_SAFE_INTEGER, Number.MIN_SAFE_INTEGER), max: Math.min(max ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) });
+  const ints = fc.integer({
+    min: Math.max(min ?? Number.MIN_SAFE_INTEGER, Number.MIN_SAFE_INTEGER),
+    max: Math.min(max ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+  });
   const small = min === undefined && max === undefined ? fc.integer({ min: -3, max: 1000 }) : ints;
   if (integer) return fc.oneof(small, ints);
   const doubles = fc.double({ noNaN: true, noDefaultInfinity: true, min, max });
@@ -119,7 +162,10 @@ function rawArbitrary(schema: JsonSchema, context: GenerationContext): fc.Arbitr
         case 'array':
           return fc.array(valueArbitrary(schema.items ?? {}, context), {
             minLength: schema.minItems ?? 0,
-            maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? MAX_GENERATED_ITEMS, MAX_GENERATED_ITEMS)),
+            maxLength: Math.max(
+              schema.minItems ?? 0,
+              Math.min(schema.maxItems ?? MAX_GENERATED_ITEMS, MAX_GENERATED_ITEMS),
+            ),
           });
         case 'object':
           return objectArb(schema, context);
@@ -131,7 +177,11 @@ function rawArbitrary(schema: JsonSchema, context: GenerationContext): fc.Arbitr
 }
 
 /** A value the schema accepts; `name` (a property or parameter name) brings in the context's hints. */
-export function valueArbitrary(schema: JsonSchema, context: GenerationContext = NO_HINTS, name?: string): fc.Arbitrary<unknown> {
+export function valueArbitrary(
+  schema: JsonSchema,
+  context: GenerationContext = NO_HINTS,
+  name?: string,
+): fc.Arbitrary<unknown> {
   const generated = rawArbitrary(schema, context);
   const hints = name === undefined ? undefined : context.hintsFor(name);
   return hints ? fc.oneof({ weight: 2, arbitrary: hints }, { weight: 1, arbitrary: generated }) : generated;

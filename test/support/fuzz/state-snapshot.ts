@@ -42,7 +42,11 @@ export async function databaseState(client: RedisClient, keptGraph: string): Pro
     tokenStoreState(client),
   ]);
   const kept = graphs.includes(keptGraph)
-    ? await client.sendCommand<unknown[]>(['GRAPH.RO_QUERY', keptGraph, 'MATCH (n) OPTIONAL MATCH (n)-[r]->(m) RETURN ID(n), labels(n), properties(n), ID(r), type(r), properties(r), ID(m) ORDER BY ID(n), ID(r)'])
+    ? await client.sendCommand<unknown[]>([
+        'GRAPH.RO_QUERY',
+        keptGraph,
+        'MATCH (n) OPTIONAL MATCH (n)-[r]->(m) RETURN ID(n), labels(n), properties(n), ID(r), type(r), properties(r), ID(m) ORDER BY ID(n), ID(r)',
+      ])
     : null;
   return { graphs: [...graphs].sort(), acl: [...acl].sort(), config, tokens, kept: kept?.[1] ?? null };
 }
@@ -62,10 +66,21 @@ export function adminState(kube: KubeApiDouble, resources: string[]): Record<str
 /** The first difference between two snapshots, as a readable path, or undefined when they are equal. */
 export function firstDifference(before: unknown, after: unknown, where = ''): string | undefined {
   if (JSON.stringify(before) === JSON.stringify(after)) return undefined;
-  if (before && after && typeof before === 'object' && typeof after === 'object' && !Array.isArray(before) && !Array.isArray(after)) {
+  if (
+    before &&
+    after &&
+    typeof before === 'object' &&
+    typeof after === 'object' &&
+    !Array.isArray(before) &&
+    !Array.isArray(after)
+  ) {
     const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
     for (const key of keys) {
-      const difference = firstDifference((before as Record<string, unknown>)[key], (after as Record<string, unknown>)[key], `${where}.${key}`);
+      const difference = firstDifference(
+        (before as Record<string, unknown>)[key],
+        (after as Record<string, unknown>)[key],
+        `${where}.${key}`,
+      );
       if (difference) return difference;
     }
   }

@@ -24,9 +24,13 @@ interface Subject {
 }
 
 /** The chart's RBAC objects, as `helm template` renders them for a release in `namespace`. */
-export async function renderChartRbac(namespace: string, values: Record<string, string> = {}): Promise<KubernetesObject[]> {
+export async function renderChartRbac(
+  namespace: string,
+  values: Record<string, string> = {},
+): Promise<KubernetesObject[]> {
   const helm = process.env.HELM_BIN ?? '';
-  if (!helm || !existsSync(helm)) throw new Error('HELM_BIN is not set: `npm run test:kube` provides helm with scripts/ensure-helm.sh');
+  if (!helm || !existsSync(helm))
+    throw new Error('HELM_BIN is not set: `npm run test:kube` provides helm with scripts/ensure-helm.sh');
   const sets = Object.entries(values).flatMap(([key, value]) => ['--set', `${key}=${value}`]);
   const { stdout } = await run(helm, ['template', 'graphdb-admin-server', CHART, '--namespace', namespace, ...sets]);
   return parseAllDocuments(stdout)
@@ -36,9 +40,12 @@ export async function renderChartRbac(namespace: string, values: Record<string, 
 
 /** The one service account the chart's bindings grant to, as the user name the API server sees. */
 export function serviceAccountUser(rbac: KubernetesObject[]): string {
-  const subjects = rbac.flatMap((object) => ((object as { subjects?: Subject[] }).subjects ?? []).filter((s) => s.kind === 'ServiceAccount'));
+  const subjects = rbac.flatMap((object) =>
+    ((object as { subjects?: Subject[] }).subjects ?? []).filter((s) => s.kind === 'ServiceAccount'),
+  );
   const users = new Set(subjects.map((s) => `system:serviceaccount:${s.namespace ?? ''}:${s.name}`));
-  if (users.size !== 1) throw new Error(`expected the chart to bind one service account, found ${[...users].join(', ') || 'none'}`);
+  if (users.size !== 1)
+    throw new Error(`expected the chart to bind one service account, found ${[...users].join(', ') || 'none'}`);
   return [...users][0]!;
 }
 

@@ -11,7 +11,16 @@ import path from 'node:path';
 export interface KubeObject {
   apiVersion?: string;
   kind?: string;
-  metadata: { name?: string; generateName?: string; namespace?: string; resourceVersion?: string; labels?: Record<string, string>; creationTimestamp?: string; uid?: string; [key: string]: unknown };
+  metadata: {
+    name?: string;
+    generateName?: string;
+    namespace?: string;
+    resourceVersion?: string;
+    labels?: Record<string, string>;
+    creationTimestamp?: string;
+    uid?: string;
+    [key: string]: unknown;
+  };
   [key: string]: unknown;
 }
 
@@ -68,7 +77,8 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 /** RFC 7386 JSON merge patch. */
 function mergePatch(target: unknown, patch: unknown): unknown {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const result: Record<string, unknown> = target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  const result: Record<string, unknown> =
+    target && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
   for (const [key, value] of Object.entries(patch as Record<string, unknown>)) {
     if (value === null) delete result[key];
     else result[key] = mergePatch(result[key], value);
@@ -140,7 +150,12 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
 
   function notify(type: 'ADDED' | 'MODIFIED' | 'DELETED', resource: string, object: KubeObject): void {
     for (const watcher of watchers) {
-      if (watcher.resource !== resource || (watcher.namespace && watcher.namespace !== object.metadata.namespace) || !matchesSelector(object, watcher.selector)) continue;
+      if (
+        watcher.resource !== resource ||
+        (watcher.namespace && watcher.namespace !== object.metadata.namespace) ||
+        !matchesSelector(object, watcher.selector)
+      )
+        continue;
       watcher.res.write(`${JSON.stringify({ type, object })}\n`);
     }
   }
@@ -149,7 +164,8 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
     const copy = structuredClone(object);
     if (resource === 'secrets' && copy.stringData && typeof copy.stringData === 'object') {
       const data = { ...((copy.data as Record<string, string> | undefined) ?? {}) };
-      for (const [key, value] of Object.entries(copy.stringData as Record<string, string>)) data[key] = Buffer.from(value).toString('base64');
+      for (const [key, value] of Object.entries(copy.stringData as Record<string, string>))
+        data[key] = Buffer.from(value).toString('base64');
       copy.data = data;
       delete copy.stringData;
     }
@@ -172,20 +188,42 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
     if (delay) await new Promise((resolve) => setTimeout(resolve, delay.ms));
     const failure = failures.find((f) => (!f.method || f.method === method) && url.pathname.includes(f.pathIncludes));
     if (failure) return sendStatus(res, failure.code, failure.reason, failure.message);
-    if (method === 'GET' && url.pathname === '/version') return sendJson(res, 200, { major: '1', minor: '31', gitVersion: 'v1.31.0', platform: 'linux/amd64' });
+    if (method === 'GET' && url.pathname === '/version')
+      return sendJson(res, 200, { major: '1', minor: '31', gitVersion: 'v1.31.0', platform: 'linux/amd64' });
 
     const discovery = /^\/apis\/([^/]+)\/([^/]+)$/.exec(url.pathname);
     if (method === 'GET' && discovery) {
       const groupVersion = `${discovery[1]}/${discovery[2]}`;
-      const served = (options.crds ?? DEFAULT_CUSTOM_RESOURCES).filter((crd) => crd.startsWith(`${groupVersion}/`)).map((crd) => crd.split('/').pop()!);
-      if (served.length === 0) return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
-      return sendJson(res, 200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources: served.map((name) => ({ name, singularName: '', namespaced: true, kind: name, verbs: ['get', 'list', 'watch', 'create', 'patch'] })) });
+      const served = (options.crds ?? DEFAULT_CUSTOM_RESOURCES)
+        .filter((crd) => crd.startsWith(`${groupVersion}/`))
+        .map((crd) => crd.split('/').pop()!);
+      if (served.length === 0)
+        return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+      return sendJson(res, 200, {
+        kind: 'APIResourceList',
+        apiVersion: 'v1',
+        groupVersion,
+        resources: served.map((name) => ({
+          name,
+          singularName: '',
+          namespaced: true,
+          kind: name,
+          verbs: ['get', 'list', 'watch', 'create', 'patch'],
+        })),
+      });
     }
 
     const target = parsePath(url.pathname);
-    if (!target) return sendStatus(res, 404, 'NotFound', `the server could not find the requested resource (${method} ${url.pathname})`);
+    if (!target)
+      return sendStatus(
+        res,
+        404,
+        'NotFound',
+        `the server could not find the requested resource (${method} ${url.pathname})`,
+      );
     const { resource, namespace, name } = target;
-    if (resource.includes('/') && options.crds && !options.crds.includes(resource)) return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
+    if (resource.includes('/') && options.crds && !options.crds.includes(resource))
+      return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
     const described = `${resource.split('/').pop()} "${name ?? ''}"`;
 
     if (!name) {
@@ -199,16 +237,41 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
           return;
         }
         const items = [...objects.entries()]
-          .filter(([key, object]) => key.startsWith(`${resource}|`) && (!namespace || object.metadata.namespace === namespace) && matchesSelector(object, selector))
+          .filter(
+            ([key, object]) =>
+              key.startsWith(`${resource}|`) &&
+              (!namespace || object.metadata.namespace === namespace) &&
+              matchesSelector(object, selector),
+          )
           .map(([, object]) => object);
-        return sendJson(res, 200, { kind: 'List', apiVersion: 'v1', metadata: { resourceVersion: String(revision) }, items });
+        return sendJson(res, 200, {
+          kind: 'List',
+          apiVersion: 'v1',
+          metadata: { resourceVersion: String(revision) },
+          items,
+        });
       }
       if (method === 'POST' && namespace) {
         const body = (await readBody(req)) as KubeObject;
-        const objectName = body.metadata.name ?? (body.metadata.generateName ? `${body.metadata.generateName}${Math.random().toString(36).slice(2, 7)}` : undefined);
-        if (!objectName || !NAME.test(objectName)) return sendStatus(res, 422, 'Invalid', `${resource} "${objectName ?? ''}" is invalid: metadata.name: Invalid value`);
-        if (objects.has(keyOf(resource, namespace, objectName))) return sendStatus(res, 409, 'AlreadyExists', `${resource} "${objectName}" already exists`);
-        return sendJson(res, 201, store(resource, namespace, { ...body, metadata: { ...body.metadata, name: objectName } }, true));
+        const objectName =
+          body.metadata.name ??
+          (body.metadata.generateName
+            ? `${body.metadata.generateName}${Math.random().toString(36).slice(2, 7)}`
+            : undefined);
+        if (!objectName || !NAME.test(objectName))
+          return sendStatus(
+            res,
+            422,
+            'Invalid',
+            `${resource} "${objectName ?? ''}" is invalid: metadata.name: Invalid value`,
+          );
+        if (objects.has(keyOf(resource, namespace, objectName)))
+          return sendStatus(res, 409, 'AlreadyExists', `${resource} "${objectName}" already exists`);
+        return sendJson(
+          res,
+          201,
+          store(resource, namespace, { ...body, metadata: { ...body.metadata, name: objectName } }, true),
+        );
       }
       return sendStatus(res, 405, 'MethodNotAllowed', `${method} is not supported here`);
     }
@@ -216,7 +279,8 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
     if (!namespace) return sendStatus(res, 404, 'NotFound', 'namespace required');
     const key = keyOf(resource, namespace, name);
     const current = objects.get(key);
-    if (method === 'GET') return current ? sendJson(res, 200, current) : sendStatus(res, 404, 'NotFound', `${described} not found`);
+    if (method === 'GET')
+      return current ? sendJson(res, 200, current) : sendStatus(res, 404, 'NotFound', `${described} not found`);
     if (method === 'DELETE') {
       if (!current) return sendStatus(res, 404, 'NotFound', `${described} not found`);
       objects.delete(key);
@@ -228,17 +292,50 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
       const pending = conflicts.get(resource) ?? 0;
       if (pending > 0) {
         conflicts.set(resource, pending - 1);
-        return sendStatus(res, 409, 'Conflict', `Operation cannot be fulfilled on ${described}: the object has been modified; please apply your changes to the latest version and try again`);
+        return sendStatus(
+          res,
+          409,
+          'Conflict',
+          `Operation cannot be fulfilled on ${described}: the object has been modified; please apply your changes to the latest version and try again`,
+        );
       }
       const body = (await readBody(req)) as KubeObject;
       if (method === 'PUT') {
         if (body.metadata.resourceVersion && body.metadata.resourceVersion !== current.metadata.resourceVersion) {
-          return sendStatus(res, 409, 'Conflict', `Operation cannot be fulfilled on ${described}: the object has been modified; please apply your changes to the latest version and try again`);
+          return sendStatus(
+            res,
+            409,
+            'Conflict',
+            `Operation cannot be fulfilled on ${described}: the object has been modified; please apply your changes to the latest version and try again`,
+          );
         }
-        return sendJson(res, 200, store(resource, namespace, { ...body, metadata: { ...body.metadata, name, uid: current.metadata.uid, creationTimestamp: current.metadata.creationTimestamp } }, false));
+        return sendJson(
+          res,
+          200,
+          store(
+            resource,
+            namespace,
+            {
+              ...body,
+              metadata: {
+                ...body.metadata,
+                name,
+                uid: current.metadata.uid,
+                creationTimestamp: current.metadata.creationTimestamp,
+              },
+            },
+            false,
+          ),
+        );
       }
       const type = req.headers['content-type'] ?? '';
-      if (!/merge-patch\+json|strategic-merge-patch\+json/.test(type)) return sendStatus(res, 415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/merge-patch+json, application/strategic-merge-patch+json`);
+      if (!/merge-patch\+json|strategic-merge-patch\+json/.test(type))
+        return sendStatus(
+          res,
+          415,
+          'UnsupportedMediaType',
+          `the body of the request was in an unknown format - accepted media types include: application/merge-patch+json, application/strategic-merge-patch+json`,
+        );
       return sendJson(res, 200, store(resource, namespace, mergePatch(current, body) as KubeObject, false));
     }
     return sendStatus(res, 405, 'MethodNotAllowed', `${method} is not supported here`);
@@ -263,8 +360,12 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
     kubeconfigPath,
     requests,
     get: (resource, namespace, name) => structuredClone(objects.get(keyOf(resource, namespace, name))),
-    list: (resource) => [...objects.entries()].filter(([key]) => key.startsWith(`${resource}|`)).map(([, object]) => structuredClone(object)),
-    put: (resource, namespace, object) => store(resource, namespace, object, !objects.has(keyOf(resource, namespace, object.metadata.name!))),
+    list: (resource) =>
+      [...objects.entries()]
+        .filter(([key]) => key.startsWith(`${resource}|`))
+        .map(([, object]) => structuredClone(object)),
+    put: (resource, namespace, object) =>
+      store(resource, namespace, object, !objects.has(keyOf(resource, namespace, object.metadata.name!))),
     remove: (resource, namespace, name) => {
       const current = objects.get(keyOf(resource, namespace, name));
       objects.delete(keyOf(resource, namespace, name));

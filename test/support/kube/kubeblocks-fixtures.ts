@@ -9,7 +9,9 @@ export const OPS_V1ALPHA1 = 'apps.kubeblocks.io/v1alpha1/opsrequests';
 
 const labels = { 'clusterdefinition.kubeblocks.io/name': 'falkordb' };
 const resources = (cpu: string, memory: string) => ({ limits: { cpu, memory }, requests: { cpu, memory } });
-const storage = (size: string) => [{ name: 'data', spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: size } } } }];
+const storage = (size: string) => [
+  { name: 'data', spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: size } } } },
+];
 
 export function standalone(name: string, namespace: string, phase = 'Running'): KubeObject {
   return {
@@ -20,7 +22,15 @@ export function standalone(name: string, namespace: string, phase = 'Running'): 
       clusterDef: 'falkordb',
       topology: 'standalone',
       terminationPolicy: 'Delete',
-      componentSpecs: [{ name: 'falkordb', serviceVersion: '4.12.5', replicas: 1, resources: resources('0.5', '0.5Gi'), volumeClaimTemplates: storage('20Gi') }],
+      componentSpecs: [
+        {
+          name: 'falkordb',
+          serviceVersion: '4.12.5',
+          replicas: 1,
+          resources: resources('0.5', '0.5Gi'),
+          volumeClaimTemplates: storage('20Gi'),
+        },
+      ],
     },
     status: { phase, components: { falkordb: { phase } } },
   };
@@ -36,8 +46,20 @@ export function replication(name: string, namespace: string): KubeObject {
       topology: 'replication',
       terminationPolicy: 'Delete',
       componentSpecs: [
-        { name: 'falkordb', serviceVersion: '4.12.5', replicas: 2, resources: resources('1', '2Gi'), volumeClaimTemplates: storage('20Gi') },
-        { name: 'falkordb-sent', serviceVersion: '4.12.5', replicas: 3, resources: resources('0.2', '0.2Gi'), volumeClaimTemplates: storage('1Gi') },
+        {
+          name: 'falkordb',
+          serviceVersion: '4.12.5',
+          replicas: 2,
+          resources: resources('1', '2Gi'),
+          volumeClaimTemplates: storage('20Gi'),
+        },
+        {
+          name: 'falkordb-sent',
+          serviceVersion: '4.12.5',
+          replicas: 3,
+          resources: resources('0.2', '0.2Gi'),
+          volumeClaimTemplates: storage('1Gi'),
+        },
       ],
     },
     status: { phase: 'Running', components: { falkordb: { phase: 'Running' }, 'falkordb-sent': { phase: 'Running' } } },
@@ -53,7 +75,20 @@ export function sharded(name: string, namespace: string): KubeObject {
       clusterDef: 'falkordb',
       topology: 'cluster',
       terminationPolicy: 'Delete',
-      shardings: [{ name: 'shard', shards: 3, template: { name: 'falkordb', componentDef: 'falkordb-cluster-4', serviceVersion: '4.12.5', replicas: 2, resources: resources('1', '1Gi'), volumeClaimTemplates: storage('20Gi') } }],
+      shardings: [
+        {
+          name: 'shard',
+          shards: 3,
+          template: {
+            name: 'falkordb',
+            componentDef: 'falkordb-cluster-4',
+            serviceVersion: '4.12.5',
+            replicas: 2,
+            resources: resources('1', '1Gi'),
+            volumeClaimTemplates: storage('20Gi'),
+          },
+        },
+      ],
     },
     status: { phase: 'Running', shardings: { shard: { phase: 'Running' } } },
   };
@@ -68,7 +103,16 @@ export function legacyReplication(name: string, namespace: string): KubeObject {
       clusterDefinitionRef: 'falkordb',
       topology: 'replication',
       terminationPolicy: 'Delete',
-      componentSpecs: [{ name: 'falkordb', componentDef: 'falkordb', serviceVersion: '4.12.5', replicas: 2, resources: resources('1', '1Gi'), volumeClaimTemplates: storage('10Gi') }],
+      componentSpecs: [
+        {
+          name: 'falkordb',
+          componentDef: 'falkordb',
+          serviceVersion: '4.12.5',
+          replicas: 2,
+          resources: resources('1', '1Gi'),
+          volumeClaimTemplates: storage('10Gi'),
+        },
+      ],
     },
     status: { phase: 'Running', components: { falkordb: { phase: 'Running' } } },
   };
@@ -77,7 +121,10 @@ export function legacyReplication(name: string, namespace: string): KubeObject {
 /** An OpsRequest status one step on, as the KubeBlocks controller writes it: Pending → Creating → Running (1/2) → Succeed (2/2). */
 export function nextOpsStatus(current: unknown): { phase: string; status: Record<string, unknown> } {
   const status = (current ?? {}) as Record<string, unknown>;
-  const phase = { undefined: 'Pending', Pending: 'Creating', Creating: 'Running', Running: 'Succeed' }[String(status.phase) as 'Pending'] ?? 'Succeed';
+  const phase =
+    { undefined: 'Pending', Pending: 'Creating', Creating: 'Running', Running: 'Succeed' }[
+      String(status.phase) as 'Pending'
+    ] ?? 'Succeed';
   const progress = { Pending: '0/2', Creating: '0/2', Running: '1/2', Succeed: '2/2' }[phase];
   // RFC 3339 without fractions, which the real API server's date-time fields accept.
   const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
@@ -89,7 +136,15 @@ export function nextOpsStatus(current: unknown): { phase: string; status: Record
       progress,
       ...(phase === 'Running' ? { startTimestamp: now } : {}),
       ...(phase === 'Succeed' ? { completionTimestamp: now } : {}),
-      conditions: [{ type: phase, status: 'True', reason: `Ops${phase}`, message: `OpsRequest is ${phase}`, lastTransitionTime: now }],
+      conditions: [
+        {
+          type: phase,
+          status: 'True',
+          reason: `Ops${phase}`,
+          message: `OpsRequest is ${phase}`,
+          lastTransitionTime: now,
+        },
+      ],
     },
   };
 }

@@ -13,7 +13,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { ApiextensionsV1Api, CoreV1Api, KubeConfig, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
+import {
+  ApiextensionsV1Api,
+  CoreV1Api,
+  KubeConfig,
+  KubernetesObjectApi,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
 
 const run = promisify(execFile);
@@ -71,15 +77,21 @@ export interface KubeBinaries {
 export function kubeBinaries(): KubeBinaries | { missing: string } {
   const etcd = process.env.ETCD_BIN ?? '';
   const apiserver = process.env.KUBE_APISERVER_BIN ?? '';
-  if (!etcd || !apiserver) return { missing: 'ETCD_BIN and KUBE_APISERVER_BIN are not set: run these tests with `npm run test:kube` (it builds both with scripts/ensure-kube.sh)' };
-  for (const bin of [etcd, apiserver]) if (!existsSync(bin)) return { missing: `${bin} does not exist: run scripts/ensure-kube.sh` };
+  if (!etcd || !apiserver)
+    return {
+      missing:
+        'ETCD_BIN and KUBE_APISERVER_BIN are not set: run these tests with `npm run test:kube` (it builds both with scripts/ensure-kube.sh)',
+    };
+  for (const bin of [etcd, apiserver])
+    if (!existsSync(bin)) return { missing: `${bin} does not exist: run scripts/ensure-kube.sh` };
   return { etcd, apiserver };
 }
 
 /** Reads a CRD fixture (YAML anchors resolved) as the object to create. */
 export async function crdFixture(file: string): Promise<KubernetesObject> {
   const [doc] = parseAllDocuments(await readFile(path.join(CRD_DIR, file), 'utf8'));
-  if (!doc || doc.errors.length > 0) throw new Error(`${file}: ${doc?.errors.map((e) => e.message).join('; ') ?? 'empty'}`);
+  if (!doc || doc.errors.length > 0)
+    throw new Error(`${file}: ${doc?.errors.map((e) => e.message).join('; ') ?? 'empty'}`);
   return doc.toJS({ maxAliasCount: -1 }) as KubernetesObject;
 }
 
@@ -89,16 +101,27 @@ async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function httpsRequest(method: string, url: string, ca: string, token: string, body?: unknown): Promise<{ status: number; body: string }> {
+function httpsRequest(
+  method: string,
+  url: string,
+  ca: string,
+  token: string,
+  body?: unknown,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    };
     const req = request(url, { method, ca, headers, timeout: 5000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -129,14 +152,22 @@ function startProcess(bin: string, args: string[], logFile: string): Started {
 }
 
 /** Polls `probe` until it resolves true; fails early when the process exits, and after `timeoutMs`. */
-async function waitFor(what: string, started: Started, logFile: string, probe: () => Promise<boolean>, timeoutMs = 90_000): Promise<void> {
+async function waitFor(
+  what: string,
+  started: Started,
+  logFile: string,
+  probe: () => Promise<boolean>,
+  timeoutMs = 90_000,
+): Promise<void> {
   let exitCode: number | null | undefined;
   void started.exited.then((code) => (exitCode = code));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (exitCode !== undefined) throw new Error(`${what} exited with code ${String(exitCode)} before it was ready:\n${await tail(logFile)}`);
+    if (exitCode !== undefined)
+      throw new Error(`${what} exited with code ${String(exitCode)} before it was ready:\n${await tail(logFile)}`);
     if (await probe().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`${what} was not ready after ${timeoutMs / 1000} s:\n${await tail(logFile)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what} was not ready after ${timeoutMs / 1000} s:\n${await tail(logFile)}`);
     await sleep(150);
   }
 }
@@ -164,10 +195,45 @@ async function defaultAdmissionPlugins(apiserver: string, keep: string[]): Promi
 async function certificates(dir: string): Promise<void> {
   const openssl = (args: string[]) => run('openssl', args, { cwd: dir });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  await openssl(['req', '-x509', ...ec, '-days', '2', '-subj', '/CN=graphdb-test-ca', '-keyout', 'ca.key', '-out', 'ca.crt', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+  await openssl([
+    'req',
+    '-x509',
+    ...ec,
+    '-days',
+    '2',
+    '-subj',
+    '/CN=graphdb-test-ca',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
   await openssl(['req', ...ec, '-subj', '/CN=kube-apiserver', '-keyout', 'tls.key', '-out', 'tls.csr']);
-  await writeFile(path.join(dir, 'tls.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\n');
-  await openssl(['x509', '-req', '-in', 'tls.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-extfile', 'tls.ext', '-out', 'tls.crt']);
+  await writeFile(
+    path.join(dir, 'tls.ext'),
+    'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\n',
+  );
+  await openssl([
+    'x509',
+    '-req',
+    '-in',
+    'tls.csr',
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    '2',
+    '-extfile',
+    'tls.ext',
+    '-out',
+    'tls.crt',
+  ]);
   // The service-account token signing key (ES256); the API server needs one even though no pod runs here.
   await openssl(['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', 'sa.key']);
   await openssl(['pkey', '-in', 'sa.key', '-pubout', '-out', 'sa.pub']);
@@ -214,7 +280,8 @@ async function waitForCrd(admin: KubeConfig, crd: KubernetesObject): Promise<voi
     const current = await api.readCustomResourceDefinition({ name });
     const established = current.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
     if (established) break;
-    if (Date.now() > deadline) throw new Error(`CRD ${name} was not Established after 30 s: ${JSON.stringify(current.status?.conditions)}`);
+    if (Date.now() > deadline)
+      throw new Error(`CRD ${name} was not Established after 30 s: ${JSON.stringify(current.status?.conditions)}`);
     await sleep(100);
   }
 }
@@ -249,11 +316,18 @@ async function startOnce(binaries: KubeBinaries, options: RealApiServerOptions):
   process.once('exit', killOnExit);
   try {
     const users = options.users ?? [];
-    const tokens = new Map<string, string>([[ADMIN_USER, randomBytes(24).toString('hex')], ...users.map((u): [string, string] => [u.name, randomBytes(24).toString('hex')])]);
-    const csv = [`${tokens.get(ADMIN_USER)},${ADMIN_USER},uid-admin,"system:masters"`, ...users.map((u, i) => `${tokens.get(u.name)},${u.name},uid-${i},"${u.groups.join(',')}"`)];
+    const tokens = new Map<string, string>([
+      [ADMIN_USER, randomBytes(24).toString('hex')],
+      ...users.map((u): [string, string] => [u.name, randomBytes(24).toString('hex')]),
+    ]);
+    const csv = [
+      `${tokens.get(ADMIN_USER)},${ADMIN_USER},uid-admin,"system:masters"`,
+      ...users.map((u, i) => `${tokens.get(u.name)},${u.name},uid-${i},"${u.groups.join(',')}"`),
+    ];
     await writeFile(path.join(dir, 'tokens.csv'), `${csv.join('\n')}\n`, { mode: 0o600 });
     const auditPolicy = ['apiVersion: audit.k8s.io/v1', 'kind: Policy', 'omitStages: [RequestReceived]', 'rules:'];
-    if (users.length > 0) auditPolicy.push('  - level: Metadata', `    users: ${JSON.stringify(users.map((u) => u.name))}`);
+    if (users.length > 0)
+      auditPolicy.push('  - level: Metadata', `    users: ${JSON.stringify(users.map((u) => u.name))}`);
     auditPolicy.push('  - level: None');
     await writeFile(path.join(dir, 'audit-policy.yaml'), `${auditPolicy.join('\n')}\n`);
     await certificates(dir);
@@ -263,9 +337,15 @@ async function startOnce(binaries: KubeBinaries, options: RealApiServerOptions):
     etcd = startProcess(
       binaries.etcd,
       [
-        '--name=test', `--data-dir=${path.join(dir, 'etcd')}`, `--listen-client-urls=http://127.0.0.1:${etcdClient}`, `--advertise-client-urls=http://127.0.0.1:${etcdClient}`,
-        `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`, `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeer}`, `--initial-cluster=test=http://127.0.0.1:${etcdPeer}`,
-        '--unsafe-no-fsync', '--log-level=warn',
+        '--name=test',
+        `--data-dir=${path.join(dir, 'etcd')}`,
+        `--listen-client-urls=http://127.0.0.1:${etcdClient}`,
+        `--advertise-client-urls=http://127.0.0.1:${etcdClient}`,
+        `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`,
+        `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeer}`,
+        `--initial-cluster=test=http://127.0.0.1:${etcdPeer}`,
+        '--unsafe-no-fsync',
+        '--log-level=warn',
       ],
       etcdLog,
     );
@@ -279,21 +359,44 @@ async function startOnce(binaries: KubeBinaries, options: RealApiServerOptions):
     apiserver = startProcess(
       binaries.apiserver,
       [
-        `--etcd-servers=http://127.0.0.1:${etcdClient}`, '--bind-address=127.0.0.1', '--advertise-address=127.0.0.1', `--secure-port=${securePort}`, `--cert-dir=${dir}`,
-        `--tls-cert-file=${file('tls.crt')}`, `--tls-private-key-file=${file('tls.key')}`, `--token-auth-file=${file('tokens.csv')}`, '--authorization-mode=RBAC',
-        '--anonymous-auth=false', `--service-account-key-file=${file('sa.pub')}`, `--service-account-signing-key-file=${file('sa.key')}`,
-        '--service-account-issuer=https://kubernetes.default.svc.cluster.local', '--service-cluster-ip-range=10.0.0.0/24', '--endpoint-reconciler-type=none',
+        `--etcd-servers=http://127.0.0.1:${etcdClient}`,
+        '--bind-address=127.0.0.1',
+        '--advertise-address=127.0.0.1',
+        `--secure-port=${securePort}`,
+        `--cert-dir=${dir}`,
+        `--tls-cert-file=${file('tls.crt')}`,
+        `--tls-private-key-file=${file('tls.key')}`,
+        `--token-auth-file=${file('tokens.csv')}`,
+        '--authorization-mode=RBAC',
+        '--anonymous-auth=false',
+        `--service-account-key-file=${file('sa.pub')}`,
+        `--service-account-signing-key-file=${file('sa.key')}`,
+        '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+        '--service-cluster-ip-range=10.0.0.0/24',
+        '--endpoint-reconciler-type=none',
         // Only what these tests need: namespaces must exist; nothing that waits for controllers that do not run here.
-        '--enable-admission-plugins=NamespaceLifecycle', `--disable-admission-plugins=${await defaultAdmissionPlugins(binaries.apiserver, ['NamespaceLifecycle'])}`,
-        `--audit-policy-file=${file('audit-policy.yaml')}`, `--audit-log-path=${file('audit.log')}`, '--audit-log-format=json', '--profiling=false', '--v=1',
+        '--enable-admission-plugins=NamespaceLifecycle',
+        `--disable-admission-plugins=${await defaultAdmissionPlugins(binaries.apiserver, ['NamespaceLifecycle'])}`,
+        `--audit-policy-file=${file('audit-policy.yaml')}`,
+        `--audit-log-path=${file('audit.log')}`,
+        '--audit-log-format=json',
+        '--profiling=false',
+        '--v=1',
       ],
       apiLog,
     );
     const url = `https://127.0.0.1:${securePort}`;
     const caPem = await readFile(file('ca.crt'), 'utf8');
     const adminToken = tokens.get(ADMIN_USER)!;
-    await waitFor('kube-apiserver', apiserver, apiLog, async () => (await httpsRequest('GET', `${url}/readyz`, caPem, adminToken)).status === 200);
-    const version = (JSON.parse((await httpsRequest('GET', `${url}/version`, caPem, adminToken)).body) as { gitVersion: string }).gitVersion;
+    await waitFor(
+      'kube-apiserver',
+      apiserver,
+      apiLog,
+      async () => (await httpsRequest('GET', `${url}/readyz`, caPem, adminToken)).status === 200,
+    );
+    const version = (
+      JSON.parse((await httpsRequest('GET', `${url}/version`, caPem, adminToken)).body) as { gitVersion: string }
+    ).gitVersion;
 
     const kubeconfigs = new Map<string, string>();
     for (const [user, token] of tokens) {
@@ -314,8 +417,15 @@ async function startOnce(binaries: KubeBinaries, options: RealApiServerOptions):
     // x-kubernetes-list-type and friends.
     const crds = await Promise.all((options.crds ?? []).map(crdFixture));
     for (const crd of crds) {
-      const res = await httpsRequest('POST', `${url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, caPem, adminToken, crd);
-      if (res.status !== 201) throw new Error(`creating CRD ${crd.metadata?.name ?? ''} answered ${res.status}: ${res.body}`);
+      const res = await httpsRequest(
+        'POST',
+        `${url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`,
+        caPem,
+        adminToken,
+        crd,
+      );
+      if (res.status !== 201)
+        throw new Error(`creating CRD ${crd.metadata?.name ?? ''} answered ${res.status}: ${res.body}`);
     }
     for (const crd of crds) await waitForCrd(admin, crd);
 

@@ -17,7 +17,14 @@ export async function createWithStatus(admin: KubeConfig, object: KubeObject): P
   if (status === undefined) return created;
   const { group, version } = groupVersion(object.apiVersion ?? '');
   const body = { ...created, status };
-  return (await admin.makeApiClient(CustomObjectsApi).replaceNamespacedCustomObjectStatus({ group, version, plural: 'clusters', namespace: created.metadata.namespace!, name: created.metadata.name!, body })) as KubeObject;
+  return (await admin.makeApiClient(CustomObjectsApi).replaceNamespacedCustomObjectStatus({
+    group,
+    version,
+    plural: 'clusters',
+    namespace: created.metadata.namespace!,
+    name: created.metadata.name!,
+    body,
+  })) as KubeObject;
 }
 
 export interface OpsRef {
@@ -28,7 +35,13 @@ export interface OpsRef {
 
 export async function readOpsRequest(admin: KubeConfig, ops: OpsRef): Promise<KubeObject> {
   const { group, version } = groupVersion(ops.apiVersion);
-  return (await admin.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({ group, version, plural: 'opsrequests', namespace: ops.namespace, name: ops.name })) as KubeObject;
+  return (await admin.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({
+    group,
+    version,
+    plural: 'opsrequests',
+    namespace: ops.namespace,
+    name: ops.name,
+  })) as KubeObject;
 }
 
 /** Moves one OpsRequest a step through the status subresource: Pending → Creating → Running (1/2) → Succeed (2/2). */
@@ -36,6 +49,13 @@ export async function advanceOpsRequest(admin: KubeConfig, ops: OpsRef): Promise
   const current = await readOpsRequest(admin, ops);
   const { phase, status } = nextOpsStatus(current.status);
   const { group, version } = groupVersion(ops.apiVersion);
-  await admin.makeApiClient(CustomObjectsApi).replaceNamespacedCustomObjectStatus({ group, version, plural: 'opsrequests', namespace: ops.namespace, name: ops.name, body: { ...current, status } });
+  await admin.makeApiClient(CustomObjectsApi).replaceNamespacedCustomObjectStatus({
+    group,
+    version,
+    plural: 'opsrequests',
+    namespace: ops.namespace,
+    name: ops.name,
+    body: { ...current, status },
+  });
   return phase;
 }

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { jwtVerify } from 'jose';
 
 export const SERVICE_ACCOUNT = 'groups-reader@project.iam.gserviceaccount.com';
-const SCOPES = 'https://www.googleapis.com/auth/admin.directory.group.readonly https://www.googleapis.com/auth/admin.directory.group.member.readonly';
+const SCOPES =
+  'https://www.googleapis.com/auth/admin.directory.group.readonly https://www.googleapis.com/auth/admin.directory.group.member.readonly';
 
 export interface GroupDoubles {
   url: string;
@@ -18,7 +19,12 @@ export interface GroupDoubles {
   betaGroups: Map<string, string[]>;
   tokenRequests: { alpha: number; beta: number };
   /** Answers Microsoft's token requests made to the beta identity provider's origin. */
-  microsoftTokenRoute(tenant: string, clientId: string, clientSecret: string, graphUrl: () => string): (req: IncomingMessage, res: ServerResponse) => boolean;
+  microsoftTokenRoute(
+    tenant: string,
+    clientId: string,
+    clientSecret: string,
+    graphUrl: () => string,
+  ): (req: IncomingMessage, res: ServerResponse) => boolean;
   close(): Promise<void>;
 }
 
@@ -56,10 +62,22 @@ export async function startGroupDoubles(): Promise<GroupDoubles> {
       if (req.method === 'POST' && target.pathname === '/google/token') {
         tokenRequests.alpha++;
         const body = await form(req);
-        if (body.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') return send(res, 400, { error: 'unsupported_grant_type' });
+        if (body.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer')
+          return send(res, 400, { error: 'unsupported_grant_type' });
         try {
-          const { payload } = await jwtVerify(body.get('assertion') ?? '', publicKey, { algorithms: ['RS256'], issuer: SERVICE_ACCOUNT, audience: tokenUri });
-          if (payload.scope !== SCOPES || !payload.sub || !payload.exp || !payload.iat || payload.exp - payload.iat > 3600) throw new Error('bad claims');
+          const { payload } = await jwtVerify(body.get('assertion') ?? '', publicKey, {
+            algorithms: ['RS256'],
+            issuer: SERVICE_ACCOUNT,
+            audience: tokenUri,
+          });
+          if (
+            payload.scope !== SCOPES ||
+            !payload.sub ||
+            !payload.exp ||
+            !payload.iat ||
+            payload.exp - payload.iat > 3600
+          )
+            throw new Error('bad claims');
         } catch (error) {
           return send(res, 400, { error: 'invalid_grant', error_description: (error as Error).message });
         }
@@ -70,7 +88,10 @@ export async function startGroupDoubles(): Promise<GroupDoubles> {
         const all = alphaGroups.get(target.searchParams.get('userKey') ?? '') ?? [];
         const index = Number(target.searchParams.get('pageToken') ?? 0);
         const page = all.slice(index, index + 1).map((email) => ({ email }));
-        return send(res, 200, { groups: page, ...(index + 1 < all.length ? { nextPageToken: String(index + 1) } : {}) });
+        return send(res, 200, {
+          groups: page,
+          ...(index + 1 < all.length ? { nextPageToken: String(index + 1) } : {}),
+        });
       }
       const graph = /^\/v1\.0\/users\/([^/]+)\/transitiveMemberOf\/microsoft\.graph\.group$/.exec(target.pathname);
       if (req.method === 'GET' && graph) {
@@ -79,7 +100,10 @@ export async function startGroupDoubles(): Promise<GroupDoubles> {
         const index = Number(target.searchParams.get('$skiptoken') ?? 0);
         const next = new URL(target);
         next.searchParams.set('$skiptoken', String(index + 1));
-        return send(res, 200, { value: all.slice(index, index + 1).map((id) => ({ id, displayName: id })), ...(index + 1 < all.length ? { '@odata.nextLink': next.toString() } : {}) });
+        return send(res, 200, {
+          value: all.slice(index, index + 1).map((id) => ({ id, displayName: id })),
+          ...(index + 1 < all.length ? { '@odata.nextLink': next.toString() } : {}),
+        });
       }
       send(res, 404, { error: 'not found' });
     })();
@@ -87,7 +111,12 @@ export async function startGroupDoubles(): Promise<GroupDoubles> {
 
   return {
     url,
-    serviceAccountJson: JSON.stringify({ type: 'service_account', client_email: SERVICE_ACCOUNT, private_key: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), token_uri: tokenUri }),
+    serviceAccountJson: JSON.stringify({
+      type: 'service_account',
+      client_email: SERVICE_ACCOUNT,
+      private_key: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      token_uri: tokenUri,
+    }),
     alphaGroups,
     betaGroups,
     tokenRequests,
@@ -95,7 +124,12 @@ export async function startGroupDoubles(): Promise<GroupDoubles> {
       if (req.method !== 'POST' || req.url !== `/${tenant}/oauth2/v2.0/token`) return false;
       void form(req).then((body) => {
         tokenRequests.beta++;
-        if (body.get('grant_type') !== 'client_credentials' || body.get('client_id') !== clientId || body.get('client_secret') !== clientSecret) return send(res, 401, { error: 'invalid_client' });
+        if (
+          body.get('grant_type') !== 'client_credentials' ||
+          body.get('client_id') !== clientId ||
+          body.get('client_secret') !== clientSecret
+        )
+          return send(res, 401, { error: 'invalid_client' });
         if (body.get('scope') !== `${graphUrl()}/.default`) return send(res, 400, { error: 'invalid_scope' });
         send(res, 200, { access_token: issue(), expires_in: 3599, token_type: 'Bearer' });
       });

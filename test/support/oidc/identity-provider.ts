@@ -28,7 +28,12 @@ export interface IdentityProvider {
 }
 
 /** `port`: listen there (e.g. where an issuer was configured before the provider came up); a free one by default. */
-export async function startIdentityProvider(options: { mountPath?: string; clients: TestClient[]; extraRoutes?: (req: IncomingMessage, res: ServerResponse) => boolean; port?: number }): Promise<IdentityProvider> {
+export async function startIdentityProvider(options: {
+  mountPath?: string;
+  clients: TestClient[];
+  extraRoutes?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  port?: number;
+}): Promise<IdentityProvider> {
   const mountPath = options.mountPath ?? '';
   const accounts = new Map<string, Record<string, unknown>>();
   const server: Server = createServer();
@@ -37,8 +42,17 @@ export async function startIdentityProvider(options: { mountPath?: string; clien
   const issuer = `${origin}${mountPath}`;
 
   // Our own signing key, so a test can mint ID tokens the provider would have signed, with altered claims.
-  const signingJwk = { ...(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }) as JWK), kid: 'test-key', alg: 'RS256', use: 'sig' };
-  const foreignJwk = { ...(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }) as JWK), kid: 'test-key', alg: 'RS256' };
+  const signingJwk = {
+    ...(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }) as JWK),
+    kid: 'test-key',
+    alg: 'RS256',
+    use: 'sig',
+  };
+  const foreignJwk = {
+    ...(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }) as JWK),
+    kid: 'test-key',
+    alg: 'RS256',
+  };
   const state: { tamper: IdTokenTamper | undefined } = { tamper: undefined };
 
   async function rewrite(body: string): Promise<string> {
@@ -47,13 +61,20 @@ export async function startIdentityProvider(options: { mountPath?: string; clien
     if (!tamper || !response.id_token) return body;
     const claims = tamper.claims ? tamper.claims(decodeJwt(response.id_token)) : decodeJwt(response.id_token);
     const key = await importJWK(tamper.foreignKey ? foreignJwk : signingJwk, 'RS256');
-    response.id_token = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'test-key', typ: 'JWT' }).sign(key);
+    response.id_token = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: 'test-key', typ: 'JWT' })
+      .sign(key);
     return JSON.stringify(response);
   }
 
   const provider = new Provider(issuer, {
     jwks: { keys: [signingJwk] },
-    clients: options.clients.map((client) => ({ ...client, grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_post' })),
+    clients: options.clients.map((client) => ({
+      ...client,
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_post',
+    })),
     findAccount: (_ctx, id) => {
       const claims = accounts.get(id);
       return claims ? { accountId: id, claims: () => ({ sub: id, ...claims }) } : undefined;
@@ -132,7 +153,11 @@ export async function signInAtProvider(authorizeUrl: string, redirectUri: string
   let url = new URL(authorizeUrl);
   let init: RequestInit = {};
   for (let step = 0; step < 20; step++) {
-    const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string> | undefined), cookie: cookieHeader() } });
+    const res = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string> | undefined), cookie: cookieHeader() },
+    });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const [name, ...value] = pair!.split('=');
@@ -149,9 +174,13 @@ export async function signInAtProvider(authorizeUrl: string, redirectUri: string
     const html = await res.text();
     const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
     const prompt = /name="prompt" value="([^"]+)"/.exec(html)?.[1];
-    if (res.status !== 200 || !action || !prompt) throw new Error(`unexpected page at the identity provider (${res.status}): ${html.slice(0, 300)}`);
+    if (res.status !== 200 || !action || !prompt)
+      throw new Error(`unexpected page at the identity provider (${res.status}): ${html.slice(0, 300)}`);
     url = new URL(action.replace(/&amp;/g, '&'), url);
-    const form = new URLSearchParams({ prompt, ...(prompt === 'login' ? { login: accountId, password: 'any-password' } : {}) });
+    const form = new URLSearchParams({
+      prompt,
+      ...(prompt === 'login' ? { login: accountId, password: 'any-password' } : {}),
+    });
     init = { method: 'POST', body: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } };
   }
   throw new Error('the identity provider did not redirect back');
