@@ -9,6 +9,7 @@ const BROWSER_PREFIXES = [
   '/api/monitor',
   '/api/connection-info',
   '/api/udf',
+  '/api/queries',
 ];
 
 export function isBrowserPath(url: string): boolean {

@@ -46,6 +46,7 @@ const CASES: Case[] = [
     url: (_g, c) => `/api/auth/tokens/${c.ownTokenId}`,
   },
   { name: 'graph list', minimum: 'Read-Only', method: 'GET', url: () => '/api/graph' },
+  { name: 'running queries', minimum: 'Read-Only', method: 'GET', url: () => '/api/queries' },
   {
     name: 'query stream',
     minimum: 'Read-Only',

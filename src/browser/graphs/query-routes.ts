@@ -16,6 +16,7 @@ import { openEventStream, wantsEventStream } from './sse.js';
 import { resultJson, resultJsonChunks, STREAMED_ABOVE_ROWS } from './result-json.js';
 import { parseQueryParams } from './query-params.js';
 import { withParameters } from '../../platform/falkordb/cypher.js';
+import type { RunningQueries } from '../queries/running-queries.js';
 
 const ParamsSchema = z
   .string()
@@ -98,7 +99,7 @@ export function createQuerySlots(limits: Pick<BrowserLimits, 'queriesPerToken' |
   };
 }
 
-export function queryRoutes(app: FastifyInstance, context: BrowserContext): void {
+export function queryRoutes(app: FastifyInstance, context: BrowserContext, running: RunningQueries): void {
   const takeQuerySlot = createQuerySlots(context.limits);
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/graph/:graph',
@@ -139,16 +140,23 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext): void
         ? withParameters(request.query.query, request.query.params)
         : request.query.query;
       const release = takeQuerySlot(principal.tokenId, request.ip);
+      // Listed for its owner (GET /api/queries) until it has been answered; DELETE aborts `control.signal`.
+      const control = running.start(principal.tokenId, request.params.graph, request.query.query);
       // The slot is held until the response is gone: a streamed body still holds its rows.
-      reply.raw.once('close', () => release());
+      reply.raw.once('close', () => {
+        control.done();
+        release();
+      });
+      const stoppedReason = () => (control.signal.aborted ? (control.signal.reason as Error) : undefined);
 
       if (!wantsEventStream(request)) {
         let result;
         try {
-          result = await database.queryRows(request.params.graph, cypher, options);
+          result = await database.queryRows(request.params.graph, cypher, { ...options, signal: control.signal });
         } catch (error) {
-          throw toHttpError(error);
+          throw stoppedReason() ?? toHttpError(error);
         }
+        control.done();
         // Serialized here, once, rather than by the schema serializer; a large result is streamed in chunks.
         return sendJsonText(
           reply,
@@ -158,12 +166,14 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext): void
 
       const stream = openEventStream(request, reply, context.sseHeartbeatMs);
       try {
-        const result = await database.queryRows(request.params.graph, cypher, { ...options, signal: stream.signal });
+        const signal = AbortSignal.any([stream.signal, control.signal]);
+        const result = await database.queryRows(request.params.graph, cypher, { ...options, signal });
+        control.done();
         if (result.rowCount > STREAMED_ABOVE_ROWS) await stream.sendChunks('result', resultJsonChunks(result));
         else stream.endWith('result', resultJson(result));
       } catch (error) {
         if (stream.signal.aborted) return reply;
-        const mapped = mapError(toHttpError(error));
+        const mapped = mapError(stoppedReason() ?? toHttpError(error));
         if (mapped.unexpected) request.log.error({ err: error }, 'query failed');
         stream.send('error', { message: mapped.message, status: mapped.statusCode });
       } finally {

@@ -227,8 +227,11 @@ export class CredentialPool {
     options: SendOptions,
     signal?: AbortSignal,
   ): Promise<T> {
+    // An abort that came first (a query stopped before it was sent) never fires the listener below.
+    if (signal?.aborted) throw new DatabaseUnavailableError('request aborted');
     this.lastUsed = Date.now();
     const pooled = await this.acquire();
+    if (signal?.aborted) throw new DatabaseUnavailableError('request aborted');
     pooled.busy++;
     const typeMapping = {
       ...(options.integersAsStrings ? { [RESP_TYPES.NUMBER]: String } : {}),

@@ -1,0 +1,57 @@
+// GET /api/queries and DELETE /api/queries/{id}: a token's own running queries, listed and stopped (issue 22).
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { BEARER_SCHEME } from '../../shared/openapi.js';
+import { principalOf } from '../context.js';
+import type { RunningQueries } from './running-queries.js';
+import { QueryIdParamsSchema, QueryStoppedSchema, RunningQueryListSchema } from './schemas.js';
+
+const security = [{ [BEARER_SCHEME]: [] }];
+const tags = ['graphs'];
+
+export function queryControlRoutes(app: FastifyInstance, running: RunningQueries, now: () => number): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  routes.get(
+    '/api/queries',
+    {
+      schema: {
+        operationId: 'listRunningQueries',
+        tags,
+        summary: "This token's running queries",
+        description: 'Queries of the calling token that run now, oldest first; the text is cut at 1,000 characters.',
+        security,
+        response: { 200: RunningQueryListSchema },
+      },
+    },
+    (request) => ({
+      queries: running.list(principalOf(request).tokenId).map((query) => ({
+        id: query.id,
+        graph: query.graph,
+        query: query.query,
+        started_at: new Date(query.startedAt).toISOString(),
+        elapsed_ms: now() - query.startedAt,
+      })),
+    }),
+  );
+
+  routes.delete(
+    '/api/queries/:id',
+    {
+      config: { errorResponses: [404] },
+      schema: {
+        operationId: 'stopQuery',
+        tags,
+        summary: 'Stop one of this token’s running queries',
+        description:
+          'Drops the database connection and ends the query’s HTTP answer (409 `The query was stopped`, or an `error` event). FalkorDB has no query abort yet: the database keeps executing the query until its own `timeout`. 404 for an unknown id or another token’s query.',
+        security,
+        params: QueryIdParamsSchema,
+        response: { 200: QueryStoppedSchema },
+      },
+    },
+    (request) => {
+      running.stop(principalOf(request).tokenId, request.params.id);
+      return { message: 'Query stopped', id: request.params.id };
+    },
+  );
+}

@@ -1,0 +1,63 @@
+// The queries each token has running, so their owner can list them and stop one (issue 22). Stopping drops the
+// database connection and ends the HTTP answer; FalkorDB itself has no query abort yet and keeps executing until
+// the query's own timeout (documented).
+import { randomUUID } from 'node:crypto';
+import { HttpError, NotFoundError } from '../../shared/http-errors.js';
+
+export interface RunningQuery {
+  id: string;
+  graph: string;
+  query: string;
+  startedAt: number;
+}
+
+interface Entry extends RunningQuery {
+  tokenId: string;
+  controller: AbortController;
+}
+
+/** What a stopped query answers its own client: 409, as an error body or an `error` event. */
+export class QueryStoppedError extends HttpError {
+  constructor() {
+    super(409, 'The query was stopped (DELETE /api/queries/{id})');
+  }
+}
+
+/** At most this much of a query's text is shown back in the list. */
+const SHOWN_QUERY_CHARS = 1000;
+
+export function createRunningQueries(now: () => number = Date.now) {
+  const entries = new Map<string, Entry>();
+  return {
+    /** Registers a query; its signal aborts when the owner stops it. `done()` forgets it (call it always). */
+    start(tokenId: string, graph: string, query: string): { id: string; signal: AbortSignal; done: () => void } {
+      const entry: Entry = {
+        id: randomUUID(),
+        tokenId,
+        graph,
+        query,
+        startedAt: now(),
+        controller: new AbortController(),
+      };
+      entries.set(entry.id, entry);
+      return { id: entry.id, signal: entry.controller.signal, done: () => entries.delete(entry.id) };
+    },
+
+    /** This token's running queries, oldest first. */
+    list(tokenId: string): RunningQuery[] {
+      return [...entries.values()]
+        .filter((entry) => entry.tokenId === tokenId)
+        .map(({ id, graph, query, startedAt }) => ({ id, graph, query: query.slice(0, SHOWN_QUERY_CHARS), startedAt }));
+    },
+
+    /** Stops one of this token's queries; another token's query is as absent as an unknown one (404). */
+    stop(tokenId: string, id: string): void {
+      const entry = entries.get(id);
+      if (!entry || entry.tokenId !== tokenId) throw new NotFoundError('Query not found');
+      entries.delete(id);
+      entry.controller.abort(new QueryStoppedError());
+    },
+  };
+}
+
+export type RunningQueries = ReturnType<typeof createRunningQueries>;
