@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { parseStoredSettings } from '../../src/admin/settings/settings-document.js';
-import { EnvSchema } from '../../src/config.js';
+import { EnvSchema, loadConfig } from '../../src/config.js';
 
 const run = promisify(execFile);
 const CHART = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../helm/graphdb-admin-server');
@@ -103,6 +103,20 @@ describe('the Helm chart', () => {
     const secret = find(manifests, 'Secret', 'graphdb-admin-server') as unknown as { data: Record<string, string> };
     const names = [...container.env.map((e) => e.name), ...Object.keys(secret.data)];
     for (const name of names) expect(known.has(name), name).toBe(true);
+    // And together they are a configuration the server starts with (a default it refuses would crash-loop the pod).
+    const pairs: [string, string][] = [
+      ...container.env.filter((e) => e.value !== undefined).map((e): [string, string] => [e.name, e.value!]),
+      ...Object.entries(secret.data).map(([name, value]): [string, string] => [
+        name,
+        Buffer.from(value, 'base64').toString(),
+      ]),
+    ];
+    const rendered = Object.fromEntries(pairs);
+    expect(() => loadConfig(rendered)).not.toThrow();
+    expect(loadConfig(rendered).initialAdmin).toEqual({
+      email: 'admin@graphdb.local',
+      password: expect.stringMatching(/^\w{24}$/) as unknown,
+    });
     expect(Buffer.from(secret.data.ENCRYPTION_KEY!, 'base64').toString()).toMatch(/^[0-9a-f]{64}$/);
     expect(Buffer.from(secret.data.AUTH_SECRET!, 'base64').toString().length).toBeGreaterThanOrEqual(32);
 

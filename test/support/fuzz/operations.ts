@@ -63,6 +63,7 @@ const BROWSER_PREFIXES = [
   '/api/monitor',
   '/api/connection-info',
   '/api/udf',
+  '/api/queries',
 ];
 
 /** Which API's error shape a request path must be answered in. */
