@@ -15,7 +15,12 @@ import {
   loadOrCreateEmbeddedAccounts,
   type EmbeddedAccounts,
 } from './platform/falkordb/embedded-accounts.js';
-import { kubernetesReadiness, loadKubeConfig, serviceAccountNamespace } from './platform/kubernetes/kube-config.js';
+import {
+  isCredentialRefusal,
+  kubernetesReadiness,
+  loadKubeConfig,
+  serviceAccountNamespace,
+} from './platform/kubernetes/kube-config.js';
 import { createKubeAdminStores } from './platform/kubernetes/kube-stores.js';
 import { createKubeBlocksClusters, detectKubeBlocks } from './platform/kubernetes/kubeblocks.js';
 import { createMetricsExporter } from './platform/metrics/metrics-exporter.js';
@@ -156,6 +161,7 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
             name: 'kubernetes',
             check: kubernetesReadiness(kubeConfig),
             toleratedOutageMs: config.kubernetesOutageReadyMs,
+            isLasting: isCredentialRefusal,
           },
         ],
         adminStores: createKubeAdminStores(kubeConfig, config.namespace, countKubeError),

@@ -14,6 +14,8 @@ export interface ReadinessCheck {
    * any failure makes the replica not ready; a dependency that never answered always does.
    */
   toleratedOutageMs?: number;
+  /** Failures that waiting does not fix (refused credentials): not tolerated, however recent the last success. */
+  isLasting?: (error: unknown) => boolean;
 }
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -39,7 +41,8 @@ export function registerHealthRoutes(
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const lastSuccess = new Map<string, number>();
   /** Whether a failing check still leaves the replica ready (its outage is young enough). */
-  const tolerated = ({ name, toleratedOutageMs }: ReadinessCheck): boolean => {
+  const tolerated = ({ name, toleratedOutageMs, isLasting }: ReadinessCheck, error: unknown): boolean => {
+    if (isLasting?.(error)) return false;
     const since = lastSuccess.get(name);
     return toleratedOutageMs !== undefined && since !== undefined && now() - since <= toleratedOutageMs;
   };
@@ -74,17 +77,21 @@ export function registerHealthRoutes(
           try {
             await withTimeout(entry.check(), CHECK_TIMEOUT_MS);
             lastSuccess.set(entry.name, now());
-            return { entry, ok: true };
+            return { entry, ok: true, error: undefined as unknown };
           } catch (error) {
             // The reason goes to the log only: the probe is unauthenticated and must not reveal internal addresses.
             request.log.warn({ check: entry.name, reason: (error as Error).message }, 'readiness check failed');
-            return { entry, ok: false };
+            return { entry, ok: false, error };
           }
         }),
       );
       const failed = results.filter((result) => !result.ok);
       const status =
-        failed.length === 0 ? 'ready' : failed.every((result) => tolerated(result.entry)) ? 'degraded' : 'not ready';
+        failed.length === 0
+          ? 'ready'
+          : failed.every((result) => tolerated(result.entry, result.error))
+            ? 'degraded'
+            : 'not ready';
       const checksByName = Object.fromEntries(results.map((result) => [result.entry.name, { ok: result.ok }]));
       return reply.code(status === 'not ready' ? 503 : 200).send({ status, checks: checksByName });
     },

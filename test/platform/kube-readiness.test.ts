@@ -49,4 +49,35 @@ describe('readiness with Kubernetes configured', () => {
       await falkordb.stop();
     }
   });
+
+  it('leaves the Service at once when the API server refuses its credentials (waiting will not fix a 401)', async () => {
+    const kube = await startKubeApiDouble();
+    const falkordb = await startTestFalkorDB();
+    const server = await runServerProcess({
+      TOKEN_STORE_URL: falkordb.url,
+      KUBECONFIG: kube.kubeconfigPath,
+      LOG_LEVEL: 'warn',
+    });
+    try {
+      let ready: Response | undefined;
+      for (let attempt = 0; attempt < 100 && ready?.status !== 200; attempt++) {
+        ready = await fetch(`${server.baseUrl}/readyz`).catch(() => undefined);
+        if (ready?.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(ready?.status).toBe(200);
+      // Within the (default, five-minute) outage window, yet not tolerated: the token was revoked.
+      kube.failRequests({ pathIncludes: '/version' }, 401, 'Unauthorized', 'Unauthorized');
+      const refused = await fetch(`${server.baseUrl}/readyz`);
+      expect(refused.status).toBe(503);
+      expect(await refused.json()).toEqual({
+        status: 'not ready',
+        checks: { tokenStore: { ok: true }, settings: { ok: true }, kubernetes: { ok: false } },
+      });
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      await falkordb.stop();
+      await kube.close();
+    }
+  });
 });

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import {
   AbortError,
+  ApiException,
   createConfiguration,
   KubeConfig,
   ServerConfiguration,
@@ -66,6 +67,11 @@ export function loadKubeConfig(source: KubernetesSource, timeoutMs = DEFAULT_KUB
 }
 
 /** Resolves when the API server answers `GET /version` with the configured credentials. */
+/** The API server refused our credentials (401, 403): waiting for it to come back will not help. */
+export function isCredentialRefusal(error: unknown): boolean {
+  return error instanceof ApiException && (error.code === 401 || error.code === 403);
+}
+
 export function kubernetesReadiness(kubeConfig: KubeConfig): () => Promise<void> {
   const versionApi = kubeConfig.makeApiClient(VersionApi);
   return async () => {
