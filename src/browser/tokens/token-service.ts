@@ -125,11 +125,14 @@ export function createTokenService(context: BrowserContext) {
     return record.dbKey === principal.dbKey && (await isAdminNow(principal));
   }
 
-  async function visibleRecord(principal: Principal, tokenId: string, denied: string): Promise<TokenRecord> {
+  async function liveRecord(tokenId: string): Promise<TokenRecord> {
     const record = await context.store.get(tokenId);
     if (!record || !isLive(record)) throw new NotFoundError('Token not found');
-    if (!(await canSee(principal, record))) throw new ForbiddenError(denied);
     return record;
+  }
+
+  async function assertVisible(principal: Principal, record: TokenRecord, denied: string): Promise<void> {
+    if (!(await canSee(principal, record))) throw new ForbiddenError(denied);
   }
 
   /** The live tokens of one database user of the principal's database. */
@@ -222,14 +225,16 @@ export function createTokenService(context: BrowserContext) {
     },
 
     async read(principal: Principal, tokenId: string): Promise<TokenMetadata> {
-      return toMetadata(await visibleRecord(principal, tokenId, 'Forbidden: You can only view your own tokens'));
+      const record = await liveRecord(tokenId);
+      await assertVisible(principal, record, 'Forbidden: You can only view your own tokens');
+      return toMetadata(record);
     },
 
     async revoke(principal: Principal, tokenId: string): Promise<void> {
       // The seed's revoked-token table: a second revocation answers 400 whoever asks, before ownership is judged.
-      const record = await context.store.get(tokenId);
-      if (record && isLive(record) && record.revokedAt !== null) throw new BadRequestError('Token is already revoked');
-      await visibleRecord(principal, tokenId, 'Forbidden: You can only revoke your own tokens');
+      const record = await liveRecord(tokenId);
+      if (record.revokedAt !== null) throw new BadRequestError('Token is already revoked');
+      await assertVisible(principal, record, 'Forbidden: You can only revoke your own tokens');
       const outcome = await context.store.revoke(tokenId, context.now());
       // The store announced it to every replica; this one need not wait for its own announcement.
       if (outcome !== 'not-found') context.tokenCache.revoked(tokenId);
