@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { startKubeApiDouble } from '../support/kube/kube-api-double.js';
 import { startTestFalkorDB } from '../support/falkordb.js';
-import { runServerProcess } from '../support/server-process.js';
+import { runServerProcess, type ServerProcess } from '../support/server-process.js';
+
+/** Polls /readyz until it answers 200 (or gives up after 10 s) and returns the last answer. */
+async function untilReady(server: ServerProcess): Promise<Response | undefined> {
+  let ready: Response | undefined;
+  for (let attempt = 0; attempt < 100 && ready?.status !== 200; attempt++) {
+    ready = await fetch(`${server.baseUrl}/readyz`).catch(() => undefined);
+    if (ready?.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return ready;
+}
 
 describe('readiness with Kubernetes configured', () => {
   it('checks the API server named by KUBECONFIG with its credentials; stays ready (degraded) through a short outage, then turns 503', async () => {
@@ -15,11 +25,7 @@ describe('readiness with Kubernetes configured', () => {
       KUBERNETES_OUTAGE_READY_MS: String(OUTAGE_READY_MS),
     });
     try {
-      let ready: Response | undefined;
-      for (let attempt = 0; attempt < 100 && !ready; attempt++) {
-        ready = await fetch(`${server.baseUrl}/readyz`).catch(() => undefined);
-        if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      const ready = await untilReady(server);
       expect(ready?.status, JSON.stringify(server.lines)).toBe(200);
       expect(await ready?.json()).toEqual({
         status: 'ready',
@@ -59,12 +65,7 @@ describe('readiness with Kubernetes configured', () => {
       LOG_LEVEL: 'warn',
     });
     try {
-      let ready: Response | undefined;
-      for (let attempt = 0; attempt < 100 && ready?.status !== 200; attempt++) {
-        ready = await fetch(`${server.baseUrl}/readyz`).catch(() => undefined);
-        if (ready?.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      expect(ready?.status).toBe(200);
+      expect((await untilReady(server))?.status).toBe(200);
       // Within the (default, five-minute) outage window, yet not tolerated: the token was revoked.
       kube.failRequests({ pathIncludes: '/version' }, 401, 'Unauthorized', 'Unauthorized');
       const refused = await fetch(`${server.baseUrl}/readyz`);
