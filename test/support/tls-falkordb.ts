@@ -80,6 +80,11 @@ async function waitForTls(port: number, caPem: string, child: ChildProcess): Pro
         resolve(true);
       });
       socket.on('error', () => resolve(false));
+      // A handshake the server never answers (it accepted while still starting) must not stall the wait forever.
+      socket.setTimeout(1000, () => {
+        socket.destroy();
+        resolve(false);
+      });
     });
     if (ok) return;
     if (Date.now() > deadline) throw new Error('TLS FalkorDB did not start within 15 s');

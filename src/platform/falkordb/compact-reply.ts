@@ -98,25 +98,6 @@ function isoDuration(totalSeconds: number): string {
   return `${sign}P${days ? `${days}D` : ''}${time ? `T${time}` : ''}`;
 }
 
-/**
- * Whether a raw reply holds more than `limit` bytes of payload: string lengths plus 8 per other scalar, a lower
- * bound of what its JSON will take. Stops as soon as the limit is passed.
- */
-export function exceedsPayloadBytes(rows: Raw[], limit: number): boolean {
-  let total = 0;
-  const pending: Raw[] = [rows];
-  while (pending.length > 0) {
-    const value = pending.pop();
-    if (Array.isArray(value)) {
-      for (const item of value) pending.push(item);
-      continue;
-    }
-    total += typeof value === 'string' ? value.length : Buffer.isBuffer(value) ? value.length : 8;
-    if (total > limit) return true;
-  }
-  return false;
-}
-
 /** Collects the highest label, type and property-key ids a reply uses, so only the needed names are fetched. */
 export interface SchemaNeeds {
   labels: boolean;

@@ -5,6 +5,8 @@ import { isIP } from 'node:net';
 import { createClient, ErrorReply, RESP_TYPES } from 'redis';
 import type { PlatformLogger as Logger } from '../logger.js';
 import { PortError } from '../port-errors.js';
+import { QueryConnection, type QueryCommand } from './query-connection.js';
+import { ReplyTooLargeError, type RespValue } from './resp-reader.js';
 import type { ResolveTarget } from './target-guard.js';
 
 export interface DbCredentials {
@@ -74,6 +76,11 @@ interface PooledClient {
   busy: number;
 }
 
+interface PooledQueryConnection {
+  connection: QueryConnection;
+  busy: number;
+}
+
 /** Drops a connection without waiting; destroying an already closed client throws, which is fine here. */
 function discard(client: RawClient): void {
   try {
@@ -101,6 +108,9 @@ export function isReplyError(error: unknown): error is ErrorReply {
 /** One credential set's connections. `run` picks the least busy connection, opening another when all are busy. */
 export class CredentialPool {
   private readonly clients: PooledClient[] = [];
+  /** Connections for queries, whose replies are read within bounds (see sendQueries). */
+  private readonly queryConnections: PooledQueryConnection[] = [];
+  private readonly queryOpenings: Promise<PooledQueryConnection>[] = [];
   private opening: Promise<PooledClient> | undefined;
   /** The client being connected, so that close() can abandon a handshake a silent server never answers. */
   private connecting: RawClient | undefined;
@@ -114,11 +124,12 @@ export class CredentialPool {
   ) {}
 
   get size(): number {
-    return this.clients.length;
+    return this.clients.length + this.queryConnections.length;
   }
 
   get idleSince(): number {
-    return this.clients.some((c) => c.busy > 0) ? Date.now() : this.lastUsed;
+    const busy = this.clients.some((c) => c.busy > 0) || this.queryConnections.some((c) => c.busy > 0);
+    return busy ? Date.now() : this.lastUsed;
   }
 
   private socketBounds() {
@@ -130,17 +141,21 @@ export class CredentialPool {
     };
   }
 
+  /** The address to dial: the host as given, or as resolved and checked against DATABASE_HOSTS. */
+  private async dialAddress(): Promise<string> {
+    const { host, port } = this.credentials;
+    if (!this.options.resolveTarget) return host;
+    try {
+      return await this.options.resolveTarget(host, port);
+    } catch (error) {
+      if (error instanceof PortError) throw error;
+      throw new DatabaseUnavailableError(`cannot resolve ${host}`, { cause: error });
+    }
+  }
+
   private async open(): Promise<PooledClient> {
     const { host, port, username, password, tls, ca } = this.credentials;
-    let address = host;
-    if (this.options.resolveTarget) {
-      try {
-        address = await this.options.resolveTarget(host, port);
-      } catch (error) {
-        if (error instanceof PortError) throw error;
-        throw new DatabaseUnavailableError(`cannot resolve ${host}`, { cause: error });
-      }
-    }
+    const address = await this.dialAddress();
     const client = createClient({
       socket: tls
         ? // SNI and the certificate check use the name the caller gave (SNI carries host names only, RFC 6066).
@@ -200,26 +215,104 @@ export class CredentialPool {
   }
 
   /**
-   * Sends several commands in order on one connection, in one write (one round trip), and settles each on its
-   * own: a reply error stays that command's rejection. A lost connection fails the whole batch.
+   * Sends several commands in order on one query connection, in one write (one round trip), and settles each on
+   * its own: a reply error stays that command's rejection. Each reply is read within its command's `bounds`; one
+   * past them fails the batch with ReplyTooLargeError and its connection is dropped, the rest of the reply unread.
+   * A lost connection fails the whole batch. Integers arrive as strings, bulk strings as UTF-8 strings.
    */
-  async sendBatch(
-    commands: CommandArgument[][],
-    options: SendOptions = {},
+  async sendQueries(
+    commands: QueryCommand[],
+    options: Pick<SendOptions, 'timeoutMs'> = {},
     signal?: AbortSignal,
-  ): Promise<PromiseSettledResult<unknown>[]> {
-    return this.onConnection(
-      async (client, typeMapping) => {
-        const settled = await Promise.allSettled(commands.map((args) => client.sendCommand(args, { typeMapping })));
-        const lost = settled.find(
-          (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected' && !isReplyError(outcome.reason),
-        );
-        if (lost) throw lost.reason;
-        return settled;
-      },
-      options,
-      signal,
-    );
+  ): Promise<PromiseSettledResult<RespValue>[]> {
+    if (signal?.aborted) throw new DatabaseUnavailableError('request aborted');
+    this.lastUsed = Date.now();
+    const pooled = await this.acquireQueryConnection();
+    if (signal?.aborted) throw new DatabaseUnavailableError('request aborted');
+    pooled.busy++;
+    // Destroying it fails what waits on it; its onClose takes it out of the pool.
+    const drop = () => pooled.connection.destroy();
+    signal?.addEventListener('abort', drop, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      drop();
+    }, options.timeoutMs ?? this.options.commandTimeoutMs);
+    try {
+      const settled = await pooled.connection.send(commands);
+      const failed = settled.find(
+        (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected' && !isReplyError(outcome.reason),
+      );
+      if (failed) throw failed.reason;
+      return settled;
+    } catch (error) {
+      if (timedOut) throw new PortError('timeout', 'The database did not answer in time', { cause: error });
+      if (signal?.aborted) throw new DatabaseUnavailableError('request aborted', { cause: error });
+      drop();
+      if (error instanceof ReplyTooLargeError) throw error;
+      throw new DatabaseUnavailableError('connection to the database failed', { cause: error });
+    } finally {
+      clearTimeout(timer);
+      pooled.busy--;
+      this.lastUsed = Date.now();
+      signal?.removeEventListener('abort', drop);
+    }
+  }
+
+  private async openQueryConnection(): Promise<PooledQueryConnection> {
+    const { host, port, username, password, tls, ca } = this.credentials;
+    const address = await this.dialAddress();
+    if (this.closed) throw new DatabaseUnavailableError('the connection pool is closed');
+    let connection: QueryConnection;
+    try {
+      connection = await QueryConnection.open({
+        address,
+        port,
+        tls,
+        ca,
+        ...(tls && !isIP(host) ? { servername: host } : {}),
+        username,
+        password,
+        connectTimeoutMs: this.options.connectTimeoutMs,
+        socketTimeoutMs: this.options.socketTimeoutMs,
+        onClose: () => this.forgetClosedQueryConnections(),
+      });
+    } catch (error) {
+      if (isAuthFailure(error)) throw new DatabaseAuthError((error as Error).message);
+      throw new DatabaseUnavailableError(`cannot connect to ${host}:${port}`, { cause: error });
+    }
+    if (this.closed) {
+      connection.destroy();
+      throw new DatabaseUnavailableError('the connection pool is closed');
+    }
+    if (!connection.open) throw new DatabaseUnavailableError(`the connection to ${host}:${port} closed`);
+    const pooled = { connection, busy: 0 };
+    this.queryConnections.push(pooled);
+    return pooled;
+  }
+
+  private forgetClosedQueryConnections(): void {
+    for (let index = this.queryConnections.length - 1; index >= 0; index--)
+      if (!this.queryConnections[index]!.connection.open) this.queryConnections.splice(index, 1);
+  }
+
+  /**
+   * Like acquire(): an idle connection, else a new one while under the bound, else one being opened (so a burst
+   * after an outage opens at most the bound), else the least busy.
+   */
+  private async acquireQueryConnection(): Promise<PooledQueryConnection> {
+    const idle = this.queryConnections.find((c) => c.busy === 0 && c.connection.open);
+    if (idle) return idle;
+    if (this.queryConnections.length + this.queryOpenings.length < this.options.maxConnectionsPerPool) {
+      const opening = this.openQueryConnection().finally(() => {
+        void this.queryOpenings.splice(this.queryOpenings.indexOf(opening), 1);
+      });
+      this.queryOpenings.push(opening);
+      return opening;
+    }
+    const ready = this.queryConnections.filter((c) => c.connection.open);
+    if (ready.length === 0) return this.queryOpenings[0] ?? this.openQueryConnection();
+    return ready.reduce((least, c) => (c.busy < least.busy ? c : least));
   }
 
   private async onConnection<T>(
@@ -270,6 +363,7 @@ export class CredentialPool {
   async close(): Promise<void> {
     this.closed = true;
     if (this.connecting) discard(this.connecting);
+    for (const pooled of this.queryConnections.splice(0)) pooled.connection.destroy();
     const clients = this.clients.splice(0);
     await Promise.all(clients.map((c) => closeQuietly(c.client)));
   }

@@ -1,10 +1,11 @@
 // FalkorDB commands over one credential pool: queries decoded from the compact protocol, graph key operations,
 // configuration and ACL. Every value travels as its own command argument; nothing is concatenated into a command.
 import type { CredentialPool } from './connection-pools.js';
+import { DEFAULT_REPLY_BOUNDS } from './query-connection.js';
+import { ReplyTooLargeError, type ReplyBounds } from './resp-reader.js';
 import {
   columnNames,
   CompactDecoder,
-  exceedsPayloadBytes,
   scanSchemaNeeds,
   splitCompactReply,
   type JsonValue,
@@ -15,7 +16,10 @@ export interface QueryOptions {
   readOnly?: boolean;
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** Bounds of the result (QUERY_ROWS_MAX, QUERY_RESULT_BYTES_MAX): beyond them ResultTooLargeError, no rows. */
+  /**
+   * Bounds of the result (QUERY_ROWS_MAX, and QUERY_RESULT_BYTES_MAX as bytes of the database's reply): beyond them
+   * ResultTooLargeError, no rows, and the reply is not read further.
+   */
   maxRows?: number;
   maxBytes?: number;
 }
@@ -26,6 +30,23 @@ export class ResultTooLargeError extends Error {
     super(message);
     this.name = 'ResultTooLargeError';
   }
+}
+
+function tooLarge(bound: 'rows' | 'bytes', options: QueryOptions): ResultTooLargeError {
+  return new ResultTooLargeError(
+    bound === 'rows'
+      ? `The result has more than the ${options.maxRows} rows allowed: add LIMIT to the query`
+      : `The result is larger than the ${options.maxBytes} bytes allowed: return fewer rows or properties`,
+  );
+}
+
+/**
+ * The query's reply is read within these: its rows by their count in the reply's header, before any row arrives;
+ * its bytes as they arrive. Past either the connection is dropped and the rest of the reply never read.
+ */
+function receiveBounds(options: QueryOptions): ReplyBounds {
+  const maxBytes = options.maxBytes ?? DEFAULT_REPLY_BOUNDS.maxBytes;
+  return options.maxRows === undefined ? { maxBytes } : { maxBytes, maxRows: options.maxRows };
 }
 
 export interface QueryOutcome extends ResultSet {
@@ -92,13 +113,18 @@ export class GraphDatabase {
   async queryRows(graph: string, cypher: string, options: QueryOptions = {}): Promise<QueryRows> {
     const query = [options.readOnly ? 'GRAPH.RO_QUERY' : 'GRAPH.QUERY', graph, cypher, '--compact'];
     if (options.timeoutMs !== undefined) query.push('TIMEOUT', String(options.timeoutMs));
-    const lookups = NAME_PROCEDURES.map((procedure) => nameLookup(graph, procedure));
-    const batch = options.readOnly ? [query, ...lookups] : [['EXISTS', graph], query, ...lookups];
-    const settled = await this.pool.sendBatch(
-      batch,
-      { integersAsStrings: true, ...replyBound(options.timeoutMs) },
-      options.signal,
-    );
+    const lookups = NAME_PROCEDURES.map((procedure) => ({ args: nameLookup(graph, procedure) }));
+    const queryCommand = { args: query, bounds: receiveBounds(options) };
+    const batch = options.readOnly
+      ? [queryCommand, ...lookups]
+      : [{ args: ['EXISTS', graph] }, queryCommand, ...lookups];
+    let settled: PromiseSettledResult<unknown>[];
+    try {
+      settled = await this.pool.sendQueries(batch, replyBound(options.timeoutMs), options.signal);
+    } catch (error) {
+      if (error instanceof ReplyTooLargeError) throw tooLarge(error.bound, options);
+      throw error;
+    }
     const [queryOutcome, ...lookupOutcomes] = options.readOnly ? settled : settled.slice(1);
     if (queryOutcome!.status === 'rejected') {
       const existed = options.readOnly || (settled[0]!.status === 'fulfilled' && Number(settled[0]!.value) === 1);
@@ -117,16 +143,6 @@ export class GraphDatabase {
       };
     // A taken row is set to undefined (compact replies never hold undefined) so the raw reply can be collected as it goes.
     const rows: unknown[] = parts.rows ?? [];
-    if (options.maxRows !== undefined && rows.length > options.maxRows) {
-      throw new ResultTooLargeError(
-        `The result has more than the ${options.maxRows} rows allowed: add LIMIT to the query`,
-      );
-    }
-    if (options.maxBytes !== undefined && exceedsPayloadBytes(rows, options.maxBytes)) {
-      throw new ResultTooLargeError(
-        `The result is larger than the ${options.maxBytes} bytes allowed: return fewer rows or properties`,
-      );
-    }
     const needs = scanSchemaNeeds(rows);
     const namesOf = async (index: number, needed: boolean): Promise<string[]> => {
       if (!needed) return [];

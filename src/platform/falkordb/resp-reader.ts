@@ -1,0 +1,207 @@
+// An incremental reader of RESP2 replies that enforces each reply's bounds while its bytes arrive. A reply past its
+// bound is refused at the first byte that proves it (often its array header), so a hostile or misconfigured server
+// cannot make this process hold a reply of any size before the size is checked.
+import { ErrorReply } from 'redis';
+
+export interface ReplyBounds {
+  /** Raw bytes of the whole reply. */
+  maxBytes: number;
+  /** Elements of the root array's second element: the rows of a compact GRAPH.QUERY reply. */
+  maxRows?: number;
+}
+
+export class ReplyTooLargeError extends Error {
+  constructor(
+    readonly bound: 'bytes' | 'rows',
+    readonly limit: number,
+  ) {
+    super(bound === 'rows' ? `the reply has more than ${limit} rows` : `the reply is larger than ${limit} bytes`);
+    this.name = 'ReplyTooLargeError';
+  }
+}
+
+/** The server broke the protocol: nothing after this point on the connection can be trusted. */
+export class RespProtocolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RespProtocolError';
+  }
+}
+
+/** Strings, integers (as strings, so no digit is lost), nulls, arrays, and error replies nested in arrays. */
+export type RespValue = string | null | ErrorReply | RespValue[];
+
+interface ArrayFrame {
+  items: RespValue[];
+  length: number;
+}
+
+/** Status, error and integer lines are short; a longer one is a broken or hostile server. */
+const LINE_MAX_BYTES = 1024 * 1024;
+/** The smallest element on the wire (`+\r\n`): an array of n elements needs at least 3n more bytes. */
+const ELEMENT_MIN_BYTES = 3;
+const CR = 13;
+const LF = 10;
+
+/** Where an element starts, what it needs before it can be parsed, or the offset after it once parsed. */
+const INCOMPLETE = -1;
+
+export class RespReader {
+  /** Bytes of an element that has not fully arrived, from its first byte on. */
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  /** How many held bytes the element needs before parsing it again can succeed (0: any more). */
+  private needed = 0;
+  private readonly stack: ArrayFrame[] = [];
+  private bounds: ReplyBounds | undefined;
+  private replyBytes = 0;
+
+  /**
+   * `boundsOfNext` is asked when a reply's first byte arrives; `onReply` receives each complete reply in order (an
+   * error reply at the top level as an `ErrorReply` value).
+   */
+  constructor(
+    private readonly boundsOfNext: () => ReplyBounds,
+    private readonly onReply: (value: RespValue) => void,
+  ) {}
+
+  /** Reads a chunk. Throws ReplyTooLargeError or RespProtocolError; the reader is unusable afterwards. */
+  feed(chunk: Buffer): void {
+    let buffer = chunk;
+    if (this.heldBytes > 0) {
+      this.held.push(chunk);
+      this.heldBytes += chunk.length;
+      if (this.heldBytes < this.needed) return this.checkHeld();
+      buffer = Buffer.concat(this.held, this.heldBytes);
+      this.held = [];
+      this.heldBytes = 0;
+    }
+    let offset = 0;
+    while (offset < buffer.length) {
+      const next = this.parseElement(buffer, offset);
+      if (next === INCOMPLETE) break;
+      offset = next;
+    }
+    if (offset < buffer.length) {
+      this.held = [buffer.subarray(offset)];
+      this.heldBytes = buffer.length - offset;
+      this.checkHeld();
+    }
+  }
+
+  private checkHeld(): void {
+    if (this.bounds && this.replyBytes + this.heldBytes > this.bounds.maxBytes)
+      throw new ReplyTooLargeError('bytes', this.bounds.maxBytes);
+    if (this.needed === 0 && this.heldBytes > LINE_MAX_BYTES)
+      throw new RespProtocolError('a reply line is longer than any the database sends');
+  }
+
+  /** Counts `bytes` more of the current reply against its bound. */
+  private spend(bytes: number): void {
+    this.replyBytes += bytes;
+    if (this.replyBytes > this.bounds!.maxBytes) throw new ReplyTooLargeError('bytes', this.bounds!.maxBytes);
+  }
+
+  private parseElement(buffer: Buffer, start: number): number {
+    if (this.stack.length === 0 && this.bounds === undefined) {
+      this.bounds = this.boundsOfNext();
+      this.replyBytes = 0;
+    }
+    const lineEnd = buffer.indexOf(CR, start + 1);
+    if (lineEnd === -1 || lineEnd + 1 >= buffer.length) {
+      this.needed = 0;
+      return INCOMPLETE;
+    }
+    if (buffer[lineEnd + 1] !== LF) throw new RespProtocolError('a reply line does not end with CRLF');
+    const afterLine = lineEnd + 2;
+    switch (buffer[start]!) {
+      case 0x24 /* $ bulk string */: {
+        const length = parseLength(buffer, start + 1, lineEnd);
+        if (length === -1) {
+          this.spend(afterLine - start);
+          this.complete(null);
+          return afterLine;
+        }
+        const end = afterLine + length;
+        // Checked before waiting for the bytes, so a huge declared string is refused without reading it.
+        if (this.replyBytes + (end + 2 - start) > this.bounds!.maxBytes)
+          throw new ReplyTooLargeError('bytes', this.bounds!.maxBytes);
+        if (end + 2 > buffer.length) {
+          this.needed = end + 2 - start;
+          return INCOMPLETE;
+        }
+        if (buffer[end] !== CR || buffer[end + 1] !== LF) throw new RespProtocolError('a bulk string overruns');
+        this.spend(end + 2 - start);
+        this.complete(buffer.toString('utf8', afterLine, end));
+        return end + 2;
+      }
+      case 0x2a /* * array */: {
+        const length = parseLength(buffer, start + 1, lineEnd);
+        this.spend(afterLine - start);
+        if (length === -1) {
+          this.complete(null);
+          return afterLine;
+        }
+        const root = this.stack[0];
+        const { maxRows, maxBytes } = this.bounds!;
+        if (maxRows !== undefined && this.stack.length === 1 && root!.items.length === 1 && length > maxRows)
+          throw new ReplyTooLargeError('rows', maxRows);
+        if (this.replyBytes + length * ELEMENT_MIN_BYTES > maxBytes) throw new ReplyTooLargeError('bytes', maxBytes);
+        if (length === 0) this.complete([]);
+        else this.stack.push({ items: [], length });
+        return afterLine;
+      }
+      case 0x3a /* : integer */:
+      case 0x2b /* + simple string */:
+        this.spend(afterLine - start);
+        this.complete(buffer.toString('latin1', start + 1, lineEnd));
+        return afterLine;
+      case 0x2d /* - error */:
+        this.spend(afterLine - start);
+        this.complete(new ErrorReply(buffer.toString('utf8', start + 1, lineEnd)));
+        return afterLine;
+      default:
+        throw new RespProtocolError(`unexpected reply type byte ${buffer[start]}`);
+    }
+  }
+
+  /** Places a finished value in its array, closing every array it completes; a finished root is a reply. */
+  private complete(value: RespValue): void {
+    let finished = value;
+    for (;;) {
+      const top = this.stack.at(-1);
+      if (!top) break;
+      top.items.push(finished);
+      if (top.items.length < top.length) return;
+      this.stack.pop();
+      finished = top.items;
+    }
+    this.bounds = undefined;
+    this.onReply(finished);
+  }
+}
+
+/** A decimal length from a `$` or `*` line: -1 (null) or a non-negative integer. */
+function parseLength(buffer: Buffer, from: number, to: number): number {
+  if (to - from === 2 && buffer[from] === 0x2d && buffer[from + 1] === 0x31) return -1;
+  if (to === from || to - from > 15) throw new RespProtocolError('a reply length is not a number');
+  let value = 0;
+  for (let index = from; index < to; index++) {
+    const digit = buffer[index]! - 0x30;
+    if (digit < 0 || digit > 9) throw new RespProtocolError('a reply length is not a number');
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/** Encodes a command as a RESP array of bulk strings. */
+export function encodeCommand(args: readonly (string | Buffer)[]): Buffer {
+  const parts: Buffer[] = [Buffer.from(`*${args.length}\r\n`, 'latin1')];
+  for (const arg of args) {
+    const bytes = typeof arg === 'string' ? Buffer.from(arg, 'utf8') : arg;
+    parts.push(Buffer.from(`$${bytes.length}\r\n`, 'latin1'), bytes, CRLF);
+  }
+  return Buffer.concat(parts);
+}
+
+const CRLF = Buffer.from('\r\n', 'latin1');

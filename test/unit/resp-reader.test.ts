@@ -1,0 +1,134 @@
+// The bounded RESP reader of the query connections: replies decoded whatever the chunking, and a reply past its
+// bound refused at the first byte that proves it.
+import fc from 'fast-check';
+import { ErrorReply } from 'redis';
+import { describe, expect, it } from 'vitest';
+import {
+  encodeCommand,
+  ReplyTooLargeError,
+  RespProtocolError,
+  RespReader,
+  type ReplyBounds,
+  type RespValue,
+} from '../../src/platform/falkordb/resp-reader.js';
+
+/** RESP2 as a server writes it; integers are the digit strings the reader hands back. */
+function wire(value: RespValue | number): string {
+  if (value === null) return '$-1\r\n';
+  if (typeof value === 'number') return `:${value}\r\n`;
+  if (value instanceof ErrorReply) return `-${value.message}\r\n`;
+  if (Array.isArray(value)) return `*${value.length}\r\n${value.map(wire).join('')}`;
+  return `$${Buffer.byteLength(value)}\r\n${value}\r\n`;
+}
+
+function readAll(bytes: Buffer, chunkSizes: number[], bounds: ReplyBounds = { maxBytes: 1 << 30 }): RespValue[] {
+  const replies: RespValue[] = [];
+  const reader = new RespReader(
+    () => bounds,
+    (value) => replies.push(value),
+  );
+  let offset = 0;
+  let turn = 0;
+  while (offset < bytes.length) {
+    const size = Math.max(1, chunkSizes[turn++ % Math.max(1, chunkSizes.length)] ?? bytes.length);
+    reader.feed(bytes.subarray(offset, offset + size));
+    offset += size;
+  }
+  return replies;
+}
+
+const resp = (text: string) => Buffer.from(text, 'utf8');
+
+describe('RespReader decoding', () => {
+  it('decodes strings, integers (as digit strings), nulls, nested arrays and error replies', () => {
+    const bytes = resp(
+      '+OK\r\n:-42\r\n$-1\r\n*-1\r\n$0\r\n\r\n*0\r\n*2\r\n*1\r\n$3\r\nhé\r\n-ERR nested\r\n-WRONGTYPE top\r\n',
+    );
+    const replies = readAll(bytes, [bytes.length]);
+    expect(replies.slice(0, 7)).toEqual(['OK', '-42', null, null, '', [], [['hé'], new ErrorReply('ERR nested')]]);
+    expect(replies[7]).toBeInstanceOf(ErrorReply);
+    expect((replies[7] as ErrorReply).message).toBe('WRONGTYPE top');
+  });
+
+  it('gives the same replies whatever the chunk boundaries (a multi-byte character split included)', () => {
+    const value: RespValue = [['1', 'zwölf 🙂', null], [], ['x'.repeat(70_000)], 'done'];
+    const bytes = resp(wire(value) + wire('second'));
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 9000 }), { minLength: 1, maxLength: 20 }), (sizes) => {
+        expect(readAll(bytes, sizes)).toEqual([value, 'second']);
+      }),
+      { numRuns: 60 },
+    );
+    expect(readAll(bytes, [1])).toEqual([value, 'second']);
+  });
+
+  it('asks for the bounds of each reply when its first byte arrives', () => {
+    const asked: number[] = [];
+    let count = 0;
+    const reader = new RespReader(
+      () => {
+        asked.push(++count);
+        return { maxBytes: 100 };
+      },
+      () => undefined,
+    );
+    reader.feed(resp(':1\r\n:2'));
+    reader.feed(resp('\r\n+x\r\n'));
+    expect(asked).toEqual([1, 2, 3]);
+  });
+
+  it('encodes commands as arrays of bulk strings, Buffers byte for byte', () => {
+    expect(encodeCommand(['GRAPH.QUERY', 'g', 'RETURN "é"']).toString('utf8')).toBe(
+      '*3\r\n$11\r\nGRAPH.QUERY\r\n$1\r\ng\r\n$11\r\nRETURN "é"\r\n',
+    );
+    expect(encodeCommand([Buffer.from([0, 255])])).toEqual(Buffer.from('*1\r\n$2\r\n\u0000\u00ff\r\n', 'latin1'));
+  });
+});
+
+describe('RespReader bounds', () => {
+  const query = (rows: number) => resp(`*3\r\n*1\r\n*2\r\n:1\r\n$1\r\nx\r\n*${rows}\r\n`);
+
+  it('refuses a compact reply by its row count as soon as the rows header arrives, before any row', () => {
+    expect(() => readAll(query(101), [], { maxBytes: 1 << 30, maxRows: 100 })).toThrow(
+      new ReplyTooLargeError('rows', 100),
+    );
+    const exactly = resp(`*3\r\n*0\r\n*2\r\n:1\r\n:2\r\n*0\r\n`);
+    expect(readAll(exactly, [], { maxBytes: 1000, maxRows: 2 })).toEqual([[[], ['1', '2'], []]]);
+  });
+
+  it('applies the row bound to the rows only, not to the header or statistics', () => {
+    const reply = resp(`*3\r\n*3\r\n:1\r\n:2\r\n:3\r\n*1\r\n*0\r\n*4\r\n+a\r\n+b\r\n+c\r\n+d\r\n`);
+    expect(readAll(reply, [], { maxBytes: 1000, maxRows: 1 })).toEqual([[['1', '2', '3'], [[]], ['a', 'b', 'c', 'd']]]);
+  });
+
+  it('refuses a bulk string by its declared length, before waiting for its bytes', () => {
+    const reader = new RespReader(
+      () => ({ maxBytes: 1000 }),
+      () => undefined,
+    );
+    expect(() => reader.feed(resp('*1\r\n$1000000000\r\n'))).toThrow(new ReplyTooLargeError('bytes', 1000));
+  });
+
+  it('refuses an array whose declared length cannot fit, and a reply that grows past the bound', () => {
+    expect(() => readAll(resp('*2000000000\r\n'), [], { maxBytes: 4096 })).toThrow(ReplyTooLargeError);
+    const many = resp(`*400\r\n${':1\r\n'.repeat(400)}`);
+    expect(() => readAll(many, [64], { maxBytes: 1000 })).toThrow(new ReplyTooLargeError('bytes', 1000));
+    expect(readAll(many, [64], { maxBytes: 1606 })).toHaveLength(1);
+  });
+
+  it('refuses bytes that are held while an element is incomplete', () => {
+    const reader = new RespReader(
+      () => ({ maxBytes: 50 }),
+      () => undefined,
+    );
+    expect(() => reader.feed(resp(`+${'x'.repeat(60)}`))).toThrow(new ReplyTooLargeError('bytes', 50));
+  });
+
+  it('treats a broken stream as a protocol error', () => {
+    const bounds = { maxBytes: 1 << 30 };
+    expect(() => readAll(resp('?what\r\n'), [], bounds)).toThrow(RespProtocolError);
+    expect(() => readAll(resp('*x\r\n'), [], bounds)).toThrow(RespProtocolError);
+    expect(() => readAll(resp('$3\r\nabcd\r\n'), [], bounds)).toThrow(RespProtocolError);
+    expect(() => readAll(resp(`+${'x'.repeat(2 * 1024 * 1024)}`), [65536], bounds)).toThrow(RespProtocolError);
+  });
+});
