@@ -1,7 +1,6 @@
 // buildApp(config, deps): the whole HTTP application, shared layers then the two API plugins. No I/O here.
 import { randomUUID } from 'node:crypto';
 import Fastify, {
-  type FastifyBaseLogger,
   type FastifyServerOptions,
   type FastifyInstance,
   type FastifyReply,
@@ -10,12 +9,9 @@ import Fastify, {
 import fastifyCookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
-import { adminPlugin, createAdminContext, type AdminPluginOptions } from './admin/index.js';
 import type { AdminStores } from './platform/stores/ports.js';
-import { createOidcClients, type OidcClients } from './platform/oidc/oidc-clients.js';
-import type { ClusterPort } from './platform/clusters/cluster-port.js';
-import { NO_CLUSTERS } from './platform/clusters/embedded-clusters.js';
-import { browserPlugin } from './browser/index.js';
+import { adminPlugin, createAdminServices, type AdminDeps, type AdminPluginOptions } from './admin/index.js';
+import { browserPlugin, createBrowserServices, type BrowserDeps } from './browser/index.js';
 import { isBrowserPath } from './browser/paths.js';
 import { createErrorHandler } from './shared/error-handler.js';
 import { createClientErrors } from './shared/client-errors.js';
@@ -26,40 +22,16 @@ import { registerOpenApi } from './shared/openapi.js';
 import { trackRequestsInFlight } from './shared/graceful-close.js';
 import { enforceRequestDeadline } from './shared/request-deadline.js';
 import { createMetrics, recordRequestMetrics, type Metrics } from './shared/metrics.js';
-import type { MetricsExporter } from './platform/metrics/metrics-exporter.js';
-import type { RedisConnection } from './platform/redis/redis-connection.js';
-import { ConnectionPools } from './platform/falkordb/connection-pools.js';
-import { createTargetGuard } from './platform/falkordb/target-guard.js';
-import type { BrowserLimits } from './browser/context.js';
 
-export interface AppDeps {
-  logger: FastifyBaseLogger;
-  /** The Redis-protocol server holding token metadata (external, or the embedded FalkorDB). */
-  tokenStore: RedisConnection;
-  /** Extra readiness checks (e.g. Kubernetes) beyond the token store. */
-  readinessChecks?: ReadinessCheck[];
-  /** Connections to the users' databases; created here when not given, and closed with the app. */
-  connectionPools?: ConnectionPools;
-  /** Clock, for tests of expiry. */
-  now?: () => number;
-  /** Interval of SSE heartbeats while a query runs (default 15 s). */
-  sseHeartbeatMs?: number;
+/** The outside world, as services.ts (or a test) built it: what each plugin's composition root needs. */
+export interface AppDeps
+  extends Omit<BrowserDeps, 'config' | 'observeTokenStore'>, Omit<AdminDeps, 'config' | 'stores'> {
   /** Where the admin API keeps settings, Secrets and users (Kubernetes or local files). */
   adminStores: AdminStores;
+  /** Extra readiness checks (e.g. Kubernetes) beyond the token store. */
+  readinessChecks?: ReadinessCheck[];
   /** Prometheus metrics of this server; created here when not given. */
   metrics?: Metrics;
-  /** The Prometheus exporter, driven by features.metrics_collection and metrics.exporter_port (main only). */
-  metricsExporter?: MetricsExporter;
-  /** Database deployments: KubeBlocks, the embedded FalkorDB, or none. */
-  clusters?: ClusterPort;
-  /** OpenID relying-party operations (discovery cache included); created here when not given. */
-  oidcClients?: OidcClients;
-  /**
-   * The embedded FalkorDB (embedded mode only): where it listens and the accounts the server itself uses there.
-   */
-  embeddedDatabase?: { host: string; port: number; serviceAccounts: string[] };
-  /** The database account of the token store: browser users may not change or delete it. */
-  tokenStoreAccount?: { host: string; port: number; username: string };
   /** When given, the first admin is created at start-up if the user store is empty. */
   firstAdmin?: AdminPluginOptions['firstAdmin'];
 }
@@ -85,30 +57,6 @@ function trustProxyOption(config: Readonly<Config>): FastifyServerOptions['trust
   const { trustProxy } = config;
   if (typeof trustProxy === 'number') return (_address: string, hop: number) => hop < trustProxy;
   return trustProxy;
-}
-
-export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
-  const { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds } = config;
-  const { queryRowsMax, queryResultBytesMax, queriesPerToken, queriesPerClient, csvUrlAllowlist } = config;
-  return {
-    credentialCheckTimeoutMs,
-    credentialChecksMax,
-    queryTimeoutMaxMs,
-    tokenDefaultTtlSeconds,
-    queryRowsMax,
-    queryResultBytesMax,
-    queriesPerToken,
-    queriesPerClient,
-    csvUrlAllowlist,
-  };
-}
-
-function protectedUsersOf(deps: AppDeps): { host: string; port: number; username: string }[] {
-  const embedded = deps.embeddedDatabase;
-  const ownAccounts = embedded
-    ? embedded.serviceAccounts.map((username) => ({ host: embedded.host, port: embedded.port, username }))
-    : [];
-  return [...ownAccounts, ...(deps.tokenStoreAccount ? [deps.tokenStoreAccount] : [])];
 }
 
 export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise<FastifyInstance> {
@@ -181,29 +129,12 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   await app.register(fastifyCookie);
   const metrics = deps.metrics ?? createMetrics();
   recordRequestMetrics(app, metrics);
-  const exporter = deps.metricsExporter;
-  const admin = createAdminContext({
-    config,
-    stores: deps.adminStores,
-    logger: deps.logger,
-    now: deps.now,
-    onSettingsChange: exporter
-      ? (settings) => void exporter.apply(settings.features.metrics_collection, settings.metrics.exporter_port)
-      : undefined,
-  });
-  if (exporter) {
-    // Re-read the settings on their interval even without traffic, so a hand edit moves or stops the exporter.
-    const refresher = setInterval(() => void admin.settings.current(), Math.max(config.settingsRefreshMs, 1000));
-    refresher.unref();
-    app.addHook('onClose', async () => {
-      clearInterval(refresher);
-      await exporter.close();
-    });
-  }
+  const admin = createAdminServices({ ...deps, config, stores: deps.adminStores });
+  app.addHook('onClose', () => admin.close());
   // Either switch hides the docs UI: ENABLE_DOCSUI at start, features.api_docs_enabled at any time.
   await registerOpenApi(app, {
     docsUi: config.enableDocsUi,
-    docsUiAllowed: () => admin.settings.cached().features.api_docs_enabled,
+    docsUiAllowed: () => admin.context.settings.cached().features.api_docs_enabled,
   });
 
   registerHealthRoutes(app, [
@@ -216,41 +147,18 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
         await deps.tokenStore.set(TOKEN_STORE_PROBE_KEY, String(Date.now()), { PX: 60_000 });
       },
     },
-    { name: 'settings', check: () => admin.settings.ready() },
+    { name: 'settings', check: () => admin.context.settings.ready() },
     ...(deps.readinessChecks ?? []),
   ]);
 
-  // Every new connection to a user's database is resolved once and checked against DATABASE_HOSTS.
-  const resolveTarget = createTargetGuard({
-    allowed: config.databaseHosts,
-    embedded: deps.embeddedDatabase ? { port: deps.embeddedDatabase.port } : undefined,
-  });
-  // A connection silent for longer than the longest query allowed is dead: it cannot hold a request forever.
-  const pools =
-    deps.connectionPools ??
-    new ConnectionPools(deps.logger, { resolveTarget, socketTimeoutMs: config.queryTimeoutMaxMs + 10_000 });
-  metrics.poolGauge(() => pools.stats());
-  app.addHook('onClose', () => pools.closeAll());
-  await app.register(browserPlugin, {
-    authSecret: config.authSecret,
-    encryptionKey: config.encryptionKey,
-    tokenStore: deps.tokenStore,
-    tokenCacheTtlMs: config.tokenCacheTtlMs,
-    tokenCreationPerMinute: config.tokenCreationPerMinute,
-    pools,
-    now: deps.now,
-    sseHeartbeatMs: deps.sseHeartbeatMs,
-    observeTokenStore: (operation, seconds) => metrics.tokenStoreSeconds.observe({ operation }, seconds),
-    protectedUsers: protectedUsersOf(deps),
-    limits: browserLimitsOf(config),
-  });
-  await app.register(adminPlugin, {
-    context: admin,
+  const browser = createBrowserServices({
+    ...deps,
     config,
-    oidc: deps.oidcClients ?? createOidcClients(),
-    clusters: deps.clusters ?? NO_CLUSTERS,
-    now: deps.now,
-    firstAdmin: deps.firstAdmin,
+    observeTokenStore: (operation, seconds) => metrics.tokenStoreSeconds.observe({ operation }, seconds),
   });
+  metrics.poolGauge(() => browser.pools.stats());
+  app.addHook('onClose', () => browser.close());
+  await app.register(browserPlugin, { services: browser });
+  await app.register(adminPlugin, { services: admin, firstAdmin: deps.firstAdmin });
   return app;
 }

@@ -3,7 +3,8 @@
 // process, so the difference between `GET /api/graph` and `GET /unauthenticated/api/graph` is what
 // authentication costs. Started by bench/run.ts; never part of the product.
 import { pino } from 'pino';
-import { browserLimitsOf, buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/app.js';
+import { browserLimitsOf } from '../../src/browser/index.js';
 import { graphRoutes } from '../../src/browser/graphs/graph-routes.js';
 import { TokenCache } from '../../src/browser/auth/token-cache.js';
 import { createTokenStore } from '../../src/browser/tokens/token-store.js';

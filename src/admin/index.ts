@@ -1,9 +1,12 @@
-// The administration API plugin: cookie sessions, local and OAuth sign-in, settings, users and clusters.
+// The administration API: its composition root (createAdminServices) and its plugin, which registers the routes of
+// each feature: cookie sessions, local and OAuth sign-in, settings, users and clusters.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { Config } from '../config.js';
 import type { AdminStores } from '../platform/stores/ports.js';
-import type { OidcClients } from '../platform/oidc/oidc-clients.js';
+import { createOidcClients, type OidcClients } from '../platform/oidc/oidc-clients.js';
+import type { MetricsExporter } from '../platform/metrics/metrics-exporter.js';
+import { NO_CLUSTERS } from '../platform/clusters/embedded-clusters.js';
 import { createGroupDirectories } from '../platform/oidc/group-directories.js';
 import { installErrorHandling } from '../shared/error-handler.js';
 import { COOKIE_SCHEME, stampSecurity } from '../shared/openapi.js';
@@ -19,71 +22,103 @@ import { createSessions } from './sessions/session.js';
 import { publicAuthRoutes, sessionAuthRoutes } from './sessions/auth-routes.js';
 import { settingsRoutes } from './settings/settings-routes.js';
 import { createSettingsService } from './settings/settings-service.js';
-import type { Settings } from './settings/settings-schema.js';
 import { bootstrapFirstAdmin, type BootstrapOptions } from './users/bootstrap.js';
 import { userRoutes } from './users/user-routes.js';
 import { createUserService } from './users/user-service.js';
 import { createUserStore, USERS_SECRET } from './users/user-store.js';
 
-export interface AdminServicesOptions {
+/** What the admin API needs from the outside world (built by services.ts, or by a test). */
+export interface AdminDeps {
   config: Readonly<Config>;
+  /** Where settings, Secrets and users are kept (Kubernetes or local files). */
   stores: AdminStores;
   logger: FastifyBaseLogger;
   now?: () => number;
-  onSettingsChange?: (settings: Settings) => void;
+  /** OpenID relying-party operations (discovery cache included); created here when not given. */
+  oidcClients?: OidcClients;
+  /** Database deployments: KubeBlocks, the embedded FalkorDB, or none. */
+  clusters?: ClusterPort;
+  /** The Prometheus exporter, driven by features.metrics_collection and metrics.exporter_port (main only). */
+  metricsExporter?: MetricsExporter;
 }
 
-/** The admin API's services; built apart from the plugin because the docs switch needs the settings first. */
-export function createAdminContext(options: AdminServicesOptions): AdminContext {
-  const now = options.now ?? Date.now;
+/** The composition root of the admin API: every service built once, here only. */
+export function createAdminServices(deps: AdminDeps) {
+  const { config, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const exporter = deps.metricsExporter;
   const users = createUserService(
-    createUserStore(options.stores.secrets, {
-      refreshMs: options.config.settingsRefreshMs,
-      now,
-      logger: options.logger,
-    }),
+    createUserStore(deps.stores.secrets, { refreshMs: config.settingsRefreshMs, now, logger }),
     now,
   );
-  return {
-    namespace: options.config.namespace,
-    oauthEnv: options.config.oauthEnv,
+  const context: AdminContext = {
+    namespace: config.namespace,
+    oauthEnv: config.oauthEnv,
     settings: createSettingsService({
-      stores: options.stores,
-      logger: options.logger,
-      refreshMs: options.config.settingsRefreshMs,
-      secretPolicy: { prefix: options.config.settingsSecretPrefix, reserved: [USERS_SECRET] },
+      stores: deps.stores,
+      logger,
+      refreshMs: config.settingsRefreshMs,
+      secretPolicy: { prefix: config.settingsSecretPrefix, reserved: [USERS_SECRET] },
       now,
-      onChange: options.onSettingsChange,
+      onChange: exporter
+        ? (settings) => void exporter.apply(settings.features.metrics_collection, settings.metrics.exporter_port)
+        : undefined,
     }),
     users,
     sessions: createSessions(
-      {
-        secret: options.config.sessionSecret,
-        ttlSeconds: options.config.sessionTtlSeconds,
-        publicOrigin: options.config.publicOrigin,
-        now,
-      },
+      { secret: config.sessionSecret, ttlSeconds: config.sessionTtlSeconds, publicOrigin: config.publicOrigin, now },
       users,
     ),
-    loginThrottle: createLoginThrottle({ ...options.config.loginLimits, now }),
+    loginThrottle: createLoginThrottle({ ...config.loginLimits, now }),
+  };
+  const oauth = createOAuthService({
+    context,
+    clients: deps.oidcClients ?? createOidcClients(),
+    directories: createGroupDirectories({
+      directoryUrl: config.oauthEndpoints.alphaDirectoryUrl,
+      graphUrl: config.oauthEndpoints.betaGraphUrl,
+      betaAuthority: config.oauthEndpoints.betaAuthority,
+      now: deps.now,
+    }),
+    endpoints: config.oauthEndpoints,
+    publicOrigin: config.publicOrigin,
+    sessionSecret: config.sessionSecret,
+    logger,
+    now,
+  });
+  // Re-read the settings on their interval even without traffic, so a hand edit moves or stops the exporter.
+  const refresher = exporter
+    ? setInterval(() => void context.settings.current(), Math.max(config.settingsRefreshMs, 1000))
+    : undefined;
+  refresher?.unref();
+  return {
+    context,
+    oauth,
+    clusters: createClusterService(deps.clusters ?? NO_CLUSTERS),
+    clusterNamespace: config.clusterNamespace,
+    publicOrigin: config.publicOrigin,
+    async close(): Promise<void> {
+      clearInterval(refresher);
+      await exporter?.close();
+    },
   };
 }
 
+export type AdminServices = ReturnType<typeof createAdminServices>;
+
 export interface AdminPluginOptions {
-  context: AdminContext;
-  config: Readonly<Config>;
-  oidc: OidcClients;
-  clusters: ClusterPort;
-  now?: () => number;
+  services: AdminServices;
   /** When given, the first admin is created on start-up if the user store is empty. */
   firstAdmin?: Omit<BootstrapOptions, 'logger'>;
 }
 
+/** Registers the admin API's routes with the services built by createAdminServices. */
 export async function adminPlugin(app: FastifyInstance, options: AdminPluginOptions): Promise<void> {
   installErrorHandling(app, 'admin');
-  const { context } = options;
+  const { services } = options;
+  const { context } = services;
   // Before rate limits and sessions: a forged cross-site request is refused whatever it carries.
-  app.addHook('onRequest', refuseCrossSiteRequests(options.config.publicOrigin));
+  app.addHook('onRequest', refuseCrossSiteRequests(services.publicOrigin));
   await app.register(fastifyRateLimit, { global: false });
   if (options.firstAdmin) {
     const firstAdmin = options.firstAdmin;
@@ -91,24 +126,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   }
 
   publicAuthRoutes(app, context);
-  oauthRoutes(
-    app,
-    createOAuthService({
-      context,
-      clients: options.oidc,
-      directories: createGroupDirectories({
-        directoryUrl: options.config.oauthEndpoints.alphaDirectoryUrl,
-        graphUrl: options.config.oauthEndpoints.betaGraphUrl,
-        betaAuthority: options.config.oauthEndpoints.betaAuthority,
-        now: options.now,
-      }),
-      endpoints: options.config.oauthEndpoints,
-      publicOrigin: options.config.publicOrigin,
-      sessionSecret: options.config.sessionSecret,
-      logger: app.log,
-      now: options.now ?? Date.now,
-    }),
-  );
+  oauthRoutes(app, services.oauth);
 
   // Everything else needs a session: no valid cookie is a 401 before any other question is asked.
   await app.register(function sessionRoutes(guarded, _options, done) {
@@ -116,7 +134,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     guarded.addHook('onRoute', stampSecurity(COOKIE_SCHEME, 'admin'));
     sessionAuthRoutes(guarded, context);
     settingsRoutes(guarded, context);
-    clusterRoutes(guarded, context, createClusterService(options.clusters), options.config.clusterNamespace);
+    clusterRoutes(guarded, context, services.clusters, services.clusterNamespace);
     userRoutes(guarded, context);
     done();
   });

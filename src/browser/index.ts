@@ -1,10 +1,12 @@
-// The graph browser API plugin: Bearer personal access tokens, graphs, queries, nodes, config and users.
+// The graph browser API: its composition root (createBrowserServices) and its plugin, which registers the routes
+// of each feature: Bearer personal access tokens, graphs, queries, nodes, config, users, server facts and UDFs.
 import fastifyRateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
-import type { ConnectionPools } from '../platform/falkordb/connection-pools.js';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { ConnectionPools } from '../platform/falkordb/connection-pools.js';
+import { createTargetGuard } from '../platform/falkordb/target-guard.js';
 import type { RedisConnection } from '../platform/redis/redis-connection.js';
 import { installErrorHandling } from '../shared/error-handler.js';
-import { toHttpError } from './database/database-errors.js';
 import { BEARER_SCHEME, stampSecurity } from '../shared/openapi.js';
 import { createBearerAuth } from './auth/bearer-auth.js';
 import { configRoutes } from './config/config-routes.js';
@@ -33,63 +35,121 @@ import { TokenCache } from './auth/token-cache.js';
 /** Enough for every token in active use on a large deployment; the oldest entry goes first beyond it. */
 const TOKEN_CACHE_ENTRIES = 10_000;
 
-export interface BrowserPluginOptions {
-  authSecret: string | undefined;
-  encryptionKey: string | undefined;
+/** What the browser API needs from the outside world (built by services.ts, or by a test). */
+export interface BrowserDeps {
+  config: Readonly<Config>;
+  logger: FastifyBaseLogger;
+  /** The Redis-protocol server holding token metadata (external, or the embedded FalkorDB). */
   tokenStore: RedisConnection;
-  /** 0 checks every request against the store. */
-  tokenCacheTtlMs: number;
-  /** 0 is no limit. */
-  tokenCreationPerMinute: number;
-  pools: ConnectionPools;
+  /** Connections to the users' databases; created here when not given. Closed with the services either way. */
+  connectionPools?: ConnectionPools;
   now?: () => number;
   sseHeartbeatMs?: number;
   observeTokenStore?: (operation: string, seconds: number) => void;
-  protectedUsers?: ProtectedDatabaseUser[];
-  limits: BrowserLimits;
+  /** The embedded FalkorDB: where it listens and the accounts the server itself uses there. */
+  embeddedDatabase?: { host: string; port: number; serviceAccounts: string[] };
+  /** The database account of the token store: browser users may not change or delete it. */
+  tokenStoreAccount?: ProtectedDatabaseUser;
 }
 
-export async function browserPlugin(app: FastifyInstance, options: BrowserPluginOptions): Promise<void> {
-  // FalkorDB's failures become HTTP errors here, once for every route (no call site wraps its calls).
-  installErrorHandling(app, 'browser', toHttpError);
-  const now = options.now ?? Date.now;
-  const tokenCache = new TokenCache({ ttlMs: options.tokenCacheTtlMs, maxEntries: TOKEN_CACHE_ENTRIES, now });
-  if (options.tokenCacheTtlMs > 0) {
-    const revocations = listenForRevocations(options.tokenStore, tokenCache, app.log);
-    app.addHook('onClose', () => revocations.close());
-  }
-  const context: BrowserContext = {
-    authSecret: options.authSecret,
-    encryptionKey: options.encryptionKey,
-    store: createTokenStore(options.tokenStore, undefined, options.observeTokenStore),
-    tokenCache,
-    pools: options.pools,
-    now,
-    sseHeartbeatMs: options.sseHeartbeatMs ?? HEARTBEAT_INTERVAL_MS,
-    protectedUsers: options.protectedUsers ?? [],
-    limits: options.limits,
+/** What a caller can make the server do, at most (issue 15; each one an environment variable, see config.ts). */
+export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
+  const { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds } = config;
+  const { queryRowsMax, queryResultBytesMax, queriesPerToken, queriesPerClient, csvUrlAllowlist } = config;
+  return {
+    credentialCheckTimeoutMs,
+    credentialChecksMax,
+    queryTimeoutMaxMs,
+    tokenDefaultTtlSeconds,
+    queryRowsMax,
+    queryResultBytesMax,
+    queriesPerToken,
+    queriesPerClient,
+    csvUrlAllowlist,
   };
+}
 
-  await app.register(fastifyRateLimit, { global: false });
+function protectedUsersOf(deps: BrowserDeps): ProtectedDatabaseUser[] {
+  const embedded = deps.embeddedDatabase;
+  const ownAccounts = embedded
+    ? embedded.serviceAccounts.map((username) => ({ host: embedded.host, port: embedded.port, username }))
+    : [];
+  return [...ownAccounts, ...(deps.tokenStoreAccount ? [deps.tokenStoreAccount] : [])];
+}
+
+/** The composition root of the browser API: every service built once, here only. */
+export function createBrowserServices(deps: BrowserDeps) {
+  const { config } = deps;
+  const now = deps.now ?? Date.now;
+  // Every new connection to a user's database is resolved once and checked against DATABASE_HOSTS; a connection
+  // silent for longer than the longest query allowed is dead, so it cannot hold a request forever.
+  const pools =
+    deps.connectionPools ??
+    new ConnectionPools(deps.logger, {
+      resolveTarget: createTargetGuard({
+        allowed: config.databaseHosts,
+        embedded: deps.embeddedDatabase ? { port: deps.embeddedDatabase.port } : undefined,
+      }),
+      socketTimeoutMs: config.queryTimeoutMaxMs + 10_000,
+    });
+  const tokenCache = new TokenCache({ ttlMs: config.tokenCacheTtlMs, maxEntries: TOKEN_CACHE_ENTRIES, now });
+  const revocations =
+    config.tokenCacheTtlMs > 0 ? listenForRevocations(deps.tokenStore, tokenCache, deps.logger) : undefined;
+  const context: BrowserContext = {
+    authSecret: config.authSecret,
+    encryptionKey: config.encryptionKey,
+    store: createTokenStore(deps.tokenStore, undefined, deps.observeTokenStore),
+    tokenCache,
+    pools,
+    now,
+    sseHeartbeatMs: deps.sseHeartbeatMs ?? HEARTBEAT_INTERVAL_MS,
+    protectedUsers: protectedUsersOf(deps),
+    limits: browserLimitsOf(config),
+  };
   // One token service: its cap on credential checks in flight counts every creation.
   const tokens = createTokenService(context);
-  publicTokenRoutes(app, tokens, options.tokenCreationPerMinute);
+  return {
+    context,
+    pools,
+    tokenCreationPerMinute: config.tokenCreationPerMinute,
+    tokens,
+    status: createStatusService(),
+    config: createConfigService(),
+    running: createRunningQueries(now),
+    users: createDatabaseUserService(context, tokens, deps.logger),
+    server: createServerService(),
+    udf: createUdfService(),
+    async close(): Promise<void> {
+      await revocations?.close();
+      await pools.closeAll();
+    },
+  };
+}
+
+export type BrowserServices = ReturnType<typeof createBrowserServices>;
+
+/** Registers the browser API's routes with the services built by createBrowserServices. */
+export async function browserPlugin(app: FastifyInstance, { services }: { services: BrowserServices }): Promise<void> {
+  // The FalkorDB adapter's failures arrive as port errors, answered here once for every route.
+  installErrorHandling(app, 'browser');
+  const { context, tokens } = services;
+  await app.register(fastifyRateLimit, { global: false });
+  publicTokenRoutes(app, tokens, services.tokenCreationPerMinute);
 
   // Every other route needs a token; authentication runs first, before the body is even read.
   await app.register(function tokenGuardedRoutes(guarded, _options, done) {
     guarded.addHook('onRequest', createBearerAuth(context));
     guarded.addHook('onRoute', stampSecurity(BEARER_SCHEME, 'browser'));
     tokenRoutes(guarded, tokens);
-    statusRoutes(guarded, context, createStatusService());
-    configRoutes(guarded, context, createConfigService());
+    statusRoutes(guarded, context, services.status);
+    configRoutes(guarded, context, services.config);
     graphRoutes(guarded, context);
-    const running = createRunningQueries(now);
-    queryRoutes(guarded, context, running);
-    queryControlRoutes(guarded, running, now);
+    queryRoutes(guarded, context, services.running);
+    queryControlRoutes(guarded, services.running, context.now);
     nodeRoutes(guarded, context);
-    userRoutes(guarded, createDatabaseUserService(context, tokens, app.log));
-    serverRoutes(guarded, context, createServerService());
-    udfRoutes(guarded, context, createUdfService());
+    userRoutes(guarded, services.users);
+    serverRoutes(guarded, context, services.server);
+    udfRoutes(guarded, context, services.udf);
     done();
   });
 }

@@ -146,15 +146,15 @@ function slowClient(error: unknown): MappedError | undefined {
 /** The first line of what lies under an error, for a log line without a stack. */
 function causeOf(error: unknown): string | undefined {
   const cause = error instanceof Error ? error.cause : undefined;
-  return cause instanceof Error ? cause.message.split('\n')[0] : undefined;
+  const detail = (error as { detail?: unknown } | undefined)?.detail;
+  const parts = [typeof detail === 'string' ? detail : undefined, cause instanceof Error ? cause.message : undefined];
+  const text = parts.filter((part) => part !== undefined).join(': ');
+  return text === '' ? undefined : text.split('\n')[0];
 }
 
-/** Turns an adapter's own failure into an HttpError (or leaves it as it is): one per plugin, applied here only. */
-export type ErrorTranslator = (error: unknown) => unknown;
-
-export function createErrorHandler(shape: ErrorShape, translate: ErrorTranslator = (error) => error) {
-  return function handleError(raw: unknown, request: FastifyRequest, reply: FastifyReply): void {
-    const error = translate(raw);
+/** Answers every error in the API's shape: adapters' port errors, HttpErrors, validation and framework errors. */
+export function createErrorHandler(shape: ErrorShape) {
+  return function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
     const mapped = slowClient(error) ?? mapError(error, shape);
     if (mapped.unexpected) request.log.error({ err: error }, 'request failed');
     else if (mapped.statusCode === 503)
@@ -172,10 +172,10 @@ export function createErrorHandler(shape: ErrorShape, translate: ErrorTranslator
 }
 
 /**
- * What each API plugin installs first: its error handler, which translates its adapters' failures once (`translate`)
- * so no call site wraps a call, and its error responses on every route it declares.
+ * What each API plugin installs first: its error handler (the adapters translated their failures into port errors
+ * already, so no call site wraps a call) and its error responses on every route it declares.
  */
-export function installErrorHandling(scope: FastifyInstance, shape: ErrorShape, translate?: ErrorTranslator): void {
-  scope.setErrorHandler(createErrorHandler(shape, translate));
+export function installErrorHandling(scope: FastifyInstance, shape: ErrorShape): void {
+  scope.setErrorHandler(createErrorHandler(shape));
   scope.addHook('onRoute', addErrorResponses(shape));
 }

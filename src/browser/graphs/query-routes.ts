@@ -10,7 +10,6 @@ import { verbatim } from '../../shared/verbatim-messages.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { HttpError } from '../../shared/http-errors.js';
 import { databaseFor, principalOf, type BrowserContext, type BrowserLimits } from '../context.js';
-import { toHttpError } from '../database/database-errors.js';
 import { cypherQuerySchema, GraphParamsSchema, requiredString } from './schemas.js';
 import { openEventStream, wantsEventStream } from './sse.js';
 import { resultJson, resultJsonChunks, STREAMED_ABOVE_ROWS } from './result-json.js';
@@ -51,7 +50,7 @@ export const QueryResultSchema = z.object({ metadata: z.array(z.string()), data:
     'Row values: nodes {id, labels, properties}; relationships {id, relationshipType, sourceId, destinationId, properties}; paths {nodes, edges}; points {latitude, longitude}; temporal values as ISO 8601 strings; integers beyond 2^53 as strings',
 });
 
-const jsonErrors = createErrorHandler('browser', toHttpError);
+const jsonErrors = createErrorHandler('browser');
 
 /** FalkorDB reads timeout 0 as "no limit": with a maximum configured, 0 and anything above it become the maximum. */
 export function clampQueryTimeout(requestedMs: number, maxMs: number | undefined): number {
@@ -61,7 +60,7 @@ export function clampQueryTimeout(requestedMs: number, maxMs: number | undefined
 
 /** Parameter problems reach an event-stream client as one `error` event with status 400, before any query runs. */
 function streamAwareErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const mapped = mapError(toHttpError(error));
+  const mapped = mapError(error, 'browser');
   if (!wantsEventStream(request) || mapped.statusCode !== 400) return jsonErrors(error, request, reply);
   const stream = openEventStream(request, reply);
   stream.send('error', { message: mapped.message, status: mapped.statusCode });
@@ -154,7 +153,7 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, runni
         try {
           result = await database.queryRows(request.params.graph, cypher, { ...options, signal: control.signal });
         } catch (error) {
-          throw stoppedReason() ?? toHttpError(error);
+          throw stoppedReason() ?? error;
         }
         control.done();
         // Serialized here, once, rather than by the schema serializer; a large result is streamed in chunks.
@@ -173,7 +172,7 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, runni
         else stream.endWith('result', resultJson(result));
       } catch (error) {
         if (stream.signal.aborted) return reply;
-        const mapped = mapError(stoppedReason() ?? toHttpError(error));
+        const mapped = mapError(stoppedReason() ?? error, 'browser');
         if (mapped.unexpected) request.log.error({ err: error }, 'query failed');
         stream.send('error', { message: mapped.message, status: mapped.statusCode });
       } finally {

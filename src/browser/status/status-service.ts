@@ -2,7 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { NotFoundError } from '../../shared/http-errors.js';
-import { DATABASE_UNAVAILABLE } from '../database/database-errors.js';
+import { DATABASE_UNAVAILABLE } from '../../platform/falkordb/database-errors.js';
 
 export function createStatusService() {
   return {

@@ -1,5 +1,5 @@
 // Which role a set of database credentials holds, read from how the server answers two probes.
-import { isReplyError } from '../../platform/falkordb/connection-pools.js';
+import { isReplyError } from '../../platform/falkordb/database-errors.js';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import type { Role } from '../auth/roles.js';
 

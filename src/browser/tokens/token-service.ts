@@ -1,6 +1,7 @@
 // Personal access tokens: issue (after checking the credentials against the database), list, read, revoke.
 import { createHash, randomUUID } from 'node:crypto';
-import { isReplyError, type CredentialPool } from '../../platform/falkordb/connection-pools.js';
+import type { CredentialPool } from '../../platform/falkordb/connection-pools.js';
+import { isReplyError } from '../../platform/falkordb/database-errors.js';
 import { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { graphModuleVersion } from '../../platform/falkordb/server-commands.js';
 import { canonicalDatabaseHost, TargetRefusedError } from '../../platform/falkordb/target-guard.js';
@@ -13,7 +14,6 @@ import {
 } from '../../shared/http-errors.js';
 import { signHs256 } from '../../shared/jwt.js';
 import { databaseFor, type BrowserContext, type Principal } from '../context.js';
-import { toHttpError } from '../database/database-errors.js';
 import type { Role } from '../auth/roles.js';
 import { detectRole } from './role-detection.js';
 import { MAX_TTL_SECONDS, type CreateTokenBody, type TokenMetadata } from './schemas.js';
@@ -112,11 +112,7 @@ export function createTokenService(context: BrowserContext) {
    */
   async function isAdminNow(principal: Principal): Promise<boolean> {
     if (principal.role !== 'Admin') return false;
-    try {
-      return (await detectRole(databaseFor(context, principal), principal.username)) === 'Admin';
-    } catch (error) {
-      throw toHttpError(error);
-    }
+    return (await detectRole(databaseFor(context, principal), principal.username)) === 'Admin';
   }
 
   /** Owners see their tokens; an Admin sees every token of the database it administers. */

@@ -1,5 +1,5 @@
 // FalkorDB's user-defined function libraries through GRAPH.UDF: list, read, load, delete, flush.
-import { isReplyError } from '../../platform/falkordb/connection-pools.js';
+import { isReplyError } from '../../platform/falkordb/database-errors.js';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import {
   graphModuleVersion,
@@ -7,7 +7,7 @@ import {
   ServerCommands,
   type UdfLibrary,
 } from '../../platform/falkordb/server-commands.js';
-import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../../shared/http-errors.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../shared/http-errors.js';
 
 /** GRAPH.UDF arrived with graph module 4.16.0. */
 export const MIN_UDF_MODULE_VERSION = 41600;
@@ -18,7 +18,7 @@ function udfError(error: unknown, library: string): unknown {
   if (/does not exist/i.test(error.message)) return new NotFoundError(`UDF library ${library} not found`);
   if (/already registered/i.test(error.message))
     return new ConflictError(`UDF library ${library} already exists (send "replace": true to replace it)`);
-  return new HttpError(/^NOPERM\b/.test(error.message) ? 403 : 400, error.message);
+  return error;
 }
 
 export function createUdfService() {

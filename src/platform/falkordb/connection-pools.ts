@@ -2,11 +2,18 @@
 // (single flight), reused, closed when idle, with dead connections replaced.
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
-import { createClient, ErrorReply, RESP_TYPES } from 'redis';
+import { createClient, RESP_TYPES } from 'redis';
 import type { PlatformLogger as Logger } from '../logger.js';
 import { PortError } from '../port-errors.js';
+import {
+  connectionLost,
+  DatabaseReplyError,
+  DatabaseUnavailableError,
+  translateCommandError,
+  translateConnectError,
+} from './database-errors.js';
 import { QueryConnection, type QueryCommand } from './query-connection.js';
-import { ReplyTooLargeError, type RespValue } from './resp-reader.js';
+import type { RespValue } from './resp-reader.js';
 import type { ResolveTarget } from './target-guard.js';
 
 export interface DbCredentials {
@@ -29,22 +36,6 @@ export interface SendOptions {
 }
 
 type RawClient = ReturnType<typeof createClient>;
-
-/** The connection could not be made or was lost: not the user's fault and not their credentials'. */
-export class DatabaseUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'DatabaseUnavailableError';
-  }
-}
-
-/** The server refused the credentials (WRONGPASS, NOAUTH). */
-export class DatabaseAuthError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DatabaseAuthError';
-  }
-}
 
 export interface PoolOptions {
   maxConnectionsPerPool: number;
@@ -93,16 +84,6 @@ function discard(client: RawClient): void {
 async function closeQuietly(client: RawClient): Promise<void> {
   if (!client.isReady) return discard(client);
   await client.close().catch(() => discard(client));
-}
-
-function isAuthFailure(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : String(error);
-  return /^(WRONGPASS|NOAUTH)|invalid username-password pair|user is disabled/i.test(message);
-}
-
-/** A reply error (the server answered with an error) versus a transport failure. */
-export function isReplyError(error: unknown): error is ErrorReply {
-  return error instanceof ErrorReply;
 }
 
 /** One credential set's connections. `run` picks the least busy connection, opening another when all are busy. */
@@ -174,8 +155,7 @@ export class CredentialPool {
       await client.connect();
     } catch (error) {
       discard(client);
-      if (isAuthFailure(error)) throw new DatabaseAuthError((error as Error).message);
-      throw new DatabaseUnavailableError(`cannot connect to ${host}:${port}`, { cause: error });
+      throw translateConnectError(error, `${host}:${port}`);
     } finally {
       this.connecting = undefined;
     }
@@ -240,17 +220,17 @@ export class CredentialPool {
     }, options.timeoutMs ?? this.options.commandTimeoutMs);
     try {
       const settled = await pooled.connection.send(commands);
-      const failed = settled.find(
-        (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected' && !isReplyError(outcome.reason),
-      );
-      if (failed) throw failed.reason;
-      return settled;
+      return settled.map((outcome) => {
+        if (outcome.status === 'fulfilled') return outcome;
+        const reason = translateCommandError(outcome.reason);
+        // Anything but the server's answer to this command fails the batch.
+        if (!(reason instanceof DatabaseReplyError)) throw reason;
+        return { status: 'rejected', reason };
+      });
     } catch (error) {
-      if (timedOut) throw new PortError('timeout', 'The database did not answer in time', { cause: error });
-      if (signal?.aborted) throw new DatabaseUnavailableError('request aborted', { cause: error });
-      drop();
-      if (error instanceof ReplyTooLargeError) throw error;
-      throw new DatabaseUnavailableError('connection to the database failed', { cause: error });
+      const failure = translateCommandError(error, { timedOut, aborted: signal?.aborted });
+      if (connectionLost(failure)) drop();
+      throw failure;
     } finally {
       clearTimeout(timer);
       pooled.busy--;
@@ -278,8 +258,7 @@ export class CredentialPool {
         onClose: () => this.forgetClosedQueryConnections(),
       });
     } catch (error) {
-      if (isAuthFailure(error)) throw new DatabaseAuthError((error as Error).message);
-      throw new DatabaseUnavailableError(`cannot connect to ${host}:${port}`, { cause: error });
+      throw translateConnectError(error, `${host}:${port}`);
     }
     if (this.closed) {
       connection.destroy();
@@ -343,15 +322,9 @@ export class CredentialPool {
     try {
       return await work(pooled.client, typeMapping);
     } catch (error) {
-      if (timedOut) throw new PortError('timeout', 'The database did not answer in time', { cause: error });
-      if (signal?.aborted) throw new DatabaseUnavailableError('request aborted', { cause: error });
-      if (isAuthFailure(error)) throw new DatabaseAuthError((error as Error).message);
-      if (!isReplyError(error)) {
-        this.remove(pooled);
-        discard(pooled.client);
-        throw new DatabaseUnavailableError('connection to the database failed', { cause: error });
-      }
-      throw error;
+      const failure = translateCommandError(error, { timedOut, aborted: signal?.aborted });
+      if (connectionLost(failure)) onAbort();
+      throw failure;
     } finally {
       clearTimeout(timer);
       pooled.busy--;

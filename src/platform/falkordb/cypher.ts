@@ -1,9 +1,12 @@
 // Building Cypher text safely: identifiers are backtick-quoted or refused, values travel as CYPHER parameters.
+import { PortError } from '../port-errors.js';
+
 export type CypherValue = null | boolean | number | string | CypherValue[] | { [key: string]: CypherValue };
 
-export class CypherInputError extends Error {
+/** Input that cannot be made into safe Cypher: the caller's to fix (400). */
+export class CypherInputError extends PortError {
   constructor(message: string) {
-    super(message);
+    super('rejected', message);
     this.name = 'CypherInputError';
   }
 }

@@ -1,6 +1,7 @@
 // FalkorDB commands over one credential pool: queries decoded from the compact protocol, graph key operations,
 // configuration and ACL. Every value travels as its own command argument; nothing is concatenated into a command.
 import type { CredentialPool } from './connection-pools.js';
+import { ResultTooLargeError } from './database-errors.js';
 import { DEFAULT_REPLY_BOUNDS } from './query-connection.js';
 import { ReplyTooLargeError, type ReplyBounds } from './resp-reader.js';
 import {
@@ -12,6 +13,8 @@ import {
   type ResultSet,
 } from './compact-reply.js';
 
+export { ResultTooLargeError };
+
 export interface QueryOptions {
   readOnly?: boolean;
   timeoutMs?: number;
@@ -22,14 +25,6 @@ export interface QueryOptions {
    */
   maxRows?: number;
   maxBytes?: number;
-}
-
-/** A result beyond the caller's bounds: refused whole, never cut short silently. */
-export class ResultTooLargeError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ResultTooLargeError';
-  }
 }
 
 function tooLarge(bound: 'rows' | 'bytes', options: QueryOptions): ResultTooLargeError {

@@ -2,6 +2,7 @@
 // bound is refused at the first byte that proves it (often its array header), so a hostile or misconfigured server
 // cannot make this process hold a reply of any size before the size is checked.
 import { ErrorReply } from 'redis';
+import { PortError } from '../port-errors.js';
 
 export interface ReplyBounds {
   /** Raw bytes of the whole reply. */
@@ -10,12 +11,16 @@ export interface ReplyBounds {
   maxRows?: number;
 }
 
-export class ReplyTooLargeError extends Error {
+/** A reply past its bounds; its connection is dropped with the rest of the reply unread. */
+export class ReplyTooLargeError extends PortError {
   constructor(
     readonly bound: 'bytes' | 'rows',
     readonly limit: number,
   ) {
-    super(bound === 'rows' ? `the reply has more than ${limit} rows` : `the reply is larger than ${limit} bytes`);
+    super(
+      'rejected',
+      bound === 'rows' ? `the reply has more than ${limit} rows` : `the reply is larger than ${limit} bytes`,
+    );
     this.name = 'ReplyTooLargeError';
   }
 }

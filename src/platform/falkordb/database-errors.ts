@@ -1,0 +1,88 @@
+// The FalkorDB adapter's one translation of its clients' failures (node-redis, the query connections) into port
+// errors. Every error leaving platform/falkordb is one of these, so the browser plugin's error handler answers them
+// all and no call site translates.
+import { ErrorReply } from 'redis';
+import { PortError } from '../port-errors.js';
+
+/** What a caller is told when the database cannot be reached; the reason stays in `detail` and the logs. */
+export const DATABASE_UNAVAILABLE = 'Database is offline or not accessible';
+const CREDENTIALS_REJECTED = 'Database credentials of this token were rejected';
+const PERMISSION_DENIED = /^NOPERM\b/;
+
+/** The connection could not be made or was lost: not the user's fault and not their credentials'. */
+export class DatabaseUnavailableError extends PortError {
+  constructor(
+    readonly detail: string,
+    options?: { cause?: unknown },
+  ) {
+    super('unavailable', DATABASE_UNAVAILABLE, options);
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+/** The server refused the credentials (WRONGPASS, NOAUTH, a disabled user). */
+export class DatabaseAuthError extends PortError {
+  constructor(readonly detail: string) {
+    super('unauthenticated', CREDENTIALS_REJECTED);
+    this.name = 'DatabaseAuthError';
+  }
+}
+
+/** The server answered a command with an error: its text verbatim (clients parse `errMsg: … errCtx: …`). */
+export class DatabaseReplyError extends PortError {
+  constructor(message: string) {
+    super(PERMISSION_DENIED.test(message) ? 'forbidden' : 'rejected', message);
+    this.name = 'DatabaseReplyError';
+  }
+}
+
+/** A result beyond the caller's bounds: refused whole, never cut short silently. */
+export class ResultTooLargeError extends PortError {
+  constructor(message: string) {
+    super('rejected', message);
+    this.name = 'ResultTooLargeError';
+  }
+}
+
+/** A reply error (the server answered with an error) versus a transport failure. */
+export function isReplyError(error: unknown): error is DatabaseReplyError {
+  return error instanceof DatabaseReplyError;
+}
+
+export function isAuthFailure(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return /^(WRONGPASS|NOAUTH)|invalid username-password pair|user is disabled/i.test(message);
+}
+
+/** How a command ended, besides its error: past its reply deadline, or abandoned by its caller. */
+export interface CommandFate {
+  timedOut?: boolean;
+  aborted?: boolean;
+}
+
+/**
+ * A failure of one command as a port error (port errors, such as a reply past its bound, pass as they are).
+ */
+export function translateCommandError(error: unknown, fate: CommandFate = {}): PortError {
+  if (fate.timedOut) return new PortError('timeout', 'The database did not answer in time', { cause: error });
+  if (fate.aborted) return new DatabaseUnavailableError('request aborted', { cause: error });
+  if (error instanceof PortError) return error;
+  if (isAuthFailure(error)) return new DatabaseAuthError((error as Error).message);
+  if (error instanceof ErrorReply) return new DatabaseReplyError(error.message);
+  return new DatabaseUnavailableError('connection to the database failed', { cause: error });
+}
+
+/**
+ * Whether the connection a command failed on must be dropped: always, except after an answer from the server
+ * (an error reply, refused credentials), which leaves the connection in step.
+ */
+export function connectionLost(error: PortError): boolean {
+  return !(error instanceof DatabaseReplyError || error instanceof DatabaseAuthError);
+}
+
+/** A failure to open a connection as a port error. */
+export function translateConnectError(error: unknown, target: string): PortError {
+  if (error instanceof PortError) return error;
+  if (isAuthFailure(error)) return new DatabaseAuthError((error as Error).message);
+  return new DatabaseUnavailableError(`cannot connect to ${target}`, { cause: error });
+}
