@@ -1,22 +1,55 @@
 // Cluster reads that must behave the same on the Kubernetes API double and on a real API server: both suites
-// seed `solo`, `pair` (replication), `shards` (sharding) and `sleepy` (stopped) in the cluster namespace, a
-// cluster of another kind beside them, and `elsewhere` in team-b, then run these.
+// seed seededClusters() (`solo`, `pair` (replication), `shards` (sharding) and `sleepy` (stopped) in the cluster
+// namespace, a cluster of another kind beside them, and `elsewhere` in team-b), then run these.
 import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
+import type { KubeObject } from './kube/kube-api-double.js';
+import { replication, sharded, standalone } from './kube/kubeblocks-fixtures.js';
 
 export interface ClusterReadContext {
   app: FastifyInstance;
   namespace: string;
-  /** Sessions that may change settings and read clusters. */
-  adminCookie: string;
-  operatorCookie: string;
-  viewerCookie: string;
+  /** A session cookie for each role (sessionsForEveryRole): the admin changes settings. */
+  sessions: Record<'admin' | 'operator' | 'viewer', string>;
+}
+
+/** Turns the multi_cluster_mode feature on or off, as an admin. */
+export async function setMultiClusterMode(app: FastifyInstance, adminCookie: string, on: boolean): Promise<void> {
+  const res = await app.inject({
+    method: 'PATCH',
+    url: '/api/settings/',
+    headers: { cookie: adminCookie },
+    payload: { features: { multi_cluster_mode: on } },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+/**
+ * The clusters both suites seed, each as KubeBlocks would have it (with its status): `solo`, `pair`, `shards` and
+ * `sleepy` in the cluster namespace, a cluster of another kind beside them, and `elsewhere` in team-b.
+ */
+export function seededClusters(namespace: string): KubeObject[] {
+  return [
+    standalone('solo', namespace),
+    replication('pair', namespace),
+    sharded('shards', namespace),
+    standalone('sleepy', namespace, 'Stopped'),
+    standalone('elsewhere', 'team-b'),
+    {
+      ...standalone('redis-thing', namespace),
+      metadata: {
+        name: 'redis-thing',
+        namespace,
+        labels: { 'clusterdefinition.kubeblocks.io/name': 'redis' },
+      },
+    },
+  ];
 }
 
 export function sharedClusterReads(context: () => ClusterReadContext): void {
   const get = (url: string, as: 'operator' | 'viewer' = 'operator') => {
-    const { app, operatorCookie, viewerCookie } = context();
-    return app.inject({ method: 'GET', url, headers: { cookie: as === 'viewer' ? viewerCookie : operatorCookie } });
+    const { app, sessions } = context();
+    return app.inject({ method: 'GET', url, headers: { cookie: sessions[as] } });
   };
 
   it('lists the FalkorDB clusters of its namespace (and no other kind) as normalised records', async () => {
@@ -62,13 +95,8 @@ export function sharedClusterReads(context: () => ClusterReadContext): void {
   });
 
   it('lists every namespace in multi-cluster mode, or the one asked for', async () => {
-    const { app, adminCookie, namespace } = context();
-    await app.inject({
-      method: 'PATCH',
-      url: '/api/settings/',
-      headers: { cookie: adminCookie },
-      payload: { features: { multi_cluster_mode: true } },
-    });
+    const { app, sessions, namespace } = context();
+    await setMultiClusterMode(app, sessions.admin, true);
     const all = (await get('/api/clusters')).json<{ clusters: { name: string; namespace: string }[] }>().clusters;
     expect(all.map((c) => `${c.namespace}/${c.name}`).sort()).toEqual([
       `${namespace}/pair`,
@@ -93,19 +121,9 @@ export function sharedClusterReads(context: () => ClusterReadContext): void {
     });
     // Another namespace only in multi-cluster mode, like the list.
     expect((await get('/api/clusters/elsewhere?namespace=team-b')).statusCode).toBe(404);
-    const { app, adminCookie } = context();
-    await app.inject({
-      method: 'PATCH',
-      url: '/api/settings/',
-      headers: { cookie: adminCookie },
-      payload: { features: { multi_cluster_mode: true } },
-    });
+    const { app, sessions } = context();
+    await setMultiClusterMode(app, sessions.admin, true);
     expect((await get('/api/clusters/elsewhere?namespace=team-b')).statusCode).toBe(200);
-    await app.inject({
-      method: 'PATCH',
-      url: '/api/settings/',
-      headers: { cookie: adminCookie },
-      payload: { features: { multi_cluster_mode: false } },
-    });
+    await setMultiClusterMode(app, sessions.admin, false);
   });
 }
