@@ -14,6 +14,7 @@ import { createConfigService } from './config/config-service.js';
 import type { BrowserContext, BrowserLimits, ProtectedDatabaseUser } from './context.js';
 import { graphRoutes } from './graphs/graph-routes.js';
 import { queryRoutes } from './graphs/query-routes.js';
+import { createQueryService } from './graphs/query-service.js';
 import { HEARTBEAT_INTERVAL_MS } from './graphs/sse.js';
 import { nodeRoutes } from './nodes/node-routes.js';
 import { serverRoutes } from './server/server-routes.js';
@@ -25,8 +26,8 @@ import { createStatusService } from './status/status-service.js';
 import { createTokenService } from './tokens/token-service.js';
 import { publicTokenRoutes, tokenRoutes } from './tokens/token-routes.js';
 import { createDatabaseUserService } from './users/user-service.js';
-import { createRunningQueries } from './queries/running-queries.js';
-import { queryControlRoutes } from './queries/query-control-routes.js';
+import { createRunningQueries } from './running-queries/running-query-service.js';
+import { queryControlRoutes } from './running-queries/running-query-routes.js';
 import { userRoutes } from './users/user-routes.js';
 import { createTokenStore } from './tokens/token-store.js';
 import { listenForRevocations } from './tokens/revocation-channel.js';
@@ -108,6 +109,7 @@ export function createBrowserServices(deps: BrowserDeps) {
   };
   // One token service: its cap on credential checks in flight counts every creation.
   const tokens = createTokenService(context);
+  const running = createRunningQueries(now);
   return {
     context,
     pools,
@@ -115,7 +117,8 @@ export function createBrowserServices(deps: BrowserDeps) {
     tokens,
     status: createStatusService(),
     config: createConfigService(),
-    running: createRunningQueries(now),
+    running,
+    queries: createQueryService(context, running),
     users: createDatabaseUserService(context, tokens, deps.logger),
     server: createServerService(),
     udf: createUdfService(),
@@ -144,7 +147,7 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
     statusRoutes(guarded, context, services.status);
     configRoutes(guarded, context, services.config);
     graphRoutes(guarded, context);
-    queryRoutes(guarded, context, services.running);
+    queryRoutes(guarded, context, services.queries);
     queryControlRoutes(guarded, services.running, context.now);
     nodeRoutes(guarded, context);
     userRoutes(guarded, services.users);

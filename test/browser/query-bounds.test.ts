@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { bearer, parseEvents, tokensForEveryRole, type RoleTokens } from '../support/browser.js';
 import { createClient } from 'redis';
-import { clampQueryTimeout } from '../../src/browser/graphs/query-routes.js';
+import { clampQueryTimeout } from '../../src/browser/graphs/query-service.js';
 import { startTestFalkorDB } from '../support/falkordb.js';
 
 let t: TestApp;

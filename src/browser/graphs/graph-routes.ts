@@ -2,8 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { BEARER_SCHEME } from '../../shared/openapi.js';
-import { verbatim } from '../../shared/verbatim-messages.js';
 import { requireRole } from '../auth/roles.js';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
 import {
@@ -15,39 +13,31 @@ import {
   explainQuery,
   exportGraph,
   graphInfo,
-  INFO_TYPES,
   renameGraph,
   requireGraph,
 } from './graph-service.js';
 import { hoistBodyParameter } from '../query-parameters.js';
-import { cypherQuerySchema, GraphNameSchema, GraphParamsSchema, MessageSchema, requiredString } from './schemas.js';
+import {
+  CountResultSchema,
+  explainQuerySchema,
+  GraphChangedSchema,
+  GraphCreatedSchema,
+  GraphInfoSchema,
+  GraphListSchema,
+  GraphParamsSchema,
+  InfoQuerySchema,
+  MessageSchema,
+  PlanSchema,
+  SourceNameBodySchema,
+  SourceNameQuerySchema,
+} from './schemas.js';
 import { openEventStream, wantsEventStream } from './sse.js';
 
-const security = [{ [BEARER_SCHEME]: [] }];
 const tags = ['graphs'];
-
-/**
- * `sourceName` is a required query parameter (the seed); the public browser's JSON body copy is moved into the query
- * before validation (hoistBodyParameter), and the query wins when both are sent.
- */
-const SourceNameQuerySchema = z.object({ sourceName: requiredString('sourceName').pipe(GraphNameSchema) });
-const SourceNameBodySchema = z.object({ sourceName: GraphNameSchema.optional() }).nullish();
-
-const InfoQuerySchema = z.object({
-  type: z.enum(INFO_TYPES, {
-    error: (issue) =>
-      issue.input === undefined
-        ? verbatim('Missing parameter type')
-        : verbatim(`Invalid parameter type: must be one of ${INFO_TYPES.join(', ')}`),
-  }),
-});
-const CountSchema = z.object({ nodes: z.number().int(), edges: z.number().int() });
 
 export function graphRoutes(app: FastifyInstance, context: BrowserContext): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const ExplainQuerySchema = z.object({
-    query: requiredString('query').pipe(cypherQuerySchema(context.limits.csvUrlAllowlist)),
-  });
+  const ExplainQuerySchema = explainQuerySchema(context.limits.csvUrlAllowlist);
   const db = (request: Parameters<typeof principalOf>[0]) => databaseFor(context, principalOf(request));
 
   routes.get(
@@ -57,8 +47,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'listGraphs',
         tags,
         summary: 'List graph names',
-        security,
-        response: { 200: z.object({ opts: z.array(z.string()) }) },
+        response: { 200: GraphListSchema },
       },
     },
     async (request) => ({ opts: await db(request).listGraphs() }),
@@ -72,7 +61,6 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'createGraph',
         tags,
         summary: 'Create a graph, or verify that it exists',
-        security,
         params: GraphParamsSchema,
         response: { 200: MessageSchema },
       },
@@ -89,7 +77,6 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'deleteGraph',
         tags,
         summary: 'Delete a graph',
-        security,
         params: GraphParamsSchema,
         response: { 200: MessageSchema },
       },
@@ -106,11 +93,10 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'renameGraph',
         tags,
         summary: 'Rename graph `sourceName` to `graph`',
-        security,
         params: GraphParamsSchema,
         querystring: SourceNameQuerySchema,
         body: SourceNameBodySchema,
-        response: { 200: z.object({ data: z.object({ result: z.literal('OK') }) }) },
+        response: { 200: GraphCreatedSchema },
       },
     },
     async (request) => {
@@ -129,11 +115,10 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'duplicateGraph',
         tags,
         summary: 'Copy graph `sourceName` to a new graph `graph` (GRAPH.COPY)',
-        security,
         params: GraphParamsSchema,
         querystring: SourceNameQuerySchema,
         body: SourceNameBodySchema,
-        response: { 200: z.object({ result: z.object({ status: z.literal('OK') }) }) },
+        response: { 200: GraphChangedSchema },
       },
     },
     async (request) => {
@@ -151,10 +136,9 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'explainQuery',
         tags,
         summary: 'Execution plan of a query, without running it',
-        security,
         params: GraphParamsSchema,
         querystring: ExplainQuerySchema,
-        response: { 200: z.object({ result: z.array(z.string()) }) },
+        response: { 200: PlanSchema },
       },
     },
     async (request) => ({ result: await explainQuery(db(request), request.params.graph, request.query.query) }),
@@ -169,10 +153,9 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'profileQuery',
         tags,
         summary: 'Run a query and return its profile',
-        security,
         params: GraphParamsSchema,
         querystring: ExplainQuerySchema,
-        response: { 200: z.object({ result: z.array(z.string()) }) },
+        response: { 200: PlanSchema },
       },
     },
     async (request) => {
@@ -190,10 +173,9 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'graphInfo',
         tags,
         summary: 'Functions, property keys, labels or relationship types of a graph',
-        security,
         params: GraphParamsSchema,
         querystring: InfoQuerySchema,
-        response: { 200: z.object({ result: z.object({ data: z.array(z.record(z.string(), z.string())) }) }) },
+        response: { 200: GraphInfoSchema },
       },
     },
     async (request) => ({ result: { data: await graphInfo(db(request), request.params.graph, request.query.type) } }),
@@ -207,13 +189,12 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'countGraph',
         tags,
         summary: 'Numbers of nodes and relationships (one `result` event with Accept: text/event-stream)',
-        security,
         params: GraphParamsSchema,
         response: {
           200: {
             description: 'Counts',
             content: {
-              'application/json': { schema: z.object({ result: CountSchema }) },
+              'application/json': { schema: CountResultSchema },
               'text/event-stream': { schema: z.string() },
             },
           },
@@ -238,7 +219,6 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'exportGraph',
         tags,
         summary: 'The graph serialized by DUMP (load it back with RESTORE)',
-        security,
         params: GraphParamsSchema,
         response: {
           200: {

@@ -1,8 +1,10 @@
-// Shapes shared by the graph, node, config and user routes.
+// The graph routes' requests and responses, and the shapes the node, config and user routes share with them.
 import { z } from 'zod';
 import { printableString } from '../../shared/printable.js';
 import { verbatim } from '../../shared/verbatim-messages.js';
 import { loadCsvViolation } from './load-csv-guard.js';
+import { parseQueryParams } from './query-params.js';
+import { INFO_TYPES } from './graph-service.js';
 
 /** Any name FalkorDB accepts as a key, except control characters (they would corrupt headers and logs). */
 export const GraphNameSchema = printableString({ max: 512 });
@@ -35,3 +37,64 @@ export function requiredString(name: string) {
     })
     .min(1, verbatim(`Missing parameter ${name}`));
 }
+
+/**
+ * `sourceName` is a required query parameter (see docs/decisions.md); the public browser's JSON body copy is moved
+ * into the query before validation (hoistBodyParameter), and the query wins when both are sent.
+ */
+export const SourceNameQuerySchema = z.object({ sourceName: requiredString('sourceName').pipe(GraphNameSchema) });
+export const SourceNameBodySchema = z.object({ sourceName: GraphNameSchema.optional() }).nullish();
+
+export const InfoQuerySchema = z.object({
+  type: z.enum(INFO_TYPES, {
+    error: (issue) =>
+      issue.input === undefined
+        ? verbatim('Missing parameter type')
+        : verbatim(`Invalid parameter type: must be one of ${INFO_TYPES.join(', ')}`),
+  }),
+});
+export const CountSchema = z.object({ nodes: z.number().int(), edges: z.number().int() });
+
+export const explainQuerySchema = (csvUrlAllowlist: readonly string[]) =>
+  z.object({ query: requiredString('query').pipe(cypherQuerySchema(csvUrlAllowlist)) });
+
+export const GraphListSchema = z.object({ opts: z.array(z.string()) });
+export const GraphCreatedSchema = z.object({ data: z.object({ result: z.literal('OK') }) });
+export const GraphChangedSchema = z.object({ result: z.object({ status: z.literal('OK') }) });
+/** The lines of an execution plan (explain, profile). */
+export const PlanSchema = z.object({ result: z.array(z.string()) });
+export const GraphInfoSchema = z.object({ result: z.object({ data: z.array(z.record(z.string(), z.string())) }) });
+export const CountResultSchema = z.object({ result: CountSchema });
+
+export const ParamsSchema = z
+  .string()
+  .optional()
+  .transform((text, context) => {
+    if (text === undefined) return undefined;
+    const parsed = parseQueryParams(text);
+    if ('error' in parsed) {
+      context.addIssue({ code: 'custom', message: verbatim(`Invalid parameter params: ${parsed.error}`) });
+      return z.NEVER;
+    }
+    return parsed.params;
+  })
+  .meta({
+    description:
+      'Cypher parameters as a JSON object (`{"name": "Ada", "born": 1815}`), used in the query as `$name`; sent to FalkorDB as its `CYPHER` header, never spliced into the text. At most 64 KiB, 32 levels deep.',
+  });
+
+export const queryStreamQuerySchema = (csvUrlAllowlist: readonly string[]) =>
+  z.object({
+    query: requiredString('query').pipe(cypherQuerySchema(csvUrlAllowlist)),
+    timeout: requiredString('timeout')
+      .regex(/^\d{1,10}$/, verbatim('Invalid parameter timeout'))
+      .transform(Number),
+    params: ParamsSchema,
+  });
+
+export const RowSchema = z.record(z.string(), z.unknown());
+export const QueryResultSchema = z.object({ metadata: z.array(z.string()), data: z.array(RowSchema).optional() }).meta({
+  id: 'QueryResult',
+  description:
+    'Row values: nodes {id, labels, properties}; relationships {id, relationshipType, sourceId, destinationId, properties}; paths {nodes, edges}; points {latitude, longitude}; temporal values as ISO 8601 strings; integers beyond 2^53 as strings',
+});

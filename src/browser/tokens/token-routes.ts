@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import { tooManyRequests } from '../../shared/http-errors.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BEARER_SCHEME } from '../../shared/openapi.js';
 import { principalOf } from '../context.js';
 import {
   CreateTokenBodySchema,
@@ -13,8 +12,6 @@ import {
   TokenRevokedSchema,
 } from './schemas.js';
 import type { TokenService } from './token-service.js';
-
-const security = [{ [BEARER_SCHEME]: [] }];
 
 /** Each token request tries database credentials: a per-address limit keeps it from being a password oracle. */
 function creationRateLimit(perMinute: number) {
@@ -59,7 +56,6 @@ export function tokenRoutes(app: FastifyInstance, tokens: TokenService): void {
         operationId: 'listTokens',
         tags: ['tokens'],
         summary: 'List tokens (an Admin sees every token of its database)',
-        security,
         response: { 200: TokenListSchema },
       },
     },
@@ -76,7 +72,6 @@ export function tokenRoutes(app: FastifyInstance, tokens: TokenService): void {
         operationId: 'getToken',
         tags: ['tokens'],
         summary: 'Read one token',
-        security,
         params: TokenIdParamsSchema,
         response: { 200: TokenReadSchema },
       },
@@ -91,7 +86,6 @@ export function tokenRoutes(app: FastifyInstance, tokens: TokenService): void {
         operationId: 'revokeToken',
         tags: ['tokens'],
         summary: 'Revoke a token',
-        security,
         params: TokenIdParamsSchema,
         response: { 200: TokenRevokedSchema },
       },

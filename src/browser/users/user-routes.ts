@@ -1,7 +1,6 @@
 // /api/user: database users and their roles, managed through ACL (Admin only).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BEARER_SCHEME } from '../../shared/openapi.js';
 import { requireRole } from '../auth/roles.js';
 import { principalOf } from '../context.js';
 import { MessageSchema } from '../graphs/schemas.js';
@@ -17,7 +16,6 @@ import {
 } from './schemas.js';
 import type { DatabaseUserService } from './user-service.js';
 
-const security = [{ [BEARER_SCHEME]: [] }];
 const tags = ['users'];
 
 export function userRoutes(app: FastifyInstance, users: DatabaseUserService): void {
@@ -32,7 +30,6 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         operationId: 'listUsers',
         tags,
         summary: 'Database users and their roles',
-        security,
         response: { 200: UserListSchema },
       },
     },
@@ -50,7 +47,6 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         summary: 'One database user and its role',
         description:
           'The user that the `location` header of `POST /api/user` names, in the shape of a list item. 404 when there is no such user.',
-        security,
         params: UserParamsSchema,
         response: { 200: UserItemSchema },
       },
@@ -67,7 +63,6 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         operationId: 'createUser',
         tags,
         summary: 'Create a database user with a role',
-        security,
         body: CreateUserBodySchema,
         response: { 201: MessageSchema },
       },
@@ -92,7 +87,6 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         summary: "Save the database's users to its ACL file (ACL SAVE)",
         description:
           'Changes made through this API are saved already; this saves changes made by other means. 400 when the database has no ACL file.',
-        security,
         response: { 200: MessageSchema },
       },
     },
@@ -110,7 +104,6 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         operationId: 'deleteUsers',
         tags,
         summary: 'Delete database users (all of them or none)',
-        security,
         body: DeleteUsersBodySchema,
         response: { 200: MessageSchema },
       },
@@ -130,7 +123,6 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         operationId: 'updateUserRole',
         tags,
         summary: 'Change a database user role (`role` in the query string or the JSON body)',
-        security,
         params: UserParamsSchema,
         querystring: RoleQuerySchema,
         body: RoleBodySchema,

@@ -1,12 +1,10 @@
 // GET /api/queries and DELETE /api/queries/{id}: a token's own running queries, listed and stopped (issue 22).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BEARER_SCHEME } from '../../shared/openapi.js';
 import { principalOf } from '../context.js';
-import type { RunningQueries } from './running-queries.js';
+import type { RunningQueries } from './running-query-service.js';
 import { QueryIdParamsSchema, QueryStoppedSchema, RunningQueryListSchema } from './schemas.js';
 
-const security = [{ [BEARER_SCHEME]: [] }];
 const tags = ['graphs'];
 
 export function queryControlRoutes(app: FastifyInstance, running: RunningQueries, now: () => number): void {
@@ -19,7 +17,6 @@ export function queryControlRoutes(app: FastifyInstance, running: RunningQueries
         tags,
         summary: "This token's running queries",
         description: 'Queries of the calling token that run now, oldest first; the text is cut at 1,000 characters.',
-        security,
         response: { 200: RunningQueryListSchema },
       },
     },
@@ -44,7 +41,6 @@ export function queryControlRoutes(app: FastifyInstance, running: RunningQueries
         summary: 'Stop one of this token’s running queries',
         description:
           'Drops the database connection and ends the query’s HTTP answer (409 `The query was stopped`, or an `error` event). FalkorDB has no query abort yet: the database keeps executing the query until its own `timeout`. 404 for an unknown id or another token’s query.',
-        security,
         params: QueryIdParamsSchema,
         response: { 200: QueryStoppedSchema },
       },

@@ -1,0 +1,105 @@
+// Running one Cypher query for a token: its slots (QUERIES_PER_TOKEN, QUERIES_PER_CLIENT), its listing for
+// GET /api/queries and DELETE /api/queries/{id}, its bounds, and the database call. The route only shapes the reply.
+import type { CypherValue } from '../../platform/falkordb/cypher.js';
+import { withParameters } from '../../platform/falkordb/cypher.js';
+import type { QueryRows } from '../../platform/falkordb/graph-database.js';
+import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
+import { HttpError } from '../../shared/http-errors.js';
+import { databaseFor, type BrowserContext, type BrowserLimits, type Principal } from '../context.js';
+import type { RunningQueries } from '../running-queries/running-query-service.js';
+
+/** FalkorDB reads timeout 0 as "no limit": with a maximum configured, 0 and anything above it become the maximum. */
+export function clampQueryTimeout(requestedMs: number, maxMs: number | undefined): number {
+  if (maxMs === undefined) return requestedMs;
+  return requestedMs === 0 || requestedMs > maxMs ? maxMs : requestedMs;
+}
+
+/**
+ * Takes a query slot for the token and for the client address (QUERIES_PER_TOKEN, QUERIES_PER_CLIENT), or answers
+ * 429: one holder cannot fill the database's worker threads, or the server's memory, with parallel queries.
+ */
+export function createQuerySlots(limits: Pick<BrowserLimits, 'queriesPerToken' | 'queriesPerClient'>) {
+  const perToken = new ConcurrencyLimit(limits.queriesPerToken);
+  const perClient = new ConcurrencyLimit(limits.queriesPerClient);
+  return function takeQuerySlot(tokenId: string, clientAddress: string): () => void {
+    const releaseToken = perToken.tryAcquire(tokenId);
+    if (!releaseToken)
+      throw new HttpError(
+        429,
+        `Too many queries running for this token (at most ${perToken.max}); try again when one ends`,
+        { 'retry-after': '1' },
+      );
+    const releaseClient = perClient.tryAcquire(clientAddress);
+    if (!releaseClient) {
+      releaseToken();
+      throw new HttpError(
+        429,
+        `Too many queries running from this client (at most ${perClient.max}); try again when one ends`,
+        { 'retry-after': '1' },
+      );
+    }
+    return () => {
+      releaseToken();
+      releaseClient();
+    };
+  };
+}
+
+export interface QueryRequest {
+  graph: string;
+  query: string;
+  params?: Record<string, CypherValue>;
+  /** As asked; clamped to QUERY_TIMEOUT_MAX_MS. */
+  timeoutMs: number;
+}
+
+/** One query, begun: `rows()` runs it (once), `finish()` gives its slots back and forgets it (call it always). */
+export interface QueryRun {
+  rows(signal?: AbortSignal): Promise<QueryRows>;
+  finish(): void;
+}
+
+export function createQueryService(context: BrowserContext, running: RunningQueries) {
+  const takeQuerySlot = createQuerySlots(context.limits);
+  const { limits } = context;
+  return {
+    /**
+     * Takes the caller's slots (429 without one) and lists the query for its owner. A bad parameter name or value
+     * is a 400 (CypherInputError) before any slot is taken.
+     */
+    begin(principal: Principal, clientAddress: string, request: QueryRequest): QueryRun {
+      const cypher = request.params ? withParameters(request.query, request.params) : request.query;
+      const release = takeQuerySlot(principal.tokenId, clientAddress);
+      // Listed for its owner until it has been answered; DELETE /api/queries/{id} aborts `control.signal`.
+      const control = running.start(principal.tokenId, request.graph, request.query);
+      let finished = false;
+      return {
+        async rows(signal) {
+          const options = {
+            readOnly: principal.role === 'Read-Only',
+            timeoutMs: clampQueryTimeout(request.timeoutMs, limits.queryTimeoutMaxMs),
+            maxRows: limits.queryRowsMax,
+            maxBytes: limits.queryResultBytesMax,
+            signal: signal ? AbortSignal.any([signal, control.signal]) : control.signal,
+          };
+          try {
+            return await databaseFor(context, principal).queryRows(request.graph, cypher, options);
+          } catch (error) {
+            // A query its owner stopped says so, whatever the database connection reported.
+            throw control.signal.aborted ? (control.signal.reason as Error) : error;
+          } finally {
+            control.done();
+          }
+        },
+        finish() {
+          if (finished) return;
+          finished = true;
+          control.done();
+          release();
+        },
+      };
+    },
+  };
+}
+
+export type QueryService = ReturnType<typeof createQueryService>;
