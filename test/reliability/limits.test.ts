@@ -3,9 +3,10 @@
 // not received (408) or not answered (503) within REQUEST_TIMEOUT_MS, and the per-client login rate limit (429).
 import net, { type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADMIN, login, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { listen } from '../support/app.js';
 import { bearer, createToken, credentials } from '../support/browser.js';
-import { listen, loginCookie, runQuery } from '../support/reliability.js';
+import { runQuery } from '../support/reliability.js';
 
 const MIB = 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 1000;
@@ -56,7 +57,7 @@ describe('size limits', () => {
   beforeAll(async () => {
     // Only the per-address-and-e-mail limit is under test here (login-limits.test.ts has the others).
     t = await startAdminTestApp('embedded', { env: { LOGIN_CHECKS_MAX: '100', LOGIN_FAILURES_BEFORE_BACKOFF: '100' } });
-    cookie = await loginCookie(t.app, ADMIN.email, ADMIN.password);
+    cookie = await login(t.app, ADMIN.email, ADMIN.password);
     baseUrl = await listen(t.app);
   });
   afterAll(() => t.close());
@@ -172,7 +173,7 @@ describe(`REQUEST_TIMEOUT_MS=${REQUEST_TIMEOUT_MS}`, () => {
         ALPHA_ISSUER: issuer,
       },
     });
-    const cookie = await loginCookie(t.app, ADMIN.email, ADMIN.password);
+    const cookie = await login(t.app, ADMIN.email, ADMIN.password);
     await t.app.inject({
       method: 'PATCH',
       url: '/api/settings/',
