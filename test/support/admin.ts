@@ -316,13 +316,11 @@ export interface AdminApp extends Omit<AdminTestApp, 'close'> {
   withCookie(cookie: string): Actor;
 }
 
-/** Starts the admin app and a session per role in beforeAll, and closes it in afterAll. */
-export function useAdminApp(adapterOrOptions: Adapter | AdminAppOptions = {}): AdminApp {
-  const {
-    adapter = 'embedded',
-    listen: listening,
-    ...appOptions
-  } = typeof adapterOrOptions === 'string' ? { adapter: adapterOrOptions } : adapterOrOptions;
+/**
+ * Starts the admin app and a session per role in beforeAll, and closes it in afterAll. Options that depend on what
+ * an earlier beforeAll made (a FalkorDB, an identity provider) are given as a function, called when the app starts.
+ */
+export function useAdminApp(adapterOrOptions: Adapter | AdminAppOptions | (() => AdminAppOptions) = {}): AdminApp {
   let started: AdminTestApp | undefined;
   const actor = (identity: () => Record<string, string>) =>
     actorFor({ app: () => handle.app, identity, baseUrl: () => handle.baseUrl });
@@ -331,6 +329,12 @@ export function useAdminApp(adapterOrOptions: Adapter | AdminAppOptions = {}): A
     withCookie: (cookie: string) => actor(() => ({ cookie })),
   } as AdminApp;
   beforeAll(async () => {
+    const options = typeof adapterOrOptions === 'function' ? adapterOrOptions() : adapterOrOptions;
+    const {
+      adapter = 'embedded',
+      listen: listening,
+      ...appOptions
+    } = typeof options === 'string' ? { adapter: options } : options;
     started = await startAdminTestApp(adapter, appOptions);
     Object.assign(handle, started);
     handle.sessions = await sessionsForEveryRole(started.app);
