@@ -5,6 +5,7 @@ import { bearer, parseEvents, tokensForEveryRole, type RoleTokens } from '../sup
 import { createClient } from 'redis';
 import { clampQueryTimeout } from '../../src/browser/graphs/query-routes.js';
 import { startTestFalkorDB } from '../support/falkordb.js';
+import { sleep } from '../support/wait.js';
 
 let t: TestApp;
 let tokens: RoleTokens;
@@ -92,7 +93,8 @@ describe('QUERY_ROWS_MAX, QUERY_RESULT_BYTES_MAX, QUERIES_PER_TOKEN and QUERIES_
 
   it('runs at most QUERIES_PER_TOKEN queries of one token and QUERIES_PER_CLIENT of one client at once, then frees the slots', async () => {
     const first = [run(holders.Admin, SLOW_QUERY), run(holders.Admin, SLOW_QUERY)];
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Let the slow queries take their slots before the next request asks for one.
+    await sleep(150);
     const thirdOfToken = await run(holders.Admin, 'RETURN 1 AS one');
     expect([thirdOfToken.statusCode, thirdOfToken.json(), thirdOfToken.headers['retry-after']]).toEqual([
       429,
@@ -100,7 +102,8 @@ describe('QUERY_ROWS_MAX, QUERY_RESULT_BYTES_MAX, QUERIES_PER_TOKEN and QUERIES_
       '1',
     ]);
     const otherToken = run(otherHolders.Admin, SLOW_QUERY);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // As above: this one's slot is taken before the next request asks.
+    await sleep(150);
     const fourthOfClient = await run(otherHolders['Read-Write'], 'RETURN 1 AS one');
     expect([fourthOfClient.statusCode, fourthOfClient.json()]).toEqual([
       429,

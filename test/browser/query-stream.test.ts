@@ -11,6 +11,7 @@ import {
   tokensForEveryRole,
   type RoleTokens,
 } from '../support/browser.js';
+import { eventually, sleep } from '../support/wait.js';
 
 let t: TestApp;
 let tokens: RoleTokens;
@@ -217,7 +218,8 @@ describe('the query stream', () => {
         return res.json();
       },
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The slow query has to be running before the quick request is sent.
+    await sleep(100);
     const quick = await fetch(`${baseUrl}/api/graph`, { headers: bearer(tokens.Admin) });
     expect(quick.status).toBe(200);
     expect(slowDone).toBe(false);
@@ -232,17 +234,15 @@ describe('the query stream', () => {
         .filter((line) => line.includes('user=stream-admin')).length;
     try {
       const pending = abortableGet(`${baseUrl}${url('social', SLOW_QUERY, '60000')}`, sse(tokens.Admin));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Let the query reach FalkorDB on its connection before counting and aborting.
+      await sleep(300);
       const during = await connections();
       expect(during).toBeGreaterThan(0);
       pending.abort();
       await expect(pending.done).rejects.toThrow('aborted by the test');
       // FalkorDB finishes the query on its own thread, then notices the closed socket.
       let after = during;
-      for (let i = 0; i < 50 && after >= during; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        after = await connections();
-      }
+      await eventually(async () => (after = await connections()) < during, 5000, 100);
       expect(after).toBe(during - 1);
     } finally {
       await client.close();

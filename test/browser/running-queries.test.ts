@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { bearer, graphQuery, parseEvents, tokensForEveryRole, type RoleTokens } from '../support/browser.js';
+import { eventually } from '../support/wait.js';
 
 let t: TestApp;
 let tokens: RoleTokens;
@@ -33,12 +34,9 @@ const list = async (token: string) => {
   return res.json<{ queries: Listed[] }>().queries;
 };
 const waitForListed = async (token: string): Promise<Listed[]> => {
-  for (let i = 0; i < 100; i++) {
-    const queries = await list(token);
-    if (queries.length > 0) return queries;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return [];
+  let queries: Listed[] = [];
+  await eventually(async () => (queries = await list(token)).length > 0, 5000, 20);
+  return queries;
 };
 const slow = (token: string, accept?: string) =>
   fetch(`${baseUrl}/api/graph/running?query=${encodeURIComponent(SLOW_QUERY)}&timeout=30000`, {
