@@ -1,21 +1,14 @@
 // Issue 15: a query's timeout is clamped to QUERY_TIMEOUT_MAX_MS, and timeout=0 no longer means "no limit".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { bearer, parseEvents, tokensForEveryRole, type RoleTokens } from '../support/browser.js';
+import { bearer, parseEvents, tokensForEveryRole, type RoleTokens, useBrowserApp } from '../support/browser.js';
 import { createClient } from 'redis';
 import { clampQueryTimeout } from '../../src/browser/graphs/query-routes.js';
 import { startTestFalkorDB } from '../support/falkordb.js';
 import { sleep } from '../support/wait.js';
 
-let t: TestApp;
-let tokens: RoleTokens;
+const t = useBrowserApp({ prefix: 'bounds', env: { QUERY_TIMEOUT_MAX_MS: '100' } });
 const SLOW_QUERY = 'UNWIND range(1, 20000000) AS x RETURN count(x) AS n';
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { QUERY_TIMEOUT_MAX_MS: '100' } });
-  tokens = await tokensForEveryRole(t.app, t.falkordb, 'bounds');
-});
-afterAll(() => t.close());
 
 const url = (timeout: string) => `/api/graph/bounds?query=${encodeURIComponent(SLOW_QUERY)}&timeout=${timeout}`;
 
@@ -24,10 +17,10 @@ describe('QUERY_TIMEOUT_MAX_MS', () => {
     const stream = await t.app.inject({
       method: 'GET',
       url: url(timeout),
-      headers: { ...bearer(tokens.Admin), accept: 'text/event-stream' },
+      headers: { ...bearer(t.tokens.Admin), accept: 'text/event-stream' },
     });
     expect(parseEvents(stream.body)).toEqual([{ event: 'error', data: { message: 'Query timed out', status: 400 } }]);
-    const json = await t.app.inject({ method: 'GET', url: url(timeout), headers: bearer(tokens.Admin) });
+    const json = await t.app.inject({ method: 'GET', url: url(timeout), headers: bearer(t.tokens.Admin) });
     expect(json.statusCode).toBe(400);
     expect(json.json()).toEqual({ message: 'Query timed out' });
   });

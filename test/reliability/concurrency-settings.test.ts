@@ -66,7 +66,7 @@ describe.each(['embedded', 'kubernetes'] as const)('100 concurrent settings PATC
   it(
     'answers 200 to each and keeps every field',
     async () => {
-      const [baseUrl, cookie] = [t.baseUrl!, t.sessions.admin];
+      const [baseUrl, cookie] = [t.baseUrl, t.sessions.admin];
       const results = await patchAll([{ baseUrl, cookie }], hundredPatches());
       expect(results.filter((r) => r.status !== 200)).toEqual([]);
       expectAllApplied(JSON.parse((await t.backdoor.settingsText())!) as Record<string, Record<string, unknown>>);

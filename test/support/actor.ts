@@ -28,8 +28,8 @@ export interface ActorTarget {
   app: () => FastifyInstance;
   /** The headers that say who the actor is: `authorization` or `cookie`; none for an anonymous one. */
   identity: () => Record<string, string>;
-  /** Where the app listens, for fetch(). */
-  baseUrl?: () => string | undefined;
+  /** Where the app listens, for fetch(); empty or absent when it does not. */
+  baseUrl?: () => string;
 }
 
 export function actorFor({ app, identity, baseUrl }: ActorTarget): Actor {

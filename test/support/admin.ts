@@ -308,8 +308,8 @@ export interface AdminAppOptions extends AdminTestAppOptions {
 export interface AdminApp extends Omit<AdminTestApp, 'close'> {
   /** Session cookies of the first admin, an operator and a viewer; a test that ends one stores the new one here. */
   sessions: Record<AdminRole, string>;
-  /** With `listen: true`: where the app listens. */
-  baseUrl?: string;
+  /** With `listen: true`: where the app listens (empty otherwise). */
+  baseUrl: string;
   /** Requests with the session cookie of that role. */
   as(role: AdminRole): Actor;
   /** Requests with any other session cookie (`token=...`), e.g. of a user the test made itself. */
@@ -325,6 +325,7 @@ export function useAdminApp(adapterOrOptions: Adapter | AdminAppOptions | (() =>
   const actor = (identity: () => Record<string, string>) =>
     actorFor({ app: () => handle.app, identity, baseUrl: () => handle.baseUrl });
   const handle = {
+    baseUrl: '',
     as: (role: AdminRole) => actor(() => ({ cookie: handle.sessions[role] })),
     withCookie: (cookie: string) => actor(() => ({ cookie })),
   } as AdminApp;

@@ -144,8 +144,8 @@ export interface BrowserAppOptions extends TestAppOptions {
 /** The app of a browser suite (read its fields inside tests and hooks), and requests as each role. */
 export interface BrowserApp extends Omit<TestApp, 'close'> {
   tokens: RoleTokens;
-  /** With `listen: true`: where the app listens. */
-  baseUrl?: string;
+  /** With `listen: true`: where the app listens (empty otherwise). */
+  baseUrl: string;
   /** Requests with the token of a real FalkorDB user of that role. */
   as(role: TestRole): Actor;
   /** Requests with any other token, e.g. of a user the test made itself. */
@@ -161,6 +161,7 @@ export function useBrowserApp(options: BrowserAppOptions = {}): BrowserApp {
   const actor = (identity: () => Record<string, string>) =>
     actorFor({ app: () => handle.app, identity, baseUrl: () => handle.baseUrl });
   const handle = {
+    baseUrl: '',
     as: (role: TestRole) => actor(() => bearer(handle.tokens[role])),
     withToken: (token: string) => actor(() => bearer(token)),
     anonymous: actor(() => ({})),
