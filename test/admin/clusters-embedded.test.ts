@@ -5,20 +5,21 @@ import { pino } from 'pino';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DYNAMIC_PARAMETERS } from '../../src/admin/clusters/falkordb-parameters.js';
+import type { ClusterPort } from '../../src/platform/clusters/cluster-port.js';
 import { createEmbeddedClusters } from '../../src/platform/clusters/embedded-clusters.js';
-import { ADMIN, login, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { useAdminApp } from '../support/admin.js';
 import { graphQuery } from '../support/browser.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
+import { eventually } from '../support/wait.js';
 
 describe('clusters in embedded mode', () => {
   let falkordb: TestFalkorDB;
-  let t: AdminTestApp;
-  let admin: string;
+  let clusters: ClusterPort;
   beforeAll(async () => {
     falkordb = await startTestFalkorDB({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'gdb-embedded-cluster-')) });
     const control = createClient({ url: falkordb.url });
     control.on('error', () => undefined);
-    const clusters = createEmbeddedClusters({
+    clusters = createEmbeddedClusters({
       falkordb,
       namespace: 'graphdb-system',
       configSet: async (key, value) => {
@@ -28,21 +29,10 @@ describe('clusters in embedded mode', () => {
       isDynamicParameter: (key) => DYNAMIC_PARAMETERS.has(key),
       logger: pino({ level: 'silent' }),
     });
-    t = await startAdminTestApp('embedded', { falkordb, clusters });
-    admin = await login(t.app, ADMIN.email, ADMIN.password);
   });
-  afterAll(async () => {
-    await t.close();
-    await falkordb.stop();
-  });
-
-  const call = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { cookie: admin },
-      ...(payload === undefined ? {} : { payload: payload as never }),
-    });
+  // Registered after the FalkorDB's hooks: the app starts after it, and closes before it stops.
+  afterAll(() => falkordb.stop());
+  const admin = useAdminApp(() => ({ falkordb, clusters })).as('admin');
   async function configValue(key: string): Promise<unknown> {
     const client = createClient({ url: falkordb.url });
     await client.connect();
@@ -54,7 +44,7 @@ describe('clusters in embedded mode', () => {
   }
 
   it('lists the embedded FalkorDB as the deployment "embedded"', async () => {
-    const res = await call('GET', '/api/clusters');
+    const res = await admin.inject({ method: 'GET', url: '/api/clusters' });
     expect(res.json()).toEqual({
       clusters: [
         {
@@ -82,10 +72,18 @@ describe('clusters in embedded mode', () => {
   });
 
   it('applies dynamic parameters with GRAPH.CONFIG SET and refuses static ones with 422', async () => {
-    const res = await call('POST', '/api/clusters/embedded/reconfigure', { parameters: { MAX_INFO_QUERIES: 777 } });
+    const res = await admin.inject({
+      method: 'POST',
+      url: '/api/clusters/embedded/reconfigure',
+      payload: { parameters: { MAX_INFO_QUERIES: 777 } },
+    });
     expect(res.statusCode, res.body).toBe(202);
     expect(await configValue('MAX_INFO_QUERIES')).toBe(777);
-    const staticKey = await call('POST', '/api/clusters/embedded/reconfigure', { parameters: { THREAD_COUNT: 8 } });
+    const staticKey = await admin.inject({
+      method: 'POST',
+      url: '/api/clusters/embedded/reconfigure',
+      payload: { parameters: { THREAD_COUNT: 8 } },
+    });
     expect(staticKey.statusCode).toBe(422);
     expect(staticKey.json()).toEqual({
       statusCode: 422,
@@ -99,7 +97,7 @@ describe('clusters in embedded mode', () => {
       ['/api/clusters/embedded/scale', { replicas: 2 }],
       ['/api/clusters/embedded/stop', undefined],
     ] as const) {
-      const res = await call('POST', url, body);
+      const res = await admin.inject({ method: 'POST', url, payload: body });
       expect(res.statusCode, url).toBe(422);
       expect(res.json<{ message: string }>().message).toBe('Not supported in embedded mode');
     }
@@ -108,17 +106,16 @@ describe('clusters in embedded mode', () => {
   it('restarts the child process, keeping the data, and reports the operation', async () => {
     await graphQuery(falkordb, 'survivor', "CREATE (:Kept {name: 'yes'})");
     const pidBefore = falkordb.pid;
-    const res = await call('POST', '/api/clusters/embedded/restart', {});
+    const res = await admin.inject({ method: 'POST', url: '/api/clusters/embedded/restart', payload: {} });
     expect(res.statusCode).toBe(202);
     const name = res.json<{ operation: string }>().operation;
     let operation: Record<string, unknown> | undefined;
-    for (let i = 0; i < 100; i++) {
-      operation = (await call('GET', '/api/clusters/embedded/operations'))
+    await eventually(async () => {
+      operation = (await admin.inject({ method: 'GET', url: '/api/clusters/embedded/operations' }))
         .json<{ operations: Record<string, unknown>[] }>()
         .operations.find((o) => o.name === name);
-      if (operation?.phase === 'Succeed') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      return operation?.phase === 'Succeed';
+    }, 10_000);
     expect(operation).toMatchObject({ type: 'Restart', phase: 'Succeed', progress: '1/1' });
     expect(falkordb.pid).not.toBe(pidBefore);
     expect(await graphQuery(falkordb, 'survivor', 'MATCH (k:Kept) RETURN k.name')).toEqual([['yes']]);

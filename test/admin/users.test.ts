@@ -1,26 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADAPTERS,
-  ADMIN,
-  login,
-  sessionsForEveryRole,
-  startAdminTestApp,
-  type AdminTestApp,
-} from '../support/admin.js';
+import { describe, expect, it } from 'vitest';
+import { ADAPTERS, ADMIN, login, useAdminApp } from '../support/admin.js';
 
 describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
-  let t: AdminTestApp;
-  let sessions: Record<'admin' | 'operator' | 'viewer', string>;
-  beforeAll(async () => {
-    t = await startAdminTestApp(adapter);
-    sessions = await sessionsForEveryRole(t.app);
-  });
-  afterAll(() => t.close());
-
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, cookie = sessions.admin) =>
-    t.app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as never }) });
+  const t = useAdminApp(adapter);
+  const admin = t.as('admin');
   const users = async () =>
-    (await call('GET', '/api/users')).json<{
+    (await admin.inject({ method: 'GET', url: '/api/users' })).json<{
       users: { id: string; email: string; role: string; disabled: boolean }[];
     }>().users;
   const storedUsers = async () =>
@@ -30,7 +15,7 @@ describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
     }[];
 
   it('lists users with their permissions, and never their password hashes', async () => {
-    const res = await call('GET', '/api/users');
+    const res = await admin.inject({ method: 'GET', url: '/api/users' });
     expect(res.statusCode).toBe(200);
     const list = res.json<{ users: Record<string, unknown>[] }>().users;
     expect(list.map((u) => u.email)).toEqual([ADMIN.email, 'operator@corp.example', 'viewer@corp.example']);
@@ -44,11 +29,15 @@ describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
   });
 
   it('creates users, refusing duplicates (409) and bad input (400)', async () => {
-    const res = await call('POST', '/api/users', {
-      email: 'new@corp.example',
-      name: 'New',
-      role: 'operator',
-      password: 'new-password-1',
+    const res = await admin.inject({
+      method: 'POST',
+      url: '/api/users',
+      payload: {
+        email: 'new@corp.example',
+        name: 'New',
+        role: 'operator',
+        password: 'new-password-1',
+      },
     });
     expect(res.statusCode).toBe(201);
     expect(res.json<{ user: Record<string, unknown> }>().user).toMatchObject({
@@ -58,7 +47,11 @@ describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
       lastLoginAt: null,
     });
     expect((await storedUsers()).find((u) => u.email === 'new@corp.example')?.passwordHash).toMatch(/^scrypt\$/);
-    const dup = await call('POST', '/api/users', { email: 'NEW@corp.example', name: 'Dup', role: 'viewer' });
+    const dup = await admin.inject({
+      method: 'POST',
+      url: '/api/users',
+      payload: { email: 'NEW@corp.example', name: 'Dup', role: 'viewer' },
+    });
     expect(dup.statusCode).toBe(409);
     expect(dup.json()).toEqual({ statusCode: 409, error: 'Conflict', message: 'User NEW@corp.example already exists' });
     const before = await t.backdoor.secret('graphdb-admin-users');
@@ -71,7 +64,7 @@ describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
       // RFC 5321 allows 64 characters before the @; a longer address would not pass the documented format.
       { email: `${'a'.repeat(65)}@corp.example`, name: 'x', role: 'viewer' },
     ]) {
-      const bad = await call('POST', '/api/users', body);
+      const bad = await admin.inject({ method: 'POST', url: '/api/users', payload: body });
       expect(bad.statusCode, JSON.stringify(body)).toBe(400);
     }
     expect(await t.backdoor.secret('graphdb-admin-users')).toEqual(before);
@@ -79,28 +72,40 @@ describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
 
   it('updates name, role, password and the disabled flag', async () => {
     const target = (await users()).find((u) => u.email === 'new@corp.example')!;
-    const res = await call('PATCH', `/api/users/${target.id}`, {
-      name: 'Renamed',
-      role: 'viewer',
-      password: 'changed-password-1',
+    const res = await admin.inject({
+      method: 'PATCH',
+      url: `/api/users/${target.id}`,
+      payload: {
+        name: 'Renamed',
+        role: 'viewer',
+        password: 'changed-password-1',
+      },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json<{ user: Record<string, unknown> }>().user).toMatchObject({ name: 'Renamed', role: 'viewer' });
     await login(t.app, 'new@corp.example', 'changed-password-1');
-    expect((await call('PATCH', '/api/users/00000000-0000-4000-8000-000000000000', { name: 'x' })).statusCode).toBe(
-      404,
-    );
-    expect((await call('PATCH', '/api/users/not-a-uuid', { name: 'x' })).statusCode).toBe(400);
+    expect(
+      (
+        await admin.inject({
+          method: 'PATCH',
+          url: '/api/users/00000000-0000-4000-8000-000000000000',
+          payload: { name: 'x' },
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (await admin.inject({ method: 'PATCH', url: '/api/users/not-a-uuid', payload: { name: 'x' } })).statusCode,
+    ).toBe(400);
   });
 
   it('never demotes, disables or deletes the last enabled admin (409)', async () => {
-    const admin = (await users()).find((u) => u.email === ADMIN.email)!;
+    const firstAdmin = (await users()).find((u) => u.email === ADMIN.email)!;
     for (const [method, payload] of [
       ['PATCH', { role: 'operator' }],
       ['PATCH', { disabled: true }],
       ['DELETE', undefined],
     ] as const) {
-      const res = await call(method, `/api/users/${admin.id}`, payload);
+      const res = await admin.inject({ method, url: `/api/users/${firstAdmin.id}`, payload });
       expect(res.statusCode).toBe(409);
       expect(res.json()).toEqual({
         statusCode: 409,
@@ -108,47 +113,56 @@ describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
         message: 'The last enabled admin cannot be demoted, disabled or deleted',
       });
     }
-    const second = await call('POST', '/api/users', {
-      email: 'admin2@corp.example',
-      name: 'Second',
-      role: 'admin',
-      password: 'admin2-password',
+    const second = await admin.inject({
+      method: 'POST',
+      url: '/api/users',
+      payload: {
+        email: 'admin2@corp.example',
+        name: 'Second',
+        role: 'admin',
+        password: 'admin2-password',
+      },
     });
     const secondId = second.json<{ user: { id: string } }>().user.id;
-    expect((await call('PATCH', `/api/users/${admin.id}`, { role: 'operator' })).statusCode).toBe(200);
+    expect(
+      (await admin.inject({ method: 'PATCH', url: `/api/users/${firstAdmin.id}`, payload: { role: 'operator' } }))
+        .statusCode,
+    ).toBe(200);
     expect(
       (
-        await call(
-          'DELETE',
-          `/api/users/${secondId}`,
-          undefined,
-          await login(t.app, 'admin2@corp.example', 'admin2-password'),
-        )
+        await t
+          .withCookie(await login(t.app, 'admin2@corp.example', 'admin2-password'))
+          .inject({ method: 'DELETE', url: `/api/users/${secondId}` })
       ).statusCode,
     ).toBe(409);
     const restore = await login(t.app, 'admin2@corp.example', 'admin2-password');
-    expect((await call('PATCH', `/api/users/${admin.id}`, { role: 'admin' }, restore)).statusCode).toBe(200);
+    expect(
+      (
+        await t
+          .withCookie(restore)
+          .inject({ method: 'PATCH', url: `/api/users/${firstAdmin.id}`, payload: { role: 'admin' } })
+      ).statusCode,
+    ).toBe(200);
     // Each role change ended the first admin's sessions: the later tests sign in again.
-    sessions.admin = await login(t.app, ADMIN.email, ADMIN.password);
-    const removed = await call('DELETE', `/api/users/${secondId}`, undefined, sessions.admin);
+    t.sessions.admin = await login(t.app, ADMIN.email, ADMIN.password);
+    const removed = await admin.inject({ method: 'DELETE', url: `/api/users/${secondId}` });
     expect(removed.json()).toEqual({ message: 'User deleted' });
     expect((await users()).some((u) => u.id === secondId)).toBe(false);
   });
 
   it('requires users.read / users.update in the server namespace', async () => {
-    const opList = await call('GET', '/api/users', undefined, sessions.operator);
+    const opList = await t.as('operator').inject({ method: 'GET', url: '/api/users' });
     expect(opList.statusCode).toBe(403);
     expect(opList.json()).toEqual({
       statusCode: 403,
       error: 'Forbidden',
       message: 'Insufficient permissions for users:read in namespace graphdb-system',
     });
-    const viewerCreate = await call(
-      'POST',
-      '/api/users',
-      { email: 'v2@corp.example', name: 'v', role: 'admin' },
-      sessions.viewer,
-    );
+    const viewerCreate = await t.as('viewer').inject({
+      method: 'POST',
+      url: '/api/users',
+      payload: { email: 'v2@corp.example', name: 'v', role: 'admin' },
+    });
     expect(viewerCreate.json()).toEqual({
       statusCode: 403,
       error: 'Forbidden',
@@ -160,18 +174,14 @@ describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
 });
 
 describe('GET /api/auth/config', () => {
-  let t: AdminTestApp;
-  beforeAll(async () => {
-    t = await startAdminTestApp('embedded', {
-      env: {
-        OAUTH_PROVIDER: 'beta',
-        BETA_CLIENT_ID: 'env-beta',
-        BETA_CLIENT_SECRET: 'env-beta-secret',
-        BETA_TENANT_ID: 'tenant-1',
-      },
-    });
+  const t = useAdminApp({
+    env: {
+      OAUTH_PROVIDER: 'beta',
+      BETA_CLIENT_ID: 'env-beta',
+      BETA_CLIENT_SECRET: 'env-beta-secret',
+      BETA_TENANT_ID: 'tenant-1',
+    },
   });
-  afterAll(() => t.close());
   const config = async () =>
     (await t.app.inject({ method: 'GET', url: '/api/auth/config' })).json<{ methods: Record<string, unknown>[] }>();
 
@@ -182,9 +192,7 @@ describe('GET /api/auth/config', () => {
         { type: 'beta', enabled: true, clientId: 'env-beta' },
       ],
     });
-    const admin = await login(t.app, ADMIN.email, ADMIN.password);
-    const patch = (payload: unknown) =>
-      t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: payload as never });
+    const patch = (payload: unknown) => t.as('admin').inject({ method: 'PATCH', url: '/api/settings/', payload });
     expect(
       (await patch({ alpha_oauth: { client_id: 'alpha-from-settings', client_secret_secret_ref: 'alpha-oauth' } }))
         .statusCode,

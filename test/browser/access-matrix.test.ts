@@ -1,6 +1,5 @@
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
 import {
   adminClient,
   bearer,
@@ -8,18 +7,11 @@ import {
   credentials,
   databaseSnapshot,
   graphQuery,
-  tokensForEveryRole,
-  type RoleTokens,
   type TestRole,
+  useBrowserApp,
 } from '../support/browser.js';
 
-let t: TestApp;
-let tokens: RoleTokens;
-beforeAll(async () => {
-  t = await startTestApp();
-  tokens = await tokensForEveryRole(t.app, t.falkordb, 'mx');
-});
-afterAll(() => t.close());
+const t = useBrowserApp({ prefix: 'mx' });
 
 const ROLES: TestRole[] = ['Admin', 'Read-Write', 'Read-Only'];
 const RANK: Record<TestRole, number> = { 'Read-Only': 0, 'Read-Write': 1, Admin: 2 };
@@ -177,7 +169,7 @@ describe.each(ROLES)('a %s token', (role) => {
       t.app,
       credentials(t.falkordb, `mx-${role.toLowerCase()}`, `mx-${role.toLowerCase()}-password`),
     );
-    const other = role === 'Read-Only' ? tokens['Read-Write'] : tokens['Read-Only'];
+    const other = role === 'Read-Only' ? t.tokens['Read-Write'] : t.tokens['Read-Only'];
     const user = `mx-new-${sequence}`;
     const client = await adminClient(t.falkordb);
     await client.sendCommand(['ACL', 'SETUSER', 'mx-victim', 'on', '>pw', '+ping']);
@@ -189,7 +181,7 @@ describe.each(ROLES)('a %s token', (role) => {
     const res = await t.app.inject({
       method: c.method,
       url: c.url(graph, ctx),
-      headers: bearer(tokens[role]),
+      headers: bearer(t.tokens[role]),
       ...(c.body ? { payload: c.body(graph, ctx) as never } : {}),
     });
     if (RANK[role] >= RANK[c.minimum]) {

@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
-import {
-  adminClient,
-  bearer,
-  credentials,
-  databaseSnapshot,
-  graphQuery,
-  tokensForEveryRole,
-} from '../support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, bearer, credentials, databaseSnapshot, graphQuery, useBrowserApp } from '../support/browser.js';
 
-let t: TestApp;
+const t = useBrowserApp({ prefix: 'bad' });
 let admin: Record<string, string>;
 beforeAll(async () => {
-  t = await startTestApp();
-  admin = bearer((await tokensForEveryRole(t.app, t.falkordb, 'bad')).Admin);
+  admin = bearer(t.tokens.Admin);
   await graphQuery(t.falkordb, 'kept', "CREATE (:Keep {name: 'a'})-[:R]->(:Keep {name: 'b'})");
 });
-afterAll(() => t.close());
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /** [method, url, body (undefined: none; a string: sent raw as JSON text), word the message must contain] */

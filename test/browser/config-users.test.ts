@@ -1,28 +1,9 @@
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
-import {
-  adminClient,
-  bearer,
-  createToken,
-  credentials,
-  databaseSnapshot,
-  tokensForEveryRole,
-  type RoleTokens,
-} from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { adminClient, createToken, credentials, databaseSnapshot, useBrowserApp } from '../support/browser.js';
 
-let t: TestApp;
-let tokens: RoleTokens;
-let admin: Record<string, string>;
-beforeAll(async () => {
-  t = await startTestApp();
-  tokens = await tokensForEveryRole(t.app, t.falkordb, 'cfg');
-  admin = bearer(tokens.Admin);
-});
-afterAll(() => t.close());
-
-const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
-  t.app.inject({ method, url, headers: admin, ...(payload === undefined ? {} : { payload: payload as never }) });
+const t = useBrowserApp({ prefix: 'cfg' });
+const admin = t.as('Admin');
 
 async function configValue(name: string): Promise<unknown> {
   const client = await adminClient(t.falkordb);
@@ -45,7 +26,7 @@ async function aclCommands(username: string): Promise<string | null> {
 
 describe('configuration', () => {
   it('lists values as numbers, CMD_INFO as a string', async () => {
-    const res = await call('GET', '/api/graph/config');
+    const res = await admin.inject({ method: 'GET', url: '/api/graph/config' });
     expect(res.statusCode).toBe(200);
     const configs = res.json<{ configs: Record<string, unknown> }>().configs;
     expect(typeof configs.TIMEOUT).toBe('number');
@@ -54,11 +35,17 @@ describe('configuration', () => {
   });
 
   it('reads and sets one value, parsing integers strictly', async () => {
-    const set = await call('POST', '/api/graph/config/MAX_INFO_QUERIES?value=500');
+    const set = await admin.inject({ method: 'POST', url: '/api/graph/config/MAX_INFO_QUERIES?value=500' });
     expect(set.json()).toEqual({ config: 'OK' });
     expect(await configValue('MAX_INFO_QUERIES')).toBe(500);
-    expect((await call('GET', '/api/graph/config/MAX_INFO_QUERIES')).json()).toEqual({ config: 500 });
-    const viaBody = await call('POST', '/api/graph/config/MAX_INFO_QUERIES', { value: 600 });
+    expect((await admin.inject({ method: 'GET', url: '/api/graph/config/MAX_INFO_QUERIES' })).json()).toEqual({
+      config: 500,
+    });
+    const viaBody = await admin.inject({
+      method: 'POST',
+      url: '/api/graph/config/MAX_INFO_QUERIES',
+      payload: { value: 600 },
+    });
     expect(viaBody.statusCode).toBe(200);
     expect(await configValue('MAX_INFO_QUERIES')).toBe(600);
 
@@ -68,7 +55,7 @@ describe('configuration', () => {
       ['/api/graph/config/MAX_INFO_QUERIES', 'Missing parameter value'],
       ['/api/graph/config/MAX_INFO_QUERIES?value=', 'Missing parameter value'],
     ]) {
-      const res = await call('POST', url!);
+      const res = await admin.inject({ method: 'POST', url: url! });
       expect(res.statusCode, url).toBe(400);
       expect(res.json()).toEqual({ message });
     }
@@ -76,10 +63,10 @@ describe('configuration', () => {
   });
 
   it('checks the role before the request: a Read-Only token with a bad body gets 403, not 400', async () => {
-    const res = await t.app.inject({
+    const res = await t.as('Read-Only').inject({
       method: 'POST',
       url: '/api/graph/config/MAX_INFO_QUERIES',
-      headers: { ...bearer(tokens['Read-Only']), 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json' },
       payload: '{"value": {"not": "a value"}}',
     });
     expect(res.statusCode).toBe(403);
@@ -87,18 +74,20 @@ describe('configuration', () => {
   });
 
   it('sets CMD_INFO from its yes/no string', async () => {
-    expect((await call('POST', '/api/graph/config/CMD_INFO?value=no')).json()).toEqual({ config: 'OK' });
+    expect((await admin.inject({ method: 'POST', url: '/api/graph/config/CMD_INFO?value=no' })).json()).toEqual({
+      config: 'OK',
+    });
     expect(await configValue('CMD_INFO')).toBe(0);
-    expect((await call('GET', '/api/graph/config/CMD_INFO')).json()).toEqual({ config: 'no' });
-    await call('POST', '/api/graph/config/CMD_INFO?value=yes');
+    expect((await admin.inject({ method: 'GET', url: '/api/graph/config/CMD_INFO' })).json()).toEqual({ config: 'no' });
+    await admin.inject({ method: 'POST', url: '/api/graph/config/CMD_INFO?value=yes' });
     expect(await configValue('CMD_INFO')).toBe(1);
   });
 
   it("answers FalkorDB's refusals with 400 and its text", async () => {
-    const unknown = await call('GET', '/api/graph/config/NO_SUCH_PARAMETER');
+    const unknown = await admin.inject({ method: 'GET', url: '/api/graph/config/NO_SUCH_PARAMETER' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json<{ message: string }>().message).toMatch(/Unknown configuration field/i);
-    const static_ = await call('POST', '/api/graph/config/THREAD_COUNT?value=4');
+    const static_ = await admin.inject({ method: 'POST', url: '/api/graph/config/THREAD_COUNT?value=4' });
     expect(static_.statusCode).toBe(400);
     expect(static_.json<{ message: string }>().message).toMatch(/cannot be set at run-time/i);
   });
@@ -114,10 +103,9 @@ describe('database users', () => {
     'checks the role before the request: a Read-Write token sending %s %s with bad input gets 403, not 400',
     async (method, url, payload) => {
       const before = await databaseSnapshot(t.falkordb);
-      const res = await t.app.inject({
+      const res = await t.as('Read-Write').inject({
         method,
         url,
-        headers: bearer(tokens['Read-Write']),
         ...(payload === undefined ? {} : { payload }),
       });
       expect(res.statusCode, res.body).toBe(403);
@@ -126,7 +114,7 @@ describe('database users', () => {
   );
 
   it('lists users with their roles read back from ACL GETUSER', async () => {
-    const res = await call('GET', '/api/user');
+    const res = await admin.inject({ method: 'GET', url: '/api/user' });
     expect(res.statusCode).toBe(200);
     expect(res.json<{ result: unknown[] }>().result).toEqual(
       expect.arrayContaining([
@@ -139,25 +127,28 @@ describe('database users', () => {
   });
 
   it('creates a user (201 with location) who can then sign in with the detected role', async () => {
-    const res = await call('POST', '/api/user', {
-      username: 'carol',
-      password: 'pass word > ~* +@all',
-      role: 'Read-Write',
+    const res = await admin.inject({
+      method: 'POST',
+      url: '/api/user',
+      payload: {
+        username: 'carol',
+        password: 'pass word > ~* +@all',
+        role: 'Read-Write',
+      },
     });
     expect(res.statusCode).toBe(201);
     expect(res.headers.location).toBe('/api/user/carol');
     expect(res.json()).toEqual({ message: 'User carol created' });
     // The location names a resource that exists: one user, in the shape of a list item.
-    const located = await call('GET', res.headers.location as string);
+    const located = await admin.inject({ method: 'GET', url: res.headers.location as string });
     expect(located.statusCode).toBe(200);
     expect(located.json()).toEqual({ username: 'carol', role: 'Read-Write', selected: false });
-    const missing = await call('GET', '/api/user/nobody-here');
+    const missing = await admin.inject({ method: 'GET', url: '/api/user/nobody-here' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: 'User nobody-here not found' });
-    const asReader = await t.app.inject({
+    const asReader = await t.as('Read-Only').inject({
       method: 'GET',
       url: '/api/user/carol',
-      headers: bearer(tokens['Read-Only']),
     });
     expect(asReader.statusCode).toBe(403);
     // The odd password is one password, not extra ACL rules.
@@ -166,7 +157,11 @@ describe('database users', () => {
     const token = await createToken(t.app, credentials(t.falkordb, 'carol', 'pass word > ~* +@all'));
     expect(decodeJwt(token).role).toBe('Read-Write');
 
-    const again = await call('POST', '/api/user', { username: 'carol', password: 'x', role: 'Admin' });
+    const again = await admin.inject({
+      method: 'POST',
+      url: '/api/user',
+      payload: { username: 'carol', password: 'x', role: 'Admin' },
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ message: 'User carol already exists' });
     expect(await aclCommands('carol')).not.toContain('+@all');
@@ -184,7 +179,7 @@ describe('database users', () => {
       { password: 'x', role: 'Admin' },
       { username: 'eve', password: '', role: 'Admin' },
     ]) {
-      const res = await call('POST', '/api/user', body);
+      const res = await admin.inject({ method: 'POST', url: '/api/user', payload: body });
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(Object.keys(res.json<object>())).toEqual(['message']);
     }
@@ -192,37 +187,57 @@ describe('database users', () => {
   });
 
   it('changes a role through the query or the body, keeping the password, and 404s a missing user', async () => {
-    await call('POST', '/api/user', { username: 'dave', password: 'dave-pw', role: 'Read-Only' });
-    const res = await call('PATCH', '/api/user/dave?role=Admin');
+    await admin.inject({
+      method: 'POST',
+      url: '/api/user',
+      payload: { username: 'dave', password: 'dave-pw', role: 'Read-Only' },
+    });
+    const res = await admin.inject({ method: 'PATCH', url: '/api/user/dave?role=Admin' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'User dave updated' });
     expect(await aclCommands('dave')).toBe('+@all');
     expect(decodeJwt(await createToken(t.app, credentials(t.falkordb, 'dave', 'dave-pw'))).role).toBe('Admin');
-    await call('PATCH', '/api/user/dave', { role: 'Read-Only' });
+    await admin.inject({ method: 'PATCH', url: '/api/user/dave', payload: { role: 'Read-Only' } });
     expect(await aclCommands('dave')).toContain('+graph.ro_query');
     expect(await aclCommands('dave')).not.toContain('+graph.query ');
 
-    const missing = await call('PATCH', '/api/user/nobody-here?role=Admin');
+    const missing = await admin.inject({ method: 'PATCH', url: '/api/user/nobody-here?role=Admin' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: 'User nobody-here not found' });
     expect(await aclCommands('nobody-here')).toBeNull();
-    const noRole = await call('PATCH', '/api/user/dave');
+    const noRole = await admin.inject({ method: 'PATCH', url: '/api/user/dave' });
     expect(noRole.statusCode).toBe(400);
     expect(noRole.json()).toEqual({ message: 'Missing parameter role' });
   });
 
   it('deletes users all together, and never the default user', async () => {
-    await call('POST', '/api/user', { username: 'gone1', password: 'pw', role: 'Read-Only' });
-    await call('POST', '/api/user', { username: 'gone2', password: 'pw', role: 'Read-Only' });
-    const withDefault = await call('DELETE', '/api/user', { users: [{ username: 'gone1' }, { username: 'default' }] });
+    await admin.inject({
+      method: 'POST',
+      url: '/api/user',
+      payload: { username: 'gone1', password: 'pw', role: 'Read-Only' },
+    });
+    await admin.inject({
+      method: 'POST',
+      url: '/api/user',
+      payload: { username: 'gone2', password: 'pw', role: 'Read-Only' },
+    });
+    const withDefault = await admin.inject({
+      method: 'DELETE',
+      url: '/api/user',
+      payload: { users: [{ username: 'gone1' }, { username: 'default' }] },
+    });
     expect(withDefault.statusCode).toBe(400);
     expect(withDefault.json()).toEqual({ message: 'The default user cannot be deleted' });
     expect(await aclCommands('gone1')).not.toBeNull();
-    const res = await call('DELETE', '/api/user', { users: [{ username: 'gone1' }, { username: 'gone2' }] });
+    const res = await admin.inject({
+      method: 'DELETE',
+      url: '/api/user',
+      payload: { users: [{ username: 'gone1' }, { username: 'gone2' }] },
+    });
     expect(res.json()).toEqual({ message: 'Users deleted' });
     expect(await aclCommands('gone1')).toBeNull();
     expect(await aclCommands('gone2')).toBeNull();
-    const empty = await call('DELETE', '/api/user', { users: [] });
+    const empty = await admin.inject({ method: 'DELETE', url: '/api/user', payload: { users: [] } });
     expect(empty.statusCode).toBe(400);
   });
 });

@@ -1,31 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
 import {
   adminClient,
-  bearer,
   createDbUser,
   createToken,
   credentials,
   databaseSnapshot,
   graphQuery,
   parseEvents,
-  tokensForEveryRole,
-  type RoleTokens,
+  useBrowserApp,
 } from '../support/browser.js';
 import { startTestFalkorDB } from '../support/falkordb.js';
 
-let t: TestApp;
-let tokens: RoleTokens;
-let admin: Record<string, string>;
-beforeAll(async () => {
-  t = await startTestApp();
-  tokens = await tokensForEveryRole(t.app, t.falkordb, 'graphs');
-  admin = bearer(tokens.Admin);
-});
-afterAll(() => t.close());
-
-const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, headers = admin) =>
-  t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as never }) });
+const t = useBrowserApp({ prefix: 'graphs' });
+const admin = t.as('Admin');
 
 async function seed(graph: string): Promise<void> {
   await graphQuery(
@@ -37,50 +24,55 @@ async function seed(graph: string): Promise<void> {
 
 describe('graph endpoints', () => {
   it('GET /api/status answers online, and 404 when the database is unreachable', async () => {
-    const online = await call('GET', '/api/status');
+    const online = await admin.inject({ method: 'GET', url: '/api/status' });
     expect(online.statusCode).toBe(200);
     expect(online.json()).toEqual({ status: 'online' });
     // The user's database is another server than the token store, so only the database goes away.
     const userDb = await startTestFalkorDB();
     await createDbUser(userDb, 'remote-admin', 'remote-pw', 'Admin');
     const token = await createToken(t.app, credentials(userDb, 'remote-admin', 'remote-pw'));
-    expect((await call('GET', '/api/status', undefined, bearer(token))).statusCode).toBe(200);
+    const remote = t.withToken(token);
+    expect((await remote.inject({ method: 'GET', url: '/api/status' })).statusCode).toBe(200);
     await userDb.stop();
-    const offline = await call('GET', '/api/status', undefined, bearer(token));
+    const offline = await remote.inject({ method: 'GET', url: '/api/status' });
     expect(offline.statusCode).toBe(404);
     expect(offline.json()).toEqual({ message: 'Database is offline or not accessible' });
-    const graphs = await call('GET', '/api/graph', undefined, bearer(token));
+    const graphs = await remote.inject({ method: 'GET', url: '/api/graph' });
     expect(graphs.statusCode).toBe(503);
     expect(graphs.json()).toEqual({ message: 'Database is offline or not accessible' });
   });
 
   it('creates a graph, or verifies that it exists, and lists it', async () => {
-    const created = await call('POST', '/api/graph/created');
+    const created = await admin.inject({ method: 'POST', url: '/api/graph/created' });
     expect(created.json()).toEqual({ message: 'Graph created created' });
     expect((await databaseSnapshot(t.falkordb)).graphs).toContain('created');
-    const again = await call('POST', '/api/graph/created');
+    const again = await admin.inject({ method: 'POST', url: '/api/graph/created' });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual({ message: 'Graph created already exists' });
-    const list = await call('GET', '/api/graph');
+    const list = await admin.inject({ method: 'GET', url: '/api/graph' });
     expect(list.json<{ opts: string[] }>().opts).toContain('created');
   });
 
   it('deletes a graph, and answers 404 for a missing one', async () => {
     await seed('doomed');
-    const deleted = await call('DELETE', '/api/graph/doomed');
+    const deleted = await admin.inject({ method: 'DELETE', url: '/api/graph/doomed' });
     expect(deleted.json()).toEqual({ message: 'Graph doomed deleted' });
     expect((await databaseSnapshot(t.falkordb)).graphs).not.toContain('doomed');
-    const missing = await call('DELETE', '/api/graph/doomed');
+    const missing = await admin.inject({ method: 'DELETE', url: '/api/graph/doomed' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: 'Graph doomed not found' });
   });
 
   it('renames with sourceName from the query or the body, refusing an existing target', async () => {
     await seed('rename-a');
-    const byQuery = await call('PATCH', '/api/graph/rename-b?sourceName=rename-a');
+    const byQuery = await admin.inject({ method: 'PATCH', url: '/api/graph/rename-b?sourceName=rename-a' });
     expect(byQuery.statusCode).toBe(200);
     expect(byQuery.json()).toEqual({ data: { result: 'OK' } });
-    const byBody = await call('PATCH', '/api/graph/rename-c', { sourceName: 'rename-b' });
+    const byBody = await admin.inject({
+      method: 'PATCH',
+      url: '/api/graph/rename-c',
+      payload: { sourceName: 'rename-b' },
+    });
     expect(byBody.json()).toEqual({ data: { result: 'OK' } });
     const graphs = (await databaseSnapshot(t.falkordb)).graphs;
     expect(graphs).toContain('rename-c');
@@ -91,43 +83,50 @@ describe('graph endpoints', () => {
     ]);
 
     await seed('rename-d');
-    const exists = await call('PATCH', '/api/graph/rename-d?sourceName=rename-c');
+    const exists = await admin.inject({ method: 'PATCH', url: '/api/graph/rename-d?sourceName=rename-c' });
     expect(exists.statusCode).toBe(400);
     expect(exists.json()).toEqual({ message: 'rename-d already exists' });
-    const missingSource = await call('PATCH', '/api/graph/rename-e');
+    const missingSource = await admin.inject({ method: 'PATCH', url: '/api/graph/rename-e' });
     expect(missingSource.statusCode).toBe(400);
     expect(missingSource.json()).toEqual({ message: 'Missing parameter sourceName' });
-    const unknownSource = await call('PATCH', '/api/graph/rename-e?sourceName=no-such-graph');
+    const unknownSource = await admin.inject({ method: 'PATCH', url: '/api/graph/rename-e?sourceName=no-such-graph' });
     expect(unknownSource.statusCode).toBe(404);
   });
 
   it('duplicates with GRAPH.COPY, refusing an existing target', async () => {
     await seed('dup-src');
-    const res = await call('PATCH', '/api/graph/dup-dst/duplicate?sourceName=dup-src');
+    const res = await admin.inject({ method: 'PATCH', url: '/api/graph/dup-dst/duplicate?sourceName=dup-src' });
     expect(res.json()).toEqual({ result: { status: 'OK' } });
     expect(await graphQuery(t.falkordb, 'dup-dst', 'MATCH (n) RETURN count(n)')).toEqual([[3]]);
     expect(await graphQuery(t.falkordb, 'dup-src', 'MATCH (n) RETURN count(n)')).toEqual([[3]]);
-    const exists = await call('PATCH', '/api/graph/dup-dst/duplicate', { sourceName: 'dup-src' });
+    const exists = await admin.inject({
+      method: 'PATCH',
+      url: '/api/graph/dup-dst/duplicate',
+      payload: { sourceName: 'dup-src' },
+    });
     expect(exists.statusCode).toBe(400);
     expect(exists.json()).toEqual({ message: 'dup-dst already exists' });
-    const missing = await call('PATCH', '/api/graph/dup-x/duplicate');
+    const missing = await admin.inject({ method: 'PATCH', url: '/api/graph/dup-x/duplicate' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toEqual({ message: 'Missing parameter sourceName' });
   });
 
   it('explains without running, profiles by running', async () => {
     await seed('plans');
-    const explain = await call('GET', `/api/graph/plans/explain?query=${encodeURIComponent('CREATE (:Ghost)')}`);
+    const explain = await admin.inject({
+      method: 'GET',
+      url: `/api/graph/plans/explain?query=${encodeURIComponent('CREATE (:Ghost)')}`,
+    });
     expect(explain.statusCode).toBe(200);
     expect(explain.json<{ result: string[] }>().result[0]).toMatch(/Create/);
     expect(await graphQuery(t.falkordb, 'plans', 'MATCH (g:Ghost) RETURN count(g)')).toEqual([[0]]);
-    const profile = await call(
-      'GET',
-      `/api/graph/plans/profile?query=${encodeURIComponent('MATCH (p:Person) RETURN p')}`,
-    );
+    const profile = await admin.inject({
+      method: 'GET',
+      url: `/api/graph/plans/profile?query=${encodeURIComponent('MATCH (p:Person) RETURN p')}`,
+    });
     expect(profile.statusCode).toBe(200);
     expect(profile.json<{ result: string[] }>().result.join('\n')).toMatch(/Records produced: 2/);
-    const missing = await call('GET', '/api/graph/plans/explain');
+    const missing = await admin.inject({ method: 'GET', url: '/api/graph/plans/explain' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toEqual({ message: 'Missing parameter query' });
   });
@@ -135,7 +134,7 @@ describe('graph endpoints', () => {
   it('lists functions, property keys, labels and relationship types keyed by the requested type', async () => {
     await seed('infos');
     const info = async (type: string) =>
-      (await call('GET', `/api/graph/infos/info?type=${encodeURIComponent(type)}`)).json<{
+      (await admin.inject({ method: 'GET', url: `/api/graph/infos/info?type=${encodeURIComponent(type)}` })).json<{
         result: { data: Record<string, string>[] };
       }>().result.data;
     expect(await info('(label)')).toEqual([{ '(label)': 'Person' }, { '(label)': 'City' }]);
@@ -151,7 +150,7 @@ describe('graph endpoints', () => {
         'Invalid parameter type: must be one of (function), (property key), (label), (relationship type)',
       ],
     ]) {
-      const res = await call('GET', url!);
+      const res = await admin.inject({ method: 'GET', url: url! });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ message });
     }
@@ -159,16 +158,20 @@ describe('graph endpoints', () => {
 
   it('counts nodes and relationships as JSON or as one SSE result event', async () => {
     await seed('counted');
-    const json = await call('GET', '/api/graph/counted/count');
+    const json = await admin.inject({ method: 'GET', url: '/api/graph/counted/count' });
     expect(json.json()).toEqual({ result: { nodes: 3, edges: 1 } });
-    const sse = await call('GET', '/api/graph/counted/count', undefined, { ...admin, accept: 'text/event-stream' });
+    const sse = await admin.inject({
+      method: 'GET',
+      url: '/api/graph/counted/count',
+      headers: { accept: 'text/event-stream' },
+    });
     expect(sse.headers['content-type']).toContain('text/event-stream');
     expect(parseEvents(sse.body)).toEqual([{ event: 'result', data: { nodes: 3, edges: 1 } }]);
   });
 
   it("exports the graph's DUMP, which RESTORE turns back into the graph", async () => {
     await seed('exported');
-    const res = await call('GET', '/api/graph/exported/export');
+    const res = await admin.inject({ method: 'GET', url: '/api/graph/exported/export' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/octet-stream');
     expect(res.headers['content-disposition']).toBe(
@@ -197,7 +200,7 @@ describe('graph endpoints', () => {
 
   it('keeps odd graph names out of the download header', async () => {
     await seed('we"ird\\name ü');
-    const res = await call('GET', `/api/graph/${encodeURIComponent('we"ird\\name ü')}/export`);
+    const res = await admin.inject({ method: 'GET', url: `/api/graph/${encodeURIComponent('we"ird\\name ü')}/export` });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toBe(
       `attachment; filename="we_ird_name__.dump"; filename*=UTF-8''${encodeURIComponent('we"ird\\name ü.dump')}`,
@@ -213,7 +216,7 @@ describe('graph endpoints', () => {
       '/api/graph/ghost/explain?query=MATCH%20(n)%20RETURN%20n',
       '/api/graph/ghost/0',
     ]) {
-      const res = await call('GET', url);
+      const res = await admin.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
       expect(res.json()).toEqual({ message: 'Graph ghost not found' });
     }

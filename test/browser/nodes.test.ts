@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { adminClient, bearer, graphQuery, tokensForEveryRole, type RoleTokens } from '../support/browser.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ActorRequest } from '../support/actor.js';
+import { adminClient, graphQuery, useBrowserApp } from '../support/browser.js';
 
-let t: TestApp;
-let tokens: RoleTokens;
-let admin: Record<string, string>;
-beforeAll(async () => {
-  t = await startTestApp();
-  tokens = await tokensForEveryRole(t.app, t.falkordb, 'nodes');
-  admin = bearer(tokens.Admin);
-});
-afterAll(() => t.close());
+const t = useBrowserApp({ prefix: 'nodes' });
+const admin = t.as('Admin');
 
 /** A fresh graph per test: nodes 0 (Ada) and 1 (Charles), relationship 0 between them. */
 beforeEach(async () => {
@@ -27,8 +20,6 @@ beforeEach(async () => {
   );
 });
 
-const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
-  t.app.inject({ method, url, headers: admin, ...(payload === undefined ? {} : { payload: payload as never }) });
 // The direct client reads FalkorDB's verbose replies, where lists come back as text such as "[a, b]".
 const state = () =>
   graphQuery(
@@ -39,7 +30,7 @@ const state = () =>
 
 describe('nodes and relationships', () => {
   it('reads a node with its relationships', async () => {
-    const res = await call('GET', '/api/graph/people/0');
+    const res = await admin.inject({ method: 'GET', url: '/api/graph/people/0' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       result: {
@@ -51,76 +42,105 @@ describe('nodes and relationships', () => {
         ],
       },
     });
-    const missing = await call('GET', '/api/graph/people/99');
+    const missing = await admin.inject({ method: 'GET', url: '/api/graph/people/99' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: 'Node 99 not found' });
   });
 
   it('deletes a relationship with type false and a node with type true', async () => {
-    const rel = await call('DELETE', '/api/graph/people/0', { type: false });
+    const rel = await admin.inject({ method: 'DELETE', url: '/api/graph/people/0', payload: { type: false } });
     expect(rel.statusCode).toBe(200);
     expect(rel.json()).toEqual({ message: 'Relationship 0 deleted' });
     expect(await graphQuery(t.falkordb, 'people', 'MATCH ()-[r]->() RETURN count(r)')).toEqual([[0]]);
-    const node = await call('DELETE', '/api/graph/people/1', { type: true });
+    const node = await admin.inject({ method: 'DELETE', url: '/api/graph/people/1', payload: { type: true } });
     expect(node.json()).toEqual({ message: 'Node 1 deleted' });
     expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) RETURN n.name')).toEqual([['Ada']]);
-    const gone = await call('DELETE', '/api/graph/people/1', { type: true });
+    const gone = await admin.inject({ method: 'DELETE', url: '/api/graph/people/1', payload: { type: true } });
     expect(gone.statusCode).toBe(404);
-    const noType = await call('DELETE', '/api/graph/people/0', {});
+    const noType = await admin.inject({ method: 'DELETE', url: '/api/graph/people/0', payload: {} });
     expect(noType.statusCode).toBe(400);
     expect(noType.json()).toEqual({ message: 'Missing parameter type' });
   });
 
   it('adds and removes labels', async () => {
-    expect((await call('POST', '/api/graph/people/0/label', { label: 'Mathematician' })).json()).toEqual({
+    expect(
+      (
+        await admin.inject({ method: 'POST', url: '/api/graph/people/0/label', payload: { label: 'Mathematician' } })
+      ).json(),
+    ).toEqual({
       message: 'Label added',
     });
     expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) WHERE ID(n) = 0 RETURN labels(n)')).toEqual([
       ['[Person, Mathematician]'],
     ]);
-    expect((await call('DELETE', '/api/graph/people/0/label', { label: 'Person' })).json()).toEqual({
+    expect(
+      (await admin.inject({ method: 'DELETE', url: '/api/graph/people/0/label', payload: { label: 'Person' } })).json(),
+    ).toEqual({
       message: 'Label removed',
     });
     expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) WHERE ID(n) = 0 RETURN labels(n)')).toEqual([
       ['[Mathematician]'],
     ]);
-    expect((await call('POST', '/api/graph/people/42/label', { label: 'X' })).statusCode).toBe(404);
+    expect(
+      (await admin.inject({ method: 'POST', url: '/api/graph/people/42/label', payload: { label: 'X' } })).statusCode,
+    ).toBe(404);
   });
 
   it('sets and removes properties of nodes and relationships, values as parameters', async () => {
     const tricky = `"}) MATCH (m) DETACH DELETE m //\\ '`;
-    expect((await call('POST', '/api/graph/people/0/motto', { value: tricky, type: true })).json()).toEqual({
+    expect(
+      (
+        await admin.inject({ method: 'POST', url: '/api/graph/people/0/motto', payload: { value: tricky, type: true } })
+      ).json(),
+    ).toEqual({
       message: 'Property set',
     });
     expect(
-      (await call('POST', '/api/graph/people/0/scores', { value: [1, 2.5, 'x', true], type: true })).statusCode,
+      (
+        await admin.inject({
+          method: 'POST',
+          url: '/api/graph/people/0/scores',
+          payload: { value: [1, 2.5, 'x', true], type: true },
+        })
+      ).statusCode,
     ).toBe(200);
-    expect((await call('POST', '/api/graph/people/0/weight', { value: 0.75, type: false })).statusCode).toBe(200);
+    expect(
+      (await admin.inject({ method: 'POST', url: '/api/graph/people/0/weight', payload: { value: 0.75, type: false } }))
+        .statusCode,
+    ).toBe(200);
     expect(
       await graphQuery(t.falkordb, 'people', 'MATCH (n)-[r]->() WHERE ID(n) = 0 RETURN n.motto, n.scores, r.weight'),
     ).toEqual([[tricky, '[1, 2.500000, x, true]', '0.75']]);
     expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) RETURN count(n)')).toEqual([[2]]);
 
-    expect((await call('DELETE', '/api/graph/people/0/motto', { type: true })).json()).toEqual({
+    expect(
+      (await admin.inject({ method: 'DELETE', url: '/api/graph/people/0/motto', payload: { type: true } })).json(),
+    ).toEqual({
       message: 'Property removed',
     });
-    expect((await call('DELETE', '/api/graph/people/0/since', { type: false })).json()).toEqual({
+    expect(
+      (await admin.inject({ method: 'DELETE', url: '/api/graph/people/0/since', payload: { type: false } })).json(),
+    ).toEqual({
       message: 'Property removed',
     });
     expect(await graphQuery(t.falkordb, 'people', 'MATCH (n)-[r]->() WHERE ID(n) = 0 RETURN n.motto, r.since')).toEqual(
       [[null, null]],
     );
 
-    const missingValue = await call('POST', '/api/graph/people/0/motto', { type: true });
+    const missingValue = await admin.inject({
+      method: 'POST',
+      url: '/api/graph/people/0/motto',
+      payload: { type: true },
+    });
     expect(missingValue.statusCode).toBe(400);
     expect(missingValue.json()).toEqual({ message: 'Missing parameter value' });
-    const missingType = await call('POST', '/api/graph/people/0/motto', { value: 1 });
+    const missingType = await admin.inject({ method: 'POST', url: '/api/graph/people/0/motto', payload: { value: 1 } });
     expect(missingType.json()).toEqual({ message: 'Missing parameter type' });
   });
 
   it('runs nothing injected through labels, property keys, ids or graph names', async () => {
     const before = await state();
-    const attempts: [string, string, unknown][] = [
+    const attempts: [ActorRequest['method'], string, unknown][] = [
       ['POST', '/api/graph/people/0/label', { label: 'x` SET n.pwned=1 //' }],
       ['DELETE', '/api/graph/people/0/label', { label: 'Person`) DETACH DELETE n //' }],
       ['POST', `/api/graph/people/0/${encodeURIComponent('name` = 1 SET n.pwned = 1 //')}`, { value: 1, type: true }],
@@ -131,7 +151,7 @@ describe('nodes and relationships', () => {
       ['DELETE', '/api/graph/people/0)%20DETACH%20DELETE%20(m', { type: true }],
     ];
     for (const [method, url, payload] of attempts) {
-      const res = await call(method as 'GET', url, payload);
+      const res = await admin.inject({ method, url, payload });
       expect(res.statusCode, url).toBe(400);
       expect(Object.keys(res.json<object>())).toEqual(['message']);
     }
@@ -142,10 +162,23 @@ describe('nodes and relationships', () => {
   });
 
   it('quotes unusual but harmless names as identifiers', async () => {
-    expect((await call('POST', '/api/graph/people/0/label', { label: 'Has Space & ünïcode' })).statusCode).toBe(200);
     expect(
-      (await call('POST', `/api/graph/people/0/${encodeURIComponent('odd key!')}`, { value: 'v', type: true }))
-        .statusCode,
+      (
+        await admin.inject({
+          method: 'POST',
+          url: '/api/graph/people/0/label',
+          payload: { label: 'Has Space & ünïcode' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await admin.inject({
+          method: 'POST',
+          url: `/api/graph/people/0/${encodeURIComponent('odd key!')}`,
+          payload: { value: 'v', type: true },
+        })
+      ).statusCode,
     ).toBe(200);
     expect(await graphQuery(t.falkordb, 'people', 'MATCH (n:`Has Space & ünïcode`) RETURN n.`odd key!`')).toEqual([
       ['v'],
@@ -160,7 +193,7 @@ describe('role before validation', () => {
     ['POST', '/api/graph/people/0/age', { value: { nested: true } }],
   ] as const)('answers a Read-Only %s %s with a bad body 403, not 400', async (method, url, payload) => {
     const before = await state();
-    const res = await t.app.inject({ method, url, headers: bearer(tokens['Read-Only']), payload });
+    const res = await t.as('Read-Only').inject({ method, url, payload });
     expect(res.statusCode).toBe(403);
     expect(await state()).toEqual(before);
   });
@@ -168,15 +201,19 @@ describe('role before validation', () => {
 
 describe('element creation (POST /api/graph/{graph}/{element})', () => {
   it('creates a node with labels and properties, every value a parameter', async () => {
-    const res = await call('POST', '/api/graph/people/new', {
-      type: true,
-      label: ['Person', 'Poet'],
-      attributes: [
-        ['name', 'Byron'],
-        ['born', 1788],
-        ['quote', 'it\'s "odd" `here`'],
-        ['__proto__', 'kept'],
-      ],
+    const res = await admin.inject({
+      method: 'POST',
+      url: '/api/graph/people/new',
+      payload: {
+        type: true,
+        label: ['Person', 'Poet'],
+        attributes: [
+          ['name', 'Byron'],
+          ['born', 1788],
+          ['quote', 'it\'s "odd" `here`'],
+          ['__proto__', 'kept'],
+        ],
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     const created = res.json<{
@@ -192,16 +229,26 @@ describe('element creation (POST /api/graph/{graph}/{element})', () => {
     expect(stored).toEqual([['[Person, Poet]', 'Byron', 'it\'s "odd" `here`']]);
     // A node ignores end nodes it was sent, even an empty list (found by the fuzzer: once a 500).
     expect(
-      (await call('POST', '/api/graph/people/new', { type: true, label: ['X'], selectedNodes: [] })).statusCode,
+      (
+        await admin.inject({
+          method: 'POST',
+          url: '/api/graph/people/new',
+          payload: { type: true, label: ['X'], selectedNodes: [] },
+        })
+      ).statusCode,
     ).toBe(200);
   });
 
   it('creates a relationship between two existing nodes, and creates nothing when one is missing', async () => {
-    const res = await call('POST', '/api/graph/people/new', {
-      type: false,
-      label: ['ADMIRES'],
-      attributes: [['since', 1840]],
-      selectedNodes: [{ id: 1 }, { id: 0 }],
+    const res = await admin.inject({
+      method: 'POST',
+      url: '/api/graph/people/new',
+      payload: {
+        type: false,
+        label: ['ADMIRES'],
+        attributes: [['since', 1840]],
+        selectedNodes: [{ id: 1 }, { id: 0 }],
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<{ result: { data: [{ e: unknown }] } }>().result.data[0].e).toMatchObject({
@@ -211,11 +258,15 @@ describe('element creation (POST /api/graph/{graph}/{element})', () => {
       properties: { since: 1840 },
     });
     const before = await state();
-    const missing = await call('POST', '/api/graph/people/new', {
-      type: false,
-      label: ['ADMIRES'],
-      attributes: [],
-      selectedNodes: [{ id: 0 }, { id: 999 }],
+    const missing = await admin.inject({
+      method: 'POST',
+      url: '/api/graph/people/new',
+      payload: {
+        type: false,
+        label: ['ADMIRES'],
+        attributes: [],
+        selectedNodes: [{ id: 0 }, { id: 999 }],
+      },
     });
     expect(missing.statusCode).toBe(404);
     expect(await state()).toEqual(before);
@@ -229,25 +280,28 @@ describe('element creation (POST /api/graph/{graph}/{element})', () => {
       { type: true, label: ['Bad`Label'] },
       { label: ['Person'] },
     ]) {
-      const res = await call('POST', '/api/graph/people/new', body);
+      const res = await admin.inject({ method: 'POST', url: '/api/graph/people/new', payload: body });
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
     }
-    expect((await call('POST', '/api/graph/nowhere/new', { type: true, label: ['X'] })).statusCode).toBe(404);
-    expect((await call('GET', '/api/graph')).json<{ opts: string[] }>().opts).not.toContain('nowhere');
+    expect(
+      (await admin.inject({ method: 'POST', url: '/api/graph/nowhere/new', payload: { type: true, label: ['X'] } }))
+        .statusCode,
+    ).toBe(404);
+    expect((await admin.inject({ method: 'GET', url: '/api/graph' })).json<{ opts: string[] }>().opts).not.toContain(
+      'nowhere',
+    );
   });
 
   it('is for Read-Write and Admin tokens', async () => {
-    const res = await t.app.inject({
+    const res = await t.as('Read-Only').inject({
       method: 'POST',
       url: '/api/graph/people/new',
-      headers: bearer(tokens['Read-Only']),
       payload: { type: true, label: ['X'] },
     });
     expect(res.statusCode).toBe(403);
-    const writer = await t.app.inject({
+    const writer = await t.as('Read-Write').inject({
       method: 'POST',
       url: '/api/graph/people/new',
-      headers: bearer(tokens['Read-Write']),
       payload: { type: true, label: ['X'] },
     });
     expect(writer.statusCode).toBe(200);

@@ -1,20 +1,14 @@
 // Issue 15: a query's timeout is clamped to QUERY_TIMEOUT_MAX_MS, and timeout=0 no longer means "no limit".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { bearer, parseEvents, tokensForEveryRole, type RoleTokens } from '../support/browser.js';
+import { bearer, parseEvents, tokensForEveryRole, type RoleTokens, useBrowserApp } from '../support/browser.js';
 import { createClient } from 'redis';
 import { clampQueryTimeout } from '../../src/browser/graphs/query-service.js';
 import { startTestFalkorDB } from '../support/falkordb.js';
+import { sleep } from '../support/wait.js';
 
-let t: TestApp;
-let tokens: RoleTokens;
+const t = useBrowserApp({ prefix: 'bounds', env: { QUERY_TIMEOUT_MAX_MS: '100' } });
 const SLOW_QUERY = 'UNWIND range(1, 20000000) AS x RETURN count(x) AS n';
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { QUERY_TIMEOUT_MAX_MS: '100' } });
-  tokens = await tokensForEveryRole(t.app, t.falkordb, 'bounds');
-});
-afterAll(() => t.close());
 
 const url = (timeout: string) => `/api/graph/bounds?query=${encodeURIComponent(SLOW_QUERY)}&timeout=${timeout}`;
 
@@ -23,10 +17,10 @@ describe('QUERY_TIMEOUT_MAX_MS', () => {
     const stream = await t.app.inject({
       method: 'GET',
       url: url(timeout),
-      headers: { ...bearer(tokens.Admin), accept: 'text/event-stream' },
+      headers: { ...bearer(t.tokens.Admin), accept: 'text/event-stream' },
     });
     expect(parseEvents(stream.body)).toEqual([{ event: 'error', data: { message: 'Query timed out', status: 400 } }]);
-    const json = await t.app.inject({ method: 'GET', url: url(timeout), headers: bearer(tokens.Admin) });
+    const json = await t.app.inject({ method: 'GET', url: url(timeout), headers: bearer(t.tokens.Admin) });
     expect(json.statusCode).toBe(400);
     expect(json.json()).toEqual({ message: 'Query timed out' });
   });
@@ -92,7 +86,8 @@ describe('QUERY_ROWS_MAX, QUERY_RESULT_BYTES_MAX, QUERIES_PER_TOKEN and QUERIES_
 
   it('runs at most QUERIES_PER_TOKEN queries of one token and QUERIES_PER_CLIENT of one client at once, then frees the slots', async () => {
     const first = [run(holders.Admin, SLOW_QUERY), run(holders.Admin, SLOW_QUERY)];
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Let the slow queries take their slots before the next request asks for one.
+    await sleep(150);
     const thirdOfToken = await run(holders.Admin, 'RETURN 1 AS one');
     expect([thirdOfToken.statusCode, thirdOfToken.json(), thirdOfToken.headers['retry-after']]).toEqual([
       429,
@@ -100,7 +95,8 @@ describe('QUERY_ROWS_MAX, QUERY_RESULT_BYTES_MAX, QUERIES_PER_TOKEN and QUERIES_
       '1',
     ]);
     const otherToken = run(otherHolders.Admin, SLOW_QUERY);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // As above: this one's slot is taken before the next request asks.
+    await sleep(150);
     const fourthOfClient = await run(otherHolders['Read-Write'], 'RETURN 1 AS one');
     expect([fourthOfClient.statusCode, fourthOfClient.json()]).toEqual([
       429,

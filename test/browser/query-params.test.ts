@@ -1,24 +1,19 @@
 // `params` on the query route (issue 22): every JSON value type arrives in FalkorDB as the value it is, text never
 // becomes Cypher, and bad parameters are a 400 before anything runs.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { bearer, graphQuery, parseEvents, tokensForEveryRole, type RoleTokens } from '../support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, graphQuery, parseEvents, useBrowserApp } from '../support/browser.js';
 import { parseQueryParams } from '../../src/browser/graphs/query-params.js';
 
-let t: TestApp;
-let tokens: RoleTokens;
+const t = useBrowserApp({ prefix: 'params' });
 beforeAll(async () => {
-  t = await startTestApp();
-  tokens = await tokensForEveryRole(t.app, t.falkordb, 'params');
   await graphQuery(
     t.falkordb,
     'people',
     "CREATE (:Person {name: 'Ada', born: 1815}), (:Person {name: 'Charles', born: 1791})",
   );
 });
-afterAll(() => t.close());
 
-const run = (query: string, params: unknown, token = tokens['Read-Only'], accept?: string) =>
+const run = (query: string, params: unknown, token = t.tokens['Read-Only'], accept?: string) =>
   t.app.inject({
     method: 'GET',
     url: `/api/graph/people?query=${encodeURIComponent(query)}&timeout=5000&params=${encodeURIComponent(typeof params === 'string' ? params : JSON.stringify(params))}`,
@@ -54,7 +49,7 @@ describe('query parameters', () => {
         await run(
           'MATCH (p:Person {name: $name}) RETURN p.born AS born',
           { name: 'Ada' },
-          tokens['Read-Only'],
+          t.tokens['Read-Only'],
           'text/event-stream',
         )
       ).body,
@@ -67,7 +62,7 @@ describe('query parameters', () => {
     const res = await run(
       'RETURN $name AS name',
       { name: '" RETURN 1 UNION CREATE (:Injected) RETURN 1 //' },
-      tokens['Read-Write'],
+      t.tokens['Read-Write'],
     );
     expect(res.json<{ data: unknown[] }>().data).toEqual([{ name: '" RETURN 1 UNION CREATE (:Injected) RETURN 1 //' }]);
     expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) RETURN count(n)')).toEqual(before);
@@ -86,7 +81,7 @@ describe('query parameters', () => {
   ])('refuses params %s with 400 before running anything', async (params, message) => {
     const res = await run('RETURN 1 AS one', params);
     expect([res.statusCode, res.json()]).toEqual([400, { message }]);
-    const events = parseEvents((await run('RETURN 1 AS one', params, tokens['Read-Only'], 'text/event-stream')).body);
+    const events = parseEvents((await run('RETURN 1 AS one', params, t.tokens['Read-Only'], 'text/event-stream')).body);
     expect(events).toEqual([{ event: 'error', data: { message, status: 400 } }]);
   });
 

@@ -1,6 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   abortableGet,
   adminClient,
@@ -8,27 +6,20 @@ import {
   databaseSnapshot,
   graphQuery,
   parseEvents,
-  tokensForEveryRole,
-  type RoleTokens,
+  useBrowserApp,
 } from '../support/browser.js';
+import { eventually, sleep } from '../support/wait.js';
 
-let t: TestApp;
-let tokens: RoleTokens;
-let baseUrl: string;
+const t = useBrowserApp({ prefix: 'stream', deps: { sseHeartbeatMs: 100 }, listen: true });
 const SLOW_QUERY = 'UNWIND range(1, 20000000) AS x RETURN count(x) AS n';
 
-beforeAll(async () => {
-  t = await startTestApp({ deps: { sseHeartbeatMs: 100 } });
-  tokens = await tokensForEveryRole(t.app, t.falkordb, 'stream');
-  await graphQuery(
+beforeAll(() =>
+  graphQuery(
     t.falkordb,
     'social',
     "CREATE (:Person {name: 'Ada', born: 1815})-[:KNOWS {since: 1833}]->(:Person {name: 'Charles'})",
-  );
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-});
-afterAll(() => t.close());
+  ),
+);
 
 const url = (graph: string, query: string, timeout: string | null = '5000') =>
   `/api/graph/${encodeURIComponent(graph)}?query=${encodeURIComponent(query)}${timeout === null ? '' : `&timeout=${timeout}`}`;
@@ -39,7 +30,7 @@ describe('the query stream', () => {
     const res = await t.app.inject({
       method: 'GET',
       url: url('social', 'MATCH (p:Person) RETURN p.name AS name ORDER BY name'),
-      headers: sse(tokens['Read-Only']),
+      headers: sse(t.tokens['Read-Only']),
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
@@ -56,7 +47,7 @@ describe('the query stream', () => {
     const res = await t.app.inject({
       method: 'GET',
       url: url('social', 'MATCH (p:Person) RETURN count(p) AS n'),
-      headers: bearer(tokens['Read-Only']),
+      headers: bearer(t.tokens['Read-Only']),
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('application/json');
@@ -69,7 +60,7 @@ describe('the query stream', () => {
       x: i + 1,
       m: { twice: (i + 1) * 2, name: `r${i + 1}` },
     }));
-    const json = await fetch(`${baseUrl}${url('social', query)}`, { headers: bearer(tokens.Admin) });
+    const json = await fetch(`${t.baseUrl}${url('social', query)}`, { headers: bearer(t.tokens.Admin) });
     expect(json.status).toBe(200);
     // No Content-Length: the body was written in pieces rather than built as one string first.
     expect(json.headers.get('content-length')).toBeNull();
@@ -78,7 +69,7 @@ describe('the query stream', () => {
     expect(body.data).toEqual(expected);
     expect(body.metadata.some((line) => line.startsWith('Query internal execution time'))).toBe(true);
 
-    const stream = await fetch(`${baseUrl}${url('social', query)}`, { headers: sse(tokens.Admin) });
+    const stream = await fetch(`${t.baseUrl}${url('social', query)}`, { headers: sse(t.tokens.Admin) });
     const events = parseEvents(await stream.text());
     expect(events.map((e) => e.event)).toEqual(['result']);
     expect((events[0]!.data as { data: unknown[] }).data).toEqual(expected);
@@ -88,7 +79,7 @@ describe('the query stream', () => {
     const res = await t.app.inject({
       method: 'GET',
       url: url('social', "MATCH (p:Person {name: 'Nobody'}) RETURN p"),
-      headers: bearer(tokens.Admin),
+      headers: bearer(t.tokens.Admin),
     });
     expect(Object.keys(res.json<object>())).toEqual(['metadata']);
   });
@@ -100,7 +91,7 @@ describe('the query stream', () => {
       'localdatetime("2024-01-02T03:04:05") AS at, date("2024-01-02") AS day, localtime("12:30:00") AS noon, duration("P1DT2H") AS span,',
       '9007199254740993 AS big, -42 AS small, 0.5 AS half',
     ].join(' ');
-    const res = await t.app.inject({ method: 'GET', url: url('social', query), headers: bearer(tokens.Admin) });
+    const res = await t.app.inject({ method: 'GET', url: url('social', query), headers: bearer(t.tokens.Admin) });
     expect(res.statusCode, res.body).toBe(200);
     const [row] = res.json<{ data: Record<string, unknown>[] }>().data;
     const ada = { id: 0, labels: ['Person'], properties: { name: 'Ada', born: 1815 } };
@@ -125,7 +116,7 @@ describe('the query stream', () => {
     const res = await t.app.inject({
       method: 'GET',
       url: url('social', 'CREATE (:Intruder) RETURN 1'),
-      headers: sse(tokens['Read-Only']),
+      headers: sse(t.tokens['Read-Only']),
     });
     const events = parseEvents(res.body);
     expect(events).toEqual([
@@ -135,13 +126,13 @@ describe('the query stream', () => {
     const json = await t.app.inject({
       method: 'GET',
       url: url('social', 'CREATE (:Intruder) RETURN 1'),
-      headers: bearer(tokens['Read-Only']),
+      headers: bearer(t.tokens['Read-Only']),
     });
     expect(json.statusCode).toBe(400);
     const rw = await t.app.inject({
       method: 'GET',
       url: url('writable', 'CREATE (:Allowed) RETURN 1'),
-      headers: bearer(tokens['Read-Write']),
+      headers: bearer(t.tokens['Read-Write']),
     });
     expect(rw.statusCode).toBe(200);
     expect(await graphQuery(t.falkordb, 'writable', 'MATCH (a:Allowed) RETURN count(a)')).toEqual([[1]]);
@@ -151,7 +142,7 @@ describe('the query stream', () => {
     const res = await t.app.inject({
       method: 'GET',
       url: url('social', 'MATCH (n RETURN n'),
-      headers: sse(tokens.Admin),
+      headers: sse(t.tokens.Admin),
     });
     const [event] = parseEvents(res.body);
     expect(event!.event).toBe('error');
@@ -162,7 +153,7 @@ describe('the query stream', () => {
   });
 
   it('leaves no graph behind when a query on a graph that did not exist fails, and keeps existing graphs', async () => {
-    for (const headers of [bearer(tokens.Admin), sse(tokens['Read-Write'])]) {
+    for (const headers of [bearer(t.tokens.Admin), sse(t.tokens['Read-Write'])]) {
       const res = await t.app.inject({ method: 'GET', url: url('never-created', 'MATCH (n RETURN n'), headers });
       expect(res.body).toContain('errMsg');
       expect((await databaseSnapshot(t.falkordb)).graphs).not.toContain('never-created');
@@ -170,7 +161,7 @@ describe('the query stream', () => {
     const failed = await t.app.inject({
       method: 'GET',
       url: url('social', 'MATCH (n RETURN n'),
-      headers: bearer(tokens.Admin),
+      headers: bearer(t.tokens.Admin),
     });
     expect(failed.statusCode).toBe(400);
     expect(await graphQuery(t.falkordb, 'social', 'MATCH (p:Person) RETURN count(p)')).toEqual([[2]]);
@@ -185,10 +176,10 @@ describe('the query stream', () => {
       ['/api/graph/fresh-graph?timeout=100', 'Missing parameter query'],
       ['/api/graph/fresh-graph?timeout=100&query=', 'Missing parameter query'],
     ] as const) {
-      const stream = await t.app.inject({ method: 'GET', url: path, headers: sse(tokens.Admin) });
+      const stream = await t.app.inject({ method: 'GET', url: path, headers: sse(t.tokens.Admin) });
       expect(stream.statusCode).toBe(200);
       expect(parseEvents(stream.body)).toEqual([{ event: 'error', data: { message, status: 400 } }]);
-      const json = await t.app.inject({ method: 'GET', url: path, headers: bearer(tokens.Admin) });
+      const json = await t.app.inject({ method: 'GET', url: path, headers: bearer(t.tokens.Admin) });
       expect(json.statusCode).toBe(400);
       expect(json.json()).toEqual({ message });
     }
@@ -196,12 +187,16 @@ describe('the query stream', () => {
   });
 
   it('passes the timeout to FalkorDB in milliseconds', async () => {
-    const res = await t.app.inject({ method: 'GET', url: url('social', SLOW_QUERY, '1'), headers: sse(tokens.Admin) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: url('social', SLOW_QUERY, '1'),
+      headers: sse(t.tokens.Admin),
+    });
     expect(parseEvents(res.body)).toEqual([{ event: 'error', data: { message: 'Query timed out', status: 400 } }]);
   });
 
   it('sends comment heartbeats while a query runs', async () => {
-    const res = await fetch(`${baseUrl}${url('social', SLOW_QUERY, '60000')}`, { headers: sse(tokens.Admin) });
+    const res = await fetch(`${t.baseUrl}${url('social', SLOW_QUERY, '60000')}`, { headers: sse(t.tokens.Admin) });
     const text = await res.text();
     expect(text).toMatch(/^: heartbeat\n\n/m);
     expect(parseEvents(text)).toEqual([
@@ -211,14 +206,15 @@ describe('the query stream', () => {
 
   it('does not hold back other requests with the same token while a slow query runs', async () => {
     let slowDone = false;
-    const slow = fetch(`${baseUrl}${url('social', SLOW_QUERY, '60000')}`, { headers: bearer(tokens.Admin) }).then(
+    const slow = fetch(`${t.baseUrl}${url('social', SLOW_QUERY, '60000')}`, { headers: bearer(t.tokens.Admin) }).then(
       async (res) => {
         slowDone = true;
         return res.json();
       },
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const quick = await fetch(`${baseUrl}/api/graph`, { headers: bearer(tokens.Admin) });
+    // The slow query has to be running before the quick request is sent.
+    await sleep(100);
+    const quick = await fetch(`${t.baseUrl}/api/graph`, { headers: bearer(t.tokens.Admin) });
     expect(quick.status).toBe(200);
     expect(slowDone).toBe(false);
     expect(await slow).toMatchObject({ data: [{ n: 20_000_000 }] });
@@ -231,18 +227,16 @@ describe('the query stream', () => {
         .split('\n')
         .filter((line) => line.includes('user=stream-admin')).length;
     try {
-      const pending = abortableGet(`${baseUrl}${url('social', SLOW_QUERY, '60000')}`, sse(tokens.Admin));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const pending = abortableGet(`${t.baseUrl}${url('social', SLOW_QUERY, '60000')}`, sse(t.tokens.Admin));
+      // Let the query reach FalkorDB on its connection before counting and aborting.
+      await sleep(300);
       const during = await connections();
       expect(during).toBeGreaterThan(0);
       pending.abort();
       await expect(pending.done).rejects.toThrow('aborted by the test');
       // FalkorDB finishes the query on its own thread, then notices the closed socket.
       let after = during;
-      for (let i = 0; i < 50 && after >= during; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        after = await connections();
-      }
+      await eventually(async () => (after = await connections()) < during, 5000, 100);
       expect(after).toBe(during - 1);
     } finally {
       await client.close();
@@ -254,13 +248,21 @@ describe('keys named __proto__', () => {
   it('keeps them in rows, maps and properties, as JSON and as SSE', async () => {
     await graphQuery(t.falkordb, 'protos', "CREATE (:Thing {`__proto__`: 'prop'})");
     const query = "MATCH (n:Thing) RETURN {`__proto__`: 'map', inner: 1} AS m, n, 'column' AS `__proto__`";
-    const json = await t.app.inject({ method: 'GET', url: url('protos', query), headers: bearer(tokens['Read-Only']) });
+    const json = await t.app.inject({
+      method: 'GET',
+      url: url('protos', query),
+      headers: bearer(t.tokens['Read-Only']),
+    });
     expect(json.statusCode).toBe(200);
     const text = json.body;
     expect(text).toContain('"__proto__":"map"');
     expect(text).toContain('"__proto__":"prop"');
     expect(text).toContain('"__proto__":"column"');
-    const stream = await t.app.inject({ method: 'GET', url: url('protos', query), headers: sse(tokens['Read-Only']) });
+    const stream = await t.app.inject({
+      method: 'GET',
+      url: url('protos', query),
+      headers: sse(t.tokens['Read-Only']),
+    });
     expect(stream.body).toContain('"__proto__":"map"');
     expect(stream.body).toContain('"__proto__":"column"');
   });
@@ -277,14 +279,14 @@ describe('LOAD CSV from URLs (issue 15)', () => {
   ];
 
   it.each(attempts)('refuses %j with 400 on the JSON query route, explain and profile', async (query) => {
-    const json = await t.app.inject({ method: 'GET', url: url('csv', query), headers: bearer(tokens['Read-Only']) });
+    const json = await t.app.inject({ method: 'GET', url: url('csv', query), headers: bearer(t.tokens['Read-Only']) });
     expect(json.statusCode).toBe(400);
     expect(json.json()).toEqual(refused);
     for (const route of ['explain', 'profile']) {
       const res = await t.app.inject({
         method: 'GET',
         url: `/api/graph/csv/${route}?query=${encodeURIComponent(query)}`,
-        headers: bearer(tokens.Admin),
+        headers: bearer(t.tokens.Admin),
       });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual(refused);
@@ -292,7 +294,11 @@ describe('LOAD CSV from URLs (issue 15)', () => {
   });
 
   it('answers an event-stream client with a 400 error event', async () => {
-    const res = await t.app.inject({ method: 'GET', url: url('csv', attempts[0]!), headers: sse(tokens['Read-Only']) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: url('csv', attempts[0]!),
+      headers: sse(t.tokens['Read-Only']),
+    });
     expect(parseEvents(res.body)).toEqual([{ event: 'error', data: { ...refused, status: 400 } }]);
   });
 
@@ -300,13 +306,13 @@ describe('LOAD CSV from URLs (issue 15)', () => {
     const literal = await t.app.inject({
       method: 'GET',
       url: url('csv', 'RETURN \'LOAD CSV FROM "http://x" AS r\' AS s'),
-      headers: bearer(tokens.Admin),
+      headers: bearer(t.tokens.Admin),
     });
     expect(literal.statusCode).toBe(200);
     const file = await t.app.inject({
       method: 'GET',
       url: `/api/graph/csv/explain?query=${encodeURIComponent("LOAD CSV FROM 'file://data.csv' AS row RETURN row")}`,
-      headers: bearer(tokens.Admin),
+      headers: bearer(t.tokens.Admin),
     });
     expect(file.statusCode).not.toBe(400);
   });

@@ -1,24 +1,14 @@
 // GET /api/queries and DELETE /api/queries/{id} (issue 22): a token sees its own running queries and can stop one;
 // the stopped query's client gets a clear answer at once, and no other token can see or stop it.
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { bearer, graphQuery, parseEvents, tokensForEveryRole, type RoleTokens } from '../support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, graphQuery, parseEvents, useBrowserApp } from '../support/browser.js';
+import { eventually } from '../support/wait.js';
 
-let t: TestApp;
-let tokens: RoleTokens;
-let baseUrl: string;
+const t = useBrowserApp({ prefix: 'running', listen: true });
 const SLOW_QUERY = 'UNWIND range(1, 40000000) AS x RETURN count(x) AS n';
 
-beforeAll(async () => {
-  t = await startTestApp();
-  tokens = await tokensForEveryRole(t.app, t.falkordb, 'running');
-  // Read-Only queries need an existing graph (a read of a missing key fails at once).
-  await graphQuery(t.falkordb, 'running', 'CREATE (:Seed)');
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-});
-afterAll(() => t.close());
+// Read-Only queries need an existing graph (a read of a missing key fails at once).
+beforeAll(() => graphQuery(t.falkordb, 'running', 'CREATE (:Seed)'));
 
 interface Listed {
   id: string;
@@ -33,38 +23,35 @@ const list = async (token: string) => {
   return res.json<{ queries: Listed[] }>().queries;
 };
 const waitForListed = async (token: string): Promise<Listed[]> => {
-  for (let i = 0; i < 100; i++) {
-    const queries = await list(token);
-    if (queries.length > 0) return queries;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return [];
+  let queries: Listed[] = [];
+  await eventually(async () => (queries = await list(token)).length > 0, 5000, 20);
+  return queries;
 };
 const slow = (token: string, accept?: string) =>
-  fetch(`${baseUrl}/api/graph/running?query=${encodeURIComponent(SLOW_QUERY)}&timeout=30000`, {
+  fetch(`${t.baseUrl}/api/graph/running?query=${encodeURIComponent(SLOW_QUERY)}&timeout=30000`, {
     headers: { ...bearer(token), ...(accept ? { accept } : {}) },
   });
 
 describe('running queries', () => {
   it('lists a running query to its own token only, and stops it: the JSON client gets 409 at once', async () => {
     const started = Date.now();
-    const answer = slow(tokens['Read-Only']);
-    const [running] = await waitForListed(tokens['Read-Only']);
+    const answer = slow(t.tokens['Read-Only']);
+    const [running] = await waitForListed(t.tokens['Read-Only']);
     expect(running).toMatchObject({ graph: 'running', query: SLOW_QUERY });
     expect(Date.parse(running!.started_at)).toBeGreaterThanOrEqual(started - 1000);
-    expect(await list(tokens['Read-Write'])).toEqual([]);
+    expect(await list(t.tokens['Read-Write'])).toEqual([]);
     // Another token can neither see nor stop it.
     const foreign = await t.app.inject({
       method: 'DELETE',
       url: `/api/queries/${running!.id}`,
-      headers: bearer(tokens.Admin),
+      headers: bearer(t.tokens.Admin),
     });
     expect([foreign.statusCode, foreign.json()]).toEqual([404, { message: 'Query not found' }]);
 
     const stop = await t.app.inject({
       method: 'DELETE',
       url: `/api/queries/${running!.id}`,
-      headers: bearer(tokens['Read-Only']),
+      headers: bearer(t.tokens['Read-Only']),
     });
     expect([stop.statusCode, stop.json()]).toEqual([200, { message: 'Query stopped', id: running!.id }]);
     const res = await answer;
@@ -73,24 +60,24 @@ describe('running queries', () => {
       { message: 'The query was stopped (DELETE /api/queries/{id})' },
     ]);
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(await list(tokens['Read-Only'])).toEqual([]);
+    expect(await list(t.tokens['Read-Only'])).toEqual([]);
     const again = await t.app.inject({
       method: 'DELETE',
       url: `/api/queries/${running!.id}`,
-      headers: bearer(tokens['Read-Only']),
+      headers: bearer(t.tokens['Read-Only']),
     });
     expect(again.statusCode).toBe(404);
   });
 
   it('stops an event stream with an error event, and forgets queries that ended by themselves', async () => {
-    const answer = slow(tokens['Read-Write'], 'text/event-stream');
-    const [running] = await waitForListed(tokens['Read-Write']);
+    const answer = slow(t.tokens['Read-Write'], 'text/event-stream');
+    const [running] = await waitForListed(t.tokens['Read-Write']);
     expect(
       (
         await t.app.inject({
           method: 'DELETE',
           url: `/api/queries/${running!.id}`,
-          headers: bearer(tokens['Read-Write']),
+          headers: bearer(t.tokens['Read-Write']),
         })
       ).statusCode,
     ).toBe(200);
@@ -105,9 +92,9 @@ describe('running queries', () => {
     const quick = await t.app.inject({
       method: 'GET',
       url: `/api/graph/running?query=${encodeURIComponent('RETURN 1 AS one')}&timeout=30000`,
-      headers: bearer(tokens.Admin),
+      headers: bearer(t.tokens.Admin),
     });
     expect(quick.statusCode).toBe(200);
-    expect(await list(tokens.Admin)).toEqual([]);
+    expect(await list(t.tokens.Admin)).toEqual([]);
   });
 });

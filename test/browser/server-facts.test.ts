@@ -1,21 +1,16 @@
 // The public browser's server-facts routes against a real FalkorDB: module version, INFO, monitor, connection
 // info, a graph's memory use and its counts, for every role (issue 22).
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { bearer, graphQuery, parseEvents, tokensForEveryRole, type RoleTokens } from '../support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, graphQuery, parseEvents, type RoleTokens, useBrowserApp } from '../support/browser.js';
 
-let t: TestApp;
-let tokens: RoleTokens;
-beforeAll(async () => {
-  t = await startTestApp();
-  tokens = await tokensForEveryRole(t.app, t.falkordb, 'facts');
-  await graphQuery(t.falkordb, 'city', 'UNWIND range(1, 5) AS i CREATE (:Town {i: i})-[:ROAD]->(:Town {i: i + 100})');
-});
-afterAll(() => t.close());
+const t = useBrowserApp({ prefix: 'facts' });
+beforeAll(() =>
+  graphQuery(t.falkordb, 'city', 'UNWIND range(1, 5) AS i CREATE (:Town {i: i})-[:ROAD]->(:Town {i: i + 100})'),
+);
 
 const get = (url: string, role: keyof RoleTokens = 'Read-Only', headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'GET', url, headers: { ...bearer(tokens[role]), ...headers } });
+  t.app.inject({ method: 'GET', url, headers: { ...bearer(t.tokens[role]), ...headers } });
 
 describe('server facts', () => {
   it('answers the graph module and its version to every role', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../src/platform/net.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
+import { eventually, sleep } from '../support/wait.js';
 
 const DEADLINE_MS = 1000;
 const REJECTED = { message: 'Invalid credentials or connection failed' };
@@ -46,17 +47,17 @@ async function plainValkey(): Promise<{ port: number; stop: () => Promise<void> 
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
     { stdio: 'ignore' },
   );
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = net.connect({ host: '127.0.0.1', port }, () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (up) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await eventually(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const socket = net.connect({ host: '127.0.0.1', port }, () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.on('error', () => resolve(false));
+      }),
+    5000,
+  );
   return {
     port,
     stop: () =>
@@ -96,7 +97,7 @@ describe('token creation against servers that are not what they claim', () => {
       expect(res.json()).toEqual(REJECTED);
       expect(elapsed).toBeLessThan(DEADLINE_MS * 3);
       expect(silent.accepted()).toBe(1);
-      for (let i = 0; i < 50 && silent.open() > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      await eventually(() => silent.open() === 0, 1000, 20);
       expect(silent.open()).toBe(0);
     } finally {
       await silent.close();
@@ -150,7 +151,8 @@ describe('token creation against servers that are not what they claim', () => {
       const call = () =>
         capped.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', payload: body(silent.port) });
       const first = [call(), call()];
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Let the first two checks take both slots before the third asks.
+      await sleep(100);
       const third = await call();
       expect(third.statusCode).toBe(429);
       expect(third.headers['retry-after']).toBe('1');

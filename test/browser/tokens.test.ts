@@ -3,6 +3,7 @@ import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_SECRETS, type TestApp } from '../support/app.js';
 import { adminClient, bearer, bodyOf, createDbUser, createToken, credentials } from '../support/browser.js';
+import { sleep } from '../support/wait.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -235,7 +236,8 @@ describe('Bearer authentication', () => {
         tokens: { token_id: string }[];
       }>();
     expect((await list()).tokens.map((x) => x.token_id)).toContain(decodeJwt(token).jti);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // The token's one-second TTL has to pass.
+    await sleep(1100);
     expect((await status(bearer(token))).statusCode).toBe(401);
     expect((await list()).tokens.map((x) => x.token_id)).not.toContain(decodeJwt(token).jti);
   });
@@ -348,7 +350,8 @@ describe('token visibility and revocation', () => {
       const token = await createToken(timed.app, credentials(t.falkordb, 'tok-ro', 'ro-pw'));
       const id = decodeJwt(token).jti!;
       const lastUsed = async () => {
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        // last_used is written after the answer, unawaited: let the previous request's write land first.
+        await sleep(50);
         return (await timed.app.inject({ method: 'GET', url: `/api/auth/tokens/${id}`, headers: bearer(token) })).json<{
           token: { last_used: string | null };
         }>().token.last_used;

@@ -1,23 +1,9 @@
 // UDF libraries through GRAPH.UDF against a real FalkorDB (issue 22): Admin only, each refusal with its status.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { adminClient, bearer, tokensForEveryRole, type RoleTokens } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { adminClient, useBrowserApp } from '../support/browser.js';
 
-let t: TestApp;
-let tokens: RoleTokens;
-beforeAll(async () => {
-  t = await startTestApp();
-  tokens = await tokensForEveryRole(t.app, t.falkordb, 'udf');
-});
-afterAll(() => t.close());
-
-const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, role: keyof RoleTokens = 'Admin') =>
-  t.app.inject({
-    method,
-    url,
-    headers: bearer(tokens[role]),
-    ...(payload === undefined ? {} : { payload: payload as never }),
-  });
+const t = useBrowserApp({ prefix: 'udf' });
+const admin = t.as('Admin');
 
 async function storedLibraries(): Promise<unknown> {
   const client = await adminClient(t.falkordb);
@@ -32,57 +18,79 @@ const DOUBLE = "function twice(a) { return a * 2; } falkor.register('twice', twi
 
 describe('UDF libraries', () => {
   it('loads a library that queries can then call, lists it, and reads its code', async () => {
-    const load = await call('POST', '/api/udf/math', { code: DOUBLE });
+    const load = await admin.inject({ method: 'POST', url: '/api/udf/math', payload: { code: DOUBLE } });
     expect(load.statusCode, load.body).toBe(200);
     expect(load.json()).toEqual({ message: 'UDF created successfully' });
-    const query = await call(
-      'GET',
-      `/api/graph/udfs?query=${encodeURIComponent('RETURN math.twice(21) AS n')}&timeout=5000`,
-    );
+    const query = await admin.inject({
+      method: 'GET',
+      url: `/api/graph/udfs?query=${encodeURIComponent('RETURN math.twice(21) AS n')}&timeout=5000`,
+    });
     expect(query.json()).toMatchObject({ data: [{ n: 42 }] });
-    expect((await call('GET', '/api/udf')).json()).toEqual({ result: [{ name: 'math', functions: ['twice'] }] });
-    expect((await call('GET', '/api/udf/math')).json()).toEqual({
+    expect((await admin.inject({ method: 'GET', url: '/api/udf' })).json()).toEqual({
+      result: [{ name: 'math', functions: ['twice'] }],
+    });
+    expect((await admin.inject({ method: 'GET', url: '/api/udf/math' })).json()).toEqual({
       result: { name: 'math', functions: ['twice'], code: DOUBLE },
     });
   });
 
   it('refuses to overwrite without replace (409), replaces with it, and reports bad code as 400', async () => {
-    const again = await call('POST', '/api/udf/math', { code: DOUBLE });
+    const again = await admin.inject({ method: 'POST', url: '/api/udf/math', payload: { code: DOUBLE } });
     expect(again.statusCode).toBe(409);
     const triple = "function twice(a) { return a * 3; } falkor.register('twice', twice);";
-    expect((await call('POST', '/api/udf/math', { code: triple, replace: true })).statusCode).toBe(200);
-    expect((await call('GET', '/api/udf/math')).json<{ result: { code: string } }>().result.code).toBe(triple);
-    const broken = await call('POST', '/api/udf/broken', { code: 'function (' });
+    expect(
+      (await admin.inject({ method: 'POST', url: '/api/udf/math', payload: { code: triple, replace: true } }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await admin.inject({ method: 'GET', url: '/api/udf/math' })).json<{ result: { code: string } }>().result.code,
+    ).toBe(triple);
+    const broken = await admin.inject({ method: 'POST', url: '/api/udf/broken', payload: { code: 'function (' } });
     expect(broken.statusCode).toBe(400);
     expect(broken.json<{ message: string }>().message).toContain("Failed to evaluate UDF library 'broken'");
     expect(JSON.stringify(await storedLibraries())).not.toContain('broken');
   });
 
   it('refuses bad names and oversized code before sending anything', async () => {
-    expect((await call('POST', '/api/udf/bad-name', { code: DOUBLE })).statusCode).toBe(400);
-    const huge = await call('POST', '/api/udf/huge', { code: `// ${'x'.repeat(300 * 1024)}` });
+    expect(
+      (await admin.inject({ method: 'POST', url: '/api/udf/bad-name', payload: { code: DOUBLE } })).statusCode,
+    ).toBe(400);
+    const huge = await admin.inject({
+      method: 'POST',
+      url: '/api/udf/huge',
+      payload: { code: `// ${'x'.repeat(300 * 1024)}` },
+    });
     expect(huge.statusCode).toBe(400);
     expect(huge.json<{ message: string }>().message).toContain('at most 262144 bytes');
   });
 
   it('answers 404 for a missing library, deletes one, and flushes all', async () => {
-    expect((await call('GET', '/api/udf/nothing')).statusCode).toBe(404);
-    const missing = await call('DELETE', '/api/udf/nothing');
+    expect((await admin.inject({ method: 'GET', url: '/api/udf/nothing' })).statusCode).toBe(404);
+    const missing = await admin.inject({ method: 'DELETE', url: '/api/udf/nothing' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: 'UDF library nothing not found' });
     expect(
-      (await call('POST', '/api/udf/extra', { code: "function one() { return 1; } falkor.register('one', one);" }))
-        .statusCode,
+      (
+        await admin.inject({
+          method: 'POST',
+          url: '/api/udf/extra',
+          payload: { code: "function one() { return 1; } falkor.register('one', one);" },
+        })
+      ).statusCode,
     ).toBe(200);
-    expect((await call('DELETE', '/api/udf/extra')).json()).toEqual({ message: 'UDF deleted successfully' });
-    expect((await call('DELETE', '/api/udf')).json()).toEqual({ result: 'UDFs flushed successfully' });
+    expect((await admin.inject({ method: 'DELETE', url: '/api/udf/extra' })).json()).toEqual({
+      message: 'UDF deleted successfully',
+    });
+    expect((await admin.inject({ method: 'DELETE', url: '/api/udf' })).json()).toEqual({
+      result: 'UDFs flushed successfully',
+    });
     expect(await storedLibraries()).toEqual([]);
   });
 
   it('is for Admin tokens only, checked before the body', async () => {
     for (const role of ['Read-Write', 'Read-Only'] as const) {
-      expect((await call('GET', '/api/udf', undefined, role)).statusCode).toBe(403);
-      const res = await call('POST', '/api/udf/sneaky', { code: 42 }, role);
+      expect((await t.as(role).inject({ method: 'GET', url: '/api/udf' })).statusCode).toBe(403);
+      const res = await t.as(role).inject({ method: 'POST', url: '/api/udf/sneaky', payload: { code: 42 } });
       expect(res.statusCode).toBe(403);
     }
     expect(await storedLibraries()).toEqual([]);

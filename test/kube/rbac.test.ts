@@ -4,7 +4,8 @@
 import { ApiException, CoreV1Api, CustomObjectsApi, KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectKubeBlocks } from '../../src/platform/kubernetes/kubeblocks.js';
-import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import type { ActorRequest } from '../support/actor.js';
+import { useAdminApp, type AdminRole } from '../support/admin.js';
 import { startChartApiServer, type ChartApiServer } from '../support/kube/chart-apiserver.js';
 import { standalone } from '../support/kube/kubeblocks-fixtures.js';
 import type { AuditRecord } from '../support/kube/real-apiserver.js';
@@ -237,40 +238,36 @@ describe('the chart with settingsSecretNames: Secrets restricted by name on a re
 });
 
 describe('the server end to end on a real API server: its audited requests against the chart RBAC', () => {
-  let t: AdminTestApp;
+  const t = useAdminApp({
+    adapter: 'kube-apiserver',
+    kubeBlocks: true,
+    namespaces: ['team-b'],
+    chartValues: { 'adminServer.multiClusterRbac': 'true' },
+  });
   let audit: AuditRecord[];
   beforeAll(async () => {
-    t = await startAdminTestApp('kube-apiserver', {
-      kubeBlocks: true,
-      namespaces: ['team-b'],
-      chartValues: { 'adminServer.multiClusterRbac': 'true' },
-    });
     await createWithStatus(t.real!.api.admin, standalone('solo', NS));
-    const { admin, operator } = await sessionsForEveryRole(t.app);
-    const call = async (method: 'GET' | 'POST' | 'PATCH', url: string, cookie: string, payload?: unknown) => {
-      const res = await t.app.inject({
-        method,
-        url,
-        headers: { cookie },
-        ...(payload === undefined ? {} : { payload: payload as never }),
-      });
-      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+    const succeeds = async (role: AdminRole, request: ActorRequest) => {
+      const res = await t.as(role).inject(request);
+      expect(res.statusCode, `${request.method} ${request.url}: ${res.body}`).toBeLessThan(300);
     };
-    await call('PATCH', '/api/settings/', admin, {
-      alpha_oauth: { client_id: 'c', client_secret_secret_ref: 'alpha-oauth', client_secret: 'one' },
+    await succeeds('admin', {
+      method: 'PATCH',
+      url: '/api/settings/',
+      payload: { alpha_oauth: { client_id: 'c', client_secret_secret_ref: 'alpha-oauth', client_secret: 'one' } },
     });
-    await call('PATCH', '/api/settings/', admin, {
-      alpha_oauth: { client_secret: 'two' },
-      features: { multi_cluster_mode: true },
+    await succeeds('admin', {
+      method: 'PATCH',
+      url: '/api/settings/',
+      payload: { alpha_oauth: { client_secret: 'two' }, features: { multi_cluster_mode: true } },
     });
-    await call('GET', '/api/settings/', operator);
-    await call('GET', '/api/clusters', operator);
-    await call('GET', '/api/clusters?namespace=team-b', operator);
-    await call('POST', '/api/clusters/solo/restart', operator, {});
-    await call('GET', '/api/clusters/solo/operations', operator);
+    await succeeds('operator', { method: 'GET', url: '/api/settings/' });
+    await succeeds('operator', { method: 'GET', url: '/api/clusters' });
+    await succeeds('operator', { method: 'GET', url: '/api/clusters?namespace=team-b' });
+    await succeeds('operator', { method: 'POST', url: '/api/clusters/solo/restart', payload: {} });
+    await succeeds('operator', { method: 'GET', url: '/api/clusters/solo/operations' });
     audit = (await t.real!.api.audit()).filter((record) => record.user === t.real!.serverUser);
   });
-  afterAll(() => t?.close());
 
   it('was never denied: every request of the server identity got past RBAC', () => {
     expect(audit.length).toBeGreaterThan(10);

@@ -2,14 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { startKubeApiDouble } from '../support/kube/kube-api-double.js';
 import { startTestFalkorDB } from '../support/falkordb.js';
 import { runServerProcess, type ServerProcess } from '../support/server-process.js';
+import { eventually, sleep } from '../support/wait.js';
 
 /** Polls /readyz until it answers 200 (or gives up after 10 s) and returns the last answer. */
 async function untilReady(server: ServerProcess): Promise<Response | undefined> {
   let ready: Response | undefined;
-  for (let attempt = 0; attempt < 100 && ready?.status !== 200; attempt++) {
-    ready = await fetch(`${server.baseUrl}/readyz`).catch(() => undefined);
-    if (ready?.status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await eventually(
+    async () => {
+      ready = await fetch(`${server.baseUrl}/readyz`).catch(() => undefined);
+      return ready?.status === 200;
+    },
+    10_000,
+    100,
+  );
   return ready;
 }
 
@@ -42,7 +47,8 @@ describe('readiness with Kubernetes configured', () => {
         status: 'degraded',
         checks: { tokenStore: { ok: true }, settings: { ok: true }, kubernetes: { ok: false } },
       });
-      await new Promise((resolve) => setTimeout(resolve, gone + OUTAGE_READY_MS + 300 - Date.now()));
+      // The outage has to outlast KUBERNETES_OUTAGE_READY_MS: time passing is what is under test.
+      await sleep(gone + OUTAGE_READY_MS + 300 - Date.now());
       const notReady = await fetch(`${server.baseUrl}/readyz`);
       expect(notReady.status).toBe(503);
       expect(await notReady.json()).toEqual({

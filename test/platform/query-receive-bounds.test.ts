@@ -6,7 +6,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionPools } from '../../src/platform/falkordb/connection-pools.js';
 import { GraphDatabase, ResultTooLargeError } from '../../src/platform/falkordb/graph-database.js';
-import { eventually } from '../support/reliability.js';
+import { eventually } from '../support/wait.js';
 
 /** How the database answers a GRAPH.RO_QUERY: a reply header, then `body` pushed until the client goes away. */
 type Behaviour = { header: string; body: string } | { reply: string };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { FalkorDB } from 'falkordb';
 import { describe, expect, it } from 'vitest';
 import { isProcessAlive, runServerProcess, type ServerProcess } from '../support/server-process.js';
+import { sleep } from '../support/wait.js';
 
 interface EmbeddedLine {
   embeddedFalkorDB: { host: string; port: number; pid: number; username: string; passwordFile: string };
@@ -120,7 +121,8 @@ describe('the server process in embedded mode', () => {
     const inFlight = fetch(`${server.baseUrl}/api/graph/slow?query=${slowQuery}&timeout=60000`, {
       headers: { authorization: `Bearer ${token}` },
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The query has to be in flight when SIGTERM arrives: give the request time to reach the server.
+    await sleep(300);
     server.child.kill('SIGTERM');
     const res = await inFlight;
     expect(res.status).toBe(200);

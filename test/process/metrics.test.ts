@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findFreePort } from '../../src/platform/net.js';
 import { runServerProcess } from '../support/server-process.js';
+import { eventually } from '../support/wait.js';
 
 async function scrape(port: number): Promise<string | undefined> {
   try {
@@ -14,13 +15,10 @@ async function scrape(port: number): Promise<string | undefined> {
   }
 }
 
-async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await probe();
-  while (!accept(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await probe();
-  }
+/** Probes until `accept` takes the value or `timeoutMs` passes; returns the last value probed. */
+async function probeUntil<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  let value!: T;
+  await eventually(async () => accept((value = await probe())), timeoutMs, 100);
   return value;
 }
 
@@ -38,7 +36,7 @@ describe('the Prometheus exporter', () => {
       await server.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('Server listening at'));
       await fetch(`${server.baseUrl}/healthz`);
       await fetch(`${server.baseUrl}/api/graph/x/y/z/w`);
-      const text = await eventually(
+      const text = await probeUntil(
         () => scrape(firstPort),
         (t) => t !== undefined && t.includes('route="/healthz"'),
       );
@@ -68,20 +66,20 @@ describe('the Prometheus exporter', () => {
         });
       expect((await patch({ metrics: { exporter_port: secondPort } })).status).toBe(200);
       expect(
-        await eventually(
+        await probeUntil(
           () => scrape(secondPort),
           (t) => t !== undefined,
         ),
       ).toContain('graphdb_http_requests_total');
       expect(
-        await eventually(
+        await probeUntil(
           () => scrape(firstPort),
           (t) => t === undefined,
         ),
       ).toBeUndefined();
       expect((await patch({ features: { metrics_collection: false } })).status).toBe(200);
       expect(
-        await eventually(
+        await probeUntil(
           () => scrape(secondPort),
           (t) => t === undefined,
         ),

@@ -4,7 +4,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { eventually } from '../support/reliability.js';
+import { eventually } from '../support/wait.js';
 import { runServerProcess, type ServerProcess } from '../support/server-process.js';
 
 interface EmbeddedLine {

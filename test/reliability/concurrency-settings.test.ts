@@ -2,11 +2,10 @@
 // the stored document afterwards, for the file store, the Kubernetes store, and two replicas sharing one ConfigMap.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS_CONFIGMAP } from '../../src/platform/kubernetes/kube-stores.js';
-import { ADMIN, NAMESPACE } from '../support/admin.js';
-import type { TestApp } from '../support/app.js';
+import { ADMIN, login, NAMESPACE, useAdminApp } from '../support/admin.js';
+import { listen, type TestApp } from '../support/app.js';
 import { startKubeApiDouble, type KubeApiDouble } from '../support/kube/kube-api-double.js';
 import { startKubeReplica } from '../support/kube-app.js';
-import { listen, loginCookie, listeningAdminApp } from '../support/reliability.js';
 
 type Patch = Record<string, Record<string, unknown>>;
 /** 100 serialised writes (each fsynced by the file store) take seconds; more on two busy cores. */
@@ -62,12 +61,12 @@ async function patchAll(
 }
 
 describe.each(['embedded', 'kubernetes'] as const)('100 concurrent settings PATCHes (%s store)', (adapter) => {
-  const fixture = listeningAdminApp(adapter);
+  const t = useAdminApp({ adapter, listen: true });
 
   it(
     'answers 200 to each and keeps every field',
     async () => {
-      const { t, baseUrl, cookie } = fixture;
+      const [baseUrl, cookie] = [t.baseUrl, t.sessions.admin];
       const results = await patchAll([{ baseUrl, cookie }], hundredPatches());
       expect(results.filter((r) => r.status !== 200)).toEqual([]);
       expectAllApplied(JSON.parse((await t.backdoor.settingsText())!) as Record<string, Record<string, unknown>>);
@@ -90,7 +89,7 @@ describe('100 concurrent settings PATCHes through two replicas sharing one Confi
     for (const replica of replicas)
       targets.push({
         baseUrl: await listen(replica.app),
-        cookie: await loginCookie(replica.app, ADMIN.email, ADMIN.password),
+        cookie: await login(replica.app, ADMIN.email, ADMIN.password),
       });
   });
   afterAll(async () => {

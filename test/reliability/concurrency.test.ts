@@ -3,58 +3,33 @@
 // same time give exactly one 201 (database users and admin users, one replica or two).
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN } from '../support/admin.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { adminClient, bearer, createDbUser, createToken, credentials } from '../support/browser.js';
+import { actorFor, type HttpAnswer } from '../support/actor.js';
+import { ADMIN, login, useAdminApp } from '../support/admin.js';
+import { listen, type TestApp } from '../support/app.js';
+import { adminClient, createDbUser, credentials, useBrowserApp } from '../support/browser.js';
 import { startKubeApiDouble, type KubeApiDouble } from '../support/kube/kube-api-double.js';
 import { startKubeReplica } from '../support/kube-app.js';
-import { listen, loginCookie, listeningAdminApp } from '../support/reliability.js';
 
-interface Answer {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-async function call(
-  url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
-): Promise<Answer> {
-  const headers = init.body === undefined ? init.headers : { ...init.headers, 'content-type': 'application/json' };
-  const res = await fetch(url, {
-    method: init.method ?? 'GET',
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-const statuses = (answers: Answer[]) => answers.map((a) => a.status).sort((a, b) => a - b);
+const statuses = (answers: HttpAnswer[]) => answers.map((a) => a.status).sort((a, b) => a - b);
 
 describe('tokens and database users under concurrent requests', () => {
-  let t: TestApp;
-  let baseUrl: string;
-  let admin: Record<string, string>;
-  beforeAll(async () => {
-    t = await startTestApp();
-    await createDbUser(t.falkordb, 'conc-admin', 'conc-admin-pw', 'Admin');
-    await createDbUser(t.falkordb, 'conc-user', 'conc-user-pw', 'Read-Only');
-    admin = bearer(await createToken(t.app, credentials(t.falkordb, 'conc-admin', 'conc-admin-pw')));
-    baseUrl = await listen(t.app);
-  });
-  afterAll(() => t.close());
+  const t = useBrowserApp({ prefix: 'conc', listen: true });
+  const admin = t.as('Admin');
+  beforeAll(() => createDbUser(t.falkordb, 'conc-user', 'conc-user-pw', 'Read-Only'));
 
   const createTokens = (count: number, prefix: string) =>
     Promise.all(
       Array.from({ length: count }, (_, i) =>
-        call(`${baseUrl}/api/auth/tokens/credentials`, {
+        t.anonymous.fetch({
           method: 'POST',
-          body: credentials(t.falkordb, 'conc-user', 'conc-user-pw', { name: `${prefix}-${i}` }),
+          url: '/api/auth/tokens/credentials',
+          payload: credentials(t.falkordb, 'conc-user', 'conc-user-pw', { name: `${prefix}-${i}` }),
         }),
       ),
     );
-  const idOf = (answer: Answer) => decodeJwt(String(answer.body.token)).jti!;
+  const idOf = (answer: HttpAnswer) => decodeJwt(String(answer.body.token)).jti!;
   const listed = async () => {
-    const list = await call(`${baseUrl}/api/auth/tokens`, { headers: admin });
+    const list = await admin.fetch({ method: 'GET', url: '/api/auth/tokens' });
     const tokens = list.body.tokens as { token_id: string; username: string }[];
     expect(list.body.count).toBe(tokens.length);
     return tokens
@@ -72,7 +47,7 @@ describe('tokens and database users under concurrent requests', () => {
 
     // Revocations, new tokens and listings all at once.
     const [revocations, second] = await Promise.all([
-      Promise.all(revoked.map((id) => call(`${baseUrl}/api/auth/tokens/${id}`, { method: 'DELETE', headers: admin }))),
+      Promise.all(revoked.map((id) => admin.fetch({ method: 'DELETE', url: `/api/auth/tokens/${id}` }))),
       createTokens(8, 'second'),
       Promise.all([1, 2, 3].map(() => listed())),
     ]);
@@ -84,7 +59,7 @@ describe('tokens and database users under concurrent requests', () => {
     const uses = await Promise.all(
       [...tokenOf].map(async ([id, token]) => ({
         id,
-        answer: await call(`${baseUrl}/api/graph`, { headers: bearer(token) }),
+        answer: await t.withToken(token).fetch({ method: 'GET', url: '/api/graph' }),
       })),
     );
     for (const { id, answer } of uses) {
@@ -98,7 +73,7 @@ describe('tokens and database users under concurrent requests', () => {
     const [created] = await createTokens(1, 'contested');
     const id = idOf(created!);
     const answers = await Promise.all(
-      Array.from({ length: 10 }, () => call(`${baseUrl}/api/auth/tokens/${id}`, { method: 'DELETE', headers: admin })),
+      Array.from({ length: 10 }, () => admin.fetch({ method: 'DELETE', url: `/api/auth/tokens/${id}` })),
     );
     expect(statuses(answers)).toEqual([200, ...Array<number>(9).fill(400)]);
     for (const answer of answers.filter((a) => a.status === 400))
@@ -109,10 +84,10 @@ describe('tokens and database users under concurrent requests', () => {
   it('creates a database user once when ten requests name it at the same time; only that password works', async () => {
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        call(`${baseUrl}/api/user`, {
+        admin.fetch({
           method: 'POST',
-          headers: admin,
-          body: { username: 'contested', password: `contested-pw-${i}`, role: 'Read-Only' },
+          url: '/api/user',
+          payload: { username: 'contested', password: `contested-pw-${i}`, role: 'Read-Only' },
         }),
       ),
     );
@@ -142,16 +117,16 @@ describe('tokens and database users under concurrent requests', () => {
         const name = `racer-${round}`;
         expect(
           (
-            await call(`${baseUrl}/api/user`, {
+            await admin.fetch({
               method: 'POST',
-              headers: admin,
-              body: { username: name, password: 'racer-pw', role: 'Read-Only' },
+              url: '/api/user',
+              payload: { username: name, password: 'racer-pw', role: 'Read-Only' },
             })
           ).status,
         ).toBe(201);
         const [changed, deleted] = await Promise.all([
-          call(`${baseUrl}/api/user/${name}?role=Read-Write`, { method: 'PATCH', headers: admin }),
-          call(`${baseUrl}/api/user`, { method: 'DELETE', headers: admin, body: { users: [{ username: name }] } }),
+          admin.fetch({ method: 'PATCH', url: `/api/user/${name}?role=Read-Write` }),
+          admin.fetch({ method: 'DELETE', url: '/api/user', payload: { users: [{ username: name }] } }),
         ]);
         expect(deleted.status).toBe(200);
         expect([200, 404]).toContain(changed.status);
@@ -167,17 +142,16 @@ describe('tokens and database users under concurrent requests', () => {
 describe.each(['embedded', 'kubernetes'] as const)(
   'admin users created under one e-mail at the same time (%s store)',
   (adapter) => {
-    const fixture = listeningAdminApp(adapter);
+    const t = useAdminApp({ adapter, listen: true });
 
     it('answers one 201 and 409 to the rest, storing one user', async () => {
-      const { t, baseUrl, cookie } = fixture;
       const emails = ['twin@corp.example', 'TWIN@corp.example', 'Twin@Corp.Example'];
       const answers = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
-          call(`${baseUrl}/api/users`, {
+          t.as('admin').fetch({
             method: 'POST',
-            headers: { cookie },
-            body: { email: emails[i % 3], name: `Twin ${i}`, role: 'viewer' },
+            url: '/api/users',
+            payload: { email: emails[i % 3], name: `Twin ${i}`, role: 'viewer' },
           }),
         ),
       );
@@ -211,18 +185,19 @@ describe('admin users created under one e-mail at the same time through two repl
   });
 
   it('answers one 201 across both replicas and stores one user', async () => {
-    const targets = await Promise.all(
-      replicas.map(async (replica) => ({
-        baseUrl: await listen(replica.app),
-        cookie: await loginCookie(replica.app, ADMIN.email, ADMIN.password),
-      })),
+    const admins = await Promise.all(
+      replicas.map(async (replica) => {
+        const baseUrl = await listen(replica.app);
+        const cookie = await login(replica.app, ADMIN.email, ADMIN.password);
+        return actorFor({ app: () => replica.app, identity: () => ({ cookie }), baseUrl: () => baseUrl });
+      }),
     );
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        call(`${targets[i % 2]!.baseUrl}/api/users`, {
+        admins[i % 2]!.fetch({
           method: 'POST',
-          headers: { cookie: targets[i % 2]!.cookie },
-          body: { email: 'pair@corp.example', name: `Pair ${i}`, role: 'viewer' },
+          url: '/api/users',
+          payload: { email: 'pair@corp.example', name: `Pair ${i}`, role: 'viewer' },
         }),
       ),
     );

@@ -7,18 +7,11 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionPools } from '../../src/platform/falkordb/connection-pools.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { listen, startTestApp, type TestApp } from '../support/app.js';
 import { bearer, createToken, credentials } from '../support/browser.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
-import {
-  eventually,
-  falkordbClientCount,
-  listen,
-  runQuery,
-  sleep,
-  watchProcessErrors,
-  type QueryOutcome,
-} from '../support/reliability.js';
+import { falkordbClientCount, runQuery, watchProcessErrors, type QueryOutcome } from '../support/reliability.js';
+import { eventually, sleep } from '../support/wait.js';
 
 const CLIENTS = 20;
 /** Long enough (tens of ms) that queries are in flight when FalkorDB dies. */

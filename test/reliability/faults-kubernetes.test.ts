@@ -3,11 +3,10 @@
 // requests end at KUBERNETES_TIMEOUT_MS instead of hanging, and everything works again once the server is back.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SETTINGS_CONFIGMAP } from '../../src/platform/kubernetes/kube-stores.js';
-import { ADMIN, NAMESPACE } from '../support/admin.js';
+import { ADMIN, login, NAMESPACE } from '../support/admin.js';
 import type { TestApp } from '../support/app.js';
 import { startKubeApiDouble, type KubeApiDouble } from '../support/kube/kube-api-double.js';
 import { startKubeReplica } from '../support/kube-app.js';
-import { loginCookie } from '../support/reliability.js';
 
 const KUBE_TIMEOUT_MS = 1000;
 const USERS_SECRET = 'graphdb-admin-users';
@@ -19,7 +18,7 @@ let admin: string;
 beforeAll(async () => {
   kube = await startKubeApiDouble();
   t = await startKubeReplica(kube, { timeoutMs: KUBE_TIMEOUT_MS });
-  admin = await loginCookie(t.app, ADMIN.email, ADMIN.password);
+  admin = await login(t.app, ADMIN.email, ADMIN.password);
   const first = await patch({
     alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth', client_secret: 'first-secret' },
   });

@@ -4,9 +4,8 @@
 // and Location headers built from hostile names; prototype pollution through settings PATCH and a hand-edited
 // ConfigMap; path traversal through Secret references. Each case proves nothing ran: canaries unchanged, nothing new.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { ADAPTERS, ADMIN, login, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
-import { adminClient, bearer, createDbUser, createToken, credentials, graphQuery } from '../support/browser.js';
+import { ADAPTERS, ADMIN, login, startAdminTestApp, useAdminApp, type AdminTestApp } from '../support/admin.js';
+import { adminClient, createDbUser, createToken, credentials, graphQuery, useBrowserApp } from '../support/browser.js';
 import { signInAtProvider, startIdentityProvider, type IdentityProvider } from '../support/oidc/identity-provider.js';
 
 /** RFC 6266 / RFC 8187: `attachment; filename="<quoted ascii>"; filename*=UTF-8''<attr-chars and %XX only>`. */
@@ -14,8 +13,8 @@ const STRICT_DISPOSITION =
   /^attachment; filename="[\x20\x21\x23-\x5b\x5d-\x7e]*"; filename\*=UTF-8''(?:%[0-9A-F]{2}|[A-Za-z0-9!#$&+.^_`|~-])+$/;
 
 describe('browser API', () => {
-  let t: TestApp;
-  let admin: Record<string, string>;
+  const t = useBrowserApp({ prefix: 'inj' });
+  const admin = t.as('Admin');
   let canaryToken: string;
 
   /** Everything the hostile requests could touch: graphs, the canary's nodes, token keys and ACL rules. */
@@ -34,17 +33,10 @@ describe('browser API', () => {
   }
 
   beforeAll(async () => {
-    t = await startTestApp();
-    await createDbUser(t.falkordb, 'inj-admin', 'inj-admin-pw', 'Admin');
-    admin = bearer(await createToken(t.app, credentials(t.falkordb, 'inj-admin', 'inj-admin-pw')));
     await createDbUser(t.falkordb, 'inj-canary', 'inj-canary-pw', 'Read-Only');
     canaryToken = await createToken(t.app, credentials(t.falkordb, 'inj-canary', 'inj-canary-pw', { name: 'canary' }));
     await graphQuery(t.falkordb, 'canary', 'CREATE (:Canary {alive: true})-[:SINGS]->(:Canary {alive: true})');
   });
-  afterAll(() => t.close());
-
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, headers = admin) =>
-    t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as never }) });
   const graphUrl = (name: string, rest = '') => `/api/graph/${encodeURIComponent(name)}${rest}`;
 
   it('treats hostile graph names as literal key names: Cypher, globs, hash tags and key prefixes touch nothing else', async () => {
@@ -61,26 +53,35 @@ describe('browser API', () => {
     ];
     const before = await state();
     for (const name of names) {
-      expect((await call('POST', graphUrl(name))).statusCode, name).toBe(200);
-      const query = await call(
-        'GET',
-        graphUrl(name, `?query=${encodeURIComponent('CREATE (:Here) RETURN 1 AS one')}&timeout=5000`),
-      );
+      expect((await admin.inject({ method: 'POST', url: graphUrl(name) })).statusCode, name).toBe(200);
+      const query = await admin.inject({
+        method: 'GET',
+        url: graphUrl(name, `?query=${encodeURIComponent('CREATE (:Here) RETURN 1 AS one')}&timeout=5000`),
+      });
       expect(query.json(), name).toMatchObject({ data: [{ one: 1 }] });
-      expect((await call('GET', graphUrl(name, '/count'))).statusCode, name).toBe(200);
+      expect((await admin.inject({ method: 'GET', url: graphUrl(name, '/count') })).statusCode, name).toBe(200);
     }
     expect((await state()).graphs).toEqual([...before.graphs, ...names].sort());
     // Renaming, duplicating and deleting by a glob-like name move only the graph of that exact name.
-    expect((await call('PATCH', `${graphUrl('renamed-star')}?sourceName=${encodeURIComponent('*')}`)).statusCode).toBe(
-      200,
-    );
     expect(
-      (await call('PATCH', `${graphUrl('copy-of-glob', '/duplicate')}?sourceName=${encodeURIComponent('canar?')}`))
-        .statusCode,
+      (
+        await admin.inject({
+          method: 'PATCH',
+          url: `${graphUrl('renamed-star')}?sourceName=${encodeURIComponent('*')}`,
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await admin.inject({
+          method: 'PATCH',
+          url: `${graphUrl('copy-of-glob', '/duplicate')}?sourceName=${encodeURIComponent('canar?')}`,
+        })
+      ).statusCode,
     ).toBe(200);
     for (const name of [...names.filter((n) => n !== '*'), 'renamed-star', 'copy-of-glob'])
-      expect((await call('DELETE', graphUrl(name))).statusCode, name).toBe(200);
-    expect((await call('DELETE', graphUrl('canar*'))).statusCode).toBe(404);
+      expect((await admin.inject({ method: 'DELETE', url: graphUrl(name) })).statusCode, name).toBe(200);
+    expect((await admin.inject({ method: 'DELETE', url: graphUrl('canar*') })).statusCode).toBe(404);
     expect(await state()).toEqual(before);
   });
 
@@ -92,13 +93,13 @@ describe('browser API', () => {
       'naïve;name=x\\y',
     ]) {
       await graphQuery(t.falkordb, name, 'CREATE (:Exported)');
-      const res = await call('GET', graphUrl(name, '/export'));
+      const res = await admin.inject({ method: 'GET', url: graphUrl(name, '/export') });
       expect(res.statusCode, name).toBe(200);
       const disposition = String(res.headers['content-disposition']);
       expect(disposition, name).toMatch(STRICT_DISPOSITION);
       expect(decodeURIComponent(disposition.split("''")[1]!), name).toBe(`${name}.dump`);
       expect(res.headers['set-cookie'], name).toBeUndefined();
-      expect((await call('DELETE', graphUrl(name))).statusCode).toBe(200);
+      expect((await admin.inject({ method: 'DELETE', url: graphUrl(name) })).statusCode).toBe(200);
     }
   });
 
@@ -113,13 +114,13 @@ describe('browser API', () => {
       '1700000000000-00000000-0000-0000-0000-000000000000 OR 1',
     ]) {
       for (const method of ['GET', 'DELETE'] as const) {
-        const res = await call(method, `/api/auth/tokens/${encodeURIComponent(id)}`);
+        const res = await admin.inject({ method: method, url: `/api/auth/tokens/${encodeURIComponent(id)}` });
         expect([400, 404], `${method} ${id}: ${res.body}`).toContain(res.statusCode);
         expect(Object.keys(res.json<object>())).toEqual(['message']);
       }
     }
     expect(await state()).toEqual(before);
-    expect((await call('GET', '/api/graph', undefined, bearer(canaryToken))).statusCode).toBe(200);
+    expect((await t.withToken(canaryToken).inject({ method: 'GET', url: '/api/graph' })).statusCode).toBe(200);
   });
 
   it('never turns a token-creation username or password into ACL rules', async () => {
@@ -127,7 +128,7 @@ describe('browser API', () => {
     const attempts = [
       { username: 'default on nopass ~* +@all', password: '' },
       { username: 'inj-canary on >x ~* +@all', password: 'inj-canary-pw' },
-      { username: '>inj-admin-pw', password: 'inj-admin-pw' },
+      { username: '>inj-admin-password', password: 'inj-admin-password' },
       { username: 'inj-canary', password: 'inj-canary-pw\r\nACL SETUSER evil on nopass ~* +@all' },
       { username: 'inj-canary\r\nACL SETUSER evil on nopass ~* +@all\r\nAUTH default', password: 'x' },
     ];
@@ -142,13 +143,20 @@ describe('browser API', () => {
       expect(Object.keys(res.json<object>())).toEqual(['message']);
     }
     // A database user's password with CR/LF or rule syntax stays one password; one with control characters is refused.
-    const crlf = await call('POST', '/api/user', {
-      username: 'inj-new',
-      password: 'pw\r\nACL SETUSER evil on nopass ~* +@all',
-      role: 'Read-Only',
+    const crlf = await admin.inject({
+      method: 'POST',
+      url: '/api/user',
+      payload: {
+        username: 'inj-new',
+        password: 'pw\r\nACL SETUSER evil on nopass ~* +@all',
+        role: 'Read-Only',
+      },
     });
     expect(crlf.statusCode).toBe(400);
-    const role = await call('PATCH', `/api/user/inj-canary?role=${encodeURIComponent('Admin +@all')}`);
+    const role = await admin.inject({
+      method: 'PATCH',
+      url: `/api/user/inj-canary?role=${encodeURIComponent('Admin +@all')}`,
+    });
     expect(role.statusCode).toBe(400);
     expect(await state()).toEqual(before);
   });
@@ -156,51 +164,52 @@ describe('browser API', () => {
   it('quotes labels and keys with backslashes and escape-like text as plain identifiers', async () => {
     const before = await state();
     for (const label of ['Tail\\', '\\u0060) DETACH DELETE (n', "a\\'b"]) {
-      const res = await call('POST', '/api/graph/canary/0/label', { label });
+      const res = await admin.inject({ method: 'POST', url: '/api/graph/canary/0/label', payload: { label } });
       expect(res.statusCode, `${label}: ${res.body}`).toBe(200);
-      const removed = await call('DELETE', '/api/graph/canary/0/label', { label });
+      const removed = await admin.inject({ method: 'DELETE', url: '/api/graph/canary/0/label', payload: { label } });
       expect(removed.statusCode, `${label}: ${removed.body}`).toBe(200);
     }
-    const key = await call('POST', `/api/graph/canary/1/${encodeURIComponent('k\\')}`, {
-      value: '\\", alive: false, x: "',
-      type: true,
+    const key = await admin.inject({
+      method: 'POST',
+      url: `/api/graph/canary/1/${encodeURIComponent('k\\')}`,
+      payload: {
+        value: '\\", alive: false, x: "',
+        type: true,
+      },
     });
     expect(key.statusCode, key.body).toBe(200);
     expect(await graphQuery(t.falkordb, 'canary', 'MATCH (n) WHERE ID(n) = 1 RETURN n.alive, properties(n)')).toEqual([
       ['true', expect.stringContaining('k\\') as unknown],
     ]);
-    expect((await call('DELETE', `/api/graph/canary/1/${encodeURIComponent('k\\')}`, { type: true })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (
+        await admin.inject({
+          method: 'DELETE',
+          url: `/api/graph/canary/1/${encodeURIComponent('k\\')}`,
+          payload: { type: true },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(await state()).toEqual(before);
   });
 });
 
 describe.each(ADAPTERS)('admin API (%s store)', (adapter) => {
-  let t: AdminTestApp;
-  let admin: string;
+  const t = useAdminApp(adapter);
+  const admin = t.as('admin');
   beforeAll(async () => {
-    t = await startAdminTestApp(adapter);
-    admin = await login(t.app, ADMIN.email, ADMIN.password);
-    const seeded = await t.app.inject({
-      method: 'PATCH',
-      url: '/api/settings/',
-      headers: { cookie: admin },
-      payload: { ui: { theme: 'dark' } },
-    });
+    const seeded = await admin.inject({ method: 'PATCH', url: '/api/settings/', payload: { ui: { theme: 'dark' } } });
     expect(seeded.statusCode).toBe(200);
   });
-  afterAll(() => t.close());
 
   const patchRaw = (body: string) =>
-    t.app.inject({
+    admin.inject({
       method: 'PATCH',
       url: '/api/settings/',
-      headers: { cookie: admin, 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json' },
       payload: body,
     });
-  const served = async () =>
-    (await t.app.inject({ method: 'GET', url: '/api/settings/', headers: { cookie: admin } })).body;
+  const served = async () => (await admin.inject({ method: 'GET', url: '/api/settings/' })).body;
   const polluted = () =>
     Object.getOwnPropertyNames(Object.prototype).filter((name) =>
       ['polluted', 'oauth2_enabled', 'isAdmin'].includes(name),
@@ -245,12 +254,7 @@ describe.each(ADAPTERS)('admin API (%s store)', (adapter) => {
     const read = JSON.parse(await served()) as { ui: Record<string, unknown>; features: Record<string, unknown> };
     expect(read.ui).toEqual({ theme: 'dark' });
     expect(read.features.multi_cluster_mode).toBe(false);
-    const res = await t.app.inject({
-      method: 'PATCH',
-      url: '/api/settings/',
-      headers: { cookie: admin },
-      payload: { ui: { theme: 'light' } },
-    });
+    const res = await admin.inject({ method: 'PATCH', url: '/api/settings/', payload: { ui: { theme: 'light' } } });
     expect(res.statusCode).toBe(200);
     expect(res.json<{ ui: unknown }>().ui).toEqual({ theme: 'light' });
     expect(await t.backdoor.settingsText()).not.toMatch(/polluted|isAdmin/);
@@ -270,10 +274,9 @@ describe.each(ADAPTERS)('admin API (%s store)', (adapter) => {
       'a b',
       `${'x'.repeat(254)}`,
     ]) {
-      const res = await t.app.inject({
+      const res = await admin.inject({
         method: 'PATCH',
         url: '/api/settings/',
-        headers: { cookie: admin },
         payload: { alpha_oauth: { client_secret_secret_ref: ref, client_secret: 'smuggled-secret' } },
       });
       expect(res.statusCode, ref).toBe(400);

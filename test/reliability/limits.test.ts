@@ -3,9 +3,11 @@
 // not received (408) or not answered (503) within REQUEST_TIMEOUT_MS, and the per-client login rate limit (429).
 import net, { type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADMIN, login, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { listen } from '../support/app.js';
 import { bearer, createToken, credentials } from '../support/browser.js';
-import { listen, loginCookie, runQuery } from '../support/reliability.js';
+import { runQuery } from '../support/reliability.js';
+import { sleep } from '../support/wait.js';
 
 const MIB = 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 1000;
@@ -56,7 +58,7 @@ describe('size limits', () => {
   beforeAll(async () => {
     // Only the per-address-and-e-mail limit is under test here (login-limits.test.ts has the others).
     t = await startAdminTestApp('embedded', { env: { LOGIN_CHECKS_MAX: '100', LOGIN_FAILURES_BEFORE_BACKOFF: '100' } });
-    cookie = await loginCookie(t.app, ADMIN.email, ADMIN.password);
+    cookie = await login(t.app, ADMIN.email, ADMIN.password);
     baseUrl = await listen(t.app);
   });
   afterAll(() => t.close());
@@ -172,7 +174,7 @@ describe(`REQUEST_TIMEOUT_MS=${REQUEST_TIMEOUT_MS}`, () => {
         ALPHA_ISSUER: issuer,
       },
     });
-    const cookie = await loginCookie(t.app, ADMIN.email, ADMIN.password);
+    const cookie = await login(t.app, ADMIN.email, ADMIN.password);
     await t.app.inject({
       method: 'PATCH',
       url: '/api/settings/',
@@ -231,7 +233,8 @@ describe(`REQUEST_TIMEOUT_MS=${REQUEST_TIMEOUT_MS}`, () => {
     expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS + 3000);
     // The abandoned work ends later (the provider hangs up); its late outcome reaches nobody and breaks nothing.
     for (const socket of heldSockets) socket.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Nothing to wait for: the test proves the absence of a late error, so it gives one time to appear.
+    await sleep(300);
     const linesOfThisTest = t.logs.lines.slice(firstLine).filter((line) => !earlierRequests.has(line.reqId));
     expect(JSON.stringify(linesOfThisTest)).not.toMatch(/ALREADY_SENT|already sent/i);
     expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);

@@ -3,6 +3,7 @@
 // the client's. Against the real server, with real scrypt.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { sleep } from '../support/wait.js';
 
 const attempt = (
   t: AdminTestApp,
@@ -40,7 +41,8 @@ describe('sign-in bounds', () => {
     const waiting = await attempt(t, email, 'wrong-password', '10.21.0.9');
     expect(waiting.statusCode).toBe(429);
     expect(messageOf(waiting)).toBe('Too many failed sign-ins for this account; try again in 1 seconds');
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    // The account's one-second wait has to pass.
+    await sleep(1100);
     expect((await attempt(t, email, 'wrong-password', '10.21.0.10')).statusCode).toBe(401);
     const longer = await attempt(t, email, 'wrong-password', '10.21.0.11');
     expect(messageOf(longer)).toBe('Too many failed sign-ins for this account; try again in 2 seconds');

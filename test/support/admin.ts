@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { loadKubeConfig } from '../../src/platform/kubernetes/kube-config.js';
 import { createKubeAdminStores, SETTINGS_CONFIGMAP } from '../../src/platform/kubernetes/kube-stores.js';
 import { createFileAdminStores } from '../../src/platform/stores/file-stores.js';
@@ -13,7 +13,8 @@ import { createKubeBlocksClusters, detectKubeBlocks } from '../../src/platform/k
 import { ApiException, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import type { AdminStores } from '../../src/platform/stores/ports.js';
-import { startTestApp, type TestApp } from './app.js';
+import { actorFor, type Actor } from './actor.js';
+import { listen, startTestApp, type TestApp } from './app.js';
 import type { TestFalkorDB } from './falkordb.js';
 import { startChartApiServer, type ChartApiServer } from './kube/chart-apiserver.js';
 import { startKubeApiDouble, type KubeApiDouble } from './kube/kube-api-double.js';
@@ -276,12 +277,12 @@ export async function login(app: FastifyInstance, email: string, password: strin
   return sessionCookie(res);
 }
 
+export type AdminRole = 'admin' | 'operator' | 'viewer';
+
 /** An admin session, and one for an operator and a viewer created through the API. */
-export async function sessionsForEveryRole(
-  app: FastifyInstance,
-): Promise<Record<'admin' | 'operator' | 'viewer', string>> {
+export async function sessionsForEveryRole(app: FastifyInstance): Promise<Record<AdminRole, string>> {
   const admin = await login(app, ADMIN.email, ADMIN.password);
-  const result = { admin } as Record<'admin' | 'operator' | 'viewer', string>;
+  const result = { admin } as Record<AdminRole, string>;
   for (const role of ['operator', 'viewer'] as const) {
     const email = `${role}@corp.example`;
     const res = await app.inject({
@@ -294,4 +295,52 @@ export async function sessionsForEveryRole(
     result[role] = await login(app, email, `${role}-password-1`);
   }
   return result;
+}
+
+export interface AdminAppOptions extends AdminTestAppOptions {
+  /** Embedded (local files) when absent. */
+  adapter?: Adapter;
+  /** Also listen on loopback, for the actors' fetch(). */
+  listen?: boolean;
+}
+
+/** The app of an admin suite (read its fields inside tests and hooks), and requests as each role. */
+export interface AdminApp extends Omit<AdminTestApp, 'close'> {
+  /** Session cookies of the first admin, an operator and a viewer; a test that ends one stores the new one here. */
+  sessions: Record<AdminRole, string>;
+  /** With `listen: true`: where the app listens (empty otherwise). */
+  baseUrl: string;
+  /** Requests with the session cookie of that role. */
+  as(role: AdminRole): Actor;
+  /** Requests with any other session cookie (`token=...`), e.g. of a user the test made itself. */
+  withCookie(cookie: string): Actor;
+}
+
+/**
+ * Starts the admin app and a session per role in beforeAll, and closes it in afterAll. Options that depend on what
+ * an earlier beforeAll made (a FalkorDB, an identity provider) are given as a function, called when the app starts.
+ */
+export function useAdminApp(adapterOrOptions: Adapter | AdminAppOptions | (() => AdminAppOptions) = {}): AdminApp {
+  let started: AdminTestApp | undefined;
+  const actor = (identity: () => Record<string, string>) =>
+    actorFor({ app: () => handle.app, identity, baseUrl: () => handle.baseUrl });
+  const handle = {
+    baseUrl: '',
+    as: (role: AdminRole) => actor(() => ({ cookie: handle.sessions[role] })),
+    withCookie: (cookie: string) => actor(() => ({ cookie })),
+  } as AdminApp;
+  beforeAll(async () => {
+    const options = typeof adapterOrOptions === 'function' ? adapterOrOptions() : adapterOrOptions;
+    const {
+      adapter = 'embedded',
+      listen: listening,
+      ...appOptions
+    } = typeof options === 'string' ? { adapter: options } : options;
+    started = await startAdminTestApp(adapter, appOptions);
+    Object.assign(handle, started);
+    handle.sessions = await sessionsForEveryRole(started.app);
+    if (listening) handle.baseUrl = await listen(started.app);
+  });
+  afterAll(() => started?.close());
+  return handle;
 }

@@ -1,5 +1,6 @@
 // Builds the real app against a real FalkorDB, with its log lines captured for assertions.
 import { mkdtemp } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -94,4 +95,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (ownsFalkorDB) await falkordb.stop();
     },
   };
+}
+
+/** Listens on a free loopback port and returns the base URL. */
+export async function listen(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }

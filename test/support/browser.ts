@@ -2,7 +2,9 @@
 import { get as httpGet, type ClientRequest } from 'node:http';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createClient } from 'redis';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { actorFor, type Actor } from './actor.js';
+import { listen, startTestApp, type TestApp, type TestAppOptions } from './app.js';
 import type { TestFalkorDB } from './falkordb.js';
 
 export type TestRole = 'Admin' | 'Read-Write' | 'Read-Only';
@@ -130,6 +132,48 @@ export async function tokensForEveryRole(
     tokens[role] = await createToken(app, credentials(falkordb, username, `${username}-password`));
   }
   return tokens as RoleTokens;
+}
+
+export interface BrowserAppOptions extends TestAppOptions {
+  /** Starts the names of the role users: `graphs` makes graphs-admin, graphs-read-write and graphs-read-only. */
+  prefix?: string;
+  /** Also listen on loopback, for the actors' fetch(). */
+  listen?: boolean;
+}
+
+/** The app of a browser suite (read its fields inside tests and hooks), and requests as each role. */
+export interface BrowserApp extends Omit<TestApp, 'close'> {
+  tokens: RoleTokens;
+  /** With `listen: true`: where the app listens (empty otherwise). */
+  baseUrl: string;
+  /** Requests with the token of a real FalkorDB user of that role. */
+  as(role: TestRole): Actor;
+  /** Requests with any other token, e.g. of a user the test made itself. */
+  withToken(token: string): Actor;
+  /** Requests without a token. */
+  anonymous: Actor;
+}
+
+/** Starts the app and a token per role in beforeAll, and closes it in afterAll. */
+export function useBrowserApp(options: BrowserAppOptions = {}): BrowserApp {
+  const { prefix, listen: listening, ...appOptions } = options;
+  let started: TestApp | undefined;
+  const actor = (identity: () => Record<string, string>) =>
+    actorFor({ app: () => handle.app, identity, baseUrl: () => handle.baseUrl });
+  const handle = {
+    baseUrl: '',
+    as: (role: TestRole) => actor(() => bearer(handle.tokens[role])),
+    withToken: (token: string) => actor(() => bearer(token)),
+    anonymous: actor(() => ({})),
+  } as BrowserApp;
+  beforeAll(async () => {
+    started = await startTestApp(appOptions);
+    Object.assign(handle, started);
+    handle.tokens = await tokensForEveryRole(started.app, started.falkordb, prefix);
+    if (listening) handle.baseUrl = await listen(started.app);
+  });
+  afterAll(() => started?.close());
+  return handle;
 }
 
 /** What FalkorDB holds right now, as the all-powerful default user sees it: graphs and users. */

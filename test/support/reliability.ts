@@ -1,17 +1,7 @@
-// Helpers of the reliability suites: real HTTP against a listening app, query outcomes classified the way a client
-// sees them, FalkorDB's own count of client connections, and a watch on unhandled errors in this process.
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
-import { ADMIN, startAdminTestApp, type Adapter, type AdminTestApp } from './admin.js';
+// Helpers of the reliability suites: query outcomes over real HTTP, classified the way a client sees them,
+// FalkorDB's own count of client connections, and a watch on unhandled errors in this process.
 import { adminClient, parseEvents } from './browser.js';
 import type { TestFalkorDB } from './falkordb.js';
-
-/** Listens on a free loopback port and returns the base URL. */
-export async function listen(app: FastifyInstance): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-}
 
 export type OutcomeKind = 'result' | 'error-event' | 'http-error' | 'broken';
 
@@ -95,20 +85,6 @@ export async function falkordbClientCount(falkordb: TestFalkorDB): Promise<numbe
   }
 }
 
-/** Polls `check` until it returns true or `timeoutMs` passes; returns whether it did. */
-export async function eventually(
-  check: () => Promise<boolean> | boolean,
-  timeoutMs: number,
-  intervalMs = 50,
-): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
 /** Records unhandled rejections and uncaught exceptions of this process between start() and stop(). */
 export function watchProcessErrors(): { errors: unknown[]; stop: () => void } {
   const errors: unknown[] = [];
@@ -122,33 +98,4 @@ export function watchProcessErrors(): { errors: unknown[]; stop: () => void } {
       process.off('uncaughtException', record);
     },
   };
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Logs in through the real route and returns the `token` cookie for a Cookie header. */
-export async function loginCookie(app: FastifyInstance, email: string, password: string): Promise<string> {
-  const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
-  const cookie = res.cookies.find((c) => c.name === 'token');
-  if (res.statusCode !== 200 || !cookie) throw new Error(`login failed (${res.statusCode}): ${res.body}`);
-  return `token=${cookie.value}`;
-}
-
-export interface ListeningAdminApp {
-  t: AdminTestApp;
-  baseUrl: string;
-  /** The first admin's session, for a Cookie header. */
-  cookie: string;
-}
-
-/** Starts an admin test app listening on loopback in beforeAll and closes it in afterAll; read it inside tests. */
-export function listeningAdminApp(adapter: Adapter): ListeningAdminApp {
-  const fixture = {} as ListeningAdminApp;
-  beforeAll(async () => {
-    fixture.t = await startAdminTestApp(adapter);
-    fixture.cookie = await loginCookie(fixture.t.app, ADMIN.email, ADMIN.password);
-    fixture.baseUrl = await listen(fixture.t.app);
-  });
-  afterAll(() => fixture.t.close());
-  return fixture;
 }

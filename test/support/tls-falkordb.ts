@@ -7,6 +7,7 @@ import { connect } from 'node:tls';
 import { bundledPackageDir } from '../../src/platform/falkordb/embedded-falkordb.js';
 import { findServerBinary } from '../../src/platform/falkordb/server-binary.js';
 import { findFreePort } from '../../src/platform/net.js';
+import { eventually } from './wait.js';
 
 export interface TlsFalkorDB {
   port: number;
@@ -71,25 +72,26 @@ async function issueCertificates(dir: string): Promise<void> {
 }
 
 async function waitForTls(port: number, caPem: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`TLS FalkorDB exited with ${child.exitCode}`);
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect({ host: '127.0.0.1', port, ca: caPem, servername: 'localhost' }, () => {
-        socket.end();
-        resolve(true);
+  const up = await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`TLS FalkorDB exited with ${child.exitCode}`);
+      return await new Promise<boolean>((resolve) => {
+        const socket = connect({ host: '127.0.0.1', port, ca: caPem, servername: 'localhost' }, () => {
+          socket.end();
+          resolve(true);
+        });
+        socket.on('error', () => resolve(false));
+        // A handshake the server never answers (it accepted while still starting) must not stall the wait forever.
+        socket.setTimeout(1000, () => {
+          socket.destroy();
+          resolve(false);
+        });
       });
-      socket.on('error', () => resolve(false));
-      // A handshake the server never answers (it accepted while still starting) must not stall the wait forever.
-      socket.setTimeout(1000, () => {
-        socket.destroy();
-        resolve(false);
-      });
-    });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error('TLS FalkorDB did not start within 15 s');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    },
+    15_000,
+    100,
+  );
+  if (!up) throw new Error('TLS FalkorDB did not start within 15 s');
 }
 
 export async function startTlsFalkorDB(): Promise<TlsFalkorDB> {

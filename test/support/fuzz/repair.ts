@@ -4,6 +4,7 @@
 import { createToken, credentials } from '../browser.js';
 import { createVictimAdmin, DB_USERS, GRAPH_SEEDS, seedGraph, tokenIdOf, type FuzzFixture } from './fixture.js';
 import { OPS_V1 } from '../kube/kubeblocks-fixtures.js';
+import { eventually } from '../wait.js';
 
 export interface Baseline {
   graphs: string[];
@@ -65,13 +66,16 @@ export async function captureBaseline(fixture: FuzzFixture): Promise<Baseline> {
 async function deleteGraphs(fixture: FuzzFixture, graphs: string[]): Promise<void> {
   if (graphs.length === 0) return;
   for (const graph of graphs) await fixture.redis.sendCommand(['GRAPH.DELETE', graph]);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const left = (await fixture.redis.sendCommand<string[]>(['GRAPH.LIST'])).filter((graph) => graphs.includes(graph));
-    if (left.length === 0) return;
-    if (Date.now() > deadline) throw new Error(`graphs still listed 10 s after GRAPH.DELETE: ${left.join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  let left: string[] = [];
+  const gone = await eventually(
+    async () => {
+      left = (await fixture.redis.sendCommand<string[]>(['GRAPH.LIST'])).filter((graph) => graphs.includes(graph));
+      return left.length === 0;
+    },
+    10_000,
+    20,
+  );
+  if (!gone) throw new Error(`graphs still listed 10 s after GRAPH.DELETE: ${left.join(', ')}`);
 }
 
 async function repairGraphs(fixture: FuzzFixture, baseline: Baseline): Promise<void> {

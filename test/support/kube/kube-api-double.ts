@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:https';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { sleep } from '../wait.js';
 
 export interface KubeObject {
   apiVersion?: string;
@@ -185,7 +186,8 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
     requests.push({ method, path: url.pathname, contentType: req.headers['content-type'] });
     if (req.headers.authorization !== `Bearer ${token}`) return sendStatus(res, 401, 'Unauthorized', 'Unauthorized');
     const delay = delays.find((d) => (!d.method || d.method === method) && url.pathname.includes(d.pathIncludes));
-    if (delay) await new Promise((resolve) => setTimeout(resolve, delay.ms));
+    // A slow API server is what the test asked for.
+    if (delay) await sleep(delay.ms);
     const failure = failures.find((f) => (!f.method || f.method === method) && url.pathname.includes(f.pathIncludes));
     if (failure) return sendStatus(res, failure.code, failure.reason, failure.message);
     if (method === 'GET' && url.pathname === '/version')

@@ -13,109 +13,90 @@ const storage = (size: string) => [
   { name: 'data', spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: size } } } },
 ];
 
-export function standalone(name: string, namespace: string, phase = 'Running'): KubeObject {
+/** A FalkorDB Cluster of the addon: the metadata and spec fields every topology shares, and the rest of its spec. */
+function falkordbCluster(
+  apiVersion: string,
+  name: string,
+  namespace: string,
+  spec: Record<string, unknown>,
+  status: Record<string, unknown>,
+): KubeObject {
+  const definition =
+    apiVersion === 'apps.kubeblocks.io/v1' ? { clusterDef: 'falkordb' } : { clusterDefinitionRef: 'falkordb' };
   return {
-    apiVersion: 'apps.kubeblocks.io/v1',
+    apiVersion,
     kind: 'Cluster',
     metadata: { name, namespace, labels },
-    spec: {
-      clusterDef: 'falkordb',
-      topology: 'standalone',
-      terminationPolicy: 'Delete',
-      componentSpecs: [
-        {
-          name: 'falkordb',
-          serviceVersion: '4.12.5',
-          replicas: 1,
-          resources: resources('0.5', '0.5Gi'),
-          volumeClaimTemplates: storage('20Gi'),
-        },
-      ],
-    },
-    status: { phase, components: { falkordb: { phase } } },
+    spec: { ...definition, topology: spec.topology, terminationPolicy: 'Delete', ...spec },
+    status,
   };
+}
+
+/** A component (or sharding template) of the addon's version, with equal requests and limits. */
+const component = (
+  name: string,
+  replicas: number,
+  [cpu, memory]: [string, string],
+  size: string,
+  componentDef?: string,
+) => ({
+  name,
+  ...(componentDef ? { componentDef } : {}),
+  serviceVersion: '4.12.5',
+  replicas,
+  resources: resources(cpu, memory),
+  volumeClaimTemplates: storage(size),
+});
+
+export function standalone(name: string, namespace: string, phase = 'Running'): KubeObject {
+  return falkordbCluster(
+    'apps.kubeblocks.io/v1',
+    name,
+    namespace,
+    { topology: 'standalone', componentSpecs: [component('falkordb', 1, ['0.5', '0.5Gi'], '20Gi')] },
+    { phase, components: { falkordb: { phase } } },
+  );
 }
 
 export function replication(name: string, namespace: string): KubeObject {
-  return {
-    apiVersion: 'apps.kubeblocks.io/v1',
-    kind: 'Cluster',
-    metadata: { name, namespace, labels },
-    spec: {
-      clusterDef: 'falkordb',
+  return falkordbCluster(
+    'apps.kubeblocks.io/v1',
+    name,
+    namespace,
+    {
       topology: 'replication',
-      terminationPolicy: 'Delete',
       componentSpecs: [
-        {
-          name: 'falkordb',
-          serviceVersion: '4.12.5',
-          replicas: 2,
-          resources: resources('1', '2Gi'),
-          volumeClaimTemplates: storage('20Gi'),
-        },
-        {
-          name: 'falkordb-sent',
-          serviceVersion: '4.12.5',
-          replicas: 3,
-          resources: resources('0.2', '0.2Gi'),
-          volumeClaimTemplates: storage('1Gi'),
-        },
+        component('falkordb', 2, ['1', '2Gi'], '20Gi'),
+        component('falkordb-sent', 3, ['0.2', '0.2Gi'], '1Gi'),
       ],
     },
-    status: { phase: 'Running', components: { falkordb: { phase: 'Running' }, 'falkordb-sent': { phase: 'Running' } } },
-  };
+    { phase: 'Running', components: { falkordb: { phase: 'Running' }, 'falkordb-sent': { phase: 'Running' } } },
+  );
 }
 
 export function sharded(name: string, namespace: string): KubeObject {
-  return {
-    apiVersion: 'apps.kubeblocks.io/v1',
-    kind: 'Cluster',
-    metadata: { name, namespace, labels },
-    spec: {
-      clusterDef: 'falkordb',
+  return falkordbCluster(
+    'apps.kubeblocks.io/v1',
+    name,
+    namespace,
+    {
       topology: 'cluster',
-      terminationPolicy: 'Delete',
       shardings: [
-        {
-          name: 'shard',
-          shards: 3,
-          template: {
-            name: 'falkordb',
-            componentDef: 'falkordb-cluster-4',
-            serviceVersion: '4.12.5',
-            replicas: 2,
-            resources: resources('1', '1Gi'),
-            volumeClaimTemplates: storage('20Gi'),
-          },
-        },
+        { name: 'shard', shards: 3, template: component('falkordb', 2, ['1', '1Gi'], '20Gi', 'falkordb-cluster-4') },
       ],
     },
-    status: { phase: 'Running', shardings: { shard: { phase: 'Running' } } },
-  };
+    { phase: 'Running', shardings: { shard: { phase: 'Running' } } },
+  );
 }
 
 export function legacyReplication(name: string, namespace: string): KubeObject {
-  return {
-    apiVersion: 'apps.kubeblocks.io/v1alpha1',
-    kind: 'Cluster',
-    metadata: { name, namespace, labels },
-    spec: {
-      clusterDefinitionRef: 'falkordb',
-      topology: 'replication',
-      terminationPolicy: 'Delete',
-      componentSpecs: [
-        {
-          name: 'falkordb',
-          componentDef: 'falkordb',
-          serviceVersion: '4.12.5',
-          replicas: 2,
-          resources: resources('1', '1Gi'),
-          volumeClaimTemplates: storage('10Gi'),
-        },
-      ],
-    },
-    status: { phase: 'Running', components: { falkordb: { phase: 'Running' } } },
-  };
+  return falkordbCluster(
+    'apps.kubeblocks.io/v1alpha1',
+    name,
+    namespace,
+    { topology: 'replication', componentSpecs: [component('falkordb', 2, ['1', '1Gi'], '10Gi', 'falkordb')] },
+    { phase: 'Running', components: { falkordb: { phase: 'Running' } } },
+  );
 }
 
 /** An OpsRequest status one step on, as the KubeBlocks controller writes it: Pending → Creating → Running (1/2) → Succeed (2/2). */

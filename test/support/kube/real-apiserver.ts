@@ -21,6 +21,7 @@ import {
   type KubernetesObject,
 } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
+import { sleep } from '../wait.js';
 
 const run = promisify(execFile);
 export const CRD_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'crds');
@@ -107,8 +108,6 @@ async function freePort(): Promise<number> {
     });
   });
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function httpsRequest(
   method: string,
