@@ -142,7 +142,7 @@ export const EnvSchema = z.object({
   CREDENTIAL_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   CREDENTIAL_CHECKS_MAX: z.coerce.number().int().min(1).max(10_000).default(16),
   QUERY_TIMEOUT_MAX_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
-  // At most the seed's longest ttlSeconds (366 days).
+  // At most the browser API specification's longest ttlSeconds (366 days).
   TOKEN_DEFAULT_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -275,7 +275,7 @@ export interface Config {
   oauthEndpoints: { alphaIssuer: string; betaAuthority: string; alphaDirectoryUrl: string; betaGraphUrl: string };
   oauthEnv: {
     alpha: { clientId?: string; clientSecret?: string; redirectUri?: string };
-    /** Only honoured when OAUTH_PROVIDER=beta, as the seed says. */
+    /** Only honoured when OAUTH_PROVIDER=beta, as the admin API specification says (docs/decisions.md). */
     beta: { clientId?: string; clientSecret?: string; tenantId?: string; redirectUri?: string };
   };
 }

@@ -62,13 +62,24 @@ export async function graphInfo(
   }));
 }
 
+const COUNT_CYPHER = {
+  nodes: 'MATCH (n) RETURN count(n) AS c',
+  edges: 'MATCH ()-[e]->() RETURN count(e) AS c',
+} as const;
+
+/** How many nodes or relationships an existing graph holds (the caller has checked that it exists). */
+export async function countElements(database: GraphDatabase, graph: string, what: 'nodes' | 'edges'): Promise<number> {
+  const result = await database.query(graph, COUNT_CYPHER[what], { readOnly: true });
+  return Number(result.data?.[0]?.c ?? 0);
+}
+
 export async function countGraph(database: GraphDatabase, graph: string): Promise<{ nodes: number; edges: number }> {
   await requireGraph(database, graph);
   const [nodes, edges] = await Promise.all([
-    database.query(graph, 'MATCH (n) RETURN count(n) AS c', { readOnly: true }),
-    database.query(graph, 'MATCH ()-[e]->() RETURN count(e) AS c', { readOnly: true }),
+    countElements(database, graph, 'nodes'),
+    countElements(database, graph, 'edges'),
   ]);
-  return { nodes: Number(nodes.data?.[0]?.c ?? 0), edges: Number(edges.data?.[0]?.c ?? 0) };
+  return { nodes, edges };
 }
 
 export async function explainQuery(database: GraphDatabase, graph: string, query: string): Promise<string[]> {

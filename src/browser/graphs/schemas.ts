@@ -28,7 +28,7 @@ export function cypherQuerySchema(csvUrlAllowlist: readonly string[]) {
 
 export const MessageSchema = z.object({ message: z.string() });
 
-/** A required string parameter reported with the seed-style literal messages when it is absent or empty. */
+/** A required string parameter reported with the specification's literal messages (docs/decisions.md) when it is absent or empty. */
 export function requiredString(name: string) {
   return z
     .string({

@@ -19,7 +19,7 @@ export interface NodeView {
   relationships: RelationshipView[];
 }
 
-/** `true` addresses a node, `false` a relationship (the seed's body field `type`). */
+/** `true` addresses a node, `false` a relationship (the specified body field `type`). */
 export type EntityKind = boolean;
 
 function matchEntity(kind: EntityKind): string {

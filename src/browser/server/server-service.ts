@@ -9,7 +9,7 @@ import {
   type RunningQuery,
 } from '../../platform/falkordb/server-commands.js';
 import { HttpError } from '../../shared/http-errors.js';
-import { requireGraph } from '../graphs/graph-service.js';
+import { countElements, requireGraph } from '../graphs/graph-service.js';
 import { INFO_SECTIONS } from './schemas.js';
 
 /** Lines that describe the host's file system rather than the database. */
@@ -114,9 +114,7 @@ export function createServerService() {
 
     async count(database: GraphDatabase, graph: string, what: 'nodes' | 'edges'): Promise<number> {
       await requireGraph(database, graph);
-      const cypher = what === 'nodes' ? 'MATCH (n) RETURN count(n) AS c' : 'MATCH ()-[e]->() RETURN count(e) AS c';
-      const result = await database.query(graph, cypher, { readOnly: true });
-      return Number(result.data?.[0]?.c ?? 0);
+      return countElements(database, graph, what);
     },
   };
 }

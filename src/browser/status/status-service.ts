@@ -1,4 +1,4 @@
-// Whether the token's database answers: the seed reports an unreachable database as 404.
+// Whether the token's database answers: the browser API specification reports an unreachable database as 404.
 import type { FastifyBaseLogger } from 'fastify';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { NotFoundError } from '../../shared/http-errors.js';
