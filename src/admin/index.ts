@@ -18,8 +18,8 @@ import { createOAuthService } from './oauth/oauth-service.js';
 import type { AdminContext } from './context.js';
 import { refuseCrossSiteRequests } from './sessions/cross-site-guard.js';
 import { createLoginThrottle } from './sessions/login-throttle.js';
-import { createSessions } from './sessions/session.js';
-import { publicAuthRoutes, sessionAuthRoutes } from './sessions/auth-routes.js';
+import { createSessionService } from './sessions/session-service.js';
+import { publicAuthRoutes, sessionAuthRoutes } from './sessions/session-routes.js';
 import { settingsRoutes } from './settings/settings-routes.js';
 import { createSettingsService } from './settings/settings-service.js';
 import { bootstrapFirstAdmin, type BootstrapOptions } from './users/bootstrap.js';
@@ -65,7 +65,7 @@ export function createAdminServices(deps: AdminDeps) {
         : undefined,
     }),
     users,
-    sessions: createSessions(
+    sessions: createSessionService(
       { secret: config.sessionSecret, ttlSeconds: config.sessionTtlSeconds, publicOrigin: config.publicOrigin, now },
       users,
     ),

@@ -14,7 +14,7 @@ import {
 } from '../../platform/oidc/group-directories.js';
 import { HttpError, NotFoundError } from '../../shared/http-errors.js';
 import type { AdminContext } from '../context.js';
-import type { Settings } from '../settings/settings-schema.js';
+import type { Settings } from '../settings/schemas.js';
 import type { StoredUser } from '../users/user-store.js';
 import { resolveProvider, type ProviderConfig, type ProviderId } from './providers.js';
 import {

@@ -44,7 +44,7 @@ interface VerifiedSession {
 /** Verified session cookies kept in memory; beyond this many the oldest goes first. */
 const VERIFIED_SESSIONS = 10_000;
 
-export function createSessions(options: SessionOptions, users: UserService) {
+export function createSessionService(options: SessionOptions, users: UserService) {
   // A session JWT is stateless: once its signature, issuer and audience are verified, only its expiry can change
   // the answer, so the verification (the dearest step of a session check) is done once per cookie.
   const verified = new Map<string, VerifiedSession>();
@@ -144,4 +144,4 @@ export function createSessions(options: SessionOptions, users: UserService) {
   };
 }
 
-export type Sessions = ReturnType<typeof createSessions>;
+export type SessionService = ReturnType<typeof createSessionService>;
