@@ -2,32 +2,19 @@
 // (Accept: text/html), a redirect to /login?error=<code>.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { BadRequestError, HttpError } from '../../shared/http-errors.js';
 import { PROVIDERS, type ProviderId } from './providers.js';
 import type { OAuthService } from './oauth-service.js';
+import {
+  CallbackQuerySchema,
+  CallbackRedirectSchema,
+  ProviderParamsSchema,
+  StartQuerySchema,
+  StartRedirectSchema,
+} from './schemas.js';
 import { SignInRefused } from './sign-in-policy.js';
 
 const tags = ['auth'];
-// Any name reaches the handler, which answers an unknown one with its own message; the document lists the known ones.
-const ProviderParamsSchema = z.object({
-  provider: z
-    .string()
-    .max(32)
-    .meta({ enum: [...PROVIDERS] }),
-});
-const StartQuerySchema = z.object({ returnTo: z.string().max(4096).optional() });
-const param = z.string().max(8192).optional();
-/** What providers send back; other parameters (e.g. `iss`, `session_state`) are kept for the response checks. */
-const CallbackQuerySchema = z.looseObject({
-  code: param,
-  state: param,
-  error: param,
-  error_description: param,
-  scope: param,
-  iss: param,
-});
-
 function providerOf(value: string): ProviderId {
   if (!(PROVIDERS as readonly string[]).includes(value)) throw new BadRequestError(`Unknown OAuth provider ${value}`);
   return value as ProviderId;
@@ -59,7 +46,7 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
         summary: 'Start OAuth sign-in: redirects to the provider and sets the state cookie',
         params: ProviderParamsSchema,
         querystring: StartQuerySchema,
-        response: { 302: z.null().describe('Redirect to the identity provider') },
+        response: { 302: StartRedirectSchema },
       },
     },
     async (request, reply) => {
@@ -86,9 +73,7 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
         summary: 'Complete OAuth sign-in: sets the session cookie and redirects to returnTo',
         params: ProviderParamsSchema,
         querystring: CallbackQuerySchema,
-        response: {
-          302: z.null().describe('Redirect to returnTo (or to /login?error=<code> for a browser on failure)'),
-        },
+        response: { 302: CallbackRedirectSchema },
       },
     },
     async (request, reply) => {
