@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BadRequestError, HttpError } from '../../shared/http-errors.js';
+import { setCookies } from '../reply-cookies.js';
 import { PROVIDERS, type ProviderId } from './providers.js';
 import type { OAuthService } from './oauth-service.js';
 import {
@@ -13,8 +14,10 @@ import {
   StartRedirectSchema,
 } from './schemas.js';
 import { SignInRefused } from './sign-in-policy.js';
+import { STATE_COOKIE } from './state-cookie.js';
 
 const tags = ['auth'];
+
 function providerOf(value: string): ProviderId {
   if (!(PROVIDERS as readonly string[]).includes(value)) throw new BadRequestError(`Unknown OAuth provider ${value}`);
   return value as ProviderId;
@@ -50,8 +53,9 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
       },
     },
     async (request, reply) => {
-      const url = await oauth.start(providerOf(request.params.provider), request.query.returnTo, reply);
-      return reply.redirect(url, 302);
+      const { cookies, location } = await oauth.start(providerOf(request.params.provider), request.query.returnTo);
+      setCookies(reply, cookies);
+      return reply.redirect(location, 302);
     },
   );
 
@@ -81,8 +85,11 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
       try {
         const query = new URLSearchParams();
         for (const [key, value] of Object.entries(request.query)) if (typeof value === 'string') query.set(key, value);
-        const returnTo = await oauth.callback(provider, request, reply, query);
-        return reply.redirect(returnTo, 302);
+        const stateCookie = request.cookies[STATE_COOKIE];
+        setCookies(reply, [oauth.clearedStateCookie(provider)]);
+        const { cookies, location } = await oauth.callback(provider, { stateCookie, query });
+        setCookies(reply, cookies);
+        return reply.redirect(location, 302);
       } catch (error) {
         if (!wantsHtml(request))
           throw error instanceof SignInRefused ? new HttpError(error.status, error.message) : error;

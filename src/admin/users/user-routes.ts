@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { COOKIE_SCHEME } from '../../shared/openapi.js';
 import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
+import { setCookies } from '../reply-cookies.js';
 import {
   CreateUserSchema,
   ManagedUserEnvelopeSchema,
@@ -71,7 +72,8 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
     async (request, reply) => {
       const updated = await context.users.update(request.params.id, request.body);
       // A change to one's own password or role ends one's sessions too; the session making it goes on, renewed.
-      if (updated.id === request.sessionUser?.id && !updated.disabled) await context.sessions.start(reply, updated);
+      if (updated.id === request.sessionUser?.id && !updated.disabled)
+        setCookies(reply, await context.sessions.start(updated));
       return { user: toManagedView(updated) };
     },
   );
