@@ -1,7 +1,7 @@
 // What the admin API's routes share.
 import type { Config } from '../config.js';
 import type { LoginThrottle } from './sessions/login-throttle.js';
-import type { Sessions } from './sessions/session.js';
+import type { SessionService } from './sessions/session-service.js';
 import type { SettingsService } from './settings/settings-service.js';
 import type { UserService } from './users/user-service.js';
 
@@ -11,6 +11,6 @@ export interface AdminContext {
   oauthEnv: Config['oauthEnv'];
   settings: SettingsService;
   users: UserService;
-  sessions: Sessions;
+  sessions: SessionService;
   loginThrottle: LoginThrottle;
 }

@@ -18,8 +18,9 @@ import { createOAuthService } from './oauth/oauth-service.js';
 import type { AdminContext } from './context.js';
 import { refuseCrossSiteRequests } from './sessions/cross-site-guard.js';
 import { createLoginThrottle } from './sessions/login-throttle.js';
-import { createSessions } from './sessions/session.js';
-import { publicAuthRoutes, sessionAuthRoutes } from './sessions/auth-routes.js';
+import { requireSession } from './sessions/session-guard.js';
+import { createSessionService } from './sessions/session-service.js';
+import { publicAuthRoutes, sessionAuthRoutes } from './sessions/session-routes.js';
 import { settingsRoutes } from './settings/settings-routes.js';
 import { createSettingsService } from './settings/settings-service.js';
 import { bootstrapFirstAdmin, type BootstrapOptions } from './users/bootstrap.js';
@@ -65,7 +66,7 @@ export function createAdminServices(deps: AdminDeps) {
         : undefined,
     }),
     users,
-    sessions: createSessions(
+    sessions: createSessionService(
       { secret: config.sessionSecret, ttlSeconds: config.sessionTtlSeconds, publicOrigin: config.publicOrigin, now },
       users,
     ),
@@ -130,7 +131,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
 
   // Everything else needs a session: no valid cookie is a 401 before any other question is asked.
   await app.register(function sessionRoutes(guarded, _options, done) {
-    guarded.addHook('onRequest', (request) => context.sessions.authenticate(request));
+    guarded.addHook('onRequest', requireSession(context.sessions));
     guarded.addHook('onRoute', stampSecurity(COOKIE_SCHEME, 'admin'));
     sessionAuthRoutes(guarded, context);
     settingsRoutes(guarded, context);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../src/admin/settings/settings-schema.js';
+import { DEFAULT_SETTINGS } from '../../src/admin/settings/schemas.js';
 import { ADAPTERS, ADMIN, sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 
 describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {

@@ -1,81 +1,25 @@
 // /api/clusters: database deployments and their operations requests, permission-checked per cluster namespace.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { NotFoundError } from '../../shared/http-errors.js';
 import { COOKIE_SCHEME } from '../../shared/openapi.js';
 import type { AdminContext } from '../context.js';
 import { isAllowed, requirePermission } from '../permissions/permissions.js';
 import type { ClusterService } from './cluster-service.js';
+import {
+  AcceptedSchema,
+  ClusterEnvelopeSchema,
+  ClusterListSchema,
+  ClusterParamsSchema,
+  NamespaceQuerySchema,
+  OperationListSchema,
+  ReconfigureBodySchema,
+  RestartBodySchema,
+  ScaleBodySchema,
+} from './schemas.js';
 
 const tags = ['clusters'];
 const security = [{ [COOKIE_SCHEME]: [] }];
-const NamespaceSchema = z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name');
-const NamespaceQuerySchema = z.object({ namespace: NamespaceSchema.optional() });
-const ClusterParamsSchema = z.object({
-  name: z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a cluster name'),
-});
-
-const ComponentSchema = z.object({
-  name: z.string(),
-  kind: z.enum(['component', 'sharding']),
-  phase: z.string(),
-  replicas: z.number().int(),
-  shards: z.number().int().optional(),
-  serviceVersion: z.string(),
-  cpu: z.string(),
-  memory: z.string(),
-  storage: z.string(),
-});
-const ClusterSchema = z
-  .object({
-    name: z.string(),
-    namespace: z.string(),
-    phase: z.string(),
-    topology: z.string(),
-    terminationPolicy: z.string(),
-    createdAt: z.string(),
-    components: z.array(ComponentSchema),
-  })
-  .meta({ id: 'Cluster' });
-const OperationSchema = z
-  .object({
-    name: z.string(),
-    type: z.string(),
-    phase: z.string(),
-    progress: z.string(),
-    createdAt: z.string(),
-    startedAt: z.string().nullable(),
-    completedAt: z.string().nullable(),
-    message: z.string(),
-  })
-  .meta({ id: 'Operation' });
-const AcceptedSchema = z.object({ operation: z.string(), operations: z.array(z.string()) });
-
-const ComponentName = z.string().min(1).max(63);
-const Quantity = z.string().min(1).max(32);
-const RestartBodySchema = z.strictObject({ components: z.array(ComponentName).min(1).optional() }).nullish();
-const ScaleBodySchema = z
-  .strictObject({
-    component: ComponentName.optional(),
-    replicas: z.int().min(1, 'replicas must be at least 1').max(100).optional(),
-    shards: z.int().min(1, 'shards must be at least 1').max(1024).optional(),
-    cpu: Quantity.optional(),
-    memory: Quantity.optional(),
-  })
-  .meta({ minProperties: 1 });
-const ReconfigureBodySchema = z.strictObject({
-  component: ComponentName.optional(),
-  parameters: z
-    .record(
-      z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,127}$/, 'must be a parameter name'),
-      z.union([z.string().max(1024), z.number(), z.boolean()]).transform(String),
-    )
-    .meta({ minProperties: 1 }),
-  /** Apply keys that are not known FalkorDB parameters too. */
-  allowUnknownParameters: z.boolean().optional(),
-});
-
 /**
  * multi_cluster_mode for every cluster route (issue 15: only the list honoured it). While it is off, the cluster
  * namespace is the only one: the list shows nothing elsewhere, and a cluster or its operations elsewhere are not
@@ -130,7 +74,7 @@ function clusterScopeRoutes(
         summary: 'Database deployments (one namespace, or all with multi_cluster_mode)',
         security,
         querystring: NamespaceQuerySchema,
-        response: { 200: z.object({ clusters: z.array(ClusterSchema) }) },
+        response: { 200: ClusterListSchema },
       },
     },
     async (request) => {
@@ -159,7 +103,7 @@ function clusterScopeRoutes(
         security,
         params: ClusterParamsSchema,
         querystring: NamespaceQuerySchema,
-        response: { 200: z.object({ cluster: ClusterSchema }) },
+        response: { 200: ClusterEnvelopeSchema },
       },
     },
     async (request) => ({ cluster: await clusters.get(namespaceOf(request), request.params.name) }),
@@ -177,7 +121,7 @@ function clusterScopeRoutes(
         security,
         params: ClusterParamsSchema,
         querystring: NamespaceQuerySchema,
-        response: { 200: z.object({ operations: z.array(OperationSchema) }) },
+        response: { 200: OperationListSchema },
       },
     },
     async (request) => ({ operations: await clusters.listOperations(namespaceOf(request), request.params.name) }),

@@ -2,31 +2,21 @@
 // (Accept: text/html), a redirect to /login?error=<code>.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { BadRequestError, HttpError } from '../../shared/http-errors.js';
+import { setCookies } from '../reply-cookies.js';
 import { PROVIDERS, type ProviderId } from './providers.js';
 import type { OAuthService } from './oauth-service.js';
+import {
+  CallbackQuerySchema,
+  CallbackRedirectSchema,
+  ProviderParamsSchema,
+  StartQuerySchema,
+  StartRedirectSchema,
+} from './schemas.js';
 import { SignInRefused } from './sign-in-policy.js';
+import { STATE_COOKIE } from './state-cookie.js';
 
 const tags = ['auth'];
-// Any name reaches the handler, which answers an unknown one with its own message; the document lists the known ones.
-const ProviderParamsSchema = z.object({
-  provider: z
-    .string()
-    .max(32)
-    .meta({ enum: [...PROVIDERS] }),
-});
-const StartQuerySchema = z.object({ returnTo: z.string().max(4096).optional() });
-const param = z.string().max(8192).optional();
-/** What providers send back; other parameters (e.g. `iss`, `session_state`) are kept for the response checks. */
-const CallbackQuerySchema = z.looseObject({
-  code: param,
-  state: param,
-  error: param,
-  error_description: param,
-  scope: param,
-  iss: param,
-});
 
 function providerOf(value: string): ProviderId {
   if (!(PROVIDERS as readonly string[]).includes(value)) throw new BadRequestError(`Unknown OAuth provider ${value}`);
@@ -59,12 +49,13 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
         summary: 'Start OAuth sign-in: redirects to the provider and sets the state cookie',
         params: ProviderParamsSchema,
         querystring: StartQuerySchema,
-        response: { 302: z.null().describe('Redirect to the identity provider') },
+        response: { 302: StartRedirectSchema },
       },
     },
     async (request, reply) => {
-      const url = await oauth.start(providerOf(request.params.provider), request.query.returnTo, reply);
-      return reply.redirect(url, 302);
+      const { cookies, location } = await oauth.start(providerOf(request.params.provider), request.query.returnTo);
+      setCookies(reply, cookies);
+      return reply.redirect(location, 302);
     },
   );
 
@@ -86,9 +77,7 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
         summary: 'Complete OAuth sign-in: sets the session cookie and redirects to returnTo',
         params: ProviderParamsSchema,
         querystring: CallbackQuerySchema,
-        response: {
-          302: z.null().describe('Redirect to returnTo (or to /login?error=<code> for a browser on failure)'),
-        },
+        response: { 302: CallbackRedirectSchema },
       },
     },
     async (request, reply) => {
@@ -96,8 +85,11 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
       try {
         const query = new URLSearchParams();
         for (const [key, value] of Object.entries(request.query)) if (typeof value === 'string') query.set(key, value);
-        const returnTo = await oauth.callback(provider, request, reply, query);
-        return reply.redirect(returnTo, 302);
+        const stateCookie = request.cookies[STATE_COOKIE];
+        setCookies(reply, [oauth.clearedStateCookie(provider)]);
+        const { cookies, location } = await oauth.callback(provider, { stateCookie, query });
+        setCookies(reply, cookies);
+        return reply.redirect(location, 302);
       } catch (error) {
         if (!wantsHtml(request))
           throw error instanceof SignInRefused ? new HttpError(error.status, error.message) : error;

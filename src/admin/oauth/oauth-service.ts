@@ -1,6 +1,6 @@
 // The OAuth sign-in flow for providers alpha and beta: start (redirect to the provider with state, nonce and
 // PKCE) and callback (state check, code exchange with ID-token validation, sign-in policy, user and session).
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import {
   IdentityProviderUnavailableError,
@@ -14,7 +14,8 @@ import {
 } from '../../platform/oidc/group-directories.js';
 import { HttpError, NotFoundError } from '../../shared/http-errors.js';
 import type { AdminContext } from '../context.js';
-import type { Settings } from '../settings/settings-schema.js';
+import type { CookieToSet } from '../cookies.js';
+import type { Settings } from '../settings/schemas.js';
 import type { StoredUser } from '../users/user-store.js';
 import { resolveProvider, type ProviderConfig, type ProviderId } from './providers.js';
 import {
@@ -26,7 +27,7 @@ import {
   SignInRefused,
   type Claims,
 } from './sign-in-policy.js';
-import { clearStateCookie, readStateCookie, setStateCookie } from './state-cookie.js';
+import { clearedStateCookie, readStateCookie, stateCookie } from './state-cookie.js';
 
 const SCOPES: Record<ProviderId, string> = {
   alpha: 'openid email profile',
@@ -34,6 +35,12 @@ const SCOPES: Record<ProviderId, string> = {
 };
 
 const GROUP_CACHE_MS = 5 * 60_000;
+
+/** What a step of the flow asks the route to do: set these cookies and redirect to `location`. */
+export interface SignInStep {
+  cookies: CookieToSet[];
+  location: string;
+}
 
 export interface OAuthOptions {
   context: AdminContext;
@@ -203,7 +210,8 @@ export function createOAuthService(options: OAuthOptions) {
   }
 
   return {
-    async start(type: ProviderId, returnTo: unknown, reply: FastifyReply): Promise<string> {
+    /** Where to send the browser (the provider's authorization URL) and the state cookie its callback needs. */
+    async start(type: ProviderId, returnTo: unknown): Promise<SignInStep> {
       const { provider } = await enabledProvider(type);
       const client = await clientSettings(provider);
       const state = clients.randomState();
@@ -222,26 +230,30 @@ export function createOAuthService(options: OAuthOptions) {
             ? new HttpError(503, unreachable(type, error))
             : error;
         });
-      await setStateCookie(
-        reply,
+      const cookie = await stateCookie(
         stateSecret(),
         { state, nonce, verifier, provider: type, returnTo: safeReturnTo(returnTo) },
         secure,
         options.now(),
       );
-      return url;
+      return { cookies: [cookie], location: url };
     },
 
-    /** Completes the flow; returns where to send the browser. Throws SignInRefused or HttpError. */
+    /** The state cookie is single-use: its callback clears it whatever the outcome, so a replayed callback finds none. */
+    clearedStateCookie(type: ProviderId): CookieToSet {
+      return clearedStateCookie(type, secure);
+    },
+
+    /**
+     * Completes the flow from the state cookie's value and the provider's answer: the session cookies and where to
+     * send the browser. Throws SignInRefused or HttpError.
+     */
     async callback(
       type: ProviderId,
-      request: FastifyRequest,
-      reply: FastifyReply,
-      query: URLSearchParams,
-    ): Promise<string> {
-      const saved = await readStateCookie(request, stateSecret(), type);
-      // The state cookie is single-use: a replayed callback finds none.
-      clearStateCookie(reply, type, secure);
+      answer: { stateCookie: string | undefined; query: URLSearchParams },
+    ): Promise<SignInStep> {
+      const { query } = answer;
+      const saved = await readStateCookie(answer.stateCookie, stateSecret(), type);
       if (!saved || query.get('state') !== saved.state)
         throw new SignInRefused(400, 'invalid_state', 'Invalid state parameter');
       const providerError = query.get('error');
@@ -285,8 +297,7 @@ export function createOAuthService(options: OAuthOptions) {
       if (!role && settings.oauth.role_attribute_strict)
         throw new SignInRefused(403, 'no_role', `No valid role found for ${identity.email}`);
       const user = await findOrOnboard(type, settings, identity, role);
-      await context.sessions.start(reply, user);
-      return saved.returnTo;
+      return { cookies: await context.sessions.start(user), location: saved.returnTo };
     },
   };
 }

@@ -1,7 +1,7 @@
 // Which OAuth providers are configured: settings saved through the API win, at request time; the environment
 // fallbacks count only when that provider has no settings-backed configuration.
 import type { Config } from '../../config.js';
-import type { Settings } from '../settings/settings-schema.js';
+import type { Settings } from '../settings/schemas.js';
 
 export const PROVIDERS = ['alpha', 'beta'] as const;
 export type ProviderId = (typeof PROVIDERS)[number];

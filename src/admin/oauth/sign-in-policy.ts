@@ -2,7 +2,7 @@
 import { search } from '@jmespath-community/jmespath';
 import { emailDomain, normalizeDomain } from '../../shared/email.js';
 import { ADMIN_ROLES, type AdminRole } from '../permissions/permissions.js';
-import type { Settings } from '../settings/settings-schema.js';
+import type { Settings } from '../settings/schemas.js';
 import type { ProviderConfig } from './providers.js';
 
 export type Claims = Record<string, unknown>;

@@ -1,8 +1,8 @@
 // The OAuth state cookie: state, nonce, PKCE verifier, provider and returnTo, signed (HS256 with the session
 // secret) so the callback can trust it; HttpOnly, SameSite=Lax, 10 minutes, scoped to the provider's path.
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { signHs256, verifyHs256 } from '../../shared/jwt.js';
+import { clearedCookie, type CookieToSet } from '../cookies.js';
 import type { ProviderId } from './providers.js';
 
 export const STATE_COOKIE = 'oauth_state';
@@ -20,43 +20,38 @@ export type OAuthState = z.infer<typeof StateSchema>;
 
 const cookiePath = (provider: ProviderId) => `/api/auth/oauth/${provider}`;
 
-export async function setStateCookie(
-  reply: FastifyReply,
+const attributes = (provider: ProviderId, secure: boolean) => ({
+  httpOnly: true,
+  sameSite: 'lax' as const,
+  secure,
+  path: cookiePath(provider),
+});
+
+/** The signed state cookie the callback of `state.provider` needs, valid for 10 minutes. */
+export async function stateCookie(
   secret: string,
   state: OAuthState,
   secure: boolean,
   nowMs: number,
-): Promise<void> {
+): Promise<CookieToSet> {
   const value = await signHs256(state, secret, {
     expiresAt: Math.floor(nowMs / 1000) + STATE_TTL_SECONDS,
     audience: AUDIENCE,
   });
-  void reply.setCookie(STATE_COOKIE, value, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: cookiePath(state.provider),
-    maxAge: STATE_TTL_SECONDS,
-  });
+  return { name: STATE_COOKIE, value, options: { ...attributes(state.provider, secure), maxAge: STATE_TTL_SECONDS } };
 }
 
-export function clearStateCookie(reply: FastifyReply, provider: ProviderId, secure: boolean): void {
-  void reply.clearCookie(STATE_COOKIE, {
-    httpOnly: true,
-    sameSite: 'lax',
-    secure,
-    path: cookiePath(provider),
-    maxAge: 0,
-  });
+/** The state cookie cleared: it is single-use. */
+export function clearedStateCookie(provider: ProviderId, secure: boolean): CookieToSet {
+  return clearedCookie(STATE_COOKIE, attributes(provider, secure));
 }
 
 /** The cookie's contents when it is present, authentic, unexpired and made for this provider. */
 export async function readStateCookie(
-  request: FastifyRequest,
+  value: string | undefined,
   secret: string,
   provider: ProviderId,
 ): Promise<OAuthState | undefined> {
-  const value = request.cookies[STATE_COOKIE];
   if (!value) return undefined;
   try {
     const parsed = StateSchema.safeParse(await verifyHs256(value, secret, { audience: AUDIENCE }));

@@ -7,7 +7,7 @@ import {
   WRITE_ONLY_FIELDS,
   type Settings,
   type SettingsPatch,
-} from './settings-schema.js';
+} from './schemas.js';
 
 export const SETTINGS_KEY = 'settings.json';
 

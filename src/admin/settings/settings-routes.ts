@@ -5,7 +5,7 @@ import { COOKIE_SCHEME } from '../../shared/openapi.js';
 import { jsonOncePerObject, sendJsonText } from '../../shared/prepared-json.js';
 import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
-import { SettingsPatchSchema, SettingsSchema, type Settings } from './settings-schema.js';
+import { SettingsPatchSchema, SettingsSchema, type Settings } from './schemas.js';
 
 const tags = ['settings'];
 const security = [{ [COOKIE_SCHEME]: [] }];

@@ -13,7 +13,7 @@ import {
   SETTINGS_KEY,
   type SecretWrite,
 } from './settings-document.js';
-import { DEFAULT_SETTINGS, type Settings, type SettingsPatch } from './settings-schema.js';
+import { DEFAULT_SETTINGS, type Settings, type SettingsPatch } from './schemas.js';
 import { secretWriteRefusal, SETTINGS_SECRET_LABELS, type SecretWritePolicy } from './secret-policy.js';
 
 export interface SettingsServiceOptions {

@@ -1,18 +1,12 @@
 // Admin sessions: an HS256 JWT (issuer and audience pinned) in the HttpOnly cookie `token`.
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { signHs256, verifyHs256 } from '../../shared/jwt.js';
 import { HttpError, UnauthorizedError } from '../../shared/http-errors.js';
+import type { CookieToSet } from '../cookies.js';
+import type { SessionUser } from '../permissions/permissions.js';
 import type { UserService } from '../users/user-service.js';
 import type { StoredUser } from '../users/user-store.js';
+import { clearedSessionCookies, sessionCookieOf, sessionCookies, type SessionCredentials } from './session-cookies.js';
 
-export const SESSION_COOKIE = 'token';
-/**
- * With `Secure`, the session is also set under this name. Browsers accept a `__Host-` cookie only from this exact
- * origin, over HTTPS, for path `/`, so a sibling subdomain cannot plant one (cookie tossing, session fixation).
- * Browsers' requests (they send `Sec-Fetch-Site`) are authenticated by it alone; other clients keep the seed's
- * `token`.
- */
-export const HOST_ONLY_SESSION_COOKIE = '__Host-token';
 export const SESSION_ISSUER = 'graphdb-server';
 export const SESSION_AUDIENCE = 'graphdb-admin';
 
@@ -24,15 +18,7 @@ export interface SessionOptions {
   now: () => number;
 }
 
-export function cookieAttributes(options: SessionOptions, maxAge: number) {
-  return {
-    httpOnly: true,
-    sameSite: 'lax' as const,
-    path: '/',
-    secure: !options.publicOrigin.startsWith('http://'),
-    maxAge,
-  };
-}
+export type AuthenticatedUser = SessionUser & Pick<StoredUser, 'email' | 'name' | 'provider'>;
 
 interface VerifiedSession {
   subject: string;
@@ -44,7 +30,7 @@ interface VerifiedSession {
 /** Verified session cookies kept in memory; beyond this many the oldest goes first. */
 const VERIFIED_SESSIONS = 10_000;
 
-export function createSessions(options: SessionOptions, users: UserService) {
+export function createSessionService(options: SessionOptions, users: UserService) {
   // A session JWT is stateless: once its signature, issuer and audience are verified, only its expiry can change
   // the answer, so the verification (the dearest step of a session check) is done once per cookie.
   const verified = new Map<string, VerifiedSession>();
@@ -69,21 +55,14 @@ export function createSessions(options: SessionOptions, users: UserService) {
     return session;
   };
 
-  /** Over HTTPS, a browser's session is the `__Host-` cookie only: a planted `token` from a sibling site is ignored. */
-  const sessionCookieOf = (request: FastifyRequest): string | undefined => {
-    const hostOnly = request.cookies[HOST_ONLY_SESSION_COOKIE];
-    if (!cookieAttributes(options, 0).secure) return request.cookies[SESSION_COOKIE];
-    if (request.headers['sec-fetch-site'] !== undefined) return hostOnly;
-    return hostOnly ?? request.cookies[SESSION_COOKIE];
-  };
-
   const secret = () => {
     if (!options.secret) throw new HttpError(500, 'Server configuration error: SESSION_SECRET not set');
     return options.secret;
   };
 
   return {
-    async start(reply: FastifyReply, user: StoredUser): Promise<void> {
+    /** Signs `user` in: the cookies carrying a new session JWT. */
+    async start(user: StoredUser): Promise<CookieToSet[]> {
       const nowSeconds = Math.floor(options.now() / 1000);
       const jwt = await signHs256(
         { sub: user.id, email: user.email, role: user.role, provider: user.provider, sv: user.sessionVersion ?? 0 },
@@ -94,20 +73,20 @@ export function createSessions(options: SessionOptions, users: UserService) {
           audience: SESSION_AUDIENCE,
         },
       );
-      const attributes = cookieAttributes(options, options.ttlSeconds);
-      void reply.setCookie(SESSION_COOKIE, jwt, attributes);
-      if (attributes.secure) void reply.setCookie(HOST_ONLY_SESSION_COOKIE, jwt, attributes);
+      return sessionCookies(jwt, options.publicOrigin, options.ttlSeconds);
+    },
+
+    /** The cookies that sign a browser out, set whether or not ending its sessions in the store succeeds. */
+    signedOutCookies(): CookieToSet[] {
+      return clearedSessionCookies(options.publicOrigin);
     },
 
     /**
-     * Signs out: the cookie is cleared, and when it named a live session, every session of its user is ended in the
-     * store, so a copy of the cookie (another tab, a thief) stops working too. Idempotent.
+     * Signs out: when the request's cookie names a live session, every session of its user is ended in the store,
+     * so a copy of the cookie (another tab, a thief) stops working too. Idempotent.
      */
-    async end(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      const attributes = cookieAttributes(options, 0);
-      void reply.clearCookie(SESSION_COOKIE, attributes);
-      if (attributes.secure) void reply.clearCookie(HOST_ONLY_SESSION_COOKIE, attributes);
-      const cookie = sessionCookieOf(request);
+    async end(credentials: SessionCredentials): Promise<void> {
+      const cookie = sessionCookieOf(credentials, options.publicOrigin);
       if (!cookie || !options.secret) return;
       let session: VerifiedSession;
       try {
@@ -120,9 +99,9 @@ export function createSessions(options: SessionOptions, users: UserService) {
       if (user && (user.sessionVersion ?? 0) === session.version) await users.endSessions(user.id);
     },
 
-    /** onRequest hook of session-guarded routes: a valid cookie naming an enabled user, re-read from the store. */
-    async authenticate(request: FastifyRequest): Promise<void> {
-      const cookie = sessionCookieOf(request);
+    /** The user a session-guarded request acts as: a valid cookie naming an enabled user, re-read from the store. */
+    async authenticate(credentials: SessionCredentials): Promise<AuthenticatedUser> {
+      const cookie = sessionCookieOf(credentials, options.publicOrigin);
       if (!cookie || !options.secret) throw new UnauthorizedError('Authentication required');
       let session: VerifiedSession;
       try {
@@ -133,15 +112,9 @@ export function createSessions(options: SessionOptions, users: UserService) {
       const user = await users.findById(session.subject);
       if (!user || user.disabled || (user.sessionVersion ?? 0) !== session.version)
         throw new UnauthorizedError('Session expired or invalid');
-      request.sessionUser = {
-        id: user.id,
-        email: user.email,
-        name: user.name,
-        role: user.role,
-        provider: user.provider,
-      };
+      return { id: user.id, email: user.email, name: user.name, role: user.role, provider: user.provider };
     },
   };
 }
 
-export type Sessions = ReturnType<typeof createSessions>;
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -5,9 +5,11 @@ import { ForbiddenError, tooManyRequests, UnauthorizedError } from '../../shared
 import { COOKIE_SCHEME } from '../../shared/openapi.js';
 import { jsonOncePerObject, sendJsonText } from '../../shared/prepared-json.js';
 import type { AdminContext } from '../context.js';
+import { setCookies } from '../reply-cookies.js';
 import { configuredProviders } from '../oauth/providers.js';
 import { toUserView } from '../users/user-service.js';
 import type { StoredUser } from '../users/user-store.js';
+import { sessionCredentialsOf } from './session-guard.js';
 import { AuthConfigSchema, LoginBodySchema, MessageSchema, UserEnvelopeSchema } from './schemas.js';
 
 export const LOGIN_ATTEMPTS_PER_MINUTE = 10;
@@ -58,7 +60,7 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext): v
         end(user !== undefined);
       }
       if (!user) throw new UnauthorizedError(INVALID_LOGIN);
-      await context.sessions.start(reply, user);
+      setCookies(reply, await context.sessions.start(user));
       await context.users.recordLogin(user.id);
       return { user: toUserView(user) };
     },
@@ -76,7 +78,9 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext): v
       },
     },
     async (request, reply) => {
-      await context.sessions.end(request, reply);
+      // Cleared first: a failure to end the sessions in the store still signs this browser out.
+      setCookies(reply, context.sessions.signedOutCookies());
+      await context.sessions.end(sessionCredentialsOf(request));
       return { message: 'Logged out' };
     },
   );

@@ -1,5 +1,6 @@
-// The settings document: strict zod objects for what is stored, a partial variant for PATCH that also takes
-// the write-only values, the defaults of a fresh install, and where each write-only value is kept.
+// The settings document (the schema of the settings route's GET response): strict zod objects for what is stored,
+// a partial variant for PATCH that also takes the write-only values, the defaults of a fresh install, and where
+// each write-only value is kept.
 import { compile } from '@jmespath-community/jmespath';
 import { z } from 'zod';
 import { EmailSchema } from '../../shared/email.js';
