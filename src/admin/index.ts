@@ -23,6 +23,7 @@ import { createSessionService } from './sessions/session-service.js';
 import { publicAuthRoutes, sessionAuthRoutes } from './sessions/session-routes.js';
 import { settingsRoutes } from './settings/settings-routes.js';
 import { createSettingsService } from './settings/settings-service.js';
+import { createLoginService } from './sessions/login-service.js';
 import { bootstrapFirstAdmin, type BootstrapOptions } from './users/bootstrap.js';
 import { userRoutes } from './users/user-routes.js';
 import { createUserService } from './users/user-service.js';
@@ -95,7 +96,11 @@ export function createAdminServices(deps: AdminDeps) {
   return {
     context,
     oauth,
-    clusters: createClusterService(deps.clusters ?? NO_CLUSTERS),
+    logins: createLoginService(context),
+    clusters: createClusterService(deps.clusters ?? NO_CLUSTERS, {
+      clusterNamespace: config.clusterNamespace,
+      multiClusterMode: async () => (await context.settings.current()).features.multi_cluster_mode,
+    }),
     clusterNamespace: config.clusterNamespace,
     publicOrigin: config.publicOrigin,
     async close(): Promise<void> {
@@ -126,7 +131,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     app.addHook('onReady', () => bootstrapFirstAdmin(context.users, { ...firstAdmin, logger: app.log }));
   }
 
-  publicAuthRoutes(app, context);
+  publicAuthRoutes(app, context, services.logins);
   oauthRoutes(app, services.oauth);
 
   // Everything else needs a session: no valid cookie is a 401 before any other question is asked.

@@ -1,10 +1,8 @@
 // /api/clusters: database deployments and their operations requests, permission-checked per cluster namespace.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { NotFoundError } from '../../shared/http-errors.js';
-import { COOKIE_SCHEME } from '../../shared/openapi.js';
 import type { AdminContext } from '../context.js';
-import { isAllowed, requirePermission } from '../permissions/permissions.js';
+import { requirePermission } from '../permissions/permissions.js';
 import type { ClusterService } from './cluster-service.js';
 import {
   AcceptedSchema,
@@ -19,20 +17,17 @@ import {
 } from './schemas.js';
 
 const tags = ['clusters'];
-const security = [{ [COOKIE_SCHEME]: [] }];
 /**
  * multi_cluster_mode for every cluster route (issue 15: only the list honoured it). While it is off, the cluster
  * namespace is the only one: the list shows nothing elsewhere, and a cluster or its operations elsewhere are not
  * found (404) after validation, before the permission check and any Kubernetes call.
  */
-function onlyClusterNamespaceUnlessMultiCluster(context: AdminContext, clusterNamespace: string) {
+function onlyClusterNamespaceUnlessMultiCluster(clusters: ClusterService) {
   return async (request: FastifyRequest): Promise<void> => {
     const asked = (request.query as { namespace?: unknown } | undefined)?.namespace;
-    if (typeof asked !== 'string' || asked === clusterNamespace) return;
     const name = (request.params as { name?: unknown } | undefined)?.name;
-    if (typeof name !== 'string') return; // the list route answers an empty list itself
-    if ((await context.settings.current()).features.multi_cluster_mode) return;
-    throw new NotFoundError(`Cluster ${name} not found in namespace ${asked}`);
+    // The list route answers an empty list itself.
+    if (typeof asked === 'string' && typeof name === 'string') await clusters.assertNamespaceInScope(asked, name);
   };
 }
 
@@ -43,7 +38,7 @@ export function clusterRoutes(
   clusterNamespace: string,
 ): void {
   void app.register(function clusterScope(scope, _options, done) {
-    scope.addHook('preHandler', onlyClusterNamespaceUnlessMultiCluster(context, clusterNamespace));
+    scope.addHook('preHandler', onlyClusterNamespaceUnlessMultiCluster(clusters));
     clusterScopeRoutes(scope, context, clusters, clusterNamespace);
     done();
   });
@@ -72,23 +67,11 @@ function clusterScopeRoutes(
         operationId: 'listClusters',
         tags,
         summary: 'Database deployments (one namespace, or all with multi_cluster_mode)',
-        security,
         querystring: NamespaceQuerySchema,
         response: { 200: ClusterListSchema },
       },
     },
-    async (request) => {
-      const settings = await context.settings.current();
-      const asked = request.query.namespace;
-      if (!settings.features.multi_cluster_mode) {
-        return {
-          clusters: asked && asked !== clusterNamespace ? [] : await clusters.list({ namespace: clusterNamespace }),
-        };
-      }
-      const found = await clusters.list(asked ? { namespace: asked } : { allNamespaces: true });
-      const role = request.sessionUser!.role;
-      return { clusters: found.filter((cluster) => isAllowed(role, 'clusters', 'read', cluster.namespace)) };
-    },
+    async (request) => ({ clusters: await clusters.listVisible(request.sessionUser!.role, request.query.namespace) }),
   );
 
   routes.get(
@@ -100,7 +83,6 @@ function clusterScopeRoutes(
         operationId: 'getCluster',
         tags,
         summary: 'One deployment',
-        security,
         params: ClusterParamsSchema,
         querystring: NamespaceQuerySchema,
         response: { 200: ClusterEnvelopeSchema },
@@ -118,7 +100,6 @@ function clusterScopeRoutes(
         operationId: 'listOperations',
         tags,
         summary: 'Operations requests of a deployment, newest first',
-        security,
         params: ClusterParamsSchema,
         querystring: NamespaceQuerySchema,
         response: { 200: OperationListSchema },
@@ -140,7 +121,6 @@ function clusterScopeRoutes(
         operationId: 'restartCluster',
         tags,
         summary: 'Restart components (all by default)',
-        security,
         params: ClusterParamsSchema,
         querystring: NamespaceQuerySchema,
         body: RestartBodySchema,
@@ -162,7 +142,6 @@ function clusterScopeRoutes(
           operationId: `${type.toLowerCase()}Cluster`,
           tags,
           summary: `${type} a deployment`,
-          security,
           params: ClusterParamsSchema,
           querystring: NamespaceQuerySchema,
           response: { 202: AcceptedSchema },
@@ -181,7 +160,6 @@ function clusterScopeRoutes(
         operationId: 'scaleCluster',
         tags,
         summary: 'Scale replicas or shards (target counts) and/or cpu and memory',
-        security,
         params: ClusterParamsSchema,
         querystring: NamespaceQuerySchema,
         body: ScaleBodySchema,
@@ -200,7 +178,6 @@ function clusterScopeRoutes(
         operationId: 'reconfigureCluster',
         tags,
         summary: 'Change FalkorDB parameters',
-        security,
         params: ClusterParamsSchema,
         querystring: NamespaceQuerySchema,
         body: ReconfigureBodySchema,

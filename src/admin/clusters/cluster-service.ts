@@ -3,6 +3,7 @@
 import type { ClusterPort, OperationRequest } from '../../platform/clusters/cluster-port.js';
 import type { ClusterRecord, ComponentRecord } from '../../platform/clusters/cluster-records.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../shared/http-errors.js';
+import { isAllowed, type AdminRole } from '../permissions/permissions.js';
 import { isKnownParameter } from './falkordb-parameters.js';
 
 const QUANTITY = /^\d+(\.\d+)?(m|k|Ki|M|Mi|G|Gi|T|Ti)?$/;
@@ -24,7 +25,16 @@ export interface ScaleInput {
   memory?: string;
 }
 
-export function createClusterService(port: ClusterPort) {
+export interface ClusterScope {
+  /** The namespace the server manages deployments in (CLUSTER_NAMESPACE). */
+  clusterNamespace: string;
+  /** features.multi_cluster_mode as the settings say now: other namespaces are visible only while it is on. */
+  multiClusterMode: () => Promise<boolean>;
+}
+
+export function createClusterService(port: ClusterPort, scope: ClusterScope) {
+  const { clusterNamespace } = scope;
+
   async function existing(namespace: string, name: string): Promise<ClusterRecord> {
     const cluster = await port.get(namespace, name);
     if (!cluster) throw new NotFoundError(`Cluster ${name} not found in namespace ${namespace}`);
@@ -53,7 +63,28 @@ export function createClusterService(port: ClusterPort) {
     port.createOperation(namespace, cluster, request);
 
   return {
-    list: (scope: Parameters<ClusterPort['list']>[0]) => port.list(scope),
+    /**
+     * The deployments a role may read: the cluster namespace only while multi_cluster_mode is off (nothing for
+     * another one asked for); with it on, the namespace asked for or all, each filtered by the role's permissions.
+     */
+    async listVisible(role: AdminRole, askedNamespace: string | undefined): Promise<ClusterRecord[]> {
+      if (!(await scope.multiClusterMode())) {
+        if (askedNamespace && askedNamespace !== clusterNamespace) return [];
+        return port.list({ namespace: clusterNamespace });
+      }
+      const found = await port.list(askedNamespace ? { namespace: askedNamespace } : { allNamespaces: true });
+      return found.filter((cluster) => isAllowed(role, 'clusters', 'read', cluster.namespace));
+    },
+
+    /**
+     * multi_cluster_mode for every cluster route but the list: while it is off, a cluster or its operations in
+     * another namespace are not found (404), before the permission check and any Kubernetes call.
+     */
+    async assertNamespaceInScope(askedNamespace: string, name: string): Promise<void> {
+      if (askedNamespace === clusterNamespace || (await scope.multiClusterMode())) return;
+      throw new NotFoundError(`Cluster ${name} not found in namespace ${askedNamespace}`);
+    },
+
     get: existing,
 
     async listOperations(namespace: string, name: string) {

@@ -1,4 +1,5 @@
 // Pure sign-in policy over verified ID-token claims: provider checks, allowed domains, identity and role.
+import { hasControlCharacter } from '../../shared/printable.js';
 import { search } from '@jmespath-community/jmespath';
 import { emailDomain, normalizeDomain } from '../../shared/email.js';
 import { ADMIN_ROLES, type AdminRole } from '../permissions/permissions.js';
@@ -127,8 +128,7 @@ export function resolveRole(expression: string, profile: Claims): AdminRole | un
 
 /** `returnTo` must be a same-origin path: one leading `/`, not `//` or `/\`, no control characters. */
 export function safeReturnTo(value: unknown): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
-  if (typeof value !== 'string' || !/^\/(?![/\\])[^\u0000-\u001f\u007f]*$/.test(value) || value.length > 2048)
+  if (typeof value !== 'string' || value.length > 2048 || !/^\/(?![/\\])/.test(value) || hasControlCharacter(value))
     return '/';
   // The Location header carries visible ASCII only (anything else makes Node throw): the rest is sent
   // percent-encoded as UTF-8, as a browser would; text that is not valid UTF-16 (a lone surrogate) goes to /.

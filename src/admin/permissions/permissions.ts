@@ -54,7 +54,7 @@ declare module 'fastify' {
 
 /**
  * The guard every admin route declares. Without a session: 401 (before any permission question);
- * without the permission in the namespace the request concerns: 403 with the seed's message.
+ * without the permission in the namespace the request concerns: 403 with the specified message (docs/decisions.md).
  */
 export function requirePermission(
   resource: Resource,

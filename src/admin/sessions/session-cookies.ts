@@ -6,7 +6,7 @@ export const SESSION_COOKIE = 'token';
 /**
  * With `Secure`, the session is also set under this name. Browsers accept a `__Host-` cookie only from this exact
  * origin, over HTTPS, for path `/`, so a sibling subdomain cannot plant one (cookie tossing, session fixation).
- * Browsers' requests (they send `Sec-Fetch-Site`) are authenticated by it alone; other clients keep the seed's
+ * Browsers' requests (they send `Sec-Fetch-Site`) are authenticated by it alone; other clients keep the specified
  * `token`.
  */
 export const HOST_ONLY_SESSION_COOKIE = '__Host-token';

@@ -1,22 +1,21 @@
 // /api/auth/login, /validate, /logout and /config.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ForbiddenError, tooManyRequests, UnauthorizedError } from '../../shared/http-errors.js';
-import { COOKIE_SCHEME } from '../../shared/openapi.js';
+import { tooManyRequests, UnauthorizedError } from '../../shared/http-errors.js';
 import { jsonOncePerObject, sendJsonText } from '../../shared/prepared-json.js';
 import type { AdminContext } from '../context.js';
 import { setCookies } from '../reply-cookies.js';
 import { configuredProviders } from '../oauth/providers.js';
 import { toUserView } from '../users/user-service.js';
+import type { LoginService } from './login-service.js';
 import type { StoredUser } from '../users/user-store.js';
 import { sessionCredentialsOf } from './session-guard.js';
 import { AuthConfigSchema, LoginBodySchema, MessageSchema, UserEnvelopeSchema } from './schemas.js';
 
 export const LOGIN_ATTEMPTS_PER_MINUTE = 10;
-const INVALID_LOGIN = 'Invalid email or password';
 const tags = ['auth'];
 
-export function publicAuthRoutes(app: FastifyInstance, context: AdminContext): void {
+export function publicAuthRoutes(app: FastifyInstance, context: AdminContext, logins: LoginService): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
 
   routes.post(
@@ -50,18 +49,8 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext): v
       },
     },
     async (request, reply) => {
-      const settings = await context.settings.current();
-      if (!settings.features.local_users_enabled) throw new ForbiddenError('Local sign-in is disabled');
-      const end = context.loginThrottle.begin(request.ip, request.body.email);
-      let user: StoredUser | undefined;
-      try {
-        user = await context.users.verifyLocalLogin(request.body.email, request.body.password);
-      } finally {
-        end(user !== undefined);
-      }
-      if (!user) throw new UnauthorizedError(INVALID_LOGIN);
-      setCookies(reply, await context.sessions.start(user));
-      await context.users.recordLogin(user.id);
+      const { user, cookies } = await logins.login(request.ip, request.body.email, request.body.password);
+      setCookies(reply, cookies);
       return { user: toUserView(user) };
     },
   );
@@ -122,7 +111,6 @@ export function sessionAuthRoutes(app: FastifyInstance, context: AdminContext): 
         operationId: 'validateSession',
         tags,
         summary: 'The signed-in user, re-read from the user store',
-        security: [{ [COOKIE_SCHEME]: [] }],
         response: { 200: UserEnvelopeSchema },
       },
     },

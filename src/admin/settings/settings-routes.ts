@@ -1,14 +1,12 @@
 // GET and PATCH /api/settings/: the settings document without its write-only values.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { COOKIE_SCHEME } from '../../shared/openapi.js';
 import { jsonOncePerObject, sendJsonText } from '../../shared/prepared-json.js';
 import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
 import { SettingsPatchSchema, SettingsSchema, type Settings } from './schemas.js';
 
 const tags = ['settings'];
-const security = [{ [COOKIE_SCHEME]: [] }];
 
 /** The settings change rarely and are read on every console page: each version becomes JSON once. */
 const settingsJson = jsonOncePerObject((settings: Settings) => SettingsSchema.encode(settings));
@@ -26,7 +24,6 @@ export function settingsRoutes(app: FastifyInstance, context: AdminContext): voi
         operationId: 'getSettings',
         tags,
         summary: 'The settings document (write-only values omitted)',
-        security,
         response: { 200: SettingsSchema },
       },
     },
@@ -42,7 +39,6 @@ export function settingsRoutes(app: FastifyInstance, context: AdminContext): voi
         operationId: 'patchSettings',
         tags,
         summary: 'Change some settings; write-only values go to the Secrets the settings name',
-        security,
         body: SettingsPatchSchema,
         response: { 200: SettingsSchema },
       },

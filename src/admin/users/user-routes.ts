@@ -1,7 +1,6 @@
 // /api/users: local and OAuth admin users (permission resource `users`).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { COOKIE_SCHEME } from '../../shared/openapi.js';
 import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
 import { setCookies } from '../reply-cookies.js';
@@ -16,7 +15,6 @@ import {
 import { toManagedView } from './user-service.js';
 
 const tags = ['auth'];
-const security = [{ [COOKIE_SCHEME]: [] }];
 
 export function userRoutes(app: FastifyInstance, context: AdminContext): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -30,7 +28,6 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
         operationId: 'listAdminUsers',
         tags,
         summary: 'Admin users',
-        security,
         response: { 200: ManagedUserListSchema },
       },
     },
@@ -46,7 +43,6 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
         operationId: 'createAdminUser',
         tags,
         summary: 'Create an admin user (without a password: OAuth sign-in only)',
-        security,
         body: CreateUserSchema,
         response: { 201: ManagedUserEnvelopeSchema },
       },
@@ -63,7 +59,6 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
         operationId: 'updateAdminUser',
         tags,
         summary: 'Change name, role, disabled flag or password',
-        security,
         params: UserIdParamsSchema,
         body: UpdateUserSchema,
         response: { 200: ManagedUserEnvelopeSchema },
@@ -87,7 +82,6 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
         operationId: 'deleteAdminUser',
         tags,
         summary: 'Delete an admin user',
-        security,
         params: UserIdParamsSchema,
         response: { 200: UserDeletedSchema },
       },
