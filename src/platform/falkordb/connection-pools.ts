@@ -205,38 +205,21 @@ export class CredentialPool {
     options: Pick<SendOptions, 'timeoutMs'> = {},
     signal?: AbortSignal,
   ): Promise<PromiseSettledResult<RespValue>[]> {
-    if (signal?.aborted) throw new DatabaseUnavailableError('request aborted');
-    this.lastUsed = Date.now();
-    const pooled = await this.acquireQueryConnection();
-    if (signal?.aborted) throw new DatabaseUnavailableError('request aborted');
-    pooled.busy++;
-    // Destroying it fails what waits on it; its onClose takes it out of the pool.
-    const drop = () => pooled.connection.destroy();
-    signal?.addEventListener('abort', drop, { once: true });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      drop();
-    }, options.timeoutMs ?? this.options.commandTimeoutMs);
-    try {
-      const settled = await pooled.connection.send(commands);
-      return settled.map((outcome) => {
-        if (outcome.status === 'fulfilled') return outcome;
-        const reason = translateCommandError(outcome.reason);
-        // Anything but the server's answer to this command fails the batch.
-        if (!(reason instanceof DatabaseReplyError)) throw reason;
-        return { status: 'rejected', reason };
-      });
-    } catch (error) {
-      const failure = translateCommandError(error, { timedOut, aborted: signal?.aborted });
-      if (connectionLost(failure)) drop();
-      throw failure;
-    } finally {
-      clearTimeout(timer);
-      pooled.busy--;
-      this.lastUsed = Date.now();
-      signal?.removeEventListener('abort', drop);
-    }
+    return this.leased(
+      () => this.acquireQueryConnection(),
+      // Destroying it fails what waits on it; its onClose takes it out of the pool.
+      (pooled) => pooled.connection.destroy(),
+      async (pooled) =>
+        (await pooled.connection.send(commands)).map((outcome) => {
+          if (outcome.status === 'fulfilled') return outcome;
+          const reason = translateCommandError(outcome.reason);
+          // Anything but the server's answer to this command fails the batch.
+          if (!(reason instanceof DatabaseReplyError)) throw reason;
+          return { status: 'rejected', reason };
+        }),
+      options,
+      signal,
+    );
   }
 
   private async openQueryConnection(): Promise<PooledQueryConnection> {
@@ -299,20 +282,41 @@ export class CredentialPool {
     options: SendOptions,
     signal?: AbortSignal,
   ): Promise<T> {
-    // An abort that came first (a query stopped before it was sent) never fires the listener below.
-    if (signal?.aborted) throw new DatabaseUnavailableError('request aborted');
-    this.lastUsed = Date.now();
-    const pooled = await this.acquire();
-    if (signal?.aborted) throw new DatabaseUnavailableError('request aborted');
-    pooled.busy++;
     const typeMapping = {
       ...(options.integersAsStrings ? { [RESP_TYPES.NUMBER]: String } : {}),
       ...(options.binary ? { [RESP_TYPES.BLOB_STRING]: Buffer } : {}),
     };
-    const onAbort = () => {
-      this.remove(pooled);
-      discard(pooled.client);
-    };
+    return this.leased(
+      () => this.acquire(),
+      (pooled) => {
+        this.remove(pooled);
+        discard(pooled.client);
+      },
+      (pooled) => work(pooled.client, typeMapping),
+      options,
+      signal,
+    );
+  }
+
+  /**
+   * Runs `work` on a connection from `acquire`, within the command's deadline and its caller's signal: either drops
+   * the connection (`drop`), so an abandoned reply is never parsed. Failures leave as port errors; a connection
+   * that can no longer be trusted is dropped.
+   */
+  private async leased<C extends { busy: number }, T>(
+    acquire: () => Promise<C>,
+    drop: (pooled: C) => void,
+    work: (pooled: C) => Promise<T>,
+    options: Pick<SendOptions, 'timeoutMs'>,
+    signal: AbortSignal | undefined,
+  ): Promise<T> {
+    // An abort that came first (a query stopped before it was sent) never fires the listener below.
+    if (signal?.aborted) throw new DatabaseUnavailableError('request aborted');
+    this.lastUsed = Date.now();
+    const pooled = await acquire();
+    if (signal?.aborted) throw new DatabaseUnavailableError('request aborted');
+    pooled.busy++;
+    const onAbort = () => drop(pooled);
     signal?.addEventListener('abort', onAbort, { once: true });
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -320,7 +324,7 @@ export class CredentialPool {
       onAbort();
     }, options.timeoutMs ?? this.options.commandTimeoutMs);
     try {
-      return await work(pooled.client, typeMapping);
+      return await work(pooled);
     } catch (error) {
       const failure = translateCommandError(error, { timedOut, aborted: signal?.aborted });
       if (connectionLost(failure)) onAbort();
