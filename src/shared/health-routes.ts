@@ -1,7 +1,7 @@
 // /healthz (the process answers) and /readyz (every dependency answers), for probes and load balancers.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { LivenessSchema, ReadinessSchema } from './health-schemas.js';
 
 export interface ReadinessCheck {
   name: string;
@@ -20,10 +20,6 @@ export interface ReadinessCheck {
 
 const CHECK_TIMEOUT_MS = 2000;
 
-const ReadinessSchema = z.object({
-  status: z.enum(['ready', 'degraded', 'not ready']),
-  checks: z.record(z.string(), z.object({ ok: z.boolean() })),
-});
 
 function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -54,7 +50,7 @@ export function registerHealthRoutes(
         operationId: 'getHealth',
         tags: ['ops'],
         summary: 'Liveness: the process is up',
-        response: { 200: z.object({ status: z.literal('ok') }) },
+        response: { 200: LivenessSchema },
       },
     },
     () => ({ status: 'ok' as const }),
