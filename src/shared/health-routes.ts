@@ -20,7 +20,6 @@ export interface ReadinessCheck {
 
 const CHECK_TIMEOUT_MS = 2000;
 
-
 function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {

@@ -5,7 +5,12 @@ import type { FastifyReply } from 'fastify';
 
 /** Sends JSON text (or a stream of it) as the body; a route's typed reply does not accept these, Fastify does. */
 export function sendJsonText(reply: FastifyReply, body: string | Readable): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(body);
+  return sendText(reply, 'application/json; charset=utf-8', body);
+}
+
+/** Sends prepared text (or a stream of it) of any type as the body, past the route's typed reply. */
+export function sendText(reply: FastifyReply, contentType: string, body: string | Readable): FastifyReply {
+  return reply.type(contentType).send(body);
 }
 
 /**

@@ -4,12 +4,12 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createErrorHandler, mapError } from '../../shared/error-handler.js';
-import { sendJsonText } from '../../shared/prepared-json.js';
+import { sendJsonText, sendText } from '../../shared/prepared-json.js';
 import { principalOf, type BrowserContext } from '../context.js';
 import type { QueryService } from './query-service.js';
 import { GraphParamsSchema, QueryResultSchema, queryStreamQuerySchema } from './schemas.js';
 import { openEventStream, wantsEventStream } from './sse.js';
-import { resultJson, resultJsonChunks, STREAMED_ABOVE_ROWS } from './result-json.js';
+import { resultJson, resultJsonChunks, resultNdjsonLines, STREAMED_ABOVE_ROWS } from './result-json.js';
 
 const jsonErrors = createErrorHandler('browser');
 
@@ -20,6 +20,12 @@ function streamAwareErrors(error: FastifyError, request: FastifyRequest, reply: 
   const stream = openEventStream(request, reply);
   stream.send('error', { message: mapped.message, status: mapped.statusCode });
   stream.end();
+}
+
+/** `Accept: application/x-ndjson`: one JSON object per line (a header, the rows, a summary). */
+function wantsNdjson(request: FastifyRequest): boolean {
+  const accept = request.headers.accept;
+  return typeof accept === 'string' && accept.includes('application/x-ndjson');
 }
 
 export function queryRoutes(app: FastifyInstance, context: BrowserContext, queries: QueryService): void {
@@ -35,24 +41,39 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
         tags: ['graphs'],
         summary: 'Run a Cypher query (Read-Only tokens run GRAPH.RO_QUERY)',
         description:
-          'With `Accept: text/event-stream`: HTTP 200 and one `result` event `{metadata, data}` or one `error` event `{message, status}`, then the end of the stream; comment heartbeats every 15 s while the query runs. Otherwise a JSON response.',
+          'With `Accept: text/event-stream`: HTTP 200 and one `result` event `{metadata, data}` or one `error` event `{message, status}`, then the end of the stream; comment heartbeats every 15 s while the query runs. With `Accept: application/x-ndjson`: one JSON object per line, `{"type":"header","columns":[…]}`, then `{"type":"row","data":{…}}` per row, then `{"type":"summary","metadata":[…],"rows":n,"truncated":false}`; an error before the first line is a JSON error response. Otherwise a JSON response.',
         params: GraphParamsSchema,
         querystring: queryStreamQuerySchema(context.limits.csvUrlAllowlist),
         response: {
           200: {
             description: 'Query result',
-            content: { 'application/json': { schema: QueryResultSchema }, 'text/event-stream': { schema: z.string() } },
+            content: {
+              'application/json': { schema: QueryResultSchema },
+              'text/event-stream': { schema: z.string() },
+              'application/x-ndjson': { schema: z.string() },
+            },
           },
         },
       },
     },
     async (request, reply) => {
       const { graph } = request.params;
-      const { query, params, timeout } = request.query;
-      const run = queries.begin(principalOf(request), request.ip, { graph, query, params, timeoutMs: timeout });
+      const { query, params, timeout, maxRows } = request.query;
+      const run = queries.begin(principalOf(request), request.ip, {
+        graph,
+        query,
+        params,
+        timeoutMs: timeout,
+        maxRows,
+      });
       // The slots are held until the response is gone: a streamed body still holds its rows.
       reply.raw.once('close', () => run.finish());
 
+      if (!wantsEventStream(request) && wantsNdjson(request)) {
+        const result = await run.rows();
+        // Rows are decoded as the client reads them (backpressure), so a long result never exists whole as text.
+        return sendText(reply, 'application/x-ndjson; charset=utf-8', Readable.from(resultNdjsonLines(result)));
+      }
       if (!wantsEventStream(request)) {
         const result = await run.rows();
         // Serialized here, once, rather than by the schema serializer; a large result is streamed in chunks.

@@ -6,6 +6,7 @@ import type { QueryRows } from '../../platform/falkordb/graph-database.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { HttpError } from '../../shared/http-errors.js';
 import { databaseFor, type BrowserContext, type BrowserLimits, type Principal } from '../context.js';
+import { limitRows } from './result-json.js';
 import type { RunningQueries } from '../running-queries/running-query-service.js';
 
 /** FalkorDB reads timeout 0 as "no limit": with a maximum configured, 0 and anything above it become the maximum. */
@@ -51,6 +52,8 @@ export interface QueryRequest {
   params?: Record<string, CypherValue>;
   /** As asked; clamped to QUERY_TIMEOUT_MAX_MS. */
   timeoutMs: number;
+  /** A row cap of the caller's: the result is cut there and marked truncated instead of refused. */
+  maxRows?: number;
 }
 
 /** One query, begun: `rows()` runs it (once), `finish()` gives its slots back and forgets it (call it always). */
@@ -83,7 +86,8 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
             signal: signal ? AbortSignal.any([signal, control.signal]) : control.signal,
           };
           try {
-            return await databaseFor(context, principal).queryRows(request.graph, cypher, options);
+            const result = await databaseFor(context, principal).queryRows(request.graph, cypher, options);
+            return limitRows(result, request.maxRows);
           } catch (error) {
             // A query its owner stopped says so, whatever the database connection reported.
             throw control.signal.aborted ? (control.signal.reason as Error) : error;

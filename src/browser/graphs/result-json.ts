@@ -7,10 +7,15 @@ import type { QueryRows } from '../../platform/falkordb/graph-database.js';
 export const STREAMED_ABOVE_ROWS = 1000;
 const ROWS_PER_CHUNK = 500;
 
-/** The seed's body leaves `data` out when the query returned no rows. */
+/** `"truncated"` appears only when the caller asked for a row cap (`maxRows`), so the specified body stays as it is. */
+function closing(result: QueryRows): string {
+  return result.truncated === undefined ? '}' : `,"truncated":${result.truncated}}`;
+}
+
+/** The specified body leaves `data` out when the query returned no rows. */
 function opening(result: QueryRows): string {
   const metadata = `{"metadata":${JSON.stringify(result.metadata)}`;
-  return result.rowCount > 0 ? `${metadata},"data":[` : `${metadata}}`;
+  return result.rowCount > 0 ? `${metadata},"data":[` : `${metadata}${closing(result)}`;
 }
 
 export function* resultJsonChunks(result: QueryRows): Generator<string> {
@@ -24,7 +29,30 @@ export function* resultJsonChunks(result: QueryRows): Generator<string> {
     const text = JSON.stringify(rows);
     yield `${start === 0 ? '' : ','}${text.slice(1, -1)}`;
   }
-  yield ']}';
+  yield `]${closing(result)}`;
+}
+
+/** The first `maxRows` rows of a result, marked as truncated when it had more. */
+export function limitRows(result: QueryRows, maxRows: number | undefined): QueryRows {
+  if (maxRows === undefined) return result;
+  return { ...result, rowCount: Math.min(result.rowCount, maxRows), truncated: result.rowCount > maxRows };
+}
+
+/**
+ * The result as NDJSON (`Accept: application/x-ndjson`): a header line with the columns, one line per row, and a
+ * summary line with the statistics, the row count and whether it was truncated. Every line says what it is, so a
+ * column named like a header field cannot be mistaken for one. Rows are decoded one chunk at a time.
+ */
+export function* resultNdjsonLines(result: QueryRows): Generator<string> {
+  yield `${JSON.stringify({ type: 'header', columns: result.columns })}\n`;
+  for (let start = 0; start < result.rowCount; start += ROWS_PER_CHUNK) {
+    let text = '';
+    for (let index = start; index < Math.min(start + ROWS_PER_CHUNK, result.rowCount); index++)
+      text += `{"type":"row","data":${JSON.stringify(result.takeRow(index))}}\n`;
+    yield text;
+  }
+  const summary = { type: 'summary', metadata: result.metadata, rows: result.rowCount, truncated: !!result.truncated };
+  yield `${JSON.stringify(summary)}\n`;
 }
 
 export function resultJson(result: QueryRows): string {

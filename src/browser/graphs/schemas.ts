@@ -90,11 +90,29 @@ export const queryStreamQuerySchema = (csvUrlAllowlist: readonly string[]) =>
       .regex(/^\d{1,10}$/, verbatim('Invalid parameter timeout'))
       .transform(Number),
     params: ParamsSchema,
+    maxRows: z
+      .string()
+      .regex(/^[1-9]\d{0,8}$/, verbatim('Invalid parameter maxRows'))
+      .transform(Number)
+      .optional()
+      .meta({
+        description:
+          'At most this many rows: a longer result is cut there and says so with `"truncated": true` (JSON, the `result` event, the NDJSON summary). Without it a result longer than the server allows is refused (400).',
+      }),
   });
 
 export const RowSchema = z.record(z.string(), z.unknown());
-export const QueryResultSchema = z.object({ metadata: z.array(z.string()), data: z.array(RowSchema).optional() }).meta({
-  id: 'QueryResult',
-  description:
-    'Row values: nodes {id, labels, properties}; relationships {id, relationshipType, sourceId, destinationId, properties}; paths {nodes, edges}; points {latitude, longitude}; temporal values as ISO 8601 strings; integers beyond 2^53 as strings',
-});
+export const QueryResultSchema = z
+  .object({
+    metadata: z.array(z.string()),
+    data: z.array(RowSchema).optional(),
+    truncated: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Present when `maxRows` was given: true when the result had more rows than that' }),
+  })
+  .meta({
+    id: 'QueryResult',
+    description:
+      'Row values: nodes {id, labels, properties}; relationships {id, relationshipType, sourceId, destinationId, properties}; paths {nodes, edges}; points {latitude, longitude}; temporal values as ISO 8601 strings; integers beyond 2^53 as strings',
+  });

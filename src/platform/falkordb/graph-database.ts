@@ -54,7 +54,11 @@ export interface QueryRows {
   statistics: string[];
   /** False for a query that returns no columns at all (only statistics). */
   hasColumns: boolean;
+  /** The result's column names, in order (empty without columns). */
+  columns: string[];
   rowCount: number;
+  /** Set when the caller asked for fewer rows than the result had (`maxRows` on the query route). */
+  truncated?: boolean;
   takeRow(index: number): Record<string, JsonValue>;
 }
 
@@ -133,6 +137,7 @@ export class GraphDatabase {
         metadata: parts.statistics,
         statistics: parts.statistics,
         hasColumns: false,
+        columns: [],
         rowCount: 0,
         takeRow: noRows,
       };
@@ -158,6 +163,7 @@ export class GraphDatabase {
       metadata: parts.statistics,
       statistics: parts.statistics,
       hasColumns: true,
+      columns,
       rowCount: rows.length,
       takeRow(index) {
         const row = rows[index];
