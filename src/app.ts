@@ -13,6 +13,7 @@ import type { AdminStores } from './platform/stores/ports.js';
 import { adminPlugin, createAdminServices, type AdminDeps, type AdminPluginOptions } from './admin/index.js';
 import { browserPlugin, createBrowserServices, type BrowserDeps } from './browser/index.js';
 import { isBrowserPath } from './browser/paths.js';
+import { enableCors } from './shared/cors.js';
 import { createErrorHandler } from './shared/error-handler.js';
 import { createClientErrors } from './shared/client-errors.js';
 import { errorBody } from './shared/error-shapes.js';
@@ -115,6 +116,8 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     clientErrors.track(request.raw, reply.raw);
     done();
   });
+  // Before authentication: a browser's preflight carries no token.
+  enableCors(app, config.corsOrigins, isBrowserPath);
   trackRequestsInFlight(app);
   enforceRequestDeadline(app, config.requestTimeoutMs);
 

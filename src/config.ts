@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { commaSeparated } from './shared/comma-list.js';
+import { parseCorsOrigins, type CorsOrigins } from './shared/cors.js';
 import { EmailSchema } from './shared/email.js';
 import { parseUrlAllowlist } from './shared/url-allowlist.js';
 import { parseAllowedTargets, type AllowedTarget } from './platform/falkordb/target-guard.js';
@@ -159,6 +160,7 @@ export const EnvSchema = z.object({
   QUERIES_PER_TOKEN: z.coerce.number().int().min(1).max(10_000).default(8),
   QUERIES_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(32),
   CSV_URL_ALLOWLIST: parsedBy(parseUrlAllowlist),
+  CORS_ORIGINS: parsedBy(parseCorsOrigins),
   LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(12),
   LOGIN_FAILURES_BEFORE_BACKOFF: z.coerce.number().int().min(1).max(1000).default(5),
   LOGIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
@@ -256,6 +258,8 @@ export interface Config {
   queriesPerClient: number;
   /** CSV_URL_ALLOWLIST: http(s) URL prefixes LOAD CSV may read (file:// is always allowed). */
   csvUrlAllowlist: string[];
+  /** CORS_ORIGINS: origins whose pages may call the browser API (`*` any); none by default. */
+  corsOrigins: CorsOrigins;
   /** Local sign-in bounds (see admin/sessions/login-throttle.ts). */
   loginLimits: {
     attemptsPerAddressPerMinute: number;
@@ -360,6 +364,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     queriesPerToken: e.QUERIES_PER_TOKEN,
     queriesPerClient: e.QUERIES_PER_CLIENT,
     csvUrlAllowlist: parseUrlAllowlist(e.CSV_URL_ALLOWLIST ?? ''),
+    corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
     loginLimits: {
       attemptsPerAddressPerMinute: e.LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE,
       failuresBeforeBackoff: e.LOGIN_FAILURES_BEFORE_BACKOFF,

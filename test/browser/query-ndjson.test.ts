@@ -46,7 +46,7 @@ describe('NDJSON results', () => {
       data: {
         name: 'Ada',
         since: 1833,
-        b: { id: expect.any(Number), labels: ['Person'], properties: { name: 'Charles', born: 1791 } },
+        b: { id: expect.any(Number) as unknown, labels: ['Person'], properties: { name: 'Charles', born: 1791 } },
       },
     });
     expect(summary).toMatchObject({ type: 'summary', rows: 1, truncated: false });
@@ -101,7 +101,7 @@ describe('maxRows', () => {
   it('marks the result event and the NDJSON summary', async () => {
     const events = parseEvents((await run(QUERY, { maxRows: '2', accept: 'text/event-stream' })).body);
     expect(events).toEqual([
-      { event: 'result', data: expect.objectContaining({ data: [{ x: 1 }, { x: 2 }], truncated: true }) },
+      { event: 'result', data: expect.objectContaining({ data: [{ x: 1 }, { x: 2 }], truncated: true }) as unknown },
     ]);
     const parsed = lines((await run(QUERY, { maxRows: '4', accept: NDJSON })).body);
     expect(parsed).toHaveLength(6);

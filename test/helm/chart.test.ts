@@ -183,6 +183,8 @@ describe('the Helm chart', () => {
       '--set',
       'adminServer.env.alphaRedirectUri=https://admin.example.com/api/auth/oauth/alpha/callback',
       '--set',
+      'adminServer.env.corsOrigins=https://console.example',
+      '--set',
       'adminServer.initialAdmin.email=root@example.com',
       '--set',
       'adminServer.initialAdmin.password=change-me-now',
@@ -210,6 +212,7 @@ describe('the Helm chart', () => {
     expect(env).toMatchObject({
       OAUTH_PROVIDER: 'beta',
       BETA_TENANT_ID: 'tenant',
+      CORS_ORIGINS: 'https://console.example',
       ENABLE_DOCSUI: 'false',
       ADMIN_EMAIL: 'root@example.com',
     });
