@@ -161,6 +161,12 @@ export const EnvSchema = z.object({
   QUERIES_PER_CLIENT: z.coerce.number().int().min(1).max(10_000).default(32),
   CSV_URL_ALLOWLIST: parsedBy(parseUrlAllowlist),
   CORS_ORIGINS: parsedBy(parseCorsOrigins),
+  UPLOAD_BYTES_MAX: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(2 ** 40)
+    .default(256 * 1024 * 1024),
   LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(12),
   LOGIN_FAILURES_BEFORE_BACKOFF: z.coerce.number().int().min(1).max(1000).default(5),
   LOGIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
@@ -260,6 +266,8 @@ export interface Config {
   csvUrlAllowlist: string[];
   /** CORS_ORIGINS: origins whose pages may call the browser API (`*` any); none by default. */
   corsOrigins: CorsOrigins;
+  /** UPLOAD_BYTES_MAX: the largest file POST /api/upload stages. */
+  uploadBytesMax: number;
   /** Local sign-in bounds (see admin/sessions/login-throttle.ts). */
   loginLimits: {
     attemptsPerAddressPerMinute: number;
@@ -365,6 +373,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     queriesPerClient: e.QUERIES_PER_CLIENT,
     csvUrlAllowlist: parseUrlAllowlist(e.CSV_URL_ALLOWLIST ?? ''),
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
+    uploadBytesMax: e.UPLOAD_BYTES_MAX,
     loginLimits: {
       attemptsPerAddressPerMinute: e.LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE,
       failuresBeforeBackoff: e.LOGIN_FAILURES_BEFORE_BACKOFF,

@@ -33,6 +33,7 @@ export interface BrowserLimits {
   queriesPerClient: number;
   /** CSV_URL_ALLOWLIST: normalised http(s) URL prefixes LOAD CSV may read besides file://. */
   csvUrlAllowlist: readonly string[];
+  uploadBytesMax: number;
 }
 
 export interface ProtectedDatabaseUser {

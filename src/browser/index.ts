@@ -1,5 +1,6 @@
 // The graph browser API: its composition root (createBrowserServices) and its plugin, which registers the routes
 // of each feature: Bearer personal access tokens, graphs, queries, nodes, config, users, server facts and UDFs.
+import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
@@ -32,6 +33,9 @@ import { userRoutes } from './users/user-routes.js';
 import { createTokenStore } from './tokens/token-store.js';
 import { listenForRevocations } from './tokens/revocation-channel.js';
 import { TokenCache } from './auth/token-cache.js';
+import { createUploadStore } from '../platform/uploads/upload-store.js';
+import { createImportService } from './imports/import-service.js';
+import { importRoutes } from './imports/import-routes.js';
 
 /** Enough for every token in active use on a large deployment; the oldest entry goes first beyond it. */
 const TOKEN_CACHE_ENTRIES = 10_000;
@@ -57,6 +61,7 @@ export interface BrowserDeps {
 export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
   const { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds } = config;
   const { queryRowsMax, queryResultBytesMax, queriesPerToken, queriesPerClient, csvUrlAllowlist } = config;
+  const { uploadBytesMax } = config;
   return {
     credentialCheckTimeoutMs,
     credentialChecksMax,
@@ -67,6 +72,7 @@ export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
     queriesPerToken,
     queriesPerClient,
     csvUrlAllowlist,
+    uploadBytesMax,
   };
 }
 
@@ -110,6 +116,9 @@ export function createBrowserServices(deps: BrowserDeps) {
   // One token service: its cap on credential checks in flight counts every creation.
   const tokens = createTokenService(context);
   const running = createRunningQueries(now);
+  const queries = createQueryService(context, running);
+  // Staged uploads live in a private temporary directory, for their uploader, for an hour.
+  const uploads = createUploadStore({ ttlMs: 60 * 60_000, now });
   return {
     context,
     pools,
@@ -118,13 +127,15 @@ export function createBrowserServices(deps: BrowserDeps) {
     status: createStatusService(),
     config: createConfigService(),
     running,
-    queries: createQueryService(context, running),
+    queries,
+    imports: createImportService(context, uploads, queries),
     users: createDatabaseUserService(context, tokens, deps.logger),
     server: createServerService(),
     udf: createUdfService(),
     async close(): Promise<void> {
       await revocations?.close();
       await pools.closeAll();
+      await uploads.close();
     },
   };
 }
@@ -137,6 +148,10 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
   installErrorHandling(app, 'browser');
   const { context, tokens } = services;
   await app.register(fastifyRateLimit, { global: false });
+  // Uploads are streamed (never buffered) and bounded: one file of at most UPLOAD_BYTES_MAX, a few small fields.
+  await app.register(fastifyMultipart, {
+    limits: { files: 1, fields: 4, parts: 5, fieldSize: 1024, fileSize: context.limits.uploadBytesMax },
+  });
   publicTokenRoutes(app, tokens, services.tokenCreationPerMinute);
 
   // Every other route needs a token; authentication runs first, before the body is even read.
@@ -153,6 +168,7 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
     userRoutes(guarded, services.users);
     serverRoutes(guarded, context, services.server);
     udfRoutes(guarded, context, services.udf);
+    importRoutes(guarded, services.imports);
     done();
   });
 }

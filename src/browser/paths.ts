@@ -10,6 +10,7 @@ const BROWSER_PREFIXES = [
   '/api/connection-info',
   '/api/udf',
   '/api/queries',
+  '/api/upload',
 ];
 
 export function isBrowserPath(url: string): boolean {

@@ -66,6 +66,10 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
   const takeQuerySlot = createQuerySlots(context.limits);
   const { limits } = context;
   return {
+    /** A query slot of the caller's for work that is not one query (an uploaded batch); call the result to free it. */
+    takeSlot: (principal: Principal, clientAddress: string): (() => void) =>
+      takeQuerySlot(principal.tokenId, clientAddress),
+
     /**
      * Takes the caller's slots (429 without one) and lists the query for its owner. A bad parameter name or value
      * is a 400 (CypherInputError) before any slot is taken.

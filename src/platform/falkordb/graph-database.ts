@@ -174,6 +174,29 @@ export class GraphDatabase {
     };
   }
 
+  /**
+   * Runs a statement whose rows nobody reads (a batch's): one command, no name lookups, the reply still read within
+   * the bounds. Answers the statistics.
+   */
+  async execute(graph: string, cypher: string, options: QueryOptions = {}): Promise<string[]> {
+    const query = [options.readOnly ? 'GRAPH.RO_QUERY' : 'GRAPH.QUERY', graph, cypher, '--compact'];
+    if (options.timeoutMs !== undefined) query.push('TIMEOUT', String(options.timeoutMs));
+    let settled: PromiseSettledResult<unknown>[];
+    try {
+      settled = await this.pool.sendQueries(
+        [{ args: query, bounds: receiveBounds(options) }],
+        replyBound(options.timeoutMs),
+        options.signal,
+      );
+    } catch (error) {
+      if (error instanceof ReplyTooLargeError) throw tooLarge(error.bound, options);
+      throw error;
+    }
+    const [outcome] = settled;
+    if (outcome!.status === 'rejected') throw outcome!.reason;
+    return splitCompactReply(outcome!.value).statistics;
+  }
+
   /** Deletes `graph` only when it holds no node (another client may have filled it meanwhile). */
   private async dropIfEmpty(graph: string): Promise<void> {
     const reply = await this.pool.send(['GRAPH.RO_QUERY', graph, 'MATCH (n) RETURN count(n)', '--compact'], {

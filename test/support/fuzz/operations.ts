@@ -64,6 +64,7 @@ const BROWSER_PREFIXES = [
   '/api/connection-info',
   '/api/udf',
   '/api/queries',
+  '/api/upload',
 ];
 
 /** Which API's error shape a request path must be answered in. */

@@ -1,0 +1,97 @@
+// POST /api/upload stages a Cypher batch; POST /api/graph/{graph}/upload runs it (the public browser's paths).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { mapError } from '../../shared/error-handler.js';
+import { BadRequestError, HttpError } from '../../shared/http-errors.js';
+import { requireRole } from '../auth/roles.js';
+import { principalOf } from '../context.js';
+import { GraphParamsSchema } from '../graphs/schemas.js';
+import { openEventStream, wantsEventStream } from '../graphs/sse.js';
+import { BatchStatementError, type ImportService } from './import-service.js';
+import { BatchResultSchema, RunBatchBodySchema, StagedFileSchema } from './schemas.js';
+
+const tags = ['graphs'];
+
+export function importRoutes(app: FastifyInstance, imports: ImportService): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const writer = requireRole('Read-Write', 'uploading data');
+
+  routes.post(
+    '/api/upload',
+    {
+      preValidation: writer,
+      // An upload is bounded by its size (UPLOAD_BYTES_MAX) and by REQUEST_TIMEOUT_MS for its bytes to arrive.
+      config: { errorResponses: [413, 415] },
+      schema: {
+        operationId: 'uploadFile',
+        tags,
+        summary: 'Stage a Cypher batch file (multipart/form-data, one file field)',
+        description:
+          'The file (`.cypher` or `.txt`: one statement per line, or statements ended by `;`) is streamed to disk, at most UPLOAD_BYTES_MAX bytes (413 beyond), and kept for an hour for this token user only. Run it with POST /api/graph/{graph}/upload.',
+        consumes: ['multipart/form-data'],
+        response: { 200: StagedFileSchema },
+      },
+    },
+    async (request: FastifyRequest) => {
+      if (!request.isMultipart()) throw new HttpError(415, 'Send the file as multipart/form-data with one file field');
+      const part = await request.file();
+      if (!part) throw new BadRequestError('No file in the upload: send multipart/form-data with one file field');
+      return imports.stage(principalOf(request), part.filename, part.file, () => part.file.truncated);
+    },
+  );
+
+  routes.post(
+    '/api/graph/:graph/upload',
+    {
+      preValidation: writer,
+      // A batch of any length runs under each statement's own timeout, not REQUEST_TIMEOUT_MS.
+      config: { requestDeadline: false, errorResponses: [404, 422, 429] },
+      schema: {
+        operationId: 'runUploadedBatch',
+        tags,
+        summary: 'Run a staged Cypher batch into the graph, in order, stopping at the first failure',
+        description:
+          'Each statement runs like a query (QUERY_TIMEOUT_MAX_MS, QUERY_ROWS_MAX, the LOAD CSV guard); the first that fails stops the batch with 422 naming its line (statements before it stay applied). With `Accept: text/event-stream`: `progress` events `{executed}`, then one `result` event `{message, executed}` or one `error` event `{message, status, line?}`.',
+        params: GraphParamsSchema,
+        body: RunBatchBodySchema,
+        response: {
+          200: {
+            description: 'The batch ran',
+            content: { 'application/json': { schema: BatchResultSchema }, 'text/event-stream': { schema: z.string() } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const { graph } = request.params;
+      if (!wantsEventStream(request)) {
+        const { message } = await imports.runBatch(principal, request.ip, graph, request.body.fileId);
+        return { message };
+      }
+      const stream = openEventStream(request, reply);
+      try {
+        const result = await imports.runBatch(
+          principal,
+          request.ip,
+          graph,
+          request.body.fileId,
+          (progress) => stream.send('progress', progress),
+          stream.signal,
+        );
+        stream.send('result', result);
+      } catch (error) {
+        if (!stream.signal.aborted) {
+          const mapped = mapError(error, 'browser');
+          if (mapped.unexpected) request.log.error({ err: error }, 'batch failed');
+          const line = error instanceof BatchStatementError ? { line: error.line } : {};
+          stream.send('error', { message: mapped.message, status: mapped.statusCode, ...line });
+        }
+      } finally {
+        stream.end();
+      }
+      return reply;
+    },
+  );
+}

@@ -1,0 +1,135 @@
+// Uploaded Cypher batches: staging the file (streamed to disk) and running it statement by statement into a graph,
+// in order, stopping at the first failure and naming its line. Each statement is bounded like a query (timeout,
+// rows, bytes) and passes the same LOAD CSV guard; the whole batch holds one of the caller's query slots.
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { isPortError } from '../../platform/port-errors.js';
+import { UploadTooLargeError, type UploadStore } from '../../platform/uploads/upload-store.js';
+import { HttpError, NotFoundError, BadRequestError } from '../../shared/http-errors.js';
+import { databaseFor, type BrowserContext, type Principal } from '../context.js';
+import { loadCsvViolation } from '../graphs/load-csv-guard.js';
+import type { QueryService } from '../graphs/query-service.js';
+import { createBatchSplitter, createModeDetector, type BatchStatement } from './cypher-batch.js';
+
+/** Staged files a batch can run: Cypher text, one statement per line or `;`-separated. */
+const BATCH_EXTENSIONS = ['.cypher', '.txt'];
+/** How often a running batch reports its progress. */
+const PROGRESS_EVERY_STATEMENTS = 1000;
+const PROGRESS_EVERY_MS = 250;
+
+/** A statement of the batch failed: the batch stopped there (422, the line in the message). */
+export class BatchStatementError extends HttpError {
+  constructor(
+    readonly line: number,
+    readonly executed: number,
+    reason: string,
+  ) {
+    super(422, `Statement at line ${line} failed after ${executed} executed: ${reason}`);
+    this.name = 'BatchStatementError';
+  }
+}
+
+async function* linesOf(content: Readable): AsyncGenerator<string> {
+  const lines = createInterface({ input: content, crlfDelay: Infinity });
+  try {
+    for await (const line of lines) yield line;
+  } finally {
+    lines.close();
+    content.destroy();
+  }
+}
+
+export interface BatchProgress {
+  executed: number;
+}
+
+export function createImportService(context: BrowserContext, uploads: UploadStore, queries: QueryService) {
+  const { limits } = context;
+
+  async function statements(file: Parameters<UploadStore['open']>[0]): Promise<AsyncGenerator<BatchStatement>> {
+    // Two passes over the file, never held whole: the first finds out how statements end.
+    const detector = createModeDetector();
+    for await (const line of linesOf(await uploads.open(file))) detector.feed(line);
+    const splitter = createBatchSplitter(detector.mode());
+    const content = await uploads.open(file);
+    return (async function* () {
+      for await (const line of linesOf(content)) yield* splitter.feed(line);
+      yield* splitter.end();
+    })();
+  }
+
+  return {
+    /** Streams an upload to disk for its uploader (413 past UPLOAD_BYTES_MAX). */
+    async stage(principal: Principal, name: string, content: Readable, truncated: () => boolean) {
+      const extension = name.slice(name.lastIndexOf('.')).toLowerCase();
+      if (!name.includes('.') || !BATCH_EXTENSIONS.includes(extension)) {
+        content.resume(); // drained, so the request can end
+        throw new BadRequestError(`Only Cypher batches can be uploaded (${BATCH_EXTENSIONS.join(', ')})`);
+      }
+      let file;
+      try {
+        file = await uploads.stage(principal.userId, name, content, { bytes: limits.uploadBytesMax, truncated });
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (error instanceof UploadTooLargeError || code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new HttpError(
+            413,
+            `The file is larger than the ${limits.uploadBytesMax} bytes allowed (UPLOAD_BYTES_MAX)`,
+          );
+        throw error;
+      }
+      return { fileId: file.id, name: file.name, size: file.size };
+    },
+
+    /**
+     * Runs a staged batch into `graph`, statement after statement; `onProgress` hears how many ran so far. The
+     * staged file is removed once the whole batch has run.
+     */
+    async runBatch(
+      principal: Principal,
+      clientAddress: string,
+      graph: string,
+      fileId: string,
+      onProgress: (progress: BatchProgress) => void = () => undefined,
+      signal?: AbortSignal,
+    ): Promise<{ executed: number; message: string }> {
+      const file = await uploads.find(principal.userId, fileId);
+      if (!file) throw new NotFoundError(`File ${fileId} not found (staged files last an hour)`);
+      const release = queries.takeSlot(principal, clientAddress);
+      const database = databaseFor(context, principal);
+      let executed = 0;
+      let reportedAt = Date.now();
+      try {
+        for await (const statement of await statements(file)) {
+          if (signal?.aborted) throw new HttpError(409, 'The batch was stopped: its client went away');
+          const violation = loadCsvViolation(statement.text, limits.csvUrlAllowlist);
+          if (violation !== undefined) throw new BatchStatementError(statement.line, executed, violation);
+          try {
+            await database.execute(graph, statement.text, {
+              timeoutMs: limits.queryTimeoutMaxMs,
+              maxRows: limits.queryRowsMax,
+              maxBytes: limits.queryResultBytesMax,
+              signal,
+            });
+          } catch (error) {
+            // The database refused the statement (its text verbatim); an outage or timeout stays what it is.
+            if (isPortError(error, 'rejected') || isPortError(error, 'forbidden'))
+              throw new BatchStatementError(statement.line, executed, error.message);
+            throw error;
+          }
+          executed++;
+          if (executed % PROGRESS_EVERY_STATEMENTS === 0 || Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
+            reportedAt = Date.now();
+            onProgress({ executed });
+          }
+        }
+      } finally {
+        release();
+      }
+      await uploads.remove(file.id);
+      return { executed, message: `Executed ${executed} Cypher statement(s).` };
+    },
+  };
+}
+
+export type ImportService = ReturnType<typeof createImportService>;

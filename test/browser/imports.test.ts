@@ -1,0 +1,167 @@
+// Issue 22: Cypher batches are staged by POST /api/upload (multipart, streamed to disk, bounded) and run by
+// POST /api/graph/{graph}/upload in order, with progress events, stopping at the first failing statement.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.js';
+import {
+  bearer,
+  databaseSnapshot,
+  graphQuery,
+  parseEvents,
+  tokensForEveryRole,
+  type RoleTokens,
+} from '../support/browser.js';
+
+let t: TestApp;
+let tokens: RoleTokens;
+beforeAll(async () => {
+  t = await startTestApp({ env: { UPLOAD_BYTES_MAX: String(8 * 1024 * 1024) } });
+  tokens = await tokensForEveryRole(t.app, t.falkordb, 'imports');
+});
+afterAll(() => t.close());
+
+/** A multipart/form-data body with one file field, as a browser's FormData sends it. */
+function multipart(filename: string, content: string | Buffer): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = '----graphdb-test-boundary';
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    Buffer.isBuffer(content) ? content : Buffer.from(content),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+async function stage(filename: string, content: string | Buffer, token = tokens['Read-Write']) {
+  const { payload, headers } = multipart(filename, content);
+  return t.app.inject({ method: 'POST', url: '/api/upload', payload, headers: { ...headers, ...bearer(token) } });
+}
+
+const run = (graph: string, fileId: string, options: { token?: string; accept?: string } = {}) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/api/graph/${graph}/upload`,
+    payload: { fileId },
+    headers: {
+      ...bearer(options.token ?? tokens['Read-Write']),
+      ...(options.accept ? { accept: options.accept } : {}),
+    },
+  });
+
+const count = async (graph: string, label: string) =>
+  Number(((await graphQuery(t.falkordb, graph, `MATCH (n:${label}) RETURN count(n)`))[0] as unknown[])[0]);
+
+describe('staging and running a Cypher batch', () => {
+  it('stages a file for its uploader and runs it in order into the graph', async () => {
+    const staged = await stage(
+      'people.cypher',
+      "CREATE (:P {name: 'Ada'});\nCREATE (:P {name: 'Grace'});\nMATCH (p:P) SET p.seen = true;",
+    );
+    expect(staged.statusCode).toBe(200);
+    expect(staged.json()).toEqual({
+      fileId: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown,
+      name: 'people.cypher',
+      size: 86,
+    });
+    const fileId = staged.json<{ fileId: string }>().fileId;
+    const ran = await run('people', fileId);
+    expect([ran.statusCode, ran.json()]).toEqual([200, { message: 'Executed 3 Cypher statement(s).' }]);
+    expect(await graphQuery(t.falkordb, 'people', 'MATCH (p:P {seen: true}) RETURN p.name ORDER BY p.name')).toEqual([
+      ['Ada'],
+      ['Grace'],
+    ]);
+    // A batch runs once: its file is gone afterwards.
+    expect((await run('people', fileId)).statusCode).toBe(404);
+  });
+
+  it('loads a 100,000-line batch with progress events, within a memory bound', async () => {
+    const lines = Array.from({ length: 100_000 }, (_, index) => `CREATE (:Bulk {i: ${index}})`).join('\n');
+    const staged = await stage('bulk.txt', lines);
+    expect(staged.statusCode).toBe(200);
+    const before = process.memoryUsage().rss;
+    const res = await run('bulk', staged.json<{ fileId: string }>().fileId, { accept: 'text/event-stream' });
+    const grewBy = process.memoryUsage().rss - before;
+    const events = parseEvents(res.body);
+    const progress = events
+      .filter((event) => event.event === 'progress')
+      .map((event) => (event.data as { executed: number }).executed);
+    expect(progress.length).toBeGreaterThanOrEqual(10);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(events.at(-1)).toEqual({
+      event: 'result',
+      data: { executed: 100_000, message: 'Executed 100000 Cypher statement(s).' },
+    });
+    expect(await count('bulk', 'Bulk')).toBe(100_000);
+    // The file is read line by line and each reply dropped: far below what holding the batch or its replies takes.
+    expect(grewBy).toBeLessThan(200 * 1024 * 1024);
+  }, 180_000);
+
+  it('stops at the first failing statement, names its line, and keeps what ran before it', async () => {
+    const staged = await stage('broken.cypher', 'CREATE (:Ok {n: 1})\nCREATE (:Ok {n: 2\nCREATE (:Ok {n: 3})');
+    const fileId = staged.json<{ fileId: string }>().fileId;
+    const streamed = await run('broken', fileId, { accept: 'text/event-stream' });
+    const [failure] = parseEvents(streamed.body).filter((event) => event.event === 'error');
+    expect(failure!.data).toMatchObject({ status: 422, line: 2 });
+    expect((failure!.data as { message: string }).message).toMatch(/^Statement at line 2 failed after 1 executed: /);
+    expect(await count('broken', 'Ok')).toBe(1);
+    const json = await run('broken', fileId);
+    expect(json.statusCode).toBe(422);
+    expect(json.json<{ message: string }>().message).toMatch(/^Statement at line 2 failed after 1 executed: /);
+  });
+
+  it('refuses a LOAD CSV from a URL the allow-list does not name, before the database sees it', async () => {
+    const staged = await stage(
+      'csv.cypher',
+      "CREATE (:Before);\nLOAD CSV FROM 'http://169.254.169.254/x' AS row RETURN row;",
+    );
+    const res = await run('csv', staged.json<{ fileId: string }>().fileId);
+    expect(res.statusCode).toBe(422);
+    expect(res.json<{ message: string }>().message).toMatch(/^Statement at line 2 failed after 1 executed: .*LOAD CSV/);
+  });
+});
+
+describe('who may stage and run what', () => {
+  it('refuses Read-Only tokens both steps (403), and another user’s or an unknown file (404)', async () => {
+    expect((await stage('x.cypher', 'CREATE (:X)', tokens['Read-Only'])).statusCode).toBe(403);
+    const staged = await stage('mine.cypher', 'CREATE (:Mine)');
+    const fileId = staged.json<{ fileId: string }>().fileId;
+    expect((await run('mine', fileId, { token: tokens['Read-Only'] })).statusCode).toBe(403);
+    const foreign = await run('mine', fileId, { token: tokens.Admin });
+    expect([foreign.statusCode, foreign.json()]).toEqual([
+      404,
+      { message: `File ${fileId} not found (staged files last an hour)` },
+    ]);
+    expect((await run('mine', '00000000-0000-0000-0000-000000000000')).statusCode).toBe(404);
+    expect((await databaseSnapshot(t.falkordb)).graphs).not.toContain('mine');
+  });
+
+  it('refuses a file beyond UPLOAD_BYTES_MAX (413), other kinds of file (400), a request without one (400) or not multipart (415)', async () => {
+    const large = await stage('large.cypher', Buffer.alloc(9 * 1024 * 1024, 'a'));
+    expect([large.statusCode, large.json()]).toEqual([
+      413,
+      { message: `The file is larger than the ${8 * 1024 * 1024} bytes allowed (UPLOAD_BYTES_MAX)` },
+    ]);
+    const wrongKind = await stage('graph.exe', 'MZ');
+    expect([wrongKind.statusCode, wrongKind.json()]).toEqual([
+      400,
+      { message: 'Only Cypher batches can be uploaded (.cypher, .txt)' },
+    ]);
+    const none = await t.app.inject({
+      method: 'POST',
+      url: '/api/upload',
+      payload: '--b--\r\n',
+      headers: { 'content-type': 'multipart/form-data; boundary=b', ...bearer(tokens['Read-Write']) },
+    });
+    expect(none.statusCode).toBe(400);
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/api/upload',
+      payload: { file: 'CREATE (:X)' },
+      headers: bearer(tokens['Read-Write']),
+    });
+    expect([json.statusCode, json.json()]).toEqual([
+      415,
+      { message: 'Send the file as multipart/form-data with one file field' },
+    ]);
+  });
+});
