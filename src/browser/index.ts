@@ -128,7 +128,10 @@ export function createBrowserServices(deps: BrowserDeps) {
     config: createConfigService(),
     running,
     queries,
-    imports: createImportService(context, uploads, queries),
+    imports: createImportService(context, uploads, queries, {
+      serverBin: config.falkordbServerBin,
+      modulePath: config.falkordbModulePath,
+    }),
     users: createDatabaseUserService(context, tokens, deps.logger),
     server: createServerService(),
     udf: createUdfService(),

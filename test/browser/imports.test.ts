@@ -144,7 +144,7 @@ describe('who may stage and run what', () => {
     const wrongKind = await stage('graph.exe', 'MZ');
     expect([wrongKind.statusCode, wrongKind.json()]).toEqual([
       400,
-      { message: 'Only Cypher batches can be uploaded (.cypher, .txt)' },
+      { message: 'Only Cypher batches (.cypher, .txt) and graph exports (.dump) can be uploaded' },
     ]);
     const none = await t.app.inject({
       method: 'POST',
@@ -163,5 +163,66 @@ describe('who may stage and run what', () => {
       415,
       { message: 'Send the file as multipart/form-data with one file field' },
     ]);
+  });
+});
+
+describe('restoring an export', () => {
+  const exportOf = async (graph: string) => {
+    const res = await t.app.inject({ method: 'GET', url: `/api/graph/${graph}/export`, headers: bearer(tokens.Admin) });
+    expect(res.statusCode).toBe(200);
+    return res.rawPayload;
+  };
+  const snapshot = async (graph: string) => ({
+    nodes: await graphQuery(t.falkordb, graph, 'MATCH (n) RETURN labels(n), n.name, n.born ORDER BY n.name'),
+    edges: await graphQuery(t.falkordb, graph, 'MATCH (a)-[r]->(b) RETURN type(r), a.name, b.name, r.since'),
+  });
+  const ping = async () =>
+    (await t.app.inject({ method: 'GET', url: '/api/graph', headers: bearer(tokens.Admin) })).statusCode;
+
+  it('restores an export into a new graph equal to the original, once the original is gone', async () => {
+    await graphQuery(
+      t.falkordb,
+      'origin',
+      "CREATE (:Person {name: 'Ada', born: 1815})-[:KNOWS {since: 1833}]->(:Person {name: 'Charles', born: 1791}), (:City {name: 'London'})",
+    );
+    const original = await snapshot('origin');
+    const dump = await exportOf('origin');
+    const staged = (await stage('origin.dump', dump)).json<{ fileId: string }>();
+
+    // While the origin graph exists, a second copy on the same server is refused, and the server keeps running.
+    const refused = await run('copy', staged.fileId);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json<{ message: string }>().message).toMatch(/^This export comes from graph origin, which exists/);
+    expect(await ping()).toBe(200);
+
+    await t.app.inject({ method: 'DELETE', url: '/api/graph/origin', headers: bearer(tokens.Admin) });
+    const restored = await run('copy', staged.fileId);
+    expect([restored.statusCode, restored.json()]).toEqual([200, { message: 'Restored graph copy from origin.dump' }]);
+    expect(await snapshot('copy')).toEqual(original);
+    expect((await databaseSnapshot(t.falkordb)).graphs).toEqual(expect.arrayContaining(['copy']));
+    expect((await databaseSnapshot(t.falkordb)).graphs).not.toContain('origin');
+    // The restored graph is a graph like any other: it can be queried and exported again.
+    expect(await ping()).toBe(200);
+    expect((await exportOf('copy')).length).toBeGreaterThan(0);
+  });
+
+  it('never overwrites: an existing graph name is a 409 and the graph is untouched', async () => {
+    await graphQuery(t.falkordb, 'keep', "CREATE (:Keep {name: 'me'})");
+    await graphQuery(t.falkordb, 'other', "CREATE (:Other {name: 'x'})");
+    const staged = (await stage('other.dump', await exportOf('other'))).json<{ fileId: string }>();
+    const res = await run('keep', staged.fileId);
+    expect([res.statusCode, res.json()]).toEqual([
+      409,
+      { message: 'Graph keep already exists: restore into a new name' },
+    ]);
+    expect(await graphQuery(t.falkordb, 'keep', 'MATCH (n) RETURN n.name')).toEqual([['me']]);
+  });
+
+  it('refuses a file that is no graph export (400)', async () => {
+    const staged = (await stage('garbage.dump', Buffer.from('not a dump at all'))).json<{ fileId: string }>();
+    const res = await run('garbage', staged.fileId);
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ message: string }>().message).toMatch(/^The file is not a graph export this server can read/);
+    expect((await databaseSnapshot(t.falkordb)).graphs).not.toContain('garbage');
   });
 });

@@ -26,9 +26,9 @@ export function importRoutes(app: FastifyInstance, imports: ImportService): void
       schema: {
         operationId: 'uploadFile',
         tags,
-        summary: 'Stage a Cypher batch file (multipart/form-data, one file field)',
+        summary: 'Stage a Cypher batch or a graph export (multipart/form-data, one file field)',
         description:
-          'The file (`.cypher` or `.txt`: one statement per line, or statements ended by `;`) is streamed to disk, at most UPLOAD_BYTES_MAX bytes (413 beyond), and kept for an hour for this token user only. Run it with POST /api/graph/{graph}/upload.',
+          'The file (`.cypher` or `.txt`: one statement per line, or statements ended by `;`; or `.dump`: an export of GET /api/graph/{graph}/export) is streamed to disk, at most UPLOAD_BYTES_MAX bytes (413 beyond), and kept for an hour for this token user only. Run it with POST /api/graph/{graph}/upload.',
         consumes: ['multipart/form-data'],
         response: { 200: StagedFileSchema },
       },
@@ -50,9 +50,9 @@ export function importRoutes(app: FastifyInstance, imports: ImportService): void
       schema: {
         operationId: 'runUploadedBatch',
         tags,
-        summary: 'Run a staged Cypher batch into the graph, in order, stopping at the first failure',
+        summary: 'Run a staged Cypher batch into the graph, or restore a staged export as a new graph',
         description:
-          'Each statement runs like a query (QUERY_TIMEOUT_MAX_MS, QUERY_ROWS_MAX, the LOAD CSV guard); the first that fails stops the batch with 422 naming its line (statements before it stay applied). With `Accept: text/event-stream`: `progress` events `{executed}`, then one `result` event `{message, executed}` or one `error` event `{message, status, line?}`.',
+          'A `.dump` is restored as this graph, which must not exist (409); an export whose origin graph still exists on this server is refused (409): FalkorDB crashes when it holds two copies of one graph. A batch: each statement runs like a query (QUERY_TIMEOUT_MAX_MS, QUERY_ROWS_MAX, the LOAD CSV guard); the first that fails stops the batch with 422 naming its line (statements before it stay applied). With `Accept: text/event-stream`: `progress` events `{executed}`, then one `result` event `{message, executed}` or one `error` event `{message, status, line?}`.',
         params: GraphParamsSchema,
         body: RunBatchBodySchema,
         response: {

@@ -4,8 +4,10 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { isPortError } from '../../platform/port-errors.js';
-import { UploadTooLargeError, type UploadStore } from '../../platform/uploads/upload-store.js';
-import { HttpError, NotFoundError, BadRequestError } from '../../shared/http-errors.js';
+import { UploadTooLargeError, type StagedFile, type UploadStore } from '../../platform/uploads/upload-store.js';
+import { isReplyError } from '../../platform/falkordb/database-errors.js';
+import { originGraphName, type ScratchServerOptions } from '../../platform/falkordb/dump-origin.js';
+import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../../shared/http-errors.js';
 import { databaseFor, type BrowserContext, type Principal } from '../context.js';
 import { loadCsvViolation } from '../graphs/load-csv-guard.js';
 import type { QueryService } from '../graphs/query-service.js';
@@ -13,6 +15,9 @@ import { createBatchSplitter, createModeDetector, type BatchStatement } from './
 
 /** Staged files a batch can run: Cypher text, one statement per line or `;`-separated. */
 const BATCH_EXTENSIONS = ['.cypher', '.txt'];
+/** A graph's export (GET /api/graph/{graph}/export), restored into a new graph. */
+const DUMP_EXTENSION = '.dump';
+const STAGED_EXTENSIONS = [...BATCH_EXTENSIONS, DUMP_EXTENSION];
 /** How often a running batch reports its progress. */
 const PROGRESS_EVERY_STATEMENTS = 1000;
 const PROGRESS_EVERY_MS = 250;
@@ -43,7 +48,12 @@ export interface BatchProgress {
   executed: number;
 }
 
-export function createImportService(context: BrowserContext, uploads: UploadStore, queries: QueryService) {
+export function createImportService(
+  context: BrowserContext,
+  uploads: UploadStore,
+  queries: QueryService,
+  scratch: ScratchServerOptions,
+) {
   const { limits } = context;
 
   async function statements(file: Parameters<UploadStore['open']>[0]): Promise<AsyncGenerator<BatchStatement>> {
@@ -58,13 +68,47 @@ export function createImportService(context: BrowserContext, uploads: UploadStor
     })();
   }
 
+  /**
+   * Restores an export into `graph`, which must not exist. FalkorDB keeps the origin graph's name inside a DUMP and
+   * crashes when the dump is restored under another key while a graph of that name exists: the origin is read on a
+   * throw-away server first, the dump restored under the origin's name only when that name is free, then renamed.
+   */
+  async function restoreExport(principal: Principal, graph: string, file: StagedFile) {
+    const database = databaseFor(context, principal);
+    const exists = `Graph ${graph} already exists: restore into a new name`;
+    const graphs = await database.listGraphs();
+    if (graphs.includes(graph)) throw new ConflictError(exists);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await uploads.open(file)) chunks.push(chunk as Buffer);
+    const payload = Buffer.concat(chunks);
+    const origin = await originGraphName(payload, scratch);
+    if (origin !== graph && graphs.includes(origin))
+      throw new ConflictError(
+        `This export comes from graph ${origin}, which exists on this server, and FalkorDB cannot hold a second copy of it: restore it on another server, delete or rename ${origin} first, or copy it with PATCH /api/graph/{graph}/duplicate`,
+      );
+    try {
+      await database.restore(origin, payload);
+    } catch (error) {
+      if (isReplyError(error) && /BUSYKEY/.test(error.message)) throw new ConflictError(`Key ${origin} is in use`);
+      throw error;
+    }
+    if (origin !== graph && (await database.renameGraph(origin, graph)) !== 1) {
+      await database.deleteGraph(origin);
+      throw new ConflictError(exists);
+    }
+    await uploads.remove(file.id);
+    return { executed: 0, message: `Restored graph ${graph} from ${file.name}` };
+  }
+
   return {
     /** Streams an upload to disk for its uploader (413 past UPLOAD_BYTES_MAX). */
     async stage(principal: Principal, name: string, content: Readable, truncated: () => boolean) {
       const extension = name.slice(name.lastIndexOf('.')).toLowerCase();
-      if (!name.includes('.') || !BATCH_EXTENSIONS.includes(extension)) {
+      if (!name.includes('.') || !STAGED_EXTENSIONS.includes(extension)) {
         content.resume(); // drained, so the request can end
-        throw new BadRequestError(`Only Cypher batches can be uploaded (${BATCH_EXTENSIONS.join(', ')})`);
+        throw new BadRequestError(
+          `Only Cypher batches (${BATCH_EXTENSIONS.join(', ')}) and graph exports (${DUMP_EXTENSION}) can be uploaded`,
+        );
       }
       let file;
       try {
@@ -95,6 +139,14 @@ export function createImportService(context: BrowserContext, uploads: UploadStor
     ): Promise<{ executed: number; message: string }> {
       const file = await uploads.find(principal.userId, fileId);
       if (!file) throw new NotFoundError(`File ${fileId} not found (staged files last an hour)`);
+      if (file.name.toLowerCase().endsWith(DUMP_EXTENSION)) {
+        const release = queries.takeSlot(principal, clientAddress);
+        try {
+          return await restoreExport(principal, graph, file);
+        } finally {
+          release();
+        }
+      }
       const release = queries.takeSlot(principal, clientAddress);
       const database = databaseFor(context, principal);
       let executed = 0;

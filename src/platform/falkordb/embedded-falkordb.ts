@@ -62,7 +62,7 @@ export function bundledPackageDir(): string | undefined {
   }
 }
 
-function resolveModulePath(explicit: string | undefined): string {
+export function resolveModulePath(explicit: string | undefined): string {
   if (explicit) return explicit;
   const dir = bundledPackageDir();
   if (!dir) {

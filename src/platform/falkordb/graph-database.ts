@@ -243,6 +243,11 @@ export class GraphDatabase {
     return this.pool.send<number>(['RENAMENX', source, target]);
   }
 
+  /** RESTORE of a DUMP into a new key (fails with BUSYKEY when the key exists). */
+  restore(graph: string, payload: Buffer): Promise<unknown> {
+    return this.pool.send(['RESTORE', graph, '0', payload]);
+  }
+
   dump(graph: string): Promise<Buffer | null> {
     return this.pool.send<Buffer | null>(['DUMP', graph], { binary: true });
   }
