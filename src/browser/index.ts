@@ -118,7 +118,7 @@ export function createBrowserServices(deps: BrowserDeps) {
   const running = createRunningQueries(now);
   const queries = createQueryService(context, running);
   // Staged uploads live in a private temporary directory, for their uploader, for an hour.
-  const uploads = createUploadStore({ ttlMs: 60 * 60_000, now });
+  const uploads = createUploadStore({ ttlMs: 60 * 60_000, maxFilesPerOwner: 8, maxFiles: 64, now });
   return {
     context,
     pools,

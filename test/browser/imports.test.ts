@@ -135,6 +135,23 @@ describe('who may stage and run what', () => {
     expect((await databaseSnapshot(t.falkordb)).graphs).not.toContain('mine');
   });
 
+  it('bounds the staged files of one user (409 past 8), and frees a slot once a file has run', async () => {
+    const user = tokens.Admin;
+    const ids: string[] = [];
+    for (let index = 0; index < 8; index++) {
+      const staged = await stage(`f${index}.cypher`, 'CREATE (:Slot)', user);
+      expect(staged.statusCode).toBe(200);
+      ids.push(staged.json<{ fileId: string }>().fileId);
+    }
+    const ninth = await stage('f8.cypher', 'CREATE (:Slot)', user);
+    expect([ninth.statusCode, ninth.json()]).toEqual([
+      409,
+      { message: 'Too many staged files (at most 8): run them or wait an hour for them to expire' },
+    ]);
+    expect((await run('slots', ids[0]!, { token: user })).statusCode).toBe(200);
+    expect((await stage('f9.cypher', 'CREATE (:Slot)', user)).statusCode).toBe(200);
+  });
+
   it('refuses a file beyond UPLOAD_BYTES_MAX (413), other kinds of file (400), a request without one (400) or not multipart (415)', async () => {
     const large = await stage('large.cypher', Buffer.alloc(9 * 1024 * 1024, 'a'));
     expect([large.statusCode, large.json()]).toEqual([

@@ -22,7 +22,7 @@ export function importRoutes(app: FastifyInstance, imports: ImportService): void
     {
       preValidation: writer,
       // An upload is bounded by its size (UPLOAD_BYTES_MAX) and by REQUEST_TIMEOUT_MS for its bytes to arrive.
-      config: { errorResponses: [413, 415] },
+      config: { errorResponses: [409, 413, 415] },
       schema: {
         operationId: 'uploadFile',
         tags,
