@@ -39,7 +39,15 @@ export type RespValue = string | null | ErrorReply | RespValue[];
 interface ArrayFrame {
   items: RespValue[];
   length: number;
+  filled: number;
 }
+
+/**
+ * Arrays up to this length are allocated at their size (an empty array grown by push reserves more than a short
+ * row needs, for each of a result's many rows); longer ones grow as elements arrive, so a declared length cannot
+ * make the reader reserve memory before the bytes that justify it.
+ */
+const PREALLOCATED_MAX = 65_536;
 
 /** Status, error and integer lines are short; a longer one is a broken or hostile server. */
 const LINE_MAX_BYTES = 1024 * 1024;
@@ -112,8 +120,10 @@ export class RespReader {
       this.bounds = this.boundsOfNext();
       this.replyBytes = 0;
     }
-    const lineEnd = buffer.indexOf(CR, start + 1);
-    if (lineEnd === -1 || lineEnd + 1 >= buffer.length) {
+    // Lines are short: a loop here is cheaper than a native indexOf call per element.
+    let lineEnd = start + 1;
+    while (lineEnd < buffer.length && buffer[lineEnd] !== CR) lineEnd++;
+    if (lineEnd + 1 >= buffer.length) {
       this.needed = 0;
       return INCOMPLETE;
     }
@@ -149,14 +159,18 @@ export class RespReader {
         }
         const root = this.stack[0];
         const { maxRows, maxBytes } = this.bounds!;
-        if (maxRows !== undefined && this.stack.length === 1 && root!.items.length === 1 && length > maxRows)
+        if (maxRows !== undefined && this.stack.length === 1 && root!.filled === 1 && length > maxRows)
           throw new ReplyTooLargeError('rows', maxRows);
         if (this.replyBytes + length * ELEMENT_MIN_BYTES > maxBytes) throw new ReplyTooLargeError('bytes', maxBytes);
         if (length === 0) this.complete([]);
-        else this.stack.push({ items: [], length });
+        else
+          this.stack.push({ items: length <= PREALLOCATED_MAX ? new Array<RespValue>(length) : [], length, filled: 0 });
         return afterLine;
       }
       case 0x3a /* : integer */:
+        this.spend(afterLine - start);
+        this.complete(integerText(buffer, start + 1, lineEnd));
+        return afterLine;
       case 0x2b /* + simple string */:
         this.spend(afterLine - start);
         this.complete(buffer.toString('latin1', start + 1, lineEnd));
@@ -174,16 +188,40 @@ export class RespReader {
   private complete(value: RespValue): void {
     let finished = value;
     for (;;) {
-      const top = this.stack.at(-1);
-      if (!top) break;
-      top.items.push(finished);
-      if (top.items.length < top.length) return;
+      const top = this.stack[this.stack.length - 1];
+      if (top === undefined) break;
+      top.items[top.filled++] = finished;
+      if (top.filled < top.length) return;
       this.stack.pop();
       finished = top.items;
     }
     this.bounds = undefined;
     this.onReply(finished);
   }
+}
+
+/** Small integers (type tags, ids, counts) are most of a compact reply: their text is made once. */
+const SMALL_INTEGERS = Array.from({ length: 1024 }, (_, value) => String(value));
+
+/** An integer line's digits as text (every digit kept, whatever its size), without a native call when short. */
+function integerText(buffer: Buffer, from: number, to: number): string {
+  const length = to - from;
+  if (length > 0 && length <= 15) {
+    let value = 0;
+    let index = from;
+    const negative = buffer[from] === 0x2d;
+    if (negative) index++;
+    for (; index < to; index++) {
+      const digit = buffer[index]! - 0x30;
+      if (digit < 0 || digit > 9) return buffer.toString('latin1', from, to);
+      value = value * 10 + digit;
+    }
+    if (index > from + (negative ? 1 : 0)) {
+      if (!negative && value < SMALL_INTEGERS.length) return SMALL_INTEGERS[value]!;
+      return String(negative ? -value : value);
+    }
+  }
+  return buffer.toString('latin1', from, to);
 }
 
 /** A decimal length from a `$` or `*` line: -1 (null) or a non-negative integer. */
