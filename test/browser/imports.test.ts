@@ -1,7 +1,8 @@
 // Issue 22: Cypher batches are staged by POST /api/upload (multipart, streamed to disk, bounded) and run by
 // POST /api/graph/{graph}/upload in order, with progress events, stopping at the first failing statement.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { listen, startTestApp, type TestApp } from '../support/app.js';
+import { eventually } from '../support/wait.js';
 import {
   bearer,
   databaseSnapshot,
@@ -95,6 +96,37 @@ describe('staging and running a Cypher batch', () => {
     // The file is read line by line and each reply dropped: far below what holding the batch or its replies takes.
     expect(grewBy).toBeLessThan(200 * 1024 * 1024);
   }, 180_000);
+
+  it('stops a batch whose client went away, at the next statement', async () => {
+    const lines = Array.from({ length: 100_000 }, (_, index) => `CREATE (:Gone {i: ${index}})`).join('\n');
+    const fileId = (await stage('gone.txt', lines)).json<{ fileId: string }>().fileId;
+    const baseUrl = await listen(t.app);
+    const client = new AbortController();
+    const answer = fetch(`${baseUrl}/api/graph/gone/upload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer(tokens['Read-Write']) },
+      body: JSON.stringify({ fileId }),
+      signal: client.signal,
+    }).catch(() => 'aborted');
+    expect(await eventually(async () => (await count('gone', 'Gone')) > 100, 10_000)).toBe(true);
+    client.abort();
+    expect(await answer).toBe('aborted');
+    // Once stopped, the count no longer grows, far short of the whole batch.
+    let last = -1;
+    expect(
+      await eventually(
+        async () => {
+          const now = await count('gone', 'Gone');
+          const settled = now === last;
+          last = now;
+          return settled;
+        },
+        10_000,
+        300,
+      ),
+    ).toBe(true);
+    expect(last).toBeLessThan(100_000);
+  }, 60_000);
 
   it('stops at the first failing statement, names its line, and keeps what ran before it', async () => {
     const staged = await stage('broken.cypher', 'CREATE (:Ok {n: 1})\nCREATE (:Ok {n: 2\nCREATE (:Ok {n: 3})');

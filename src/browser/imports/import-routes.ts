@@ -67,8 +67,25 @@ export function importRoutes(app: FastifyInstance, imports: ImportService): void
       const principal = principalOf(request);
       const { graph } = request.params;
       if (!wantsEventStream(request)) {
-        const { message } = await imports.runBatch(principal, request.ip, graph, request.body.fileId);
-        return { message };
+        // A client that goes away stops the batch at the next statement, as on a stream.
+        const gone = new AbortController();
+        const onClose = () => {
+          if (!reply.raw.writableFinished) gone.abort();
+        };
+        reply.raw.once('close', onClose);
+        try {
+          const { message } = await imports.runBatch(
+            principal,
+            request.ip,
+            graph,
+            request.body.fileId,
+            undefined,
+            gone.signal,
+          );
+          return { message };
+        } finally {
+          reply.raw.off('close', onClose);
+        }
       }
       const stream = openEventStream(request, reply);
       try {

@@ -7,6 +7,7 @@ import { isPortError } from '../../platform/port-errors.js';
 import { UploadTooLargeError, type StagedFile, type UploadStore } from '../../platform/uploads/upload-store.js';
 import { isReplyError } from '../../platform/falkordb/database-errors.js';
 import { originGraphName, type ScratchServerOptions } from '../../platform/falkordb/dump-origin.js';
+import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../../shared/http-errors.js';
 import { databaseFor, type BrowserContext, type Principal } from '../context.js';
 import { loadCsvViolation } from '../graphs/load-csv-guard.js';
@@ -18,6 +19,8 @@ const BATCH_EXTENSIONS = ['.cypher', '.txt'];
 /** A graph's export (GET /api/graph/{graph}/export), restored into a new graph. */
 const DUMP_EXTENSION = '.dump';
 const STAGED_EXTENSIONS = [...BATCH_EXTENSIONS, DUMP_EXTENSION];
+/** Throw-away FalkorDB processes reading exports' origin names at once, server-wide. */
+const SCRATCH_SERVERS_MAX = 2;
 /** How often a running batch reports its progress. */
 const PROGRESS_EVERY_STATEMENTS = 1000;
 const PROGRESS_EVERY_MS = 250;
@@ -55,6 +58,7 @@ export function createImportService(
   scratch: ScratchServerOptions,
 ) {
   const { limits } = context;
+  const scratchServers = new ConcurrencyLimit(SCRATCH_SERVERS_MAX);
 
   async function statements(file: Parameters<UploadStore['open']>[0]): Promise<AsyncGenerator<BatchStatement>> {
     // Two passes over the file, never held whole: the first finds out how statements end.
@@ -81,7 +85,16 @@ export function createImportService(
     const chunks: Buffer[] = [];
     for await (const chunk of await uploads.open(file)) chunks.push(chunk as Buffer);
     const payload = Buffer.concat(chunks);
-    const origin = await originGraphName(payload, scratch);
+    // Each inspection starts a FalkorDB process: a few at a time for the whole server, whoever asks.
+    const releaseScratch = scratchServers.tryAcquire('restore');
+    if (!releaseScratch)
+      throw new HttpError(429, 'Other restores are being prepared; try again in a moment', { 'retry-after': '1' });
+    let origin: string;
+    try {
+      origin = await originGraphName(payload, scratch);
+    } finally {
+      releaseScratch();
+    }
     if (origin !== graph && graphs.includes(origin))
       throw new ConflictError(
         `This export comes from graph ${origin}, which exists on this server, and FalkorDB cannot hold a second copy of it: restore it on another server, delete or rename ${origin} first, or copy it with PATCH /api/graph/{graph}/duplicate`,

@@ -93,10 +93,6 @@ export class QueryConnection {
     return this.failure === undefined;
   }
 
-  get pending(): number {
-    return this.waiting.length;
-  }
-
   /** Sends the commands in one write; each settles on its own (an error reply is that command's rejection). */
   send(commands: QueryCommand[]): Promise<PromiseSettledResult<RespValue>[]> {
     if (this.failure) return Promise.reject(this.failure);
