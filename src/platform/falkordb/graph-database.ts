@@ -2,7 +2,7 @@
 // configuration and ACL. Every value travels as its own command argument; nothing is concatenated into a command.
 import type { CredentialPool } from './connection-pools.js';
 import { ResultTooLargeError } from './database-errors.js';
-import { DEFAULT_REPLY_BOUNDS } from './query-connection.js';
+import { DEFAULT_REPLY_BOUNDS, type QueryCommand } from './query-connection.js';
 import { ReplyTooLargeError, type ReplyBounds } from './resp-reader.js';
 import {
   columnNames,
@@ -27,11 +27,12 @@ export interface QueryOptions {
   maxBytes?: number;
 }
 
-function tooLarge(bound: 'rows' | 'bytes', options: QueryOptions): ResultTooLargeError {
+/** The message names the bound that was enforced (the caller's, or the default of a reply without one). */
+function tooLarge({ bound, limit }: ReplyTooLargeError): ResultTooLargeError {
   return new ResultTooLargeError(
     bound === 'rows'
-      ? `The result has more than the ${options.maxRows} rows allowed: add LIMIT to the query`
-      : `The result is larger than the ${options.maxBytes} bytes allowed: return fewer rows or properties`,
+      ? `The result has more than the ${limit} rows allowed: add LIMIT to the query`
+      : `The result is larger than the ${limit} bytes allowed: return fewer rows or properties`,
   );
 }
 
@@ -74,6 +75,13 @@ const QUERY_REPLY_GRACE_MS = 5000;
 function replyBound(timeoutMs: number | undefined): { timeoutMs?: number } {
   return timeoutMs ? { timeoutMs: timeoutMs + QUERY_REPLY_GRACE_MS } : {};
 }
+/** GRAPH.QUERY (GRAPH.RO_QUERY when read-only) in the compact protocol, with its TIMEOUT, read within its bounds. */
+function queryCommand(graph: string, cypher: string, options: QueryOptions): QueryCommand {
+  const args = [options.readOnly ? 'GRAPH.RO_QUERY' : 'GRAPH.QUERY', graph, cypher, '--compact'];
+  if (options.timeoutMs !== undefined) args.push('TIMEOUT', String(options.timeoutMs));
+  return { args, bounds: receiveBounds(options) };
+}
+
 /** In the order GraphSchemaNames lists them: labels, relationship types, property keys. */
 const NAME_PROCEDURES = ['db.labels', 'db.relationshipTypes', 'db.propertyKeys'] as const;
 
@@ -110,20 +118,10 @@ export class GraphDatabase {
    * request that was refused; such a leftover is removed.
    */
   async queryRows(graph: string, cypher: string, options: QueryOptions = {}): Promise<QueryRows> {
-    const query = [options.readOnly ? 'GRAPH.RO_QUERY' : 'GRAPH.QUERY', graph, cypher, '--compact'];
-    if (options.timeoutMs !== undefined) query.push('TIMEOUT', String(options.timeoutMs));
     const lookups = NAME_PROCEDURES.map((procedure) => ({ args: nameLookup(graph, procedure) }));
-    const queryCommand = { args: query, bounds: receiveBounds(options) };
-    const batch = options.readOnly
-      ? [queryCommand, ...lookups]
-      : [{ args: ['EXISTS', graph] }, queryCommand, ...lookups];
-    let settled: PromiseSettledResult<unknown>[];
-    try {
-      settled = await this.pool.sendQueries(batch, replyBound(options.timeoutMs), options.signal);
-    } catch (error) {
-      if (error instanceof ReplyTooLargeError) throw tooLarge(error.bound, options);
-      throw error;
-    }
+    const query = queryCommand(graph, cypher, options);
+    const batch = options.readOnly ? [query, ...lookups] : [{ args: ['EXISTS', graph] }, query, ...lookups];
+    const settled = await this.sendQueries(batch, options);
     const [queryOutcome, ...lookupOutcomes] = options.readOnly ? settled : settled.slice(1);
     if (queryOutcome!.status === 'rejected') {
       const existed = options.readOnly || (settled[0]!.status === 'fulfilled' && Number(settled[0]!.value) === 1);
@@ -179,22 +177,19 @@ export class GraphDatabase {
    * the bounds. Answers the statistics.
    */
   async execute(graph: string, cypher: string, options: QueryOptions = {}): Promise<string[]> {
-    const query = [options.readOnly ? 'GRAPH.RO_QUERY' : 'GRAPH.QUERY', graph, cypher, '--compact'];
-    if (options.timeoutMs !== undefined) query.push('TIMEOUT', String(options.timeoutMs));
-    let settled: PromiseSettledResult<unknown>[];
-    try {
-      settled = await this.pool.sendQueries(
-        [{ args: query, bounds: receiveBounds(options) }],
-        replyBound(options.timeoutMs),
-        options.signal,
-      );
-    } catch (error) {
-      if (error instanceof ReplyTooLargeError) throw tooLarge(error.bound, options);
-      throw error;
-    }
-    const [outcome] = settled;
+    const [outcome] = await this.sendQueries([queryCommand(graph, cypher, options)], options);
     if (outcome!.status === 'rejected') throw outcome!.reason;
     return splitCompactReply(outcome!.value).statistics;
+  }
+
+  /** Sends a batch on a query connection within the query's deadline and signal; a reply past its bounds is refused. */
+  private async sendQueries(batch: QueryCommand[], options: QueryOptions): Promise<PromiseSettledResult<unknown>[]> {
+    try {
+      return await this.pool.sendQueries(batch, replyBound(options.timeoutMs), options.signal);
+    } catch (error) {
+      if (error instanceof ReplyTooLargeError) throw tooLarge(error);
+      throw error;
+    }
   }
 
   /** Deletes `graph` only when it holds no node (another client may have filled it meanwhile). */
