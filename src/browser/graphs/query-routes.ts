@@ -8,7 +8,7 @@ import { sendJsonText, sendText } from '../../shared/prepared-json.js';
 import { principalOf, type BrowserContext } from '../context.js';
 import type { QueryService } from './query-service.js';
 import { GraphParamsSchema, QueryResultSchema, queryStreamQuerySchema } from './schemas.js';
-import { openEventStream, wantsEventStream } from './sse.js';
+import { accepts, openEventStream, wantsEventStream } from './sse.js';
 import { resultJson, resultJsonChunks, resultNdjsonLines, STREAMED_ABOVE_ROWS } from './result-json.js';
 
 const jsonErrors = createErrorHandler('browser');
@@ -20,12 +20,6 @@ function streamAwareErrors(error: FastifyError, request: FastifyRequest, reply: 
   const stream = openEventStream(request, reply);
   stream.send('error', { message: mapped.message, status: mapped.statusCode });
   stream.end();
-}
-
-/** `Accept: application/x-ndjson`: one JSON object per line (a header, the rows, a summary). */
-function wantsNdjson(request: FastifyRequest): boolean {
-  const accept = request.headers.accept;
-  return typeof accept === 'string' && accept.includes('application/x-ndjson');
 }
 
 export function queryRoutes(app: FastifyInstance, context: BrowserContext, queries: QueryService): void {
@@ -69,7 +63,7 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
       // The slots are held until the response is gone: a streamed body still holds its rows.
       reply.raw.once('close', () => run.finish());
 
-      if (!wantsEventStream(request) && wantsNdjson(request)) {
+      if (!wantsEventStream(request) && accepts(request, 'application/x-ndjson')) {
         const result = await run.rows();
         // Rows are decoded as the client reads them (backpressure), so a long result never exists whole as text.
         return sendText(reply, 'application/x-ndjson; charset=utf-8', Readable.from(resultNdjsonLines(result)));

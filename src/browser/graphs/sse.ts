@@ -3,9 +3,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const HEARTBEAT_INTERVAL_MS = 15_000;
 
-export function wantsEventStream(request: FastifyRequest): boolean {
+/** Whether the request's Accept header names `mediaType` (the routes offer one alternative each to JSON). */
+export function accepts(request: FastifyRequest, mediaType: string): boolean {
   const accept = request.headers.accept;
-  return typeof accept === 'string' && accept.includes('text/event-stream');
+  return typeof accept === 'string' && accept.includes(mediaType);
+}
+
+export function wantsEventStream(request: FastifyRequest): boolean {
+  return accepts(request, 'text/event-stream');
 }
 
 /** `json` must be JSON text, which never holds a raw newline: one `data:` line carries the whole payload. */
