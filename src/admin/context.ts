@@ -1,5 +1,6 @@
 // What the admin API's routes share.
 import type { Config } from '../config.js';
+import type { ChangeChannel } from '../platform/redis/change-channel.js';
 import type { LoginThrottle } from './sessions/login-throttle.js';
 import type { SessionService } from './sessions/session-service.js';
 import type { SettingsService } from './settings/settings-service.js';
@@ -13,4 +14,6 @@ export interface AdminContext {
   users: UserService;
   sessions: SessionService;
   loginThrottle: LoginThrottle;
+  /** Tells every replica at once that users, roles or settings changed (their caches listen). */
+  changes: ChangeChannel;
 }

@@ -8,6 +8,8 @@ import { createOidcClients, type OidcClients } from '../platform/oidc/oidc-clien
 import type { MetricsExporter } from '../platform/metrics/metrics-exporter.js';
 import { NO_CLUSTERS } from '../platform/clusters/embedded-clusters.js';
 import { createGroupDirectories } from '../platform/oidc/group-directories.js';
+import { createChangeChannel, type ChangeChannel } from '../platform/redis/change-channel.js';
+import type { RedisConnection } from '../platform/redis/redis-connection.js';
 import { installErrorHandling } from '../shared/error-handler.js';
 import { COOKIE_SCHEME, stampSecurity } from '../shared/openapi.js';
 import type { ClusterPort } from '../platform/clusters/cluster-port.js';
@@ -42,6 +44,13 @@ export interface AdminDeps {
   clusters?: ClusterPort;
   /** The Prometheus exporter, driven by features.metrics_collection and metrics.exporter_port (main only). */
   metricsExporter?: MetricsExporter;
+  /**
+   * The store every replica shares (the token store): its pub/sub tells the other replicas at once when users,
+   * roles or settings change. Without it, changes reach other replicas on their refresh interval only.
+   */
+  sharedStore?: RedisConnection;
+  /** Built here from sharedStore when not given. */
+  changes?: ChangeChannel;
 }
 
 /** The composition root of the admin API: every service built once, here only. */
@@ -49,8 +58,9 @@ export function createAdminServices(deps: AdminDeps) {
   const { config, logger } = deps;
   const now = deps.now ?? Date.now;
   const exporter = deps.metricsExporter;
+  const changes = deps.changes ?? createChangeChannel(deps.sharedStore, logger);
   const users = createUserService(
-    createUserStore(deps.stores.secrets, { refreshMs: config.settingsRefreshMs, now, logger }),
+    createUserStore(deps.stores.secrets, { refreshMs: config.settingsRefreshMs, now, logger, changes }),
     now,
   );
   const context: AdminContext = {
@@ -62,6 +72,7 @@ export function createAdminServices(deps: AdminDeps) {
       refreshMs: config.settingsRefreshMs,
       secretPolicy: { prefix: config.settingsSecretPrefix, reserved: [USERS_SECRET] },
       now,
+      changes,
       onChange: exporter
         ? (settings) => void exporter.apply(settings.features.metrics_collection, settings.metrics.exporter_port)
         : undefined,
@@ -72,6 +83,7 @@ export function createAdminServices(deps: AdminDeps) {
       users,
     ),
     loginThrottle: createLoginThrottle({ ...config.loginLimits, now }),
+    changes,
   };
   const oauth = createOAuthService({
     context,
@@ -106,6 +118,7 @@ export function createAdminServices(deps: AdminDeps) {
     async close(): Promise<void> {
       clearInterval(refresher);
       await exporter?.close();
+      if (!deps.changes) await changes.close();
     },
   };
 }

@@ -2,6 +2,7 @@
 // without a restart; an invalid edit is logged and the last good document stays), and patched with Secret
 // writes first, then the ConfigMap with its version, retried when another writer got there first.
 import type { FastifyBaseLogger } from 'fastify';
+import type { ChangeChannel } from '../../platform/redis/change-channel.js';
 import type { AdminStores } from '../../platform/stores/ports.js';
 import { BadRequestError } from '../../shared/http-errors.js';
 import { Mutex } from '../../shared/mutex.js';
@@ -25,6 +26,8 @@ export interface SettingsServiceOptions {
   now?: () => number;
   /** Called with the settings in force whenever they change (loaded, hand-edited or patched). */
   onChange?: (settings: Settings) => void;
+  /** Patches are announced to the other replicas, and theirs make this one re-read at once. */
+  changes?: ChangeChannel;
 }
 
 export function createSettingsService(options: SettingsServiceOptions) {
@@ -43,6 +46,9 @@ export function createSettingsService(options: SettingsServiceOptions) {
     return settings;
   };
   const writes = new Mutex();
+  options.changes?.onChange('settings', () => {
+    readAt = Number.NEGATIVE_INFINITY;
+  });
 
   async function load(): Promise<Settings> {
     const stored = await stores.settings.read();
@@ -133,6 +139,7 @@ export function createSettingsService(options: SettingsServiceOptions) {
             written.add(key);
           }
           const result = await stores.settings.write({ [SETTINGS_KEY]: serializeSettings(settings) }, stored?.version);
+          await options.changes?.announce('settings');
           lastVersion = result.version;
           readAt = now();
           return adopt(settings);

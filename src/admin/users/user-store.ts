@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
+import type { ChangeChannel } from '../../platform/redis/change-channel.js';
 import type { SecretPort } from '../../platform/stores/ports.js';
 import { Mutex } from '../../shared/mutex.js';
 import { ADMIN_ROLES } from '../permissions/permissions.js';
@@ -39,6 +40,8 @@ export interface UserStoreOptions {
   refreshMs: number;
   now: () => number;
   logger: Pick<FastifyBaseLogger, 'warn'>;
+  /** Announces writes to the other replicas and drops the copy when they write (so revocations apply at once). */
+  changes?: ChangeChannel;
 }
 
 interface Snapshot {
@@ -51,6 +54,11 @@ export function createUserStore(secrets: SecretPort, options: UserStoreOptions) 
   const mutex = new Mutex();
   let snapshot: Snapshot | undefined;
   let reading: Promise<StoredUser[]> | undefined;
+  // Stale, not dropped: it stays the last good copy should the store be unreadable when it is next needed.
+  const markStale = () => {
+    if (snapshot) snapshot = { ...snapshot, at: Number.NEGATIVE_INFINITY };
+  };
+  options.changes?.onChange('users', markStale);
 
   async function readAll(): Promise<Snapshot> {
     const stored = await secrets.read(USERS_SECRET);
@@ -83,6 +91,9 @@ export function createUserStore(secrets: SecretPort, options: UserStoreOptions) 
   }
 
   return {
+    /** The next read goes to the store. */
+    invalidate: markStale,
+
     list: async (): Promise<StoredUser[]> => {
       if (snapshot && options.now() - snapshot.at < options.refreshMs) return snapshot.users;
       return refresh();
@@ -93,15 +104,18 @@ export function createUserStore(secrets: SecretPort, options: UserStoreOptions) 
      * changed the list in between. `change` may throw (HttpError) to refuse; it must not have side effects.
      */
     async update<T>(change: (users: StoredUser[]) => { users: StoredUser[]; result: T }): Promise<T> {
-      return mutex.run(() =>
+      const result = await mutex.run(() =>
         withConflictRetries(async () => {
           const { users, version } = await readAll();
           const { users: next, result } = change(structuredClone(users));
           const written = await secrets.write(USERS_SECRET, { [USERS_KEY]: JSON.stringify(next) }, version);
-          snapshot = { users: next, version: written.version, at: options.now() };
-          return result;
+          return { result, fresh: { users: next, version: written.version, at: options.now() } };
         }),
       );
+      await options.changes?.announce('users');
+      // After the announcement: its local delivery drops the copy, and this write is the freshest there is.
+      snapshot = result.fresh;
+      return result.result;
     },
   };
 }
