@@ -275,3 +275,101 @@ describe('restoring an export', () => {
     expect((await databaseSnapshot(t.falkordb)).graphs).not.toContain('garbage');
   });
 });
+
+describe('loading a staged CSV file', () => {
+  const loadCsv = (graph: string, body: object, options: { token?: string; accept?: string } = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/graph/${graph}/load-csv`,
+      payload: body,
+      headers: {
+        ...bearer(options.token ?? tokens['Read-Write']),
+        ...(options.accept ? { accept: options.accept } : {}),
+      },
+    });
+  const stagedId = async (filename: string, content: string) => {
+    const staged = await stage(filename, content);
+    expect(staged.statusCode, staged.body).toBe(200);
+    return staged.json<{ fileId: string }>().fileId;
+  };
+
+  it('runs the Cypher for every row, keyed by the header, values as strings, and removes the file', async () => {
+    const key = await stagedId(
+      'people.csv',
+      'name,born,quote\r\nAda,1815,"analyst, ""enchantress"""\r\nGrace,1906,"first line\nsecond line"\r\n',
+    );
+    const loaded = await loadCsv('csv-people', {
+      key,
+      withHeaders: true,
+      body: 'CREATE (:Person {name: row.name, born: toInteger(row.born), quote: row.quote})',
+    });
+    expect([loaded.statusCode, loaded.json()]).toEqual([200, { message: 'Loaded 2 row(s).' }]);
+    expect(
+      await graphQuery(t.falkordb, 'csv-people', 'MATCH (p:Person) RETURN p.name, p.born, p.quote ORDER BY p.name'),
+    ).toEqual([
+      ['Ada', 1815, 'analyst, "enchantress"'],
+      ['Grace', 1906, 'first line\nsecond line'],
+    ]);
+    expect((await loadCsv('csv-people', { key, withHeaders: true, body: 'RETURN 1' })).statusCode).toBe(404);
+  });
+
+  it('gives each row as a list without headers, and a crafted value stays a value', async () => {
+    const key = await stagedId('values.csv', 'x,"\'}) DETACH DELETE n //"\ny,2\n');
+    const loaded = await loadCsv('csv-values', { key, body: 'CREATE (:V {a: row[0], b: row[1]})' });
+    expect(loaded.statusCode, loaded.body).toBe(200);
+    expect(await graphQuery(t.falkordb, 'csv-values', 'MATCH (v:V) RETURN v.a, v.b ORDER BY v.a')).toEqual([
+      ['x', "'}) DETACH DELETE n //"],
+      ['y', '2'],
+    ]);
+  });
+
+  it('loads 25,000 rows in batches with progress events', async () => {
+    const rows = Array.from({ length: 25_000 }, (_, index) => `${index},name-${index}`).join('\n');
+    const key = await stagedId('bulk.csv', `i,name\n${rows}\n`);
+    const res = await loadCsv(
+      'csv-bulk',
+      { key, withHeaders: true, body: 'CREATE (:Row {i: toInteger(row.i), name: row.name})' },
+      { accept: 'text/event-stream' },
+    );
+    const events = parseEvents(res.body);
+    expect(events.at(-1)).toEqual({ event: 'result', data: { message: 'Loaded 25000 row(s).', loaded: 25000 } });
+    expect(await count('csv-bulk', 'Row')).toBe(25_000);
+  });
+
+  it('stops at the first failing batch or malformed record with its line; rows before it stay loaded', async () => {
+    const rows = Array.from({ length: 1500 }, (_, index) => `${index}`).join('\n');
+    const key = await stagedId('broken.csv', `i\n${rows}\n"unclosed\n`);
+    const res = await loadCsv('csv-broken', { key, withHeaders: true, body: 'CREATE (:Row {i: toInteger(row.i)})' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json<{ message: string }>().message).toBe(
+      'Rows from line 1502 failed after 1000 loaded: CSV line 1502: a quoted field is not closed',
+    );
+    expect(await count('csv-broken', 'Row')).toBe(1000);
+
+    const failing = await stagedId('failing.csv', 'a\n1\n2\n');
+    const refused = await loadCsv('csv-broken', { key: failing, withHeaders: true, body: 'CREATE (:Row {i: row.a' });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json<{ message: string }>().message).toMatch(/^Rows from line 2 failed after 0 loaded: /);
+  });
+
+  it('refuses rows that do not match the header, files that are not CSV, readers and outside URLs', async () => {
+    const ragged = await stagedId('ragged.csv', 'a,b\n1,2\n3\n');
+    const res = await loadCsv('csv-ragged', { key: ragged, withHeaders: true, body: 'CREATE (:R {a: row.a})' });
+    expect([res.statusCode, res.json<{ message: string }>().message]).toEqual([
+      422,
+      'Rows from line 3 failed after 0 loaded: CSV line 3: 1 fields where the header has 2',
+    ]);
+    expect(await graphQuery(t.falkordb, 'csv-ragged', 'MATCH (r:R) RETURN count(r)').catch(() => [[0]])).toEqual([[0]]);
+    const cypher = await stagedId('not.cypher', 'RETURN 1');
+    expect((await loadCsv('csv-other', { key: cypher, body: 'RETURN row' })).statusCode).toBe(400);
+    const key = await stagedId('read.csv', 'a\n1\n');
+    expect((await loadCsv('csv-other', { key, body: 'RETURN row' }, { token: tokens['Read-Only'] })).statusCode).toBe(
+      403,
+    );
+    const sneaky = await loadCsv('csv-other', {
+      key,
+      body: "LOAD CSV FROM 'http://169.254.169.254/latest' AS x RETURN x",
+    });
+    expect(sneaky.statusCode).toBe(400);
+  });
+});

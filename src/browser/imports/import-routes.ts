@@ -1,5 +1,6 @@
-// POST /api/upload stages a Cypher batch; POST /api/graph/{graph}/upload runs it (the public browser's paths).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// POST /api/upload stages a Cypher batch, an export or a CSV file; POST /api/graph/{graph}/upload runs a batch or
+// restores an export, POST /api/graph/{graph}/load-csv loads a CSV (the public browser's paths).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { mapError } from '../../shared/error-handler.js';
@@ -8,12 +9,18 @@ import { requireRole } from '../auth/roles.js';
 import { principalOf } from '../context.js';
 import { GraphParamsSchema } from '../graphs/schemas.js';
 import { openEventStream, wantsEventStream } from '../graphs/sse.js';
-import { BatchStatementError, type ImportService } from './import-service.js';
-import { BatchResultSchema, RunBatchBodySchema, StagedFileSchema } from './schemas.js';
+import { BatchStatementError, CsvRowsError, type ImportService } from './import-service.js';
+import {
+  BatchResultSchema,
+  loadCsvBodySchema,
+  LoadCsvResultSchema,
+  RunBatchBodySchema,
+  StagedFileSchema,
+} from './schemas.js';
 
 const tags = ['graphs'];
 
-export function importRoutes(app: FastifyInstance, imports: ImportService): void {
+export function importRoutes(app: FastifyInstance, imports: ImportService, csvUrlAllowlist: readonly string[]): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const writer = requireRole('Read-Write', 'uploading data');
 
@@ -63,52 +70,86 @@ export function importRoutes(app: FastifyInstance, imports: ImportService): void
         },
       },
     },
-    async (request, reply) => {
-      const principal = principalOf(request);
-      const { graph } = request.params;
-      if (!wantsEventStream(request)) {
-        // A client that goes away stops the batch at the next statement, as on a stream.
-        const gone = new AbortController();
-        const onClose = () => {
-          if (!reply.raw.writableFinished) gone.abort();
-        };
-        reply.raw.once('close', onClose);
-        try {
-          const { message } = await imports.runBatch(
-            principal,
-            request.ip,
-            graph,
-            request.body.fileId,
-            undefined,
-            gone.signal,
-          );
-          return { message };
-        } finally {
-          reply.raw.off('close', onClose);
-        }
-      }
-      const stream = openEventStream(request, reply);
-      try {
-        const result = await imports.runBatch(
-          principal,
+    async (request, reply) =>
+      runReportingProgress(request, reply, (onProgress, signal) =>
+        imports.runBatch(
+          principalOf(request),
           request.ip,
-          graph,
+          request.params.graph,
           request.body.fileId,
-          (progress) => stream.send('progress', progress),
-          stream.signal,
-        );
-        stream.send('result', result);
-      } catch (error) {
-        if (!stream.signal.aborted) {
-          const mapped = mapError(error, 'browser');
-          if (mapped.unexpected) request.log.error({ err: error }, 'batch failed');
-          const line = error instanceof BatchStatementError ? { line: error.line } : {};
-          stream.send('error', { message: mapped.message, status: mapped.statusCode, ...line });
-        }
-      } finally {
-        stream.end();
-      }
-      return reply;
-    },
+          onProgress,
+          signal,
+        ),
+      ),
   );
+
+  routes.post(
+    '/api/graph/:graph/load-csv',
+    {
+      preValidation: writer,
+      // A file of any length runs under each batch's own timeout, not REQUEST_TIMEOUT_MS.
+      config: { requestDeadline: false, errorResponses: [404, 422, 429] },
+      schema: {
+        operationId: 'loadCsv',
+        tags,
+        summary: 'Load a staged CSV file into the graph, running Cypher for every row',
+        description:
+          'The file (a `.csv` staged with POST /api/upload) is read by this server, never by the database: `body` runs for every row as `UNWIND $rows AS row <body>`, a thousand rows per statement, each statement bounded like a query (QUERY_TIMEOUT_MAX_MS, QUERY_ROWS_MAX, the LOAD CSV guard). Values are strings, as LOAD CSV gives them. The first statement that fails, or a malformed record, stops the load with 422 naming its line (rows before it stay loaded). With `Accept: text/event-stream`: `progress` events `{loaded}`, then one `result` event `{message, loaded}` or one `error` event `{message, status, line?}`.',
+        params: GraphParamsSchema,
+        body: loadCsvBodySchema(csvUrlAllowlist),
+        response: {
+          200: {
+            description: 'Every row was loaded',
+            content: {
+              'application/json': { schema: LoadCsvResultSchema },
+              'text/event-stream': { schema: z.string() },
+            },
+          },
+        },
+      },
+    },
+    async (request, reply) =>
+      runReportingProgress(request, reply, (onProgress, signal) =>
+        imports.loadCsv(principalOf(request), request.ip, request.params.graph, request.body, onProgress, signal),
+      ),
+  );
+}
+
+/**
+ * Runs a long import for a JSON client (its message when done; stopped when the client goes away) or, with
+ * `Accept: text/event-stream`, as `progress` events then one `result` or `error` event.
+ */
+async function runReportingProgress<Progress, Result extends { message: string }>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  run: (onProgress: ((progress: Progress) => void) | undefined, signal: AbortSignal) => Promise<Result>,
+): Promise<FastifyReply | { message: string }> {
+  if (!wantsEventStream(request)) {
+    // A client that goes away stops the import at its next statement, as on a stream.
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!reply.raw.writableFinished) gone.abort();
+    };
+    reply.raw.once('close', onClose);
+    try {
+      const { message } = await run(undefined, gone.signal);
+      return { message };
+    } finally {
+      reply.raw.off('close', onClose);
+    }
+  }
+  const stream = openEventStream(request, reply);
+  try {
+    stream.send('result', await run((progress) => stream.send('progress', progress), stream.signal));
+  } catch (error) {
+    if (!stream.signal.aborted) {
+      const mapped = mapError(error, 'browser');
+      if (mapped.unexpected) request.log.error({ err: error }, 'import failed');
+      const line = error instanceof BatchStatementError || error instanceof CsvRowsError ? { line: error.line } : {};
+      stream.send('error', { message: mapped.message, status: mapped.statusCode, ...line });
+    }
+  } finally {
+    stream.end();
+  }
+  return reply;
 }

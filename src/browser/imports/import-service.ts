@@ -1,24 +1,34 @@
 // Uploaded Cypher batches: staging the file (streamed to disk) and running it statement by statement into a graph,
 // in order, stopping at the first failure and naming its line. Each statement is bounded like a query (timeout,
 // rows, bytes) and passes the same LOAD CSV guard; the whole batch holds one of the caller's query slots.
+// Uploaded CSV files are loaded the same way: read here, a thousand rows at a time, each batch one parameterised
+// `UNWIND $rows AS row <the caller's Cypher>`, so the database never fetches a file or a URL.
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { isPortError } from '../../platform/port-errors.js';
 import { UploadTooLargeError, type StagedFile, type UploadStore } from '../../platform/uploads/upload-store.js';
 import { isReplyError } from '../../platform/falkordb/database-errors.js';
 import { originGraphName, type ScratchServerOptions } from '../../platform/falkordb/dump-origin.js';
+import { withParameters, type CypherValue } from '../../platform/falkordb/cypher.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../../shared/http-errors.js';
 import { databaseFor, type BrowserContext, type Principal } from '../context.js';
 import { loadCsvViolation } from '../graphs/load-csv-guard.js';
 import type { QueryService } from '../graphs/query-service.js';
 import { createBatchSplitter, createModeDetector, type BatchStatement } from './cypher-batch.js';
+import { createCsvReader, CsvFormatError, type CsvRecord } from './csv-records.js';
 
 /** Staged files a batch can run: Cypher text, one statement per line or `;`-separated. */
 const BATCH_EXTENSIONS = ['.cypher', '.txt'];
 /** A graph's export (GET /api/graph/{graph}/export), restored into a new graph. */
 const DUMP_EXTENSION = '.dump';
-const STAGED_EXTENSIONS = [...BATCH_EXTENSIONS, DUMP_EXTENSION];
+/** Rows for POST /api/graph/{graph}/load-csv. */
+const CSV_EXTENSION = '.csv';
+const STAGED_EXTENSIONS = [...BATCH_EXTENSIONS, DUMP_EXTENSION, CSV_EXTENSION];
+/** One CSV batch: at most this many rows, and about this many characters of field text. */
+const CSV_BATCH_ROWS = 1000;
+const CSV_BATCH_CHARS = 512 * 1024;
+const CSV_BOUNDS = { fieldCharsMax: 1024 * 1024, fieldsMax: 4096 };
 /** Throw-away FalkorDB processes reading exports' origin names at once, server-wide. */
 const SCRATCH_SERVERS_MAX = 2;
 /** How often a running batch reports its progress. */
@@ -49,6 +59,34 @@ async function* linesOf(content: Readable): AsyncGenerator<string> {
 
 export interface BatchProgress {
   executed: number;
+}
+
+/** A batch of CSV rows failed: the load stopped there (422; the rows before it stay loaded). */
+export class CsvRowsError extends HttpError {
+  constructor(
+    readonly line: number,
+    readonly loaded: number,
+    reason: string,
+  ) {
+    super(422, `Rows from line ${line} failed after ${loaded} loaded: ${reason}`);
+    this.name = 'CsvRowsError';
+  }
+}
+
+export interface LoadCsvRequest {
+  /** The staged file's id (POST /api/upload). */
+  key: string;
+  /** Cypher run for every row, which it names `row` (a map by header with headers, else a list). */
+  body: string;
+  withHeaders: boolean;
+}
+
+/** A row as LOAD CSV gives it: every value a string, keyed by the header when there is one. */
+function rowValue(record: CsvRecord, header: string[] | undefined): CypherValue {
+  if (!header) return record.fields;
+  if (record.fields.length !== header.length)
+    throw new CsvFormatError(record.line, `${record.fields.length} fields where the header has ${header.length}`);
+  return Object.fromEntries(header.map((name, index) => [name, record.fields[index]!]));
 }
 
 export function createImportService(
@@ -193,6 +231,89 @@ export function createImportService(
       }
       await uploads.remove(file.id);
       return { executed, message: `Executed ${executed} Cypher statement(s).` };
+    },
+
+    /**
+     * Loads a staged CSV into `graph`: `request.body` runs for every row, a batch of rows per statement, in file
+     * order; the first batch that fails stops the load (422 with its first line). The file is removed once loaded.
+     */
+    async loadCsv(
+      principal: Principal,
+      clientAddress: string,
+      graph: string,
+      request: LoadCsvRequest,
+      onProgress: (progress: { loaded: number }) => void = () => undefined,
+      signal?: AbortSignal,
+    ): Promise<{ loaded: number; message: string }> {
+      const file = await uploads.find(principal.userId, request.key);
+      if (!file) throw new NotFoundError(`File ${request.key} not found (staged files last an hour)`);
+      if (!file.name.toLowerCase().endsWith(CSV_EXTENSION))
+        throw new BadRequestError(`File ${file.name} is not a CSV file: stage a ${CSV_EXTENSION} file`);
+      const statement = `UNWIND $rows AS row\n${request.body}`;
+      const release = queries.takeSlot(principal, clientAddress);
+      const database = databaseFor(context, principal);
+      const reader = createCsvReader(CSV_BOUNDS);
+      let header: string[] | undefined;
+      let loaded = 0;
+      let batch: CypherValue[] = [];
+      let batchLine = 0;
+      let batchChars = 0;
+      let reportedAt = Date.now();
+
+      const flush = async () => {
+        if (batch.length === 0) return;
+        if (signal?.aborted) throw new HttpError(409, 'The load was stopped: its client went away');
+        try {
+          await database.execute(graph, withParameters(statement, { rows: batch }), {
+            timeoutMs: limits.queryTimeoutMaxMs,
+            maxRows: limits.queryRowsMax,
+            maxBytes: limits.queryResultBytesMax,
+            signal,
+          });
+        } catch (error) {
+          if (isPortError(error, 'rejected') || isPortError(error, 'forbidden'))
+            throw new CsvRowsError(batchLine, loaded, error.message);
+          throw error;
+        }
+        loaded += batch.length;
+        batch = [];
+        batchChars = 0;
+        if (Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
+          reportedAt = Date.now();
+          onProgress({ loaded });
+        }
+      };
+      const take = async (records: CsvRecord[]) => {
+        for (const record of records) {
+          if (request.withHeaders && !header) {
+            header = record.fields;
+            continue;
+          }
+          if (batch.length === 0) batchLine = record.line;
+          batch.push(rowValue(record, header));
+          batchChars += record.fields.reduce((sum, value) => sum + value.length, 0);
+          if (batch.length >= CSV_BATCH_ROWS || batchChars >= CSV_BATCH_CHARS) await flush();
+        }
+      };
+
+      try {
+        const content = await uploads.open(file);
+        content.setEncoding('utf8');
+        try {
+          for await (const chunk of content) await take(reader.feed(chunk as string));
+          await take(reader.end());
+        } finally {
+          content.destroy();
+        }
+        await flush();
+      } catch (error) {
+        if (error instanceof CsvFormatError) throw new CsvRowsError(error.line, loaded, error.message);
+        throw error;
+      } finally {
+        release();
+      }
+      await uploads.remove(file.id);
+      return { loaded, message: `Loaded ${loaded} row(s).` };
     },
   };
 }

@@ -1,5 +1,7 @@
-// Shapes of POST /api/upload (staging a file) and POST /api/graph/{graph}/upload (running a staged Cypher batch).
+// Shapes of POST /api/upload (staging a file), POST /api/graph/{graph}/upload (running a staged Cypher batch) and
+// POST /api/graph/{graph}/load-csv (loading a staged CSV file).
 import { z } from 'zod';
+import { cypherQuerySchema } from '../graphs/schemas.js';
 
 export const StagedFileSchema = z
   .object({
@@ -15,4 +17,20 @@ export const RunBatchBodySchema = z.object({
 
 export const BatchResultSchema = z.object({
   message: z.string().meta({ example: 'Executed 3 Cypher statement(s).' }),
+});
+
+export function loadCsvBodySchema(csvUrlAllowlist: readonly string[]) {
+  return z.object({
+    key: z.string().min(1).max(64).meta({ description: 'The fileId POST /api/upload answered for a `.csv` file' }),
+    body: cypherQuerySchema(csvUrlAllowlist).meta({
+      description:
+        'Cypher run for every row, which it names `row`: a map keyed by the header with `withHeaders`, else a list of the fields; every value a string, as with LOAD CSV',
+      example: 'MERGE (:Person {name: row.name, born: toInteger(row.born)})',
+    }),
+    withHeaders: z.boolean().default(false).meta({ description: 'The first record names the fields' }),
+  });
+}
+
+export const LoadCsvResultSchema = z.object({
+  message: z.string().meta({ example: 'Loaded 3 row(s).' }),
 });
