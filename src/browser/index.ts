@@ -171,7 +171,7 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
     userRoutes(guarded, services.users);
     serverRoutes(guarded, context, services.server);
     udfRoutes(guarded, context, services.udf);
-    importRoutes(guarded, services.imports);
+    importRoutes(guarded, services.imports, services.context.limits.csvUrlAllowlist);
     done();
   });
 }

@@ -48,7 +48,10 @@ export function renamed(schema: unknown): unknown {
   for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
     if (key === 'properties' && value && typeof value === 'object') {
       result[key] = Object.fromEntries(
-        Object.entries(value as Record<string, unknown>).map(([name, property]) => [RENAMED_KEYS[name] ?? name, renamed(property)]),
+        Object.entries(value as Record<string, unknown>).map(([name, property]) => [
+          RENAMED_KEYS[name] ?? name,
+          renamed(property),
+        ]),
       );
     } else if (key === 'required' && Array.isArray(value)) {
       result[key] = value.map((name: unknown) => (typeof name === 'string' ? (RENAMED_KEYS[name] ?? name) : name));
