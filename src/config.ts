@@ -167,6 +167,7 @@ export const EnvSchema = z.object({
     .min(1024)
     .max(2 ** 40)
     .default(256 * 1024 * 1024),
+  IMPORT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
   LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(12),
   LOGIN_FAILURES_BEFORE_BACKOFF: z.coerce.number().int().min(1).max(1000).default(5),
   LOGIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
@@ -268,6 +269,8 @@ export interface Config {
   corsOrigins: CorsOrigins;
   /** UPLOAD_BYTES_MAX: the largest file POST /api/upload stages. */
   uploadBytesMax: number;
+  /** IMPORT_TIMEOUT_MS: how long one batch or CSV load may run in all (each statement has its own bound too). */
+  importTimeoutMs: number;
   /** Local sign-in bounds (see admin/sessions/login-throttle.ts). */
   loginLimits: {
     attemptsPerAddressPerMinute: number;
@@ -374,6 +377,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     csvUrlAllowlist: parseUrlAllowlist(e.CSV_URL_ALLOWLIST ?? ''),
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
     uploadBytesMax: e.UPLOAD_BYTES_MAX,
+    importTimeoutMs: e.IMPORT_TIMEOUT_MS,
     loginLimits: {
       attemptsPerAddressPerMinute: e.LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE,
       failuresBeforeBackoff: e.LOGIN_FAILURES_BEFORE_BACKOFF,

@@ -34,6 +34,7 @@ export interface BrowserLimits {
   /** CSV_URL_ALLOWLIST: normalised http(s) URL prefixes LOAD CSV may read besides file://. */
   csvUrlAllowlist: readonly string[];
   uploadBytesMax: number;
+  importTimeoutMs: number;
 }
 
 export interface ProtectedDatabaseUser {

@@ -61,7 +61,7 @@ export interface BrowserDeps {
 export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
   const { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds } = config;
   const { queryRowsMax, queryResultBytesMax, queriesPerToken, queriesPerClient, csvUrlAllowlist } = config;
-  const { uploadBytesMax } = config;
+  const { uploadBytesMax, importTimeoutMs } = config;
   return {
     credentialCheckTimeoutMs,
     credentialChecksMax,
@@ -73,6 +73,7 @@ export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
     queriesPerClient,
     csvUrlAllowlist,
     uploadBytesMax,
+    importTimeoutMs,
   };
 }
 

@@ -277,18 +277,23 @@ describe('restoring an export', () => {
 });
 
 describe('loading a staged CSV file', () => {
+  // Users of their own: refused loads keep their staged files, and a user may hold only 8.
+  let csvTokens: RoleTokens;
+  beforeAll(async () => {
+    csvTokens = await tokensForEveryRole(t.app, t.falkordb, 'csv');
+  });
   const loadCsv = (graph: string, body: object, options: { token?: string; accept?: string } = {}) =>
     t.app.inject({
       method: 'POST',
       url: `/api/graph/${graph}/load-csv`,
       payload: body,
       headers: {
-        ...bearer(options.token ?? tokens['Read-Write']),
+        ...bearer(options.token ?? csvTokens['Read-Write']),
         ...(options.accept ? { accept: options.accept } : {}),
       },
     });
   const stagedId = async (filename: string, content: string) => {
-    const staged = await stage(filename, content);
+    const staged = await stage(filename, content, csvTokens['Read-Write']);
     expect(staged.statusCode, staged.body).toBe(200);
     return staged.json<{ fileId: string }>().fileId;
   };
@@ -363,13 +368,52 @@ describe('loading a staged CSV file', () => {
     const cypher = await stagedId('not.cypher', 'RETURN 1');
     expect((await loadCsv('csv-other', { key: cypher, body: 'RETURN row' })).statusCode).toBe(400);
     const key = await stagedId('read.csv', 'a\n1\n');
-    expect((await loadCsv('csv-other', { key, body: 'RETURN row' }, { token: tokens['Read-Only'] })).statusCode).toBe(
-      403,
-    );
+    expect(
+      (await loadCsv('csv-other', { key, body: 'RETURN row' }, { token: csvTokens['Read-Only'] })).statusCode,
+    ).toBe(403);
     const sneaky = await loadCsv('csv-other', {
       key,
       body: "LOAD CSV FROM 'http://169.254.169.254/latest' AS x RETURN x",
     });
     expect(sneaky.statusCode).toBe(400);
+  });
+});
+
+describe('the total time of an import', () => {
+  let short: TestApp;
+  beforeAll(async () => {
+    short = await startTestApp({ env: { IMPORT_TIMEOUT_MS: '1000' } });
+  });
+  afterAll(() => short.close());
+
+  it('stops a batch past IMPORT_TIMEOUT_MS with 503, keeping what ran', async () => {
+    const token = (await tokensForEveryRole(short.app, short.falkordb, 'import-time'))['Read-Write'];
+    // Each statement is quick on its own; together they take several times the bound.
+    const statement = 'UNWIND range(1, 2000000) AS x WITH count(x) AS n CREATE (:Tick {n: n})';
+    const { payload, headers } = multipart('slow.cypher', Array.from({ length: 40 }, () => statement).join('\n'));
+    const staged = await short.app.inject({
+      method: 'POST',
+      url: '/api/upload',
+      payload,
+      headers: { ...headers, ...bearer(token) },
+    });
+    const fileId = staged.json<{ fileId: string }>().fileId;
+    const started = Date.now();
+    const res = await short.app.inject({
+      method: 'POST',
+      url: '/api/graph/slow-batch/upload',
+      payload: { fileId },
+      headers: bearer(token),
+    });
+    expect([res.statusCode, res.json()]).toEqual([
+      503,
+      { message: 'The import was stopped after 1000 ms (IMPORT_TIMEOUT_MS); what ran stays' },
+    ]);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const ticks = Number(
+      ((await graphQuery(short.falkordb, 'slow-batch', 'MATCH (t:Tick) RETURN count(t)'))[0] as unknown[])[0],
+    );
+    expect(ticks).toBeGreaterThan(0);
+    expect(ticks).toBeLessThan(40);
   });
 });

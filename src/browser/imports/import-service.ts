@@ -57,6 +57,20 @@ async function* linesOf(content: Readable): AsyncGenerator<string> {
   }
 }
 
+/** Stops an import at its next statement when the client goes away or IMPORT_TIMEOUT_MS has passed. */
+function importSignal(limitMs: number, client: AbortSignal | undefined): { signal: AbortSignal; stopped: () => never } {
+  const deadline = AbortSignal.timeout(limitMs);
+  const signal = client ? AbortSignal.any([client, deadline]) : deadline;
+  return {
+    signal,
+    stopped(): never {
+      if (deadline.aborted)
+        throw new HttpError(503, `The import was stopped after ${limitMs} ms (IMPORT_TIMEOUT_MS); what ran stays`);
+      throw new HttpError(409, 'The import was stopped: its client went away');
+    },
+  };
+}
+
 export interface BatchProgress {
   executed: number;
 }
@@ -200,11 +214,12 @@ export function createImportService(
       }
       const release = queries.takeSlot(principal, clientAddress);
       const database = databaseFor(context, principal);
+      const bounded = importSignal(limits.importTimeoutMs, signal);
       let executed = 0;
       let reportedAt = Date.now();
       try {
         for await (const statement of await statements(file)) {
-          if (signal?.aborted) throw new HttpError(409, 'The batch was stopped: its client went away');
+          if (bounded.signal.aborted) bounded.stopped();
           const violation = loadCsvViolation(statement.text, limits.csvUrlAllowlist);
           if (violation !== undefined) throw new BatchStatementError(statement.line, executed, violation);
           try {
@@ -212,9 +227,10 @@ export function createImportService(
               timeoutMs: limits.queryTimeoutMaxMs,
               maxRows: limits.queryRowsMax,
               maxBytes: limits.queryResultBytesMax,
-              signal,
+              signal: bounded.signal,
             });
           } catch (error) {
+            if (bounded.signal.aborted) bounded.stopped();
             // The database refused the statement (its text verbatim); an outage or timeout stays what it is.
             if (isPortError(error, 'rejected') || isPortError(error, 'forbidden'))
               throw new BatchStatementError(statement.line, executed, error.message);
@@ -253,6 +269,7 @@ export function createImportService(
       const release = queries.takeSlot(principal, clientAddress);
       const database = databaseFor(context, principal);
       const reader = createCsvReader(CSV_BOUNDS);
+      const bounded = importSignal(limits.importTimeoutMs, signal);
       let header: string[] | undefined;
       let loaded = 0;
       let batch: CypherValue[] = [];
@@ -262,15 +279,16 @@ export function createImportService(
 
       const flush = async () => {
         if (batch.length === 0) return;
-        if (signal?.aborted) throw new HttpError(409, 'The load was stopped: its client went away');
+        if (bounded.signal.aborted) bounded.stopped();
         try {
           await database.execute(graph, withParameters(statement, { rows: batch }), {
             timeoutMs: limits.queryTimeoutMaxMs,
             maxRows: limits.queryRowsMax,
             maxBytes: limits.queryResultBytesMax,
-            signal,
+            signal: bounded.signal,
           });
         } catch (error) {
+          if (bounded.signal.aborted) bounded.stopped();
           if (isPortError(error, 'rejected') || isPortError(error, 'forbidden'))
             throw new CsvRowsError(batchLine, loaded, error.message);
           throw error;
