@@ -417,3 +417,14 @@ describe('the total time of an import', () => {
     expect(ticks).toBeLessThan(40);
   });
 });
+
+describe('an import that fails at once', () => {
+  it('leaves no empty graph behind when its first statement fails on a new graph', async () => {
+    // FalkorDB creates the key before it runs the query; a runtime error would leave an empty graph.
+    const staged = await stage('fails.cypher', 'CREATE (:A) WITH 1 AS one RETURN toInteger({})\nCREATE (:B)');
+    const res = await run('never-made', staged.json<{ fileId: string }>().fileId);
+    expect(res.statusCode).toBe(422);
+    const graphs = await t.app.inject({ method: 'GET', url: '/api/graph', headers: bearer(tokens['Read-Write']) });
+    expect(graphs.json<{ opts: string[] }>().opts).not.toContain('never-made');
+  });
+});

@@ -173,12 +173,19 @@ export class GraphDatabase {
   }
 
   /**
-   * Runs a statement whose rows nobody reads (a batch's): one command, no name lookups, the reply still read within
-   * the bounds. Answers the statistics.
+   * Runs a statement whose rows nobody reads (a batch's): no name lookups, the reply still read within the bounds.
+   * Answers the statistics. Like queryRows, a failure on a graph that did not exist leaves no empty graph behind.
    */
   async execute(graph: string, cypher: string, options: QueryOptions = {}): Promise<string[]> {
-    const [outcome] = await this.sendQueries([queryCommand(graph, cypher, options)], options);
-    if (outcome!.status === 'rejected') throw outcome!.reason;
+    const [existence, outcome] = await this.sendQueries(
+      [{ args: ['EXISTS', graph] }, queryCommand(graph, cypher, options)],
+      options,
+    );
+    if (outcome!.status === 'rejected') {
+      if (!(existence!.status === 'fulfilled' && Number(existence!.value) === 1))
+        await this.dropIfEmpty(graph).catch(() => undefined);
+      throw outcome!.reason;
+    }
     return splitCompactReply(outcome!.value).statistics;
   }
 
