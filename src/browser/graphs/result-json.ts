@@ -1,6 +1,7 @@
 // The query result body `{metadata, data}` as JSON text. A small result is one string; a large one is produced
 // in chunks of rows, each decoded just before it is serialized, so neither the decoded rows nor the whole text
 // of a large result exist at once. Both give the same bytes.
+import type { JsonValue } from '../../platform/falkordb/compact-reply.js';
 import type { QueryRows } from '../../platform/falkordb/graph-database.js';
 
 /** Above this many rows the body is streamed in chunks. */
@@ -45,14 +46,30 @@ export function limitRows(result: QueryRows, maxRows: number | undefined): Query
  */
 export function* resultNdjsonLines(result: QueryRows): Generator<string> {
   yield `${JSON.stringify({ type: 'header', columns: result.columns })}\n`;
+  // Each line is framed from the column names serialized once, and only the values per row: no object per row.
+  // A repeated column name keeps the last value, as the row object (and JSON.parse) would.
+  const { columns } = result;
+  const kept = columns.map((name, index) => columns.lastIndexOf(name) === index);
+  const keys = columns.map((name, index) => `${index === kept.indexOf(true) ? '' : ','}${JSON.stringify(name)}:`);
   for (let start = 0; start < result.rowCount; start += ROWS_PER_CHUNK) {
-    let text = '';
-    for (let index = start; index < Math.min(start + ROWS_PER_CHUNK, result.rowCount); index++)
-      text += `{"type":"row","data":${JSON.stringify(result.takeRow(index))}}\n`;
-    yield text;
+    // Pieces joined once per chunk: a flat string, not a rope of thousands of pieces held until it is written.
+    const pieces: string[] = [];
+    for (let index = start; index < Math.min(start + ROWS_PER_CHUNK, result.rowCount); index++) {
+      const values = result.takeValues(index);
+      pieces.push('{"type":"row","data":{');
+      for (let column = 0; column < values.length; column++)
+        if (kept[column]) pieces.push(keys[column]!, jsonOf(values[column]!));
+      pieces.push('}}\n');
+    }
+    yield pieces.join('');
   }
   const summary = { type: 'summary', metadata: result.metadata, rows: result.rowCount, truncated: !!result.truncated };
   yield `${JSON.stringify(summary)}\n`;
+}
+
+/** JSON text of a value; a finite number (the commonest cell) without a call into JSON.stringify. */
+function jsonOf(value: JsonValue): string {
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : JSON.stringify(value);
 }
 
 export function resultJson(result: QueryRows): string {

@@ -229,6 +229,10 @@ export class CompactDecoder {
     }
   }
 
+  values(row: Raw): JsonValue[] {
+    return (row as Raw[]).map((cell) => this.value(cell));
+  }
+
   row(columns: string[], row: Raw): Record<string, JsonValue> {
     const cells = row as Raw[];
     const values = record();

@@ -27,6 +27,8 @@ export interface EmbeddedFalkorDBOptions {
    * (or fills) this server. Main passes QUERY_ROWS_MAX + 1, so an overflow is seen and refused, not cut silently.
    */
   resultSetSize?: number;
+  /** FalkorDB's IMPORT_FOLDER, where `LOAD CSV FROM 'file://…'` reads (the benchmark's baseline only). */
+  importFolder?: string;
 }
 
 export interface EmbeddedFalkorDB {
@@ -80,12 +82,16 @@ function serverArguments(
   dataDir: string | undefined,
   aclFile: string | undefined,
   resultSetSize: number | undefined,
+  importFolder?: string,
 ): string[] {
   const persistence = dataDir
     ? ['--dir', dataDir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', SNAPSHOT_POLICY]
     : ['--dir', os.tmpdir(), '--appendonly', 'no', '--save', ''];
   const acl = aclFile ? ['--aclfile', aclFile] : [];
-  const moduleArguments = resultSetSize === undefined ? [] : ['RESULTSET_SIZE', String(resultSetSize)];
+  const moduleArguments = [
+    ...(resultSetSize === undefined ? [] : ['RESULTSET_SIZE', String(resultSetSize)]),
+    ...(importFolder === undefined ? [] : ['IMPORT_FOLDER', importFolder]),
+  ];
   return [
     '--port',
     String(port),
@@ -174,7 +180,14 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
     const output: string[] = [];
     const child = spawn(
       server.path,
-      serverArguments(port, modulePath, options.dataDir, accounts?.aclFile, options.resultSetSize),
+      serverArguments(
+        port,
+        modulePath,
+        options.dataDir,
+        accounts?.aclFile,
+        options.resultSetSize,
+        options.importFolder,
+      ),
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const remember = (chunk: Buffer) => {

@@ -61,6 +61,8 @@ export interface QueryRows {
   /** Set when the caller asked for fewer rows than the result had (`maxRows` on the query route). */
   truncated?: boolean;
   takeRow(index: number): Record<string, JsonValue>;
+  /** The row's values in column order, without building its object (for writers that frame rows themselves). */
+  takeValues(index: number): JsonValue[];
 }
 
 const noRows = (): never => {
@@ -138,6 +140,7 @@ export class GraphDatabase {
         columns: [],
         rowCount: 0,
         takeRow: noRows,
+        takeValues: noRows,
       };
     // A taken row is set to undefined (compact replies never hold undefined) so the raw reply can be collected as it goes.
     const rows: unknown[] = parts.rows ?? [];
@@ -168,6 +171,12 @@ export class GraphDatabase {
         if (row === undefined) throw new Error(`row ${index} was already taken`);
         rows[index] = undefined;
         return decoder.row(columns, row);
+      },
+      takeValues(index) {
+        const row = rows[index];
+        if (row === undefined) throw new Error(`row ${index} was already taken`);
+        rows[index] = undefined;
+        return decoder.values(row);
       },
     };
   }
