@@ -34,12 +34,14 @@ async function startHostileServer(): Promise<HostileServer> {
       queried = true;
       connections.push(record);
       const behaviour = state.behaviour;
+      // The first query on a graph goes behind a schema version probe, answered here as a version mismatch.
+      const probe = '*2\r\n-version mismatch\r\n:7\r\n';
       if ('reply' in behaviour) {
-        // The query and the three name lookups behind it, in order.
-        socket.write(behaviour.reply + '*1\r\n*0\r\n'.repeat(3));
+        // The probe, the query and the three name lookups behind it, in order.
+        socket.write(probe + behaviour.reply + '*1\r\n*0\r\n'.repeat(3));
         return;
       }
-      socket.write(behaviour.header);
+      socket.write(probe + behaviour.header);
       const block = behaviour.body.repeat(Math.ceil(65_536 / behaviour.body.length));
       const push = () => {
         while (!socket.destroyed && socket.write(block)) record.written += block.length;

@@ -137,6 +137,72 @@ export function scanSchemaNeeds(rows: Raw[]): SchemaNeeds {
   return needs;
 }
 
+/** The highest label, relationship-type and property-key id a reply uses (-1: none), read before any decoding. */
+export interface SchemaIds {
+  labels: number;
+  relationshipTypes: number;
+  propertyKeys: number;
+}
+
+export function highestSchemaIds(rows: Raw[]): SchemaIds {
+  const highest: SchemaIds = { labels: -1, relationshipTypes: -1, propertyKeys: -1 };
+  const properties = (entries: Raw[]) => {
+    for (const entry of entries) {
+      const [keyId, type, value] = entry as [Raw, Raw, Raw];
+      highest.propertyKeys = Math.max(highest.propertyKeys, Number(keyId));
+      visit([type, value]);
+    }
+  };
+  const node = (raw: Raw) => {
+    const [, labelIds, entries] = raw as [Raw, Raw[], Raw[]];
+    for (const labelId of labelIds) highest.labels = Math.max(highest.labels, Number(labelId));
+    properties(entries);
+  };
+  const edge = (raw: Raw) => {
+    const [, typeId, , , entries] = raw as [Raw, Raw, Raw, Raw, Raw[]];
+    highest.relationshipTypes = Math.max(highest.relationshipTypes, Number(typeId));
+    properties(entries);
+  };
+  function visit(cell: Raw): void {
+    const [type, value] = cell as [Raw, Raw];
+    switch (Number(type)) {
+      case ValueType.Node:
+        node(value);
+        break;
+      case ValueType.Edge:
+        edge(value);
+        break;
+      case ValueType.Path: {
+        const [nodes, edges] = value as [[Raw, Raw[]], [Raw, Raw[]]];
+        for (const item of nodes[1]) node((item as [Raw, Raw])[1]);
+        for (const item of edges[1]) edge((item as [Raw, Raw])[1]);
+        break;
+      }
+      case ValueType.Array:
+        (value as Raw[]).forEach(visit);
+        break;
+      case ValueType.Map: {
+        const entries = value as Raw[];
+        for (let i = 1; i < entries.length; i += 2) visit(entries[i]);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  for (const row of rows) (row as Raw[]).forEach(visit);
+  return highest;
+}
+
+/** Whether `names` name every id up to `highest`. */
+export function namesCover(names: GraphSchemaNames, highest: SchemaIds): boolean {
+  return (
+    highest.labels < names.labels.length &&
+    highest.relationshipTypes < names.relationshipTypes.length &&
+    highest.propertyKeys < names.propertyKeys.length
+  );
+}
+
 export class CompactDecoder {
   constructor(private readonly names: GraphSchemaNames) {}
 

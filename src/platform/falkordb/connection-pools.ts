@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { createClient, RESP_TYPES } from 'redis';
 import type { PlatformLogger as Logger } from '../logger.js';
 import { PortError } from '../port-errors.js';
+import { SchemaNamesCache } from './schema-names.js';
 import {
   connectionLost,
   DatabaseReplyError,
@@ -88,6 +89,8 @@ async function closeQuietly(client: RawClient): Promise<void> {
 
 /** One credential set's connections. `run` picks the least busy connection, opening another when all are busy. */
 export class CredentialPool {
+  /** Schema names of the graphs queried through this pool, with their schema versions (graph-database.ts). */
+  readonly schemaNames = new SchemaNamesCache();
   private readonly clients: PooledClient[] = [];
   /** Connections for queries, whose replies are read within bounds (see sendQueries). */
   private readonly queryConnections: PooledQueryConnection[] = [];

@@ -7,11 +7,15 @@ import { ReplyTooLargeError, type ReplyBounds } from './resp-reader.js';
 import {
   columnNames,
   CompactDecoder,
+  highestSchemaIds,
+  namesCover,
   scanSchemaNeeds,
   splitCompactReply,
+  type GraphSchemaNames,
   type JsonValue,
   type ResultSet,
 } from './compact-reply.js';
+import { versionMismatchOf, type VersionedSchemaNames } from './schema-names.js';
 
 export { ResultTooLargeError };
 
@@ -69,6 +73,39 @@ const noRows = (): never => {
   throw new Error('the query returned no rows');
 };
 
+function statisticsOnly(parts: { statistics: string[] }): QueryRows {
+  return {
+    metadata: parts.statistics,
+    statistics: parts.statistics,
+    hasColumns: false,
+    columns: [],
+    rowCount: 0,
+    takeRow: noRows,
+    takeValues: noRows,
+  };
+}
+
+/** Rows decoded on demand; a taken row is set to undefined (replies never hold it) so the raw reply can go as it goes. */
+function rowsOf(header: unknown[], statistics: string[], rows: unknown[], names: GraphSchemaNames): QueryRows {
+  const decoder = new CompactDecoder(names);
+  const columns = columnNames(header);
+  const take = (index: number) => {
+    const row = rows[index];
+    if (row === undefined) throw new Error(`row ${index} was already taken`);
+    rows[index] = undefined;
+    return row;
+  };
+  return {
+    metadata: statistics,
+    statistics,
+    hasColumns: true,
+    columns,
+    rowCount: rows.length,
+    takeRow: (index) => decoder.row(columns, take(index)),
+    takeValues: (index) => decoder.values(take(index)),
+  };
+}
+
 const DELETE_SETTLE_MS = 2000;
 /** FalkorDB answers a query past its TIMEOUT with an error; the connection is given this long beyond it to say so. */
 const QUERY_REPLY_GRACE_MS = 5000;
@@ -78,9 +115,10 @@ function replyBound(timeoutMs: number | undefined): { timeoutMs?: number } {
   return timeoutMs ? { timeoutMs: timeoutMs + QUERY_REPLY_GRACE_MS } : {};
 }
 /** GRAPH.QUERY (GRAPH.RO_QUERY when read-only) in the compact protocol, with its TIMEOUT, read within its bounds. */
-function queryCommand(graph: string, cypher: string, options: QueryOptions): QueryCommand {
+function queryCommand(graph: string, cypher: string, options: QueryOptions, schemaVersion?: string): QueryCommand {
   const args = [options.readOnly ? 'GRAPH.RO_QUERY' : 'GRAPH.QUERY', graph, cypher, '--compact'];
   if (options.timeoutMs !== undefined) args.push('TIMEOUT', String(options.timeoutMs));
+  if (schemaVersion !== undefined) args.push('version', schemaVersion);
   return { args, bounds: receiveBounds(options) };
 }
 
@@ -113,36 +151,82 @@ export class GraphDatabase {
    * Runs a query; rows are decoded one at a time, as the caller asks for them, and each raw row is released once
    * decoded, so a large result is never held both raw and decoded.
    *
-   * One round trip carries the query and, behind it on the same connection, the label, relationship-type and
-   * property-key lookups its nodes and relationships may need (names as of just after the query, so labels it
-   * created are there). Before a GRAPH.QUERY goes EXISTS: GRAPH.QUERY creates the graph's key before it parses the
-   * query, so a query that fails on a graph that did not exist would leave an empty graph behind, a write from a
-   * request that was refused; such a leftover is removed.
+   * The names behind the reply's ids come from the pool's schema-names cache when FalkorDB confirms, in the same
+   * command, that the graph's schema is still the version they were read at (schema-names.ts): one command, no
+   * lookups. Otherwise (first query on a graph, a changed schema) the query goes with the schema version probe
+   * before it and the label, relationship-type and property-key lookups behind it on the same connection (names as
+   * of just after the query, so labels it created are there), and the cache is filled. Before a GRAPH.QUERY goes
+   * EXISTS: GRAPH.QUERY creates the graph's key before it parses the query, so a query that fails on a graph that
+   * did not exist would leave an empty graph behind, a write from a request that was refused; such a leftover is
+   * removed.
    */
   async queryRows(graph: string, cypher: string, options: QueryOptions = {}): Promise<QueryRows> {
+    const cached = this.pool.schemaNames.get(graph);
+    if (cached) {
+      const answered = await this.queryAtVersion(graph, cypher, options, cached);
+      if (answered) return answered;
+    }
+    return this.queryWithLookups(graph, cypher, options);
+  }
+
+  /** The query at the remembered schema version; undefined when the version no longer matched (it did not run). */
+  private async queryAtVersion(
+    graph: string,
+    cypher: string,
+    options: QueryOptions,
+    cached: VersionedSchemaNames,
+  ): Promise<QueryRows | undefined> {
+    const query = queryCommand(graph, cypher, options, cached.version);
+    const settled = await this.sendQueries(options.readOnly ? [query] : [{ args: ['EXISTS', graph] }, query], options);
+    const outcome = settled.at(-1)!;
+    const existed = options.readOnly || (settled[0]!.status === 'fulfilled' && Number(settled[0]!.value) === 1);
+    if (outcome.status === 'rejected') {
+      if (!existed) await this.dropIfEmpty(graph).catch(() => undefined);
+      throw outcome.reason;
+    }
+    if (versionMismatchOf(outcome.value) !== undefined) {
+      this.pool.schemaNames.forget(graph);
+      // A write to a graph someone else deleted meanwhile may have created its key before the version check.
+      if (!existed) await this.dropIfEmpty(graph).catch(() => undefined);
+      return undefined;
+    }
+    const parts = splitCompactReply(outcome.value);
+    if (!parts.header) return statisticsOnly(parts);
+    const rows: unknown[] = parts.rows ?? [];
+    let names = cached.names;
+    // Ids beyond those remembered were created by this very query (ids only grow): read the names again.
+    if (!namesCover(names, highestSchemaIds(rows))) {
+      names = await this.allNames(graph, options.signal);
+      this.pool.schemaNames.set(graph, { version: cached.version, names });
+    }
+    return rowsOf(parts.header, parts.statistics, rows, names);
+  }
+
+  private async queryWithLookups(graph: string, cypher: string, options: QueryOptions): Promise<QueryRows> {
     const lookups = NAME_PROCEDURES.map((procedure) => ({ args: nameLookup(graph, procedure) }));
+    const versionProbe = { args: ['GRAPH.RO_QUERY', graph, 'RETURN 0', '--compact', 'version', '0'] };
     const query = queryCommand(graph, cypher, options);
-    const batch = options.readOnly ? [query, ...lookups] : [{ args: ['EXISTS', graph] }, query, ...lookups];
-    const settled = await this.sendQueries(batch, options);
-    const [queryOutcome, ...lookupOutcomes] = options.readOnly ? settled : settled.slice(1);
+    const head = options.readOnly ? [versionProbe] : [{ args: ['EXISTS', graph] }, versionProbe];
+    const settled = await this.sendQueries([...head, query, ...lookups], options);
+    const [probeOutcome, queryOutcome, ...lookupOutcomes] = settled.slice(head.length - 1);
     if (queryOutcome!.status === 'rejected') {
       const existed = options.readOnly || (settled[0]!.status === 'fulfilled' && Number(settled[0]!.value) === 1);
       if (!existed) await this.dropIfEmpty(graph).catch(() => undefined);
       throw queryOutcome!.reason;
     }
+    // The version before the query; a query that changed the schema makes the next one miss and read names again.
+    if (probeOutcome!.status === 'fulfilled' && lookupOutcomes.every((outcome) => outcome.status === 'fulfilled')) {
+      const [labels, relationshipTypes, propertyKeys] = lookupOutcomes.map((outcome) =>
+        procedureNamesOf(outcome.value),
+      );
+      this.pool.schemaNames.set(graph, {
+        version: versionMismatchOf(probeOutcome!.value) ?? '0',
+        names: { labels: labels!, relationshipTypes: relationshipTypes!, propertyKeys: propertyKeys! },
+      });
+    }
 
     const parts = splitCompactReply(queryOutcome!.value);
-    if (!parts.header)
-      return {
-        metadata: parts.statistics,
-        statistics: parts.statistics,
-        hasColumns: false,
-        columns: [],
-        rowCount: 0,
-        takeRow: noRows,
-        takeValues: noRows,
-      };
-    // A taken row is set to undefined (compact replies never hold undefined) so the raw reply can be collected as it goes.
+    if (!parts.header) return statisticsOnly(parts);
     const rows: unknown[] = parts.rows ?? [];
     const needs = scanSchemaNeeds(rows);
     const namesOf = async (index: number, needed: boolean): Promise<string[]> => {
@@ -158,27 +242,15 @@ export class GraphDatabase {
       namesOf(1, needs.relationshipTypes),
       namesOf(2, needs.propertyKeys),
     ]);
-    const decoder = new CompactDecoder({ labels, relationshipTypes, propertyKeys });
-    const columns = columnNames(parts.header);
-    return {
-      metadata: parts.statistics,
-      statistics: parts.statistics,
-      hasColumns: true,
-      columns,
-      rowCount: rows.length,
-      takeRow(index) {
-        const row = rows[index];
-        if (row === undefined) throw new Error(`row ${index} was already taken`);
-        rows[index] = undefined;
-        return decoder.row(columns, row);
-      },
-      takeValues(index) {
-        const row = rows[index];
-        if (row === undefined) throw new Error(`row ${index} was already taken`);
-        rows[index] = undefined;
-        return decoder.values(row);
-      },
-    };
+    return rowsOf(parts.header, parts.statistics, rows, { labels, relationshipTypes, propertyKeys });
+  }
+
+  /** Every name of the graph's schema, in one round trip. */
+  private async allNames(graph: string, signal?: AbortSignal): Promise<GraphSchemaNames> {
+    const [labels, relationshipTypes, propertyKeys] = await Promise.all(
+      NAME_PROCEDURES.map((procedure) => this.procedureNames(graph, procedure, signal)),
+    );
+    return { labels: labels!, relationshipTypes: relationshipTypes!, propertyKeys: propertyKeys! };
   }
 
   /**
