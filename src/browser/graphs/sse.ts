@@ -2,6 +2,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const HEARTBEAT_INTERVAL_MS = 15_000;
+/** How long the headers may wait for the first event before they are sent on their own. */
+const HEADERS_FLUSH_MS = 50;
 
 /** Whether the request's Accept header names `mediaType` (the routes offer one alternative each to JSON). */
 export function accepts(request: FastifyRequest, mediaType: string): boolean {
@@ -65,7 +67,9 @@ export function openEventStream(
     'cache-control': 'no-cache',
     'x-accel-buffering': 'no',
   });
-  raw.flushHeaders();
+  // A quick result leaves with its headers in one write, as a JSON answer does; a slow one shows the client its
+  // 200 soon anyway.
+  const headersFlush = setTimeout(() => raw.flushHeaders(), HEADERS_FLUSH_MS);
 
   const controller = new AbortController();
   const socket = raw.socket;
@@ -75,6 +79,7 @@ export function openEventStream(
     if (!ended) {
       ended = true;
       clearInterval(heartbeat);
+      clearTimeout(headersFlush);
       controller.abort();
       // Nothing more will be written: release the socket now rather than at the keep-alive timeout
       // (by this point the response may already be detached from it).
@@ -89,6 +94,7 @@ export function openEventStream(
     if (ended) return;
     ended = true;
     clearInterval(heartbeat);
+    clearTimeout(headersFlush);
     raw.off('close', onClose);
     socket?.off('end', onClose);
     if (last === undefined) raw.end();
