@@ -180,6 +180,16 @@ async function main(): Promise<void> {
       direct(() => raw.list()),
     );
     await scenario(
+      'GET /api/graph/config (GRAPH.CONFIG GET *)',
+      http({ url: url('/api/graph/config'), headers: bearer }),
+      direct(async () => (await raw.connection).sendCommand(['GRAPH.CONFIG', 'GET', '*'])),
+    );
+    await scenario(
+      'GET /api/user (ACL LIST)',
+      http({ url: url('/api/user'), headers: bearer }),
+      direct(async () => (await raw.connection).sendCommand(['ACL', 'LIST'])),
+    );
+    await scenario(
       'small query as JSON (MATCH (n) RETURN n LIMIT 10, 1,000 nodes)',
       http({ url: queryUrl(smallQuery), headers: bearer }),
       direct(() => graph.query(smallQuery)),

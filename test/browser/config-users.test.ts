@@ -113,10 +113,11 @@ describe('database users', () => {
     },
   );
 
-  it('lists users with their roles read back from ACL GETUSER', async () => {
+  it('lists users with their roles read from one ACL LIST, the same roles ACL GETUSER gives one by one', async () => {
     const res = await admin.inject({ method: 'GET', url: '/api/user' });
     expect(res.statusCode).toBe(200);
-    expect(res.json<{ result: unknown[] }>().result).toEqual(
+    const listed = res.json<{ result: { username: string; role: string }[] }>().result;
+    expect(listed).toEqual(
       expect.arrayContaining([
         { username: 'cfg-admin', role: 'Admin', selected: false },
         { username: 'cfg-read-write', role: 'Read-Write', selected: false },
@@ -124,6 +125,10 @@ describe('database users', () => {
         { username: 'default', role: 'Admin', selected: false },
       ]),
     );
+    for (const user of listed) {
+      const one = await admin.inject({ method: 'GET', url: `/api/user/${encodeURIComponent(user.username)}` });
+      expect([user.username, one.json<{ role: string }>().role]).toEqual([user.username, user.role]);
+    }
   });
 
   it('creates a user (201 with location) who can then sign in with the detected role', async () => {

@@ -1,7 +1,7 @@
 // Database roles written as ACL rules and read back from ACL GETUSER.
 import { describe, expect, it } from 'vitest';
 import { ROLES } from '../../src/browser/auth/roles.js';
-import { roleFromAclUser, rulesFor } from '../../src/browser/users/acl-rules.js';
+import { roleFromAclUser, rulesFor, usersFromAclList } from '../../src/browser/users/acl-rules.js';
 
 /** The reply shape of ACL GETUSER for a user made with `rules`. */
 function getUserReply(rules: string[]): unknown[] {
@@ -23,5 +23,32 @@ describe('ACL rules per role', () => {
     const readWrite = rulesFor('Read-Write');
     expect(readWrite).toContain('+graph.query');
     expect(readWrite.some((rule) => /acl|config|@all/.test(rule) && rule.startsWith('+'))).toBe(false);
+  });
+});
+
+describe('users and roles from ACL LIST', () => {
+  it('reads every user and its role from one reply, ignoring passwords, keys, channels and selectors', () => {
+    const line = (name: string, role: 'Admin' | 'Read-Write' | 'Read-Only') =>
+      `user ${name} on sanitize-payload #5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8 ${rulesFor(
+        role,
+      )
+        .filter((rule) => rule.startsWith('+') || rule.startsWith('-') || rule.startsWith('~'))
+        .join(' ')}`;
+    expect(
+      usersFromAclList([
+        line('ada', 'Admin'),
+        line('bob', 'Read-Write'),
+        line('cy', 'Read-Only'),
+        'user default off nopass sanitize-payload resetchannels -@all',
+        'user sel on nopass ~* resetchannels -@all +graph.ro_query (~other* +graph.query)',
+        'not a user line',
+      ]),
+    ).toEqual([
+      { username: 'ada', role: 'Admin' },
+      { username: 'bob', role: 'Read-Write' },
+      { username: 'cy', role: 'Read-Only' },
+      { username: 'default', role: 'Read-Only' },
+      { username: 'sel', role: 'Read-Only' },
+    ]);
   });
 });

@@ -55,8 +55,30 @@ export function rulesFor(role: Role): string[] {
 export function roleFromAclUser(reply: unknown[]): Role {
   const index = reply.indexOf('commands');
   const value = index === -1 ? undefined : reply[index + 1];
-  const commands = typeof value === 'string' ? value : '';
-  const rules = commands.split(/\s+/);
+  return roleFromCommandRules((typeof value === 'string' ? value : '').split(/\s+/));
+}
+
+/**
+ * The users and roles of an `ACL LIST` reply (`user <name> on #<hash> ~* &* +@all`): one command for every user,
+ * where ACL USERS and an ACL GETUSER per user took one each. Command rules are the tokens starting with + or -;
+ * rules inside a selector (`(…)`) only add to what the root grants and are left out, as GETUSER's `commands` does.
+ */
+export function usersFromAclList(lines: readonly string[]): { username: string; role: Role }[] {
+  return lines.flatMap((line) => {
+    const [kind, username, ...rest] = line.split(' ');
+    if (kind !== 'user' || !username) return [];
+    const rules: string[] = [];
+    let depth = 0;
+    for (const token of rest) {
+      if (token.startsWith('(')) depth++;
+      if (depth === 0 && (token.startsWith('+') || token.startsWith('-'))) rules.push(token);
+      if (token.endsWith(')')) depth = Math.max(0, depth - 1);
+    }
+    return [{ username, role: roleFromCommandRules(rules) }];
+  });
+}
+
+function roleFromCommandRules(rules: readonly string[]): Role {
   if (rules.includes('+@all') && !rules.some((rule) => rule.startsWith('-') && rule !== '-@all')) return 'Admin';
   if (rules.includes('+graph.query')) return 'Read-Write';
   return 'Read-Only';

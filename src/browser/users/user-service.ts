@@ -6,7 +6,7 @@ import { KeyedMutex } from '../../shared/mutex.js';
 import type { Role } from '../auth/roles.js';
 import { databaseFor, isProtectedUser, type BrowserContext, type Principal } from '../context.js';
 import type { TokenService } from '../tokens/token-service.js';
-import { roleFromAclUser, rulesFor } from './acl-rules.js';
+import { roleFromAclUser, rulesFor, usersFromAclList } from './acl-rules.js';
 import type { UserItem } from './schemas.js';
 
 export function createDatabaseUserService(context: BrowserContext, tokens: TokenService, logger: FastifyBaseLogger) {
@@ -42,13 +42,8 @@ export function createDatabaseUserService(context: BrowserContext, tokens: Token
 
   return {
     async list(principal: Principal): Promise<UserItem[]> {
-      const database = db(principal);
-      const names = await database.aclUsers();
-      const replies = await Promise.all(names.map((name) => database.aclGetUser(name)));
-      return names.flatMap((username, index) => {
-        const reply = replies[index];
-        return reply ? [{ username, role: roleFromAclUser(reply), selected: false }] : [];
-      });
+      const users = usersFromAclList(await db(principal).aclList());
+      return users.map(({ username, role }) => ({ username, role, selected: false }));
     },
 
     async get(principal: Principal, username: string): Promise<UserItem> {

@@ -357,6 +357,11 @@ export class GraphDatabase {
     return this.pool.send<unknown[] | null>(['ACL', 'GETUSER', username]);
   }
 
+  /** `ACL LIST`: one line per user, `user <name> <flags and rules…>`. */
+  aclList(): Promise<string[]> {
+    return this.pool.send(['ACL', 'LIST']) as Promise<string[]>;
+  }
+
   aclUsers(): Promise<string[]> {
     return this.pool.send<string[]>(['ACL', 'USERS']);
   }
