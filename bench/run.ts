@@ -13,7 +13,7 @@ import { pino } from 'pino';
 import { startEmbeddedFalkorDB } from '../src/platform/falkordb/embedded-falkordb.js';
 import { createRedisConnection } from '../src/platform/redis/redis-connection.js';
 import { measureHttp, measureRaw, type HttpLoad } from './lib/load.js';
-import { peakRssMiB, startBenchServer } from './lib/server.js';
+import { currentRssMiB, peakRssMiB, startBenchServer } from './lib/server.js';
 import { bestRound, composedLimit, type Measurement } from './lib/stats.js';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -423,6 +423,44 @@ async function main(): Promise<void> {
         goals: { time: 1.3, rss: 2 },
       });
 
+    let memoryUnderLoad: { name: string; windowsMiB: number[]; growth: number } | undefined;
+    if (wanted('memory under load')) {
+      // 50 clients streaming 10,000-row results for 60 s after a warm-up; the server's RSS sampled every second and
+      // averaged over three 20-second windows: a leak shows as a rising trend, a flat server does not.
+      const fresh = await startBenchServer({
+        ...serverEnv,
+        DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'gdb-bench-')),
+      });
+      const rowsQuery = 'UNWIND range(1, 10000) AS x RETURN x, toString(x) AS s';
+      const load = {
+        url: `${fresh.baseUrl}/api/graph/bench?query=${encodeURIComponent(rowsQuery)}&timeout=60000`,
+        headers: bearer,
+        connections: 50,
+      };
+      await measureHttp({ ...load, durationSeconds: 10 });
+      const samples: number[] = [];
+      const sampler = setInterval(() => {
+        void currentRssMiB(fresh.pid).then((rss) => samples.push(rss));
+      }, 1000);
+      const measured = await measureHttp({ ...load, durationSeconds: 60 });
+      clearInterval(sampler);
+      await fresh.stop();
+      const third = Math.floor(samples.length / 3);
+      const windowsMiB = [0, 1, 2].map((index) => {
+        const window = samples.slice(index * third, (index + 1) * third);
+        return window.reduce((sum, value) => sum + value, 0) / Math.max(window.length, 1);
+      });
+      memoryUnderLoad = {
+        name: 'memory under load: 50 clients streaming 10,000-row results for 60 s',
+        windowsMiB,
+        growth: windowsMiB[2]! / windowsMiB[0]!,
+      };
+      console.log(memoryUnderLoad.name);
+      console.log(
+        `  ${measured.requestsPerSecond.toFixed(0)} results/s, errors ${measured.errors}; server RSS by 20-second window ${windowsMiB.map((value) => value.toFixed(0)).join(' → ')} MiB; last/first ${memoryUnderLoad.growth.toFixed(2)} (goal: no rising trend)`,
+      );
+    }
+
     let csvLoad: { name: string; oursMs: number; rawMs: number; ratio: number } | undefined;
     if (wanted('CSV load')) {
       // 100,000 rows loaded through POST /api/graph/{graph}/load-csv, against FalkorDB's own LOAD CSV of the same
@@ -483,7 +521,7 @@ async function main(): Promise<void> {
     await mkdir(path.dirname(RESULTS_FILE), { recursive: true });
     await writeFile(
       RESULTS_FILE,
-      `${JSON.stringify({ date: new Date().toISOString(), machine, durationSeconds: DURATION_SECONDS, rounds: ROUNDS, rows, big, csvLoad, benchProcessPeakRssMiB: await peakRssMiB('self') }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), machine, durationSeconds: DURATION_SECONDS, rounds: ROUNDS, rows, big, csvLoad, memoryUnderLoad, benchProcessPeakRssMiB: await peakRssMiB('self') }, null, 2)}\n`,
     );
     console.log(`results written to ${path.relative(process.cwd(), RESULTS_FILE)}`);
   } finally {

@@ -58,6 +58,12 @@ export async function startBenchServer(
   };
 }
 
+/** Resident set size now, from /proc (VmRSS), in MiB. */
+export async function currentRssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN) / 1024;
+}
+
 export async function peakRssMiB(pid: number | 'self'): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kib = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN);
