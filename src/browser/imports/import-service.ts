@@ -112,6 +112,31 @@ export function createImportService(
   const { limits } = context;
   const scratchServers = new ConcurrencyLimit(SCRATCH_SERVERS_MAX);
 
+  /**
+   * One statement of an import, bounded like a query. The database refusing it (its text verbatim) goes to
+   * `refused`; an outage or a timeout stays what it is; a stopped import says why it stopped.
+   */
+  async function runStatement(
+    database: ReturnType<typeof databaseFor>,
+    graph: string,
+    text: string,
+    bounded: ReturnType<typeof importSignal>,
+    refused: (reason: string) => never,
+  ): Promise<void> {
+    try {
+      await database.execute(graph, text, {
+        timeoutMs: limits.queryTimeoutMaxMs,
+        maxRows: limits.queryRowsMax,
+        maxBytes: limits.queryResultBytesMax,
+        signal: bounded.signal,
+      });
+    } catch (error) {
+      if (bounded.signal.aborted) bounded.stopped();
+      if (isPortError(error, 'rejected') || isPortError(error, 'forbidden')) refused(error.message);
+      throw error;
+    }
+  }
+
   async function statements(file: Parameters<UploadStore['open']>[0]): Promise<AsyncGenerator<BatchStatement>> {
     // Two passes over the file, never held whole: the first finds out how statements end.
     const detector = createModeDetector();
@@ -222,20 +247,9 @@ export function createImportService(
           if (bounded.signal.aborted) bounded.stopped();
           const violation = loadCsvViolation(statement.text, limits.csvUrlAllowlist);
           if (violation !== undefined) throw new BatchStatementError(statement.line, executed, violation);
-          try {
-            await database.execute(graph, statement.text, {
-              timeoutMs: limits.queryTimeoutMaxMs,
-              maxRows: limits.queryRowsMax,
-              maxBytes: limits.queryResultBytesMax,
-              signal: bounded.signal,
-            });
-          } catch (error) {
-            if (bounded.signal.aborted) bounded.stopped();
-            // The database refused the statement (its text verbatim); an outage or timeout stays what it is.
-            if (isPortError(error, 'rejected') || isPortError(error, 'forbidden'))
-              throw new BatchStatementError(statement.line, executed, error.message);
-            throw error;
-          }
+          await runStatement(database, graph, statement.text, bounded, (reason) => {
+            throw new BatchStatementError(statement.line, executed, reason);
+          });
           executed++;
           if (executed % PROGRESS_EVERY_STATEMENTS === 0 || Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
             reportedAt = Date.now();
@@ -280,19 +294,9 @@ export function createImportService(
       const flush = async () => {
         if (batch.length === 0) return;
         if (bounded.signal.aborted) bounded.stopped();
-        try {
-          await database.execute(graph, withParameters(statement, { rows: batch }), {
-            timeoutMs: limits.queryTimeoutMaxMs,
-            maxRows: limits.queryRowsMax,
-            maxBytes: limits.queryResultBytesMax,
-            signal: bounded.signal,
-          });
-        } catch (error) {
-          if (bounded.signal.aborted) bounded.stopped();
-          if (isPortError(error, 'rejected') || isPortError(error, 'forbidden'))
-            throw new CsvRowsError(batchLine, loaded, error.message);
-          throw error;
-        }
+        await runStatement(database, graph, withParameters(statement, { rows: batch }), bounded, (reason) => {
+          throw new CsvRowsError(batchLine, loaded, reason);
+        });
         loaded += batch.length;
         batch = [];
         batchChars = 0;

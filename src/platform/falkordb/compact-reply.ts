@@ -98,45 +98,6 @@ function isoDuration(totalSeconds: number): string {
   return `${sign}P${days ? `${days}D` : ''}${time ? `T${time}` : ''}`;
 }
 
-/** Collects the highest label, type and property-key ids a reply uses, so only the needed names are fetched. */
-export interface SchemaNeeds {
-  labels: boolean;
-  relationshipTypes: boolean;
-  propertyKeys: boolean;
-}
-
-export function scanSchemaNeeds(rows: Raw[]): SchemaNeeds {
-  const needs: SchemaNeeds = { labels: false, relationshipTypes: false, propertyKeys: false };
-  const visit = (cell: Raw): void => {
-    const [type, value] = cell as [Raw, Raw];
-    switch (Number(type)) {
-      case ValueType.Node:
-        needs.labels = true;
-        needs.propertyKeys = true;
-        break;
-      case ValueType.Edge:
-        needs.relationshipTypes = true;
-        needs.propertyKeys = true;
-        break;
-      case ValueType.Path:
-        needs.labels = needs.relationshipTypes = needs.propertyKeys = true;
-        break;
-      case ValueType.Array:
-        (value as Raw[]).forEach(visit);
-        break;
-      case ValueType.Map: {
-        const entries = value as Raw[];
-        for (let i = 1; i < entries.length; i += 2) visit(entries[i]);
-        break;
-      }
-      default:
-        break;
-    }
-  };
-  for (const row of rows) (row as Raw[]).forEach(visit);
-  return needs;
-}
-
 /** The highest label, relationship-type and property-key id a reply uses (-1: none), read before any decoding. */
 export interface SchemaIds {
   labels: number;

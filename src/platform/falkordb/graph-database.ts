@@ -9,7 +9,6 @@ import {
   CompactDecoder,
   highestSchemaIds,
   namesCover,
-  scanSchemaNeeds,
   splitCompactReply,
   type GraphSchemaNames,
   type JsonValue,
@@ -228,7 +227,8 @@ export class GraphDatabase {
     const parts = splitCompactReply(queryOutcome!.value);
     if (!parts.header) return statisticsOnly(parts);
     const rows: unknown[] = parts.rows ?? [];
-    const needs = scanSchemaNeeds(rows);
+    // Only the kinds of names the rows use are needed; a lookup that failed is asked again only then.
+    const highest = highestSchemaIds(rows);
     const namesOf = async (index: number, needed: boolean): Promise<string[]> => {
       if (!needed) return [];
       const outcome = lookupOutcomes[index]!;
@@ -238,9 +238,9 @@ export class GraphDatabase {
         : this.procedureNames(graph, NAME_PROCEDURES[index]!, options.signal);
     };
     const [labels, relationshipTypes, propertyKeys] = await Promise.all([
-      namesOf(0, needs.labels),
-      namesOf(1, needs.relationshipTypes),
-      namesOf(2, needs.propertyKeys),
+      namesOf(0, highest.labels >= 0),
+      namesOf(1, highest.relationshipTypes >= 0),
+      namesOf(2, highest.propertyKeys >= 0),
     ]);
     return rowsOf(parts.header, parts.statistics, rows, { labels, relationshipTypes, propertyKeys });
   }
@@ -359,7 +359,7 @@ export class GraphDatabase {
 
   /** `ACL LIST`: one line per user, `user <name> <flags and rules…>`. */
   aclList(): Promise<string[]> {
-    return this.pool.send(['ACL', 'LIST']) as Promise<string[]>;
+    return this.pool.send<string[]>(['ACL', 'LIST']);
   }
 
   aclUsers(): Promise<string[]> {

@@ -49,9 +49,9 @@ export function createChangeChannel(
   const listeners = localListeners();
   if (!store) {
     return {
-      announce: async (topic) => listeners.notify(topic),
+      announce: (topic) => Promise.resolve(listeners.notify(topic)),
       onChange: (topic, listener) => listeners.add(topic, listener),
-      close: async () => undefined,
+      close: () => Promise.resolve(),
     };
   }
 
