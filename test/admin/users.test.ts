@@ -150,13 +150,13 @@ describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
     expect((await users()).some((u) => u.id === secondId)).toBe(false);
   });
 
-  it('requires users.read / users.update in the server namespace', async () => {
+  it('requires users:list / users:create in the server namespace', async () => {
     const opList = await t.as('operator').inject({ method: 'GET', url: '/api/users' });
     expect(opList.statusCode).toBe(403);
     expect(opList.json()).toEqual({
       statusCode: 403,
       error: 'Forbidden',
-      message: 'Insufficient permissions for users:read in namespace graphdb-system',
+      message: 'Insufficient permissions for users:list in namespace graphdb-system',
     });
     const viewerCreate = await t.as('viewer').inject({
       method: 'POST',
@@ -166,7 +166,7 @@ describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
     expect(viewerCreate.json()).toEqual({
       statusCode: 403,
       error: 'Forbidden',
-      message: 'Insufficient permissions for users:update in namespace graphdb-system',
+      message: 'Insufficient permissions for users:create in namespace graphdb-system',
     });
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/users' });
     expect(anonymous.statusCode).toBe(401);

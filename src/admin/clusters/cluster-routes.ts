@@ -62,7 +62,7 @@ function clusterScopeRoutes(
   routes.get(
     '/api/clusters',
     {
-      preValidation: requirePermission('clusters', 'read', namespaceOf),
+      preValidation: requirePermission('clusters', 'list', namespaceOf),
       schema: {
         operationId: 'listClusters',
         tags,
@@ -77,7 +77,7 @@ function clusterScopeRoutes(
   routes.get(
     '/api/clusters/:name',
     {
-      preValidation: requirePermission('clusters', 'read', namespaceOf),
+      preValidation: requirePermission('clusters', 'get', namespaceOf),
       config: { errorResponses: [404] },
       schema: {
         operationId: 'getCluster',
@@ -94,7 +94,7 @@ function clusterScopeRoutes(
   routes.get(
     '/api/clusters/:name/operations',
     {
-      preValidation: requirePermission('operations', 'read', namespaceOf),
+      preValidation: requirePermission('clusters', 'get', namespaceOf),
       config: { errorResponses: [404] },
       schema: {
         operationId: 'listOperations',

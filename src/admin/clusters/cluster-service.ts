@@ -73,7 +73,7 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
         return port.list({ namespace: clusterNamespace });
       }
       const found = await port.list(askedNamespace ? { namespace: askedNamespace } : { allNamespaces: true });
-      return found.filter((cluster) => isAllowed(role, 'clusters', 'read', cluster.namespace));
+      return found.filter((cluster) => isAllowed(role, 'clusters', 'list', cluster.namespace));
     },
 
     /**

@@ -1,40 +1,69 @@
-// Permissions are (resource, action, namespace) tuples. The shipped roles hold theirs in every namespace.
+// Permissions are (resource, action, namespace) tuples in the real product's vocabulary (REAL-PRODUCT-FACTS.md §1.8):
+// a role holds rules `{resource, actions, namespace?}` where `*` matches any resource or action and a rule without
+// a namespace holds in every namespace.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../../shared/http-errors.js';
 
 export const ADMIN_ROLES = ['admin', 'operator', 'viewer'] as const;
 export type AdminRole = (typeof ADMIN_ROLES)[number];
-export type Resource = 'settings' | 'users' | 'clusters' | 'operations';
-export type Action = 'read' | 'update';
-export type Permission = `${Resource}.${Action}`;
+export const RESOURCES = [
+  'clusters',
+  'clusters.backups',
+  'clusters.restores',
+  'users',
+  'rbac',
+  'admin',
+  'settings',
+  'system',
+] as const;
+export type Resource = (typeof RESOURCES)[number];
+export const ACTIONS = ['list', 'get', 'read', 'create', 'update', 'delete'] as const;
+export type Action = (typeof ACTIONS)[number];
 
-const ALL: Permission[] = [
-  'settings.read',
-  'settings.update',
-  'users.read',
-  'users.update',
-  'clusters.read',
-  'clusters.update',
-  'operations.read',
-];
+export interface PermissionRule {
+  resource: Resource | '*';
+  actions: (Action | '*')[];
+  /** Absent: every namespace. */
+  namespace?: string;
+}
 
-/** Role → permissions, each granted in every namespace ('*'). */
-const GRANTS: Record<AdminRole, { permissions: Permission[]; namespaces: '*' | string[] }> = {
-  admin: { permissions: ALL, namespaces: '*' },
-  operator: { permissions: ['settings.read', 'clusters.read', 'clusters.update', 'operations.read'], namespaces: '*' },
-  viewer: { permissions: ['clusters.read', 'operations.read'], namespaces: '*' },
+const READS: Action[] = ['list', 'get', 'read'];
+
+/** The shipped roles' rules (docs/decisions.md: the real product does not publish its own). */
+export const SHIPPED_ROLE_RULES: Record<AdminRole, PermissionRule[]> = {
+  admin: [{ resource: '*', actions: ['*'] }],
+  operator: [
+    { resource: 'clusters', actions: ['*'] },
+    { resource: 'clusters.backups', actions: ['*'] },
+    { resource: 'clusters.restores', actions: ['*'] },
+    { resource: 'settings', actions: READS },
+    { resource: 'system', actions: READS },
+  ],
+  viewer: [
+    { resource: 'clusters', actions: READS },
+    { resource: 'clusters.backups', actions: READS },
+    { resource: 'clusters.restores', actions: READS },
+    { resource: 'system', actions: READS },
+  ],
 };
 
-export function permissionsOf(role: AdminRole): Permission[] {
-  return [...GRANTS[role].permissions];
+/** Whether one of `rules` grants `action` on `resource` in `namespace`. */
+export function rulesAllow(rules: readonly PermissionRule[], resource: Resource, action: Action, namespace: string) {
+  return rules.some(
+    (rule) =>
+      (rule.resource === '*' || rule.resource === resource) &&
+      (rule.actions.includes('*') || rule.actions.includes(action)) &&
+      (rule.namespace === undefined || rule.namespace === '*' || rule.namespace === namespace),
+  );
+}
+
+/** What a role holds, as `resource:action` strings (`*` where a rule has a wildcard). */
+export function permissionsOf(role: AdminRole): string[] {
+  return SHIPPED_ROLE_RULES[role].flatMap((rule) => rule.actions.map((action) => `${rule.resource}:${action}`));
 }
 
 export function isAllowed(role: AdminRole, resource: Resource, action: Action, namespace: string): boolean {
-  const grant = GRANTS[role];
-  return (
-    grant.permissions.includes(`${resource}.${action}`) &&
-    (grant.namespaces === '*' || grant.namespaces.includes(namespace))
-  );
+  return rulesAllow(SHIPPED_ROLE_RULES[role], resource, action, namespace);
 }
 
 export function forbiddenMessage(resource: Resource, action: Action, namespace: string): string {

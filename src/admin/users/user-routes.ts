@@ -23,7 +23,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
   routes.get(
     '/api/users',
     {
-      preValidation: requirePermission('users', 'read', inServerNamespace),
+      preValidation: requirePermission('users', 'list', inServerNamespace),
       schema: {
         operationId: 'listAdminUsers',
         tags,
@@ -37,7 +37,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
   routes.post(
     '/api/users',
     {
-      preValidation: requirePermission('users', 'update', inServerNamespace),
+      preValidation: requirePermission('users', 'create', inServerNamespace),
       config: { errorResponses: [409] },
       schema: {
         operationId: 'createAdminUser',
@@ -76,7 +76,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
   routes.delete(
     '/api/users/:id',
     {
-      preValidation: requirePermission('users', 'update', inServerNamespace),
+      preValidation: requirePermission('users', 'delete', inServerNamespace),
       config: { errorResponses: [404, 409] },
       schema: {
         operationId: 'deleteAdminUser',

@@ -1,6 +1,6 @@
 // Admin users: the public view, local sign-in checks, management with the last-admin guard, and the first admin.
 import { ConflictError, NotFoundError } from '../../shared/http-errors.js';
-import { permissionsOf, type AdminRole, type Permission } from '../permissions/permissions.js';
+import { permissionsOf, type AdminRole } from '../permissions/permissions.js';
 import { dummyHash, hashPassword, verifyPassword } from './password-hash.js';
 import { newUserId, type StoredUser, type UserStore } from './user-store.js';
 
@@ -10,7 +10,7 @@ export interface UserView {
   name: string;
   role: AdminRole;
   provider: StoredUser['provider'];
-  permissions: Permission[];
+  permissions: string[];
 }
 
 export interface ManagedUserView extends UserView {
