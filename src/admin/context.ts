@@ -1,6 +1,7 @@
 // What the admin API's routes share.
 import type { Config } from '../config.js';
 import type { ChangeChannel } from '../platform/redis/change-channel.js';
+import type { RbacService } from './rbac/rbac-service.js';
 import type { LoginThrottle } from './sessions/login-throttle.js';
 import type { SessionService } from './sessions/session-service.js';
 import type { SettingsService } from './settings/settings-service.js';
@@ -12,6 +13,8 @@ export interface AdminContext {
   oauthEnv: Config['oauthEnv'];
   settings: SettingsService;
   users: UserService;
+  /** Roles and group mappings: what each role may do (permission checks), and `roleExists` for the users feature. */
+  rbac: RbacService;
   sessions: SessionService;
   loginThrottle: LoginThrottle;
   /** Tells every replica at once that users, roles or settings changed (their caches listen). */

@@ -1,5 +1,5 @@
 // The administration API: its composition root (createAdminServices) and its plugin, which registers the routes of
-// each feature: cookie sessions, local and OAuth sign-in, settings, users and clusters.
+// each feature: cookie sessions, local and OAuth sign-in, settings, users, RBAC and clusters.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { Config } from '../config.js';
@@ -16,6 +16,8 @@ import type { ClusterPort } from '../platform/clusters/cluster-port.js';
 import { clusterRoutes } from './clusters/cluster-routes.js';
 import { createClusterService } from './clusters/cluster-service.js';
 import { oauthRoutes } from './oauth/oauth-routes.js';
+import { rbacRoutes } from './rbac/rbac-routes.js';
+import { createRbacService } from './rbac/rbac-service.js';
 import { createOAuthService } from './oauth/oauth-service.js';
 import type { AdminContext } from './context.js';
 import { refuseCrossSiteRequests } from './sessions/cross-site-guard.js';
@@ -34,7 +36,7 @@ import { createUserStore, USERS_SECRET } from './users/user-store.js';
 /** What the admin API needs from the outside world (built by services.ts, or by a test). */
 export interface AdminDeps {
   config: Readonly<Config>;
-  /** Where settings, Secrets and users are kept (Kubernetes or local files). */
+  /** Where settings, roles, Secrets and users are kept (Kubernetes or local files). */
   stores: AdminStores;
   logger: FastifyBaseLogger;
   now?: () => number;
@@ -78,6 +80,14 @@ export function createAdminServices(deps: AdminDeps) {
         : undefined,
     }),
     users,
+    rbac: createRbacService({
+      store: deps.stores.rbac,
+      logger,
+      refreshMs: config.settingsRefreshMs,
+      now,
+      changes,
+      users,
+    }),
     sessions: createSessionService(
       { secret: config.sessionSecret, ttlSeconds: config.sessionTtlSeconds, publicOrigin: config.publicOrigin, now },
       users,
@@ -136,6 +146,8 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   installErrorHandling(app, 'admin');
   const { services } = options;
   const { context } = services;
+  // What requirePermission asks for a role's rules (this plugin's scope only).
+  app.decorate('roleRules', { rulesOf: (role: string) => context.rbac.rulesOf(role) });
   // Before rate limits and sessions: a forged cross-site request is refused whatever it carries.
   app.addHook('onRequest', refuseCrossSiteRequests(services.publicOrigin));
   await app.register(fastifyRateLimit, { global: false });
@@ -155,6 +167,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     settingsRoutes(guarded, context);
     clusterRoutes(guarded, context, services.clusters, services.clusterNamespace);
     userRoutes(guarded, context);
+    rbacRoutes(guarded, context);
     done();
   });
 }

@@ -47,6 +47,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         { name: 'auth', description: 'Admin API: sessions and sign-in' },
         { name: 'settings', description: 'Admin API: settings document' },
         { name: 'clusters', description: 'Admin API: database deployments and operations' },
+        { name: 'rbac', description: 'Admin API: roles and group-to-role mappings' },
       ],
       components: {
         securitySchemes: {

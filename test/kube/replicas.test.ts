@@ -24,6 +24,7 @@ function interposer() {
         return stores.settings.write(data, version);
       },
     },
+    rbac: stores.rbac,
     secrets: {
       ...stores.secrets,
       async write(name, data, version, labels) {

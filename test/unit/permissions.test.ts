@@ -1,24 +1,51 @@
-// The admin roles' permission table and its denial message.
+// The admin roles' permission table, the rule matcher and its denial message.
 import { describe, expect, it } from 'vitest';
-import { forbiddenMessage, isAllowed, permissionsOf, rulesAllow } from '../../src/admin/permissions/permissions.js';
+import {
+  forbiddenMessage,
+  permissionsOf,
+  rulesAllow,
+  shippedRulesOf,
+  SHIPPED_ROLE_RULES,
+  type Action,
+  type Resource,
+} from '../../src/admin/permissions/permissions.js';
+
+const may = (role: string, resource: Resource, action: Action, namespace: string) =>
+  rulesAllow(shippedRulesOf(role), resource, action, namespace);
 
 describe('admin permissions', () => {
   it('lets an admin do everything, an operator change clusters but not settings, a viewer only read clusters', () => {
-    expect(isAllowed('admin', 'settings', 'update', 'graphdb-system')).toBe(true);
-    expect(isAllowed('operator', 'clusters', 'update', 'team-a')).toBe(true);
-    expect(isAllowed('operator', 'clusters.backups', 'create', 'team-a')).toBe(true);
-    expect(isAllowed('operator', 'users', 'list', 'graphdb-system')).toBe(false);
-    expect(isAllowed('operator', 'settings', 'update', 'graphdb-system')).toBe(false);
-    expect(isAllowed('viewer', 'clusters', 'list', 'team-a')).toBe(true);
-    expect(isAllowed('viewer', 'clusters', 'get', 'team-a')).toBe(true);
-    expect(isAllowed('viewer', 'clusters', 'update', 'team-a')).toBe(false);
-    expect(isAllowed('viewer', 'users', 'list', 'graphdb-system')).toBe(false);
+    expect(may('admin', 'settings', 'update', 'graphdb-system')).toBe(true);
+    expect(may('admin', 'rbac', 'delete', 'graphdb-system')).toBe(true);
+    expect(may('operator', 'clusters', 'update', 'team-a')).toBe(true);
+    expect(may('operator', 'clusters.backups', 'create', 'team-a')).toBe(true);
+    expect(may('operator', 'users', 'list', 'graphdb-system')).toBe(false);
+    expect(may('operator', 'settings', 'update', 'graphdb-system')).toBe(false);
+    expect(may('operator', 'rbac', 'list', 'graphdb-system')).toBe(false);
+    expect(may('viewer', 'clusters', 'list', 'team-a')).toBe(true);
+    expect(may('viewer', 'clusters', 'get', 'team-a')).toBe(true);
+    expect(may('viewer', 'clusters', 'update', 'team-a')).toBe(false);
+    expect(may('viewer', 'users', 'list', 'graphdb-system')).toBe(false);
+    expect(may('viewer', 'rbac', 'get', 'graphdb-system')).toBe(false);
   });
 
-  it('lists what a role holds as resource:action strings, wildcards kept', () => {
-    expect(permissionsOf('viewer')).toContain('clusters:list');
-    expect(permissionsOf('viewer')).not.toContain('clusters:update');
-    expect(permissionsOf('admin')).toEqual(['*:*']);
+  it('gives a role it does not ship nothing (custom roles come from the RBAC store)', () => {
+    expect(shippedRulesOf('auditor')).toEqual([]);
+    expect(may('auditor', 'clusters', 'list', 'team-a')).toBe(false);
+    expect(shippedRulesOf('Admin')).toEqual([]);
+  });
+
+  it('lists what rules hold as resource:action strings, wildcards kept, each once', () => {
+    expect(permissionsOf(SHIPPED_ROLE_RULES.viewer)).toContain('clusters:list');
+    expect(permissionsOf(SHIPPED_ROLE_RULES.viewer)).not.toContain('clusters:update');
+    expect(permissionsOf(SHIPPED_ROLE_RULES.admin)).toEqual(['*:*']);
+    expect(
+      permissionsOf([
+        { resource: 'clusters', actions: ['list'], namespace: 'team-a' },
+        { resource: 'clusters', actions: ['list', 'get'], namespace: 'team-b' },
+      ]),
+    ).toEqual(['clusters:list', 'clusters:get']);
+    expect(permissionsOf([])).toEqual([]);
   });
 
   it('matches rules by resource, action and namespace, with wildcards', () => {
@@ -28,6 +55,10 @@ describe('admin permissions', () => {
     expect(rulesAllow(rules, 'clusters', 'list', 'team-a')).toBe(false);
     expect(rulesAllow(rules, 'clusters.backups', 'get', 'team-a')).toBe(false);
     expect(rulesAllow([{ resource: '*', actions: ['*'], namespace: '*' }], 'rbac', 'delete', 'x')).toBe(true);
+    expect(rulesAllow([{ resource: 'users', actions: ['*'] }], 'users', 'delete', 'any')).toBe(true);
+    expect(rulesAllow([{ resource: '*', actions: ['read'], namespace: 'ops' }], 'admin', 'read', 'ops')).toBe(true);
+    expect(rulesAllow([{ resource: '*', actions: ['read'], namespace: 'ops' }], 'admin', 'read', 'dev')).toBe(false);
+    expect(rulesAllow([], 'clusters', 'list', 'team-a')).toBe(false);
   });
 
   it('names the resource, action and namespace in the denial', () => {

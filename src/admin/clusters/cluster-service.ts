@@ -3,7 +3,7 @@
 import type { ClusterPort, OperationRequest } from '../../platform/clusters/cluster-port.js';
 import type { ClusterRecord, ComponentRecord } from '../../platform/clusters/cluster-records.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../shared/http-errors.js';
-import { isAllowed, type AdminRole } from '../permissions/permissions.js';
+import { rulesAllow, type PermissionRule } from '../permissions/permissions.js';
 import { isKnownParameter } from './falkordb-parameters.js';
 
 const QUANTITY = /^\d+(\.\d+)?(m|k|Ki|M|Mi|G|Gi|T|Ti)?$/;
@@ -65,15 +65,15 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
   return {
     /**
      * The deployments a role may read: the cluster namespace only while multi_cluster_mode is off (nothing for
-     * another one asked for); with it on, the namespace asked for or all, each filtered by the role's permissions.
+     * another one asked for); with it on, the namespace asked for or all, each filtered by the role's rules.
      */
-    async listVisible(role: AdminRole, askedNamespace: string | undefined): Promise<ClusterRecord[]> {
+    async listVisible(rules: readonly PermissionRule[], askedNamespace: string | undefined): Promise<ClusterRecord[]> {
       if (!(await scope.multiClusterMode())) {
         if (askedNamespace && askedNamespace !== clusterNamespace) return [];
         return port.list({ namespace: clusterNamespace });
       }
       const found = await port.list(askedNamespace ? { namespace: askedNamespace } : { allNamespaces: true });
-      return found.filter((cluster) => isAllowed(role, 'clusters', 'list', cluster.namespace));
+      return found.filter((cluster) => rulesAllow(rules, 'clusters', 'list', cluster.namespace));
     },
 
     /**

@@ -22,7 +22,7 @@ import {
   assertDomainAllowed,
   identityFrom,
   mayLinkByEmail,
-  resolveRole,
+  resolveSignInRole,
   safeReturnTo,
   SignInRefused,
   type Claims,
@@ -289,11 +289,14 @@ export function createOAuthService(options: OAuthOptions) {
 
       const identity = identityFrom(provider, claims, settings);
       assertDomainAllowed(identity.email, settings);
-      const groups = settings.oauth.role_attribute_path.includes('groups')
-        ? await groupsOf(provider, settings, claims, identity)
-        : [];
+      const { config: rbac } = await context.rbac.current();
+      // Groups are looked up only when something reads them: the role path, or the group mappings.
+      const groups =
+        settings.oauth.role_attribute_path.includes('groups') || rbac.groupMappings.length > 0
+          ? await groupsOf(provider, settings, claims, identity)
+          : [];
       const profile = { ...claims, groups };
-      const role = resolveRole(settings.oauth.role_attribute_path, profile);
+      const role = resolveSignInRole(settings.oauth.role_attribute_path, profile, groups, rbac);
       if (!role && settings.oauth.role_attribute_strict)
         throw new SignInRefused(403, 'no_role', `No valid role found for ${identity.email}`);
       const user = await findOrOnboard(type, settings, identity, role);

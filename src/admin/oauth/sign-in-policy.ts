@@ -2,7 +2,8 @@
 import { hasControlCharacter } from '../../shared/printable.js';
 import { search } from '@jmespath-community/jmespath';
 import { emailDomain, normalizeDomain } from '../../shared/email.js';
-import { ADMIN_ROLES, type AdminRole } from '../permissions/permissions.js';
+import type { RoleName } from '../permissions/permissions.js';
+import { findRoleName, roleFromGroupMappings, rulesTable, type RbacConfig } from '../rbac/rbac-document.js';
 import type { Settings } from '../settings/schemas.js';
 import type { ProviderConfig } from './providers.js';
 
@@ -113,17 +114,35 @@ export function mayLinkByEmail(account: LinkCandidate, provider: 'alpha' | 'beta
   return invitation;
 }
 
-/** Evaluates role_attribute_path; only admin, operator or viewer (any case) count, errors count as no role. */
-export function resolveRole(expression: string, profile: Claims): AdminRole | undefined {
+/**
+ * Evaluates role_attribute_path: a string naming an existing role (shipped or custom; any case) counts, anything
+ * else (another value, an error) counts as no role.
+ */
+export function resolveRole(expression: string, profile: Claims, rbac: RbacConfig): RoleName | undefined {
   if (!expression) return undefined;
   try {
     const value = search(profile as Parameters<typeof search>[0], expression);
-    if (typeof value !== 'string') return undefined;
-    const role = value.toLowerCase();
-    return (ADMIN_ROLES as readonly string[]).includes(role) ? (role as AdminRole) : undefined;
+    return typeof value === 'string' ? findRoleName(rbac, value) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The role an OAuth sign-in gets (docs/decisions.md, "RBAC as data"): role_attribute_path first, when it yields an
+ * existing role; otherwise the group mappings, whose highest-priority match among `groups` (compared ignoring case)
+ * decides; otherwise none (the caller keeps the user's role, or refuses under role_attribute_strict).
+ */
+export function resolveSignInRole(
+  expression: string,
+  profile: Claims,
+  groups: readonly string[],
+  rbac: RbacConfig,
+): RoleName | undefined {
+  const roles = rulesTable(rbac);
+  return (
+    resolveRole(expression, profile, rbac) ?? roleFromGroupMappings(groups, rbac.groupMappings, (n) => roles.has(n))
+  );
 }
 
 /** `returnTo` must be a same-origin path: one leading `/`, not `//` or `/\`, no control characters. */

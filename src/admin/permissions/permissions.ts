@@ -1,11 +1,15 @@
 // Permissions are (resource, action, namespace) tuples in the real product's vocabulary (REAL-PRODUCT-FACTS.md §1.8):
-// a role holds rules `{resource, actions, namespace?}` where `*` matches any resource or action and a rule without
-// a namespace holds in every namespace.
+// a role holds rules `{resource, actions, namespace?}` where `*` matches any resource, action or namespace and a rule
+// without a namespace holds in every namespace. Which rules a role holds is data (the RBAC store, admin/rbac): the
+// shipped roles below are always there and cannot be changed; custom roles are added through /api/rbac.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../../shared/http-errors.js';
 
+/** The shipped (predefined) roles. */
 export const ADMIN_ROLES = ['admin', 'operator', 'viewer'] as const;
 export type AdminRole = (typeof ADMIN_ROLES)[number];
+/** Any role a user may hold: a shipped one or a custom one from the RBAC store. */
+export type RoleName = string;
 export const RESOURCES = [
   'clusters',
   'clusters.backups',
@@ -23,7 +27,7 @@ export type Action = (typeof ACTIONS)[number];
 export interface PermissionRule {
   resource: Resource | '*';
   actions: (Action | '*')[];
-  /** Absent: every namespace. */
+  /** Absent (or `*`): every namespace. */
   namespace?: string;
 }
 
@@ -47,6 +51,15 @@ export const SHIPPED_ROLE_RULES: Record<AdminRole, PermissionRule[]> = {
   ],
 };
 
+export function isShippedRole(name: string): name is AdminRole {
+  return (ADMIN_ROLES as readonly string[]).includes(name);
+}
+
+/** The shipped rules of a role; none for any other name (what a lookup without the RBAC store can know). */
+export function shippedRulesOf(role: RoleName): readonly PermissionRule[] {
+  return isShippedRole(role) ? SHIPPED_ROLE_RULES[role] : [];
+}
+
 /** Whether one of `rules` grants `action` on `resource` in `namespace`. */
 export function rulesAllow(rules: readonly PermissionRule[], resource: Resource, action: Action, namespace: string) {
   return rules.some(
@@ -57,45 +70,53 @@ export function rulesAllow(rules: readonly PermissionRule[], resource: Resource,
   );
 }
 
-/** What a role holds, as `resource:action` strings (`*` where a rule has a wildcard). */
-export function permissionsOf(role: AdminRole): string[] {
-  return SHIPPED_ROLE_RULES[role].flatMap((rule) => rule.actions.map((action) => `${rule.resource}:${action}`));
-}
-
-export function isAllowed(role: AdminRole, resource: Resource, action: Action, namespace: string): boolean {
-  return rulesAllow(SHIPPED_ROLE_RULES[role], resource, action, namespace);
+/** What rules hold, as `resource:action` strings (`*` where a rule has a wildcard), each once. */
+export function permissionsOf(rules: readonly PermissionRule[]): string[] {
+  return [...new Set(rules.flatMap((rule) => rule.actions.map((action) => `${rule.resource}:${action}`)))];
 }
 
 export function forbiddenMessage(resource: Resource, action: Action, namespace: string): string {
   return `Insufficient permissions for ${resource}:${action} in namespace ${namespace}`;
 }
 
+/** Where a permission check finds a role's rules: the RBAC service (cached); an unknown role has none. */
+export interface RoleRules {
+  rulesOf(role: RoleName): Promise<readonly PermissionRule[]>;
+}
+
 export interface SessionUser {
   id: string;
-  role: AdminRole;
+  role: RoleName;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     sessionUser?: SessionUser & { email: string; name: string; provider: 'local' | 'alpha' | 'beta' };
   }
+  interface FastifyInstance {
+    /** Installed by the admin plugin (admin/index.ts): the rules of each role, from the RBAC store. */
+    roleRules?: RoleRules;
+  }
 }
 
 /**
- * The guard every admin route declares. Without a session: 401 (before any permission question);
- * without the permission in the namespace the request concerns: 403 with the specified message (docs/decisions.md).
+ * The guard every admin route declares. Without a session: 401 (before any permission question); without the
+ * permission in the namespace the request concerns: 403 with the specified message (docs/decisions.md). The
+ * caller's rules are read from the RBAC store (cached for SETTINGS_REFRESH_MS, dropped on every replica when
+ * the roles change); a role that no longer exists holds nothing.
  */
 export function requirePermission(
   resource: Resource,
   action: Action,
   namespaceOf: (request: FastifyRequest) => string,
 ) {
-  return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
+  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const user = request.sessionUser;
-    if (!user) return done(new UnauthorizedError('Authentication required'));
+    if (!user) throw new UnauthorizedError('Authentication required');
     const namespace = namespaceOf(request);
-    if (!isAllowed(user.role, resource, action, namespace))
-      return done(new ForbiddenError(forbiddenMessage(resource, action, namespace)));
-    done();
+    const source = request.server.roleRules;
+    if (!source) throw new Error('requirePermission needs the admin plugin (roleRules is not installed)');
+    if (!rulesAllow(await source.rulesOf(user.role), resource, action, namespace))
+      throw new ForbiddenError(forbiddenMessage(resource, action, namespace));
   };
 }

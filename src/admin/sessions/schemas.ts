@@ -1,13 +1,13 @@
 // Shapes of the session endpoints.
 import { z } from 'zod';
-import { ADMIN_ROLES } from '../permissions/permissions.js';
 
 export const UserViewSchema = z
   .object({
     id: z.string(),
     email: z.string(),
     name: z.string(),
-    role: z.enum(ADMIN_ROLES),
+    /** A shipped role (admin, operator, viewer) or a custom one (/api/rbac/roles). */
+    role: z.string(),
     provider: z.enum(['local', 'alpha', 'beta']),
     permissions: z.array(z.string()),
   })

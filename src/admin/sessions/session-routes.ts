@@ -6,9 +6,10 @@ import { jsonOncePerObject, sendJsonText } from '../../shared/prepared-json.js';
 import type { AdminContext } from '../context.js';
 import { setCookies } from '../reply-cookies.js';
 import { configuredProviders } from '../oauth/providers.js';
-import { toUserView } from '../users/user-service.js';
+import { userViewWith } from '../users/user-service.js';
 import type { LoginService } from './login-service.js';
 import type { StoredUser } from '../users/user-store.js';
+import type { RbacSnapshot } from '../rbac/rbac-service.js';
 import { sessionCredentialsOf } from './session-guard.js';
 import { AuthConfigSchema, LoginBodySchema, MessageSchema, UserEnvelopeSchema } from './schemas.js';
 
@@ -51,7 +52,8 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext, lo
     async (request, reply) => {
       const { user, cookies } = await logins.login(request.ip, request.body.email, request.body.password);
       setCookies(reply, cookies);
-      return { user: toUserView(user) };
+      const { rules } = await context.rbac.current();
+      return { user: userViewWith((role) => rules.get(role) ?? [])(user) };
     },
   );
 
@@ -100,10 +102,24 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext, lo
   );
 }
 
-/** The console asks on every page: each stored version of a user (a new object whenever the list is read or written) becomes JSON once. */
-const userEnvelopeJson = jsonOncePerObject((user: StoredUser) => UserEnvelopeSchema.encode({ user: toUserView(user) }));
+/**
+ * The console asks on every page: each stored version of a user (a new object whenever the list is read or written)
+ * becomes JSON once per RBAC configuration (a new snapshot whenever the roles change), since its permissions
+ * come from there.
+ */
+function userEnvelopeJson() {
+  let encoder: { snapshot: RbacSnapshot; json: (user: StoredUser) => string } | undefined;
+  return (user: StoredUser, snapshot: RbacSnapshot): string => {
+    if (encoder?.snapshot !== snapshot) {
+      const view = userViewWith((role) => snapshot.rules.get(role) ?? []);
+      encoder = { snapshot, json: jsonOncePerObject((stored: StoredUser) => UserEnvelopeSchema.encode({ user: view(stored) })) };
+    }
+    return encoder.json(user);
+  };
+}
 
 export function sessionAuthRoutes(app: FastifyInstance, context: AdminContext): void {
+  const envelopeJson = userEnvelopeJson();
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/auth/validate',
     {
@@ -117,7 +133,7 @@ export function sessionAuthRoutes(app: FastifyInstance, context: AdminContext): 
     async (request, reply) => {
       const user = await context.users.findById(request.sessionUser!.id);
       if (!user) throw new UnauthorizedError('Session expired or invalid');
-      return sendJsonText(reply, userEnvelopeJson(user));
+      return sendJsonText(reply, envelopeJson(user, await context.rbac.current()));
     },
   );
 }

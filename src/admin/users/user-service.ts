@@ -1,6 +1,6 @@
 // Admin users: the public view, local sign-in checks, management with the last-admin guard, and the first admin.
 import { ConflictError, NotFoundError } from '../../shared/http-errors.js';
-import { permissionsOf, type AdminRole } from '../permissions/permissions.js';
+import { permissionsOf, shippedRulesOf, type PermissionRule, type RoleName } from '../permissions/permissions.js';
 import { dummyHash, hashPassword, verifyPassword } from './password-hash.js';
 import { newUserId, type StoredUser, type UserStore } from './user-store.js';
 
@@ -8,7 +8,7 @@ export interface UserView {
   id: string;
   email: string;
   name: string;
-  role: AdminRole;
+  role: RoleName;
   provider: StoredUser['provider'];
   permissions: string[];
 }
@@ -19,25 +19,35 @@ export interface ManagedUserView extends UserView {
   lastLoginAt: string | null;
 }
 
-export function toUserView(user: StoredUser): UserView {
-  return {
+/** A role's rules as last read from the RBAC store (context.rbac.cachedRulesOf). */
+export type RulesLookup = (role: RoleName) => readonly PermissionRule[];
+
+/** The public view of a user, its permissions from `rulesOf` (the RBAC store's rules). */
+export function userViewWith(rulesOf: RulesLookup): (user: StoredUser) => UserView {
+  return (user) => ({
     id: user.id,
     email: user.email,
     name: user.name,
     role: user.role,
     provider: user.provider,
-    permissions: permissionsOf(user.role),
-  };
+    permissions: permissionsOf(rulesOf(user.role)),
+  });
 }
 
-export function toManagedView(user: StoredUser): ManagedUserView {
-  return {
-    ...toUserView(user),
+export function managedViewWith(rulesOf: RulesLookup): (user: StoredUser) => ManagedUserView {
+  const view = userViewWith(rulesOf);
+  return (user) => ({
+    ...view(user),
     disabled: user.disabled,
     createdAt: user.createdAt,
     lastLoginAt: user.lastLoginAt ?? null,
-  };
+  });
 }
+
+/** With the shipped roles' rules only (a custom role shows no permissions): prefer userViewWith(context.rbac.cachedRulesOf). */
+export const toUserView = userViewWith(shippedRulesOf);
+/** With the shipped roles' rules only: prefer managedViewWith(context.rbac.cachedRulesOf). */
+export const toManagedView = managedViewWith(shippedRulesOf);
 
 const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const isEnabledAdmin = (user: StoredUser) => user.role === 'admin' && !user.disabled;
@@ -65,7 +75,7 @@ export function createUserService(store: UserStore, now: () => number = Date.now
       id: string,
       provider: 'alpha' | 'beta',
       subject: string,
-      role: AdminRole | undefined,
+      role: RoleName | undefined,
     ): Promise<StoredUser> {
       return store.update((users) => {
         const index = users.findIndex((user) => user.id === id);
@@ -97,7 +107,7 @@ export function createUserService(store: UserStore, now: () => number = Date.now
     async create(input: {
       email: string;
       name: string;
-      role: AdminRole;
+      role: RoleName;
       password?: string;
       provider?: StoredUser['provider'];
       identities?: StoredUser['identities'];
@@ -123,7 +133,7 @@ export function createUserService(store: UserStore, now: () => number = Date.now
 
     async update(
       id: string,
-      changes: { name?: string; role?: AdminRole; disabled?: boolean; password?: string },
+      changes: { name?: string; role?: RoleName; disabled?: boolean; password?: string },
     ): Promise<StoredUser> {
       const passwordHash = changes.password ? await hashPassword(changes.password) : undefined;
       return store.update((users) => {

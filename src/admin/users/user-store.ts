@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { ChangeChannel } from '../../platform/redis/change-channel.js';
 import type { SecretPort } from '../../platform/stores/ports.js';
 import { Mutex } from '../../shared/mutex.js';
-import { ADMIN_ROLES } from '../permissions/permissions.js';
+import { RoleNameSchema } from '../rbac/schemas.js';
 import { withConflictRetries } from '../store-errors.js';
 
 export const USERS_SECRET = 'graphdb-admin-users';
@@ -18,7 +18,8 @@ export const StoredUserSchema = z.object({
   id: z.string(),
   email: z.string(),
   name: z.string(),
-  role: z.enum(ADMIN_ROLES),
+  /** A shipped or custom role (admin/rbac); one that no longer exists grants nothing. */
+  role: RoleNameSchema,
   provider: z.enum(['local', 'alpha', 'beta']),
   /** Linked OAuth identities: provider → subject (`sub` for alpha, `tid:oid` for beta). */
   identities: z.object({ alpha: z.string().optional(), beta: z.string().optional() }).optional(),

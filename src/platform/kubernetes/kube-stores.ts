@@ -1,4 +1,4 @@
-// Kubernetes adapters of the storage ports: the settings ConfigMap and Secrets in the server's namespace,
+// Kubernetes adapters of the storage ports: the settings and RBAC ConfigMaps and Secrets in the server's namespace,
 // through @kubernetes/client-node. API failures become port errors in kube-errors.ts.
 import { ApiException, CoreV1Api, type KubeConfig, type V1ConfigMap, type V1Secret } from '@kubernetes/client-node';
 import { translateKubeError } from './kube-errors.js';
@@ -14,6 +14,8 @@ import {
 } from '../stores/ports.js';
 
 export const SETTINGS_CONFIGMAP = 'graphdb-admin-settings';
+/** Custom roles and group mappings, data key `rbac.json` (the real product's `falkordb-rbac`). */
+export const RBAC_CONFIGMAP = 'graphdb-rbac';
 
 /** Counts failed API calls by status (or `unreachable`), for the metrics. */
 export type KubeErrorObserver = (kind: string) => void;
@@ -160,6 +162,7 @@ export function createKubeAdminStores(
   const api = kubeConfig.makeApiClient(CoreV1Api);
   return {
     settings: createKubeConfigMap(api, namespace, SETTINGS_CONFIGMAP, onError),
+    rbac: createKubeConfigMap(api, namespace, RBAC_CONFIGMAP, onError),
     secrets: createKubeSecrets(api, namespace, onError),
   };
 }

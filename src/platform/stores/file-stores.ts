@@ -1,4 +1,4 @@
-// Embedded-mode adapters of the storage ports: the settings document and each Secret are files under the
+// Embedded-mode adapters of the storage ports: the settings and RBAC documents and each Secret are files under the
 // data directory, written atomically; Secret files have mode 0600. Versions are content hashes.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -34,8 +34,8 @@ async function readText(file: string): Promise<string | undefined> {
 }
 
 /**
- * The settings "ConfigMap" is the file itself (`settings.json` holds the document), so an operator can edit it
- * by hand exactly as they would edit the ConfigMap's `settings.json` key.
+ * A "ConfigMap" is one file (`settings.json` or `rbac.json` holds the document), so an operator can edit it
+ * by hand exactly as they would edit the ConfigMap's data key.
  */
 export function createFileConfigMap(dir: string, key = 'settings.json'): ConfigMapPort {
   const file = path.join(dir, key);
@@ -102,7 +102,11 @@ export function createFileSecrets(dir: string): SecretPort {
 
 export function createFileAdminStores(dataDir: string): AdminStores {
   const root = path.join(dataDir, 'admin');
-  return { settings: createFileConfigMap(root), secrets: createFileSecrets(path.join(root, 'secrets')) };
+  return {
+    settings: createFileConfigMap(root),
+    rbac: createFileConfigMap(root, 'rbac.json'),
+    secrets: createFileSecrets(path.join(root, 'secrets')),
+  };
 }
 
 /** Embedded mode's generated first-admin password, readable only by the server's user. */

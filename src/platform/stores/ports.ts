@@ -64,5 +64,7 @@ export interface SecretPort {
 
 export interface AdminStores {
   settings: ConfigMapPort;
+  /** Custom roles and group mappings (`rbac.json`): ConfigMap `graphdb-rbac`, or `DATA_DIR/admin/rbac.json`. */
+  rbac: ConfigMapPort;
   secrets: SecretPort;
 }
