@@ -6,7 +6,11 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { loadKubeConfig } from '../../src/platform/kubernetes/kube-config.js';
-import { createKubeAdminStores, SETTINGS_CONFIGMAP } from '../../src/platform/kubernetes/kube-stores.js';
+import {
+  createKubeAdminStores,
+  RBAC_CONFIGMAP,
+  SETTINGS_CONFIGMAP,
+} from '../../src/platform/kubernetes/kube-stores.js';
 import { createFileAdminStores } from '../../src/platform/stores/file-stores.js';
 import type { ClusterPort } from '../../src/platform/clusters/cluster-port.js';
 import { createKubeBlocksClusters, detectKubeBlocks } from '../../src/platform/kubernetes/kubeblocks.js';
@@ -33,6 +37,11 @@ export interface Backdoor {
   secret(name: string): Promise<Record<string, string> | undefined>;
   /** Creates a Secret as someone else would (kubectl, another chart): without the server's labels. */
   createForeignSecret(name: string, data: Record<string, string>): Promise<void>;
+  /** Replaces the data of an existing Secret (as `kubectl edit` would), keeping its labels. */
+  replaceSecretData(name: string, data: Record<string, string>): Promise<void>;
+  /** The RBAC document (`rbac.json` of ConfigMap graphdb-rbac, or the file); undefined when absent. */
+  rbacText(): Promise<string | undefined>;
+  editRbac(text: string): Promise<void>;
 }
 
 export interface AdminTestApp extends TestApp {
@@ -91,6 +100,30 @@ function realBackdoor(admin: KubeConfig): Backdoor {
     createForeignSecret: async (name, data) => {
       await core.createNamespacedSecret({ namespace: NAMESPACE, body: { metadata: { name }, stringData: data } });
     },
+    replaceSecretData: async (name, data) => {
+      const current = await core.readNamespacedSecret({ name, namespace: NAMESPACE });
+      await core.replaceNamespacedSecret({
+        name,
+        namespace: NAMESPACE,
+        body: { ...current, data: undefined, stringData: data },
+      });
+    },
+    rbacText: async () =>
+      (await optional(core.readNamespacedConfigMap({ name: RBAC_CONFIGMAP, namespace: NAMESPACE })))?.data?.['rbac.json'],
+    editRbac: async (text) => {
+      const current = await optional(core.readNamespacedConfigMap({ name: RBAC_CONFIGMAP, namespace: NAMESPACE }));
+      if (current)
+        await core.replaceNamespacedConfigMap({
+          name: RBAC_CONFIGMAP,
+          namespace: NAMESPACE,
+          body: { ...current, data: { ...current.data, 'rbac.json': text } },
+        });
+      else
+        await core.createNamespacedConfigMap({
+          namespace: NAMESPACE,
+          body: { metadata: { name: RBAC_CONFIGMAP }, data: { 'rbac.json': text } },
+        });
+    },
   };
 }
 
@@ -142,6 +175,12 @@ async function storesFor(adapter: Adapter, options: AdminTestAppOptions): Promis
           await mkdir(path.join(root, 'secrets'), { recursive: true });
           await writeFile(path.join(root, 'secrets', `${name}.json`), JSON.stringify(data));
         },
+        replaceSecretData: (name, data) => writeFile(path.join(root, 'secrets', `${name}.json`), JSON.stringify(data)),
+        rbacText: () => readOptional(path.join(root, 'rbac.json')),
+        editRbac: async (text) => {
+          await mkdir(root, { recursive: true });
+          await writeFile(path.join(root, 'rbac.json'), text);
+        },
       },
       kubeErrors,
       cleanup: () => Promise.resolve(),
@@ -182,6 +221,29 @@ async function storesFor(adapter: Adapter, options: AdminTestAppOptions): Promis
           Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'utf8').toString('base64')]),
         );
         kube.put('secrets', NAMESPACE, { apiVersion: 'v1', kind: 'Secret', metadata: { name }, data: encoded });
+        return Promise.resolve();
+      },
+      replaceSecretData: (name, data) => {
+        const current = kube.get('secrets', NAMESPACE, name);
+        if (!current) throw new Error(`no Secret ${name}`);
+        const encoded = Object.fromEntries(
+          Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'utf8').toString('base64')]),
+        );
+        kube.put('secrets', NAMESPACE, { ...current, data: encoded });
+        return Promise.resolve();
+      },
+      rbacText: () =>
+        Promise.resolve(
+          (kube.get('configmaps', NAMESPACE, RBAC_CONFIGMAP)?.data as Record<string, string> | undefined)?.['rbac.json'],
+        ),
+      editRbac: (text) => {
+        const current = kube.get('configmaps', NAMESPACE, RBAC_CONFIGMAP);
+        kube.put('configmaps', NAMESPACE, {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { ...(current?.metadata ?? {}), name: RBAC_CONFIGMAP },
+          data: { 'rbac.json': text },
+        });
         return Promise.resolve();
       },
     },
