@@ -4,6 +4,7 @@ import { chromium } from 'playwright-core';
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_FILE, serializeDocument } from '../../scripts/export-openapi.js';
+import { isBrowserPath } from '../../src/browser/paths.js';
 import { findFreePort } from '../../src/platform/net.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
@@ -98,14 +99,7 @@ describe('/api-spec.json', () => {
       const declared = (op.security ?? []).flatMap((requirement) => Object.keys(requirement));
       const expected =
         res.statusCode === 401
-          ? [
-              url.startsWith('/api/settings') ||
-              url.startsWith('/api/users') ||
-              url.startsWith('/api/clusters') ||
-              url === '/api/auth/validate'
-                ? 'cookieAuth'
-                : 'bearerAuth',
-            ]
+          ? [isBrowserPath(url) ? 'bearerAuth' : 'cookieAuth']
           : [];
       expect(declared, `${method} ${path} answered ${res.statusCode}`).toEqual(expected);
       if (declared.length > 0)
