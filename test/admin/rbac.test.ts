@@ -14,6 +14,7 @@ import {
   type AdminTestApp,
 } from '../support/admin.js';
 import type { TestApp } from '../support/app.js';
+import { realOperations, sampleOf, validatorOf } from '../support/conformance/real-operations.js';
 import { setMultiClusterMode } from '../support/cluster-reads.js';
 import { startKubeReplica } from '../support/kube-app.js';
 import { CLUSTERS_V1, OPS_V1, standalone } from '../support/kube/kubeblocks-fixtures.js';
@@ -239,7 +240,18 @@ describe.each(ADAPTERS)('RBAC (%s stores)', (adapter) => {
       ['POST', '/api/rbac/group-mappings', { groupEmail: 'ops@corp.example', roleName: 'viewer' }],
       ['POST', '/api/rbac/group-mappings', { groupEmail: 'ops@corp.example', roleName: 'ghost', priority: 1 }],
       ['PUT', '/api/rbac/', { roles: [] }],
-      ['PUT', '/api/rbac/', { config: { roles: [{ name: 'a', rules: [] }, { name: 'A', rules: [] }] } }],
+      [
+        'PUT',
+        '/api/rbac/',
+        {
+          config: {
+            roles: [
+              { name: 'a', rules: [] },
+              { name: 'A', rules: [] },
+            ],
+          },
+        },
+      ],
       [
         'PUT',
         '/api/rbac/',
@@ -419,14 +431,22 @@ describe.each(ADAPTERS)('RBAC (%s stores)', (adapter) => {
       expect(reload.statusCode).toBe(200);
       expect(reload.json<{ success: boolean; message: string }>()).toEqual({
         success: false,
-        message: expect.stringMatching(/^The stored RBAC configuration is invalid \(.+\); the last good one stays/),
+        message: expect.stringMatching(
+          /^The stored RBAC configuration is invalid \(.+\); the last good one stays/,
+        ) as unknown,
       });
     }
     expect(t.logs.text).toContain('ignoring invalid RBAC document');
 
     // A hand edit that lists a predefined role differently: that entry is ignored, the rest applies.
     await t.backdoor.editRbac(
-      JSON.stringify({ roles: [{ name: 'admin', rules: [] }, { name: 'by-hand', rules: [] }], groupMappings: [] }),
+      JSON.stringify({
+        roles: [
+          { name: 'admin', rules: [] },
+          { name: 'by-hand', rules: [] },
+        ],
+        groupMappings: [],
+      }),
     );
     const reload = await call('POST', '/api/rbac/reload/');
     expect(reload.json()).toEqual({ success: true, message: 'RBAC configuration reloaded' });
@@ -534,5 +554,64 @@ describe('two replicas sharing the Kubernetes store and the change channel', () 
     expect(await eventually(async () => (await listOnB('team-b')).statusCode === 200, 5000)).toBe(true);
     expect(Date.now() - started).toBeLessThan(5000);
     expect((await listOnB('team-a')).statusCode).toBe(403);
+  });
+});
+
+describe('every /api/rbac operation against the real product’s request and response schemas', () => {
+  const t = useAdminApp('embedded');
+  const operations = realOperations().filter((operation) => operation.path.startsWith('/api/rbac'));
+  const operation = (method: string, path: string) => {
+    const found = operations.find((candidate) => candidate.method === method && candidate.path === path);
+    expect(found, `${method} ${path}`).toBeDefined();
+    return found!;
+  };
+
+  it('answers a declared status with a body its schema accepts, for bodies built from the request schemas', async () => {
+    expect(operations.length).toBe(12);
+    const role = 'conformance-role';
+    const group = 'conformance-group@corp.example';
+    const steps: [method: Method, path: string, url: string, overrides?: Record<string, unknown>][] = [
+      ['GET', '/api/rbac/', '/api/rbac/'],
+      ['POST', '/api/rbac/roles', '/api/rbac/roles', { name: role }],
+      ['GET', '/api/rbac/roles', '/api/rbac/roles'],
+      ['GET', '/api/rbac/roles/{roleName}', `/api/rbac/roles/${role}`],
+      ['PUT', '/api/rbac/roles/{roleName}', `/api/rbac/roles/${role}`],
+      ['POST', '/api/rbac/group-mappings', '/api/rbac/group-mappings', { groupEmail: group, roleName: role }],
+      ['GET', '/api/rbac/group-mappings', '/api/rbac/group-mappings'],
+      ['PUT', '/api/rbac/group-mappings/{groupEmail}', `/api/rbac/group-mappings/${group}`, { roleName: 'viewer' }],
+      ['DELETE', '/api/rbac/group-mappings/{groupEmail}', `/api/rbac/group-mappings/${group}`],
+      ['DELETE', '/api/rbac/roles/{roleName}', `/api/rbac/roles/${role}`],
+      ['GET', '/api/rbac/roles/{roleName}', `/api/rbac/roles/${role}`],
+      ['PUT', '/api/rbac/', '/api/rbac/'],
+      ['POST', '/api/rbac/reload', '/api/rbac/reload'],
+    ];
+    const statuses: string[] = [];
+    for (const [method, path, url, overrides] of steps) {
+      const real = operation(method, path);
+      const schema = real.requestBody?.content['application/json'];
+      const payload = schema ? sampleOf(schema, overrides) : undefined;
+      const res = await t.as('admin').inject({ method, url, payload });
+      const status = String(res.statusCode);
+      const declared = real.responses[status]?.['application/json'];
+      expect(declared, `${method} ${url} answered ${status} (not declared): ${res.body}`).toBeDefined();
+      const validate = validatorOf(declared!);
+      expect(validate(res.json()), `${method} ${url}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      statuses.push(`${method} ${path} ${status}`);
+    }
+    expect(statuses).toEqual([
+      'GET /api/rbac/ 200',
+      'POST /api/rbac/roles 201',
+      'GET /api/rbac/roles 200',
+      'GET /api/rbac/roles/{roleName} 200',
+      'PUT /api/rbac/roles/{roleName} 200',
+      'POST /api/rbac/group-mappings 201',
+      'GET /api/rbac/group-mappings 200',
+      'PUT /api/rbac/group-mappings/{groupEmail} 200',
+      'DELETE /api/rbac/group-mappings/{groupEmail} 200',
+      'DELETE /api/rbac/roles/{roleName} 200',
+      'GET /api/rbac/roles/{roleName} 404',
+      'PUT /api/rbac/ 200',
+      'POST /api/rbac/reload 200',
+    ]);
   });
 });

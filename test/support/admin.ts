@@ -109,7 +109,9 @@ function realBackdoor(admin: KubeConfig): Backdoor {
       });
     },
     rbacText: async () =>
-      (await optional(core.readNamespacedConfigMap({ name: RBAC_CONFIGMAP, namespace: NAMESPACE })))?.data?.['rbac.json'],
+      (await optional(core.readNamespacedConfigMap({ name: RBAC_CONFIGMAP, namespace: NAMESPACE })))?.data?.[
+        'rbac.json'
+      ],
     editRbac: async (text) => {
       const current = await optional(core.readNamespacedConfigMap({ name: RBAC_CONFIGMAP, namespace: NAMESPACE }));
       if (current)
@@ -234,7 +236,9 @@ async function storesFor(adapter: Adapter, options: AdminTestAppOptions): Promis
       },
       rbacText: () =>
         Promise.resolve(
-          (kube.get('configmaps', NAMESPACE, RBAC_CONFIGMAP)?.data as Record<string, string> | undefined)?.['rbac.json'],
+          (kube.get('configmaps', NAMESPACE, RBAC_CONFIGMAP)?.data as Record<string, string> | undefined)?.[
+            'rbac.json'
+          ],
         ),
       editRbac: (text) => {
         const current = kube.get('configmaps', NAMESPACE, RBAC_CONFIGMAP);

@@ -72,7 +72,10 @@ function clusterScopeRoutes(
       },
     },
     async (request) => ({
-      clusters: await clusters.listVisible(await context.rbac.rulesOf(request.sessionUser!.role), request.query.namespace),
+      clusters: await clusters.listVisible(
+        await context.rbac.rulesOf(request.sessionUser!.role),
+        request.query.namespace,
+      ),
     }),
   );
 

@@ -26,7 +26,7 @@ export interface RbacConfig {
   groupMappings: GroupMapping[];
 }
 
-export const EMPTY_RBAC: RbacConfig = Object.freeze({ roles: [], groupMappings: [] }) as RbacConfig;
+export const EMPTY_RBAC: RbacConfig = Object.freeze({ roles: [], groupMappings: [] });
 
 /** The shipped roles as the API answers them. */
 export function predefinedRoles(): Role[] {

@@ -275,7 +275,11 @@ export function createRbacService(options: RbacServiceOptions) {
         const index = customRole(config, name, 'changed');
         const before = config.roles[index]!;
         const description = changes.description ?? before.description;
-        const after: Role = { name: before.name, ...(description === undefined ? {} : { description }), rules: changes.rules };
+        const after: Role = {
+          name: before.name,
+          ...(description === undefined ? {} : { description }),
+          rules: changes.rules,
+        };
         return { ...config, roles: config.roles.map((role, i) => (i === index ? after : role)) };
       });
       return done(`Role ${name} updated`);

@@ -112,7 +112,10 @@ function userEnvelopeJson() {
   return (user: StoredUser, snapshot: RbacSnapshot): string => {
     if (encoder?.snapshot !== snapshot) {
       const view = userViewWith((role) => snapshot.rules.get(role) ?? []);
-      encoder = { snapshot, json: jsonOncePerObject((stored: StoredUser) => UserEnvelopeSchema.encode({ user: view(stored) })) };
+      encoder = {
+        snapshot,
+        json: jsonOncePerObject((stored: StoredUser) => UserEnvelopeSchema.encode({ user: view(stored) })),
+      };
     }
     return encoder.json(user);
   };
