@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// `npm run test:kube` (scripts/test-kube.sh): the admin suites (settings, users, sessions) and the tests in test/kube/
+// `npm run test:kube` (scripts/test-kube.sh): the admin suites (settings, users, sessions, rbac) and the tests in test/kube/
 // against a real kube-apiserver and etcd instead of the API double. Every test app starts its own API server, so the
 // files are as independent as under the default configuration.
 export default defineConfig({
@@ -9,6 +9,7 @@ export default defineConfig({
       'test/admin/settings.test.ts',
       'test/admin/users.test.ts',
       'test/admin/sessions.test.ts',
+      'test/admin/rbac.test.ts',
       'test/kube/**/*.test.ts',
     ],
     environment: 'node',

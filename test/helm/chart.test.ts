@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { parseStoredRbac } from '../../src/admin/rbac/rbac-document.js';
 import { parseStoredSettings } from '../../src/admin/settings/settings-document.js';
 import { EnvSchema, loadConfig } from '../../src/config.js';
 
@@ -129,7 +130,7 @@ describe('the Helm chart', () => {
     expect(parseStoredSettings(configMap.data['settings.json']!)).toHaveProperty('settings');
   });
 
-  it('grants Secrets without list or watch, and the settings ConfigMap by name', async () => {
+  it('grants Secrets without list or watch, and the settings and RBAC ConfigMaps by name', async () => {
     const manifests = await template(['--set', 'adminServer.multiClusterRbac=true']);
     const roles = manifests.filter((m) => m.kind === 'Role' || m.kind === 'ClusterRole') as unknown as {
       rules: { resources: string[]; verbs: string[]; resourceNames?: string[] }[];
@@ -140,7 +141,7 @@ describe('the Helm chart', () => {
         if (rule.resources.includes('secrets'))
           expect(rule.verbs.filter((v) => v === 'list' || v === 'watch')).toEqual([]);
         if (rule.resources.includes('configmaps') && !rule.verbs.every((v) => v === 'create'))
-          expect(rule.resourceNames).toEqual(['graphdb-admin-settings']);
+          expect(rule.resourceNames).toEqual(['graphdb-admin-settings', 'graphdb-rbac']);
       }
     }
     const kubeblocks = find(manifests, 'ClusterRole', 'graphdb-admin-server-kubeblocks') as unknown as {
@@ -154,6 +155,63 @@ describe('the Helm chart', () => {
         verbs: ['get', 'list', 'create'],
       },
     ]);
+  });
+
+  it('seeds the RBAC ConfigMap only when asked, with a document the server reads, and refuses invalid roles', async () => {
+    expect((await template()).some((m) => m.kind === 'ConfigMap' && m.metadata.name === 'graphdb-rbac')).toBe(false);
+    const roles = [
+      { name: 'team-a-reader', rules: [{ resource: 'clusters', actions: ['list', 'get'], namespace: 'team-a' }] },
+    ];
+    const groupMappings = [{ groupEmail: 'ops@corp.example', roleName: 'team-a-reader', priority: 10 }];
+    const seeded = (extra: string[] = []) =>
+      template([
+        '--set',
+        'adminServer.bootstrap.rbacConfig.create=true',
+        '--set-json',
+        `adminServer.bootstrap.rbacConfig.roles=${JSON.stringify(roles)}`,
+        '--set-json',
+        `adminServer.bootstrap.rbacConfig.groupMappings=${JSON.stringify(groupMappings)}`,
+        ...extra,
+      ]);
+    const configMap = find(await seeded(), 'ConfigMap', 'graphdb-rbac') as unknown as {
+      data: Record<string, string>;
+      metadata: { annotations: Record<string, string> };
+    };
+    expect(Object.keys(configMap.data)).toEqual(['rbac.json']);
+    expect(configMap.metadata.annotations['helm.sh/resource-policy']).toBe('keep');
+    expect(parseStoredRbac(configMap.data['rbac.json']!)).toEqual({ config: { roles, groupMappings }, ignored: [] });
+    // An empty seed is a valid document too.
+    const empty = find(
+      await template(['--set', 'adminServer.bootstrap.rbacConfig.create=true']),
+      'ConfigMap',
+      'graphdb-rbac',
+    );
+    expect(parseStoredRbac((empty as unknown as { data: Record<string, string> }).data['rbac.json']!)).toEqual({
+      config: { roles: [], groupMappings: [] },
+      ignored: [],
+    });
+
+    const refused = async (args: string[]) =>
+      template(args).then(
+        () => 'rendered',
+        (error: { stderr?: string }) => error.stderr ?? 'failed',
+      );
+    for (const role of [
+      { name: 'admin', rules: [] },
+      { name: 'x', rules: [{ resource: 'graphs', actions: ['get'] }] },
+      { name: 'x', rules: [{ resource: 'clusters', actions: ['drop'] }] },
+      { name: 'x', rules: [], extra: true },
+    ])
+      expect(
+        await refused(['--set-json', `adminServer.bootstrap.rbacConfig.roles=${JSON.stringify([role])}`]),
+        JSON.stringify(role),
+      ).toMatch(/rbacConfig/);
+    expect(
+      await refused([
+        '--set-json',
+        'adminServer.bootstrap.rbacConfig.groupMappings=[{"groupEmail":"ops@corp.example","roleName":"x","priority":1.5}]',
+      ]),
+    ).toMatch(/priority/);
   });
 
   it('renders with every optional feature on, mapping the seed value names to the server variables', async () => {

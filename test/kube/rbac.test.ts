@@ -94,6 +94,30 @@ describe("the chart's namespaced RBAC (default values) on a real API server", ()
       200,
     ],
     [
+      'get the RBAC ConfigMap (absent)',
+      ({ core }) => core.readNamespacedConfigMap({ name: 'graphdb-rbac', namespace: NS }),
+      404,
+    ],
+    [
+      'create the RBAC ConfigMap',
+      ({ core }) =>
+        core.createNamespacedConfigMap({
+          namespace: NS,
+          body: { metadata: { name: 'graphdb-rbac' }, data: { 'rbac.json': '{}' } },
+        }),
+      200,
+    ],
+    [
+      'update the RBAC ConfigMap',
+      async ({ core }) =>
+        core.replaceNamespacedConfigMap({
+          name: 'graphdb-rbac',
+          namespace: NS,
+          body: await core.readNamespacedConfigMap({ name: 'graphdb-rbac', namespace: NS }),
+        }),
+      200,
+    ],
+    [
       'get a Secret (absent)',
       ({ core }) => core.readNamespacedSecret({ name: 'graphdb-admin-users', namespace: NS }),
       404,
@@ -157,6 +181,10 @@ describe("the chart's namespaced RBAC (default values) on a real API server", ()
     [
       'delete the settings ConfigMap',
       ({ core }) => core.deleteNamespacedConfigMap({ name: 'graphdb-admin-settings', namespace: NS }),
+    ],
+    [
+      'delete the RBAC ConfigMap',
+      ({ core }) => core.deleteNamespacedConfigMap({ name: 'graphdb-rbac', namespace: NS }),
     ],
     ['list pods', ({ core }) => core.listNamespacedPod({ namespace: NS })],
     ['create a namespace', ({ core }) => core.createNamespace({ body: { metadata: { name: 'sneaky' } } })],
@@ -261,6 +289,18 @@ describe('the server end to end on a real API server: its audited requests again
       url: '/api/settings/',
       payload: { alpha_oauth: { client_secret: 'two' }, features: { multi_cluster_mode: true } },
     });
+    // Roles as data: the RBAC ConfigMap is read by every permission check, created and then updated here.
+    await succeeds('admin', {
+      method: 'POST',
+      url: '/api/rbac/roles',
+      payload: { name: 'team-b-reader', rules: [{ resource: 'clusters', actions: ['list'], namespace: 'team-b' }] },
+    });
+    await succeeds('admin', {
+      method: 'PUT',
+      url: '/api/rbac/roles/team-b-reader',
+      payload: { rules: [{ resource: 'clusters', actions: ['list', 'get'], namespace: 'team-b' }] },
+    });
+    await succeeds('admin', { method: 'POST', url: '/api/rbac/reload' });
     await succeeds('operator', { method: 'GET', url: '/api/settings/' });
     await succeeds('operator', { method: 'GET', url: '/api/clusters' });
     await succeeds('operator', { method: 'GET', url: '/api/clusters?namespace=team-b' });
