@@ -537,6 +537,38 @@ describe('group-based roles', () => {
     expect(doubles.tokenRequests.alpha).toBe(tokensBefore + 1);
   });
 
+  it('decides the role by the group mappings when role_attribute_path yields none, highest priority first', async () => {
+    doubles.alphaGroups.set('ada@corp.example', ['staff@corp.example', 'ops@corp.example', 'admins@corp.example']);
+    await patch({
+      alpha_workspace: {
+        domain: 'corp.example',
+        admin_email: 'directory-admin@corp.example',
+        private_key_secret_ref: 'workspace-key',
+        private_key: doubles.serviceAccountJson,
+      },
+    });
+    const rbac = (method: 'POST' | 'PUT', url: string, payload: unknown) =>
+      t.app.inject({ method, url, headers: { cookie: admin }, payload: payload as never });
+    for (const mapping of [
+      { groupEmail: 'Staff@corp.example', roleName: 'viewer', priority: 1 },
+      { groupEmail: 'OPS@corp.example', roleName: 'operator', priority: 5 },
+      { groupEmail: 'others@corp.example', roleName: 'admin', priority: 9 },
+    ])
+      expect((await rbac('POST', '/api/rbac/group-mappings', mapping)).statusCode).toBe(201);
+    try {
+      // No role path: the groups are looked up for the mappings, and ops (priority 5) beats staff (1).
+      expect(await roleAfterSignIn('alpha', 'ada')).toBe('operator');
+      // A role path that yields a role comes first.
+      await patch({ oauth: { role_attribute_path: "'viewer'" } });
+      expect(await roleAfterSignIn('alpha', 'ada')).toBe('viewer');
+      // One that yields none leaves it to the mappings again.
+      await patch({ oauth: { role_attribute_path: "'superuser'", role_attribute_strict: true } });
+      expect(await roleAfterSignIn('alpha', 'ada')).toBe('operator');
+    } finally {
+      expect((await rbac('PUT', '/api/rbac/', { config: { roles: [] } })).statusCode).toBe(200);
+    }
+  });
+
   it('looks beta groups up in Graph when the ID token has a groups overage', async () => {
     doubles.betaGroups.set('oid-dave', ['group-a', 'group-b', 'admins-group-id']);
     await patch({ oauth: { role_attribute_path: "contains(groups, 'admins-group-id') && 'admin' || 'viewer'" } });
