@@ -146,8 +146,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   installErrorHandling(app, 'admin');
   const { services } = options;
   const { context } = services;
-  // What requirePermission asks for a role's rules (this plugin's scope only).
-  app.decorate('roleRules', { rulesOf: (role: string) => context.rbac.rulesOf(role) });
+  app.decorateRequest('roleRules', undefined);
   // Before rate limits and sessions: a forged cross-site request is refused whatever it carries.
   app.addHook('onRequest', refuseCrossSiteRequests(services.publicOrigin));
   await app.register(fastifyRateLimit, { global: false });
@@ -161,6 +160,12 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
 
   // Everything else needs a session: no valid cookie is a 401 before any other question is asked.
   await app.register(function sessionRoutes(guarded, _options, done) {
+    // What requirePermission checks against: the roles' rules, read (when their copy is stale) while the session is
+    // checked rather than after it, so a slow store costs a permission check one round trip, not two in a row.
+    guarded.addHook('onRequest', (request, _reply, next) => {
+      request.roleRules = context.rbac.current().then((snapshot) => snapshot.rules);
+      next();
+    });
     guarded.addHook('onRequest', requireSession(context.sessions));
     guarded.addHook('onRoute', stampSecurity(COOKIE_SCHEME, 'admin'));
     sessionAuthRoutes(guarded, context);

@@ -79,10 +79,8 @@ export function forbiddenMessage(resource: Resource, action: Action, namespace: 
   return `Insufficient permissions for ${resource}:${action} in namespace ${namespace}`;
 }
 
-/** Where a permission check finds a role's rules: the RBAC service (cached); an unknown role has none. */
-export interface RoleRules {
-  rulesOf(role: RoleName): Promise<readonly PermissionRule[]>;
-}
+/** Every role's rules as the RBAC store holds them (admin/rbac); a role not in it holds nothing. */
+export type RoleRulesTable = ReadonlyMap<RoleName, readonly PermissionRule[]>;
 
 export interface SessionUser {
   id: string;
@@ -93,9 +91,12 @@ declare module 'fastify' {
   interface FastifyRequest {
     sessionUser?: SessionUser & { email: string; name: string; provider: 'local' | 'alpha' | 'beta' };
   }
-  interface FastifyInstance {
-    /** Installed by the admin plugin (admin/index.ts): the rules of each role, from the RBAC store. */
-    roleRules?: RoleRules;
+  interface FastifyRequest {
+    /**
+     * The roles' rules for this request, read (when the copy is stale) as the request arrives, alongside the
+     * session check; set on every session-guarded admin route by the admin plugin (admin/index.ts).
+     */
+    roleRules?: Promise<RoleRulesTable>;
   }
 }
 
@@ -114,9 +115,9 @@ export function requirePermission(
     const user = request.sessionUser;
     if (!user) throw new UnauthorizedError('Authentication required');
     const namespace = namespaceOf(request);
-    const source = request.server.roleRules;
-    if (!source) throw new Error('requirePermission needs the admin plugin (roleRules is not installed)');
-    if (!rulesAllow(await source.rulesOf(user.role), resource, action, namespace))
+    if (!request.roleRules) throw new Error('requirePermission needs the admin plugin (roleRules is not set)');
+    const rules = (await request.roleRules).get(user.role) ?? [];
+    if (!rulesAllow(rules, resource, action, namespace))
       throw new ForbiddenError(forbiddenMessage(resource, action, namespace));
   };
 }

@@ -8,7 +8,7 @@ import type { ChangeChannel } from '../../platform/redis/change-channel.js';
 import type { ConfigMapPort } from '../../platform/stores/ports.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../shared/http-errors.js';
 import { Mutex } from '../../shared/mutex.js';
-import { isShippedRole, type PermissionRule, type RoleName, type RoleRules } from '../permissions/permissions.js';
+import { isShippedRole, type PermissionRule, type RoleName, type RoleRulesTable } from '../permissions/permissions.js';
 import { withConflictRetries } from '../store-errors.js';
 import {
   allRoles,
@@ -50,7 +50,7 @@ export interface RbacServiceOptions {
 /** The configuration in force and what permission checks derive from it. */
 export interface RbacSnapshot {
   config: RbacConfig;
-  rules: ReadonlyMap<RoleName, readonly PermissionRule[]>;
+  rules: RoleRulesTable;
 }
 
 const snapshotOf = (config: RbacConfig): RbacSnapshot => ({ config, rules: rulesTable(config) });
@@ -178,13 +178,11 @@ export function createRbacService(options: RbacServiceOptions) {
       throw new BadRequestError(`Role ${name} does not exist`);
   }
 
-  const roleRules: RoleRules = {
-    rulesOf: async (role) => (await current()).rules.get(role) ?? [],
-  };
-
   return {
     current,
-    ...roleRules,
+
+    /** A role's rules (re-read when stale); an unknown role has none. */
+    rulesOf: async (role: RoleName): Promise<readonly PermissionRule[]> => (await current()).rules.get(role) ?? [],
 
     /** The rules of a role as last read, without I/O (unknown role: none); for views built synchronously. */
     cachedRulesOf: (role: RoleName): readonly PermissionRule[] => lastGood.rules.get(role) ?? [],
