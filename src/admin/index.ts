@@ -16,6 +16,7 @@ import type { ClusterPort } from '../platform/clusters/cluster-port.js';
 import { clusterRoutes } from './clusters/cluster-routes.js';
 import { createClusterService } from './clusters/cluster-service.js';
 import { oauthRoutes } from './oauth/oauth-routes.js';
+import { signInRefusal } from './oauth/providers.js';
 import { createOAuthService } from './oauth/oauth-service.js';
 import type { AdminContext } from './context.js';
 import { refuseCrossSiteRequests } from './sessions/cross-site-guard.js';
@@ -73,6 +74,7 @@ export function createAdminServices(deps: AdminDeps) {
       secretPolicy: { prefix: config.settingsSecretPrefix, reserved: [USERS_SECRET] },
       now,
       changes,
+      refusal: (next) => signInRefusal(next, config.oauthEnv),
       onChange: exporter
         ? (settings) => void exporter.apply(settings.features.metrics_collection, settings.metrics.exporter_port)
         : undefined,

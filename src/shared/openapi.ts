@@ -44,8 +44,11 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         { name: 'nodes', description: 'Browser API: nodes, labels and properties' },
         { name: 'config', description: 'Browser API: database configuration' },
         { name: 'users', description: 'Browser API: database users' },
-        { name: 'auth', description: 'Admin API: sessions and sign-in' },
-        { name: 'settings', description: 'Admin API: settings document' },
+        { name: 'Authentication', description: 'Admin API: local sign-in and sessions' },
+        { name: 'OAuth', description: 'Admin API: sign-in through provider alpha or beta' },
+        { name: 'Users', description: 'Admin API: admin users, keyed by e-mail' },
+        { name: 'User Profile', description: 'Admin API: the signed-in user' },
+        { name: 'Settings', description: 'Admin API: settings document' },
         { name: 'clusters', description: 'Admin API: database deployments and operations' },
       ],
       components: {

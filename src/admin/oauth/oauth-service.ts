@@ -27,7 +27,7 @@ import {
   SignInRefused,
   type Claims,
 } from './sign-in-policy.js';
-import { clearedStateCookie, readStateCookie, stateCookie } from './state-cookie.js';
+import { clearedStateCookie, GENERIC_CALLBACK_PATH, readStateCookie, stateCookie } from './state-cookie.js';
 
 const SCOPES: Record<ProviderId, string> = {
   alpha: 'openid email profile',
@@ -197,7 +197,7 @@ export function createOAuthService(options: OAuthOptions) {
       if (existing.disabled) throw new SignInRefused(403, 'user_disabled', `User ${identity.email} is disabled`);
       return context.users.recordOAuthSignIn(existing.id, type, identity.subject, role);
     }
-    if (!settings.oauth.auto_onboard_users)
+    if (!settings.features.self_service_onboarding)
       throw new SignInRefused(403, 'not_registered', `User ${identity.email} is not registered`);
     const created = await context.users.create({
       email: identity.email,
@@ -210,6 +210,9 @@ export function createOAuthService(options: OAuthOptions) {
   }
 
   return {
+    /** The provider GET /api/auth/oauth/callback (no provider segment) completes: OAUTH_PROVIDER, alpha when unset. */
+    environmentProvider: context.oauthEnv.provider,
+
     /** Where to send the browser (the provider's authorization URL) and the state cookie its callback needs. */
     async start(type: ProviderId, returnTo: unknown): Promise<SignInStep> {
       const { provider } = await enabledProvider(type);
@@ -230,18 +233,22 @@ export function createOAuthService(options: OAuthOptions) {
             ? new HttpError(503, unreachable(type, error))
             : error;
         });
+      // A redirect URI registered without the provider segment comes back to the generic callback: the cookie
+      // must reach that path instead.
+      const generic = new URL(redirectUriOf(provider)).pathname === GENERIC_CALLBACK_PATH;
       const cookie = await stateCookie(
         stateSecret(),
         { state, nonce, verifier, provider: type, returnTo: safeReturnTo(returnTo) },
         secure,
         options.now(),
+        generic,
       );
       return { cookies: [cookie], location: url };
     },
 
     /** The state cookie is single-use: its callback clears it whatever the outcome, so a replayed callback finds none. */
-    clearedStateCookie(type: ProviderId): CookieToSet {
-      return clearedStateCookie(type, secure);
+    clearedStateCookie(type: ProviderId, generic = false): CookieToSet {
+      return clearedStateCookie(type, secure, generic);
     },
 
     /**

@@ -31,6 +31,8 @@ export const StoredUserSchema = z.object({
    * ends every earlier session of the user, on every replica (all read this store). Absent: 0.
    */
   sessionVersion: z.number().int().nonnegative().optional(),
+  /** Set by an admin's password reset: until the user picks a new password, the session may do little else. */
+  mustChangePassword: z.boolean().optional(),
 });
 export type StoredUser = z.infer<typeof StoredUserSchema>;
 const UsersSchema = z.array(StoredUserSchema);
