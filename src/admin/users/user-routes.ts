@@ -3,7 +3,7 @@
 // `:email` in the router, and `:email` must be an e-mail, which `me` never is.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { NotFoundError } from '../../shared/http-errors.js';
+import { NotFoundError, UnauthorizedError } from '../../shared/http-errors.js';
 import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
 import { setCookies } from '../reply-cookies.js';
@@ -114,7 +114,8 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
       try {
         changed = await context.users.changeOwnPassword(id, request.body.currentPassword, request.body.newPassword);
       } catch (error) {
-        end(false);
+        // Only a wrong current password counts as a failed guess.
+        end(!(error instanceof UnauthorizedError));
         throw error;
       }
       end(true);
