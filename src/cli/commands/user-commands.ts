@@ -27,7 +27,7 @@ export function registerUserCommands(program: Command): void {
         const query = new URLSearchParams({ page: String(page), limit: '100' });
         if (options.role) query.set('role', options.role);
         if (options.status) query.set('status', options.status);
-        const answer = await client.call<UserPage>('GET', `/api/users/?${query}`);
+        const answer = await client.call<UserPage>('GET', `/api/users/?${query.toString()}`);
         list.push(...answer.users);
         if (page >= answer.pagination.totalPages) break;
       }
