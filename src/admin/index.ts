@@ -72,6 +72,8 @@ export interface AdminDeps {
   recentLogs?: LogRing;
   /** This server's Prometheus registry, for the support package. */
   metricsRegistry?: Registry;
+  /** The first admin's credentials (the plugin creates the account): its password is scrubbed from support packages. */
+  firstAdmin?: Omit<BootstrapOptions, 'logger'>;
 }
 
 /** The composition root of the admin API: every service built once, here only. */
@@ -146,7 +148,8 @@ export function createAdminServices(deps: AdminDeps) {
     namespace: config.namespace,
     clusterNamespace,
   });
-  const secrets = [config.sessionSecret, config.authSecret, config.encryptionKey, config.initialAdmin.password];
+  const { sessionSecret, authSecret, encryptionKey, initialAdmin } = config;
+  const secrets = [sessionSecret, authSecret, encryptionKey, initialAdmin.password, deps.firstAdmin?.password];
   return {
     context,
     oauth,
