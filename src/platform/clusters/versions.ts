@@ -5,7 +5,7 @@ export function moduleVersionText(version: number): string {
   return `${Math.floor(version / 10000)}.${Math.floor(version / 100) % 100}.${version % 100}`;
 }
 
-/** Orders `4.12.5` after `4.9.10`: numeric parts compared in turn, text parts as text; newest first. */
+/** Orders `4.12.5` before `4.9.10` (newest first): numeric parts compared as numbers, text parts as text. */
 export function newestFirst(a: string, b: string): number {
   const partsA = a.split(/[.-]/);
   const partsB = b.split(/[.-]/);
@@ -13,6 +13,9 @@ export function newestFirst(a: string, b: string): number {
     const x = partsA[index] ?? '';
     const y = partsB[index] ?? '';
     if (x === y) continue;
+    // `4.12.5-rc1` is older than `4.12.5`: a pre-release part where the other version has ended.
+    if (y === '' && !/^\d+$/.test(x)) return 1;
+    if (x === '' && !/^\d+$/.test(y)) return -1;
     const numeric = /^\d+$/.test(x) && /^\d+$/.test(y);
     return numeric ? Number(y) - Number(x) : y.localeCompare(x);
   }
