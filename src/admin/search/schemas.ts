@@ -28,7 +28,14 @@ export const SearchQuerySchema = z.object({
       }
       return new Set(types as SearchType[]);
     }),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  /** 1–200, default 50; a query string's digits, as the other numeric query parameters. */
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/, 'limit must be an integer from 1 to 200')
+    .transform(Number)
+    .pipe(z.int().min(1, 'limit must be an integer from 1 to 200').max(200, 'limit must be an integer from 1 to 200'))
+    .optional()
+    .transform((limit) => limit ?? 50),
 });
 
 const MetaValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
