@@ -1,5 +1,6 @@
 // The administration API: its composition root (createAdminServices) and its plugin, which registers the routes of
-// each feature: cookie sessions, local and OAuth sign-in, settings, users and clusters.
+// each feature: cookie sessions, local and OAuth sign-in, settings, users, clusters, and system facts, search,
+// diagnostics and licensing.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { Config } from '../config.js';
@@ -31,6 +32,20 @@ import { bootstrapFirstAdmin, type BootstrapOptions } from './users/bootstrap.js
 import { userRoutes } from './users/user-routes.js';
 import { createUserService } from './users/user-service.js';
 import { createUserStore, USERS_SECRET } from './users/user-store.js';
+import type { Registry } from 'prom-client';
+import { SERVER_VERSION } from '../platform/build-info.js';
+import { createHostFacts } from '../platform/host.js';
+import type { KubeClusterInfo } from '../platform/kubernetes/kube-cluster-info.js';
+import type { LogRing } from '../shared/log-ring.js';
+import { diagnosticsRoutes } from './diagnostics/diagnostics-routes.js';
+import { createDiagnosticsService } from './diagnostics/diagnostics-service.js';
+import { createSupportPackages } from './diagnostics/support-package.js';
+import { licensingRoutes } from './licensing/licensing-routes.js';
+import { createLicensingService } from './licensing/licensing-service.js';
+import { searchRoutes } from './search/search-routes.js';
+import { createSearchService } from './search/search-service.js';
+import { systemRoutes } from './system/system-routes.js';
+import { createSystemService } from './system/system-service.js';
 
 /** What the admin API needs from the outside world (built by services.ts, or by a test). */
 export interface AdminDeps {
@@ -52,6 +67,14 @@ export interface AdminDeps {
   sharedStore?: RedisConnection;
   /** Built here from sharedStore when not given. */
   changes?: ChangeChannel;
+  /** Cluster-scoped Kubernetes facts (namespaces, StorageClasses, API liveness); absent without Kubernetes. */
+  clusterInfo?: KubeClusterInfo;
+  /** The last log lines of this process, for diagnostics and the support package. */
+  recentLogs?: LogRing;
+  /** This server's Prometheus registry, for the support package. */
+  metricsRegistry?: Registry;
+  /** The first admin's credentials (the plugin creates the account): its password is scrubbed from support packages. */
+  firstAdmin?: Omit<BootstrapOptions, 'logger'>;
 }
 
 /** The composition root of the admin API: every service built once, here only. */
@@ -107,15 +130,58 @@ export function createAdminServices(deps: AdminDeps) {
     ? setInterval(() => void context.settings.current(), Math.max(config.settingsRefreshMs, 1000))
     : undefined;
   refresher?.unref();
+  const { clusterNamespace } = config;
+  const clusterPort = deps.clusters ?? NO_CLUSTERS;
+  const multiClusterMode = async () => (await context.settings.current()).features.multi_cluster_mode;
+  const clusters = createClusterService(clusterPort, { clusterNamespace, multiClusterMode });
+  // issue 19: system facts, search, diagnostics and licensing.
+  const host = createHostFacts();
+  const kube = deps.clusterInfo;
+  const { recentLogs } = deps;
+  const diagnostics = createDiagnosticsService({
+    clusters,
+    port: clusterPort,
+    kube,
+    tokenStore: deps.sharedStore,
+    recentLogs,
+    host,
+    now,
+    version: SERVER_VERSION,
+    namespace: config.namespace,
+    clusterNamespace,
+  });
+  const { sessionSecret, authSecret, encryptionKey, initialAdmin } = config;
+  const secrets = [sessionSecret, authSecret, encryptionKey, initialAdmin.password, deps.firstAdmin?.password];
   return {
     context,
     oauth,
     logins: createLoginService(context),
-    clusters: createClusterService(deps.clusters ?? NO_CLUSTERS, {
-      clusterNamespace: config.clusterNamespace,
-      multiClusterMode: async () => (await context.settings.current()).features.multi_cluster_mode,
+    clusters,
+    system: createSystemService({
+      clusters,
+      port: clusterPort,
+      kube,
+      clusterNamespace,
+      multiClusterMode,
+      host,
+      now,
+      startedAt: new Date(now()),
     }),
-    clusterNamespace: config.clusterNamespace,
+    search: createSearchService({ users, clusters, namespace: config.namespace, clusterNamespace }),
+    licensing: createLicensingService({ users, clusters }),
+    diagnostics,
+    supportPackages: createSupportPackages({
+      diagnostics,
+      settings: context.settings,
+      clusters,
+      recentLogs,
+      metricsRegistry: deps.metricsRegistry,
+      configSecrets: secrets,
+      version: SERVER_VERSION,
+      now,
+    }),
+    now,
+    clusterNamespace,
     publicOrigin: config.publicOrigin,
     async close(): Promise<void> {
       clearInterval(refresher);
@@ -157,6 +223,10 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     settingsRoutes(guarded, context);
     clusterRoutes(guarded, context, services.clusters, services.clusterNamespace);
     userRoutes(guarded, context);
+    systemRoutes(guarded, context, services.system);
+    searchRoutes(guarded, services.search);
+    licensingRoutes(guarded, context, services.licensing);
+    diagnosticsRoutes(guarded, context, services.diagnostics, services.supportPackages, services.now);
     done();
   });
 }

@@ -102,6 +102,10 @@ describe('/api-spec.json', () => {
               url.startsWith('/api/settings') ||
               url.startsWith('/api/users') ||
               url.startsWith('/api/clusters') ||
+              url.startsWith('/api/system') ||
+              url.startsWith('/api/metrics') ||
+              url.startsWith('/api/search') ||
+              url.startsWith('/api/admin/') ||
               url === '/api/auth/validate'
                 ? 'cookieAuth'
                 : 'bearerAuth',
