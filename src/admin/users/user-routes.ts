@@ -47,7 +47,12 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
         response: { 201: ManagedUserEnvelopeSchema },
       },
     },
-    async (request, reply) => reply.code(201).send({ user: toManagedView(await context.users.create(request.body)) }),
+    async (request, reply) => {
+      const user = await context.users.create(request.body);
+      // The path of a create names no user: the audit entry takes the new user's e-mail from here.
+      request.auditResourceName = user.email;
+      return reply.code(201).send({ user: toManagedView(user) });
+    },
   );
 
   routes.patch(
