@@ -102,6 +102,7 @@ describe('/api-spec.json', () => {
               url.startsWith('/api/settings') ||
               url.startsWith('/api/users') ||
               url.startsWith('/api/clusters') ||
+              url.startsWith('/api/audit') ||
               url === '/api/auth/validate'
                 ? 'cookieAuth'
                 : 'bearerAuth',
