@@ -3,10 +3,11 @@
 //   <p>entry:<id>          string: the entry as JSON
 //   <p>all                 sorted set of every id, scored by time (ms)
 //   <p>by:<family>:<value> sorted set of the ids with that user, action, type, name, result or cluster, by time
-// A page with one filter is one index read by rank or score (O(log N + page)); with several, the indexes are
-// intersected into a short-lived key inside the same transaction and then read the same way. Values are separate
-// command arguments, never parsed out of keys.
-import { randomBytes } from 'node:crypto';
+// A page with one filter is one index read by rank or score (O(log N + page)); with several, a server-side script
+// walks the smallest index newest first and keeps the ids every other index holds (ZMSCORE), stopping once the page
+// is full; the total is ZINTERCARD (or, with a date range, the walk's own count). Values are separate command
+// arguments, never parsed out of keys.
+import { createHash, randomBytes } from 'node:crypto';
 import type { RedisConnection } from '../../platform/redis/redis-connection.js';
 import { indexesOf, matches, type AuditEntry, type AuditPlan, type IndexFilter } from './audit-query.js';
 
@@ -38,8 +39,68 @@ export function auditKeys(prefix = AUDIT_PREFIX) {
     entry: (id: string) => `${prefix}entry:${id}`,
     all: `${prefix}all`,
     index: (index: IndexFilter) => `${prefix}by:${index.family}:${index.value}`,
-    temporary: () => `${prefix}tmp:${randomBytes(8).toString('hex')}`,
   };
+}
+
+/**
+ * The page of an intersection of sorted sets, newest first. KEYS: the index keys (two or more). ARGV: min, max
+ * (scores, `-inf`/`+inf` for none), offset, limit. Returns {total, ids}. The smallest index within the range drives;
+ * it is read by rank in chunks, each filtered through the other indexes with one ZMSCORE. Without a range the
+ * total is ZINTERCARD and the walk stops at the end of the page; with one the walk counts to the end.
+ */
+export const INTERSECTION_SCRIPT = `
+local min, max = ARGV[1], ARGV[2]
+local offset, limit = tonumber(ARGV[3]), tonumber(ARGV[4])
+local driver, size = 1, nil
+for i = 1, #KEYS do
+  local n = redis.call('ZCOUNT', KEYS[i], min, max)
+  if size == nil or n < size then driver, size = i, n end
+end
+if size == 0 then return {0, {}} end
+local others = {}
+for i = 1, #KEYS do if i ~= driver then others[#others + 1] = KEYS[i] end end
+local first = 0
+if max ~= '+inf' then first = redis.call('ZCOUNT', KEYS[driver], '(' .. max, '+inf') end
+local total = nil
+if min == '-inf' and max == '+inf' then total = redis.call('ZINTERCARD', #KEYS, unpack(KEYS)) end
+local page, seen, at, last = {}, 0, first, first + size - 1
+while at <= last do
+  if total ~= nil and #page >= limit then break end
+  local ids = redis.call('ZRANGE', KEYS[driver], at, math.min(at + 499, last), 'REV')
+  if #ids == 0 then break end
+  at = at + #ids
+  for _, other in ipairs(others) do
+    local scores = redis.call('ZMSCORE', other, unpack(ids))
+    local kept = {}
+    for j = 1, #ids do if scores[j] then kept[#kept + 1] = ids[j] end end
+    ids = kept
+    if #ids == 0 then break end
+  end
+  for j = 1, #ids do
+    if seen >= offset and #page < limit then page[#page + 1] = ids[j] end
+    seen = seen + 1
+  end
+end
+return {total or seen, page}
+`;
+const INTERSECTION_SHA = createHash('sha1').update(INTERSECTION_SCRIPT).digest('hex');
+
+/** The arguments of INTERSECTION_SCRIPT for `plan` (after the key count and keys). */
+export function intersectionArguments(plan: AuditPlan): string[] {
+  return [scoreArg(plan.min), scoreArg(plan.max), String(plan.offset), String(plan.limit)];
+}
+
+/** Runs the intersection script by its digest, loading it on the first NOSCRIPT. */
+export async function runIntersection(redis: RedisConnection, keys: string[], plan: AuditPlan) {
+  const tail = [String(keys.length), ...keys, ...intersectionArguments(plan)];
+  let reply: [number, string[]];
+  try {
+    reply = await redis.sendCommand<[number, string[]]>(['EVALSHA', INTERSECTION_SHA, ...tail]);
+  } catch (error) {
+    if (!String((error as Error).message).includes('NOSCRIPT')) throw error;
+    reply = await redis.sendCommand<[number, string[]]>(['EVAL', INTERSECTION_SCRIPT, ...tail]);
+  }
+  return { total: Number(reply[0]), ids: reply[1] };
 }
 
 const scoreArg = (value: number) =>
@@ -109,31 +170,15 @@ export function createRedisAuditStore(redis: RedisConnection, prefix = AUDIT_PRE
 
     async query(plan) {
       if (plan.empty) return { entries: [], total: 0 };
-      const multi = redis.multi();
-      let key: string;
-      let temporary: string | undefined;
-      if (plan.indexes.length === 0) key = keys.all;
-      else if (plan.indexes.length === 1) key = keys.index(plan.indexes[0]!);
-      else {
-        // Scores are the same time in every index, so MAX keeps it. The store starts from the smallest set.
-        temporary = keys.temporary();
-        key = temporary;
-        multi.addCommand([
-          'ZINTERSTORE',
-          temporary,
-          String(plan.indexes.length),
-          ...plan.indexes.map(keys.index),
-          'AGGREGATE',
-          'MAX',
-        ]);
+      if (plan.indexes.length > 1) {
+        const { total, ids } = await runIntersection(redis, plan.indexes.map(keys.index), plan);
+        return { entries: await read(ids), total };
       }
+      const key = plan.indexes.length === 0 ? keys.all : keys.index(plan.indexes[0]!);
+      const multi = redis.multi();
       for (const command of pageCommands(key, plan)) multi.addCommand(command);
-      if (temporary) multi.addCommand(['DEL', temporary]);
-      const replies = (await multi.exec()) as unknown[];
-      const offset = temporary ? 1 : 0;
-      const total = Number(replies[offset]);
-      const ids = replies[offset + 1] as string[];
-      return { entries: await read(ids), total };
+      const [total, ids] = (await multi.exec()) as unknown as [number, string[]];
+      return { entries: await read(ids), total: Number(total) };
     },
 
     async purgeBefore(cutoff, batch) {
