@@ -21,11 +21,9 @@ export const AuditQuerySchema = z.object({
   startDate: filter('startDate')
     .optional()
     .meta({ description: 'ISO 8601 date or date-time (UTC when no zone); a bare date starts at 00:00Z' }),
-  endDate: filter('endDate')
-    .optional()
-    .meta({
-      description: 'ISO 8601 date or date-time (UTC when no zone), inclusive; a bare date ends at 23:59:59.999Z',
-    }),
+  endDate: filter('endDate').optional().meta({
+    description: 'ISO 8601 date or date-time (UTC when no zone), inclusive; a bare date ends at 23:59:59.999Z',
+  }),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   offset,
 });
