@@ -1,6 +1,6 @@
 // The administration API: its composition root (createAdminServices) and its plugin, which registers the routes of
-// each feature: cookie sessions, local and OAuth sign-in, settings, users, clusters, and system facts, search,
-// diagnostics and licensing.
+// each feature: cookie sessions, local and OAuth sign-in, settings, users, clusters, the audit log, and system
+// facts, search, diagnostics and licensing.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { Config } from '../config.js';
@@ -14,6 +14,10 @@ import type { RedisConnection } from '../platform/redis/redis-connection.js';
 import { installErrorHandling } from '../shared/error-handler.js';
 import { COOKIE_SCHEME, stampSecurity } from '../shared/openapi.js';
 import type { ClusterPort } from '../platform/clusters/cluster-port.js';
+import { recordAuditEntries, createAuditRecorder } from './audit/audit-recorder.js';
+import { auditRoutes } from './audit/audit-routes.js';
+import { createAuditService } from './audit/audit-service.js';
+import { createMemoryAuditStore, createRedisAuditStore, type AuditStore } from './audit/audit-store.js';
 import { clusterRoutes } from './clusters/cluster-routes.js';
 import { createClusterService } from './clusters/cluster-service.js';
 import { oauthRoutes } from './oauth/oauth-routes.js';
@@ -75,7 +79,13 @@ export interface AdminDeps {
   metricsRegistry?: Registry;
   /** The first admin's credentials (the plugin creates the account): its password is scrubbed from support packages. */
   firstAdmin?: Omit<BootstrapOptions, 'logger'>;
+  /** Where audit entries go: built on sharedStore when not given, or in this process's memory without one. */
+  auditStore?: AuditStore;
+  /** How often entries past their retention are purged (besides at start); an hour by default. */
+  auditPurgeIntervalMs?: number;
 }
+
+const AUDIT_PURGE_INTERVAL_MS = 3_600_000;
 
 /** The composition root of the admin API: every service built once, here only. */
 export function createAdminServices(deps: AdminDeps) {
@@ -152,9 +162,22 @@ export function createAdminServices(deps: AdminDeps) {
   });
   const { sessionSecret, authSecret, encryptionKey, initialAdmin } = config;
   const secrets = [sessionSecret, authSecret, encryptionKey, initialAdmin.password, deps.firstAdmin?.password];
+  // Every replica writes to and reads from the shared store; without one the log is this process's only.
+  const auditStore =
+    deps.auditStore ?? (deps.sharedStore ? createRedisAuditStore(deps.sharedStore) : createMemoryAuditStore());
+  const auditRecorder = createAuditRecorder({ store: auditStore, logger, now });
+  const audit = createAuditService({
+    store: auditStore,
+    settings: context.settings,
+    logger,
+    now,
+    purgeIntervalMs: deps.auditPurgeIntervalMs ?? AUDIT_PURGE_INTERVAL_MS,
+  });
   return {
     context,
     oauth,
+    audit,
+    auditRecorder,
     logins: createLoginService(context),
     clusters,
     system: createSystemService({
@@ -172,6 +195,7 @@ export function createAdminServices(deps: AdminDeps) {
     diagnostics,
     supportPackages: createSupportPackages({
       diagnostics,
+      auditTail: async (limit) => (await audit.list({ limit, offset: 0 })).entries,
       settings: context.settings,
       clusters,
       recentLogs,
@@ -185,6 +209,8 @@ export function createAdminServices(deps: AdminDeps) {
     publicOrigin: config.publicOrigin,
     async close(): Promise<void> {
       clearInterval(refresher);
+      audit.stopRetention();
+      await auditRecorder.flush();
       await exporter?.close();
       if (!deps.changes) await changes.close();
     },
@@ -211,6 +237,16 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     const firstAdmin = options.firstAdmin;
     app.addHook('onReady', () => bootstrapFirstAdmin(context.users, { ...firstAdmin, logger: app.log }));
   }
+  // Every route of this plugin, public ones included (sign-ins), whatever other features add later.
+  recordAuditEntries(app, {
+    recorder: services.auditRecorder,
+    serverNamespace: context.namespace,
+    clusterNamespace: services.clusterNamespace,
+  });
+  app.addHook('onReady', (done) => {
+    services.audit.startRetention();
+    done();
+  });
 
   publicAuthRoutes(app, context, services.logins);
   oauthRoutes(app, services.oauth);
@@ -227,6 +263,12 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     searchRoutes(guarded, services.search);
     licensingRoutes(guarded, context, services.licensing);
     diagnosticsRoutes(guarded, context, services.diagnostics, services.supportPackages, services.now);
+    auditRoutes(guarded, {
+      context,
+      audit: services.audit,
+      clusters: services.clusters,
+      clusterNamespace: services.clusterNamespace,
+    });
     done();
   });
 }

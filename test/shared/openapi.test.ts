@@ -106,6 +106,7 @@ describe('/api-spec.json', () => {
               url.startsWith('/api/metrics') ||
               url.startsWith('/api/search') ||
               url.startsWith('/api/admin/') ||
+              url.startsWith('/api/audit') ||
               url === '/api/auth/validate'
                 ? 'cookieAuth'
                 : 'bearerAuth',

@@ -68,10 +68,12 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
         if (typeof value === 'string') query.set(key, value);
       const stateCookie = request.cookies[STATE_COOKIE];
       setCookies(reply, [oauth.clearedStateCookie(provider, generic)]);
-      const { cookies, location } = await oauth.callback(provider, { stateCookie, query });
+      const { cookies, location, email } = await oauth.callback(provider, { stateCookie, query });
+      request.auditActor = email;
       setCookies(reply, cookies);
       return reply.redirect(location, 302);
     } catch (error) {
+      if (error instanceof SignInRefused) request.auditActor = error.email;
       if (!wantsHtml(request))
         throw error instanceof SignInRefused ? new HttpError(error.status, error.message) : error;
       const code = error instanceof SignInRefused ? error.code : 'sign_in_failed';

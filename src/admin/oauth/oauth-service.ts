@@ -40,6 +40,8 @@ const GROUP_CACHE_MS = 5 * 60_000;
 export interface SignInStep {
   cookies: CookieToSet[];
   location: string;
+  /** Who signed in (the audit log's actor). */
+  email?: string;
 }
 
 export interface OAuthOptions {
@@ -295,16 +297,22 @@ export function createOAuthService(options: OAuthOptions) {
       }
 
       const identity = identityFrom(provider, claims, settings);
-      assertDomainAllowed(identity.email, settings);
-      const groups = settings.oauth.role_attribute_path.includes('groups')
-        ? await groupsOf(provider, settings, claims, identity)
-        : [];
-      const profile = { ...claims, groups };
-      const role = resolveRole(settings.oauth.role_attribute_path, profile);
-      if (!role && settings.oauth.role_attribute_strict)
-        throw new SignInRefused(403, 'no_role', `No valid role found for ${identity.email}`);
-      const user = await findOrOnboard(type, settings, identity, role);
-      return { cookies: await context.sessions.start(user), location: saved.returnTo };
+      try {
+        assertDomainAllowed(identity.email, settings);
+        const groups = settings.oauth.role_attribute_path.includes('groups')
+          ? await groupsOf(provider, settings, claims, identity)
+          : [];
+        const profile = { ...claims, groups };
+        const role = resolveRole(settings.oauth.role_attribute_path, profile);
+        if (!role && settings.oauth.role_attribute_strict)
+          throw new SignInRefused(403, 'no_role', `No valid role found for ${identity.email}`);
+        const user = await findOrOnboard(type, settings, identity, role);
+        return { cookies: await context.sessions.start(user), location: saved.returnTo, email: user.email };
+      } catch (error) {
+        // The audit log names the verified identity that was refused.
+        if (error instanceof SignInRefused) error.email ??= identity.email;
+        throw error;
+      }
     },
   };
 }
