@@ -132,7 +132,13 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   await app.register(fastifyCookie);
   const metrics = deps.metrics ?? createMetrics();
   recordRequestMetrics(app, metrics);
-  const admin = createAdminServices({ sharedStore: deps.tokenStore, ...deps, config, stores: deps.adminStores });
+  const admin = createAdminServices({
+    sharedStore: deps.tokenStore,
+    metricsRegistry: metrics.registry,
+    ...deps,
+    config,
+    stores: deps.adminStores,
+  });
   app.addHook('onClose', () => admin.close());
   // Either switch hides the docs UI: ENABLE_DOCSUI at start, features.api_docs_enabled at any time.
   await registerOpenApi(app, {

@@ -289,6 +289,8 @@ export interface Config {
   /** Where the providers live: overridable for sovereign clouds and tests. */
   oauthEndpoints: { alphaIssuer: string; betaAuthority: string; alphaDirectoryUrl: string; betaGraphUrl: string };
   oauthEnv: {
+    /** OAUTH_PROVIDER (alpha when unset): the provider whose flow GET /api/auth/oauth/callback completes. */
+    provider: 'alpha' | 'beta';
     alpha: { clientId?: string; clientSecret?: string; redirectUri?: string };
     /** Only honoured when OAUTH_PROVIDER=beta, as the admin API specification says (docs/decisions.md). */
     beta: { clientId?: string; clientSecret?: string; tenantId?: string; redirectUri?: string };
@@ -399,6 +401,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
       betaGraphUrl: e.BETA_GRAPH_URL.replace(/\/$/, ''),
     },
     oauthEnv: {
+      provider: e.OAUTH_PROVIDER ?? 'alpha',
       alpha: { clientId: e.ALPHA_CLIENT_ID, clientSecret: e.ALPHA_CLIENT_SECRET, redirectUri: e.ALPHA_REDIRECT_URI },
       beta:
         e.OAUTH_PROVIDER === 'beta'

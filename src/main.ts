@@ -1,9 +1,10 @@
 // Process entry: read the config, start the embedded FalkorDB when no token store is configured,
 // build the app, listen, and shut down gracefully on SIGTERM/SIGINT.
-import { pino } from 'pino';
+import { destination, multistream, pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { loggerOptions } from './shared/logging.js';
+import { LogRing } from './shared/log-ring.js';
 import { closeGracefully } from './shared/graceful-close.js';
 import { startServices, type Services } from './services.js';
 
@@ -21,7 +22,15 @@ function readConfig(): Readonly<Config> {
 
 async function main(): Promise<void> {
   const initial = readConfig();
-  const logger = pino(loggerOptions(initial.logLevel));
+  // stdout, and the last lines in memory for diagnostics and the support package (both after censoring).
+  const recentLogs = new LogRing();
+  const logger = pino(
+    loggerOptions(initial.logLevel),
+    multistream([
+      { level: 'trace', stream: destination(1) },
+      { level: 'trace', stream: recentLogs },
+    ]),
+  );
   let services: Services | undefined;
   // Signals are caught from the first moment: one that arrives while the server is still starting (a kubelet giving
   // up on a slow start, Ctrl-C) is kept and acted on as soon as there is something to shut down.
@@ -37,7 +46,7 @@ async function main(): Promise<void> {
   try {
     services = await startServices(initial, logger);
     const { config, deps, embedded, release } = services;
-    const app = await buildApp(config, deps);
+    const app = await buildApp(config, { ...deps, recentLogs });
     await app.listen({ port: config.port, host: config.host });
 
     let shuttingDown = false;

@@ -22,7 +22,9 @@ import {
   serviceAccountNamespace,
 } from './platform/kubernetes/kube-config.js';
 import { createKubeAdminStores } from './platform/kubernetes/kube-stores.js';
+import { createKubeClusterInfo } from './platform/kubernetes/kube-cluster-info.js';
 import { createKubeBlocksClusters, detectKubeBlocks } from './platform/kubernetes/kubeblocks.js';
+import { graphModuleVersion } from './platform/falkordb/server-commands.js';
 import { createMetricsExporter } from './platform/metrics/metrics-exporter.js';
 import {
   closeRedisConnection,
@@ -167,6 +169,7 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
         adminStores: createKubeAdminStores(kubeConfig, config.namespace, countKubeError),
         firstAdmin: { ...config.initialAdmin },
         clusters: createKubeBlocksClusters(kubeConfig, logger, kubeBlocks, countKubeError),
+        clusterInfo: createKubeClusterInfo(kubeConfig, countKubeError),
       };
     } else {
       // Without Kubernetes, settings, Secrets and users are files in DATA_DIR, and a first admin password may be generated.
@@ -187,6 +190,7 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
               },
               isDynamicParameter: (key) => DYNAMIC_PARAMETERS.has(key),
               logger,
+              moduleVersion: async () => graphModuleVersion(await management!.sendCommand(['MODULE', 'LIST'])),
             })
           : undefined,
       };

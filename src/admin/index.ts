@@ -1,5 +1,6 @@
 // The administration API: its composition root (createAdminServices) and its plugin, which registers the routes of
-// each feature: cookie sessions, local and OAuth sign-in, settings, users, RBAC and clusters.
+// each feature: cookie sessions, local and OAuth sign-in, settings, users, RBAC, clusters, the audit log, and system
+// facts, search, diagnostics and licensing.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { Config } from '../config.js';
@@ -13,11 +14,16 @@ import type { RedisConnection } from '../platform/redis/redis-connection.js';
 import { installErrorHandling } from '../shared/error-handler.js';
 import { COOKIE_SCHEME, stampSecurity } from '../shared/openapi.js';
 import type { ClusterPort } from '../platform/clusters/cluster-port.js';
+import { recordAuditEntries, createAuditRecorder } from './audit/audit-recorder.js';
+import { auditRoutes } from './audit/audit-routes.js';
+import { createAuditService } from './audit/audit-service.js';
+import { createMemoryAuditStore, createRedisAuditStore, type AuditStore } from './audit/audit-store.js';
 import { clusterRoutes } from './clusters/cluster-routes.js';
 import { createClusterService } from './clusters/cluster-service.js';
 import { oauthRoutes } from './oauth/oauth-routes.js';
 import { rbacRoutes } from './rbac/rbac-routes.js';
 import { createRbacService } from './rbac/rbac-service.js';
+import { signInRefusal } from './oauth/providers.js';
 import { createOAuthService } from './oauth/oauth-service.js';
 import type { AdminContext } from './context.js';
 import { refuseCrossSiteRequests } from './sessions/cross-site-guard.js';
@@ -32,6 +38,20 @@ import { bootstrapFirstAdmin, type BootstrapOptions } from './users/bootstrap.js
 import { userRoutes } from './users/user-routes.js';
 import { createUserService } from './users/user-service.js';
 import { createUserStore, USERS_SECRET } from './users/user-store.js';
+import type { Registry } from 'prom-client';
+import { SERVER_VERSION } from '../platform/build-info.js';
+import { createHostFacts } from '../platform/host.js';
+import type { KubeClusterInfo } from '../platform/kubernetes/kube-cluster-info.js';
+import type { LogRing } from '../shared/log-ring.js';
+import { diagnosticsRoutes } from './diagnostics/diagnostics-routes.js';
+import { createDiagnosticsService } from './diagnostics/diagnostics-service.js';
+import { createSupportPackages } from './diagnostics/support-package.js';
+import { licensingRoutes } from './licensing/licensing-routes.js';
+import { createLicensingService } from './licensing/licensing-service.js';
+import { searchRoutes } from './search/search-routes.js';
+import { createSearchService } from './search/search-service.js';
+import { systemRoutes } from './system/system-routes.js';
+import { createSystemService } from './system/system-service.js';
 
 /** What the admin API needs from the outside world (built by services.ts, or by a test). */
 export interface AdminDeps {
@@ -53,7 +73,21 @@ export interface AdminDeps {
   sharedStore?: RedisConnection;
   /** Built here from sharedStore when not given. */
   changes?: ChangeChannel;
+  /** Cluster-scoped Kubernetes facts (namespaces, StorageClasses, API liveness); absent without Kubernetes. */
+  clusterInfo?: KubeClusterInfo;
+  /** The last log lines of this process, for diagnostics and the support package. */
+  recentLogs?: LogRing;
+  /** This server's Prometheus registry, for the support package. */
+  metricsRegistry?: Registry;
+  /** The first admin's credentials (the plugin creates the account): its password is scrubbed from support packages. */
+  firstAdmin?: Omit<BootstrapOptions, 'logger'>;
+  /** Where audit entries go: built on sharedStore when not given, or in this process's memory without one. */
+  auditStore?: AuditStore;
+  /** How often entries past their retention are purged (besides at start); an hour by default. */
+  auditPurgeIntervalMs?: number;
 }
+
+const AUDIT_PURGE_INTERVAL_MS = 3_600_000;
 
 /** The composition root of the admin API: every service built once, here only. */
 export function createAdminServices(deps: AdminDeps) {
@@ -61,9 +95,20 @@ export function createAdminServices(deps: AdminDeps) {
   const now = deps.now ?? Date.now;
   const exporter = deps.metricsExporter;
   const changes = deps.changes ?? createChangeChannel(deps.sharedStore, logger);
+  // Users and roles refer to each other (a user's role must exist, a role still held is not deleted): each asks the
+  // other only when called, after both are built.
+  const rbac = createRbacService({
+    store: deps.stores.rbac,
+    logger,
+    refreshMs: config.settingsRefreshMs,
+    now,
+    changes,
+    users: { list: () => users.list() },
+  });
   const users = createUserService(
     createUserStore(deps.stores.secrets, { refreshMs: config.settingsRefreshMs, now, logger, changes }),
     now,
+    (name) => rbac.roleExists(name),
   );
   const context: AdminContext = {
     namespace: config.namespace,
@@ -75,19 +120,13 @@ export function createAdminServices(deps: AdminDeps) {
       secretPolicy: { prefix: config.settingsSecretPrefix, reserved: [USERS_SECRET] },
       now,
       changes,
+      refusal: (next) => signInRefusal(next, config.oauthEnv),
       onChange: exporter
         ? (settings) => void exporter.apply(settings.features.metrics_collection, settings.metrics.exporter_port)
         : undefined,
     }),
     users,
-    rbac: createRbacService({
-      store: deps.stores.rbac,
-      logger,
-      refreshMs: config.settingsRefreshMs,
-      now,
-      changes,
-      users,
-    }),
+    rbac,
     sessions: createSessionService(
       { secret: config.sessionSecret, ttlSeconds: config.sessionTtlSeconds, publicOrigin: config.publicOrigin, now },
       users,
@@ -115,18 +154,81 @@ export function createAdminServices(deps: AdminDeps) {
     ? setInterval(() => void context.settings.current(), Math.max(config.settingsRefreshMs, 1000))
     : undefined;
   refresher?.unref();
+  const { clusterNamespace } = config;
+  const clusterPort = deps.clusters ?? NO_CLUSTERS;
+  const multiClusterMode = async () => (await context.settings.current()).features.multi_cluster_mode;
+  const clusters = createClusterService(clusterPort, {
+    clusterNamespace,
+    multiClusterMode,
+    rulesOf: (role) => context.rbac.rulesOf(role),
+  });
+  // issue 19: system facts, search, diagnostics and licensing.
+  const host = createHostFacts();
+  const kube = deps.clusterInfo;
+  const { recentLogs } = deps;
+  const diagnostics = createDiagnosticsService({
+    clusters,
+    port: clusterPort,
+    kube,
+    tokenStore: deps.sharedStore,
+    recentLogs,
+    host,
+    now,
+    version: SERVER_VERSION,
+    namespace: config.namespace,
+    clusterNamespace,
+  });
+  const { sessionSecret, authSecret, encryptionKey, initialAdmin } = config;
+  const secrets = [sessionSecret, authSecret, encryptionKey, initialAdmin.password, deps.firstAdmin?.password];
+  // Every replica writes to and reads from the shared store; without one the log is this process's only.
+  const auditStore =
+    deps.auditStore ?? (deps.sharedStore ? createRedisAuditStore(deps.sharedStore) : createMemoryAuditStore());
+  const auditRecorder = createAuditRecorder({ store: auditStore, logger, now });
+  const audit = createAuditService({
+    store: auditStore,
+    settings: context.settings,
+    logger,
+    now,
+    purgeIntervalMs: deps.auditPurgeIntervalMs ?? AUDIT_PURGE_INTERVAL_MS,
+  });
   return {
     context,
     oauth,
+    audit,
+    auditRecorder,
     logins: createLoginService(context),
-    clusters: createClusterService(deps.clusters ?? NO_CLUSTERS, {
-      clusterNamespace: config.clusterNamespace,
-      multiClusterMode: async () => (await context.settings.current()).features.multi_cluster_mode,
+    clusters,
+    system: createSystemService({
+      clusters,
+      port: clusterPort,
+      kube,
+      clusterNamespace,
+      multiClusterMode,
+      host,
+      now,
+      startedAt: new Date(now()),
     }),
-    clusterNamespace: config.clusterNamespace,
+    search: createSearchService({ users, clusters, rbac: context.rbac, namespace: config.namespace, clusterNamespace }),
+    licensing: createLicensingService({ users, clusters }),
+    diagnostics,
+    supportPackages: createSupportPackages({
+      diagnostics,
+      auditTail: async (limit) => (await audit.list({ limit, offset: 0 })).entries,
+      settings: context.settings,
+      clusters,
+      recentLogs,
+      metricsRegistry: deps.metricsRegistry,
+      configSecrets: secrets,
+      version: SERVER_VERSION,
+      now,
+    }),
+    now,
+    clusterNamespace,
     publicOrigin: config.publicOrigin,
     async close(): Promise<void> {
       clearInterval(refresher);
+      audit.stopRetention();
+      await auditRecorder.flush();
       await exporter?.close();
       if (!deps.changes) await changes.close();
     },
@@ -154,6 +256,16 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     const firstAdmin = options.firstAdmin;
     app.addHook('onReady', () => bootstrapFirstAdmin(context.users, { ...firstAdmin, logger: app.log }));
   }
+  // Every route of this plugin, public ones included (sign-ins), whatever other features add later.
+  recordAuditEntries(app, {
+    recorder: services.auditRecorder,
+    serverNamespace: context.namespace,
+    clusterNamespace: services.clusterNamespace,
+  });
+  app.addHook('onReady', (done) => {
+    services.audit.startRetention();
+    done();
+  });
 
   publicAuthRoutes(app, context, services.logins);
   oauthRoutes(app, services.oauth);
@@ -173,6 +285,16 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     clusterRoutes(guarded, context, services.clusters, services.clusterNamespace);
     userRoutes(guarded, context);
     rbacRoutes(guarded, context);
+    systemRoutes(guarded, context, services.system);
+    searchRoutes(guarded, services.search);
+    licensingRoutes(guarded, context, services.licensing);
+    diagnosticsRoutes(guarded, context, services.diagnostics, services.supportPackages, services.now);
+    auditRoutes(guarded, {
+      context,
+      audit: services.audit,
+      clusters: services.clusters,
+      clusterNamespace: services.clusterNamespace,
+    });
     done();
   });
 }

@@ -5,6 +5,8 @@ import { loadSession, type StoredSession } from './session-file.js';
 export interface ApiClient {
   server: string;
   call<T>(method: string, path: string, body?: unknown): Promise<T>;
+  /** The answer itself (its headers too), once it is known to be a success. */
+  raw(method: string, path: string, body?: unknown): Promise<Response>;
 }
 
 export async function readErrorMessage(res: Response): Promise<string> {
@@ -19,9 +21,14 @@ export async function readErrorMessage(res: Response): Promise<string> {
 }
 
 export function clientFor(session: StoredSession): ApiClient {
-  return {
+  const client: ApiClient = {
     server: session.server,
     async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+      const res = await client.raw(method, path, body);
+      if (res.status === 204) return undefined as T;
+      return (await res.json()) as T;
+    },
+    async raw(method: string, path: string, body?: unknown): Promise<Response> {
       let res: Response;
       try {
         res = await fetch(new URL(path, session.server), {
@@ -37,9 +44,10 @@ export function clientFor(session: StoredSession): ApiClient {
         throw new CliError(EXIT.other, `cannot reach ${session.server}: ${(error as Error).message}`);
       }
       if (!res.ok) throw new CliError(exitCodeForStatus(res.status), await readErrorMessage(res));
-      return (await res.json()) as T;
+      return res;
     },
   };
+  return client;
 }
 
 export async function signedInClient(): Promise<ApiClient> {

@@ -1,7 +1,10 @@
-// /healthz (the process answers) and /readyz (every dependency answers), for probes and load balancers.
+// /healthz (the process answers) and /readyz (every dependency answers), for probes and load balancers; /health and
+// /ready are the real product's spellings of the same probes, with its fields (timestamp, version, uptime) added.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { LivenessSchema, ReadinessSchema } from './health-schemas.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SERVER_VERSION } from '../platform/build-info.js';
+import { HealthSchema, LivenessSchema, ReadinessSchema, ReadySchema } from './health-schemas.js';
 
 export interface ReadinessCheck {
   name: string;
@@ -41,6 +44,31 @@ export function registerHealthRoutes(
     const since = lastSuccess.get(name);
     return toleratedOutageMs !== undefined && since !== undefined && now() - since <= toleratedOutageMs;
   };
+  /** Runs every check (each within its deadline) and judges the replica. */
+  async function readiness(request: FastifyRequest) {
+    const results = await Promise.all(
+      checks.map(async (entry) => {
+        try {
+          await withTimeout(entry.check(), CHECK_TIMEOUT_MS);
+          lastSuccess.set(entry.name, now());
+          return { entry, ok: true, error: undefined as unknown };
+        } catch (error) {
+          // The reason goes to the log only: the probe is unauthenticated and must not reveal internal addresses.
+          request.log.warn({ check: entry.name, reason: (error as Error).message }, 'readiness check failed');
+          return { entry, ok: false, error };
+        }
+      }),
+    );
+    const failed = results.filter((result) => !result.ok);
+    const status: 'ready' | 'degraded' | 'not ready' =
+      failed.length === 0
+        ? 'ready'
+        : failed.every((result) => tolerated(result.entry, result.error))
+          ? 'degraded'
+          : 'not ready';
+    const checksByName = Object.fromEntries(results.map((result) => [result.entry.name, { ok: result.ok }]));
+    return { status, checks: checksByName };
+  }
   routes.get(
     '/healthz',
     {
@@ -67,28 +95,46 @@ export function registerHealthRoutes(
       },
     },
     async (request, reply) => {
-      const results = await Promise.all(
-        checks.map(async (entry) => {
-          try {
-            await withTimeout(entry.check(), CHECK_TIMEOUT_MS);
-            lastSuccess.set(entry.name, now());
-            return { entry, ok: true, error: undefined as unknown };
-          } catch (error) {
-            // The reason goes to the log only: the probe is unauthenticated and must not reveal internal addresses.
-            request.log.warn({ check: entry.name, reason: (error as Error).message }, 'readiness check failed');
-            return { entry, ok: false, error };
-          }
-        }),
-      );
-      const failed = results.filter((result) => !result.ok);
-      const status =
-        failed.length === 0
-          ? 'ready'
-          : failed.every((result) => tolerated(result.entry, result.error))
-            ? 'degraded'
-            : 'not ready';
-      const checksByName = Object.fromEntries(results.map((result) => [result.entry.name, { ok: result.ok }]));
+      const { status, checks: checksByName } = await readiness(request);
       return reply.code(status === 'not ready' ? 503 : 200).send({ status, checks: checksByName });
+    },
+  );
+  routes.get(
+    '/health',
+    {
+      logLevel: 'warn',
+      schema: {
+        operationId: 'getHealthStatus',
+        tags: ['ops'],
+        summary: 'Liveness (as /healthz) with the time, version and uptime',
+        description: 'Public. Answers 200 while the process runs.',
+        response: { 200: HealthSchema },
+      },
+    },
+    () => ({
+      status: 'ok' as const,
+      timestamp: new Date(now()).toISOString(),
+      version: SERVER_VERSION,
+      uptime: Math.round(process.uptime() * 1000) / 1000,
+    }),
+  );
+  routes.get(
+    '/ready',
+    {
+      logLevel: 'warn',
+      schema: {
+        operationId: 'getReadyStatus',
+        tags: ['ops'],
+        summary: 'Readiness (as /readyz) with the time',
+        description: 'Public. 503 `not ready` when a dependency fails beyond its tolerated outage, as /readyz.',
+        response: { 200: ReadySchema, 503: ReadySchema },
+      },
+    },
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const result = await readiness(request);
+      return reply
+        .code(result.status === 'not ready' ? 503 : 200)
+        .send({ ...result, timestamp: new Date(now()).toISOString() });
     },
   );
 }

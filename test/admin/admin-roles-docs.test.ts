@@ -41,16 +41,13 @@ describe('docs/admin-roles.md', () => {
       payload: { name: 'nothing', rules: [] },
     });
     expect(create.statusCode, create.body).toBe(201);
+    // Users may hold any existing role; this one grants nothing.
     const created = await t.as('admin').inject({
       method: 'POST',
-      url: '/api/users',
-      payload: { email: 'nobody@corp.example', name: 'Nobody', role: 'viewer', password: 'nobody-password-1' },
+      url: '/api/users/',
+      payload: { email: 'nobody@corp.example', name: 'Nobody', role: 'nothing', password: 'nobody-password-1' },
     });
     expect(created.statusCode, created.body).toBe(201);
-    const data = (await t.backdoor.secret('graphdb-admin-users'))!;
-    const users = JSON.parse(data['users.json']!) as { email: string; role: string }[];
-    users.find((user) => user.email === 'nobody@corp.example')!.role = 'nothing';
-    await t.backdoor.replaceSecretData('graphdb-admin-users', { ...data, 'users.json': JSON.stringify(users) });
     const nobody = t.withCookie(await login(t.app, 'nobody@corp.example', 'nobody-password-1'));
 
     for (const { key, operation } of operations) {
@@ -61,7 +58,8 @@ describe('docs/admin-roles.md', () => {
       const [method, path] = key.split(' ') as ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string];
       const res = await nobody.inject({ method, url: path.replace(/\{[^}]+\}/g, 'x') });
       if (permission === 'session only') {
-        expect(res.statusCode, `${key}: ${res.body}`).toBeLessThan(400);
+        // Past the session and any permission check (a body-less call may still be refused by validation).
+        expect([401, 403], `${key}: ${res.body}`).not.toContain(res.statusCode);
         continue;
       }
       const [, resource, action] = PERMISSION.exec(permission) ?? [];

@@ -84,7 +84,7 @@ it('signs in through provider alpha in a real browser, from /api/auth/oauth/alph
     email: 'ada@corp.example',
     name: 'Ada Lovelace',
     role: 'viewer',
-    provider: 'alpha',
+    source: 'alpha',
   });
   const cookies = await page.context().cookies(origin);
   expect(cookies.find((c) => c.name === 'token')).toMatchObject({ httpOnly: true, sameSite: 'Lax' });

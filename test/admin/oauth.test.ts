@@ -8,6 +8,8 @@ import { signInAtProvider, startIdentityProvider, type IdentityProvider } from '
 const ORIGIN = 'https://admin.corp.example';
 const ALPHA_CALLBACK = `${ORIGIN}/api/auth/oauth/alpha/callback`;
 const BETA_CALLBACK = `${ORIGIN}/api/auth/oauth/beta/callback`;
+/** The callback without a provider segment: it completes the flow of OAUTH_PROVIDER's provider (alpha when unset). */
+const GENERIC_CALLBACK = `${ORIGIN}/api/auth/oauth/callback`;
 const TENANT = '11111111-2222-3333-4444-555555555555';
 
 let doubles: GroupDoubles;
@@ -19,11 +21,15 @@ let admin: string;
 beforeAll(async () => {
   doubles = await startGroupDoubles();
   alphaIdp = await startIdentityProvider({
-    clients: [{ client_id: 'alpha-client', client_secret: 'alpha-secret', redirect_uris: [ALPHA_CALLBACK] }],
+    clients: [
+      { client_id: 'alpha-client', client_secret: 'alpha-secret', redirect_uris: [ALPHA_CALLBACK, GENERIC_CALLBACK] },
+    ],
   });
   betaIdp = await startIdentityProvider({
     mountPath: `/${TENANT}/v2.0`,
-    clients: [{ client_id: 'beta-client', client_secret: 'beta-secret', redirect_uris: [BETA_CALLBACK] }],
+    clients: [
+      { client_id: 'beta-client', client_secret: 'beta-secret', redirect_uris: [BETA_CALLBACK, GENERIC_CALLBACK] },
+    ],
     extraRoutes: doubles.microsoftTokenRoute(TENANT, 'beta-client', 'beta-secret', () => doubles.url),
   });
   alphaIdp.accounts.set('ada', { email: 'ada@corp.example', email_verified: true, hd: 'corp.example', name: 'Ada' });
@@ -154,7 +160,7 @@ describe('OAuth sign-in', () => {
       email: 'ada@corp.example',
       name: 'Ada',
       role: 'viewer',
-      provider: 'alpha',
+      source: 'alpha',
     });
   });
 
@@ -171,7 +177,7 @@ describe('OAuth sign-in', () => {
     expect(me.json<{ user: Record<string, unknown> }>().user).toMatchObject({
       email: 'bob@corp.example',
       role: 'admin',
-      provider: 'beta',
+      source: 'beta',
     });
     betaIdp.accounts.set('bob', { tid: TENANT, oid: 'oid-bob', email: 'bob@corp.example', name: 'Bob', groups: [] });
     const second = await startFlow('beta', 'bob');
@@ -323,10 +329,97 @@ describe('OAuth sign-in', () => {
   });
 });
 
+describe('the callback without a provider segment', () => {
+  it('completes an alpha flow (OAUTH_PROVIDER unset) registered with /api/auth/oauth/callback, with the same checks', async () => {
+    expect((await patch({ alpha_oauth: { redirect_uri: GENERIC_CALLBACK } })).statusCode).toBe(200);
+    try {
+      const start = await t.app.inject({ method: 'GET', url: '/api/auth/oauth/alpha?returnTo=/settings' });
+      expect(new URL(start.headers.location!).searchParams.get('redirect_uri')).toBe(GENERIC_CALLBACK);
+      // The browser must send the state cookie to the callback the provider redirects to.
+      expect(String(start.headers['set-cookie'])).toMatch(/; Path=\/api\/auth\/oauth\/callback; /);
+      const cookie = `oauth_state=${start.cookies.find((c) => c.name === 'oauth_state')!.value}`;
+      const callback = await signInAtProvider(start.headers.location!, GENERIC_CALLBACK, 'ada');
+      const generic = (headers: Record<string, string> = {}, search = callback.search) =>
+        t.app.inject({ method: 'GET', url: `/api/auth/oauth/callback${search}`, headers });
+      const missing = await generic();
+      expect(missing.statusCode).toBe(400);
+      expect(missing.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Invalid state parameter' });
+      const betaStart = await t.app.inject({ method: 'GET', url: '/api/auth/oauth/beta' });
+      const foreign = await generic({
+        cookie: `oauth_state=${betaStart.cookies.find((c) => c.name === 'oauth_state')!.value}`,
+      });
+      expect(foreign.statusCode).toBe(400);
+      const browser = await generic({ accept: 'text/html' });
+      expect(browser.headers.location).toBe('/login?error=invalid_state');
+      const done = await generic({ cookie });
+      expect(done.statusCode, done.body).toBe(302);
+      expect(done.headers.location).toBe('/settings');
+      expect(String(done.headers['set-cookie'])).toMatch(/oauth_state=; Max-Age=0; Path=\/api\/auth\/oauth\/callback/);
+      const me = await t.app.inject({
+        method: 'GET',
+        url: '/api/auth/validate',
+        headers: { cookie: sessionCookie(done) },
+      });
+      expect(me.json()).toMatchObject({ valid: true, user: { email: 'ada@corp.example', source: 'alpha' } });
+      // The code was spent: a replay fails at the provider, as on the provider's own callback.
+      expect((await generic({ cookie })).statusCode).toBe(401);
+    } finally {
+      await patch({ alpha_oauth: { redirect_uri: '' } });
+    }
+  });
+
+  it("completes OAUTH_PROVIDER=beta's flow from the BETA_* variables, onboarding with features.self_service_onboarding", async () => {
+    const envBeta = await startAdminTestApp('embedded', {
+      env: {
+        PUBLIC_ORIGIN: ORIGIN,
+        BETA_AUTHORITY: betaIdp.origin,
+        OAUTH_PROVIDER: 'beta',
+        BETA_CLIENT_ID: 'beta-client',
+        BETA_CLIENT_SECRET: 'beta-secret',
+        BETA_TENANT_ID: TENANT,
+        BETA_REDIRECT_URI: GENERIC_CALLBACK,
+      },
+    });
+    try {
+      const cookie = await login(envBeta.app, ADMIN.email, ADMIN.password);
+      const flow = async () => {
+        const start = await envBeta.app.inject({ method: 'GET', url: '/api/auth/oauth/beta' });
+        expect(start.statusCode, start.body).toBe(302);
+        const callback = await signInAtProvider(start.headers.location!, GENERIC_CALLBACK, 'carol');
+        return envBeta.app.inject({
+          method: 'GET',
+          url: `/api/auth/oauth/callback${callback.search}`,
+          headers: { cookie: `oauth_state=${start.cookies.find((c) => c.name === 'oauth_state')!.value}` },
+        });
+      };
+      const unknown = await flow();
+      expect(unknown.statusCode).toBe(403);
+      expect(unknown.json<{ message: string }>().message).toBe('User carol@corp.example is not registered');
+      const on = await envBeta.app.inject({
+        method: 'PATCH',
+        url: '/api/settings/',
+        headers: { cookie },
+        payload: { features: { self_service_onboarding: true } },
+      });
+      expect(on.json<{ oauth: { auto_onboard_users: boolean } }>().oauth.auto_onboard_users).toBe(true);
+      const done = await flow();
+      expect(done.statusCode, done.body).toBe(302);
+      const me = await envBeta.app.inject({
+        method: 'GET',
+        url: '/api/users/me/',
+        headers: { cookie: sessionCookie(done) },
+      });
+      expect(me.json()).toMatchObject({ email: 'carol@corp.example', source: 'beta', role: 'viewer' });
+    } finally {
+      await envBeta.close();
+    }
+  });
+});
+
 describe('identity linking', () => {
   const validate = async (res: Awaited<ReturnType<typeof finish>>) =>
     (await t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie: sessionCookie(res) } })).json<{
-      user: { id: string; role: string };
+      user: { email: string; createdAt: string; role: string };
     }>().user;
   const refusedAsUnlinkable = (res: Awaited<ReturnType<typeof finish>>, email: string, provider: string) => {
     expect(res.statusCode, res.body).toBe(403);
@@ -364,9 +457,9 @@ describe('identity linking', () => {
       noSession(redirected);
     }
     const users = (await t.app.inject({ method: 'GET', url: '/api/users', headers: { cookie: admin } })).json<{
-      users: { email: string; provider: string }[];
+      users: { email: string; source: string }[];
     }>().users;
-    expect(users.find((user) => user.email === ADMIN.email)).toMatchObject({ provider: 'local' });
+    expect(users.find((user) => user.email === ADMIN.email)).toMatchObject({ source: 'local' });
   });
 
   it('links an invitation (created without a password) for the first provider that signs in with a verified e-mail, and no other', async () => {
@@ -377,7 +470,8 @@ describe('identity linking', () => {
       payload: { email: 'invited@corp.example', name: 'Invited', role: 'operator' },
     });
     expect(created.statusCode, created.body).toBe(201);
-    const invitationId = created.json<{ user: { id: string } }>().user.id;
+    // Users have no id in the API: the same account is the same e-mail with the same creation time.
+    const invitation = created.json<{ email: string; createdAt: string }>();
 
     betaIdp.accounts.set('invited-unverified', { tid: TENANT, oid: 'oid-invited', email: 'invited@corp.example' });
     const unverified = await startFlow('beta', 'invited-unverified');
@@ -390,11 +484,11 @@ describe('identity linking', () => {
     alphaIdp.accounts.set('invited', { email: 'invited@corp.example', email_verified: true, hd: 'corp.example' });
     const flow = await startFlow('alpha', 'invited');
     expect(await validate(await finish('alpha', flow.callback, flow.cookie))).toMatchObject({
-      id: invitationId,
+      ...invitation,
       role: 'operator',
     });
     const again = await startFlow('alpha', 'invited');
-    expect((await validate(await finish('alpha', again.callback, again.cookie))).id).toBe(invitationId);
+    expect((await validate(await finish('alpha', again.callback, again.cookie))).createdAt).toBe(invitation.createdAt);
 
     betaIdp.accounts.set('invited', { tid: TENANT, oid: 'oid-invited', email: 'invited@corp.example', xms_edov: true });
     const other = await startFlow('beta', 'invited');
@@ -406,7 +500,7 @@ describe('identity linking', () => {
     const first = await startFlow('alpha', 'onboarded');
     const user = await validate(await finish('alpha', first.callback, first.cookie));
     const second = await startFlow('alpha', 'onboarded');
-    expect((await validate(await finish('alpha', second.callback, second.cookie))).id).toBe(user.id);
+    expect((await validate(await finish('alpha', second.callback, second.cookie))).createdAt).toBe(user.createdAt);
     alphaIdp.accounts.set('onboarded-recycled', {
       email: 'onboarded@corp.example',
       email_verified: true,

@@ -397,16 +397,13 @@ describe.each(ADAPTERS)('RBAC (%s stores)', (adapter) => {
     expect((await call('GET', '/api/clusters/solo?namespace=team-a', undefined, dana)).statusCode).toBe(403);
     expect((await call('GET', '/api/settings/', undefined, dana)).statusCode).toBe(403);
     const me = await call('GET', '/api/auth/validate', undefined, dana);
-    expect(me.json()).toMatchObject({ user: { role: 'team-a-reader', permissions: ['clusters:list'] } });
+    expect(me.json()).toMatchObject({ valid: true, user: { role: 'team-a-reader' } });
 
     // An edit applies to the next request.
     const moved = [{ resource: 'clusters', actions: ['list', 'get'], namespace: 'team-b' }];
     expect((await call('PUT', '/api/rbac/roles/team-a-reader', { rules: moved })).statusCode).toBe(200);
     expect((await list('team-a')).statusCode).toBe(403);
     expect((await list('team-b')).statusCode).toBe(200);
-    expect((await call('GET', '/api/auth/validate', undefined, dana)).json()).toMatchObject({
-      user: { permissions: ['clusters:list', 'clusters:get'] },
-    });
 
     // A role removed behind the server's back leaves its holders without permissions: 403, never 500.
     await t.backdoor.editRbac(JSON.stringify({ roles: [] }));
@@ -414,7 +411,7 @@ describe.each(ADAPTERS)('RBAC (%s stores)', (adapter) => {
     expect((await call('GET', '/api/rbac/roles/team-a-reader')).statusCode).toBe(404);
     const orphan = await call('GET', '/api/auth/validate', undefined, dana);
     expect(orphan.statusCode).toBe(200);
-    expect(orphan.json()).toMatchObject({ user: { role: 'team-a-reader', permissions: [] } });
+    expect(orphan.json()).toMatchObject({ user: { role: 'team-a-reader' } });
     await assignRole(t, 'dana@corp.example', 'viewer');
   });
 

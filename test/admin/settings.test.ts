@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../src/admin/settings/schemas.js';
+import { DEFAULT_SETTINGS, settingsView, type Settings } from '../../src/admin/settings/schemas.js';
+import { NO_WAY_TO_SIGN_IN } from '../../src/admin/oauth/providers.js';
 import { ADAPTERS, ADMIN, sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 
 describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
@@ -40,10 +41,89 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
     expect(await t.backdoor.settingsText()).toBe(before);
   });
 
-  it('starts from the documented defaults', async () => {
+  it('starts from the documented defaults, leaving out e-mail fields that are unset', async () => {
     const res = await get();
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual(DEFAULT_SETTINGS);
+    expect(res.json()).toEqual(settingsView(DEFAULT_SETTINGS));
+    // "" would fail the documented format: email of alpha_workspace.admin_email.
+    expect(res.json<Settings>().alpha_workspace).toEqual({ domain: '', private_key_secret_ref: '' });
+  });
+
+  it('shows alpha_workspace e-mails once set, and leaves them out again once cleared', async () => {
+    const set = await patch({ alpha_workspace: { admin_email: 'directory-admin@corp.example' } });
+    expect(set.json<Settings>().alpha_workspace.admin_email).toBe('directory-admin@corp.example');
+    expect((await get()).json<Settings>().alpha_workspace.admin_email).toBe('directory-admin@corp.example');
+    const cleared = await patch({ alpha_workspace: { admin_email: '' } });
+    expect(cleared.json<Settings>().alpha_workspace).not.toHaveProperty('admin_email');
+    expect((await stored())!.alpha_workspace!.admin_email).toBe('');
+  });
+
+  it('refuses (400, nothing stored) settings that would leave nobody a way to sign in', async () => {
+    const before = await t.backdoor.settingsText();
+    const refused = (res: { statusCode: number; json: () => unknown }) => {
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: NO_WAY_TO_SIGN_IN });
+    };
+    refused(await patch({ features: { local_users_enabled: false } }));
+    // A provider that is configured but switched off, or switched on but incomplete, is no way in either.
+    refused(
+      await patch({
+        features: { local_users_enabled: false, oauth2_enabled: false },
+        alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth' },
+      }),
+    );
+    refused(await patch({ features: { local_users_enabled: false }, alpha_oauth: { client_id: 'alpha-client' } }));
+    // The Secret a refused save names is not written either.
+    refused(
+      await patch({
+        features: { local_users_enabled: false },
+        beta_oauth: { client_id: 'beta-client', client_secret_secret_ref: 'beta-oauth', client_secret: 'x-secret' },
+      }),
+    );
+    expect(await t.backdoor.secret('beta-oauth')).toBeUndefined();
+    expect(await t.backdoor.settingsText()).toBe(before);
+    // With a provider configured and OAuth on, local sign-in may go; the provider may not follow it then.
+    const off = await patch({
+      features: { local_users_enabled: false },
+      alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth' },
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    refused(await patch({ features: { oauth2_enabled: false } }));
+    refused(await patch({ alpha_oauth: { client_id: '' } }));
+    const restored = await patch({ features: { local_users_enabled: true }, alpha_oauth: { client_id: '' } });
+    expect(restored.statusCode, restored.body).toBe(200);
+  });
+
+  it('treats features.self_service_onboarding and oauth.auto_onboard_users as one switch', async () => {
+    const onboarding = (document: Settings) => [
+      document.features.self_service_onboarding,
+      document.oauth.auto_onboard_users,
+    ];
+    expect(onboarding((await patch({ features: { self_service_onboarding: true } })).json())).toEqual([true, true]);
+    expect(onboarding((await get()).json())).toEqual([true, true]);
+    expect(onboarding((await stored()) as unknown as Settings)).toEqual([true, true]);
+    expect(onboarding((await patch({ oauth: { auto_onboard_users: false } })).json())).toEqual([false, false]);
+    expect(onboarding((await stored()) as unknown as Settings)).toEqual([false, false]);
+    const both = await patch({ features: { self_service_onboarding: true }, oauth: { auto_onboard_users: true } });
+    expect(onboarding(both.json())).toEqual([true, true]);
+    const before = await t.backdoor.settingsText();
+    const conflicting = await patch({
+      features: { self_service_onboarding: false },
+      oauth: { auto_onboard_users: true },
+    });
+    expect(conflicting.statusCode).toBe(400);
+    expect(await t.backdoor.settingsText()).toBe(before);
+    // A document written before the two were joined (only the older name acted) keeps auto-onboarding on.
+    const current = JSON.parse(before!) as Record<string, Record<string, unknown>>;
+    await t.backdoor.editSettings(
+      JSON.stringify({
+        ...current,
+        features: { ...current.features, self_service_onboarding: false },
+        oauth: { ...current.oauth, auto_onboard_users: true },
+      }),
+    );
+    expect(onboarding((await get()).json())).toEqual([true, true]);
+    expect(onboarding((await patch({ features: { self_service_onboarding: false } })).json())).toEqual([false, false]);
   });
 
   it('asks for a session first (401), then for the permission (403 with the seed message)', async () => {
@@ -84,7 +164,7 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
     expect(document.features).toEqual({ ...DEFAULT_SETTINGS.features, multi_cluster_mode: true });
     expect(document.retention).toEqual({ audit_log_retention_days: 90, metrics_retention_days: 14 });
     expect(document.ui).toEqual({ theme: 'dark' });
-    expect(await stored()).toEqual(document);
+    expect(settingsView((await stored()) as unknown as Settings)).toEqual(document);
     expect(await (await get()).json()).toEqual(document);
   });
 

@@ -66,14 +66,13 @@ describe('admin user list in memory', () => {
     });
     expect(created.statusCode).toBe(201);
     const operator = await login(app.app, 'op@corp.example', 'op-password-1');
-    const id = created.json<{ user: { id: string } }>().user.id;
     expect(
       (
         await app.app.inject({
           method: 'PATCH',
-          url: `/api/users/${id}`,
+          url: '/api/users/op@corp.example',
           headers: { cookie: admin },
-          payload: { disabled: true },
+          payload: { status: 'disabled' },
         })
       ).statusCode,
     ).toBe(200);

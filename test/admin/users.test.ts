@@ -1,111 +1,187 @@
 import { describe, expect, it } from 'vitest';
-import { ADAPTERS, ADMIN, login, useAdminApp } from '../support/admin.js';
+import { ADAPTERS, ADMIN, login, sessionCookie, useAdminApp } from '../support/admin.js';
 
-describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
-  const t = useAdminApp(adapter);
+interface User {
+  email: string;
+  name?: string;
+  role: string;
+  source: string;
+  status: string;
+  createdAt: string;
+  lastLogin?: string;
+  mustChangePassword?: boolean;
+}
+
+describe.each(ADAPTERS)('admin users by e-mail (%s stores)', (adapter) => {
+  // Many sign-ins from one address: the per-address budget is tested in test/reliability/login-limits.test.ts.
+  const t = useAdminApp({ adapter, env: { LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '1000' } });
   const admin = t.as('admin');
-  const users = async () =>
-    (await admin.inject({ method: 'GET', url: '/api/users' })).json<{
-      users: { id: string; email: string; role: string; disabled: boolean }[];
-    }>().users;
   const storedUsers = async () =>
     JSON.parse((await t.backdoor.secret('graphdb-admin-users'))!['users.json']!) as {
       email: string;
       passwordHash?: string;
+      mustChangePassword?: boolean;
     }[];
+  const list = async (query = '') => {
+    const res = await admin.inject({ method: 'GET', url: `/api/users/${query}` });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<{ users: User[]; pagination: Record<string, number> }>();
+  };
 
-  it('lists users with their permissions, and never their password hashes', async () => {
-    const res = await admin.inject({ method: 'GET', url: '/api/users' });
-    expect(res.statusCode).toBe(200);
-    const list = res.json<{ users: Record<string, unknown>[] }>().users;
-    expect(list.map((u) => u.email)).toEqual([ADMIN.email, 'operator@corp.example', 'viewer@corp.example']);
-    expect(list[0]).toMatchObject({
+  it('lists users as the real User objects, never with ids or password hashes, under both spellings', async () => {
+    const { users, pagination } = await list();
+    expect(users.map((u) => u.email)).toEqual([ADMIN.email, 'operator@corp.example', 'viewer@corp.example']);
+    expect(users[0]).toEqual({
+      email: ADMIN.email,
+      name: 'Administrator',
       role: 'admin',
-      provider: 'local',
-      disabled: false,
-      lastLoginAt: expect.any(String) as unknown,
+      source: 'local',
+      status: 'active',
+      createdAt: expect.any(String) as unknown,
+      lastLogin: expect.any(String) as unknown,
+      mustChangePassword: false,
     });
-    expect(res.body).not.toContain('scrypt');
+    expect(pagination).toEqual({ page: 1, limit: 50, total: 3, totalPages: 1 });
+    const bare = await admin.inject({ method: 'GET', url: '/api/users' });
+    expect(bare.json()).toEqual({ users, pagination });
+    expect(bare.body).not.toContain('scrypt');
+    expect(bare.body).not.toMatch(/"id"/);
   });
 
-  it('creates users, refusing duplicates (409) and bad input (400)', async () => {
+  it('filters by role and status and pages with page and limit; bad values are 400', async () => {
+    expect((await list('?role=viewer')).users.map((u) => u.email)).toEqual(['viewer@corp.example']);
+    expect((await list('?role=nobody')).pagination).toEqual({ page: 1, limit: 50, total: 0, totalPages: 0 });
+    expect((await list('?status=disabled')).users).toEqual([]);
+    const second = await list('?limit=2&page=2');
+    expect(second.users.map((u) => u.email)).toEqual(['viewer@corp.example']);
+    expect(second.pagination).toEqual({ page: 2, limit: 2, total: 3, totalPages: 2 });
+    expect((await list('?limit=2&page=3')).users).toEqual([]);
+    for (const query of ['?page=0', '?limit=0', '?limit=101', '?status=gone', '?page=x']) {
+      const res = await admin.inject({ method: 'GET', url: `/api/users/${query}` });
+      expect(res.statusCode, query).toBe(400);
+      expect(res.json<{ error: string }>().error).toBe('Bad Request');
+    }
+  });
+
+  it('creates users (201 User), refusing duplicates (409) and bad input (400) without storing anything', async () => {
     const res = await admin.inject({
       method: 'POST',
-      url: '/api/users',
-      payload: {
-        email: 'new@corp.example',
-        name: 'New',
-        role: 'operator',
-        password: 'new-password-1',
-      },
+      url: '/api/users/',
+      payload: { email: 'new@corp.example', name: 'New', role: 'operator', password: 'new-password-1' },
     });
-    expect(res.statusCode).toBe(201);
-    expect(res.json<{ user: Record<string, unknown> }>().user).toMatchObject({
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toEqual({
       email: 'new@corp.example',
+      name: 'New',
       role: 'operator',
-      disabled: false,
-      lastLoginAt: null,
+      source: 'local',
+      status: 'active',
+      createdAt: expect.any(String) as unknown,
+      mustChangePassword: false,
     });
     expect((await storedUsers()).find((u) => u.email === 'new@corp.example')?.passwordHash).toMatch(/^scrypt\$/);
-    const dup = await admin.inject({
+    const invited = await admin.inject({
       method: 'POST',
       url: '/api/users',
+      payload: { email: 'sso@corp.example', role: 'viewer', source: 'alpha', status: 'disabled' },
+    });
+    expect(invited.json()).toMatchObject({
+      email: 'sso@corp.example',
+      name: 'sso@corp.example',
+      source: 'alpha',
+      status: 'disabled',
+    });
+    const dup = await admin.inject({
+      method: 'POST',
+      url: '/api/users/',
       payload: { email: 'NEW@corp.example', name: 'Dup', role: 'viewer' },
     });
     expect(dup.statusCode).toBe(409);
     expect(dup.json()).toEqual({ statusCode: 409, error: 'Conflict', message: 'User NEW@corp.example already exists' });
     const before = await t.backdoor.secret('graphdb-admin-users');
     for (const body of [
-      { email: 'not-an-email', name: 'x', role: 'viewer' },
-      { email: 'x@corp.example', name: 'x', role: 'superuser' },
-      { email: 'x@corp.example', name: 'x', role: 'viewer', password: 'short' },
+      { email: 'not-an-email', role: 'viewer' },
+      { email: 'x@corp.example', role: 'superuser' },
+      { email: 'x@corp.example', role: '' },
+      { email: 'x@corp.example', role: 'viewer', password: 'short' },
       { email: 'x@corp.example', name: '', role: 'viewer' },
-      { email: 'x@corp.example', name: 'x', role: 'viewer', isAdmin: true },
+      { email: 'x@corp.example', role: 'viewer', isAdmin: true },
+      { email: 'x@corp.example', role: 'viewer', status: 'sleeping' },
+      { email: 'x@corp.example', role: 'viewer', source: 'okta' },
+      // A password belongs to local users only.
+      { email: 'x@corp.example', role: 'viewer', source: 'beta', password: 'beta-password-1' },
       // RFC 5321 allows 64 characters before the @; a longer address would not pass the documented format.
-      { email: `${'a'.repeat(65)}@corp.example`, name: 'x', role: 'viewer' },
+      { email: `${'a'.repeat(65)}@corp.example`, role: 'viewer' },
     ]) {
-      const bad = await admin.inject({ method: 'POST', url: '/api/users', payload: body });
+      const bad = await admin.inject({ method: 'POST', url: '/api/users/', payload: body });
       expect(bad.statusCode, JSON.stringify(body)).toBe(400);
     }
+    const unknownRole = await admin.inject({
+      method: 'POST',
+      url: '/api/users/',
+      payload: { email: 'x@corp.example', role: 'superuser' },
+    });
+    expect(unknownRole.json<{ message: string }>().message).toBe(
+      'Unknown role superuser; the roles are listed by GET /api/rbac/roles',
+    );
     expect(await t.backdoor.secret('graphdb-admin-users')).toEqual(before);
   });
 
-  it('updates name, role, password and the disabled flag', async () => {
-    const target = (await users()).find((u) => u.email === 'new@corp.example')!;
-    const res = await admin.inject({
+  it('reads, updates and deletes a user by e-mail, in any case; unknown e-mails are 404, other keys 400', async () => {
+    const got = await admin.inject({ method: 'GET', url: '/api/users/New@Corp.Example' });
+    expect(got.statusCode).toBe(200);
+    expect(got.json()).toMatchObject({ email: 'new@corp.example', role: 'operator' });
+    const patched = await admin.inject({
       method: 'PATCH',
-      url: `/api/users/${target.id}`,
-      payload: {
-        name: 'Renamed',
-        role: 'viewer',
-        password: 'changed-password-1',
-      },
+      url: '/api/users/new@corp.example',
+      payload: { name: 'Renamed', role: 'viewer', status: 'disabled' },
     });
-    expect(res.statusCode).toBe(200);
-    expect(res.json<{ user: Record<string, unknown> }>().user).toMatchObject({ name: 'Renamed', role: 'viewer' });
-    await login(t.app, 'new@corp.example', 'changed-password-1');
-    expect(
-      (
-        await admin.inject({
-          method: 'PATCH',
-          url: '/api/users/00000000-0000-4000-8000-000000000000',
-          payload: { name: 'x' },
-        })
-      ).statusCode,
-    ).toBe(404);
-    expect(
-      (await admin.inject({ method: 'PATCH', url: '/api/users/not-a-uuid', payload: { name: 'x' } })).statusCode,
-    ).toBe(400);
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(patched.json()).toMatchObject({
+      email: 'new@corp.example',
+      name: 'Renamed',
+      role: 'viewer',
+      status: 'disabled',
+    });
+    expect((await list('?status=disabled')).users.map((u) => u.email)).toEqual([
+      'new@corp.example',
+      'sso@corp.example',
+    ]);
+    for (const [method, url, payload] of [
+      ['GET', '/api/users/ghost@corp.example', undefined],
+      ['PATCH', '/api/users/ghost@corp.example', { name: 'x' }],
+      ['DELETE', '/api/users/ghost@corp.example', undefined],
+      ['POST', '/api/users/ghost@corp.example/reset-password', {}],
+    ] as const) {
+      const res = await admin.inject({ method, url, payload });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'User ghost@corp.example not found' });
+    }
+    for (const [method, url, payload] of [
+      ['GET', '/api/users/00000000-0000-4000-8000-000000000000', undefined],
+      ['PATCH', '/api/users/not-an-email', { name: 'x' }],
+      ['PATCH', '/api/users/new@corp.example', { disabled: true }],
+      ['PATCH', '/api/users/new@corp.example', { password: 'new-password-2' }],
+      ['PATCH', '/api/users/new@corp.example', { role: 'root' }],
+      ['PATCH', '/api/users/new@corp.example', { status: 'paused' }],
+    ] as const) {
+      const res = await admin.inject({ method, url, payload });
+      expect(res.statusCode, `${method} ${url} ${JSON.stringify(payload)}`).toBe(400);
+    }
+    const removed = await admin.inject({ method: 'DELETE', url: '/api/users/new@corp.example' });
+    expect(removed.statusCode).toBe(204);
+    expect(removed.body).toBe('');
+    expect((await storedUsers()).some((u) => u.email === 'new@corp.example')).toBe(false);
+    expect((await admin.inject({ method: 'GET', url: '/api/users/new@corp.example' })).statusCode).toBe(404);
   });
 
   it('never demotes, disables or deletes the last enabled admin (409)', async () => {
-    const firstAdmin = (await users()).find((u) => u.email === ADMIN.email)!;
     for (const [method, payload] of [
       ['PATCH', { role: 'operator' }],
-      ['PATCH', { disabled: true }],
+      ['PATCH', { status: 'disabled' }],
       ['DELETE', undefined],
     ] as const) {
-      const res = await admin.inject({ method, url: `/api/users/${firstAdmin.id}`, payload });
+      const res = await admin.inject({ method, url: `/api/users/${ADMIN.email}`, payload });
       expect(res.statusCode).toBe(409);
       expect(res.json()).toEqual({
         statusCode: 409,
@@ -113,63 +189,188 @@ describe.each(ADAPTERS)('admin users (%s stores)', (adapter) => {
         message: 'The last enabled admin cannot be demoted, disabled or deleted',
       });
     }
-    const second = await admin.inject({
+    await admin.inject({
       method: 'POST',
-      url: '/api/users',
-      payload: {
-        email: 'admin2@corp.example',
-        name: 'Second',
-        role: 'admin',
-        password: 'admin2-password',
-      },
+      url: '/api/users/',
+      payload: { email: 'admin2@corp.example', name: 'Second', role: 'admin', password: 'admin2-password' },
     });
-    const secondId = second.json<{ user: { id: string } }>().user.id;
+    const demoted = await admin.inject({
+      method: 'PATCH',
+      url: `/api/users/${ADMIN.email}`,
+      payload: { role: 'operator' },
+    });
+    expect(demoted.statusCode).toBe(200);
+    // Demoting oneself ends one's sessions; the response renews the caller's, now as operator.
+    const asOperator = t.withCookie(sessionCookie(demoted));
+    expect((await asOperator.inject({ method: 'GET', url: '/api/users/' })).statusCode).toBe(403);
+    const second = t.withCookie(await login(t.app, 'admin2@corp.example', 'admin2-password'));
+    expect((await second.inject({ method: 'DELETE', url: '/api/users/admin2@corp.example' })).statusCode).toBe(409);
     expect(
-      (await admin.inject({ method: 'PATCH', url: `/api/users/${firstAdmin.id}`, payload: { role: 'operator' } }))
+      (await second.inject({ method: 'PATCH', url: `/api/users/${ADMIN.email}`, payload: { role: 'admin' } }))
         .statusCode,
     ).toBe(200);
-    expect(
-      (
-        await t
-          .withCookie(await login(t.app, 'admin2@corp.example', 'admin2-password'))
-          .inject({ method: 'DELETE', url: `/api/users/${secondId}` })
-      ).statusCode,
-    ).toBe(409);
-    const restore = await login(t.app, 'admin2@corp.example', 'admin2-password');
-    expect(
-      (
-        await t
-          .withCookie(restore)
-          .inject({ method: 'PATCH', url: `/api/users/${firstAdmin.id}`, payload: { role: 'admin' } })
-      ).statusCode,
-    ).toBe(200);
-    // Each role change ended the first admin's sessions: the later tests sign in again.
     t.sessions.admin = await login(t.app, ADMIN.email, ADMIN.password);
-    const removed = await admin.inject({ method: 'DELETE', url: `/api/users/${secondId}` });
-    expect(removed.json()).toEqual({ message: 'User deleted' });
-    expect((await users()).some((u) => u.id === secondId)).toBe(false);
+    expect((await admin.inject({ method: 'DELETE', url: '/api/users/admin2@corp.example' })).statusCode).toBe(204);
   });
 
-  it('requires users:list / users:create in the server namespace', async () => {
-    const opList = await t.as('operator').inject({ method: 'GET', url: '/api/users' });
-    expect(opList.statusCode).toBe(403);
-    expect(opList.json()).toEqual({
+  it('requires users:list/get/create/update/delete in the server namespace', async () => {
+    const forbidden = (action: string) => ({
       statusCode: 403,
       error: 'Forbidden',
-      message: 'Insufficient permissions for users:list in namespace graphdb-system',
+      message: `Insufficient permissions for users:${action} in namespace graphdb-system`,
     });
-    const viewerCreate = await t.as('viewer').inject({
+    const operator = t.as('operator');
+    expect((await operator.inject({ method: 'GET', url: '/api/users/' })).json()).toEqual(forbidden('list'));
+    expect((await operator.inject({ method: 'GET', url: `/api/users/${ADMIN.email}` })).json()).toEqual(
+      forbidden('get'),
+    );
+    expect(
+      (
+        await t
+          .as('viewer')
+          .inject({ method: 'POST', url: '/api/users/', payload: { email: 'v2@corp.example', role: 'admin' } })
+      ).json(),
+    ).toEqual(forbidden('create'));
+    expect(
+      (
+        await operator.inject({ method: 'PATCH', url: '/api/users/viewer@corp.example', payload: { role: 'admin' } })
+      ).json(),
+    ).toEqual(forbidden('update'));
+    expect(
+      (
+        await operator.inject({ method: 'POST', url: '/api/users/viewer@corp.example/reset-password', payload: {} })
+      ).json(),
+    ).toEqual(forbidden('update'));
+    expect((await operator.inject({ method: 'DELETE', url: '/api/users/viewer@corp.example' })).json()).toEqual(
+      forbidden('delete'),
+    );
+    expect((await t.app.inject({ method: 'GET', url: '/api/users/' })).statusCode).toBe(401);
+  });
+
+  it('resets a password: a random temporary one answered once, stored as its scrypt hash, sessions ended, change required', async () => {
+    const viewer = await login(t.app, 'viewer@corp.example', 'viewer-password-1');
+    const res = await admin.inject({
       method: 'POST',
-      url: '/api/users',
-      payload: { email: 'v2@corp.example', name: 'v', role: 'admin' },
+      url: '/api/users/viewer@corp.example/reset-password',
+      payload: {},
     });
-    expect(viewerCreate.json()).toEqual({
-      statusCode: 403,
-      error: 'Forbidden',
-      message: 'Insufficient permissions for users:create in namespace graphdb-system',
+    expect(res.statusCode, res.body).toBe(200);
+    const { message, tempPassword } = res.json<{ message: string; tempPassword: string }>();
+    expect(message).toBe('Password reset successfully');
+    expect(tempPassword).toMatch(/^[\w-]{24}$/);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const again = (
+      await admin.inject({ method: 'POST', url: '/api/users/viewer@corp.example/reset-password', payload: {} })
+    ).json<{ tempPassword: string }>().tempPassword;
+    expect(again).not.toBe(tempPassword);
+    const stored = (await storedUsers()).find((u) => u.email === 'viewer@corp.example')!;
+    expect(stored.mustChangePassword).toBe(true);
+    expect(JSON.stringify(await t.backdoor.secret('graphdb-admin-users'))).not.toContain(again);
+    expect(t.logs.text).not.toContain(again);
+    // The old session and the old password are over; the temporary one signs in.
+    expect((await t.withCookie(viewer).inject({ method: 'GET', url: '/api/auth/validate' })).statusCode).toBe(401);
+    const old = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'viewer@corp.example', password: 'viewer-password-1' },
     });
-    const anonymous = await t.app.inject({ method: 'GET', url: '/api/users' });
-    expect(anonymous.statusCode).toBe(401);
+    expect(old.statusCode).toBe(401);
+    const signedIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'viewer@corp.example', password: again },
+    });
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json()).toMatchObject({ email: 'viewer@corp.example', mustChangePassword: true });
+    expect(
+      (await admin.inject({ method: 'POST', url: '/api/users/sso@corp.example/reset-password', payload: {} })).json(),
+    ).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'User sso@corp.example signs in with alpha and has no password to reset',
+    });
+    expect(
+      (
+        await admin.inject({
+          method: 'POST',
+          url: '/api/users/viewer@corp.example/reset-password',
+          payload: { password: 'x' },
+        })
+      ).statusCode,
+    ).toBe(400);
+  });
+
+  it('lets a session that must change its password only validate, read its profile, change it and sign out', async () => {
+    const { tempPassword } = (
+      await admin.inject({ method: 'POST', url: '/api/users/viewer@corp.example/reset-password', payload: {} })
+    ).json<{ tempPassword: string }>();
+    const cookie = await login(t.app, 'viewer@corp.example', tempPassword);
+    const me = t.withCookie(cookie);
+    expect((await me.inject({ method: 'GET', url: '/api/auth/validate' })).json()).toMatchObject({
+      valid: true,
+      user: { email: 'viewer@corp.example', mustChangePassword: true },
+    });
+    expect((await me.inject({ method: 'GET', url: '/api/users/me/' })).json()).toMatchObject({
+      email: 'viewer@corp.example',
+      mustChangePassword: true,
+    });
+    for (const [method, url] of [
+      ['GET', '/api/clusters'],
+      ['GET', '/api/settings/'],
+      ['GET', '/api/users/'],
+      ['GET', '/api/users/viewer@corp.example'],
+    ] as const) {
+      const res = await me.inject({ method, url });
+      expect(res.json(), url).toEqual({ statusCode: 403, error: 'Forbidden', message: 'Password change required' });
+    }
+    const changed = await me.inject({
+      method: 'PATCH',
+      url: '/api/users/me/password',
+      payload: { currentPassword: tempPassword, newPassword: 'viewer-password-1' },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toEqual({ message: 'Password changed successfully' });
+    const renewed = t.withCookie(sessionCookie(changed));
+    expect((await renewed.inject({ method: 'GET', url: '/api/users/me' })).json()).toMatchObject({
+      mustChangePassword: false,
+    });
+    expect((await renewed.inject({ method: 'GET', url: '/api/clusters' })).statusCode).toBe(200);
+    expect((await me.inject({ method: 'GET', url: '/api/auth/validate' })).statusCode).toBe(401);
+    t.sessions.viewer = await login(t.app, 'viewer@corp.example', 'viewer-password-1');
+  });
+
+  it("changes one's own password: 401 for a wrong current one, 400 for a short new one, other sessions ended", async () => {
+    const here = await login(t.app, 'operator@corp.example', 'operator-password-1');
+    const elsewhere = await login(t.app, 'operator@corp.example', 'operator-password-1');
+    const me = t.withCookie(here);
+    const change = (payload: unknown) => me.inject({ method: 'PATCH', url: '/api/users/me/password', payload });
+    const wrong = await change({ currentPassword: 'not-my-password', newPassword: 'operator-password-2' });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Current password is incorrect' });
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+    for (const payload of [
+      { currentPassword: 'operator-password-1', newPassword: 'short' },
+      { currentPassword: '', newPassword: 'operator-password-2' },
+      { newPassword: 'operator-password-2' },
+      { currentPassword: 'operator-password-1', newPassword: 'operator-password-1' },
+    ])
+      expect((await change(payload)).statusCode, JSON.stringify(payload)).toBe(400);
+    expect((await t.withCookie(elsewhere).inject({ method: 'GET', url: '/api/auth/validate' })).statusCode).toBe(200);
+    const ok = await change({ currentPassword: 'operator-password-1', newPassword: 'operator-password-2' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    for (const cookie of [here, elsewhere])
+      expect((await t.withCookie(cookie).inject({ method: 'GET', url: '/api/auth/validate' })).statusCode).toBe(401);
+    expect((await t.withCookie(sessionCookie(ok)).inject({ method: 'GET', url: '/api/users/me/' })).statusCode).toBe(
+      200,
+    );
+    t.sessions.operator = await login(t.app, 'operator@corp.example', 'operator-password-2');
+    expect(t.logs.text).not.toContain('operator-password-2');
+    const sso = await admin.inject({
+      method: 'PATCH',
+      url: '/api/users/sso@corp.example',
+      payload: { status: 'active' },
+    });
+    expect(sso.statusCode).toBe(200);
   });
 });
 

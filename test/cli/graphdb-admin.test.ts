@@ -232,7 +232,9 @@ describe('graphdb-admin', () => {
     expect((await cli(['users', 'set-role', 'viewer@corp.example', 'operator'])).code).toBe(0);
     expect((await cli(['users', 'set-role', 'viewer@corp.example', 'viewer'])).code).toBe(0);
     const list = await cli(['users', 'list']);
-    expect(list.stdout).toMatch(/^viewer@corp\.example\s+Vera\s+viewer\s+local\s+false/m);
+    expect(list.stdout).toMatch(/^viewer@corp\.example\s+Vera\s+viewer\s+local\s+active/m);
+    expect((await cli(['users', 'list', '--role', 'viewer', '--json'])).stdout).toContain('viewer@corp.example');
+    expect(JSON.parse((await cli(['users', 'list', '--role', 'operator', '--json'])).stdout)).toEqual([]);
     expect((await cli(['users', 'set-role', 'ghost@corp.example', 'viewer'])).code).toBe(5);
 
     const adminSession = path.join(configDir, 'session.json');
@@ -256,10 +258,45 @@ describe('graphdb-admin', () => {
     ).toBe(0);
     expect((await cli(['users', 'disable', 'viewer@corp.example'])).code).toBe(0);
     expect(JSON.parse((await cli(['users', 'list', '--json'])).stdout)).toContainEqual(
-      expect.objectContaining({ email: 'viewer@corp.example', disabled: true }),
+      expect.objectContaining({ email: 'viewer@corp.example', status: 'disabled' }),
     );
     expect((await cli(['users', 'remove', 'viewer@corp.example'])).code).toBe(0);
     expect((await cli(['users', 'list'])).stdout).not.toContain('viewer@corp.example');
+  });
+
+  it('resets a password to a temporary one that must be changed before anything else', async () => {
+    const add = await cli(
+      ['users', 'add', 'temp@corp.example', '--role', 'viewer', '--password-stdin'],
+      'temp-password-1',
+    );
+    expect(add.code, add.stderr).toBe(0);
+    const reset = await cli(['users', 'reset-password', 'temp@corp.example', '--json']);
+    expect(reset.code, reset.stderr).toBe(0);
+    const { tempPassword } = JSON.parse(reset.stdout) as { tempPassword: string };
+    expect(tempPassword).toMatch(/^[\w-]{24}$/);
+    expect((await cli(['users', 'reset-password', 'ghost@corp.example'])).code).toBe(5);
+
+    const signIn = await cli(
+      ['login', '--server', server, '--email', 'temp@corp.example', '--password-stdin'],
+      tempPassword,
+    );
+    expect(signIn.code, signIn.stderr).toBe(0);
+    expect(signIn.stdout).toContain('graphdb-admin change-password');
+    const blocked = await cli(['clusters', 'list']);
+    expect(blocked.code).toBe(4);
+    expect(blocked.stderr).toContain('Password change required');
+    expect((await cli(['change-password', '--password-stdin'], `wrong\ntemp-password-2\n`)).code).toBe(3);
+    const changed = await cli(['change-password', '--password-stdin'], `${tempPassword}\ntemp-password-2\n`);
+    expect(changed.code, changed.stderr).toBe(0);
+    // The renewed session was saved: the next command works without signing in again.
+    expect((await cli(['clusters', 'list'])).code).toBe(0);
+    expect(JSON.parse((await cli(['whoami', '--json'])).stdout)).toMatchObject({
+      user: { email: 'temp@corp.example', mustChangePassword: false },
+    });
+    expect(
+      (await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], ADMIN.password)).code,
+    ).toBe(0);
+    expect((await cli(['users', 'remove', 'temp@corp.example'])).code).toBe(0);
   });
 
   it('documents every command with --help', async () => {
@@ -270,6 +307,8 @@ describe('graphdb-admin', () => {
       ['clusters', 'scale'],
       ['clusters', 'reconfigure'],
       ['users', 'add'],
+      ['users', 'reset-password'],
+      ['change-password'],
     ]) {
       const help = await cli([...args, '--help']);
       expect(help.code, args.join(' ')).toBe(0);

@@ -155,6 +155,22 @@ describe('the Helm chart', () => {
         verbs: ['get', 'list', 'create'],
       },
     ]);
+    // issue 19: the system routes' cluster-scoped reads, list only, and only with multiClusterRbac.
+    const clusterReads = find(manifests, 'ClusterRole', 'graphdb-admin-server-cluster-reads') as unknown as {
+      rules: unknown[];
+    };
+    expect(clusterReads.rules).toEqual([
+      { apiGroups: [''], resources: ['namespaces'], verbs: ['list'] },
+      { apiGroups: ['storage.k8s.io'], resources: ['storageclasses'], verbs: ['list'] },
+      { apiGroups: ['apps.kubeblocks.io'], resources: ['componentversions'], verbs: ['list'] },
+    ]);
+    expect(find(manifests, 'ClusterRoleBinding', 'graphdb-admin-server-cluster-reads')).toMatchObject({
+      roleRef: { kind: 'ClusterRole', name: 'graphdb-admin-server-cluster-reads' },
+      subjects: [{ kind: 'ServiceAccount', name: 'graphdb-admin-server', namespace: 'graphdb-system' }],
+    });
+    const single = await template();
+    expect(single.filter((m) => m.metadata.name === 'graphdb-admin-server-cluster-reads')).toEqual([]);
+    expect(single.some((m) => m.kind === 'ClusterRole' || m.kind === 'ClusterRoleBinding')).toBe(false);
   });
 
   it('seeds the RBAC ConfigMap only when asked, with a document the server reads, and refuses invalid roles', async () => {

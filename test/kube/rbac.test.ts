@@ -306,6 +306,9 @@ describe('the server end to end on a real API server: its audited requests again
     await succeeds('operator', { method: 'GET', url: '/api/clusters?namespace=team-b' });
     await succeeds('operator', { method: 'POST', url: '/api/clusters/solo/restart', payload: {} });
     await succeeds('operator', { method: 'GET', url: '/api/clusters/solo/operations' });
+    // issue 19: in multi-cluster mode the system routes list cluster-scoped objects through the cluster-reads role.
+    for (const url of ['namespaces', 'storage-classes', 'falkordb-versions', 'cluster-resources'])
+      await succeeds('viewer', { method: 'GET', url: `/api/system/${url}` });
     audit = (await t.real!.api.audit()).filter((record) => record.user === t.real!.serverUser);
   });
 
@@ -325,6 +328,9 @@ describe('the server end to end on a real API server: its audited requests again
     expect(used).toEqual(
       [
         'list apps.kubeblocks.io/clusters',
+        'list apps.kubeblocks.io/componentversions',
+        'list namespaces',
+        'list storage.k8s.io/storageclasses',
         'create configmaps',
         'create operations.kubeblocks.io/opsrequests',
         'create secrets',

@@ -14,6 +14,7 @@ import {
 import { createFileAdminStores } from '../../src/platform/stores/file-stores.js';
 import type { ClusterPort } from '../../src/platform/clusters/cluster-port.js';
 import { createKubeBlocksClusters, detectKubeBlocks } from '../../src/platform/kubernetes/kubeblocks.js';
+import { createKubeClusterInfo } from '../../src/platform/kubernetes/kube-cluster-info.js';
 import { ApiException, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import type { AdminStores } from '../../src/platform/stores/ports.js';
@@ -301,6 +302,12 @@ async function startWith(
     } else
       clusters = createKubeBlocksClusters(kubeConfig, pino({ level: 'silent' }), await detectKubeBlocks(kubeConfig));
   }
+  // As services.ts: with Kubernetes, the cluster-scoped facts of the system routes and diagnostics.
+  const clusterInfo = kubeconfigPath
+    ? createKubeClusterInfo(loadKubeConfig({ kind: 'kubeconfig', path: kubeconfigPath }), (kind) =>
+        kubeErrors.push(kind),
+      )
+    : undefined;
   const t = await startTestApp({
     falkordb: options.falkordb,
     env: { SETTINGS_REFRESH_MS: '0', PUBLIC_ORIGIN: 'https://admin.corp.example', ...options.env },
@@ -309,6 +316,7 @@ async function startWith(
       firstAdmin: { email: ADMIN.email, password: ADMIN.password },
       now: options.now,
       clusters,
+      clusterInfo,
     },
   });
   return {

@@ -5,10 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
+import { multistream, pino } from 'pino';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { loggerOptions } from '../../src/shared/logging.js';
+import { LogRing } from '../../src/shared/log-ring.js';
 import {
   closeRedisConnection,
   createRedisConnection,
@@ -75,12 +76,20 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
   });
   const logs = new LogCapture();
-  const logger = pino(loggerOptions(config.logLevel), logs.stream);
+  // As main.ts: the captured lines, and the in-memory ring diagnostics read.
+  const recentLogs = new LogRing();
+  const logger = pino(
+    loggerOptions(config.logLevel),
+    multistream([
+      { level: 'trace', stream: logs.stream },
+      { level: 'trace', stream: recentLogs },
+    ]),
+  );
   const tokenStore = createRedisConnection(storeUrl, logger);
   await tokenStore.connect();
   const adminStores =
     options.deps?.adminStores ?? createFileAdminStores(await mkdtemp(path.join(os.tmpdir(), 'gdb-admin-')));
-  const app = await buildApp(config, { logger, tokenStore, ...options.deps, adminStores });
+  const app = await buildApp(config, { logger, tokenStore, recentLogs, ...options.deps, adminStores });
   await options.beforeReady?.(app);
   await app.ready();
   return {

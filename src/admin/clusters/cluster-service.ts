@@ -3,7 +3,7 @@
 import type { ClusterPort, OperationRequest } from '../../platform/clusters/cluster-port.js';
 import type { ClusterRecord, ComponentRecord } from '../../platform/clusters/cluster-records.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../shared/http-errors.js';
-import { rulesAllow, type PermissionRule } from '../permissions/permissions.js';
+import { rulesAllow, shippedRulesOf, type PermissionRule, type RoleName } from '../permissions/permissions.js';
 import { isKnownParameter } from './falkordb-parameters.js';
 
 const QUANTITY = /^\d+(\.\d+)?(m|k|Ki|M|Mi|G|Gi|T|Ti)?$/;
@@ -30,6 +30,8 @@ export interface ClusterScope {
   clusterNamespace: string;
   /** features.multi_cluster_mode as the settings say now: other namespaces are visible only while it is on. */
   multiClusterMode: () => Promise<boolean>;
+  /** A role's rules (context.rbac.rulesOf); the shipped ones when absent. */
+  rulesOf?: (role: RoleName) => Promise<readonly PermissionRule[]>;
 }
 
 export function createClusterService(port: ClusterPort, scope: ClusterScope) {
@@ -67,12 +69,15 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
      * The deployments a role may read: the cluster namespace only while multi_cluster_mode is off (nothing for
      * another one asked for); with it on, the namespace asked for or all, each filtered by the role's rules.
      */
-    async listVisible(rules: readonly PermissionRule[], askedNamespace: string | undefined): Promise<ClusterRecord[]> {
+    async listVisible(role: RoleName, askedNamespace: string | undefined): Promise<ClusterRecord[]> {
       if (!(await scope.multiClusterMode())) {
         if (askedNamespace && askedNamespace !== clusterNamespace) return [];
         return port.list({ namespace: clusterNamespace });
       }
-      const found = await port.list(askedNamespace ? { namespace: askedNamespace } : { allNamespaces: true });
+      const [found, rules] = await Promise.all([
+        port.list(askedNamespace ? { namespace: askedNamespace } : { allNamespaces: true }),
+        scope.rulesOf ? scope.rulesOf(role) : shippedRulesOf(role),
+      ]);
       return found.filter((cluster) => rulesAllow(rules, 'clusters', 'list', cluster.namespace));
     },
 

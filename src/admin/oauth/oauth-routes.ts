@@ -1,6 +1,6 @@
 // GET /api/auth/oauth/{provider} and its callback. Failures answer JSON in the admin shape, or, for a browser
 // (Accept: text/html), a redirect to /login?error=<code>.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { BadRequestError, HttpError } from '../../shared/http-errors.js';
 import { setCookies } from '../reply-cookies.js';
@@ -16,7 +16,7 @@ import {
 import { SignInRefused } from './sign-in-policy.js';
 import { STATE_COOKIE } from './state-cookie.js';
 
-const tags = ['auth'];
+const tags = ['OAuth'];
 
 function providerOf(value: string): ProviderId {
   if (!(PROVIDERS as readonly string[]).includes(value)) throw new BadRequestError(`Unknown OAuth provider ${value}`);
@@ -46,7 +46,9 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
       schema: {
         operationId: 'oauthStart',
         tags,
-        summary: 'Start OAuth sign-in: redirects to the provider and sets the state cookie',
+        summary: 'Initiate OAuth flow for a configured provider',
+        description:
+          "Redirects to the provider's authorization page (state, nonce and PKCE) and sets the state cookie its callback needs; `returnTo` is where the callback sends the browser (same-origin paths only).",
         params: ProviderParamsSchema,
         querystring: StartQuerySchema,
         response: { 302: StartRedirectSchema },
@@ -59,44 +61,68 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
     },
   );
 
+  const finishSignIn = async (provider: ProviderId, request: FastifyRequest, reply: FastifyReply, generic = false) => {
+    try {
+      const query = new URLSearchParams();
+      for (const [key, value] of Object.entries(request.query as Record<string, unknown>))
+        if (typeof value === 'string') query.set(key, value);
+      const stateCookie = request.cookies[STATE_COOKIE];
+      setCookies(reply, [oauth.clearedStateCookie(provider, generic)]);
+      const { cookies, location, email } = await oauth.callback(provider, { stateCookie, query });
+      request.auditActor = email;
+      setCookies(reply, cookies);
+      return reply.redirect(location, 302);
+    } catch (error) {
+      if (error instanceof SignInRefused) request.auditActor = error.email;
+      if (!wantsHtml(request))
+        throw error instanceof SignInRefused ? new HttpError(error.status, error.message) : error;
+      const code = error instanceof SignInRefused ? error.code : 'sign_in_failed';
+      if (!(error instanceof SignInRefused)) request.log.error({ err: error }, 'OAuth callback failed');
+      return reply.redirect(`/login?error=${encodeURIComponent(code)}`, 302);
+    }
+  };
+  const callbackConfig = {
+    errorResponses: [401, 403, 404],
+    responseHeaders: {
+      302: {
+        location: 'returnTo, or /login?error=<code>',
+        'set-cookie': 'The session cookie `token` (and `__Host-token` over https); the state cookie cleared',
+      },
+    },
+  };
+
   routes.get(
     '/api/auth/oauth/:provider/callback',
     {
-      config: {
-        errorResponses: [401, 403, 404],
-        responseHeaders: {
-          302: {
-            location: 'returnTo, or /login?error=<code>',
-            'set-cookie': 'The session cookie `token` (and `__Host-token` over https); the state cookie cleared',
-          },
-        },
-      },
+      config: callbackConfig,
       schema: {
         operationId: 'oauthCallback',
         tags,
-        summary: 'Complete OAuth sign-in: sets the session cookie and redirects to returnTo',
+        summary: 'Handle OAuth callback for a configured provider',
+        description:
+          "Completes the sign-in the start route began (its state cookie is required): sets the session cookie and redirects to returnTo. Failures answer JSON, or a browser's redirect to /login?error=<code>.",
         params: ProviderParamsSchema,
         querystring: CallbackQuerySchema,
         response: { 302: CallbackRedirectSchema },
       },
     },
-    async (request, reply) => {
-      const provider = providerOf(request.params.provider);
-      try {
-        const query = new URLSearchParams();
-        for (const [key, value] of Object.entries(request.query)) if (typeof value === 'string') query.set(key, value);
-        const stateCookie = request.cookies[STATE_COOKIE];
-        setCookies(reply, [oauth.clearedStateCookie(provider)]);
-        const { cookies, location } = await oauth.callback(provider, { stateCookie, query });
-        setCookies(reply, cookies);
-        return reply.redirect(location, 302);
-      } catch (error) {
-        if (!wantsHtml(request))
-          throw error instanceof SignInRefused ? new HttpError(error.status, error.message) : error;
-        const code = error instanceof SignInRefused ? error.code : 'sign_in_failed';
-        if (!(error instanceof SignInRefused)) request.log.error({ err: error }, 'OAuth callback failed');
-        return reply.redirect(`/login?error=${encodeURIComponent(code)}`, 302);
-      }
+    async (request, reply) => finishSignIn(providerOf(request.params.provider), request, reply),
+  );
+
+  routes.get(
+    '/api/auth/oauth/callback',
+    {
+      config: callbackConfig,
+      schema: {
+        operationId: 'oauthCallbackConfiguredProvider',
+        tags,
+        summary: 'Handle OAuth callback for the configured provider',
+        description:
+          'The same as /api/auth/oauth/{provider}/callback for the provider OAUTH_PROVIDER names (alpha when unset), for redirect URIs registered without a provider segment.',
+        querystring: CallbackQuerySchema,
+        response: { 302: CallbackRedirectSchema },
+      },
     },
+    async (request, reply) => finishSignIn(oauth.environmentProvider, request, reply, true),
   );
 }

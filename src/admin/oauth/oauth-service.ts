@@ -27,7 +27,7 @@ import {
   SignInRefused,
   type Claims,
 } from './sign-in-policy.js';
-import { clearedStateCookie, readStateCookie, stateCookie } from './state-cookie.js';
+import { clearedStateCookie, GENERIC_CALLBACK_PATH, readStateCookie, stateCookie } from './state-cookie.js';
 
 const SCOPES: Record<ProviderId, string> = {
   alpha: 'openid email profile',
@@ -40,6 +40,8 @@ const GROUP_CACHE_MS = 5 * 60_000;
 export interface SignInStep {
   cookies: CookieToSet[];
   location: string;
+  /** Who signed in (the audit log's actor). */
+  email?: string;
 }
 
 export interface OAuthOptions {
@@ -197,7 +199,7 @@ export function createOAuthService(options: OAuthOptions) {
       if (existing.disabled) throw new SignInRefused(403, 'user_disabled', `User ${identity.email} is disabled`);
       return context.users.recordOAuthSignIn(existing.id, type, identity.subject, role);
     }
-    if (!settings.oauth.auto_onboard_users)
+    if (!settings.features.self_service_onboarding)
       throw new SignInRefused(403, 'not_registered', `User ${identity.email} is not registered`);
     const created = await context.users.create({
       email: identity.email,
@@ -210,6 +212,9 @@ export function createOAuthService(options: OAuthOptions) {
   }
 
   return {
+    /** The provider GET /api/auth/oauth/callback (no provider segment) completes: OAUTH_PROVIDER, alpha when unset. */
+    environmentProvider: context.oauthEnv.provider,
+
     /** Where to send the browser (the provider's authorization URL) and the state cookie its callback needs. */
     async start(type: ProviderId, returnTo: unknown): Promise<SignInStep> {
       const { provider } = await enabledProvider(type);
@@ -230,18 +235,22 @@ export function createOAuthService(options: OAuthOptions) {
             ? new HttpError(503, unreachable(type, error))
             : error;
         });
+      // A redirect URI registered without the provider segment comes back to the generic callback: the cookie
+      // must reach that path instead.
+      const generic = new URL(redirectUriOf(provider)).pathname === GENERIC_CALLBACK_PATH;
       const cookie = await stateCookie(
         stateSecret(),
         { state, nonce, verifier, provider: type, returnTo: safeReturnTo(returnTo) },
         secure,
         options.now(),
+        generic,
       );
       return { cookies: [cookie], location: url };
     },
 
     /** The state cookie is single-use: its callback clears it whatever the outcome, so a replayed callback finds none. */
-    clearedStateCookie(type: ProviderId): CookieToSet {
-      return clearedStateCookie(type, secure);
+    clearedStateCookie(type: ProviderId, generic = false): CookieToSet {
+      return clearedStateCookie(type, secure, generic);
     },
 
     /**
@@ -288,19 +297,25 @@ export function createOAuthService(options: OAuthOptions) {
       }
 
       const identity = identityFrom(provider, claims, settings);
-      assertDomainAllowed(identity.email, settings);
-      const { config: rbac } = await context.rbac.current();
-      // Groups are looked up only when something reads them: the role path, or the group mappings.
-      const groups =
-        settings.oauth.role_attribute_path.includes('groups') || rbac.groupMappings.length > 0
-          ? await groupsOf(provider, settings, claims, identity)
-          : [];
-      const profile = { ...claims, groups };
-      const role = resolveSignInRole(settings.oauth.role_attribute_path, profile, groups, rbac);
-      if (!role && settings.oauth.role_attribute_strict)
-        throw new SignInRefused(403, 'no_role', `No valid role found for ${identity.email}`);
-      const user = await findOrOnboard(type, settings, identity, role);
-      return { cookies: await context.sessions.start(user), location: saved.returnTo };
+      try {
+        assertDomainAllowed(identity.email, settings);
+        const { config: rbac } = await context.rbac.current();
+        // Groups are looked up only when something reads them: the role path, or the group mappings.
+        const groups =
+          settings.oauth.role_attribute_path.includes('groups') || rbac.groupMappings.length > 0
+            ? await groupsOf(provider, settings, claims, identity)
+            : [];
+        const profile = { ...claims, groups };
+        const role = resolveSignInRole(settings.oauth.role_attribute_path, profile, groups, rbac);
+        if (!role && settings.oauth.role_attribute_strict)
+          throw new SignInRefused(403, 'no_role', `No valid role found for ${identity.email}`);
+        const user = await findOrOnboard(type, settings, identity, role);
+        return { cookies: await context.sessions.start(user), location: saved.returnTo, email: user.email };
+      } catch (error) {
+        // The audit log names the verified identity that was refused.
+        if (error instanceof SignInRefused) error.email ??= identity.email;
+        throw error;
+      }
     },
   };
 }

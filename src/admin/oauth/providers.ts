@@ -75,3 +75,13 @@ export function resolveProvider(
 export function configuredProviders(settings: Settings, env: Config['oauthEnv']): ProviderConfig[] {
   return PROVIDERS.flatMap((type) => resolveProvider(type, settings, env) ?? []);
 }
+
+export const NO_WAY_TO_SIGN_IN =
+  'Refused: with features.local_users_enabled off, no OAuth provider would be configured and enabled, so nobody could sign in. Configure a provider (alpha_oauth or beta_oauth, or its environment variables) with features.oauth2_enabled on first, or keep local sign-in on';
+
+/** Why settings would leave nobody a way to sign in (local sign-in off, no OAuth provider usable), or undefined. */
+export function signInRefusal(settings: Settings, env: Config['oauthEnv']): string | undefined {
+  if (settings.features.local_users_enabled) return undefined;
+  if (settings.features.oauth2_enabled && configuredProviders(settings, env).length > 0) return undefined;
+  return NO_WAY_TO_SIGN_IN;
+}

@@ -11,6 +11,9 @@ export type Claims = Record<string, unknown>;
 
 /** A refusal with its HTTP status and the short code used for `/login?error=<code>`. */
 export class SignInRefused extends Error {
+  /** The identity's e-mail, once the provider has vouched for one (the audit log's actor). */
+  email?: string;
+
   constructor(
     readonly status: number,
     readonly code: string,

@@ -18,32 +18,44 @@ const StateSchema = z.object({
 });
 export type OAuthState = z.infer<typeof StateSchema>;
 
-const cookiePath = (provider: ProviderId) => `/api/auth/oauth/${provider}`;
+/** The callback without a provider segment (for OAUTH_PROVIDER's provider): its state cookie is scoped to it. */
+export const GENERIC_CALLBACK_PATH = '/api/auth/oauth/callback';
 
-const attributes = (provider: ProviderId, secure: boolean) => ({
+const cookiePath = (provider: ProviderId, generic: boolean) =>
+  generic ? GENERIC_CALLBACK_PATH : `/api/auth/oauth/${provider}`;
+
+const attributes = (provider: ProviderId, secure: boolean, generic: boolean) => ({
   httpOnly: true,
   sameSite: 'lax' as const,
   secure,
-  path: cookiePath(provider),
+  path: cookiePath(provider, generic),
 });
 
-/** The signed state cookie the callback of `state.provider` needs, valid for 10 minutes. */
+/**
+ * The signed state cookie the callback of `state.provider` needs, valid for 10 minutes; `generic` when the provider
+ * sends the browser back to the callback without a provider segment.
+ */
 export async function stateCookie(
   secret: string,
   state: OAuthState,
   secure: boolean,
   nowMs: number,
+  generic = false,
 ): Promise<CookieToSet> {
   const value = await signHs256(state, secret, {
     expiresAt: Math.floor(nowMs / 1000) + STATE_TTL_SECONDS,
     audience: AUDIENCE,
   });
-  return { name: STATE_COOKIE, value, options: { ...attributes(state.provider, secure), maxAge: STATE_TTL_SECONDS } };
+  return {
+    name: STATE_COOKIE,
+    value,
+    options: { ...attributes(state.provider, secure, generic), maxAge: STATE_TTL_SECONDS },
+  };
 }
 
 /** The state cookie cleared: it is single-use. */
-export function clearedStateCookie(provider: ProviderId, secure: boolean): CookieToSet {
-  return clearedCookie(STATE_COOKIE, attributes(provider, secure));
+export function clearedStateCookie(provider: ProviderId, secure: boolean, generic = false): CookieToSet {
+  return clearedCookie(STATE_COOKIE, attributes(provider, secure, generic));
 }
 
 /** The cookie's contents when it is present, authentic, unexpired and made for this provider. */

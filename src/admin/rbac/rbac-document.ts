@@ -15,9 +15,9 @@ import { MAX_CUSTOM_ROLES, RbacDocumentSchema, type GroupMapping, type Role } fr
 export const RBAC_KEY = 'rbac.json';
 
 const SHIPPED_DESCRIPTIONS: Record<AdminRole, string> = {
-  admin: 'Every action on every resource, in every namespace',
-  operator: 'Manages database deployments, their backups and restores; reads settings and system information',
-  viewer: 'Reads database deployments, their backups and restores, and system information',
+  admin: 'Every action on every resource',
+  operator: 'Manages deployments, backups and restores; reads settings and system facts',
+  viewer: 'Reads deployments, backups, restores and system facts',
 };
 
 /** What the store holds: custom roles only (the predefined ones come from the code) and group mappings. */

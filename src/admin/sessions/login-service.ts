@@ -13,7 +13,7 @@ export function createLoginService(context: AdminContext) {
       clientAddress: string,
       email: string,
       password: string,
-    ): Promise<{ user: StoredUser; cookies: CookieToSet[] }> {
+    ): Promise<{ user: StoredUser; cookies: CookieToSet[]; token: string }> {
       const settings = await context.settings.current();
       if (!settings.features.local_users_enabled) throw new ForbiddenError('Local sign-in is disabled');
       const end = context.loginThrottle.begin(clientAddress, email);
@@ -26,7 +26,8 @@ export function createLoginService(context: AdminContext) {
       if (!user) throw new UnauthorizedError(INVALID_LOGIN);
       const cookies = await context.sessions.start(user);
       await context.users.recordLogin(user.id);
-      return { user, cookies };
+      // The JWT the cookies carry, also answered in the body as the real product does (docs/decisions.md).
+      return { user: (await context.users.findById(user.id)) ?? user, cookies, token: cookies[0]!.value };
     },
   };
 }

@@ -6,15 +6,21 @@ import { jsonOncePerObject, sendJsonText } from '../../shared/prepared-json.js';
 import type { AdminContext } from '../context.js';
 import { setCookies } from '../reply-cookies.js';
 import { configuredProviders } from '../oauth/providers.js';
-import { userViewWith } from '../users/user-service.js';
+import { toUserView } from '../users/user-service.js';
+import { DURING_PASSWORD_CHANGE } from '../users/user-routes.js';
 import type { LoginService } from './login-service.js';
 import type { StoredUser } from '../users/user-store.js';
-import type { RbacSnapshot } from '../rbac/rbac-service.js';
 import { sessionCredentialsOf } from './session-guard.js';
-import { AuthConfigSchema, LoginBodySchema, MessageSchema, UserEnvelopeSchema } from './schemas.js';
+import {
+  AuthConfigSchema,
+  LoginBodySchema,
+  LoginResultSchema,
+  SuccessMessageSchema,
+  ValidateResultSchema,
+} from './schemas.js';
 
 export const LOGIN_ATTEMPTS_PER_MINUTE = 10;
-const tags = ['auth'];
+const tags = ['Authentication'];
 
 export function publicAuthRoutes(app: FastifyInstance, context: AdminContext, logins: LoginService): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -44,16 +50,18 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext, lo
       schema: {
         operationId: 'login',
         tags,
-        summary: 'Sign in with a local account; sets the session cookie `token`',
+        summary: 'Authenticate user with email and password',
+        description:
+          'Signs in with a local account: sets the HttpOnly session cookie `token` and answers the user with the same session JWT in `token` (for clients that are not browsers). 403 while local sign-in is off.',
         body: LoginBodySchema,
-        response: { 200: UserEnvelopeSchema },
+        response: { 200: LoginResultSchema },
       },
     },
     async (request, reply) => {
-      const { user, cookies } = await logins.login(request.ip, request.body.email, request.body.password);
+      const { user, cookies, token } = await logins.login(request.ip, request.body.email, request.body.password);
       setCookies(reply, cookies);
-      const { rules } = await context.rbac.current();
-      return { user: userViewWith((role) => rules.get(role) ?? [])(user) };
+      void reply.header('cache-control', 'no-store');
+      return { ...toUserView(user), token };
     },
   );
 
@@ -64,15 +72,16 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext, lo
       schema: {
         operationId: 'logout',
         tags,
-        summary: 'Sign out: clears the session cookie and ends every session of its user (idempotent)',
-        response: { 200: MessageSchema },
+        summary: 'Logout current user',
+        description: 'Clears the session cookie and ends every session of its user, on every replica (idempotent).',
+        response: { 200: SuccessMessageSchema },
       },
     },
     async (request, reply) => {
       // Cleared first: a failure to end the sessions in the store still signs this browser out.
       setCookies(reply, context.sessions.signedOutCookies());
       await context.sessions.end(sessionCredentialsOf(request));
-      return { message: 'Logged out' };
+      return { success: true, message: 'Logged out' };
     },
   );
 
@@ -82,7 +91,8 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext, lo
       schema: {
         operationId: 'authConfig',
         tags,
-        summary: 'Sign-in methods offered on the login page',
+        summary: 'Get supported authentication methods and their public configuration',
+        description: 'The sign-in methods the login page offers: local, and each configured OAuth provider.',
         response: { 200: AuthConfigSchema },
       },
     },
@@ -102,41 +112,28 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext, lo
   );
 }
 
-/**
- * The console asks on every page: each stored version of a user (a new object whenever the list is read or written)
- * becomes JSON once per RBAC configuration (a new snapshot whenever the roles change), since its permissions
- * come from there.
- */
-function userEnvelopeJson() {
-  let encoder: { snapshot: RbacSnapshot; json: (user: StoredUser) => string } | undefined;
-  return (user: StoredUser, snapshot: RbacSnapshot): string => {
-    if (encoder?.snapshot !== snapshot) {
-      const view = userViewWith((role) => snapshot.rules.get(role) ?? []);
-      encoder = {
-        snapshot,
-        json: jsonOncePerObject((stored: StoredUser) => UserEnvelopeSchema.encode({ user: view(stored) })),
-      };
-    }
-    return encoder.json(user);
-  };
-}
+/** The console asks on every page: each stored version of a user (a new object whenever the list is read or written) becomes JSON once. */
+const validateJson = jsonOncePerObject((user: StoredUser) =>
+  ValidateResultSchema.encode({ valid: true, user: toUserView(user) }),
+);
 
 export function sessionAuthRoutes(app: FastifyInstance, context: AdminContext): void {
-  const envelopeJson = userEnvelopeJson();
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/auth/validate',
     {
+      config: DURING_PASSWORD_CHANGE,
       schema: {
         operationId: 'validateSession',
         tags,
-        summary: 'The signed-in user, re-read from the user store',
-        response: { 200: UserEnvelopeSchema },
+        summary: 'Validate authentication token',
+        description: 'The signed-in user, re-read from the user store; 401 without a valid session.',
+        response: { 200: ValidateResultSchema },
       },
     },
     async (request, reply) => {
       const user = await context.users.findById(request.sessionUser!.id);
       if (!user) throw new UnauthorizedError('Session expired or invalid');
-      return sendJsonText(reply, envelopeJson(user, await context.rbac.current()));
+      return sendJsonText(reply, validateJson(user));
     },
   );
 }

@@ -18,7 +18,8 @@ export interface SessionOptions {
   now: () => number;
 }
 
-export type AuthenticatedUser = SessionUser & Pick<StoredUser, 'email' | 'name' | 'provider'>;
+export type AuthenticatedUser = SessionUser &
+  Pick<StoredUser, 'email' | 'name' | 'provider'> & { mustChangePassword: boolean };
 
 interface VerifiedSession {
   subject: string;
@@ -112,7 +113,14 @@ export function createSessionService(options: SessionOptions, users: UserService
       const user = await users.findById(session.subject);
       if (!user || user.disabled || (user.sessionVersion ?? 0) !== session.version)
         throw new UnauthorizedError('Session expired or invalid');
-      return { id: user.id, email: user.email, name: user.name, role: user.role, provider: user.provider };
+      return {
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        role: user.role,
+        provider: user.provider,
+        mustChangePassword: user.mustChangePassword ?? false,
+      };
     },
   };
 }

@@ -39,8 +39,16 @@ const JmesPathSchema = z
 const Features = z.strictObject({
   oauth2_enabled: z.boolean(),
   local_users_enabled: z.boolean(),
-  self_service_onboarding: z.boolean(),
-  multi_cluster_mode: z.boolean(),
+  self_service_onboarding: z
+    .boolean()
+    .describe(
+      "The console's Auto-Onboard OAuth Users: the first OAuth sign-in of an unknown user creates the user (role from role_attribute_path, else viewer). Always equal to oauth.auto_onboard_users; writing either sets both.",
+    ),
+  multi_cluster_mode: z
+    .boolean()
+    .describe(
+      'Off: every cluster route sees only CLUSTER_NAMESPACE. On: every namespace, filtered by the permissions of the caller.',
+    ),
   backup_auto_schedule: z.boolean(),
   metrics_collection: z.boolean(),
   api_docs_enabled: z.boolean(),
@@ -48,7 +56,7 @@ const Features = z.strictObject({
 const OAuthPolicy = z.strictObject({
   allowed_domains: z.array(DomainSchema).max(100),
   role_attribute_strict: z.boolean(),
-  auto_onboard_users: z.boolean(),
+  auto_onboard_users: z.boolean().describe('The earlier name of features.self_service_onboarding, kept as an alias'),
   role_attribute_path: JmesPathSchema,
 });
 const AlphaOAuth = z.strictObject({
@@ -70,7 +78,13 @@ const AlphaWorkspace = z.strictObject({
 });
 const Retention = z.strictObject({
   audit_log_retention_days: z.int().min(1).max(3650),
-  metrics_retention_days: z.int().min(1).max(3650),
+  metrics_retention_days: z
+    .int()
+    .min(1)
+    .max(3650)
+    .describe(
+      'Accepted and stored, but ignored: this server keeps no metrics history (the Prometheus that scrapes the exporter decides how long samples live).',
+    ),
 });
 const Metrics = z.strictObject({
   exporter_port: z.int().min(1, 'must be a port between 1 and 65535').max(65535, 'must be a port between 1 and 65535'),
@@ -116,8 +130,32 @@ export const SettingsSchema = z
     metrics: Metrics,
     ui: Ui,
   })
-  .meta({ id: 'Settings' });
+  .meta({ id: 'StoredSettings' });
 export type Settings = z.infer<typeof SettingsSchema>;
+
+/**
+ * The document as GET and PATCH answer it: an e-mail field that is unset is left out rather than sent as "",
+ * which would fail the documented `format: email`.
+ */
+export const SettingsViewSchema = SettingsSchema.extend({
+  alpha_workspace: AlphaWorkspace.extend({
+    admin_email: EmailSchema.optional(),
+    service_account_email: EmailSchema.optional(),
+  }),
+}).meta({ id: 'Settings' });
+export type SettingsView = z.infer<typeof SettingsViewSchema>;
+
+export function settingsView(settings: Settings): SettingsView {
+  const { admin_email, service_account_email, ...workspace } = settings.alpha_workspace;
+  return {
+    ...settings,
+    alpha_workspace: {
+      ...workspace,
+      ...(admin_email ? { admin_email } : {}),
+      ...(service_account_email ? { service_account_email } : {}),
+    },
+  };
+}
 
 const WRITE_ONLY_VALUE = z.string().max(65_536);
 

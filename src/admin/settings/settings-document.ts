@@ -45,7 +45,25 @@ export function parseStoredSettings(text: string): { settings: Settings } | { er
   const parsed = SettingsSchema.safeParse(merged);
   if (!parsed.success)
     return { error: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') };
-  return { settings: parsed.data };
+  return { settings: withOnboarding(parsed.data, onboardingOf(parsed.data)) };
+}
+
+/**
+ * features.self_service_onboarding and its older name oauth.auto_onboard_users are one switch. The API always
+ * writes both; a stored document where they differ (written before the two were joined, when only the older name
+ * acted, or edited by hand) has it on when either is on.
+ */
+export function onboardingOf(settings: Settings): boolean {
+  return settings.features.self_service_onboarding || settings.oauth.auto_onboard_users;
+}
+
+function withOnboarding(settings: Settings, on: boolean): Settings {
+  if (settings.features.self_service_onboarding === on && settings.oauth.auto_onboard_users === on) return settings;
+  return {
+    ...settings,
+    features: { ...settings.features, self_service_onboarding: on },
+    oauth: { ...settings.oauth, auto_onboard_users: on },
+  };
 }
 
 export function serializeSettings(settings: Settings): string {
@@ -60,6 +78,13 @@ export function applySettingsPatch(
   base: Settings,
   patch: SettingsPatch,
 ): { settings: Settings; secretWrites: SecretWrite[] } {
+  const viaFeatures = patch.features?.self_service_onboarding;
+  const viaOAuth = patch.oauth?.auto_onboard_users;
+  if (viaFeatures !== undefined && viaOAuth !== undefined && viaFeatures !== viaOAuth)
+    throw new BadRequestError(
+      'features.self_service_onboarding and oauth.auto_onboard_users are the same switch; give one, or both with the same value',
+    );
+  const onboarding = viaFeatures ?? viaOAuth ?? onboardingOf(base);
   const next = structuredClone<Settings>(base);
   const sections = next as unknown as Sections;
   const secretWrites: SecretWrite[] = [];
@@ -87,5 +112,5 @@ export function applySettingsPatch(
       secretWrites.push({ secretName, dataKey: entry.dataKey, value, field: `${section}.${entry.field}` });
     }
   }
-  return { settings: SettingsSchema.parse(next), secretWrites };
+  return { settings: withOnboarding(SettingsSchema.parse(next), onboarding), secretWrites };
 }

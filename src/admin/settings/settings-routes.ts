@@ -4,12 +4,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { jsonOncePerObject, sendJsonText } from '../../shared/prepared-json.js';
 import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
-import { SettingsPatchSchema, SettingsSchema, type Settings } from './schemas.js';
+import { SettingsPatchSchema, settingsView, SettingsViewSchema, type Settings } from './schemas.js';
 
-const tags = ['settings'];
+const tags = ['Settings'];
 
 /** The settings change rarely and are read on every console page: each version becomes JSON once. */
-const settingsJson = jsonOncePerObject((settings: Settings) => SettingsSchema.encode(settings));
+const settingsJson = jsonOncePerObject((settings: Settings) => SettingsViewSchema.encode(settingsView(settings)));
 
 export function settingsRoutes(app: FastifyInstance, context: AdminContext): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -23,8 +23,9 @@ export function settingsRoutes(app: FastifyInstance, context: AdminContext): voi
       schema: {
         operationId: 'getSettings',
         tags,
-        summary: 'The settings document (write-only values omitted)',
-        response: { 200: SettingsSchema },
+        summary: 'Get all admin settings',
+        description: 'The settings document: write-only values and unset e-mail fields are left out.',
+        response: { 200: SettingsViewSchema },
       },
     },
     async (_request, reply) => sendJsonText(reply, settingsJson(await context.settings.current())),
@@ -38,11 +39,13 @@ export function settingsRoutes(app: FastifyInstance, context: AdminContext): voi
       schema: {
         operationId: 'patchSettings',
         tags,
-        summary: 'Change some settings; write-only values go to the Secrets the settings name',
+        summary: 'Update admin settings',
+        description:
+          'Changes the objects and fields given; write-only values go to the Secrets the settings name. 400 when the result would leave nobody a way to sign in (local sign-in off and no OAuth provider configured and enabled); nothing is stored then.',
         body: SettingsPatchSchema,
-        response: { 200: SettingsSchema },
+        response: { 200: SettingsViewSchema },
       },
     },
-    (request) => context.settings.patch(request.body),
+    async (request) => settingsView(await context.settings.patch(request.body)),
   );
 }

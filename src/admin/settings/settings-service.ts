@@ -28,6 +28,8 @@ export interface SettingsServiceOptions {
   onChange?: (settings: Settings) => void;
   /** Patches are announced to the other replicas, and theirs make this one re-read at once. */
   changes?: ChangeChannel;
+  /** Why a patched document must not be saved (400, nothing written), or undefined to save it. */
+  refusal?: (next: Settings) => string | undefined;
 }
 
 export function createSettingsService(options: SettingsServiceOptions) {
@@ -129,6 +131,8 @@ export function createSettingsService(options: SettingsServiceOptions) {
             if ('settings' in parsed) base = parsed.settings;
           }
           const { settings, secretWrites } = applySettingsPatch(base, patch);
+          const refusal = options.refusal?.(settings);
+          if (refusal) throw new BadRequestError(refusal);
           // Every target is checked before anything is written, so a refused one leaves no partial change.
           for (const write of secretWrites) await checkSecret(write);
           // Secrets first: a crash between the two writes never leaves settings pointing at an unwritten value.

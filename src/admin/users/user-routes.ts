@@ -1,94 +1,214 @@
-// /api/users: local and OAuth admin users (permission resource `users`).
+// /api/users/ keyed by e-mail (permission resource `users`, server namespace) and the profile routes of the
+// signed-in user, /api/users/me/ and /api/users/me/password (any session). The static `me` segment wins over
+// `:email` in the router, and `:email` must be an e-mail, which `me` never is.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { NotFoundError, UnauthorizedError } from '../../shared/http-errors.js';
 import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
 import { setCookies } from '../reply-cookies.js';
 import {
+  ChangePasswordBodySchema,
   CreateUserSchema,
-  ManagedUserEnvelopeSchema,
-  ManagedUserListSchema,
+  ListUsersQuerySchema,
+  MessageSchema,
+  NoContentSchema,
+  ResetPasswordBodySchema,
+  ResetPasswordResultSchema,
   UpdateUserSchema,
-  UserDeletedSchema,
-  UserIdParamsSchema,
+  UserEmailParamsSchema,
+  UserListSchema,
+  UserSchema,
 } from './schemas.js';
-import { toManagedView } from './user-service.js';
+import { PASSWORD_RESET, toUserView } from './user-service.js';
 
-const tags = ['auth'];
+const tags = ['Users'];
+const profileTags = ['User Profile'];
+
+/** Route config of the few routes a session that must change its password may call (session-guard.ts). */
+export const DURING_PASSWORD_CHANGE = { duringPasswordChange: true } as const;
 
 export function userRoutes(app: FastifyInstance, context: AdminContext): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const inServerNamespace = () => context.namespace;
 
   routes.get(
-    '/api/users',
+    '/api/users/',
     {
       preValidation: requirePermission('users', 'list', inServerNamespace),
       schema: {
         operationId: 'listAdminUsers',
         tags,
-        summary: 'Admin users',
-        response: { 200: ManagedUserListSchema },
+        summary: 'List all users with optional filtering',
+        description:
+          'Admin users in creation order, filtered by `role` and `status`, one page at a time (`page` from 1, `limit` 1-100, default 50). Needs `users:list` in the server namespace.',
+        querystring: ListUsersQuerySchema,
+        response: { 200: UserListSchema },
       },
     },
-    async () => ({ users: (await context.users.list()).map(toManagedView) }),
+    async (request) => {
+      const { users, pagination } = await context.users.page(request.query);
+      return { users: users.map(toUserView), pagination };
+    },
   );
 
   routes.post(
-    '/api/users',
+    '/api/users/',
     {
       preValidation: requirePermission('users', 'create', inServerNamespace),
       config: { errorResponses: [409] },
       schema: {
         operationId: 'createAdminUser',
         tags,
-        summary: 'Create an admin user (without a password: OAuth sign-in only)',
+        summary: 'Create a new user',
+        description:
+          'A local user with a password, a local user without one (an invitation that the first OAuth sign-in with a verified e-mail claims), or a user of provider alpha or beta. 409 when the e-mail is taken (any case). Needs `users:create`.',
         body: CreateUserSchema,
-        response: { 201: ManagedUserEnvelopeSchema },
+        response: { 201: UserSchema },
       },
     },
-    async (request, reply) => reply.code(201).send({ user: toManagedView(await context.users.create(request.body)) }),
+    async (request, reply) => {
+      const { source, ...body } = request.body;
+      const user = await context.users.create({ ...body, provider: source });
+      // The path of a create names no user: the audit entry takes the new user's e-mail from here.
+      request.auditResourceName = user.email;
+      return reply.code(201).send(toUserView(user));
+    },
+  );
+
+  routes.get(
+    '/api/users/me/',
+    {
+      config: DURING_PASSWORD_CHANGE,
+      schema: {
+        operationId: 'getOwnProfile',
+        tags: profileTags,
+        summary: 'Get current user profile',
+        description: 'The signed-in user, re-read from the user store. Any session may call it.',
+        response: { 200: UserSchema },
+      },
+    },
+    async (request) => {
+      const user = await context.users.findById(request.sessionUser!.id);
+      if (!user) throw new NotFoundError('User not found');
+      return toUserView(user);
+    },
   );
 
   routes.patch(
-    '/api/users/:id',
+    '/api/users/me/password',
+    {
+      config: { ...DURING_PASSWORD_CHANGE, errorResponses: [401, 404, 409, 429] },
+      schema: {
+        operationId: 'changeOwnPassword',
+        tags: profileTags,
+        summary: 'Change current user password',
+        description:
+          "The signed-in local user's new password (at least 8 characters), given the current one (401 when wrong; wrong guesses are throttled like sign-ins). Clears mustChangePassword, ends every other session of the user and renews the caller's session cookie.",
+        body: ChangePasswordBodySchema,
+        response: { 200: MessageSchema },
+      },
+    },
+    async (request, reply) => {
+      const { id, email } = request.sessionUser!;
+      const end = context.loginThrottle.begin(request.ip, email);
+      let changed;
+      try {
+        changed = await context.users.changeOwnPassword(id, request.body.currentPassword, request.body.newPassword);
+      } catch (error) {
+        // Only a wrong current password counts as a failed guess.
+        end(!(error instanceof UnauthorizedError));
+        throw error;
+      }
+      end(true);
+      setCookies(reply, await context.sessions.start(changed));
+      return { message: 'Password changed successfully' };
+    },
+  );
+
+  routes.get(
+    '/api/users/:email',
+    {
+      preValidation: requirePermission('users', 'get', inServerNamespace),
+      config: { errorResponses: [404] },
+      schema: {
+        operationId: 'getAdminUser',
+        tags,
+        summary: 'Get a specific user by email',
+        description: 'The user with this e-mail (any case). Needs `users:get`.',
+        params: UserEmailParamsSchema,
+        response: { 200: UserSchema },
+      },
+    },
+    async (request) => toUserView(await context.users.get(request.params.email)),
+  );
+
+  routes.patch(
+    '/api/users/:email',
     {
       preValidation: requirePermission('users', 'update', inServerNamespace),
       config: { errorResponses: [404, 409] },
       schema: {
         operationId: 'updateAdminUser',
         tags,
-        summary: 'Change name, role, disabled flag or password',
-        params: UserIdParamsSchema,
+        summary: 'Update an existing user',
+        description:
+          "Name, role or status. A new role or status ends the user's sessions on every replica (the caller's own is renewed when it stays valid). 409 when it would leave no enabled admin. Needs `users:update`.",
+        params: UserEmailParamsSchema,
         body: UpdateUserSchema,
-        response: { 200: ManagedUserEnvelopeSchema },
+        response: { 200: UserSchema },
       },
     },
     async (request, reply) => {
-      const updated = await context.users.update(request.params.id, request.body);
-      // A change to one's own password or role ends one's sessions too; the session making it goes on, renewed.
+      const updated = await context.users.update(request.params.email, request.body);
+      // A change to one's own role ends one's sessions too; the session making it goes on, renewed.
       if (updated.id === request.sessionUser?.id && !updated.disabled)
         setCookies(reply, await context.sessions.start(updated));
-      return { user: toManagedView(updated) };
+      return toUserView(updated);
     },
   );
 
   routes.delete(
-    '/api/users/:id',
+    '/api/users/:email',
     {
       preValidation: requirePermission('users', 'delete', inServerNamespace),
       config: { errorResponses: [404, 409] },
       schema: {
         operationId: 'deleteAdminUser',
         tags,
-        summary: 'Delete an admin user',
-        params: UserIdParamsSchema,
-        response: { 200: UserDeletedSchema },
+        summary: 'Delete a user',
+        description:
+          'Deletes the user; their sessions stop at once on every replica. 409 for the last enabled admin. Needs `users:delete`.',
+        params: UserEmailParamsSchema,
+        response: { 204: NoContentSchema },
       },
     },
-    async (request) => {
-      await context.users.remove(request.params.id);
-      return { message: 'User deleted' };
+    async (request, reply) => {
+      await context.users.remove(request.params.email);
+      return reply.code(204).send(null);
+    },
+  );
+
+  routes.post(
+    '/api/users/:email/reset-password',
+    {
+      preValidation: requirePermission('users', 'update', inServerNamespace),
+      config: { errorResponses: [404] },
+      schema: {
+        operationId: 'resetAdminUserPassword',
+        tags,
+        summary: 'Reset user password',
+        description:
+          "Gives a local user a random temporary password, answered this once and stored only as its scrypt hash; sets mustChangePassword and ends the user's sessions on every replica. 400 for a user of an OAuth provider. Needs `users:update`.",
+        params: UserEmailParamsSchema,
+        body: ResetPasswordBodySchema,
+        response: { 200: ResetPasswordResultSchema },
+      },
+    },
+    async (request, reply) => {
+      const { tempPassword } = await context.users.resetPassword(request.params.email);
+      void reply.header('cache-control', 'no-store');
+      return { message: PASSWORD_RESET, tempPassword };
     },
   );
 }

@@ -32,6 +32,8 @@ export const StoredUserSchema = z.object({
    * ends every earlier session of the user, on every replica (all read this store). Absent: 0.
    */
   sessionVersion: z.number().int().nonnegative().optional(),
+  /** Set by an admin's password reset: until the user picks a new password, the session may do little else. */
+  mustChangePassword: z.boolean().optional(),
 });
 export type StoredUser = z.infer<typeof StoredUserSchema>;
 const UsersSchema = z.array(StoredUserSchema);
@@ -55,8 +57,11 @@ export function createUserStore(secrets: SecretPort, options: UserStoreOptions) 
   const mutex = new Mutex();
   let snapshot: Snapshot | undefined;
   let reading: Promise<StoredUser[]> | undefined;
+  /** Bumped by every announcement: a read that began before one may hold what it announced as changed. */
+  let generation = 0;
   // Stale, not dropped: it stays the last good copy should the store be unreadable when it is next needed.
   const markStale = () => {
+    generation++;
     if (snapshot) snapshot = { ...snapshot, at: Number.NEGATIVE_INFINITY };
   };
   options.changes?.onChange('users', markStale);
@@ -72,9 +77,11 @@ export function createUserStore(secrets: SecretPort, options: UserStoreOptions) 
 
   /** Single flight: concurrent requests share one read. */
   function refresh(): Promise<StoredUser[]> {
+    const startedAt = generation;
     reading ??= readAll()
       .then((fresh) => {
-        snapshot = fresh;
+        // Served to the requests that waited for it, but not kept as fresh when a change was announced meanwhile.
+        snapshot = generation === startedAt ? fresh : { ...fresh, at: Number.NEGATIVE_INFINITY };
         return fresh.users;
       })
       .catch((error: unknown) => {

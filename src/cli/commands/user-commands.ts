@@ -1,41 +1,41 @@
-// users list / add / set-role / disable / remove.
+// users list / add / set-role / disable / remove / reset-password: users are named by e-mail, as the API names them.
 import type { Command } from 'commander';
-import { signedInClient, type ApiClient } from '../api-client.js';
-import { CliError, EXIT } from '../cli-errors.js';
+import { signedInClient } from '../api-client.js';
 import { printJson, printLine, printTable, readStdin } from '../output.js';
+import type { UserView } from './auth-commands.js';
 
-interface ManagedUser {
-  id: string;
-  email: string;
-  name: string;
-  role: string;
-  provider: string;
-  disabled: boolean;
-  lastLoginAt: string | null;
+interface UserPage {
+  users: UserView[];
+  pagination: { page: number; limit: number; total: number; totalPages: number };
 }
 
-/** Users are named by e-mail on the command line; the API wants their id. */
-async function idOf(client: ApiClient, email: string): Promise<string> {
-  const { users } = await client.call<{ users: ManagedUser[] }>('GET', '/api/users');
-  const user = users.find((candidate) => candidate.email.toLowerCase() === email.toLowerCase());
-  if (!user) throw new CliError(EXIT.notFound, `User ${email} not found`);
-  return user.id;
-}
+const userPath = (email: string) => `/api/users/${encodeURIComponent(email)}`;
 
 export function registerUserCommands(program: Command): void {
   const users = program.command('users').description('Manage admin users');
 
   users
     .command('list')
-    .description('List admin users')
+    .description('List admin users (every page)')
+    .option('--role <role>', 'only users with this role')
+    .option('--status <status>', 'only active or disabled users')
     .option('--json', 'print as JSON')
-    .action(async (options: { json?: boolean }) => {
-      const { users: list } = await (await signedInClient()).call<{ users: ManagedUser[] }>('GET', '/api/users');
+    .action(async (options: { role?: string; status?: string; json?: boolean }) => {
+      const client = await signedInClient();
+      const list: UserView[] = [];
+      for (let page = 1; ; page++) {
+        const query = new URLSearchParams({ page: String(page), limit: '100' });
+        if (options.role) query.set('role', options.role);
+        if (options.status) query.set('status', options.status);
+        const answer = await client.call<UserPage>('GET', `/api/users/?${query.toString()}`);
+        list.push(...answer.users);
+        if (page >= answer.pagination.totalPages) break;
+      }
       if (options.json) printJson(list);
       else
         printTable(
-          ['EMAIL', 'NAME', 'ROLE', 'PROVIDER', 'DISABLED', 'LAST LOGIN'],
-          list.map((u) => [u.email, u.name, u.role, u.provider, u.disabled, u.lastLoginAt]),
+          ['EMAIL', 'NAME', 'ROLE', 'SOURCE', 'STATUS', 'LAST LOGIN'],
+          list.map((u) => [u.email, u.name ?? '', u.role, u.source, u.status, u.lastLogin ?? null]),
         );
     });
 
@@ -45,6 +45,7 @@ export function registerUserCommands(program: Command): void {
     .argument('<email>')
     .requiredOption('--role <role>', 'admin, operator or viewer')
     .option('--name <name>', 'display name (defaults to the e-mail)')
+    .option('--source <source>', 'local (default), alpha or beta: how the user signs in')
     .option('--password-stdin', 'read a password from stdin (without one the user signs in through OAuth only)')
     .option('--json', 'print as JSON')
     .addHelpText(
@@ -52,14 +53,18 @@ export function registerUserCommands(program: Command): void {
       '\nExample:\n  printf %s "$PASSWORD" | graphdb-admin users add ops@corp.example --role operator --password-stdin',
     )
     .action(
-      async (email: string, options: { role: string; name?: string; passwordStdin?: boolean; json?: boolean }) => {
+      async (
+        email: string,
+        options: { role: string; name?: string; source?: string; passwordStdin?: boolean; json?: boolean },
+      ) => {
         const password = options.passwordStdin ? await readStdin() : undefined;
-        const { user } = await (
+        const user = await (
           await signedInClient()
-        ).call<{ user: ManagedUser }>('POST', '/api/users', {
+        ).call<UserView>('POST', '/api/users/', {
           email,
           name: options.name ?? email,
           role: options.role,
+          ...(options.source ? { source: options.source } : {}),
           ...(password ? { password } : {}),
         });
         if (options.json) printJson(user);
@@ -73,8 +78,7 @@ export function registerUserCommands(program: Command): void {
     .argument('<email>')
     .argument('<role>', 'admin, operator or viewer')
     .action(async (email: string, role: string) => {
-      const client = await signedInClient();
-      await client.call('PATCH', `/api/users/${await idOf(client, email)}`, { role });
+      await (await signedInClient()).call('PATCH', userPath(email), { role });
       printLine(`${email} is now ${role}`);
     });
 
@@ -84,8 +88,7 @@ export function registerUserCommands(program: Command): void {
     .argument('<email>')
     .option('--enable', 'enable the user again instead')
     .action(async (email: string, options: { enable?: boolean }) => {
-      const client = await signedInClient();
-      await client.call('PATCH', `/api/users/${await idOf(client, email)}`, { disabled: !options.enable });
+      await (await signedInClient()).call('PATCH', userPath(email), { status: options.enable ? 'active' : 'disabled' });
       printLine(`${email} ${options.enable ? 'enabled' : 'disabled'}`);
     });
 
@@ -94,8 +97,23 @@ export function registerUserCommands(program: Command): void {
     .description('Delete a user')
     .argument('<email>')
     .action(async (email: string) => {
-      const client = await signedInClient();
-      await client.call('DELETE', `/api/users/${await idOf(client, email)}`);
+      await (await signedInClient()).call('DELETE', userPath(email));
       printLine(`Removed ${email}`);
+    });
+
+  users
+    .command('reset-password')
+    .description('Give a local user a temporary password, printed once; they must change it at their next sign-in')
+    .argument('<email>')
+    .option('--json', 'print as JSON')
+    .action(async (email: string, options: { json?: boolean }) => {
+      const { tempPassword } = await (
+        await signedInClient()
+      ).call<{ message: string; tempPassword: string }>('POST', `${userPath(email)}/reset-password`, {});
+      if (options.json) printJson({ email, tempPassword });
+      else
+        printLine(
+          `Temporary password for ${email} (shown once; it must be changed at the next sign-in): ${tempPassword}`,
+        );
     });
 }

@@ -18,6 +18,15 @@ export type OperationRequest =
 
 export type ClusterScope = { namespace: string } | { allNamespaces: true };
 
+/** One FalkorDB component version a deployment may be created with (a KubeBlocks ComponentVersion). */
+export interface VersionCatalogEntry {
+  name: string;
+  createdAt: string;
+  /** Newest first. */
+  releases: { version: string; stable?: boolean }[];
+  componentDefinitions: { name: string; version: string; image?: string }[];
+}
+
 export interface ClusterPort {
   list(scope: ClusterScope): Promise<ClusterRecord[]>;
   get(namespace: string, name: string): Promise<ClusterRecord | undefined>;
@@ -25,4 +34,9 @@ export interface ClusterPort {
   createOperation(namespace: string, cluster: ClusterRecord, request: OperationRequest): Promise<string>;
   /** Newest first. */
   listOperations(namespace: string, cluster: string): Promise<OperationRecord[]>;
+  /**
+   * The versions a deployment may be created with. KubeBlocks keeps them in cluster-scoped ComponentVersion
+   * objects, which only the multi-cluster ClusterRole may read: callers ask only in multi-cluster mode.
+   */
+  versionCatalog?(): Promise<VersionCatalogEntry[]>;
 }

@@ -6,6 +6,7 @@ import type { PlatformLogger } from '../logger.js';
 import { StoreRejectedError } from '../stores/ports.js';
 import type { ClusterPort, OperationRequest } from './cluster-port.js';
 import type { ClusterRecord, OperationRecord } from './cluster-records.js';
+import { moduleVersionText } from './versions.js';
 
 export const EMBEDDED_CLUSTER = 'embedded';
 export const NOT_SUPPORTED = 'Not supported in embedded mode';
@@ -18,6 +19,8 @@ export interface EmbeddedClustersOptions {
   isDynamicParameter: (key: string) => boolean;
   logger: PlatformLogger;
   now?: () => number;
+  /** MODULE LIST's graph module version of the embedded server (41205 for 4.12.5). */
+  moduleVersion?: () => Promise<number | undefined>;
 }
 
 export function createEmbeddedClusters(options: EmbeddedClustersOptions): ClusterPort {
@@ -73,6 +76,20 @@ export function createEmbeddedClusters(options: EmbeddedClustersOptions): Cluste
     list: (scope) => Promise.resolve('namespace' in scope && scope.namespace !== options.namespace ? [] : [record()]),
     get: (namespace, name) =>
       Promise.resolve(namespace === options.namespace && name === EMBEDDED_CLUSTER ? record() : undefined),
+    /** The embedded server's own FalkorDB: the one version this deployment has and can have. */
+    async versionCatalog() {
+      const version = await options.moduleVersion?.();
+      if (version === undefined) return [];
+      const text = moduleVersionText(version);
+      return [
+        {
+          name: 'falkordb',
+          createdAt: options.falkordb.startedAt.toISOString(),
+          releases: [{ version: text, stable: true }],
+          componentDefinitions: [{ name: 'falkordb-embedded', version: text }],
+        },
+      ];
+    },
     listOperations: (namespace, cluster) =>
       Promise.resolve(
         namespace === options.namespace && cluster === EMBEDDED_CLUSTER ? operations.map((op) => ({ ...op })) : [],

@@ -2,7 +2,8 @@
 // detected once) and OpsRequest objects. Untyped replies are parsed with zod; objects that do not parse are
 // skipped with a warning.
 import { ApiException, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import type { ClusterPort, ClusterScope, OperationRequest } from '../clusters/cluster-port.js';
+import { z } from 'zod';
+import type { ClusterPort, ClusterScope, OperationRequest, VersionCatalogEntry } from '../clusters/cluster-port.js';
 import {
   RawClusterSchema,
   RawOpsRequestSchema,
@@ -10,6 +11,7 @@ import {
   toOperationRecord,
   type ClusterRecord,
 } from '../clusters/cluster-records.js';
+import { newestFirst } from '../clusters/versions.js';
 import type { PlatformLogger } from '../logger.js';
 import { translateKubeError } from './kube-errors.js';
 
@@ -25,6 +27,51 @@ export interface KubeBlocksApi {
 
 function failure(error: unknown, verb: string, what: string): Error {
   return translateKubeError(error, { verb, resource: what });
+}
+
+/** A KubeBlocks ComponentVersion (apps.kubeblocks.io, cluster-scoped): releases and which definitions use them. */
+const RawComponentVersionSchema = z.object({
+  metadata: z.object({ name: z.string(), creationTimestamp: z.string().optional() }),
+  spec: z
+    .object({
+      releases: z
+        .array(
+          z.object({
+            name: z.string(),
+            serviceVersion: z.string(),
+            images: z.record(z.string(), z.string()).optional(),
+          }),
+        )
+        .optional(),
+      compatibilityRules: z
+        .array(z.object({ compDefs: z.array(z.string()).optional(), releases: z.array(z.string()).optional() }))
+        .optional(),
+    })
+    .optional(),
+});
+/** At most this many ComponentVersion objects are read (a catalog holds a handful). */
+const CATALOG_LIMIT = 200;
+
+/** A ComponentVersion as a catalog entry: releases newest first, each compatible definition at its newest release. */
+export function toVersionCatalogEntry(raw: z.infer<typeof RawComponentVersionSchema>): VersionCatalogEntry {
+  const releases = raw.spec?.releases ?? [];
+  const byName = new Map(releases.map((release) => [release.name, release]));
+  const componentDefinitions = (raw.spec?.compatibilityRules ?? []).flatMap((rule) => {
+    const usable = (rule.releases ?? []).flatMap((name) => byName.get(name) ?? []);
+    const newest = usable.sort((a, b) => newestFirst(a.serviceVersion, b.serviceVersion))[0];
+    if (!newest) return [];
+    const images = Object.entries(newest.images ?? {});
+    const image = (newest.images?.falkordb ?? images[0]?.[1]) || undefined;
+    return (rule.compDefs ?? []).map((name) => ({ name, version: newest.serviceVersion, ...(image ? { image } : {}) }));
+  });
+  return {
+    name: raw.metadata.name,
+    createdAt: raw.metadata.creationTimestamp ?? '',
+    releases: [...new Set(releases.map((release) => release.serviceVersion))]
+      .sort(newestFirst)
+      .map((version) => ({ version })),
+    componentDefinitions,
+  };
 }
 
 /** KubeBlocks 1.x serves Cluster at v1 and OpsRequest in operations.kubeblocks.io; 0.9 has both in apps/v1alpha1. */
@@ -192,6 +239,28 @@ export function createKubeBlocksClusters(
         return created.metadata?.name ?? '';
       } catch (error) {
         throw counted(error, 'create', 'OpsRequest');
+      }
+    },
+
+    async versionCatalog() {
+      const api = await apiVersions();
+      try {
+        const reply = (await objects.listClusterCustomObject({
+          group: CLUSTER_GROUP,
+          version: api.clusterVersion,
+          plural: 'componentversions',
+          limit: CATALOG_LIMIT,
+        })) as { items?: unknown[] };
+        return (reply.items ?? []).flatMap((item) => {
+          const parsed = RawComponentVersionSchema.safeParse(item);
+          return parsed.success && parsed.data.metadata.name.includes('falkordb')
+            ? [toVersionCatalogEntry(parsed.data)]
+            : [];
+        });
+      } catch (error) {
+        // No ComponentVersion kind (KubeBlocks 0.9 before it had one): an empty catalog, not an error.
+        if (error instanceof ApiException && error.code === 404) return [];
+        throw counted(error, 'list', 'componentversions');
       }
     },
 

@@ -93,7 +93,8 @@ export async function createVictimAdmin(fixture: Pick<FuzzFixture, 't' | 'creden
     payload: VICTIM_ADMIN,
   });
   if (res.statusCode !== 201) throw new Error(`cannot create the victim admin user: ${res.statusCode} ${res.body}`);
-  return res.json<{ user: { id: string } }>().user.id;
+  // Admin users are named by e-mail.
+  return res.json<{ email: string }>().email;
 }
 
 const ALPHA_CALLBACK = 'https://admin.corp.example/api/auth/oauth/alpha/callback';
@@ -170,8 +171,8 @@ export async function startFuzzFixture(): Promise<FuzzFixture> {
       adminTokenId: tokenIdOf(bearer),
       readerTokenId: tokenIdOf(lesserBearer),
       victimTokenId: tokenIdOf(victimBearer),
-      adminUserId: me.json<{ user: { id: string } }>().user.id,
-      viewerUserId: viewer.json<{ user: { id: string } }>().user.id,
+      adminUserId: me.json<{ user: { email: string } }>().user.email,
+      viewerUserId: viewer.json<{ email: string }>().email,
       victimAdminUserId: await createVictimAdmin({ t, credentials: credentialsSet }),
     };
     return {
@@ -247,7 +248,10 @@ export function generationContext(fixture: FuzzFixture, op: Operation): Generati
     ]),
     provider: hint(['alpha', 'beta', 'gamma']),
     returnTo: hint(['/', '/clusters?x=1', 'https://elsewhere.example/', '//elsewhere.example']),
-    email: hint([ADMIN.email, VIEWER.email, 'nobody@corp.example']),
+    email: fc.oneof(
+      lazy(() => refs.victimAdminUserId),
+      hint([ADMIN.email, VIEWER.email, 'nobody@corp.example']),
+    ),
     host: hint(['127.0.0.1', 'localhost']),
     port: hint([port, String(fixture.closedPort)]),
   };
@@ -351,10 +355,10 @@ export function guard(fixture: FuzzFixture, request: FuzzRequest): FuzzRequest {
   }
   if (
     op.path.startsWith('/api/users/') &&
-    request.path.id &&
-    [fixture.refs.adminUserId, fixture.refs.viewerUserId].includes(request.path.id.value)
+    request.path.email &&
+    [fixture.refs.adminUserId, fixture.refs.viewerUserId].includes(request.path.email.value)
   ) {
-    return { ...request, path: { ...request.path, id: { value: fixture.refs.victimAdminUserId } } };
+    return { ...request, path: { ...request.path, email: { value: fixture.refs.victimAdminUserId } } };
   }
   return request;
 }

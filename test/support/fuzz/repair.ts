@@ -41,12 +41,13 @@ async function configValues(fixture: FuzzFixture): Promise<Map<string, unknown>>
 async function adminUserIds(fixture: FuzzFixture): Promise<string[]> {
   const res = await fixture.t.app.inject({
     method: 'GET',
-    url: '/api/users',
+    url: '/api/users/?limit=100',
     headers: { cookie: fixture.credentials.cookie },
   });
   if (res.statusCode !== 200)
     throw new Error(`the fuzzer's admin session no longer works: ${res.statusCode} ${res.body}`);
-  return res.json<{ users: { id: string }[] }>().users.map((user) => user.id);
+  // Admin users are named by e-mail.
+  return res.json<{ users: { email: string }[] }>().users.map((user) => user.email);
 }
 
 export async function captureBaseline(fixture: FuzzFixture): Promise<Baseline> {
@@ -153,10 +154,10 @@ export async function repairAdmin(fixture: FuzzFixture, baseline: Baseline): Pro
     if (baseline.adminUserIds.has(id)) continue;
     const res = await fixture.t.app.inject({
       method: 'DELETE',
-      url: `/api/users/${id}`,
+      url: `/api/users/${encodeURIComponent(id)}`,
       headers: { cookie: fixture.credentials.cookie },
     });
-    if (res.statusCode !== 200) throw new Error(`cannot remove admin user ${id}: ${res.body}`);
+    if (res.statusCode !== 204) throw new Error(`cannot remove admin user ${id}: ${res.body}`);
   }
   if (!ids.includes(fixture.refs.victimAdminUserId)) {
     fixture.refs.victimAdminUserId = await createVictimAdmin(fixture);

@@ -137,8 +137,8 @@ function checkSuccess(request: FuzzRequest, outcome: Outcome): { problems: strin
       errorEvent: false,
     };
   if (mediaType === 'text/event-stream') return checkEventStream(outcome, declared['application/json']);
-  if (mediaType === 'application/octet-stream')
-    return { problems: outcome.body.length > 0 ? [] : ['empty octet-stream body'], errorEvent: false };
+  if (mediaType === 'application/octet-stream' || mediaType === 'application/zip')
+    return { problems: outcome.body.length > 0 ? [] : [`empty ${mediaType} body`], errorEvent: false };
   const parsed = parseJson(outcome.body);
   if (!parsed) return { problems: [`${outcome.status} body is not JSON: ${clip(outcome.body)}`], errorEvent: false };
   const schema = declared[mediaType];

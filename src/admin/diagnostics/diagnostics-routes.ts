@@ -1,0 +1,113 @@
+// /api/admin/diagnostics/*: every route needs admin:read (REAL-PRODUCT-FACTS §1.8), the support package included.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AdminContext } from '../context.js';
+import { requirePermission } from '../permissions/permissions.js';
+import type { DiagnosticsService } from './diagnostics-service.js';
+import { DiagnosticsExportSchema, DiagnosticsSchema, HealthStatusSchema, SupportPackageBodySchema } from './schemas.js';
+import type { SupportPackages } from './support-package.js';
+
+const tags = ['diagnostics'];
+const fileTimestamp = (at: Date) => at.toISOString().replace(/[:.]/g, '-');
+
+export function diagnosticsRoutes(
+  app: FastifyInstance,
+  context: AdminContext,
+  diagnostics: DiagnosticsService,
+  packages: SupportPackages,
+  now: () => number,
+): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const adminRead = requirePermission('admin', 'read', () => context.namespace);
+
+  routes.get(
+    '/api/admin/diagnostics/',
+    {
+      preValidation: adminRead,
+      schema: {
+        operationId: 'getDiagnostics',
+        tags,
+        summary: "This server's versions, host, health and recent errors",
+        description:
+          "Health checks the Kubernetes API, KubeBlocks (listing the cluster namespace) and the token store; in embedded mode the first two do not apply (`notApplicable`). `recentErrors` are the latest error lines of this replica's log.",
+        response: { 200: DiagnosticsSchema },
+      },
+    },
+    (request) => diagnostics.diagnostics(request.sessionUser!.role),
+  );
+
+  routes.get(
+    '/api/admin/diagnostics/export',
+    {
+      preValidation: adminRead,
+      config: {
+        responseHeaders: { 200: { 'content-disposition': 'attachment; filename="diagnostics-<timestamp>.json"' } },
+      },
+      schema: {
+        operationId: 'exportDiagnostics',
+        tags,
+        summary: 'The diagnostics as a JSON download',
+        description: 'The same document as GET /api/admin/diagnostics/ with its `timestamp`, as an attachment.',
+        response: { 200: DiagnosticsExportSchema },
+      },
+    },
+    async (request, reply) => {
+      const at = new Date(now());
+      const document = await diagnostics.diagnostics(request.sessionUser!.role);
+      void reply.header('content-disposition', `attachment; filename="diagnostics-${fileTimestamp(at)}.json"`);
+      return { ...document, timestamp: at.toISOString() };
+    },
+  );
+
+  routes.get(
+    '/api/admin/diagnostics/health',
+    {
+      preValidation: adminRead,
+      config: { errorResponses: [503] },
+      schema: {
+        operationId: 'getDiagnosticsHealth',
+        tags,
+        summary: 'Health of what the server depends on',
+        description:
+          '`unhealthy` (503) when the token store does not answer; `degraded` (200) when only Kubernetes or KubeBlocks do not.',
+        response: { 200: HealthStatusSchema, 503: HealthStatusSchema },
+      },
+    },
+    async (_request, reply) => {
+      const status = await diagnostics.health();
+      return reply.code(status.status === 'unhealthy' ? 503 : 200).send(status);
+    },
+  );
+
+  routes.post(
+    '/api/admin/diagnostics/support-package',
+    {
+      preValidation: adminRead,
+      config: {
+        responseHeaders: { 200: { 'content-disposition': 'attachment; filename="graphdb-support-<timestamp>.zip"' } },
+      },
+      schema: {
+        operationId: 'createSupportPackage',
+        tags,
+        summary: 'A zip for support: diagnostics, settings, deployments, logs, metrics; nothing secret',
+        description:
+          "Settings without write-only values, deployment summaries (all when `clusters` is absent or empty), the last `logTailLines` (default 500) lines of this replica's log, Prometheus metrics; every file is scanned for the secrets the server knows. At most 16 MiB uncompressed.",
+        body: SupportPackageBodySchema,
+        response: {
+          200: {
+            description: 'The zip archive',
+            content: { 'application/zip': { schema: z.string().meta({ format: 'binary' }) } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { filename, zip } = await packages.build(request.sessionUser!.role, request.body);
+      return reply
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .send(zip as unknown as string); // a Buffer: Fastify sends it as is, no serializer
+    },
+  );
+}

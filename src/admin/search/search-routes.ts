@@ -1,0 +1,23 @@
+// GET /api/search/: any signed-in user; each kind of result is filtered by the caller's own permissions.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { SearchQuerySchema, SearchResultSchema } from './schemas.js';
+import type { SearchService } from './search-service.js';
+
+export function searchRoutes(app: FastifyInstance, search: SearchService): void {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/search/',
+    {
+      schema: {
+        operationId: 'search',
+        tags: ['search'],
+        summary: 'Search deployments, users and roles',
+        description:
+          'Case-insensitive substring match on name, id and description over what the caller may list (clusters:list per namespace, users:list, rbac:list); `total` counts every match, `items` holds at most `limit` (1–200, default 50). Backups and backup repositories are not managed by this server and never match.',
+        querystring: SearchQuerySchema,
+        response: { 200: SearchResultSchema },
+      },
+    },
+    (request) => search.search(request.sessionUser!.role, request.query),
+  );
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { scrubSecrets } from '../../src/admin/diagnostics/support-package.js';
+import { quantityValue, requestedResources } from '../../src/admin/system/quantities.js';
+import { moduleVersionText, newestFirst } from '../../src/platform/clusters/versions.js';
+import { toVersionCatalogEntry } from '../../src/platform/kubernetes/kubeblocks.js';
+import { LogRing } from '../../src/shared/log-ring.js';
+
+describe('Kubernetes quantities', () => {
+  it('reads CPU in cores and memory in bytes; anything else is 0', () => {
+    expect(quantityValue('500m')).toBe(0.5);
+    expect(quantityValue('2')).toBe(2);
+    expect(quantityValue('0.5Gi')).toBe(2 ** 29);
+    expect(quantityValue('1G')).toBe(1e9);
+    expect(quantityValue('20Gi')).toBe(20 * 2 ** 30);
+    for (const bad of ['', 'abc', '1Zi', '-1', '1 Gi']) expect(quantityValue(bad), bad).toBe(0);
+  });
+
+  it('sums requests over replicas and shards', () => {
+    const component = (cpu: string, memory: string, storage: string, replicas: number, shards?: number) => ({
+      cpu,
+      memory,
+      storage,
+      replicas,
+      shards,
+    });
+    expect(
+      requestedResources([
+        { components: [component('500m', '1Gi', '10Gi', 2)] },
+        { components: [component('1', '', '', 3, 3), component('', '', '', 1)] },
+      ]),
+    ).toEqual({ cpu: 10, memory: 2 * 2 ** 30, storage: 20 * 2 ** 30 });
+  });
+});
+
+describe('FalkorDB versions', () => {
+  it('formats MODULE LIST versions and orders dotted versions newest first', () => {
+    expect(moduleVersionText(41205)).toBe('4.12.5');
+    expect(moduleVersionText(40800)).toBe('4.8.0');
+    expect(['4.8.0', '4.12.5', '4.9.10', '4.12.5-rc1'].sort(newestFirst)).toEqual([
+      '4.12.5',
+      '4.12.5-rc1',
+      '4.9.10',
+      '4.8.0',
+    ]);
+  });
+
+  it('turns a ComponentVersion into a catalog entry', () => {
+    expect(
+      toVersionCatalogEntry({
+        metadata: { name: 'falkordb', creationTimestamp: '2026-01-01T00:00:00Z' },
+        spec: {
+          releases: [
+            { name: 'r1', serviceVersion: '4.8.0', images: { falkordb: 'img:4.8.0' } },
+            { name: 'r2', serviceVersion: '4.12.5', images: { other: 'other:1' } },
+          ],
+          compatibilityRules: [
+            { compDefs: ['falkordb-1', 'falkordb-cluster-1'], releases: ['r1', 'r2'] },
+            { compDefs: ['unused'], releases: ['missing'] },
+          ],
+        },
+      }),
+    ).toEqual({
+      name: 'falkordb',
+      createdAt: '2026-01-01T00:00:00Z',
+      releases: [{ version: '4.12.5' }, { version: '4.8.0' }],
+      componentDefinitions: [
+        { name: 'falkordb-1', version: '4.12.5', image: 'other:1' },
+        { name: 'falkordb-cluster-1', version: '4.12.5', image: 'other:1' },
+      ],
+    });
+  });
+});
+
+describe('log ring', () => {
+  it('keeps the last lines up to its capacity, oldest first, and cuts long lines', () => {
+    const ring = new LogRing(3, 40);
+    for (let index = 1; index <= 5; index += 1) ring.write(`{"msg":"line ${index}"}\n`);
+    expect(ring.tail()).toEqual(['{"msg":"line 3"}', '{"msg":"line 4"}', '{"msg":"line 5"}']);
+    expect(ring.tail(2)).toEqual(['{"msg":"line 4"}', '{"msg":"line 5"}']);
+    expect(ring.tail(0)).toEqual([]);
+    ring.write(Buffer.from(`{"msg":"${'x'.repeat(100)}"}\n`));
+    const long = ring.parsed(1)[0]!;
+    expect(long.truncated).toBe(true);
+    expect(String(long.start)).toHaveLength(40);
+    ring.write('not json');
+    expect(ring.parsed().map((line) => line.msg)).toEqual(['line 5', undefined]);
+  });
+});
+
+describe('support package scrubbing', () => {
+  it('replaces every known secret, also as JSON escapes it, and leaves short values alone', () => {
+    const key = 'line one\nline "two"';
+    const text = `a=${'s3cret-value-1'} b=${JSON.stringify(key)} c=short`;
+    expect(scrubSecrets(text, ['s3cret-value-1', key, 'short'])).toBe('a=[Redacted] b="[Redacted]" c=short');
+  });
+});
