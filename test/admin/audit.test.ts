@@ -107,7 +107,7 @@ describe('audit log', () => {
     return page!;
   }
 
-  let createdId = '';
+  const createdEmail = 'Auditee@corp.example';
   it('records creates, updates and deletes with actor, action, resource, result, message, ip and agent', async () => {
     const headers = {
       cookie: `${adminCookie}; other=${PLANTED_COOKIE}`,
@@ -122,7 +122,6 @@ describe('audit log', () => {
       payload: { email: 'Auditee@corp.example', name: 'Auditee', role: 'viewer', password: PLANTED_PASSWORD },
     });
     expect(created.statusCode, created.body).toBe(201);
-    createdId = created.json<{ user: { id: string } }>().user.id;
     const duplicate = await a.app.inject({
       method: 'POST',
       url: '/api/users',
@@ -132,9 +131,9 @@ describe('audit log', () => {
     expect(duplicate.statusCode).toBe(409);
     const updated = await a.app.inject({
       method: 'PATCH',
-      url: `/api/users/${createdId}`,
+      url: `/api/users/${encodeURIComponent(createdEmail)}`,
       headers,
-      payload: { name: 'Renamed', password: `${PLANTED_PASSWORD}-2` },
+      payload: { name: 'Renamed', role: 'operator' },
     });
     expect(updated.statusCode, updated.body).toBe(200);
 
@@ -145,7 +144,7 @@ describe('audit log', () => {
         timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as unknown,
         action: 'user.update',
         resourceType: 'user',
-        resourceName: createdId,
+        resourceName: createdEmail,
         result: 'success',
         message: 'OK',
         ip: '127.0.0.1',
@@ -182,12 +181,12 @@ describe('audit log', () => {
 
     const removed = await a.app.inject({
       method: 'DELETE',
-      url: `/api/users/${createdId}`,
+      url: `/api/users/${encodeURIComponent(createdEmail)}`,
       headers: { cookie: adminCookie },
     });
-    expect(removed.statusCode).toBe(200);
+    expect(removed.statusCode).toBe(204);
     const after = await waitFor('action=user.delete', 1);
-    expect(after.logs[0]).toMatchObject({ userId: ADMIN.email, resourceName: createdId, result: 'success' });
+    expect(after.logs[0]).toMatchObject({ userId: ADMIN.email, resourceName: createdEmail, result: 'success' });
   });
 
   it('records refusals of signed-in users, and nothing for calls without a session', async () => {

@@ -128,6 +128,7 @@ describe.each(ADAPTERS)('diagnostics (%s)', (adapter) => {
     );
     const files = new Map(readZip(res.rawPayload).map((entry) => [entry.name, entry.data.toString('utf8')]));
     expect([...files.keys()].sort()).toEqual([
+      'audit.json',
       'clusters.json',
       'diagnostics.json',
       'logs/server.log',
@@ -166,7 +167,11 @@ describe.each(ADAPTERS)('diagnostics (%s)', (adapter) => {
     expect(files.get('metrics.txt')).toContain('graphdb_http_requests_total');
     const manifest = JSON.parse(files.get('manifest.json')!) as { request: Record<string, unknown>; notes: string[] };
     expect(manifest.request).toMatchObject({ issueDescription: 'Queries time out', contactEmail: 'ops@corp.example' });
-    expect(manifest.notes).toContain('Audit: this server keeps no audit log to include');
+    // The latest audit entries (the settings change above among them), at most auditLimit of them.
+    const audit = JSON.parse(files.get('audit.json')!) as { action: string; resourceType?: string }[];
+    expect(audit.length).toBeGreaterThan(0);
+    expect(audit.length).toBeLessThanOrEqual(10);
+    expect(audit.some((entry) => entry.resourceType === 'settings')).toBe(true);
   });
 
   it('bounds the package and refuses bad bodies (400)', async () => {
