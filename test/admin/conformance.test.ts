@@ -12,6 +12,12 @@ import {
   validatorOf,
   type RealOperation,
 } from '../support/conformance/real-operations.js';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { createEmbeddedClusters, EMBEDDED_CLUSTER } from '../../src/platform/clusters/embedded-clusters.js';
+import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
 import { startIdentityProvider, type IdentityProvider } from '../support/oidc/identity-provider.js';
 
 const ORIGIN = 'https://admin.corp.example';
@@ -59,6 +65,7 @@ interface Call {
 
 let t: AdminTestApp;
 let idp: IdentityProvider;
+let falkordb: TestFalkorDB;
 let admin: string;
 let fixtureCount = 0;
 
@@ -192,7 +199,7 @@ const SCENARIOS: Record<string, () => Call | Promise<Call>> = {
   'GET /api/system/cluster-resources': () => ({ path: {} }),
   'GET /api/search/': () => ({ path: {}, query: { q: 'walker', limit: '10' } }),
   'GET /api/clusters/{clusterName}/events': () => ({
-    path: { clusterName: 'graphdb' },
+    path: { clusterName: EMBEDDED_CLUSTER },
     query: { namespace: 'graphdb-system' },
   }),
 };
@@ -224,7 +231,20 @@ beforeAll(async () => {
   idp = await startIdentityProvider({
     clients: [{ client_id: 'alpha-client', client_secret: 'alpha-secret', redirect_uris: [ALPHA_CALLBACK] }],
   });
-  t = await startAdminTestApp('embedded', { env: { PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: idp.issuer } });
+  // The embedded deployment, so that the cluster operations walked have a deployment to act on.
+  falkordb = await startTestFalkorDB({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'gdb-conformance-')) });
+  const clusters = createEmbeddedClusters({
+    falkordb,
+    namespace: 'graphdb-system',
+    configSet: () => Promise.resolve(),
+    isDynamicParameter: () => true,
+    logger: pino({ level: 'silent' }),
+  });
+  t = await startAdminTestApp('embedded', {
+    falkordb,
+    clusters,
+    env: { PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: idp.issuer },
+  });
   admin = await login(t.app, ADMIN.email, ADMIN.password);
   const configured = await request('PATCH', '/api/settings/', admin, {
     alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth', client_secret: 'alpha-secret' },
@@ -234,6 +254,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await idp?.close();
+  await falkordb?.stop();
 });
 
 describe('conformance with the real admin API: identity and access', () => {
