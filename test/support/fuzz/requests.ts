@@ -145,6 +145,15 @@ function schemaProblem(schema: JsonSchema, value: unknown, where: string): strin
 const GUARDED_FAILURES = new Set<AuthMode>(['none', 'garbage', 'wrong-api']);
 
 /**
+ * A query or path value is text on the wire; a parameter declared as a number is judged by the number the text
+ * spells (as the server's coercion reads it), so `limit=1` meets `type: integer` and `limit=1.5` or `limit=x` do not.
+ */
+function asDeclared(schema: JsonSchema, value: unknown): unknown {
+  const numeric = schema.type === 'integer' || schema.type === 'number';
+  return numeric && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+}
+
+/**
  * Why the request violates the operation's declared schemas or security, or undefined when it does not (or when
  * that cannot be told from the document, e.g. a raw URL trick that may route elsewhere).
  */
@@ -155,7 +164,7 @@ export function violation(request: FuzzRequest): string | undefined {
     if (param.in === 'path') {
       const given = request.path[param.name];
       if (!given || given.raw) continue;
-      const problem = schemaProblem(param.schema, given.value, `path.${param.name}`);
+      const problem = schemaProblem(param.schema, asDeclared(param.schema, given.value), `path.${param.name}`);
       if (problem) return problem;
     } else {
       const value = request.query[param.name];
@@ -163,7 +172,7 @@ export function violation(request: FuzzRequest): string | undefined {
         if (param.required) return `query.${param.name} is required`;
         continue;
       }
-      const problem = schemaProblem(param.schema, value, `query.${param.name}`);
+      const problem = schemaProblem(param.schema, asDeclared(param.schema, value), `query.${param.name}`);
       if (problem) return problem;
     }
   }

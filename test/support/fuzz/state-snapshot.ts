@@ -10,9 +10,13 @@ export type RedisClient = ReturnType<typeof createClient>;
 const VOLATILE_TOKEN_FIELDS = new Set(['last_used']);
 /** The readiness probe's own key: /readyz writes it to prove the store accepts writes (docs/decisions.md). */
 const READINESS_PROBE_KEY = 'graphdb:readiness-probe';
+/** The audit log records refusals too (issue 19): an entry for a rejected call is the log doing its job. */
+const AUDIT_KEYS = 'graphdb:audit:';
 
 async function tokenStoreState(client: RedisClient): Promise<Record<string, unknown>> {
-  const keys = (await client.keys('graphdb:*')).filter((key) => key !== READINESS_PROBE_KEY).sort();
+  const keys = (await client.keys('graphdb:*'))
+    .filter((key) => key !== READINESS_PROBE_KEY && !key.startsWith(AUDIT_KEYS))
+    .sort();
   const types = await Promise.all(keys.map((key) => client.type(key)));
   const values = await Promise.all(
     keys.map(async (key, index): Promise<unknown> => {
