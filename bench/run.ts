@@ -312,6 +312,63 @@ async function main(): Promise<void> {
       }
     }
 
+    const permissionName =
+      'permission check: admin GET /api/settings/ (ours) vs the same route behind the session check only (raw), one process';
+    if (wanted(permissionName)) {
+      const twin = await startBenchServer(
+        {
+          ...serverEnv,
+          DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'gdb-bench-')),
+          BENCH_DB_HOST: falkordb.host,
+          BENCH_DB_PORT: String(falkordb.port),
+        },
+        ['--import', 'tsx', path.join(HERE, 'lib', 'twin-server.ts')],
+      );
+      try {
+        const signedIn = await fetch(`${twin.baseUrl}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(admin),
+        });
+        const session = { cookie: signedIn.headers.getSetCookie()[0]!.split(';')[0]! };
+        // As for authentication: many short interleaved pairs, and the median of the per-pair ratios.
+        const pairs: { ours: Measurement; raw: Measurement }[] = [];
+        for (let pair = 0; pair < AUTH_PAIRS; pair++) {
+          const checked = () =>
+            measureHttp({
+              url: `${twin.baseUrl}/api/settings/`,
+              headers: session,
+              connections: 10,
+              durationSeconds: 2,
+            });
+          const unchecked = () =>
+            measureHttp({
+              url: `${twin.baseUrl}/unchecked/api/settings/`,
+              headers: session,
+              connections: 10,
+              durationSeconds: 2,
+            });
+          if (pair % 2 === 0) pairs.push({ ours: await checked(), raw: await unchecked() });
+          else {
+            const raw = await unchecked();
+            pairs.push({ ours: await checked(), raw });
+          }
+        }
+        const ratios = pairs.map((p) => p.ours.requestsPerSecond / p.raw.requestsPerSecond).sort((a, b) => a - b);
+        const overhead = 1 - ratios[Math.floor(ratios.length / 2)]!;
+        const row = {
+          name: permissionName,
+          ours: bestRound(pairs.map((p) => p.ours)),
+          raw: bestRound(pairs.map((p) => p.raw)),
+          note: `the permission check costs ${(overhead * 100).toFixed(1)}% of the throughput (median of ${AUTH_PAIRS} interleaved pairs; goal: under 5%)`,
+        };
+        rows.push(row);
+        report(row);
+      } finally {
+        await twin.stop();
+      }
+    }
+
     const holName = 'GET /api/graph while a slow query of the same token runs (ours = during, raw = without it)';
     if (wanted(holName)) {
       // Head-of-line blocking: the same token's GET /api/graph, alone and while a slow query runs.

@@ -275,7 +275,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     // What requirePermission checks against: the roles' rules, read (when their copy is stale) while the session is
     // checked rather than after it, so a slow store costs a permission check one round trip, not two in a row.
     guarded.addHook('onRequest', (request, _reply, next) => {
-      request.roleRules = context.rbac.current().then((snapshot) => snapshot.rules);
+      request.roleRules = context.rbac.freshRules() ?? context.rbac.current().then((snapshot) => snapshot.rules);
       next();
     });
     guarded.addHook('onRequest', requireSession(context.sessions));

@@ -96,7 +96,7 @@ declare module 'fastify' {
      * The roles' rules for this request, read (when the copy is stale) as the request arrives, alongside the
      * session check; set on every session-guarded admin route by the admin plugin (admin/index.ts).
      */
-    roleRules?: Promise<RoleRulesTable>;
+    roleRules?: RoleRulesTable | Promise<RoleRulesTable>;
   }
 }
 
@@ -111,13 +111,18 @@ export function requirePermission(
   action: Action,
   namespaceOf: (request: FastifyRequest) => string,
 ) {
-  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+  // Callback style, not async: with the rules in memory (the usual case) the check settles without a promise.
+  return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
     const user = request.sessionUser;
-    if (!user) throw new UnauthorizedError('Authentication required');
+    if (!user) return done(new UnauthorizedError('Authentication required'));
     const namespace = namespaceOf(request);
-    if (!request.roleRules) throw new Error('requirePermission needs the admin plugin (roleRules is not set)');
-    const rules = (await request.roleRules).get(user.role) ?? [];
-    if (!rulesAllow(rules, resource, action, namespace))
-      throw new ForbiddenError(forbiddenMessage(resource, action, namespace));
+    const table = request.roleRules;
+    if (!table) return done(new Error('requirePermission needs the admin plugin (roleRules is not set)'));
+    const decide = (rules: RoleRulesTable): Error | undefined =>
+      rulesAllow(rules.get(user.role) ?? [], resource, action, namespace)
+        ? undefined
+        : new ForbiddenError(forbiddenMessage(resource, action, namespace));
+    if (table instanceof Promise) table.then((rules) => done(decide(rules)), done);
+    else done(decide(table));
   };
 }

@@ -184,6 +184,10 @@ export function createRbacService(options: RbacServiceOptions) {
     /** A role's rules (re-read when stale); an unknown role has none. */
     rulesOf: async (role: RoleName): Promise<readonly PermissionRule[]> => (await current()).rules.get(role) ?? [],
 
+    /** Every role's rules when the copy in memory is within the refresh interval, else undefined (read current()). */
+    freshRules: (): RbacSnapshot['rules'] | undefined =>
+      now() - readAt < options.refreshMs ? lastGood.rules : undefined,
+
     /** The rules of a role as last read, without I/O (unknown role: none); for views built synchronously. */
     cachedRulesOf: (role: RoleName): readonly PermissionRule[] => lastGood.rules.get(role) ?? [],
 
