@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   forbiddenMessage,
+  hoistPermissionGuard,
+  requirePermission,
   permissionsOf,
   rulesAllow,
   shippedRulesOf,
@@ -65,5 +67,21 @@ describe('admin permissions', () => {
     expect(forbiddenMessage('settings', 'update', 'graphdb-system')).toBe(
       'Insufficient permissions for settings:update in namespace graphdb-system',
     );
+  });
+
+  it("moves a route's permission guard from preValidation to its last onRequest hook, and leaves other hooks", () => {
+    const guard = requirePermission('settings', 'read', () => 'graphdb-system');
+    const other = () => undefined;
+    const first = () => undefined;
+    const route: { preValidation?: unknown; onRequest?: unknown } = { preValidation: [other, guard], onRequest: first };
+    hoistPermissionGuard(route);
+    expect(route.preValidation).toEqual([other]);
+    expect(route.onRequest).toEqual([first, guard]);
+    const alone: { preValidation?: unknown; onRequest?: unknown } = { preValidation: guard };
+    hoistPermissionGuard(alone);
+    expect(alone).toEqual({ preValidation: undefined, onRequest: [guard] });
+    const unguarded: { preValidation?: unknown; onRequest?: unknown } = { preValidation: other };
+    hoistPermissionGuard(unguarded);
+    expect(unguarded).toEqual({ preValidation: other });
   });
 });

@@ -112,17 +112,49 @@ export function requirePermission(
   namespaceOf: (request: FastifyRequest) => string,
 ) {
   // Callback style, not async: with the rules in memory (the usual case) the check settles without a promise.
-  return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
+  const guard = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
     const user = request.sessionUser;
     if (!user) return done(new UnauthorizedError('Authentication required'));
-    const namespace = namespaceOf(request);
     const table = request.roleRules;
     if (!table) return done(new Error('requirePermission needs the admin plugin (roleRules is not set)'));
-    const decide = (rules: RoleRulesTable): Error | undefined =>
-      rulesAllow(rules.get(user.role) ?? [], resource, action, namespace)
-        ? undefined
-        : new ForbiddenError(forbiddenMessage(resource, action, namespace));
-    if (table instanceof Promise) table.then((rules) => done(decide(rules)), done);
-    else done(decide(table));
+    if (table instanceof Promise)
+      table.then((rules) => done(denial(rules, user.role, resource, action, namespaceOf(request))), done);
+    else done(denial(table, user.role, resource, action, namespaceOf(request)));
   };
+  return Object.assign(guard, { [PERMISSION_GUARD]: true as const });
+}
+
+function denial(
+  table: RoleRulesTable,
+  role: RoleName,
+  resource: Resource,
+  action: Action,
+  namespace: string,
+): ForbiddenError | undefined {
+  return rulesAllow(table.get(role) ?? [], resource, action, namespace)
+    ? undefined
+    : new ForbiddenError(forbiddenMessage(resource, action, namespace));
+}
+
+type Hook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
+const PERMISSION_GUARD = Symbol('permission guard');
+export type PermissionGuard = Hook & { [PERMISSION_GUARD]: true };
+
+export function isPermissionGuard(hook: unknown): hook is PermissionGuard {
+  return typeof hook === 'function' && PERMISSION_GUARD in hook;
+}
+
+/**
+ * An onRoute hook of the session scope: a route's requirePermission, declared as a preValidation hook (where a
+ * reader looks for it), becomes the route's last onRequest hook instead, run right after the scope's session check.
+ * A guarded request then passes through one hook phase, not two, and a caller without the right still gets 403
+ * before its body is read or validated. The bench's "permission check" scenario is why (docs/decisions.md).
+ */
+export function hoistPermissionGuard(route: { preValidation?: unknown; onRequest?: unknown }): void {
+  const hooks = [route.preValidation].flat().filter((hook) => hook !== undefined);
+  const guards = hooks.filter(isPermissionGuard);
+  if (guards.length === 0) return;
+  const rest = hooks.filter((hook) => !isPermissionGuard(hook));
+  route.preValidation = rest.length > 0 ? rest : undefined;
+  route.onRequest = [...[route.onRequest].flat().filter((hook) => hook !== undefined), ...guards];
 }
