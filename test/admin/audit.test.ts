@@ -433,6 +433,41 @@ describe('audit log', () => {
     expect((await get(a.app, '/api/clusters/embedded/events?namespace=elsewhere')).statusCode).toBe(404);
   });
 
+  it('records a sign-out under the user whose sessions it ended, and nothing for a cookie naming no session', async () => {
+    // Its own user: a sign-out ends every session of the user, and the admin's is needed by the other tests.
+    const created = await a.app.inject({
+      method: 'POST',
+      url: '/api/users/',
+      headers: { cookie: adminCookie },
+      payload: { email: 'leaver@corp.example', name: 'Leaver', role: 'viewer', password: 'leaver-password-1' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const cookie = await login(a.app, 'leaver@corp.example', 'leaver-password-1');
+    const out = await a.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
+    expect(out.statusCode).toBe(200);
+    const page = await waitFor('action=auth.logout', 1);
+    expect(page.logs[0]).toMatchObject({
+      userId: 'leaver@corp.example',
+      action: 'auth.logout',
+      resourceType: 'session',
+      result: 'success',
+    });
+    // The same cookie again: its session is over, so this sign-out ended nothing and is not recorded; nor is one
+    // without a cookie.
+    await a.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
+    await a.app.inject({ method: 'POST', url: '/api/auth/logout' });
+    // A later entry of the same recorder proves it has flushed past both calls.
+    const before = (await auditPage(a.app, 'action=user.delete')).total;
+    const removed = await a.app.inject({
+      method: 'DELETE',
+      url: '/api/users/leaver%40corp.example',
+      headers: { cookie: adminCookie },
+    });
+    expect(removed.statusCode).toBe(204);
+    await waitFor('action=user.delete', before + 1);
+    expect((await auditPage(a.app, 'action=auth.logout')).total).toBe(1);
+  });
+
   it('never records bodies, passwords, tokens or cookies: not in entries, not in the store, not in the log', async () => {
     await a.app.inject({
       method: 'POST',

@@ -80,7 +80,8 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext, lo
     async (request, reply) => {
       // Cleared first: a failure to end the sessions in the store still signs this browser out.
       setCookies(reply, context.sessions.signedOutCookies());
-      await context.sessions.end(sessionCredentialsOf(request));
+      // The audit entry names who signed out; a cookie naming no live session ended nothing and names nobody.
+      request.auditActor = await context.sessions.end(sessionCredentialsOf(request));
       return { success: true, message: 'Logged out' };
     },
   );

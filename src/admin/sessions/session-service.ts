@@ -84,20 +84,23 @@ export function createSessionService(options: SessionOptions, users: UserService
 
     /**
      * Signs out: when the request's cookie names a live session, every session of its user is ended in the store,
-     * so a copy of the cookie (another tab, a thief) stops working too. Idempotent.
+     * so a copy of the cookie (another tab, a thief) stops working too. Idempotent. Answers the e-mail of the user
+     * whose sessions ended (for the audit log), or undefined when the cookie named no live session.
      */
-    async end(credentials: SessionCredentials): Promise<void> {
+    async end(credentials: SessionCredentials): Promise<string | undefined> {
       const cookie = sessionCookieOf(credentials, options.publicOrigin);
-      if (!cookie || !options.secret) return;
+      if (!cookie || !options.secret) return undefined;
       let session: VerifiedSession;
       try {
         session = await verifiedSession(cookie, options.secret);
       } catch {
-        return;
+        return undefined;
       }
       verified.delete(cookie);
       const user = await users.findById(session.subject);
-      if (user && (user.sessionVersion ?? 0) === session.version) await users.endSessions(user.id);
+      if (!user || (user.sessionVersion ?? 0) !== session.version) return undefined;
+      await users.endSessions(user.id);
+      return user.email;
     },
 
     /** The user a session-guarded request acts as: a valid cookie naming an enabled user, re-read from the store. */
