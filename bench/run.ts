@@ -269,9 +269,17 @@ async function main(): Promise<void> {
       direct(() => raw.list(), 50),
     );
 
-    const authName =
-      'authentication overhead: GET /api/graph with a bearer token (ours) vs the same route without authentication (raw), one process';
-    if (wanted(authName)) {
+    /**
+     * The cost of one layer: `ours` and `raw` are two routes of one twin-server process that differ by that layer
+     * only. A difference of a few percent drowns in this machine's drift between rounds, so: many short interleaved
+     * pairs (alternating which goes first, so neither side always gets the warmer or noisier half), and the median
+     * of the per-pair ratios.
+     */
+    const layerCost = async (
+      name: string,
+      goal: string,
+      load: (baseUrl: string) => Promise<{ ours: () => Promise<Measurement>; raw: () => Promise<Measurement> }>,
+    ) => {
       const twin = await startBenchServer(
         {
           ...serverEnv,
@@ -282,92 +290,57 @@ async function main(): Promise<void> {
         ['--import', 'tsx', path.join(HERE, 'lib', 'twin-server.ts')],
       );
       try {
-        // A difference of a few percent drowns in this machine's drift between rounds: many short interleaved pairs,
-        // and the median of the per-pair ratios.
+        const { ours, raw } = await load(twin.baseUrl);
         const pairs: { ours: Measurement; raw: Measurement }[] = [];
         for (let pair = 0; pair < AUTH_PAIRS; pair++) {
-          const withAuth = () =>
-            measureHttp({ url: `${twin.baseUrl}/api/graph`, headers: bearer, connections: 10, durationSeconds: 2 });
-          const without = () =>
-            measureHttp({ url: `${twin.baseUrl}/unauthenticated/api/graph`, connections: 10, durationSeconds: 2 });
-          // Alternate which goes first, so neither side always gets the warmer (or the noisier) half of a pair.
-          if (pair % 2 === 0) pairs.push({ ours: await withAuth(), raw: await without() });
+          if (pair % 2 === 0) pairs.push({ ours: await ours(), raw: await raw() });
           else {
-            const raw = await without();
-            pairs.push({ ours: await withAuth(), raw });
+            const first = await raw();
+            pairs.push({ ours: await ours(), raw: first });
           }
         }
-        const ratios = pairs.map((p) => p.ours.requestsPerSecond / p.raw.requestsPerSecond).sort((a, b) => a - b);
+        const ratios = pairs.map((p) => p.ours.requestsPerSecond / p.raw.requestsPerSecond).sort((x, y) => x - y);
         const overhead = 1 - ratios[Math.floor(ratios.length / 2)]!;
-        const measured = { ours: bestRound(pairs.map((p) => p.ours)), raw: bestRound(pairs.map((p) => p.raw)) };
         const row = {
-          name: authName,
-          ...measured,
-          note: `authentication costs ${(overhead * 100).toFixed(1)}% of the throughput (median of ${AUTH_PAIRS} interleaved pairs; goal: at most 10%)`,
+          name,
+          ours: bestRound(pairs.map((p) => p.ours)),
+          raw: bestRound(pairs.map((p) => p.raw)),
+          note: `costs ${(overhead * 100).toFixed(1)}% of the throughput (median of ${AUTH_PAIRS} interleaved pairs; goal: ${goal})`,
         };
         rows.push(row);
         report(row);
       } finally {
         await twin.stop();
       }
-    }
+    };
+    const twoSeconds = (load: Omit<HttpLoad, 'durationSeconds' | 'connections'>) => () =>
+      measureHttp({ connections: 10, durationSeconds: 2, ...load });
+
+    const authName =
+      'authentication overhead: GET /api/graph with a bearer token (ours) vs the same route without authentication (raw), one process';
+    if (wanted(authName))
+      await layerCost(authName, 'at most 10%', (baseUrl) =>
+        Promise.resolve({
+          ours: twoSeconds({ url: `${baseUrl}/api/graph`, headers: bearer }),
+          raw: twoSeconds({ url: `${baseUrl}/unauthenticated/api/graph` }),
+        }),
+      );
 
     const permissionName =
       'permission check: admin GET /api/settings/ (ours) vs the same route behind the session check only (raw), one process';
-    if (wanted(permissionName)) {
-      const twin = await startBenchServer(
-        {
-          ...serverEnv,
-          DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'gdb-bench-')),
-          BENCH_DB_HOST: falkordb.host,
-          BENCH_DB_PORT: String(falkordb.port),
-        },
-        ['--import', 'tsx', path.join(HERE, 'lib', 'twin-server.ts')],
-      );
-      try {
-        const signedIn = await fetch(`${twin.baseUrl}/api/auth/login`, {
+    if (wanted(permissionName))
+      await layerCost(permissionName, 'under 5%', async (baseUrl) => {
+        const signedIn = await fetch(`${baseUrl}/api/auth/login`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify(admin),
         });
         const session = { cookie: signedIn.headers.getSetCookie()[0]!.split(';')[0]! };
-        // As for authentication: many short interleaved pairs, and the median of the per-pair ratios.
-        const pairs: { ours: Measurement; raw: Measurement }[] = [];
-        for (let pair = 0; pair < AUTH_PAIRS; pair++) {
-          const checked = () =>
-            measureHttp({
-              url: `${twin.baseUrl}/api/settings/`,
-              headers: session,
-              connections: 10,
-              durationSeconds: 2,
-            });
-          const unchecked = () =>
-            measureHttp({
-              url: `${twin.baseUrl}/unchecked/api/settings/`,
-              headers: session,
-              connections: 10,
-              durationSeconds: 2,
-            });
-          if (pair % 2 === 0) pairs.push({ ours: await checked(), raw: await unchecked() });
-          else {
-            const raw = await unchecked();
-            pairs.push({ ours: await checked(), raw });
-          }
-        }
-        const ratios = pairs.map((p) => p.ours.requestsPerSecond / p.raw.requestsPerSecond).sort((a, b) => a - b);
-        const overhead = 1 - ratios[Math.floor(ratios.length / 2)]!;
-        const row = {
-          name: permissionName,
-          ours: bestRound(pairs.map((p) => p.ours)),
-          raw: bestRound(pairs.map((p) => p.raw)),
-          note: `the permission check costs ${(overhead * 100).toFixed(1)}% of the throughput (median of ${AUTH_PAIRS} interleaved pairs; goal: under 5%)`,
+        return {
+          ours: twoSeconds({ url: `${baseUrl}/api/settings/`, headers: session }),
+          raw: twoSeconds({ url: `${baseUrl}/unchecked/api/settings/`, headers: session }),
         };
-        rows.push(row);
-        report(row);
-      } finally {
-        await twin.stop();
-      }
-    }
+      });
 
     const holName = 'GET /api/graph while a slow query of the same token runs (ours = during, raw = without it)';
     if (wanted(holName)) {
