@@ -82,12 +82,7 @@ export const ActivityListSchema = z.object({
 export function toAuditView(entry: AuditEntry): z.infer<typeof AuditEntrySchema> {
   return {
     userId: entry.userId,
-    timestamp: new Date(entry.time).toISOString(),
-    action: entry.action,
-    resourceType: entry.resourceType,
-    ...(entry.resourceName === undefined ? {} : { resourceName: entry.resourceName }),
-    result: entry.result,
-    message: entry.message,
+    ...toActivityView(entry),
     ...(entry.ip === undefined ? {} : { ip: entry.ip }),
     ...(entry.userAgent === undefined ? {} : { userAgent: entry.userAgent }),
   };
