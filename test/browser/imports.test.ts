@@ -357,6 +357,23 @@ describe('loading a staged CSV file', () => {
     expect(refused.json<{ message: string }>().message).toMatch(/^Rows from line 2 failed after 0 loaded: /);
   });
 
+  it('sends no batch after a failing one, though the next was read while it ran', async () => {
+    // 3,000 rows in batches of 1,000: row 1,500 (file line 1,501) divides by zero in the second batch, and the third
+    // batch is read and built while the second runs; it must never be sent.
+    const rows = Array.from({ length: 3000 }, (_, index) => (index === 1499 ? '0' : '1')).join('\n');
+    const key = await stagedId('divides.csv', `d\n${rows}\n`);
+    const res = await loadCsv('csv-divides', {
+      key,
+      withHeaders: true,
+      body: 'CREATE (:Row {q: 10 / toInteger(row.d)})',
+    });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json<{ message: string }>().message).toMatch(
+      /^Rows from line 1002 failed after 1000 loaded: .*[Dd]ivision by zero/,
+    );
+    expect(await count('csv-divides', 'Row')).toBe(1000);
+  });
+
   it('refuses rows that do not match the header, files that are not CSV, readers and outside URLs', async () => {
     const ragged = await stagedId('ragged.csv', 'a,b\n1,2\n3\n');
     const res = await loadCsv('csv-ragged', { key: ragged, withHeaders: true, body: 'CREATE (:R {a: row.a})' });

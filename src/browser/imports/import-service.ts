@@ -9,7 +9,7 @@ import { isPortError } from '../../platform/port-errors.js';
 import { UploadTooLargeError, type StagedFile, type UploadStore } from '../../platform/uploads/upload-store.js';
 import { isReplyError } from '../../platform/falkordb/database-errors.js';
 import { originGraphName, type ScratchServerOptions } from '../../platform/falkordb/dump-origin.js';
-import { withParameters, type CypherValue } from '../../platform/falkordb/cypher.js';
+import { textRowsLiteral, withParameterText } from '../../platform/falkordb/cypher.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../../shared/http-errors.js';
 import { databaseFor, type BrowserContext, type Principal } from '../context.js';
@@ -96,11 +96,11 @@ export interface LoadCsvRequest {
 }
 
 /** A row as LOAD CSV gives it: every value a string, keyed by the header when there is one. */
-function rowValue(record: CsvRecord, header: string[] | undefined): CypherValue {
-  if (!header) return record.fields;
-  if (record.fields.length !== header.length)
+/** The record's fields, checked against the header when there is one (each row then becomes a map). */
+function rowFields(record: CsvRecord, header: string[] | undefined): string[] {
+  if (header && record.fields.length !== header.length)
     throw new CsvFormatError(record.line, `${record.fields.length} fields where the header has ${header.length}`);
-  return Object.fromEntries(header.map((name, index) => [name, record.fields[index]!]));
+  return record.fields;
 }
 
 export function createImportService(
@@ -286,24 +286,35 @@ export function createImportService(
       const bounded = importSignal(limits.importTimeoutMs, signal);
       let header: string[] | undefined;
       let loaded = 0;
-      let batch: CypherValue[] = [];
+      let batch: string[][] = [];
       let batchLine = 0;
       let batchChars = 0;
       let reportedAt = Date.now();
+      // One batch runs while the next is read and built: a batch is sent only once the one before it has succeeded,
+      // so the first failure still stops the load there, and at most two batches are held.
+      let running: Promise<void> = Promise.resolve();
 
-      const flush = async () => {
-        if (batch.length === 0) return;
-        if (bounded.signal.aborted) bounded.stopped();
-        await runStatement(database, graph, withParameters(statement, { rows: batch }), bounded, (reason) => {
-          throw new CsvRowsError(batchLine, loaded, reason);
+      const send = async (rows: string[][], firstLine: number, text: string) => {
+        await runStatement(database, graph, text, bounded, (reason) => {
+          throw new CsvRowsError(firstLine, loaded, reason);
         });
-        loaded += batch.length;
-        batch = [];
-        batchChars = 0;
+        loaded += rows.length;
         if (Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
           reportedAt = Date.now();
           onProgress({ loaded });
         }
+      };
+      const flush = async () => {
+        if (batch.length === 0) return;
+        const [rows, firstLine] = [batch, batchLine];
+        batch = [];
+        batchChars = 0;
+        const text = withParameterText(statement, 'rows', textRowsLiteral(rows, header));
+        await running;
+        if (bounded.signal.aborted) bounded.stopped();
+        running = send(rows, firstLine, text);
+        // Settled here so that a failure is seen at the next flush or at the end, never as an unhandled rejection.
+        running.catch(() => undefined);
       };
       const take = async (records: CsvRecord[]) => {
         for (const record of records) {
@@ -312,7 +323,7 @@ export function createImportService(
             continue;
           }
           if (batch.length === 0) batchLine = record.line;
-          batch.push(rowValue(record, header));
+          batch.push(rowFields(record, header));
           batchChars += record.fields.reduce((sum, value) => sum + value.length, 0);
           if (batch.length >= CSV_BATCH_ROWS || batchChars >= CSV_BATCH_CHARS) await flush();
         }
@@ -328,7 +339,10 @@ export function createImportService(
           content.destroy();
         }
         await flush();
+        await running;
       } catch (error) {
+        // The batch still running came earlier in the file: its failure is the one to report, and its rows count.
+        await running;
         if (error instanceof CsvFormatError) throw new CsvRowsError(error.line, loaded, error.message);
         throw error;
       } finally {

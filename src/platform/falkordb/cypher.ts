@@ -26,6 +26,8 @@ export function quoteIdentifier(name: string, what = 'identifier'): string {
 
 function stringLiteral(value: string): string {
   if (value.includes('\0')) throw new CypherInputError('values must not contain NUL characters');
+  // Most values need no escape: skip the two replacements for them.
+  if (!value.includes('\\') && !value.includes('"')) return `"${value}"`;
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
@@ -52,6 +54,29 @@ export function cypherLiteral(value: CypherValue): string {
     case 'undefined':
       throw new CypherInputError(`unsupported value type ${typeof value}`);
   }
+}
+
+/**
+ * The literal of a list of text rows, the same text `cypherLiteral` gives for them: with `keys`, each row a map of
+ * key to field (`[{`a`: "1", `b`: "x"}, ...]`), else a list of fields. Built straight from the fields, without an
+ * object per row, for loads of many rows (CSV).
+ */
+export function textRowsLiteral(rows: readonly (readonly string[])[], keys?: readonly string[]): string {
+  const prefixes = keys?.map((key, index) => `${index === 0 ? '{' : ', '}${quoteIdentifier(key, 'map key')}: `);
+  const row = prefixes
+    ? (fields: readonly string[]) => {
+        let text = '';
+        for (let index = 0; index < prefixes.length; index++) text += prefixes[index] + stringLiteral(fields[index]!);
+        return prefixes.length === 0 ? '{}' : `${text}}`;
+      }
+    : (fields: readonly string[]) => `[${fields.map(stringLiteral).join(', ')}]`;
+  return `[${rows.map(row).join(', ')}]`;
+}
+
+/** The query with FalkorDB's parameter header for one parameter whose value is already Cypher literal text. */
+export function withParameterText(query: string, name: string, literal: string): string {
+  if (!PARAMETER_NAME.test(name)) throw new CypherInputError(`invalid parameter name ${name}`);
+  return `CYPHER ${name}=${literal} ${query}`;
 }
 
 /** Prefixes the query with FalkorDB's `CYPHER name=value ...` parameter header. */
