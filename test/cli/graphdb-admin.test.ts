@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,6 +48,7 @@ beforeAll(async () => {
   kube.put(CLUSTERS_V1, NS, replication('mygraph', NS));
   kube.put(CLUSTERS_V1, NS, sharded('bigraph', NS));
   kube.put(CLUSTERS_V1, NS, replication('doomed', NS));
+  kube.put(CLUSTERS_V1, NS, replication('stuck', NS));
   const kubeConfig = loadKubeConfig({ kind: 'kubeconfig', path: kube.kubeconfigPath });
   const clusters = createKubeBlocksClusters(kubeConfig, pino({ level: 'silent' }), await detectKubeBlocks(kubeConfig));
   t = await startAdminTestApp('embedded', { clusters });
@@ -60,6 +61,8 @@ beforeAll(async () => {
       const name = ops.metadata.name!;
       const status = (ops.status ?? {}) as { phase?: string };
       if (status.phase === 'Succeed' || status.phase === 'Failed') continue;
+      // Operations of `stuck` never move: --wait runs into its --timeout.
+      if ((ops.spec as { clusterName: string }).clusterName === 'stuck') continue;
       if ((ops.spec as { clusterName: string }).clusterName === 'doomed' && status.phase === 'Running') {
         kube.put(OPS_V1, NS, {
           ...ops,
@@ -173,7 +176,7 @@ describe('graphdb-admin', () => {
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/^NAMESPACE\s+NAME\s+TOPOLOGY\s+PHASE\s+COMPONENTS$/m);
     expect(list.stdout).toMatch(/graphdb-system\s+mygraph\s+replication\s+Running/);
-    expect(JSON.parse((await cli(['clusters', 'list', '--all-namespaces', '--json'])).stdout)).toHaveLength(3);
+    expect(JSON.parse((await cli(['clusters', 'list', '--all-namespaces', '--json'])).stdout)).toHaveLength(4);
     expect(JSON.parse((await cli(['clusters', 'list', '-n', 'other', '--json'])).stdout)).toEqual([]);
     const get = await cli(['clusters', 'get', 'bigraph']);
     expect(get.stdout).toMatch(/^shard\s+sharding\s+Running\s+2\s+3/m);
@@ -223,6 +226,21 @@ describe('graphdb-admin', () => {
     expect(failed.stderr).toMatch(/doomed-restart-[a-z0-9]{5} ended Failed: pod falkordb-1 crashed/);
   });
 
+  it('gives up a --wait after --timeout with exit code 6, progress on stderr and only the result on stdout', async () => {
+    const started = Date.now();
+    const run = await cli(['clusters', 'restart', 'stuck', '--wait', '--timeout', '1s', '--poll-interval', '100']);
+    expect(run.code, run.stderr).toBe(6);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(run.stdout).toMatch(/^stuck-restart-[a-z0-9]{5}\n$/);
+    expect(run.stderr).toMatch(/stuck-restart-[a-z0-9]{5} \[/);
+    expect(run.stderr).toMatch(/timed out after 1s waiting for stuck-restart-[a-z0-9]{5}/);
+    const json = await cli(['clusters', 'restart', 'stuck', '--wait', '--timeout', '300ms', '-o', 'json']);
+    expect(json.code).toBe(6);
+    expect(JSON.parse(json.stdout)).toEqual({ operations: [expect.stringMatching(/^stuck-restart-/) as unknown] });
+    const help = await cli(['clusters', 'scale', '--help']);
+    expect(help.stdout).toMatch(/--timeout <duration>.*\(default: 10m\)/s);
+  });
+
   it('manages users, and a viewer gets exit code 4 for what it may not do', async () => {
     const add = await cli(
       ['users', 'add', 'viewer@corp.example', '--role', 'viewer', '--name', 'Vera', '--password-stdin'],
@@ -237,9 +255,12 @@ describe('graphdb-admin', () => {
     expect(JSON.parse((await cli(['users', 'list', '--role', 'operator', '--json'])).stdout)).toEqual([]);
     expect((await cli(['users', 'set-role', 'ghost@corp.example', 'viewer'])).code).toBe(5);
 
-    const adminSession = path.join(configDir, 'session.json');
     expect((await cli(['logout'])).code).toBe(0);
-    await expect(stat(adminSession)).rejects.toThrow();
+    // The context stays (its server), its session is gone.
+    expect((await cli(['whoami'])).code).toBe(3);
+    expect(JSON.parse(await readFile(path.join(configDir, 'session.json'), 'utf8'))).toMatchObject({
+      contexts: { default: { server } },
+    });
     expect(
       (
         await cli(

@@ -1,0 +1,148 @@
+// graphdb-admin's conventions on every command: output formats, --version, usage errors, connection and session
+// errors, EPIPE, atomic config writes, contexts, completion; against the real server (embedded mode).
+import { createServer } from 'node:net';
+import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { BIN, cliIn, ROOT, runCommand, type Run } from './harness.js';
+
+let t: AdminTestApp;
+let server: string;
+let configDir: string;
+let cli: (args: string[], stdin?: string, env?: Record<string, string>) => Promise<Run>;
+
+const sessionFile = () => path.join(configDir, 'session.json');
+const login = (extra: string[] = []) =>
+  cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin', ...extra], ADMIN.password);
+
+beforeAll(async () => {
+  t = await startAdminTestApp('embedded');
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  configDir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-conventions-'));
+  cli = cliIn(configDir);
+  const signIn = await login();
+  expect(signIn.code, signIn.stderr).toBe(0);
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+/** A port nothing listens on: bound, then closed. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe('output formats', () => {
+  it('prints the same data as table, wide, json (and --json), and yaml', async () => {
+    const table = await cli(['users', 'list']);
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^EMAIL\s+NAME\s+ROLE\s+SOURCE\s+STATUS\s+LAST LOGIN$/m);
+    const wide = await cli(['users', 'list', '-o', 'wide']);
+    expect(wide.stdout).toMatch(
+      /^EMAIL\s+NAME\s+ROLE\s+SOURCE\s+STATUS\s+LAST LOGIN\s+CREATED\s+MUST CHANGE PASSWORD$/m,
+    );
+    const json = JSON.parse((await cli(['users', 'list', '-o', 'json'])).stdout) as { email: string }[];
+    expect(json).toContainEqual(expect.objectContaining({ email: ADMIN.email, role: 'admin' }));
+    expect(JSON.parse((await cli(['users', 'list', '--json'])).stdout)).toEqual(json);
+    // The global option goes before the command too.
+    expect(JSON.parse((await cli(['-o', 'json', 'users', 'list'])).stdout)).toEqual(json);
+    const yaml = await cli(['users', 'list', '-o', 'yaml']);
+    expect(yaml.code, yaml.stderr).toBe(0);
+    expect(parseYaml(yaml.stdout)).toEqual(json);
+    const bad = await cli(['users', 'list', '-o', 'xml']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("argument 'xml' is invalid");
+  });
+
+  it('shows -o and --json in the help of each command (global options), and honours them on every kind of answer', async () => {
+    const help = await cli(['settings', 'get', '--help']);
+    expect(help.stdout).toMatch(/-o, --output <format>/);
+    expect(help.stdout).toContain('--json');
+    expect(JSON.parse((await cli(['settings', 'get', '-o', 'json'])).stdout)).toHaveProperty('features');
+    expect(parseYaml((await cli(['whoami', '-o', 'yaml'])).stdout)).toMatchObject({
+      user: { email: ADMIN.email },
+      server,
+      context: 'default',
+    });
+  });
+});
+
+describe('terminal behaviour', () => {
+  it('prints the package version', async () => {
+    const { version } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const run = await cli(['--version']);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe(version);
+  });
+
+  it('treats a number option that is not a number as a usage error', async () => {
+    const run = await cli(['clusters', 'restart', 'x', '--wait', '--poll-interval', 'abc']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("option '--poll-interval <ms>' argument 'abc' is invalid");
+    expect((await cli(['clusters', 'restart', 'x', '--wait', '--timeout', 'soon'])).code).toBe(2);
+    expect((await cli(['audit', 'list', '--limit', '0'])).code).toBe(2);
+    expect(
+      (await cli(['rbac', 'mappings', 'set', 'g@corp.example', '--role', 'viewer', '--priority', 'high'])).code,
+    ).toBe(2);
+  });
+
+  it('names the cause when the server cannot be reached', async () => {
+    const port = await closedPort();
+    const run = await cli(
+      ['login', '--server', `http://127.0.0.1:${port}`, '--email', ADMIN.email, '--password-stdin'],
+      'x',
+      {
+        GRAPHDB_ADMIN_CONFIG_DIR: path.join(configDir, 'elsewhere'),
+      },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`graphdb-admin: cannot reach http://127.0.0.1:${port}: ECONNREFUSED 127.0.0.1:${port}\n`);
+  });
+
+  it('says the session expired when the server no longer accepts the stored one', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-expired-'));
+    await writeFile(
+      path.join(dir, 'session.json'),
+      JSON.stringify({
+        version: 2,
+        currentContext: 'default',
+        contexts: { default: { server, cookie: 'token=not-a-session' } },
+      }),
+      { mode: 0o600 },
+    );
+    const run = await cliIn(dir)(['users', 'list']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toBe('graphdb-admin: session expired: run graphdb-admin login\n');
+  });
+
+  it('stops quietly when the reader goes away (| head -1), with no stack trace', async () => {
+    const command = `'${process.execPath}' '${BIN}' completion fish | head -1; '${process.execPath}' '${BIN}' users list | true; echo "status \${PIPESTATUS[0]}"`;
+    const run = await runCommand('bash', ['-c', command], {
+      PATH: process.env.PATH ?? '',
+      HOME: configDir,
+      GRAPHDB_ADMIN_CONFIG_DIR: configDir,
+    });
+    expect(run.stdout).toMatch(/^# fish completion for graphdb-admin/);
+    expect(run.stdout).toMatch(/status 0\n$/);
+    expect(run.stderr).toBe('');
+  });
+
+  it('writes the config file atomically (a new file renamed over the old), mode 0600, no temp files left', async () => {
+    const before = await stat(sessionFile());
+    expect((await login()).code).toBe(0);
+    const after = await stat(sessionFile());
+    expect(after.mode & 0o777).toBe(0o600);
+    expect(after.ino).not.toBe(before.ino);
+    expect((await readdir(configDir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+});
