@@ -146,3 +146,111 @@ describe('terminal behaviour', () => {
     expect((await readdir(configDir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });
+
+describe('contexts', () => {
+  let second: AdminTestApp;
+  let server2: string;
+
+  beforeAll(async () => {
+    second = await startAdminTestApp('embedded');
+    await second.app.listen({ port: 0, host: '127.0.0.1' });
+    server2 = `http://127.0.0.1:${(second.app.server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await second.close();
+  });
+
+  it('reads the single-server session file of earlier versions and migrates it to a context', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-migrate-'));
+    const res = await fetch(`${server}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
+    const cookie = res.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('token='))!
+      .split(';')[0]!;
+    await writeFile(path.join(dir, 'session.json'), JSON.stringify({ server, cookie }), { mode: 0o600 });
+    const who = await cliIn(dir)(['whoami', '-o', 'json']);
+    expect(who.code, who.stderr).toBe(0);
+    expect(JSON.parse(who.stdout)).toMatchObject({ user: { email: ADMIN.email }, server, context: 'default' });
+    expect(JSON.parse(await readFile(path.join(dir, 'session.json'), 'utf8'))).toEqual({
+      version: 2,
+      currentContext: 'default',
+      contexts: { default: { server, cookie } },
+    });
+    expect((await stat(path.join(dir, 'session.json'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps one session per server and switches between them', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-contexts-'));
+    const run = cliIn(dir);
+    // The first login names its server through the environment; it creates the context `default`.
+    const first = await run(['login'], undefined, {
+      GRAPHDB_ADMIN_URL: server,
+      GRAPHDB_ADMIN_EMAIL: ADMIN.email,
+      GRAPHDB_ADMIN_PASSWORD: ADMIN.password,
+    });
+    expect(first.code, first.stderr).toBe(0);
+    expect((await run(['config', 'set-context', 'second', '--server', server2])).code).toBe(0);
+    expect((await run(['config', 'set-context', 'bad', '--server', 'not a url'])).code).toBe(2);
+    expect(JSON.parse((await run(['config', 'get-contexts', '-o', 'json'])).stdout)).toEqual([
+      { name: 'default', server, current: true, signedIn: true },
+      { name: 'second', server: server2, current: false, signedIn: false },
+    ]);
+    const use = await run(['config', 'use-context', 'second']);
+    expect(use.code, use.stderr).toBe(0);
+    expect(use.stdout).toBe('Switched to context second\n');
+    expect((await run(['whoami'])).code).toBe(3);
+    // Login takes the server from the context; e-mail from the environment, password from stdin.
+    const signIn = await run(['login', '--password-stdin'], ADMIN.password, { GRAPHDB_ADMIN_EMAIL: ADMIN.email });
+    expect(signIn.code, signIn.stderr).toBe(0);
+    expect(
+      (await run(['users', 'add', 'only-second@corp.example', '--role', 'viewer', '--name', 'Only Second'])).code,
+    ).toBe(0);
+    const table = await run(['config', 'get-contexts']);
+    expect(table.stdout).toMatch(/^CURRENT\s+NAME\s+SERVER\s+SIGNED IN$/m);
+    expect(table.stdout).toMatch(new RegExp(`^\\*\\s+second\\s+${server2.replace(/\./g, '\\.')}\\s+yes$`, 'm'));
+    expect(JSON.parse((await run(['whoami', '--json'])).stdout)).toMatchObject({ server: server2, context: 'second' });
+    expect((await run(['users', 'list'])).stdout).toContain('only-second@corp.example');
+    // One command against the other context, without switching.
+    const other = await run(['--context', 'default', 'users', 'list', '-o', 'json']);
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stdout).not.toContain('only-second@corp.example');
+    expect((await run(['config', 'current-context'])).stdout).toBe('second\n');
+    expect((await run(['config', 'use-context', 'default'])).code).toBe(0);
+    expect(JSON.parse((await run(['whoami', '-o', 'json'])).stdout)).toMatchObject({ server, context: 'default' });
+    const missing = await run(['config', 'use-context', 'nope']);
+    expect(missing.code).toBe(5);
+    expect(missing.stderr).toContain('no context named "nope"');
+    expect((await run(['--context', 'nope', 'whoami'])).code).toBe(5);
+    // Logging out of one context leaves the other signed in.
+    expect((await run(['logout'])).code).toBe(0);
+    expect((await run(['whoami'])).code).toBe(3);
+    expect((await run(['--context', 'second', 'whoami'])).code).toBe(0);
+    expect((await run(['config', 'delete-context', 'second'])).code).toBe(0);
+    expect(JSON.parse((await run(['config', 'get-contexts', '-o', 'json'])).stdout)).toEqual([
+      { name: 'default', server, current: true, signedIn: false },
+    ]);
+  });
+
+  it('takes the config file from --config or GRAPHDB_ADMIN_CLI_CONFIG', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-config-'));
+    const file = path.join(dir, 'nested', 'admin.json');
+    const run = cliIn(path.join(dir, 'unused'));
+    expect(
+      (
+        await run(
+          ['--config', file, 'login', '--server', server, '--email', ADMIN.email, '--password-stdin'],
+          ADMIN.password,
+        )
+      ).code,
+    ).toBe(0);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await run(['whoami'], undefined, { GRAPHDB_ADMIN_CLI_CONFIG: file })).code).toBe(0);
+    expect((await run(['whoami'])).code).toBe(3);
+    expect((await run(['config', 'path'], undefined, { GRAPHDB_ADMIN_CLI_CONFIG: file })).stdout).toBe(`${file}\n`);
+  });
+});
