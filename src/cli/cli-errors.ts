@@ -1,5 +1,14 @@
 // The CLI's exit codes, and the error that carries one.
-export const EXIT = { ok: 0, other: 1, usage: 2, auth: 3, forbidden: 4, notFound: 5, timeout: 6 } as const;
+export const EXIT = {
+  ok: 0,
+  other: 1,
+  usage: 2,
+  auth: 3,
+  forbidden: 4,
+  notFound: 5,
+  timeout: 6,
+  interrupted: 130,
+} as const;
 
 export const EXIT_CODES_HELP =
   'Exit codes: 0 ok, 1 other error (server unreachable, failed operation), 2 usage, 3 not signed in / session expired, 4 forbidden, 5 not found, 6 --wait timed out.';

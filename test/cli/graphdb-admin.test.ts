@@ -109,23 +109,24 @@ describe('graphdb-admin', () => {
     expect(JSON.parse(who.stdout)).toMatchObject({ user: { email: ADMIN.email, role: 'admin' }, server });
   });
 
-  it('asks for the password on a terminal without echoing it', async () => {
-    // util-linux `script` gives the CLI a pseudo-terminal; what it prints there is what a user would see.
-    const command = [process.execPath, BIN, 'login', '--server', server, '--email', ADMIN.email]
-      .map((part) => `'${part}'`)
-      .join(' ');
-    const run = await new Promise<Run>((resolve) => {
+  /** Runs graphdb-admin on a pseudo-terminal (util-linux `script`), typing each answer once its prompt shows. */
+  function inTerminal(args: string[], answers: [prompt: string, keys: string][]): Promise<Run> {
+    const command = [process.execPath, BIN, ...args].map((part) => `'${part}'`).join(' ');
+    return new Promise<Run>((resolve) => {
       const child = spawn('script', ['-qec', command, '/dev/null'], {
         env: { PATH: process.env.PATH ?? '', HOME: configDir, GRAPHDB_ADMIN_CONFIG_DIR: configDir, TERM: 'dumb' },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let stdout = '';
+      let next = 0;
+      let from = 0; // where to look for the next prompt: after the last answer was typed
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      // Type the password once the prompt is up.
       const typing = setInterval(() => {
-        if (stdout.includes('Password:')) {
-          clearInterval(typing);
-          child.stdin.write(`${ADMIN.password}\r`);
+        const answer = answers[next];
+        if (answer && stdout.indexOf(answer[0], from) >= 0) {
+          next++;
+          from = stdout.length;
+          child.stdin.write(answer[1]);
         }
       }, 20);
       child.on('close', (code) => {
@@ -133,10 +134,38 @@ describe('graphdb-admin', () => {
         resolve({ code, stdout, stderr: '' });
       });
     });
+  }
+
+  it('asks for the password on a terminal without echoing it', async () => {
+    const run = await inTerminal(
+      ['login', '--server', server, '--email', ADMIN.email],
+      [['Password:', `${ADMIN.password}\r`]],
+    );
     expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toContain('Password:');
     expect(run.stdout).toContain(`Signed in as ${ADMIN.email}`);
     expect(run.stdout).not.toContain(ADMIN.password);
+  });
+
+  it('asks for the e-mail with echo, takes Backspace in the password, and stops on Ctrl-C with exit code 130', async () => {
+    const run = await inTerminal(
+      ['login', '--server', server],
+      [
+        ['E-mail:', `${ADMIN.email}\r`],
+        ['Password:', `${ADMIN.password}xy\u007f\u007f\r`],
+      ],
+    );
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain(`E-mail: ${ADMIN.email}`);
+    expect(run.stdout).toContain(`Signed in as ${ADMIN.email}`);
+    expect(run.stdout).not.toContain(ADMIN.password);
+    const cancelled = await inTerminal(
+      ['login', '--server', server, '--email', ADMIN.email],
+      [['Password:', 'abc\u0003']],
+    );
+    expect(cancelled.code).toBe(130);
+    expect(cancelled.stdout).toContain('graphdb-admin: cancelled');
+    expect(cancelled.stdout).not.toContain('abc');
   });
 
   it('reads and writes settings with typed dot paths, and secrets from stdin', async () => {
