@@ -1,5 +1,5 @@
 // whoami, rbac roles/mappings, system namespaces, diagnostics health/support-package, license status, audit list and
-// raw, run as the compiled CLI against the real server (embedded mode); `-o json` is checked against the API's
+// raw, run as the compiled CLI against the real server (embedded mode and over the Kubernetes API double); `-o json` is checked against the API's
 // response schemas (openapi/openapi.json).
 import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADAPTERS, ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import { cliIn, ROOT, type Run } from './harness.js';
 
 let t: AdminTestApp;
@@ -39,21 +39,21 @@ const json = (run: Run): unknown => {
   return JSON.parse(run.stdout) as unknown;
 };
 
-beforeAll(async () => {
-  t = await startAdminTestApp('embedded');
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  configDir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-commands-'));
-  cli = cliIn(configDir);
-  const signIn = await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], ADMIN.password);
-  expect(signIn.code, signIn.stderr).toBe(0);
-});
+describe.each(ADAPTERS)('graphdb-admin admin commands (%s)', (adapter) => {
+  beforeAll(async () => {
+    t = await startAdminTestApp(adapter);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    configDir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-commands-'));
+    cli = cliIn(configDir);
+    const signIn = await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], ADMIN.password);
+    expect(signIn.code, signIn.stderr).toBe(0);
+  });
 
-afterAll(async () => {
-  await t.close();
-});
+  afterAll(async () => {
+    await t.close();
+  });
 
-describe('graphdb-admin admin commands', () => {
   it('whoami', async () => {
     const who = await cli(['whoami']);
     expect(who.stdout).toContain(`${ADMIN.email} (`);
