@@ -5,34 +5,14 @@ import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
-import { cliIn, ROOT, type Run } from './harness.js';
+import { cliIn, schemaCheck, type Run } from './harness.js';
 
 let t: AdminTestApp;
 let server: string;
 let configDir: string;
 let cli: (args: string[], stdin?: string, env?: Record<string, string>) => Promise<Run>;
-
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats.default(ajv);
-
-/** The API's own response schema of one operation (from openapi/openapi.json), as a check of the CLI's JSON. */
-async function schemaCheck(method: string, route: string, status = '200', pointer = '') {
-  if (!ajv.getSchema('openapi')) {
-    const document = JSON.parse(await readFile(path.join(ROOT, 'openapi/openapi.json'), 'utf8')) as object;
-    ajv.addSchema({ ...document, $id: 'openapi' });
-  }
-  const escape = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
-  const ref = `openapi#/paths/${escape(route)}/${method}/responses/${status}/content/application~1json/schema${pointer}`;
-  const validate = ajv.compile({ $ref: ref });
-  return (value: unknown) => {
-    const ok = validate(value);
-    expect(ok, JSON.stringify(validate.errors)).toBe(true);
-  };
-}
 
 const json = (run: Run): unknown => {
   expect(run.code, run.stderr).toBe(0);

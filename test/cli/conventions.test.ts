@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
-import { BIN, cliIn, ROOT, runCommand, type Run } from './harness.js';
+import { BIN, cliIn, ROOT, runCommand, schemaCheck, type Run } from './harness.js';
 
 let t: AdminTestApp;
 let server: string;
@@ -68,7 +68,11 @@ describe('output formats', () => {
     const help = await cli(['settings', 'get', '--help']);
     expect(help.stdout).toMatch(/-o, --output <format>/);
     expect(help.stdout).toContain('--json');
-    expect(JSON.parse((await cli(['settings', 'get', '-o', 'json'])).stdout)).toHaveProperty('features');
+    const settings = JSON.parse((await cli(['settings', 'get', '-o', 'json'])).stdout) as unknown;
+    (await schemaCheck('get', '/api/settings/'))(settings);
+    const users = JSON.parse((await cli(['users', 'list', '-o', 'json'])).stdout) as unknown[];
+    const userItem = await schemaCheck('get', '/api/users/', '200', '/properties/users/items');
+    users.forEach(userItem);
     expect(parseYaml((await cli(['whoami', '-o', 'yaml'])).stdout)).toMatchObject({
       user: { email: ADMIN.email },
       server,

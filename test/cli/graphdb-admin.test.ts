@@ -10,6 +10,7 @@ import { loadKubeConfig } from '../../src/platform/kubernetes/kube-config.js';
 import { createKubeBlocksClusters, detectKubeBlocks } from '../../src/platform/kubernetes/kubeblocks.js';
 import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import { startKubeApiDouble, type KubeApiDouble } from '../support/kube/kube-api-double.js';
+import { schemaCheck } from './harness.js';
 import { advanceOpsRequest, CLUSTERS_V1, OPS_V1, replication, sharded } from '../support/kube/kubeblocks-fixtures.js';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/graphdb-admin.js');
@@ -205,7 +206,12 @@ describe('graphdb-admin', () => {
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/^NAMESPACE\s+NAME\s+TOPOLOGY\s+PHASE\s+COMPONENTS$/m);
     expect(list.stdout).toMatch(/graphdb-system\s+mygraph\s+replication\s+Running/);
-    expect(JSON.parse((await cli(['clusters', 'list', '--all-namespaces', '--json'])).stdout)).toHaveLength(4);
+    const all = JSON.parse((await cli(['clusters', 'list', '--all-namespaces', '--json'])).stdout) as unknown[];
+    expect(all).toHaveLength(4);
+    all.forEach(await schemaCheck('get', '/api/clusters', '200', '/properties/clusters/items'));
+    (await schemaCheck('get', '/api/clusters/{name}', '200', '/properties/cluster'))(
+      JSON.parse((await cli(['clusters', 'get', 'mygraph', '-o', 'json'])).stdout),
+    );
     expect(JSON.parse((await cli(['clusters', 'list', '-n', 'other', '--json'])).stdout)).toEqual([]);
     const get = await cli(['clusters', 'get', 'bigraph']);
     expect(get.stdout).toMatch(/^shard\s+sharding\s+Running\s+2\s+3/m);
