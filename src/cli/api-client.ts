@@ -1,12 +1,23 @@
 // HTTP calls to the admin API with the stored session cookie; failures become CliErrors with the server's message.
-import { CliError, EXIT, exitCodeForStatus } from './cli-errors.js';
+import { CliError, EXIT, connectionCause, exitCodeForStatus } from './cli-errors.js';
 import { loadSession, type StoredSession } from './session-file.js';
+
+export const SESSION_EXPIRED = 'session expired: run graphdb-admin login';
+
+export interface CallOptions {
+  /** Send this content type and raw body instead of JSON. */
+  headers?: Record<string, string>;
+  /** A 401 means the request itself was refused (a wrong current password), not that the session ended. */
+  unauthorizedIsNotExpiry?: boolean;
+  /** Hand back error answers too, instead of failing on them. */
+  acceptErrors?: boolean;
+}
 
 export interface ApiClient {
   server: string;
   call<T>(method: string, path: string, body?: unknown): Promise<T>;
   /** The answer itself (its headers too), once it is known to be a success. */
-  raw(method: string, path: string, body?: unknown): Promise<Response>;
+  raw(method: string, path: string, body?: unknown, options?: CallOptions): Promise<Response>;
 }
 
 export async function readErrorMessage(res: Response): Promise<string> {
@@ -20,7 +31,31 @@ export async function readErrorMessage(res: Response): Promise<string> {
   return `${res.status} ${res.statusText}`;
 }
 
-export function clientFor(session: StoredSession): ApiClient {
+/** fetch, with "cannot reach <server>: ECONNREFUSED 127.0.0.1:3000" when no answer came. */
+export async function send(server: string, path: string, init: RequestInit): Promise<Response> {
+  let url: URL;
+  try {
+    url = new URL(path, server);
+  } catch {
+    throw new CliError(EXIT.usage, `not a server URL: ${JSON.stringify(server)}`);
+  }
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    throw new CliError(EXIT.other, `cannot reach ${server}: ${connectionCause(error)}`);
+  }
+}
+
+/** The CliError an error answer becomes: a 401 on a stored session means it expired; else the server's message. */
+export async function errorFor(res: Response, options: CallOptions = {}): Promise<CliError> {
+  if (res.status === 401 && !options.unauthorizedIsNotExpiry) {
+    await res.body?.cancel();
+    return new CliError(EXIT.auth, SESSION_EXPIRED);
+  }
+  return new CliError(exitCodeForStatus(res.status), await readErrorMessage(res));
+}
+
+export function clientFor(session: Pick<StoredSession, 'server' | 'cookie'>): ApiClient {
   const client: ApiClient = {
     server: session.server,
     async call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -28,23 +63,20 @@ export function clientFor(session: StoredSession): ApiClient {
       if (res.status === 204) return undefined as T;
       return (await res.json()) as T;
     },
-    async raw(method: string, path: string, body?: unknown): Promise<Response> {
-      let res: Response;
-      try {
-        res = await fetch(new URL(path, session.server), {
-          method,
-          headers: {
-            cookie: session.cookie,
-            accept: 'application/json',
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-      } catch (error) {
-        throw new CliError(EXIT.other, `cannot reach ${session.server}: ${(error as Error).message}`);
-      }
-      if (!res.ok) throw new CliError(exitCodeForStatus(res.status), await readErrorMessage(res));
-      return res;
+    async raw(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Response> {
+      const json = body !== undefined && options.headers?.['content-type'] === undefined;
+      const res = await send(session.server, path, {
+        method,
+        headers: {
+          cookie: session.cookie,
+          accept: 'application/json',
+          ...(json ? { 'content-type': 'application/json' } : {}),
+          ...options.headers,
+        },
+        body: body === undefined ? undefined : json ? JSON.stringify(body) : (body as RequestInit['body']),
+      });
+      if (res.ok || options.acceptErrors) return res;
+      throw await errorFor(res, options);
     },
   };
   return client;

@@ -1,25 +1,75 @@
 // graphdb-admin: the command-line client of the admin API.
-import { Command, CommanderError } from 'commander';
-import { CliError, EXIT } from './cli-errors.js';
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { CliError, EXIT, EXIT_CODES_HELP } from './cli-errors.js';
+import { registerAdminCommands } from './commands/admin-commands.js';
 import { registerAuthCommands } from './commands/auth-commands.js';
 import { registerClusterCommands } from './commands/cluster-commands.js';
+import { registerCompletionCommand } from './commands/completion-command.js';
+import { registerConfigCommands } from './commands/config-commands.js';
+import { registerRawCommand } from './commands/raw-command.js';
+import { registerRbacCommands } from './commands/rbac-commands.js';
 import { registerSettingsCommands } from './commands/settings-commands.js';
 import { registerUserCommands } from './commands/user-commands.js';
+import { OUTPUT_FORMATS, setOutputFormat } from './output.js';
+import { setConfigOverrides } from './session-file.js';
 
-export async function run(argv: string[]): Promise<number> {
+/** The package's version (package.json sits two levels above dist/cli and src/cli). */
+export function packageVersion(): string {
+  const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}
+
+let pipeGuarded = false;
+
+/** A reader that stops early (`| head -1`) closes the pipe: stop quietly instead of dying with a stack trace. */
+function guardBrokenPipe(): void {
+  if (pipeGuarded) return;
+  pipeGuarded = true;
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+}
+
+export function buildProgram(): Command {
   const program = new Command('graphdb-admin')
-    .description('Administer a graphdb-server: sessions, settings, users and database deployments')
+    .description('Administer a graphdb-server: sessions, settings, users, RBAC and database deployments')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .addOption(new Option('-o, --output <format>', 'output format').choices([...OUTPUT_FORMATS]).default('table'))
+    .option('--json', 'the same as -o json')
+    .option('--config <file>', 'the config/session file (env GRAPHDB_ADMIN_CLI_CONFIG)')
+    .option('--context <name>', 'use this context instead of the current one, for this command only')
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .showHelpAfterError()
-    .addHelpText(
-      'after',
-      '\nExit codes: 0 ok, 1 other error, 2 usage, 3 not signed in / session expired, 4 forbidden, 5 not found.',
-    );
+    .addHelpText('after', `\n${EXIT_CODES_HELP}`);
+  program.hook('preAction', (_root, action) => {
+    const options = action.optsWithGlobals<{ output?: string; json?: boolean; config?: string; context?: string }>();
+    setOutputFormat(options);
+    setConfigOverrides(options);
+  });
   registerAuthCommands(program);
+  registerConfigCommands(program);
   registerSettingsCommands(program);
   registerClusterCommands(program);
   registerUserCommands(program);
-  for (const command of program.commands) command.exitOverride();
+  registerRbacCommands(program);
+  registerAdminCommands(program);
+  registerRawCommand(program);
+  registerCompletionCommand(program);
+  const overrideAll = (command: Command) => {
+    command.exitOverride();
+    command.commands.forEach(overrideAll);
+  };
+  overrideAll(program);
+  return program;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  guardBrokenPipe();
+  const program = buildProgram();
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;

@@ -1,9 +1,113 @@
-// Printing: JSON for scripts, aligned tables for people.
+// Printing: `-o table|wide` aligned tables for people, `-o json|yaml` for scripts (stdout only; progress goes to stderr).
+import { CliError, EXIT } from './cli-errors.js';
+
+export const OUTPUT_FORMATS = ['table', 'json', 'yaml', 'wide'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+let format: OutputFormat = 'table';
+
+/** Set once per run from the global `-o/--output` and `--json` options (`--json` wins: it is `-o json`). */
+export function setOutputFormat(options: { output?: string; json?: boolean }): void {
+  if (options.json) {
+    format = 'json';
+    return;
+  }
+  const wanted = options.output ?? 'table';
+  if (!(OUTPUT_FORMATS as readonly string[]).includes(wanted))
+    throw new CliError(EXIT.usage, `-o takes ${OUTPUT_FORMATS.join(', ')}; got ${JSON.stringify(wanted)}`);
+  format = wanted as OutputFormat;
+}
+
+export function outputFormat(): OutputFormat {
+  return format;
+}
+
+type Cell = string | number | boolean | null | undefined;
+
+export interface Table {
+  headers: string[];
+  rows: Cell[][];
+  /** Extra columns shown with `-o wide` (one value per row, appended). */
+  wide?: { headers: string[]; rows: Cell[][] };
+}
+
+/**
+ * Prints a command's result: the data itself as JSON or YAML, or for people the table (or text) that `human` gives.
+ * Without a `human` form, tables and wide print the data as YAML, which reads well enough.
+ */
+export function printResult(data: unknown, human?: Table | (() => void)): void {
+  if (format === 'json') return printJson(data);
+  if (format === 'yaml' || human === undefined) return printYaml(data);
+  if (typeof human === 'function') return human();
+  if (format === 'wide' && human.wide)
+    return printTable(
+      [...human.headers, ...human.wide.headers],
+      human.rows.map((row, index) => [...row, ...(human.wide!.rows[index] ?? [])]),
+    );
+  printTable(human.headers, human.rows);
+}
+
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-export function printTable(headers: string[], rows: (string | number | boolean | null | undefined)[][]): void {
+export function printYaml(value: unknown): void {
+  process.stdout.write(toYaml(value));
+}
+
+// Plain scalars YAML 1.2 would read back as something else (a number, a boolean, null) or that its syntax claims.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what must be quoted
+const NEEDS_QUOTES = /^(?:[-?:,[\]{}#&*!|>'"%@`~]|\s|$)|[:#]\s|\s$|:$|[\n\t\r\u0000-\u001f\u007f]/;
+const LOOKS_TYPED =
+  /^(?:true|false|yes|no|on|off|y|n|null|~|[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|0x[\da-f]+|0o[0-7]+|[-+]?\.inf|\.nan)$/i;
+
+function scalar(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? String(value) : value > 0 ? '.inf' : value < 0 ? '-.inf' : '.nan';
+  if (typeof value === 'boolean') return String(value);
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  // Double-quoted YAML is a superset of JSON strings, so JSON.stringify quotes it correctly.
+  return NEEDS_QUOTES.test(text) || LOOKS_TYPED.test(text) ? JSON.stringify(text) : text;
+}
+
+const isCollection = (value: unknown): value is object => typeof value === 'object' && value !== null;
+const isEmpty = (value: object) => (Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0);
+
+function key(name: string): string {
+  return NEEDS_QUOTES.test(name) || LOOKS_TYPED.test(name) ? JSON.stringify(name) : name;
+}
+
+function lines(value: unknown, indent: string): string[] {
+  if (!isCollection(value)) return [`${indent}${scalar(value)}`];
+  if (isEmpty(value)) return [`${indent}${Array.isArray(value) ? '[]' : '{}'}`];
+  const out: string[] = [];
+  if (Array.isArray(value)) {
+    for (const item of value as unknown[]) {
+      if (isCollection(item) && !isEmpty(item)) {
+        // The first line of the nested block goes after the dash; the rest keep its indentation.
+        const [first, ...rest] = lines(item, `${indent}  `);
+        out.push(`${indent}- ${first!.slice(indent.length + 2)}`, ...rest);
+      } else out.push(`${indent}- ${lines(item, '')[0]}`);
+    }
+    return out;
+  }
+  for (const [name, item] of Object.entries(value)) {
+    if (item === undefined) continue;
+    if (isCollection(item) && !isEmpty(item)) {
+      out.push(`${indent}${key(name)}:`);
+      out.push(...lines(item, Array.isArray(item) ? indent : `${indent}  `));
+    } else out.push(`${indent}${key(name)}: ${lines(item, '')[0]}`);
+  }
+  return out;
+}
+
+/** YAML for JSON-shaped data (what the API returns): block style, strings quoted whenever a plain one could misread. */
+export function toYaml(value: unknown): string {
+  return `${lines(JSON.parse(JSON.stringify(value ?? null)) as unknown, '').join('\n')}\n`;
+}
+
+export function printTable(headers: string[], rows: Cell[][]): void {
   const cells = [
     headers,
     ...rows.map((row) => row.map((cell) => (cell === null || cell === undefined ? '' : String(cell)))),
@@ -20,6 +124,11 @@ export function printTable(headers: string[], rows: (string | number | boolean |
 
 export function printLine(text: string): void {
   process.stdout.write(`${text}\n`);
+}
+
+/** Progress and notes for people: stderr, so stdout stays the command's result. */
+export function printProgress(text: string): void {
+  process.stderr.write(`${text}\n`);
 }
 
 export async function readStdin(): Promise<string> {

@@ -1,4 +1,6 @@
-// A terminal prompt; with `hidden`, typed characters are not echoed (for passwords).
+// A terminal prompt. With `hidden` (passwords) the terminal is put in raw mode and the keys are read one by one, so
+// nothing typed is echoed; no readline internals are touched. Enter ends, Backspace erases, Ctrl-U clears, Ctrl-C
+// cancels (exit code 130).
 import { createInterface } from 'node:readline';
 import { CliError, EXIT } from './cli-errors.js';
 
@@ -10,19 +12,37 @@ export function promptHidden(question: string, hidden: boolean): Promise<string>
         `${question.replace(/: $/, '')} is required (no terminal to ask on; pass it as an option or use --password-stdin)`,
       ),
     );
-  return new Promise((resolve) => {
-    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-    if (hidden) {
-      // Print the question, then swallow the echo of what is typed.
-      const write = (rl as unknown as { _writeToOutput: (text: string) => void })._writeToOutput.bind(rl);
-      (rl as unknown as { _writeToOutput: (text: string) => void })._writeToOutput = (text: string) => {
-        if (text === question) write(text);
-      };
-    }
-    rl.question(question, (answer) => {
-      rl.close();
-      if (hidden) process.stderr.write('\n');
-      resolve(answer);
+  if (!hidden)
+    return new Promise((resolve) => {
+      const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+      rl.question(question, (answer) => {
+        rl.close();
+        resolve(answer);
+      });
     });
+  return new Promise((resolve, reject) => {
+    const stdin = process.stdin;
+    let answer = '';
+    const finish = (error?: CliError) => {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      process.stderr.write('\n');
+      if (error) reject(error);
+      else resolve(answer);
+    };
+    const onData = (chunk: Buffer) => {
+      for (const key of chunk.toString('utf8')) {
+        if (key === '\r' || key === '\n' || key === '\u0004') return finish();
+        if (key === '\u0003') return finish(new CliError(EXIT.interrupted, 'cancelled'));
+        if (key === '\u007f' || key === '\b') answer = [...answer].slice(0, -1).join('');
+        else if (key === '\u0015') answer = '';
+        else if (key >= ' ') answer += key;
+      }
+    };
+    process.stderr.write(question);
+    stdin.setRawMode(true);
+    stdin.on('data', onData);
+    stdin.resume();
   });
 }

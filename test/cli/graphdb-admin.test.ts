@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import { loadKubeConfig } from '../../src/platform/kubernetes/kube-config.js';
 import { createKubeBlocksClusters, detectKubeBlocks } from '../../src/platform/kubernetes/kubeblocks.js';
 import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import { startKubeApiDouble, type KubeApiDouble } from '../support/kube/kube-api-double.js';
+import { schemaCheck } from './harness.js';
 import { advanceOpsRequest, CLUSTERS_V1, OPS_V1, replication, sharded } from '../support/kube/kubeblocks-fixtures.js';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/graphdb-admin.js');
@@ -48,6 +49,7 @@ beforeAll(async () => {
   kube.put(CLUSTERS_V1, NS, replication('mygraph', NS));
   kube.put(CLUSTERS_V1, NS, sharded('bigraph', NS));
   kube.put(CLUSTERS_V1, NS, replication('doomed', NS));
+  kube.put(CLUSTERS_V1, NS, replication('stuck', NS));
   const kubeConfig = loadKubeConfig({ kind: 'kubeconfig', path: kube.kubeconfigPath });
   const clusters = createKubeBlocksClusters(kubeConfig, pino({ level: 'silent' }), await detectKubeBlocks(kubeConfig));
   t = await startAdminTestApp('embedded', { clusters });
@@ -60,6 +62,8 @@ beforeAll(async () => {
       const name = ops.metadata.name!;
       const status = (ops.status ?? {}) as { phase?: string };
       if (status.phase === 'Succeed' || status.phase === 'Failed') continue;
+      // Operations of `stuck` never move: --wait runs into its --timeout.
+      if ((ops.spec as { clusterName: string }).clusterName === 'stuck') continue;
       if ((ops.spec as { clusterName: string }).clusterName === 'doomed' && status.phase === 'Running') {
         kube.put(OPS_V1, NS, {
           ...ops,
@@ -106,23 +110,24 @@ describe('graphdb-admin', () => {
     expect(JSON.parse(who.stdout)).toMatchObject({ user: { email: ADMIN.email, role: 'admin' }, server });
   });
 
-  it('asks for the password on a terminal without echoing it', async () => {
-    // util-linux `script` gives the CLI a pseudo-terminal; what it prints there is what a user would see.
-    const command = [process.execPath, BIN, 'login', '--server', server, '--email', ADMIN.email]
-      .map((part) => `'${part}'`)
-      .join(' ');
-    const run = await new Promise<Run>((resolve) => {
+  /** Runs graphdb-admin on a pseudo-terminal (util-linux `script`), typing each answer once its prompt shows. */
+  function inTerminal(args: string[], answers: [prompt: string, keys: string][]): Promise<Run> {
+    const command = [process.execPath, BIN, ...args].map((part) => `'${part}'`).join(' ');
+    return new Promise<Run>((resolve) => {
       const child = spawn('script', ['-qec', command, '/dev/null'], {
         env: { PATH: process.env.PATH ?? '', HOME: configDir, GRAPHDB_ADMIN_CONFIG_DIR: configDir, TERM: 'dumb' },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let stdout = '';
+      let next = 0;
+      let from = 0; // where to look for the next prompt: after the last answer was typed
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      // Type the password once the prompt is up.
       const typing = setInterval(() => {
-        if (stdout.includes('Password:')) {
-          clearInterval(typing);
-          child.stdin.write(`${ADMIN.password}\r`);
+        const answer = answers[next];
+        if (answer && stdout.indexOf(answer[0], from) >= 0) {
+          next++;
+          from = stdout.length;
+          child.stdin.write(answer[1]);
         }
       }, 20);
       child.on('close', (code) => {
@@ -130,10 +135,38 @@ describe('graphdb-admin', () => {
         resolve({ code, stdout, stderr: '' });
       });
     });
+  }
+
+  it('asks for the password on a terminal without echoing it', async () => {
+    const run = await inTerminal(
+      ['login', '--server', server, '--email', ADMIN.email],
+      [['Password:', `${ADMIN.password}\r`]],
+    );
     expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toContain('Password:');
     expect(run.stdout).toContain(`Signed in as ${ADMIN.email}`);
     expect(run.stdout).not.toContain(ADMIN.password);
+  });
+
+  it('asks for the e-mail with echo, takes Backspace in the password, and stops on Ctrl-C with exit code 130', async () => {
+    const run = await inTerminal(
+      ['login', '--server', server],
+      [
+        ['E-mail:', `${ADMIN.email}\r`],
+        ['Password:', `${ADMIN.password}xy\u007f\u007f\r`],
+      ],
+    );
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain(`E-mail: ${ADMIN.email}`);
+    expect(run.stdout).toContain(`Signed in as ${ADMIN.email}`);
+    expect(run.stdout).not.toContain(ADMIN.password);
+    const cancelled = await inTerminal(
+      ['login', '--server', server, '--email', ADMIN.email],
+      [['Password:', 'abc\u0003']],
+    );
+    expect(cancelled.code).toBe(130);
+    expect(cancelled.stdout).toContain('graphdb-admin: cancelled');
+    expect(cancelled.stdout).not.toContain('abc');
   });
 
   it('reads and writes settings with typed dot paths, and secrets from stdin', async () => {
@@ -173,7 +206,12 @@ describe('graphdb-admin', () => {
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/^NAMESPACE\s+NAME\s+TOPOLOGY\s+PHASE\s+COMPONENTS$/m);
     expect(list.stdout).toMatch(/graphdb-system\s+mygraph\s+replication\s+Running/);
-    expect(JSON.parse((await cli(['clusters', 'list', '--all-namespaces', '--json'])).stdout)).toHaveLength(3);
+    const all = JSON.parse((await cli(['clusters', 'list', '--all-namespaces', '--json'])).stdout) as unknown[];
+    expect(all).toHaveLength(4);
+    all.forEach(await schemaCheck('get', '/api/clusters', '200', '/properties/clusters/items'));
+    (await schemaCheck('get', '/api/clusters/{name}', '200', '/properties/cluster'))(
+      JSON.parse((await cli(['clusters', 'get', 'mygraph', '-o', 'json'])).stdout),
+    );
     expect(JSON.parse((await cli(['clusters', 'list', '-n', 'other', '--json'])).stdout)).toEqual([]);
     const get = await cli(['clusters', 'get', 'bigraph']);
     expect(get.stdout).toMatch(/^shard\s+sharding\s+Running\s+2\s+3/m);
@@ -223,6 +261,21 @@ describe('graphdb-admin', () => {
     expect(failed.stderr).toMatch(/doomed-restart-[a-z0-9]{5} ended Failed: pod falkordb-1 crashed/);
   });
 
+  it('gives up a --wait after --timeout with exit code 6, progress on stderr and only the result on stdout', async () => {
+    const started = Date.now();
+    const run = await cli(['clusters', 'restart', 'stuck', '--wait', '--timeout', '1s', '--poll-interval', '100']);
+    expect(run.code, run.stderr).toBe(6);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(run.stdout).toMatch(/^stuck-restart-[a-z0-9]{5}\n$/);
+    expect(run.stderr).toMatch(/stuck-restart-[a-z0-9]{5} \[/);
+    expect(run.stderr).toMatch(/timed out after 1s waiting for stuck-restart-[a-z0-9]{5}/);
+    const json = await cli(['clusters', 'restart', 'stuck', '--wait', '--timeout', '300ms', '-o', 'json']);
+    expect(json.code).toBe(6);
+    expect(JSON.parse(json.stdout)).toEqual({ operations: [expect.stringMatching(/^stuck-restart-/) as unknown] });
+    const help = await cli(['clusters', 'scale', '--help']);
+    expect(help.stdout).toMatch(/--timeout <duration>.*\(default: 10m\)/s);
+  });
+
   it('manages users, and a viewer gets exit code 4 for what it may not do', async () => {
     const add = await cli(
       ['users', 'add', 'viewer@corp.example', '--role', 'viewer', '--name', 'Vera', '--password-stdin'],
@@ -237,9 +290,12 @@ describe('graphdb-admin', () => {
     expect(JSON.parse((await cli(['users', 'list', '--role', 'operator', '--json'])).stdout)).toEqual([]);
     expect((await cli(['users', 'set-role', 'ghost@corp.example', 'viewer'])).code).toBe(5);
 
-    const adminSession = path.join(configDir, 'session.json');
     expect((await cli(['logout'])).code).toBe(0);
-    await expect(stat(adminSession)).rejects.toThrow();
+    // The context stays (its server), its session is gone.
+    expect((await cli(['whoami'])).code).toBe(3);
+    expect(JSON.parse(await readFile(path.join(configDir, 'session.json'), 'utf8'))).toMatchObject({
+      contexts: { default: { server } },
+    });
     expect(
       (
         await cli(

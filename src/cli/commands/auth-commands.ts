@@ -1,9 +1,9 @@
 // login, logout, whoami.
 import type { Command } from 'commander';
-import { clientFor, readErrorMessage, signedInClient } from '../api-client.js';
+import { clientFor, readErrorMessage, send } from '../api-client.js';
 import { CliError, EXIT, exitCodeForStatus } from '../cli-errors.js';
-import { printJson, printLine, readStdin } from '../output.js';
-import { deleteSession, loadSession, saveSession } from '../session-file.js';
+import { printLine, printResult, readStdin } from '../output.js';
+import { activeContextName, deleteSession, loadConfig, loadSession, saveSession } from '../session-file.js';
 import { promptHidden } from '../prompt.js';
 
 /** The server's User object. */
@@ -24,28 +24,43 @@ const PASSWORD_CHANGE_HINT =
 export function registerAuthCommands(program: Command): void {
   program
     .command('login')
-    .description('Sign in with a local account and keep the session for later commands')
-    .requiredOption('--server <url>', 'the admin server, e.g. http://localhost:3000')
-    .option('--email <email>', 'account e-mail (asked for when omitted)')
-    .option('--password-stdin', 'read the password from standard input instead of prompting')
-    .option('--json', 'print the signed-in user as JSON')
+    .description('Sign in with a local account and keep the session in the current context')
+    .option(
+      '--server <url>',
+      "the admin server, e.g. http://localhost:3000 (env GRAPHDB_ADMIN_URL; default: the context's)",
+    )
+    .option('--url <url>', 'the same as --server')
+    .option('--email <email>', 'account e-mail (env GRAPHDB_ADMIN_EMAIL; asked for when omitted)')
+    .option(
+      '--password-stdin',
+      'read the password from standard input (else env GRAPHDB_ADMIN_PASSWORD, else a prompt)',
+    )
     .addHelpText(
       'after',
-      '\nExamples:\n  graphdb-admin login --server http://localhost:3000 --email admin@corp.example\n  echo "$PASSWORD" | graphdb-admin login --server http://localhost:3000 --email admin@corp.example --password-stdin',
+      '\nExamples:\n  graphdb-admin login --server http://localhost:3000 --email admin@corp.example\n  echo "$PASSWORD" | graphdb-admin login --server http://localhost:3000 --email admin@corp.example --password-stdin\n  graphdb-admin --context staging login   # the server of the context `staging`',
     )
-    .action(async (options: { server: string; email?: string; passwordStdin?: boolean; json?: boolean }) => {
-      const email = options.email ?? (await promptHidden('E-mail: ', false));
-      const password = options.passwordStdin ? await readStdin() : await promptHidden('Password: ', true);
-      let res: Response;
-      try {
-        res = await fetch(new URL('/api/auth/login', options.server), {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ email, password }),
-        });
-      } catch (error) {
-        throw new CliError(EXIT.other, `cannot reach ${options.server}: ${(error as Error).message}`);
-      }
+    .action(async (options: { server?: string; url?: string; email?: string; passwordStdin?: boolean }) => {
+      const config = await loadConfig();
+      const contextName = activeContextName(config);
+      const server =
+        options.server ??
+        options.url ??
+        process.env.GRAPHDB_ADMIN_URL ??
+        (contextName === undefined ? undefined : config.contexts[contextName]?.server);
+      if (!server)
+        throw new CliError(
+          EXIT.usage,
+          'which server? pass --server <url>, set GRAPHDB_ADMIN_URL, or create a context with `graphdb-admin config set-context`',
+        );
+      const email = options.email ?? process.env.GRAPHDB_ADMIN_EMAIL ?? (await promptHidden('E-mail: ', false));
+      const password = options.passwordStdin
+        ? await readStdin()
+        : (process.env.GRAPHDB_ADMIN_PASSWORD ?? (await promptHidden('Password: ', true)));
+      const res = await send(server, '/api/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
       if (!res.ok) throw new CliError(exitCodeForStatus(res.status), await readErrorMessage(res));
       // The body is the user and the session JWT (`token`), the same value as the cookie `token`.
       const { token, ...user } = (await res.json()) as UserView & { token?: string };
@@ -55,12 +70,11 @@ export function registerAuthCommands(program: Command): void {
           .find((line) => line.startsWith('token='))
           ?.split(';')[0] ?? (token ? `token=${token}` : undefined);
       if (!cookie) throw new CliError(EXIT.other, 'the server did not set a session cookie');
-      const file = await saveSession({ server: options.server, cookie });
-      if (options.json) printJson({ user, sessionFile: file });
-      else {
+      const file = await saveSession({ server, cookie });
+      printResult({ user, sessionFile: file }, () => {
         printLine(`Signed in as ${user.email} (${user.role}); session saved in ${file}`);
         if (user.mustChangePassword) printLine(PASSWORD_CHANGE_HINT);
-      }
+      });
     });
 
   program
@@ -73,23 +87,23 @@ export function registerAuthCommands(program: Command): void {
           .call('POST', '/api/auth/logout')
           .catch(() => undefined);
       await deleteSession();
-      printLine('Signed out');
+      printResult({ signedOut: true }, () => printLine('Signed out'));
     });
 
   program
     .command('whoami')
     .description('Show the signed-in user')
-    .option('--json', 'print as JSON')
-    .action(async (options: { json?: boolean }) => {
-      const client = await signedInClient();
+    .action(async () => {
+      const session = await loadSession();
+      if (!session) throw new CliError(EXIT.auth, 'Not signed in: run `graphdb-admin login --server <url>` first');
+      const client = clientFor(session);
       const { user } = await client.call<{ valid: boolean; user: UserView }>('GET', '/api/auth/validate');
-      if (options.json) printJson({ user, server: client.server });
-      else {
+      printResult({ user, server: client.server, context: session.context }, () => {
         printLine(
-          `${user.email} (${user.name ?? user.email}), role ${user.role}, via ${user.source}, on ${client.server}`,
+          `${user.email} (${user.name ?? user.email}), role ${user.role}, via ${user.source}, on ${client.server} (context ${session.context})`,
         );
         if (user.mustChangePassword) printLine(PASSWORD_CHANGE_HINT);
-      }
+      });
     });
 
   program
@@ -113,13 +127,18 @@ export function registerAuthCommands(program: Command): void {
         currentPassword = await promptHidden('Current password: ', true);
         newPassword = await promptHidden('New password: ', true);
       }
-      const res = await clientFor(session).raw('PATCH', '/api/users/me/password', { currentPassword, newPassword });
+      const res = await clientFor(session).raw(
+        'PATCH',
+        '/api/users/me/password',
+        { currentPassword, newPassword },
+        { unauthorizedIsNotExpiry: true },
+      );
       // The server ends every other session of the user and renews this one.
       const cookie = res.headers
         .getSetCookie()
         .find((line) => line.startsWith('token='))
         ?.split(';')[0];
       if (cookie) await saveSession({ server: session.server, cookie });
-      printLine('Password changed');
+      printResult({ passwordChanged: true }, () => printLine('Password changed'));
     });
 }

@@ -1,9 +1,10 @@
 // clusters list / get / restart / start / stop / scale / reconfigure, with --wait following the operation.
 import { SingleBar } from 'cli-progress';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { signedInClient, type ApiClient } from '../api-client.js';
 import { CliError, EXIT } from '../cli-errors.js';
-import { printJson, printLine, printTable } from '../output.js';
+import { printLine, printResult, printTable } from '../output.js';
+import { parseDuration, wholeNumber } from '../parsers.js';
 
 interface Component {
   name: string;
@@ -37,13 +38,21 @@ const query = (namespace?: string) => (namespace ? `?namespace=${encodeURICompon
 const clusterPath = (name: string, suffix = '', namespace?: string) =>
   `/api/clusters/${encodeURIComponent(name)}${suffix}${query(namespace)}`;
 
-/** Follows an operation until it ends, drawing a progress bar on stderr; fails the command when it did not succeed. */
+/** The default of every `--timeout` on a `--wait`. */
+export const DEFAULT_WAIT_TIMEOUT = '10m';
+
+/**
+ * Follows an operation until it ends, drawing a progress bar on stderr; fails the command when it did not succeed,
+ * and with exit code 6 when it has not ended by `deadline` (the operation itself goes on).
+ */
 async function follow(
   client: ApiClient,
   cluster: string,
   operation: string,
   namespace: string | undefined,
   intervalMs: number,
+  deadline: number,
+  timeout: string,
 ): Promise<void> {
   const bar = new SingleBar({
     format: `${operation} [{bar}] {value}/{total} {phase}`,
@@ -73,7 +82,13 @@ async function follow(
           return;
         }
       }
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      const left = deadline - Date.now();
+      if (left <= 0)
+        throw new CliError(
+          EXIT.timeout,
+          `timed out after ${timeout} waiting for ${operation}${current ? ` (${current.phase} ${current.progress})` : ''}; it goes on without us`,
+        );
+      await new Promise((resolve) => setTimeout(resolve, Math.min(intervalMs, left)));
     }
   } finally {
     bar.stop();
@@ -83,8 +98,8 @@ async function follow(
 interface MutationOptions {
   namespace?: string;
   wait?: boolean;
-  json?: boolean;
-  pollInterval: string;
+  pollInterval: number;
+  timeout: number;
 }
 
 async function mutate(name: string, action: string, body: unknown, options: MutationOptions): Promise<void> {
@@ -94,11 +109,15 @@ async function mutate(name: string, action: string, body: unknown, options: Muta
     clusterPath(name, `/${action}`, options.namespace),
     body,
   );
-  if (options.json) printJson({ operations });
-  else for (const operation of operations) printLine(operation);
-  if (options.wait)
+  printResult({ operations }, () => {
+    for (const operation of operations) printLine(operation);
+  });
+  if (options.wait) {
+    const deadline = Date.now() + options.timeout;
+    const timeout = `${options.timeout / 1000}s`;
     for (const operation of operations)
-      await follow(client, name, operation, options.namespace, Number(options.pollInterval));
+      await follow(client, name, operation, options.namespace, options.pollInterval, deadline, timeout);
+  }
 }
 
 function mutation(parent: Command, name: string, description: string): Command {
@@ -108,8 +127,12 @@ function mutation(parent: Command, name: string, description: string): Command {
     .argument('<cluster>')
     .option('-n, --namespace <namespace>', "the cluster namespace (default: the server's)")
     .option('--wait', 'follow the operation until it ends (non-zero exit unless it succeeds)')
-    .option('--json', 'print the operation names as JSON')
-    .option('--poll-interval <ms>', 'how often --wait polls', '1000');
+    .addOption(
+      new Option('--timeout <duration>', 'give up waiting after this long (30s, 10m, 1h; exit code 6)')
+        .argParser(parseDuration)
+        .default(parseDuration(DEFAULT_WAIT_TIMEOUT), DEFAULT_WAIT_TIMEOUT),
+    )
+    .option('--poll-interval <ms>', 'how often --wait polls, in milliseconds', wholeNumber(10, 3_600_000), 1000);
 }
 
 export function registerClusterCommands(program: Command): void {
@@ -120,25 +143,30 @@ export function registerClusterCommands(program: Command): void {
     .description('List deployments')
     .option('-n, --namespace <namespace>', 'only this namespace')
     .option('-A, --all-namespaces', 'every namespace (needs multi_cluster_mode)')
-    .option('--json', 'print as JSON')
-    .action(async (options: { namespace?: string; allNamespaces?: boolean; json?: boolean }) => {
+    .action(async (options: { namespace?: string; allNamespaces?: boolean }) => {
       if (options.namespace && options.allNamespaces)
         throw new CliError(EXIT.usage, 'use either --namespace or --all-namespaces');
       const { clusters: list } = await (
         await signedInClient()
       ).call<{ clusters: Cluster[] }>('GET', `/api/clusters${query(options.namespace)}`);
-      if (options.json) printJson(list);
-      else
-        printTable(
-          ['NAMESPACE', 'NAME', 'TOPOLOGY', 'PHASE', 'COMPONENTS'],
-          list.map((c) => [
-            c.namespace,
-            c.name,
-            c.topology,
-            c.phase,
-            c.components.map((p) => `${p.name}×${p.shards ? `${p.shards}×` : ''}${p.replicas}`).join(' '),
+      printResult(list, {
+        headers: ['NAMESPACE', 'NAME', 'TOPOLOGY', 'PHASE', 'COMPONENTS'],
+        rows: list.map((c) => [
+          c.namespace,
+          c.name,
+          c.topology,
+          c.phase,
+          c.components.map((p) => `${p.name}×${p.shards ? `${p.shards}×` : ''}${p.replicas}`).join(' '),
+        ]),
+        wide: {
+          headers: ['CPU', 'MEMORY', 'STORAGE'],
+          rows: list.map((c) => [
+            c.components.map((p) => p.cpu).join(' '),
+            c.components.map((p) => p.memory).join(' '),
+            c.components.map((p) => p.storage).join(' '),
           ]),
-        );
+        },
+      });
     });
 
   clusters
@@ -146,17 +174,17 @@ export function registerClusterCommands(program: Command): void {
     .description('Show one deployment')
     .argument('<cluster>')
     .option('-n, --namespace <namespace>', 'the cluster namespace')
-    .option('--json', 'print as JSON')
-    .action(async (name: string, options: { namespace?: string; json?: boolean }) => {
+    .action(async (name: string, options: { namespace?: string }) => {
       const { cluster } = await (
         await signedInClient()
       ).call<{ cluster: Cluster }>('GET', clusterPath(name, '', options.namespace));
-      if (options.json) return printJson(cluster);
-      printLine(`${cluster.namespace}/${cluster.name}: ${cluster.topology}, ${cluster.phase}`);
-      printTable(
-        ['COMPONENT', 'KIND', 'PHASE', 'REPLICAS', 'SHARDS', 'CPU', 'MEMORY', 'STORAGE'],
-        cluster.components.map((p) => [p.name, p.kind, p.phase, p.replicas, p.shards, p.cpu, p.memory, p.storage]),
-      );
+      printResult(cluster, () => {
+        printLine(`${cluster.namespace}/${cluster.name}: ${cluster.topology}, ${cluster.phase}`);
+        printTable(
+          ['COMPONENT', 'KIND', 'PHASE', 'REPLICAS', 'SHARDS', 'CPU', 'MEMORY', 'STORAGE'],
+          cluster.components.map((p) => [p.name, p.kind, p.phase, p.replicas, p.shards, p.cpu, p.memory, p.storage]),
+        );
+      });
     });
 
   mutation(clusters, 'restart', 'Restart a deployment').action((name: string, options: MutationOptions) =>

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { signedInClient } from '../api-client.js';
 import { CliError, EXIT } from '../cli-errors.js';
-import { printJson, printTable, readStdin } from '../output.js';
+import { printResult, readStdin } from '../output.js';
 
 type Document = Record<string, Record<string, unknown>>;
 
@@ -41,23 +41,20 @@ export function registerSettingsCommands(program: Command): void {
   settings
     .command('get')
     .description('Show the settings (write-only values are never shown)')
-    .option('--json', 'print the document as JSON')
-    .action(async (options: { json?: boolean }) => {
+    .action(async () => {
       const document = await (await signedInClient()).call<Document>('GET', '/api/settings/');
-      if (options.json) printJson(document);
-      else printTable(['SETTING', 'VALUE'], flatten(document));
+      printResult(document, { headers: ['SETTING', 'VALUE'], rows: flatten(document) });
     });
 
   settings
     .command('set')
     .description('Change settings: section.field=value …; `section.field -` reads the value from stdin')
     .argument('<assignments...>', 'section.field=value pairs')
-    .option('--json', 'print the updated document as JSON')
     .addHelpText(
       'after',
       '\nExamples:\n  graphdb-admin settings set features.oauth2_enabled=true oauth.allowed_domains=corp.example,corp.example.org\n  graphdb-admin settings set alpha_oauth.client_secret_secret_ref=alpha-oauth\n  printf %s "$SECRET" | graphdb-admin settings set alpha_oauth.client_secret -',
     )
-    .action(async (assignments: string[], options: { json?: boolean }) => {
+    .action(async (assignments: string[]) => {
       const client = await signedInClient();
       const current = await client.call<Document>('GET', '/api/settings/');
       const patch: Document = {};
@@ -81,15 +78,13 @@ export function registerSettingsCommands(program: Command): void {
         patch[section] = { ...patch[section], [field]: typedValue(path, text, current[section]?.[field]) };
       }
       const updated = await client.call<Document>('PATCH', '/api/settings/', patch);
-      if (options.json) printJson(updated);
-      else
-        printTable(
-          ['SETTING', 'VALUE'],
-          flatten(updated).filter(([path]) =>
-            Object.entries(patch).some(([section, fields]) =>
-              Object.keys(fields).some((field) => path === `${section}.${field}`),
-            ),
+      printResult(updated, {
+        headers: ['SETTING', 'VALUE'],
+        rows: flatten(updated).filter(([path]) =>
+          Object.entries(patch).some(([section, fields]) =>
+            Object.keys(fields).some((field) => path === `${section}.${field}`),
           ),
-        );
+        ),
+      });
     });
 }

@@ -1,7 +1,7 @@
 // users list / add / set-role / disable / remove / reset-password: users are named by e-mail, as the API names them.
 import type { Command } from 'commander';
 import { signedInClient } from '../api-client.js';
-import { printJson, printLine, printTable, readStdin } from '../output.js';
+import { printLine, printResult, readStdin } from '../output.js';
 import type { UserView } from './auth-commands.js';
 
 interface UserPage {
@@ -19,8 +19,7 @@ export function registerUserCommands(program: Command): void {
     .description('List admin users (every page)')
     .option('--role <role>', 'only users with this role')
     .option('--status <status>', 'only active or disabled users')
-    .option('--json', 'print as JSON')
-    .action(async (options: { role?: string; status?: string; json?: boolean }) => {
+    .action(async (options: { role?: string; status?: string }) => {
       const client = await signedInClient();
       const list: UserView[] = [];
       for (let page = 1; ; page++) {
@@ -31,12 +30,14 @@ export function registerUserCommands(program: Command): void {
         list.push(...answer.users);
         if (page >= answer.pagination.totalPages) break;
       }
-      if (options.json) printJson(list);
-      else
-        printTable(
-          ['EMAIL', 'NAME', 'ROLE', 'SOURCE', 'STATUS', 'LAST LOGIN'],
-          list.map((u) => [u.email, u.name ?? '', u.role, u.source, u.status, u.lastLogin ?? null]),
-        );
+      printResult(list, {
+        headers: ['EMAIL', 'NAME', 'ROLE', 'SOURCE', 'STATUS', 'LAST LOGIN'],
+        rows: list.map((u) => [u.email, u.name ?? '', u.role, u.source, u.status, u.lastLogin ?? null]),
+        wide: {
+          headers: ['CREATED', 'MUST CHANGE PASSWORD'],
+          rows: list.map((u) => [u.createdAt, u.mustChangePassword ?? false]),
+        },
+      });
     });
 
   users
@@ -47,16 +48,12 @@ export function registerUserCommands(program: Command): void {
     .option('--name <name>', 'display name (defaults to the e-mail)')
     .option('--source <source>', 'local (default), alpha or beta: how the user signs in')
     .option('--password-stdin', 'read a password from stdin (without one the user signs in through OAuth only)')
-    .option('--json', 'print as JSON')
     .addHelpText(
       'after',
       '\nExample:\n  printf %s "$PASSWORD" | graphdb-admin users add ops@corp.example --role operator --password-stdin',
     )
     .action(
-      async (
-        email: string,
-        options: { role: string; name?: string; source?: string; passwordStdin?: boolean; json?: boolean },
-      ) => {
+      async (email: string, options: { role: string; name?: string; source?: string; passwordStdin?: boolean }) => {
         const password = options.passwordStdin ? await readStdin() : undefined;
         const user = await (
           await signedInClient()
@@ -67,8 +64,7 @@ export function registerUserCommands(program: Command): void {
           ...(options.source ? { source: options.source } : {}),
           ...(password ? { password } : {}),
         });
-        if (options.json) printJson(user);
-        else printLine(`Added ${user.email} (${user.role})`);
+        printResult(user, () => printLine(`Added ${user.email} (${user.role})`));
       },
     );
 
@@ -78,8 +74,8 @@ export function registerUserCommands(program: Command): void {
     .argument('<email>')
     .argument('<role>', 'admin, operator or viewer')
     .action(async (email: string, role: string) => {
-      await (await signedInClient()).call('PATCH', userPath(email), { role });
-      printLine(`${email} is now ${role}`);
+      const user = await (await signedInClient()).call<UserView>('PATCH', userPath(email), { role });
+      printResult(user, () => printLine(`${email} is now ${role}`));
     });
 
   users
@@ -88,8 +84,10 @@ export function registerUserCommands(program: Command): void {
     .argument('<email>')
     .option('--enable', 'enable the user again instead')
     .action(async (email: string, options: { enable?: boolean }) => {
-      await (await signedInClient()).call('PATCH', userPath(email), { status: options.enable ? 'active' : 'disabled' });
-      printLine(`${email} ${options.enable ? 'enabled' : 'disabled'}`);
+      const user = await (
+        await signedInClient()
+      ).call<UserView>('PATCH', userPath(email), { status: options.enable ? 'active' : 'disabled' });
+      printResult(user, () => printLine(`${email} ${options.enable ? 'enabled' : 'disabled'}`));
     });
 
   users
@@ -97,23 +95,22 @@ export function registerUserCommands(program: Command): void {
     .description('Delete a user')
     .argument('<email>')
     .action(async (email: string) => {
-      await (await signedInClient()).call('DELETE', userPath(email));
-      printLine(`Removed ${email}`);
+      const answer = await (await signedInClient()).call<unknown>('DELETE', userPath(email));
+      printResult(answer ?? { deleted: email }, () => printLine(`Removed ${email}`));
     });
 
   users
     .command('reset-password')
     .description('Give a local user a temporary password, printed once; they must change it at their next sign-in')
     .argument('<email>')
-    .option('--json', 'print as JSON')
-    .action(async (email: string, options: { json?: boolean }) => {
+    .action(async (email: string) => {
       const { tempPassword } = await (
         await signedInClient()
       ).call<{ message: string; tempPassword: string }>('POST', `${userPath(email)}/reset-password`, {});
-      if (options.json) printJson({ email, tempPassword });
-      else
+      printResult({ email, tempPassword }, () =>
         printLine(
           `Temporary password for ${email} (shown once; it must be changed at the next sign-in): ${tempPassword}`,
-        );
+        ),
+      );
     });
 }

@@ -1,0 +1,100 @@
+// `npm pack` gives a package whose graphdb-admin runs on its own: installed from the tarball into a temp prefix
+// (dependencies from npm's cache when it has them, --prefer-offline), started from a clean directory with only Node.
+import { mkdtemp, readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ROOT, runCommand } from './harness.js';
+
+let t: AdminTestApp;
+let server: string;
+let work: string;
+let tarball: string;
+let files: string[];
+
+const npmEnv = () =>
+  Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
+
+beforeAll(async () => {
+  t = await startAdminTestApp('embedded');
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  work = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-pack-'));
+  // dist/ is already built (the CLI tests need it); --ignore-scripts skips `prepare`, which would build it again.
+  const pack = await runCommand(
+    'npm',
+    ['pack', '--ignore-scripts', '--json', '--pack-destination', work],
+    npmEnv(),
+    '',
+    ROOT,
+  );
+  expect(pack.code, pack.stderr).toBe(0);
+  const [info] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
+  tarball = path.join(work, info!.filename);
+  files = info!.files.map((f) => f.path);
+}, 60_000);
+
+afterAll(async () => {
+  await t.close();
+});
+
+describe('the npm package', () => {
+  it('holds the compiled code, the bin script, package.json and README only', () => {
+    expect(files).toEqual(
+      expect.arrayContaining(['bin/graphdb-admin.js', 'dist/cli/main.js', 'dist/main.js', 'package.json', 'README.md']),
+    );
+    const outside = files.filter(
+      (f) => !f.startsWith('dist/') && !['bin/graphdb-admin.js', 'package.json', 'README.md'].includes(f),
+    );
+    expect(outside).toEqual([]);
+    expect(files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
+    expect(files.filter((f) => /(^|\/)(test|src)\//.test(f))).toEqual([]);
+    // Source maps would point at src/, which is not shipped.
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+  });
+
+  it('installs into an empty prefix and runs graphdb-admin from a clean directory with only Node', async () => {
+    const prefix = path.join(work, 'prefix');
+    const install = await runCommand(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        prefix,
+        tarball,
+        '--omit=dev',
+        '--omit=optional',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+      ],
+      npmEnv(),
+      '',
+      work,
+    );
+    expect(install.code, install.stderr).toBe(0);
+    const bin = path.join(prefix, 'node_modules', '.bin', 'graphdb-admin');
+    const clean = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-clean-'));
+    // Only node's own directory on PATH; a fresh HOME; the working directory outside the project.
+    const env = { PATH: path.dirname(process.execPath), HOME: clean };
+    const { version } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const v = await runCommand(bin, ['--version'], env, '', clean);
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.stdout.trim()).toBe(version);
+    const login = await runCommand(
+      bin,
+      ['login', '--server', server, '--email', ADMIN.email, '--password-stdin'],
+      env,
+      ADMIN.password,
+      clean,
+    );
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).toContain(`Signed in as ${ADMIN.email}`);
+    expect(login.stdout).toContain(path.join(clean, '.config', 'graphdb-admin', 'session.json'));
+    const who = await runCommand(bin, ['whoami', '-o', 'json'], env, '', clean);
+    expect(JSON.parse(who.stdout)).toMatchObject({ user: { email: ADMIN.email }, server });
+  }, 240_000);
+});
