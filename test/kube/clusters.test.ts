@@ -1,5 +1,6 @@
-// Clusters against a real API server with the KubeBlocks CRD fixtures: the label selector, generateName, the status
-// subresource, list ordering and CRD schema validation come from the real thing. The server runs as the chart's
+// Clusters against a real API server with the real KubeBlocks CRDs (v1.0.1, and v0.9.0 for the 0.9 dialect): the
+// label selector, generateName, the status subresource, list ordering, and the CRDs' schemas, defaults and CEL rules
+// come from the real thing. The server runs as the chart's
 // service account; KubeBlocks' side (Cluster objects, OpsRequest progress) is played by the admin.
 import { ApiException, CustomObjectsApi, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +12,9 @@ import { sharedClusterWrites, sharedLegacyClusterWrites } from '../support/clust
 
 const NS = 'graphdb-system';
 const OPS_V1 = 'operations.kubeblocks.io/v1alpha1';
+/** The fields of an OpsRequest spec that the real CRDs' schemas default when the server leaves them out. */
+const OPS_SPEC_DEFAULTS_1X = { enqueueOnForce: false, preConditionDeadlineSeconds: 0 };
+const OPS_SPEC_DEFAULTS_09 = { preConditionDeadlineSeconds: 0 };
 
 describe('clusters on KubeBlocks 1.x, real API server (chart RBAC with multiClusterRbac)', () => {
   let t: AdminTestApp;
@@ -66,6 +70,7 @@ describe('clusters on KubeBlocks 1.x, real API server (chart RBAC with multiClus
     opsRequestCount: opsCount,
     addCluster: (cluster) => createWithStatus(t.real!.api.admin, cluster).then(() => undefined),
     advanceOpsRequest: (name) => advanceOpsRequest(t.real!.api.admin, { apiVersion: OPS_V1, namespace: NS, name }),
+    opsSpecDefaults: OPS_SPEC_DEFAULTS_1X,
   }));
 
   it("answers the CRD's own 422 as 422, creating nothing: a component named twice breaks the restart list's map keys", async () => {
@@ -103,6 +108,7 @@ describe('clusters on KubeBlocks 0.9 (v1alpha1), real API server', () => {
     adminCookie: admin,
     opsRequest: (name) =>
       readOpsRequest(t.real!.api.admin, { apiVersion: 'apps.kubeblocks.io/v1alpha1', namespace: NS, name }),
+    opsSpecDefaults: OPS_SPEC_DEFAULTS_09,
   }));
 });
 

@@ -16,6 +16,8 @@ export interface ClusterWriteContext extends ClusterReadContext {
   addCluster: (cluster: KubeObject) => Promise<void>;
   /** Moves an OpsRequest of the cluster namespace one phase on, as the KubeBlocks controller does; returns the phase. */
   advanceOpsRequest: (name: string) => Promise<string>;
+  /** What the store adds to every OpsRequest spec: the real CRD's schema defaults (the double adds none). */
+  opsSpecDefaults?: Record<string, unknown>;
 }
 
 type Method = 'GET' | 'POST';
@@ -32,6 +34,8 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
   const call = (method: Method, url: string, payload?: unknown, as: 'operator' | 'viewer' = 'operator') =>
     inject(method, url, payload, context().sessions[as]);
   const ops = (name: string) => context().opsRequest(name);
+  /** An OpsRequest spec as stored: what the server sent, with the store's defaults. */
+  const stored = (spec: Record<string, unknown>) => ({ ...context().opsSpecDefaults, ...spec });
 
   it('restarts with an OpsRequest labelled for the cluster, named by generateName, answering 202 at once', async () => {
     const res = await call('POST', '/api/clusters/pair/restart', {});
@@ -43,21 +47,25 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
       'app.kubernetes.io/instance': 'pair',
       'operations.kubeblocks.io/ops-type': 'Restart',
     });
-    expect(created.spec).toEqual({
-      clusterName: 'pair',
-      type: 'Restart',
-      restart: [{ componentName: 'falkordb' }, { componentName: 'falkordb-sent' }],
-    });
+    expect(created.spec).toEqual(
+      stored({
+        clusterName: 'pair',
+        type: 'Restart',
+        restart: [{ componentName: 'falkordb' }, { componentName: 'falkordb-sent' }],
+      }),
+    );
   });
 
   it('turns target replicas into scale-out/in deltas, shards into absolute counts, and resources into a second operation', async () => {
     const out = await call('POST', '/api/clusters/pair/scale', { component: 'falkordb', replicas: 3 });
     expect(out.statusCode, out.body).toBe(202);
-    expect((await ops(operation(out))).spec).toEqual({
-      clusterName: 'pair',
-      type: 'HorizontalScaling',
-      horizontalScaling: [{ componentName: 'falkordb', scaleOut: { replicaChanges: 1 } }],
-    });
+    expect((await ops(operation(out))).spec).toEqual(
+      stored({
+        clusterName: 'pair',
+        type: 'HorizontalScaling',
+        horizontalScaling: [{ componentName: 'falkordb', scaleOut: { replicaChanges: 1 } }],
+      }),
+    );
     const inward = await call('POST', '/api/clusters/pair/scale', { component: 'falkordb', replicas: 1 });
     expect((await ops(operation(inward))).spec).toMatchObject({
       horizontalScaling: [{ componentName: 'falkordb', scaleIn: { replicaChanges: 1 } }],
@@ -71,31 +79,39 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
     expect(both.statusCode, both.body).toBe(202);
     const names = both.json<{ operations: string[] }>().operations;
     expect(names).toHaveLength(2);
-    expect((await ops(names[1]!)).spec).toEqual({
-      clusterName: 'solo',
-      type: 'VerticalScaling',
-      verticalScaling: [
-        { componentName: 'falkordb', requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '500m', memory: '1Gi' } },
-      ],
-    });
+    expect((await ops(names[1]!)).spec).toEqual(
+      stored({
+        clusterName: 'solo',
+        type: 'VerticalScaling',
+        verticalScaling: [
+          {
+            componentName: 'falkordb',
+            requests: { cpu: '500m', memory: '1Gi' },
+            limits: { cpu: '500m', memory: '1Gi' },
+          },
+        ],
+      }),
+    );
   });
 
   it('reconfigures with string values, refusing unknown keys unless asked to apply them', async () => {
     const res = await call('POST', '/api/clusters/solo/reconfigure', { parameters: { TIMEOUT: 1000, CMD_INFO: 'no' } });
     expect(res.statusCode, res.body).toBe(202);
-    expect((await ops(operation(res))).spec).toEqual({
-      clusterName: 'solo',
-      type: 'Reconfiguring',
-      reconfigures: [
-        {
-          componentName: 'falkordb',
-          parameters: [
-            { key: 'TIMEOUT', value: '1000' },
-            { key: 'CMD_INFO', value: 'no' },
-          ],
-        },
-      ],
-    });
+    expect((await ops(operation(res))).spec).toEqual(
+      stored({
+        clusterName: 'solo',
+        type: 'Reconfiguring',
+        reconfigures: [
+          {
+            componentName: 'falkordb',
+            parameters: [
+              { key: 'TIMEOUT', value: '1000' },
+              { key: 'CMD_INFO', value: 'no' },
+            ],
+          },
+        ],
+      }),
+    );
     const forced = await call('POST', '/api/clusters/solo/reconfigure', {
       parameters: { maxmemory: '1gb' },
       allowUnknownParameters: true,
@@ -158,7 +174,7 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
   it('starts a stopped cluster and stops a running one', async () => {
     expect((await call('POST', '/api/clusters/sleepy/start')).statusCode).toBe(202);
     const stop = await call('POST', '/api/clusters/solo/stop');
-    expect((await ops(operation(stop))).spec).toEqual({ clusterName: 'solo', type: 'Stop' });
+    expect((await ops(operation(stop))).spec).toEqual(stored({ clusterName: 'solo', type: 'Stop' }));
   });
 
   it('reports operations newest first with phase, progress, timestamps and message as the controller advances them', async () => {
@@ -215,12 +231,14 @@ export interface LegacyClusterWriteContext {
   adminCookie: string;
   /** An OpsRequest (apps.kubeblocks.io/v1alpha1) of the cluster namespace, as stored. */
   opsRequest: (name: string) => Promise<KubeObject>;
+  /** What the store adds to every OpsRequest spec: the real CRD's schema defaults (the double adds none). */
+  opsSpecDefaults?: Record<string, unknown>;
 }
 
 /** KubeBlocks 0.9 (v1alpha1 only): both suites seed the replicated cluster `old` (legacyReplication), then run these. */
 export function sharedLegacyClusterWrites(context: () => LegacyClusterWriteContext): void {
   it('detects the older API (v1 clusters are not served) and speaks its dialect', async () => {
-    const { app, adminCookie, opsRequest } = context();
+    const { app, adminCookie, opsRequest, opsSpecDefaults } = context();
     const call = caller(() => app);
     const list = await call('GET', '/api/clusters', undefined, adminCookie);
     expect(list.json<{ clusters: unknown[] }>().clusters).toMatchObject([
@@ -231,6 +249,7 @@ export function sharedLegacyClusterWrites(context: () => LegacyClusterWriteConte
     const scaled = await opsRequest(operation(scale));
     expect(scaled.apiVersion).toBe('apps.kubeblocks.io/v1alpha1');
     expect(scaled.spec).toEqual({
+      ...opsSpecDefaults,
       clusterName: 'old',
       type: 'HorizontalScaling',
       horizontalScaling: [{ componentName: 'falkordb', replicas: 4 }],

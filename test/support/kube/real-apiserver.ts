@@ -11,7 +11,6 @@ import { request } from 'node:https';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import {
   ApiextensionsV1Api,
@@ -24,7 +23,6 @@ import { parseAllDocuments } from 'yaml';
 import { sleep } from '../wait.js';
 
 const run = promisify(execFile);
-export const CRD_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'crds');
 const ADMIN_USER = 'graphdb-test-admin';
 
 export interface KubeUser {
@@ -37,7 +35,7 @@ export interface RealApiServerOptions {
   users?: KubeUser[];
   /** Namespaces to create (`default` always exists). */
   namespaces?: string[];
-  /** CRD fixtures (file names in test/support/kube/crds/) to install and wait for. */
+  /** CRD files (paths; the real KubeBlocks ones come from ./kubeblocks-crds.ts) to install and wait for. */
   crds?: string[];
 }
 
@@ -88,12 +86,22 @@ export function kubeBinaries(): KubeBinaries | { missing: string } {
   return { etcd, apiserver };
 }
 
-/** Reads a CRD fixture (YAML anchors resolved) as the object to create. */
-export async function crdFixture(file: string): Promise<KubernetesObject> {
-  const [doc] = parseAllDocuments(await readFile(path.join(CRD_DIR, file), 'utf8'));
-  if (!doc || doc.errors.length > 0)
-    throw new Error(`${file}: ${doc?.errors.map((e) => e.message).join('; ') ?? 'empty'}`);
-  return doc.toJS({ maxAliasCount: -1 }) as KubernetesObject;
+const parsedCrds = new Map<string, Promise<KubernetesObject>>();
+
+/** Reads a CRD file (YAML anchors resolved) as the object to create; each file is parsed once per process. */
+export function readCrd(file: string): Promise<KubernetesObject> {
+  let parsed = parsedCrds.get(file);
+  if (!parsed) {
+    parsed = readFile(file, 'utf8').then((text) => {
+      const [doc] = parseAllDocuments(text);
+      if (!doc || doc.errors.length > 0)
+        throw new Error(`${file}: ${doc?.errors.map((e) => e.message).join('; ') ?? 'empty'}`);
+      return doc.toJS({ maxAliasCount: -1 }) as KubernetesObject;
+    });
+    parsed.catch(() => parsedCrds.delete(file));
+    parsedCrds.set(file, parsed);
+  }
+  return parsed;
 }
 
 async function freePort(): Promise<number> {
@@ -414,7 +422,7 @@ async function startOnce(binaries: KubeBinaries, options: RealApiServerOptions):
     for (const name of options.namespaces ?? []) await core.createNamespace({ body: { metadata: { name } } });
     // CRDs go as raw JSON: the client's typed serializer knows their schema fields by other names and drops
     // x-kubernetes-list-type and friends.
-    const crds = await Promise.all((options.crds ?? []).map(crdFixture));
+    const crds = await Promise.all((options.crds ?? []).map(readCrd));
     for (const crd of crds) {
       const res = await httpsRequest(
         'POST',
