@@ -94,6 +94,31 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
     );
   });
 
+  // KubeBlocks 1.x's OpsRequest CRD refuses an entry with shards and scaleOut/scaleIn together (a CEL rule), so a
+  // change of both the shard count and the replicas per shard is two HorizontalScaling operations, shards first.
+  it('scales the shard count and the replicas per shard of a sharding together as two operations', async () => {
+    const before = await context().opsRequestCount();
+    const res = await call('POST', '/api/clusters/shards/scale', { shards: 4, replicas: 3 });
+    expect(res.statusCode, res.body).toBe(202);
+    const names = res.json<{ operations: string[] }>().operations;
+    expect(names).toHaveLength(2);
+    expect(await context().opsRequestCount()).toBe(before + 2);
+    expect((await ops(names[0]!)).spec).toEqual(
+      stored({
+        clusterName: 'shards',
+        type: 'HorizontalScaling',
+        horizontalScaling: [{ componentName: 'shard', shards: 4 }],
+      }),
+    );
+    expect((await ops(names[1]!)).spec).toEqual(
+      stored({
+        clusterName: 'shards',
+        type: 'HorizontalScaling',
+        horizontalScaling: [{ componentName: 'shard', scaleOut: { replicaChanges: 1 } }],
+      }),
+    );
+  });
+
   it('reconfigures with string values, refusing unknown keys unless asked to apply them', async () => {
     const res = await call('POST', '/api/clusters/solo/reconfigure', { parameters: { TIMEOUT: 1000, CMD_INFO: 'no' } });
     expect(res.statusCode, res.body).toBe(202);

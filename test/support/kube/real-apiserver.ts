@@ -279,7 +279,23 @@ function parseAudit(text: string): AuditRecord[] {
     }));
 }
 
-async function waitForCrd(admin: KubeConfig, crd: KubernetesObject): Promise<void> {
+interface CrdSpec {
+  group?: string;
+  scope?: string;
+  names?: { plural?: string };
+  versions?: { name: string; served?: boolean }[];
+}
+
+/**
+ * Waits until a CRD is Established and every version it serves answers a list: a large CRD (KubeBlocks' Cluster is
+ * over 1 MB of schema) is Established a moment before its storage is ready, and meanwhile lists answer
+ * 429 "storage is (re)initializing".
+ */
+async function waitForCrd(
+  admin: KubeConfig,
+  crd: KubernetesObject,
+  list: (path: string) => Promise<{ status: number; body: string }>,
+): Promise<void> {
   const api = admin.makeApiClient(ApiextensionsV1Api);
   const name = crd.metadata?.name ?? '';
   const deadline = Date.now() + 30_000;
@@ -290,6 +306,18 @@ async function waitForCrd(admin: KubeConfig, crd: KubernetesObject): Promise<voi
     if (Date.now() > deadline)
       throw new Error(`CRD ${name} was not Established after 30 s: ${JSON.stringify(current.status?.conditions)}`);
     await sleep(100);
+  }
+  const spec = (crd as { spec?: CrdSpec }).spec ?? {};
+  const namespaced = spec.scope === 'Namespaced' ? '/namespaces/default' : '';
+  for (const version of (spec.versions ?? []).filter((v) => v.served)) {
+    const url = `/apis/${spec.group ?? ''}/${version.name}${namespaced}/${spec.names?.plural ?? ''}?limit=1`;
+    for (;;) {
+      const res = await list(url);
+      if (res.status === 200) break;
+      if (Date.now() > deadline)
+        throw new Error(`CRD ${name}: GET ${url} answered ${res.status} 30 s after creation: ${res.body}`);
+      await sleep(100);
+    }
   }
 }
 
@@ -434,7 +462,8 @@ async function startOnce(binaries: KubeBinaries, options: RealApiServerOptions):
       if (res.status !== 201)
         throw new Error(`creating CRD ${crd.metadata?.name ?? ''} answered ${res.status}: ${res.body}`);
     }
-    for (const crd of crds) await waitForCrd(admin, crd);
+    const list = (path: string) => httpsRequest('GET', `${url}${path}`, caPem, adminToken);
+    for (const crd of crds) await waitForCrd(admin, crd, list);
 
     return {
       url,
