@@ -86,14 +86,14 @@ describe(`the real KubeBlocks ${KUBEBLOCKS_1X} CRDs in a real API server`, () =>
     expect(duplicated.code).toBe(422);
     expect(duplicated.body).toContain('duplicated component');
 
-    const solo = await api.admin.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({
+    const solo = (await api.admin.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({
       group: 'apps.kubeblocks.io',
       version: 'v1',
       namespace: NS,
       plural: 'clusters',
       name: 'solo',
-    });
-    const changed = { ...solo, spec: { ...(solo as { spec: object }).spec, topology: 'replication' } };
+    })) as KubernetesObject & { spec: object };
+    const changed = { ...solo, spec: { ...solo.spec, topology: 'replication' } };
     const immutable = await rejection(objects.replace(changed as KubernetesObject));
     expect(immutable.code).toBe(422);
     expect(immutable.body).toContain('topology is immutable');
