@@ -94,7 +94,7 @@ describe(`the real KubeBlocks ${KUBEBLOCKS_1X} CRDs in a real API server`, () =>
       name: 'solo',
     })) as KubernetesObject & { spec: object };
     const changed = { ...solo, spec: { ...solo.spec, topology: 'replication' } };
-    const immutable = await rejection(objects.replace(changed as KubernetesObject));
+    const immutable = await rejection(objects.replace(changed));
     expect(immutable.code).toBe(422);
     expect(immutable.body).toContain('topology is immutable');
   });
