@@ -5,7 +5,7 @@
 import { ApiException, CustomObjectsApi, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
-import { legacyReplication, standalone } from '../support/kube/kubeblocks-fixtures.js';
+import { legacyReplication, legacySharded, standalone } from '../support/kube/kubeblocks-fixtures.js';
 import { advanceOpsRequest, createWithStatus, readOpsRequest } from '../support/kube/real-kubeblocks.js';
 import { seededClusters, setMultiClusterMode, sharedClusterReads } from '../support/cluster-reads.js';
 import { sharedClusterWrites, sharedLegacyClusterWrites } from '../support/cluster-writes.js';
@@ -99,6 +99,7 @@ describe('clusters on KubeBlocks 0.9 (v1alpha1), real API server', () => {
     });
     admin = (await sessionsForEveryRole(t.app)).admin;
     await createWithStatus(t.real!.api.admin, legacyReplication('old', NS));
+    await createWithStatus(t.real!.api.admin, legacySharded('oldshards', NS));
   });
   afterAll(() => t?.close());
 
@@ -109,6 +110,15 @@ describe('clusters on KubeBlocks 0.9 (v1alpha1), real API server', () => {
     opsRequest: (name) =>
       readOpsRequest(t.real!.api.admin, { apiVersion: 'apps.kubeblocks.io/v1alpha1', namespace: NS, name }),
     opsSpecDefaults: OPS_SPEC_DEFAULTS_09,
+    opsRequestCount: async () =>
+      (
+        (await t.real!.api.admin.makeApiClient(CustomObjectsApi).listNamespacedCustomObject({
+          group: 'apps.kubeblocks.io',
+          version: 'v1alpha1',
+          namespace: NS,
+          plural: 'opsrequests',
+        })) as { items: unknown[] }
+      ).items.length,
   }));
 });
 

@@ -256,11 +256,16 @@ export interface LegacyClusterWriteContext {
   adminCookie: string;
   /** An OpsRequest (apps.kubeblocks.io/v1alpha1) of the cluster namespace, as stored. */
   opsRequest: (name: string) => Promise<KubeObject>;
+  /** How many OpsRequests the server has created in the cluster namespace so far. */
+  opsRequestCount: () => Promise<number>;
   /** What the store adds to every OpsRequest spec: the real CRD's schema defaults (the double adds none). */
   opsSpecDefaults?: Record<string, unknown>;
 }
 
-/** KubeBlocks 0.9 (v1alpha1 only): both suites seed the replicated cluster `old` (legacyReplication), then run these. */
+/**
+ * KubeBlocks 0.9 (v1alpha1 only): both suites seed the replicated cluster `old` (legacyReplication) and the sharded
+ * `oldshards` (legacySharded), then run these.
+ */
 export function sharedLegacyClusterWrites(context: () => LegacyClusterWriteContext): void {
   it('detects the older API (v1 clusters are not served) and speaks its dialect', async () => {
     const { app, adminCookie, opsRequest, opsSpecDefaults } = context();
@@ -268,6 +273,11 @@ export function sharedLegacyClusterWrites(context: () => LegacyClusterWriteConte
     const list = await call('GET', '/api/clusters', undefined, adminCookie);
     expect(list.json<{ clusters: unknown[] }>().clusters).toMatchObject([
       { name: 'old', topology: 'replication', components: [{ replicas: 2, storage: '10Gi' }] },
+      {
+        name: 'oldshards',
+        topology: 'cluster',
+        components: [{ name: 'shard', kind: 'sharding', shards: 3, replicas: 2, storage: '10Gi' }],
+      },
     ]);
     const scale = await call('POST', '/api/clusters/old/scale', { replicas: 4 }, adminCookie);
     expect(scale.statusCode, scale.body).toBe(202);
@@ -293,6 +303,30 @@ export function sharedLegacyClusterWrites(context: () => LegacyClusterWriteConte
           { name: 'falkordb-config', keys: [{ key: 'redis.conf', parameters: [{ key: 'TIMEOUT', value: '10' }] }] },
         ],
       },
+    });
+  });
+
+  it('refuses a shard count on 0.9 with 422, creating nothing: its OpsRequest has no shards, which the schema would drop', async () => {
+    const { app, adminCookie, opsRequest, opsRequestCount, opsSpecDefaults } = context();
+    const call = caller(() => app);
+    const before = await opsRequestCount();
+    const res = await call('POST', '/api/clusters/oldshards/scale', { shards: 4, replicas: 3 }, adminCookie);
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json()).toEqual({
+      statusCode: 422,
+      error: 'Unprocessable Entity',
+      message:
+        'KubeBlocks 0.9 cannot change the shard count of shard with an OpsRequest; change spec.shardingSpecs of cluster oldshards instead',
+    });
+    expect(await opsRequestCount()).toBe(before);
+    // The replicas of every shard still scale the 0.9 way (an absolute count).
+    const replicas = await call('POST', '/api/clusters/oldshards/scale', { replicas: 3 }, adminCookie);
+    expect(replicas.statusCode, replicas.body).toBe(202);
+    expect((await opsRequest(operation(replicas))).spec).toEqual({
+      ...opsSpecDefaults,
+      clusterName: 'oldshards',
+      type: 'HorizontalScaling',
+      horizontalScaling: [{ componentName: 'shard', replicas: 3 }],
     });
   });
 }
