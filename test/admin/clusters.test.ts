@@ -8,6 +8,7 @@ import {
   CLUSTERS_V1,
   CLUSTERS_V1ALPHA1,
   legacyReplication,
+  legacySharded,
   OPS_V1,
   OPS_V1ALPHA1,
 } from '../support/kube/kubeblocks-fixtures.js';
@@ -118,6 +119,7 @@ describe('clusters on KubeBlocks 0.9 (v1alpha1)', () => {
     t = await startAdminTestApp('kubernetes', { kubeBlocks: true, crds: [CLUSTERS_V1ALPHA1, OPS_V1ALPHA1] });
     admin = (await sessionsForEveryRole(t.app)).admin;
     t.kube!.put(CLUSTERS_V1ALPHA1, NS, legacyReplication('old', NS));
+    t.kube!.put(CLUSTERS_V1ALPHA1, NS, legacySharded('oldshards', NS));
   });
   afterAll(() => t.close());
 
@@ -126,12 +128,14 @@ describe('clusters on KubeBlocks 0.9 (v1alpha1)', () => {
       loadKubeConfig({ kind: 'kubeconfig', path: t.kube!.kubeconfigPath }),
       pino({ level: 'silent' }),
     );
-    expect((await port.list({ namespace: NS })).map((c) => c.name)).toEqual(['old']);
+    expect((await port.list({ namespace: NS })).map((c) => c.name)).toEqual(['old', 'oldshards']);
   });
 
   sharedLegacyClusterWrites(() => ({
     app: t.app,
     adminCookie: admin,
     opsRequest: (name) => Promise.resolve(t.kube!.get(OPS_V1ALPHA1, NS, name)!),
+    opsRequestCount: () =>
+      Promise.resolve(t.kube!.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/opsrequests')).length),
   }));
 });

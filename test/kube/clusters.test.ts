@@ -1,16 +1,20 @@
-// Clusters against a real API server with the KubeBlocks CRD fixtures: the label selector, generateName, the status
-// subresource, list ordering and CRD schema validation come from the real thing. The server runs as the chart's
+// Clusters against a real API server with the real KubeBlocks CRDs (v1.0.1, and v0.9.0 for the 0.9 dialect): the
+// label selector, generateName, the status subresource, list ordering, and the CRDs' schemas, defaults and CEL rules
+// come from the real thing. The server runs as the chart's
 // service account; KubeBlocks' side (Cluster objects, OpsRequest progress) is played by the admin.
 import { ApiException, CustomObjectsApi, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
-import { legacyReplication, standalone } from '../support/kube/kubeblocks-fixtures.js';
+import { legacyReplication, legacySharded, standalone } from '../support/kube/kubeblocks-fixtures.js';
 import { advanceOpsRequest, createWithStatus, readOpsRequest } from '../support/kube/real-kubeblocks.js';
 import { seededClusters, setMultiClusterMode, sharedClusterReads } from '../support/cluster-reads.js';
 import { sharedClusterWrites, sharedLegacyClusterWrites } from '../support/cluster-writes.js';
 
 const NS = 'graphdb-system';
 const OPS_V1 = 'operations.kubeblocks.io/v1alpha1';
+/** The fields of an OpsRequest spec that the real CRDs' schemas default when the server leaves them out. */
+const OPS_SPEC_DEFAULTS_1X = { enqueueOnForce: false, preConditionDeadlineSeconds: 0 };
+const OPS_SPEC_DEFAULTS_09 = { preConditionDeadlineSeconds: 0 };
 
 describe('clusters on KubeBlocks 1.x, real API server (chart RBAC with multiClusterRbac)', () => {
   let t: AdminTestApp;
@@ -66,6 +70,7 @@ describe('clusters on KubeBlocks 1.x, real API server (chart RBAC with multiClus
     opsRequestCount: opsCount,
     addCluster: (cluster) => createWithStatus(t.real!.api.admin, cluster).then(() => undefined),
     advanceOpsRequest: (name) => advanceOpsRequest(t.real!.api.admin, { apiVersion: OPS_V1, namespace: NS, name }),
+    opsSpecDefaults: OPS_SPEC_DEFAULTS_1X,
   }));
 
   it("answers the CRD's own 422 as 422, creating nothing: a component named twice breaks the restart list's map keys", async () => {
@@ -94,6 +99,7 @@ describe('clusters on KubeBlocks 0.9 (v1alpha1), real API server', () => {
     });
     admin = (await sessionsForEveryRole(t.app)).admin;
     await createWithStatus(t.real!.api.admin, legacyReplication('old', NS));
+    await createWithStatus(t.real!.api.admin, legacySharded('oldshards', NS));
   });
   afterAll(() => t?.close());
 
@@ -103,6 +109,16 @@ describe('clusters on KubeBlocks 0.9 (v1alpha1), real API server', () => {
     adminCookie: admin,
     opsRequest: (name) =>
       readOpsRequest(t.real!.api.admin, { apiVersion: 'apps.kubeblocks.io/v1alpha1', namespace: NS, name }),
+    opsSpecDefaults: OPS_SPEC_DEFAULTS_09,
+    opsRequestCount: async () =>
+      (
+        (await t.real!.api.admin.makeApiClient(CustomObjectsApi).listNamespacedCustomObject({
+          group: 'apps.kubeblocks.io',
+          version: 'v1alpha1',
+          namespace: NS,
+          plural: 'opsrequests',
+        })) as { items: unknown[] }
+      ).items.length,
   }));
 });
 

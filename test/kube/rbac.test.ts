@@ -9,10 +9,12 @@ import { useAdminApp, type AdminRole } from '../support/admin.js';
 import { startChartApiServer, type ChartApiServer } from '../support/kube/chart-apiserver.js';
 import { standalone } from '../support/kube/kubeblocks-fixtures.js';
 import type { AuditRecord } from '../support/kube/real-apiserver.js';
+import { realCrdFile } from '../support/kube/kubeblocks-crds.js';
 import { createWithStatus } from '../support/kube/real-kubeblocks.js';
 
 const NS = 'graphdb-system';
-const KUBEBLOCKS_1X = ['kubeblocks-1.x-clusters.yaml', 'kubeblocks-1.x-opsrequests.yaml'];
+const KUBEBLOCKS_1X = () =>
+  ['apps.kubeblocks.io/v1/clusters', 'operations.kubeblocks.io/v1alpha1/opsrequests'].map(realCrdFile);
 const CLUSTERS = { group: 'apps.kubeblocks.io', version: 'v1', plural: 'clusters' };
 const OPS = { group: 'operations.kubeblocks.io', version: 'v1alpha1', plural: 'opsrequests' };
 const opsBody = (namespace: string) => ({
@@ -40,7 +42,7 @@ describe("the chart's namespaced RBAC (default values) on a real API server", ()
   let api: { core: CoreV1Api; custom: CustomObjectsApi };
   let serverConfig: KubeConfig;
   beforeAll(async () => {
-    env = await startChartApiServer({ crds: KUBEBLOCKS_1X, namespaces: ['team-b'] });
+    env = await startChartApiServer({ crds: KUBEBLOCKS_1X(), namespaces: ['team-b'] });
     await createWithStatus(env.api.admin, standalone('solo', NS));
     await createWithStatus(env.api.admin, standalone('other', 'team-b'));
     await env.api.admin.makeApiClient(CoreV1Api).createNamespacedSecret({
@@ -229,7 +231,7 @@ describe('the chart with settingsSecretNames: Secrets restricted by name on a re
   let core: CoreV1Api;
   beforeAll(async () => {
     env = await startChartApiServer({
-      crds: KUBEBLOCKS_1X,
+      crds: KUBEBLOCKS_1X(),
       values: { 'adminServer.settingsSecretNames': '{graphdb-settings-alpha}' },
     });
     const admin = env.api.admin.makeApiClient(CoreV1Api);

@@ -23,6 +23,7 @@ import { listen, startTestApp, type TestApp } from './app.js';
 import type { TestFalkorDB } from './falkordb.js';
 import { startChartApiServer, type ChartApiServer } from './kube/chart-apiserver.js';
 import { startKubeApiDouble, type KubeApiDouble } from './kube/kube-api-double.js';
+import { realCrdFile } from './kube/kubeblocks-crds.js';
 
 export type Adapter = 'embedded' | 'kubernetes' | 'kube-apiserver';
 /** The adapters the admin suites run over; `npm run test:kube` (vitest.kube.config.ts) runs them over a real API server. */
@@ -55,14 +56,6 @@ export interface AdminTestApp extends TestApp {
   /** kube-apiserver only: every failed Kubernetes call of the server (status code, or `unreachable`), 404s aside. */
   kubeErrors: string[];
 }
-
-/** The real API server's CRD fixtures for the custom resources the double is told to serve. */
-const REAL_CRDS: Record<string, string> = {
-  'apps.kubeblocks.io/v1/clusters': 'kubeblocks-1.x-clusters.yaml',
-  'operations.kubeblocks.io/v1alpha1/opsrequests': 'kubeblocks-1.x-opsrequests.yaml',
-  'apps.kubeblocks.io/v1alpha1/clusters': 'kubeblocks-0.9-clusters.yaml',
-  'apps.kubeblocks.io/v1alpha1/opsrequests': 'kubeblocks-0.9-opsrequests.yaml',
-};
 
 /** The backdoor through the real API server: the admin's kubectl. */
 function realBackdoor(admin: KubeConfig): Backdoor {
@@ -147,7 +140,7 @@ async function storesFor(adapter: Adapter, options: AdminTestAppOptions): Promis
       options.crds ??
       (options.kubeBlocks ? ['apps.kubeblocks.io/v1/clusters', 'operations.kubeblocks.io/v1alpha1/opsrequests'] : []);
     const real = await startChartApiServer({
-      crds: crds.map((crd) => REAL_CRDS[crd] ?? crd),
+      crds: crds.map(realCrdFile),
       namespaces: options.namespaces,
       values: options.chartValues,
     });

@@ -16,6 +16,8 @@ export interface ClusterWriteContext extends ClusterReadContext {
   addCluster: (cluster: KubeObject) => Promise<void>;
   /** Moves an OpsRequest of the cluster namespace one phase on, as the KubeBlocks controller does; returns the phase. */
   advanceOpsRequest: (name: string) => Promise<string>;
+  /** What the store adds to every OpsRequest spec: the real CRD's schema defaults (the double adds none). */
+  opsSpecDefaults?: Record<string, unknown>;
 }
 
 type Method = 'GET' | 'POST';
@@ -32,6 +34,8 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
   const call = (method: Method, url: string, payload?: unknown, as: 'operator' | 'viewer' = 'operator') =>
     inject(method, url, payload, context().sessions[as]);
   const ops = (name: string) => context().opsRequest(name);
+  /** An OpsRequest spec as stored: what the server sent, with the store's defaults. */
+  const stored = (spec: Record<string, unknown>) => ({ ...context().opsSpecDefaults, ...spec });
 
   it('restarts with an OpsRequest labelled for the cluster, named by generateName, answering 202 at once', async () => {
     const res = await call('POST', '/api/clusters/pair/restart', {});
@@ -43,21 +47,25 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
       'app.kubernetes.io/instance': 'pair',
       'operations.kubeblocks.io/ops-type': 'Restart',
     });
-    expect(created.spec).toEqual({
-      clusterName: 'pair',
-      type: 'Restart',
-      restart: [{ componentName: 'falkordb' }, { componentName: 'falkordb-sent' }],
-    });
+    expect(created.spec).toEqual(
+      stored({
+        clusterName: 'pair',
+        type: 'Restart',
+        restart: [{ componentName: 'falkordb' }, { componentName: 'falkordb-sent' }],
+      }),
+    );
   });
 
   it('turns target replicas into scale-out/in deltas, shards into absolute counts, and resources into a second operation', async () => {
     const out = await call('POST', '/api/clusters/pair/scale', { component: 'falkordb', replicas: 3 });
     expect(out.statusCode, out.body).toBe(202);
-    expect((await ops(operation(out))).spec).toEqual({
-      clusterName: 'pair',
-      type: 'HorizontalScaling',
-      horizontalScaling: [{ componentName: 'falkordb', scaleOut: { replicaChanges: 1 } }],
-    });
+    expect((await ops(operation(out))).spec).toEqual(
+      stored({
+        clusterName: 'pair',
+        type: 'HorizontalScaling',
+        horizontalScaling: [{ componentName: 'falkordb', scaleOut: { replicaChanges: 1 } }],
+      }),
+    );
     const inward = await call('POST', '/api/clusters/pair/scale', { component: 'falkordb', replicas: 1 });
     expect((await ops(operation(inward))).spec).toMatchObject({
       horizontalScaling: [{ componentName: 'falkordb', scaleIn: { replicaChanges: 1 } }],
@@ -71,31 +79,64 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
     expect(both.statusCode, both.body).toBe(202);
     const names = both.json<{ operations: string[] }>().operations;
     expect(names).toHaveLength(2);
-    expect((await ops(names[1]!)).spec).toEqual({
-      clusterName: 'solo',
-      type: 'VerticalScaling',
-      verticalScaling: [
-        { componentName: 'falkordb', requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '500m', memory: '1Gi' } },
-      ],
-    });
+    expect((await ops(names[1]!)).spec).toEqual(
+      stored({
+        clusterName: 'solo',
+        type: 'VerticalScaling',
+        verticalScaling: [
+          {
+            componentName: 'falkordb',
+            requests: { cpu: '500m', memory: '1Gi' },
+            limits: { cpu: '500m', memory: '1Gi' },
+          },
+        ],
+      }),
+    );
+  });
+
+  // KubeBlocks 1.x's OpsRequest CRD refuses an entry with shards and scaleOut/scaleIn together (a CEL rule), so a
+  // change of both the shard count and the replicas per shard is two HorizontalScaling operations, shards first.
+  it('scales the shard count and the replicas per shard of a sharding together as two operations', async () => {
+    const before = await context().opsRequestCount();
+    const res = await call('POST', '/api/clusters/shards/scale', { shards: 4, replicas: 3 });
+    expect(res.statusCode, res.body).toBe(202);
+    const names = res.json<{ operations: string[] }>().operations;
+    expect(names).toHaveLength(2);
+    expect(await context().opsRequestCount()).toBe(before + 2);
+    expect((await ops(names[0]!)).spec).toEqual(
+      stored({
+        clusterName: 'shards',
+        type: 'HorizontalScaling',
+        horizontalScaling: [{ componentName: 'shard', shards: 4 }],
+      }),
+    );
+    expect((await ops(names[1]!)).spec).toEqual(
+      stored({
+        clusterName: 'shards',
+        type: 'HorizontalScaling',
+        horizontalScaling: [{ componentName: 'shard', scaleOut: { replicaChanges: 1 } }],
+      }),
+    );
   });
 
   it('reconfigures with string values, refusing unknown keys unless asked to apply them', async () => {
     const res = await call('POST', '/api/clusters/solo/reconfigure', { parameters: { TIMEOUT: 1000, CMD_INFO: 'no' } });
     expect(res.statusCode, res.body).toBe(202);
-    expect((await ops(operation(res))).spec).toEqual({
-      clusterName: 'solo',
-      type: 'Reconfiguring',
-      reconfigures: [
-        {
-          componentName: 'falkordb',
-          parameters: [
-            { key: 'TIMEOUT', value: '1000' },
-            { key: 'CMD_INFO', value: 'no' },
-          ],
-        },
-      ],
-    });
+    expect((await ops(operation(res))).spec).toEqual(
+      stored({
+        clusterName: 'solo',
+        type: 'Reconfiguring',
+        reconfigures: [
+          {
+            componentName: 'falkordb',
+            parameters: [
+              { key: 'TIMEOUT', value: '1000' },
+              { key: 'CMD_INFO', value: 'no' },
+            ],
+          },
+        ],
+      }),
+    );
     const forced = await call('POST', '/api/clusters/solo/reconfigure', {
       parameters: { maxmemory: '1gb' },
       allowUnknownParameters: true,
@@ -158,7 +199,7 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
   it('starts a stopped cluster and stops a running one', async () => {
     expect((await call('POST', '/api/clusters/sleepy/start')).statusCode).toBe(202);
     const stop = await call('POST', '/api/clusters/solo/stop');
-    expect((await ops(operation(stop))).spec).toEqual({ clusterName: 'solo', type: 'Stop' });
+    expect((await ops(operation(stop))).spec).toEqual(stored({ clusterName: 'solo', type: 'Stop' }));
   });
 
   it('reports operations newest first with phase, progress, timestamps and message as the controller advances them', async () => {
@@ -215,22 +256,35 @@ export interface LegacyClusterWriteContext {
   adminCookie: string;
   /** An OpsRequest (apps.kubeblocks.io/v1alpha1) of the cluster namespace, as stored. */
   opsRequest: (name: string) => Promise<KubeObject>;
+  /** How many OpsRequests the server has created in the cluster namespace so far. */
+  opsRequestCount: () => Promise<number>;
+  /** What the store adds to every OpsRequest spec: the real CRD's schema defaults (the double adds none). */
+  opsSpecDefaults?: Record<string, unknown>;
 }
 
-/** KubeBlocks 0.9 (v1alpha1 only): both suites seed the replicated cluster `old` (legacyReplication), then run these. */
+/**
+ * KubeBlocks 0.9 (v1alpha1 only): both suites seed the replicated cluster `old` (legacyReplication) and the sharded
+ * `oldshards` (legacySharded), then run these.
+ */
 export function sharedLegacyClusterWrites(context: () => LegacyClusterWriteContext): void {
   it('detects the older API (v1 clusters are not served) and speaks its dialect', async () => {
-    const { app, adminCookie, opsRequest } = context();
+    const { app, adminCookie, opsRequest, opsSpecDefaults } = context();
     const call = caller(() => app);
     const list = await call('GET', '/api/clusters', undefined, adminCookie);
     expect(list.json<{ clusters: unknown[] }>().clusters).toMatchObject([
       { name: 'old', topology: 'replication', components: [{ replicas: 2, storage: '10Gi' }] },
+      {
+        name: 'oldshards',
+        topology: 'cluster',
+        components: [{ name: 'shard', kind: 'sharding', shards: 3, replicas: 2, storage: '10Gi' }],
+      },
     ]);
     const scale = await call('POST', '/api/clusters/old/scale', { replicas: 4 }, adminCookie);
     expect(scale.statusCode, scale.body).toBe(202);
     const scaled = await opsRequest(operation(scale));
     expect(scaled.apiVersion).toBe('apps.kubeblocks.io/v1alpha1');
     expect(scaled.spec).toEqual({
+      ...opsSpecDefaults,
       clusterName: 'old',
       type: 'HorizontalScaling',
       horizontalScaling: [{ componentName: 'falkordb', replicas: 4 }],
@@ -249,6 +303,30 @@ export function sharedLegacyClusterWrites(context: () => LegacyClusterWriteConte
           { name: 'falkordb-config', keys: [{ key: 'redis.conf', parameters: [{ key: 'TIMEOUT', value: '10' }] }] },
         ],
       },
+    });
+  });
+
+  it('refuses a shard count on 0.9 with 422, creating nothing: its OpsRequest has no shards, which the schema would drop', async () => {
+    const { app, adminCookie, opsRequest, opsRequestCount, opsSpecDefaults } = context();
+    const call = caller(() => app);
+    const before = await opsRequestCount();
+    const res = await call('POST', '/api/clusters/oldshards/scale', { shards: 4, replicas: 3 }, adminCookie);
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json()).toEqual({
+      statusCode: 422,
+      error: 'Unprocessable Entity',
+      message:
+        'KubeBlocks 0.9 cannot change the shard count of shard with an OpsRequest; change spec.shardingSpecs of cluster oldshards instead',
+    });
+    expect(await opsRequestCount()).toBe(before);
+    // The replicas of every shard still scale the 0.9 way (an absolute count).
+    const replicas = await call('POST', '/api/clusters/oldshards/scale', { replicas: 3 }, adminCookie);
+    expect(replicas.statusCode, replicas.body).toBe(202);
+    expect((await opsRequest(operation(replicas))).spec).toEqual({
+      ...opsSpecDefaults,
+      clusterName: 'oldshards',
+      type: 'HorizontalScaling',
+      horizontalScaling: [{ componentName: 'shard', replicas: 3 }],
     });
   });
 }

@@ -136,14 +136,13 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
       const requests: OperationRequest[] = [];
       if (input.replicas !== undefined || input.shards !== undefined) {
         checkPhase(cluster, 'HorizontalScaling', 'scaling');
-        requests.push({
-          type: 'HorizontalScaling',
-          component: component.name,
-          kind: component.kind,
-          currentReplicas: component.replicas,
-          replicas: input.replicas,
-          shards: input.shards,
-        });
+        const horizontal = { type: 'HorizontalScaling', component: component.name, kind: component.kind } as const;
+        // KubeBlocks' OpsRequest CRD refuses shards together with scaleOut/scaleIn in one entry (a CEL rule), so
+        // the shard count and the replicas per shard are two operations, shards first.
+        if (input.shards !== undefined)
+          requests.push({ ...horizontal, currentReplicas: component.replicas, shards: input.shards });
+        if (input.replicas !== undefined)
+          requests.push({ ...horizontal, currentReplicas: component.replicas, replicas: input.replicas });
       }
       if (input.cpu !== undefined || input.memory !== undefined) {
         checkPhase(cluster, 'VerticalScaling', 'scaling');

@@ -13,6 +13,7 @@ import {
 } from '../clusters/cluster-records.js';
 import { newestFirst } from '../clusters/versions.js';
 import type { PlatformLogger } from '../logger.js';
+import { PortError } from '../port-errors.js';
 import { translateKubeError } from './kube-errors.js';
 
 const CLUSTER_GROUP = 'apps.kubeblocks.io';
@@ -229,6 +230,13 @@ export function createKubeBlocksClusters(
 
     async createOperation(namespace, cluster, request) {
       const api = await apiVersions();
+      // KubeBlocks 0.9's OpsRequest has no shard count (its schema would silently drop one, leaving an operation
+      // that changes nothing): 0.9 reshards only through the Cluster's spec.shardingSpecs.
+      if (api.clusterVersion === 'v1alpha1' && request.type === 'HorizontalScaling' && request.shards !== undefined)
+        throw new PortError(
+          'rejected',
+          `KubeBlocks 0.9 cannot change the shard count of ${request.component} with an OpsRequest; change spec.shardingSpecs of cluster ${cluster.name} instead`,
+        );
       const opsParams = opsParamsOf(api);
       try {
         const created = (await objects.createNamespacedCustomObject({

@@ -61,7 +61,7 @@ export interface ChartApiServer {
 }
 
 export interface ChartApiServerOptions {
-  /** CRD fixtures to install (file names in test/support/kube/crds/). */
+  /** CRD files to install (paths: the real KubeBlocks CRDs come from ./kubeblocks-crds.ts). */
   crds?: string[];
   /** Namespaces besides the release namespace. */
   namespaces?: string[];

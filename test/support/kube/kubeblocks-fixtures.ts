@@ -99,6 +99,22 @@ export function legacyReplication(name: string, namespace: string): KubeObject {
   );
 }
 
+/** A KubeBlocks 0.9 sharded Cluster: its shards are `spec.shardingSpecs` (1.x calls them `spec.shardings`). */
+export function legacySharded(name: string, namespace: string): KubeObject {
+  return falkordbCluster(
+    'apps.kubeblocks.io/v1alpha1',
+    name,
+    namespace,
+    {
+      topology: 'cluster',
+      shardingSpecs: [
+        { name: 'shard', shards: 3, template: component('shard', 2, ['1', '1Gi'], '10Gi', 'falkordb-cluster') },
+      ],
+    },
+    { phase: 'Running' },
+  );
+}
+
 /** An OpsRequest status one step on, as the KubeBlocks controller writes it: Pending → Creating → Running (1/2) → Succeed (2/2). */
 export function nextOpsStatus(current: unknown): { phase: string; status: Record<string, unknown> } {
   const status = (current ?? {}) as Record<string, unknown>;

@@ -11,7 +11,6 @@ import { request } from 'node:https';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import {
   ApiextensionsV1Api,
@@ -24,7 +23,6 @@ import { parseAllDocuments } from 'yaml';
 import { sleep } from '../wait.js';
 
 const run = promisify(execFile);
-export const CRD_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'crds');
 const ADMIN_USER = 'graphdb-test-admin';
 
 export interface KubeUser {
@@ -37,7 +35,7 @@ export interface RealApiServerOptions {
   users?: KubeUser[];
   /** Namespaces to create (`default` always exists). */
   namespaces?: string[];
-  /** CRD fixtures (file names in test/support/kube/crds/) to install and wait for. */
+  /** CRD files (paths; the real KubeBlocks ones come from ./kubeblocks-crds.ts) to install and wait for. */
   crds?: string[];
 }
 
@@ -88,12 +86,22 @@ export function kubeBinaries(): KubeBinaries | { missing: string } {
   return { etcd, apiserver };
 }
 
-/** Reads a CRD fixture (YAML anchors resolved) as the object to create. */
-export async function crdFixture(file: string): Promise<KubernetesObject> {
-  const [doc] = parseAllDocuments(await readFile(path.join(CRD_DIR, file), 'utf8'));
-  if (!doc || doc.errors.length > 0)
-    throw new Error(`${file}: ${doc?.errors.map((e) => e.message).join('; ') ?? 'empty'}`);
-  return doc.toJS({ maxAliasCount: -1 }) as KubernetesObject;
+const parsedCrds = new Map<string, Promise<KubernetesObject>>();
+
+/** Reads a CRD file (YAML anchors resolved) as the object to create; each file is parsed once per process. */
+export function readCrd(file: string): Promise<KubernetesObject> {
+  let parsed = parsedCrds.get(file);
+  if (!parsed) {
+    parsed = readFile(file, 'utf8').then((text) => {
+      const [doc] = parseAllDocuments(text);
+      if (!doc || doc.errors.length > 0)
+        throw new Error(`${file}: ${doc?.errors.map((e) => e.message).join('; ') ?? 'empty'}`);
+      return doc.toJS({ maxAliasCount: -1 }) as KubernetesObject;
+    });
+    parsed.catch(() => parsedCrds.delete(file));
+    parsedCrds.set(file, parsed);
+  }
+  return parsed;
 }
 
 async function freePort(): Promise<number> {
@@ -271,7 +279,23 @@ function parseAudit(text: string): AuditRecord[] {
     }));
 }
 
-async function waitForCrd(admin: KubeConfig, crd: KubernetesObject): Promise<void> {
+interface CrdSpec {
+  group?: string;
+  scope?: string;
+  names?: { plural?: string };
+  versions?: { name: string; served?: boolean }[];
+}
+
+/**
+ * Waits until a CRD is Established and every version it serves answers a list: a large CRD (KubeBlocks' Cluster is
+ * over 1 MB of schema) is Established a moment before its storage is ready, and meanwhile lists answer
+ * 429 "storage is (re)initializing".
+ */
+async function waitForCrd(
+  admin: KubeConfig,
+  crd: KubernetesObject,
+  list: (path: string) => Promise<{ status: number; body: string }>,
+): Promise<void> {
   const api = admin.makeApiClient(ApiextensionsV1Api);
   const name = crd.metadata?.name ?? '';
   const deadline = Date.now() + 30_000;
@@ -282,6 +306,18 @@ async function waitForCrd(admin: KubeConfig, crd: KubernetesObject): Promise<voi
     if (Date.now() > deadline)
       throw new Error(`CRD ${name} was not Established after 30 s: ${JSON.stringify(current.status?.conditions)}`);
     await sleep(100);
+  }
+  const spec = (crd as { spec?: CrdSpec }).spec ?? {};
+  const namespaced = spec.scope === 'Namespaced' ? '/namespaces/default' : '';
+  for (const version of (spec.versions ?? []).filter((v) => v.served)) {
+    const url = `/apis/${spec.group ?? ''}/${version.name}${namespaced}/${spec.names?.plural ?? ''}?limit=1`;
+    for (;;) {
+      const res = await list(url);
+      if (res.status === 200) break;
+      if (Date.now() > deadline)
+        throw new Error(`CRD ${name}: GET ${url} answered ${res.status} 30 s after creation: ${res.body}`);
+      await sleep(100);
+    }
   }
 }
 
@@ -414,7 +450,7 @@ async function startOnce(binaries: KubeBinaries, options: RealApiServerOptions):
     for (const name of options.namespaces ?? []) await core.createNamespace({ body: { metadata: { name } } });
     // CRDs go as raw JSON: the client's typed serializer knows their schema fields by other names and drops
     // x-kubernetes-list-type and friends.
-    const crds = await Promise.all((options.crds ?? []).map(crdFixture));
+    const crds = await Promise.all((options.crds ?? []).map(readCrd));
     for (const crd of crds) {
       const res = await httpsRequest(
         'POST',
@@ -426,7 +462,8 @@ async function startOnce(binaries: KubeBinaries, options: RealApiServerOptions):
       if (res.status !== 201)
         throw new Error(`creating CRD ${crd.metadata?.name ?? ''} answered ${res.status}: ${res.body}`);
     }
-    for (const crd of crds) await waitForCrd(admin, crd);
+    const list = (path: string) => httpsRequest('GET', `${url}${path}`, caPem, adminToken);
+    for (const crd of crds) await waitForCrd(admin, crd, list);
 
     return {
       url,
