@@ -118,8 +118,12 @@ export function toClusterRecord(raw: z.infer<typeof RawClusterSchema>): ClusterR
 }
 
 export const RawOpsRequestSchema = z.object({
-  metadata: z.object({ name: z.string(), creationTimestamp: z.string().optional() }),
-  spec: z.object({ type: z.string() }),
+  metadata: z.object({
+    name: z.string(),
+    creationTimestamp: z.string().optional(),
+    labels: z.record(z.string(), z.string()).optional(),
+  }),
+  spec: z.object({ type: z.string(), clusterName: z.string().optional(), clusterRef: z.string().optional() }),
   status: z
     .object({
       phase: z.string().optional(),
@@ -135,6 +139,8 @@ export const RawOpsRequestSchema = z.object({
 
 export interface OperationRecord {
   name: string;
+  /** The cluster the operation acts on. */
+  cluster: string;
   type: string;
   phase: string;
   progress: string;
@@ -149,6 +155,7 @@ export function toOperationRecord(raw: z.infer<typeof RawOpsRequestSchema>): Ope
   const conditions = status.conditions ?? [];
   return {
     name: raw.metadata.name,
+    cluster: raw.spec.clusterName ?? raw.spec.clusterRef ?? raw.metadata.labels?.['app.kubernetes.io/instance'] ?? '',
     type: raw.spec.type,
     phase: status.phase ?? 'Pending',
     progress: status.progress ?? '0/0',
