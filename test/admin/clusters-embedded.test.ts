@@ -71,7 +71,7 @@ describe('clusters in embedded mode', () => {
     });
   });
 
-  const post = (url: string, payload: unknown) => admin.inject({ method: 'POST', url, payload: payload as never });
+  const post = (url: string, payload: unknown) => admin.inject({ method: 'POST', url, payload: payload });
   const accepted = (type: string, phase?: string) => ({
     message: expect.stringMatching(
       new RegExp(`^${type} of cluster embedded requested \\(OpsRequest embedded-`),

@@ -28,10 +28,9 @@ const NS = 'graphdb-system';
 const OPERATIONS = realOperations().filter((operation) => operation.tag === 'Cluster Operations');
 
 const successOf = (operation: RealOperation) => Object.keys(operation.responses).find((code) => code.startsWith('2'))!;
-const jsonSchemaOf = (operation: RealOperation, status: string) =>
-  operation.responses[status]?.['application/json'] as JsonSchema | undefined;
+const jsonSchemaOf = (operation: RealOperation, status: string) => operation.responses[status]?.['application/json'];
 const bodySchemaOf = (operation: RealOperation) =>
-  (operation.requestBody?.content['application/json'] ?? { type: 'object' }) as JsonSchema;
+  operation.requestBody?.content['application/json'] ?? { type: 'object' };
 const find = (method: string, suffix: string) =>
   OPERATIONS.find(
     (operation) => operation.method === method && operation.path === `/api/clusters/{clusterName}${suffix}`,

@@ -27,8 +27,6 @@ describe('clusters on KubeBlocks 1.x, real API server (chart RBAC with multiClus
   afterAll(() => t?.close());
   beforeEach(() => setMultiClusterMode(t.app, sessions.admin, false));
 
-  const call = (method: 'GET' | 'POST', url: string, payload?: unknown, cookie = sessions.operator) =>
-    t.app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as never }) });
   const ops = (name: string) => readOpsRequest(t.real!.api.admin, { apiVersion: OPS_V1, namespace: NS, name });
 
   const opsCount = async () =>

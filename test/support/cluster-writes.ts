@@ -80,7 +80,7 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
       horizontalScaling: [{ componentName: 'falkordb-sent', scaleOut: { replicaChanges: 2 } }],
     });
     const big = replication('trio', namespace);
-    (big.spec!.componentSpecs as { replicas: number }[])[0]!.replicas = 3;
+    (big.spec as { componentSpecs: { replicas: number }[] }).componentSpecs[0]!.replicas = 3;
     await addCluster(big);
     const inward = await call('POST', '/api/clusters/trio/ops/horizontal-scale', { replicas: 2 });
     expect(inward.statusCode, inward.body).toBe(202);
@@ -334,7 +334,7 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
     });
     expect(listed.operations[0]).toMatchObject({ type: 'Reconfiguring', phase: 'Pending', progress: '0/0' });
     expect(listed.operations[0]).not.toHaveProperty('completionTimestamp');
-    const page = (await call('GET', '/api/clusters/tracked/ops?limit=1&offset=1', undefined, 'viewer')).json();
+    const page = (await call('GET', '/api/clusters/tracked/ops?limit=1&offset=1', undefined, 'viewer')).json<unknown>();
     expect(page).toMatchObject({ operations: [{ name: first }], total: 2 });
 
     const one = await call('GET', `/api/clusters/tracked/ops/${first}`, undefined, 'viewer');
