@@ -335,6 +335,7 @@ describe('the server end to end on a real API server: its audited requests again
         'create operations.kubeblocks.io/opsrequests',
         'create secrets',
         'get apps.kubeblocks.io/clusters',
+        'get operations.kubeblocks.io/opsrequests',
         'get configmaps',
         'get secrets',
         'list operations.kubeblocks.io/opsrequests',
