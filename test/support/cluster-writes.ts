@@ -127,7 +127,7 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
       ],
     });
     expect(res.statusCode, res.body).toBe(202);
-    expect(res.json<{ message: string }>().message).toContain('THREAD_COUNT take effect after a restart');
+    expect(res.json<{ message: string }>().message).toContain('THREAD_COUNT takes effect after a restart');
     expect((await ops(opsName(res))).spec).toEqual({
       clusterName: 'solo',
       type: 'Reconfiguring',

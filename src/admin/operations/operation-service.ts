@@ -339,7 +339,9 @@ export function createOperationService(port: ClusterPort, clusters: ClusterServi
             : {}),
         },
         {},
-        restartNeeded.length > 0 ? `; ${restartNeeded.join(', ')} take effect after a restart` : '',
+        restartNeeded.length === 0
+          ? ''
+          : `; ${restartNeeded.join(', ')} ${restartNeeded.length === 1 ? 'takes' : 'take'} effect after a restart`,
       );
     },
 
