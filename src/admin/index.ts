@@ -201,7 +201,10 @@ export function createAdminServices(deps: AdminDeps) {
     auditRecorder,
     logins: createLoginService(context),
     clusters,
-    operations: createOperationService(clusterPort, clusters),
+    operations: createOperationService(clusterPort, clusters, {
+      // StorageClasses are cluster-scoped: readable only with the multi-cluster ClusterRole.
+      storageClasses: async () => (kube && (await multiClusterMode()) ? kube.storageClasses() : undefined),
+    }),
     system: createSystemService({
       clusters,
       port: clusterPort,

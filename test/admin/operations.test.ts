@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DYNAMIC_PARAMETERS } from '../../src/admin/clusters/falkordb-parameters.js';
 import { createEmbeddedClusters } from '../../src/platform/clusters/embedded-clusters.js';
 import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
-import { seededClusters } from '../support/cluster-reads.js';
+import { seededClusters, setMultiClusterMode } from '../support/cluster-reads.js';
 import {
   realOperations,
   sampleOf,
@@ -22,9 +22,16 @@ import {
 } from '../support/conformance/real-operations.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
 import { eventually } from '../support/wait.js';
-import { advanceOpsRequest, CLUSTERS_V1, OPS_V1, replication } from '../support/kube/kubeblocks-fixtures.js';
+import {
+  advanceOpsRequest,
+  CLUSTERS_V1,
+  OPS_V1,
+  replication,
+  standalone,
+} from '../support/kube/kubeblocks-fixtures.js';
 
 const NS = 'graphdb-system';
+const STORAGE_CLASSES = 'storage.k8s.io/v1/storageclasses';
 const OPERATIONS = realOperations().filter((operation) => operation.tag === 'Cluster Operations');
 
 const successOf = (operation: RealOperation) => Object.keys(operation.responses).find((code) => code.startsWith('2'))!;
@@ -80,7 +87,7 @@ describe('day-2 operations on KubeBlocks 1.x (API double), against the real sche
   let t: AdminTestApp;
   let sessions: Record<'admin' | 'operator' | 'viewer', string>;
   beforeAll(async () => {
-    t = await startAdminTestApp('kubernetes', { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1] });
+    t = await startAdminTestApp('kubernetes', { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1, STORAGE_CLASSES] });
     sessions = await sessionsForEveryRole(t.app);
     for (const cluster of seededClusters(NS)) t.kube!.put(CLUSTERS_V1, cluster.metadata.namespace!, cluster);
   });
@@ -175,6 +182,50 @@ describe('day-2 operations on KubeBlocks 1.x (API double), against the real sche
       message: 'Cluster sleepy is Stopped; VerticalScaling needs it to be Running',
     });
     expect(opsCreated()).toBe(before);
+  });
+
+  it('refuses a volume expansion its StorageClass does not allow, when the classes can be read (multi-cluster mode)', async () => {
+    for (const [name, allowVolumeExpansion, isDefault] of [
+      ['fast', true, true],
+      ['fixed', false, false],
+    ] as const)
+      t.kube!.put(STORAGE_CLASSES, '', {
+        apiVersion: 'storage.k8s.io/v1',
+        kind: 'StorageClass',
+        metadata: {
+          name,
+          ...(isDefault ? { annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } } : {}),
+        },
+        provisioner: 'ebs.csi.aws.com',
+        allowVolumeExpansion,
+      });
+    const pinned = standalone('pinned', NS);
+    const template = (
+      pinned.spec as { componentSpecs: { volumeClaimTemplates: { spec: Record<string, unknown> }[] }[] }
+    ).componentSpecs[0]!.volumeClaimTemplates[0]!;
+    template.spec.storageClassName = 'fixed';
+    t.kube!.put(CLUSTERS_V1, NS, pinned);
+    t.kube!.put(CLUSTERS_V1, NS, standalone('roomy', NS));
+    const expand = (cluster: string) =>
+      call('POST', `/api/clusters/${cluster}/ops/volume-expand?namespace=${NS}`, { storage: '50Gi' });
+    await setMultiClusterMode(t.app, sessions.admin, true);
+    try {
+      const before = opsCreated();
+      const refused = await expand('pinned');
+      expect(refused.statusCode, refused.body).toBe(422);
+      expect(refused.json()).toEqual({
+        statusCode: 422,
+        error: 'Unprocessable Entity',
+        message: 'StorageClass fixed does not allow volume expansion (allowVolumeExpansion is not true)',
+      });
+      expect(opsCreated()).toBe(before);
+      // No class named: the default one (fast) allows it.
+      expect((await expand('roomy')).statusCode).toBe(202);
+    } finally {
+      await setMultiClusterMode(t.app, sessions.admin, false);
+    }
+    // Without multi-cluster mode the classes cannot be read; KubeBlocks is left to judge.
+    expect((await expand('pinned')).statusCode).toBe(202);
   });
 
   it('cancels a running vertical scaling with the real OpsAccepted shape, and only that', async () => {

@@ -300,7 +300,7 @@ function operationScopeRoutes(
         summary: 'Expand PVC storage size (VolumeExpansion)',
         description:
           'Irreversible: the new size must be larger than the current one (422). The StorageClass must allow ' +
-          'expansion; KubeBlocks reports it when it does not.',
+          'expansion: refused with 422 when the classes can be read (multi-cluster mode), otherwise left to KubeBlocks.',
         params: OpsClusterParamsSchema,
         querystring: OpsNamespaceQuerySchema,
         body: VolumeExpandBodySchema,

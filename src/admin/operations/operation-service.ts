@@ -105,7 +105,36 @@ export interface ConfigureInput {
 
 const isSentinel = (component: ComponentRecord) => component.name.endsWith('-sent');
 
-export function createOperationService(port: ClusterPort, clusters: ClusterService) {
+/** What the StorageClasses say about expansion; only readable with the multi-cluster ClusterRole. */
+export interface StorageClassView {
+  name: string;
+  isDefault: boolean;
+  allowVolumeExpansion?: boolean;
+}
+
+export interface OperationServiceOptions {
+  /** The StorageClasses when they may be read now (multi-cluster mode on Kubernetes); undefined otherwise. */
+  storageClasses?: () => Promise<StorageClassView[] | undefined>;
+}
+
+export function createOperationService(
+  port: ClusterPort,
+  clusters: ClusterService,
+  options: OperationServiceOptions = {},
+) {
+  /**
+   * Whether the volume's StorageClass (the named one, or the default) refuses expansion: its name when it does.
+   * Unknown (classes unreadable, or the class not found) is not a refusal: KubeBlocks then reports it.
+   */
+  async function classRefusingExpansion(component: ComponentRecord): Promise<string | undefined> {
+    const classes = await options.storageClasses?.().catch(() => undefined);
+    if (!classes) return undefined;
+    const used = component.storageClass
+      ? classes.find((c) => c.name === component.storageClass)
+      : classes.find((c) => c.isDefault);
+    return used && used.allowVolumeExpansion !== true ? used.name : undefined;
+  }
+
   function componentOf(cluster: ClusterRecord, name: string | undefined): ComponentRecord {
     const component =
       name === undefined
@@ -305,6 +334,12 @@ export function createOperationService(port: ClusterPort, clusters: ClusterServi
       if (current !== undefined && wanted <= current)
         throw new UnprocessableError(
           `Volume ${input.volumeName} of ${component.name} is ${component.storage}; a volume can only grow (asked for ${input.storage})`,
+        );
+      checkPhase(cluster, 'VolumeExpansion');
+      const refusing = await classRefusingExpansion(component);
+      if (refusing)
+        throw new UnprocessableError(
+          `StorageClass ${refusing} does not allow volume expansion (allowVolumeExpansion is not true)`,
         );
       return submit(namespace, cluster, {
         type: 'VolumeExpansion',

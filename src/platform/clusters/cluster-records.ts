@@ -10,7 +10,10 @@ const VolumeClaims = z
     z.object({
       name: z.string(),
       spec: z
-        .object({ resources: z.object({ requests: z.record(z.string(), Quantity).optional() }).optional() })
+        .object({
+          resources: z.object({ requests: z.record(z.string(), Quantity).optional() }).optional(),
+          storageClassName: z.string().optional(),
+        })
         .optional(),
     }),
   )
@@ -64,6 +67,8 @@ export interface ComponentRecord {
   cpu: string;
   memory: string;
   storage: string;
+  /** The data volume's StorageClass, when the template names one (the default class otherwise). */
+  storageClass?: string;
 }
 
 export interface ClusterRecord {
@@ -92,6 +97,7 @@ function component(
     cpu: spec.resources?.requests?.cpu ?? '',
     memory: spec.resources?.requests?.memory ?? '',
     storage: storage?.spec?.resources?.requests?.storage ?? '',
+    ...(storage?.spec?.storageClassName ? { storageClass: storage.spec.storageClassName } : {}),
   };
 }
 
