@@ -20,6 +20,8 @@ import { createAuditService } from './audit/audit-service.js';
 import { createMemoryAuditStore, createRedisAuditStore, type AuditStore } from './audit/audit-store.js';
 import { clusterRoutes } from './clusters/cluster-routes.js';
 import { createClusterService } from './clusters/cluster-service.js';
+import { createOperationService } from './operations/operation-service.js';
+import { operationRoutes } from './operations/operation-routes.js';
 import { oauthRoutes } from './oauth/oauth-routes.js';
 import { rbacRoutes } from './rbac/rbac-routes.js';
 import { createRbacService } from './rbac/rbac-service.js';
@@ -199,6 +201,10 @@ export function createAdminServices(deps: AdminDeps) {
     auditRecorder,
     logins: createLoginService(context),
     clusters,
+    operations: createOperationService(clusterPort, clusters, {
+      // StorageClasses are cluster-scoped: readable only with the multi-cluster ClusterRole.
+      storageClasses: async () => (kube && (await multiClusterMode()) ? kube.storageClasses() : undefined),
+    }),
     system: createSystemService({
       clusters,
       port: clusterPort,
@@ -285,6 +291,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     sessionAuthRoutes(guarded, context);
     settingsRoutes(guarded, context);
     clusterRoutes(guarded, context, services.clusters, services.clusterNamespace);
+    operationRoutes(guarded, context, services.operations, services.clusters, services.clusterNamespace);
     userRoutes(guarded, context);
     rbacRoutes(guarded, context);
     systemRoutes(guarded, context, services.system);

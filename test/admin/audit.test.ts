@@ -381,14 +381,14 @@ describe('audit log', () => {
   it("lists a deployment's events: calls on it and what belongs to it, by anyone", async () => {
     const reconfigured = await a.app.inject({
       method: 'POST',
-      url: '/api/clusters/embedded/reconfigure',
+      url: '/api/clusters/embedded/ops/configure',
       headers: { cookie: adminCookie },
-      payload: { parameters: { MAX_INFO_QUERIES: 777 } },
+      payload: { parameters: [{ key: 'MAX_INFO_QUERIES', value: '777' }] },
     });
     expect(reconfigured.statusCode, reconfigured.body).toBe(202);
     const scaled = await a.app.inject({
       method: 'POST',
-      url: `/api/clusters/embedded/scale?namespace=${NAMESPACE}`,
+      url: `/api/clusters/embedded/ops/horizontal-scale?namespace=${NAMESPACE}`,
       headers: { cookie: adminCookie },
       payload: { replicas: 2 },
     });
@@ -404,13 +404,13 @@ describe('audit log', () => {
       logs: [
         expect.objectContaining({
           userId: ADMIN.email,
-          action: 'cluster.scale',
+          action: 'cluster.horizontal_scale',
           resourceType: 'cluster',
           resourceName: 'embedded',
           result: 'failure',
         }) as unknown,
         expect.objectContaining({
-          action: 'cluster.reconfigure',
+          action: 'cluster.configure',
           resourceName: 'embedded',
           result: 'success',
           message: 'Accepted',

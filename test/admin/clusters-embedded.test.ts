@@ -71,18 +71,26 @@ describe('clusters in embedded mode', () => {
     });
   });
 
-  it('applies dynamic parameters with GRAPH.CONFIG SET and refuses static ones with 422', async () => {
-    const res = await admin.inject({
-      method: 'POST',
-      url: '/api/clusters/embedded/reconfigure',
-      payload: { parameters: { MAX_INFO_QUERIES: 777 } },
+  const post = (url: string, payload: unknown) => admin.inject({ method: 'POST', url, payload: payload });
+  const accepted = (type: string, phase?: string) => ({
+    message: expect.stringMatching(
+      new RegExp(`^${type} of cluster embedded requested \\(OpsRequest embedded-`),
+    ) as unknown,
+    opsName: expect.stringMatching(new RegExp(`^embedded-${type.toLowerCase()}-[0-9a-f]{6}$`)) as unknown,
+    clusterName: 'embedded',
+    type,
+    phase: phase ?? (expect.any(String) as unknown),
+  });
+
+  it('applies dynamic parameters with GRAPH.CONFIG SET (202 with the real body) and refuses static ones with 422', async () => {
+    const res = await post('/api/clusters/embedded/ops/configure', {
+      parameters: [{ key: 'MAX_INFO_QUERIES', value: '777' }],
     });
     expect(res.statusCode, res.body).toBe(202);
+    expect(res.json()).toEqual(accepted('Reconfiguring', 'Succeed'));
     expect(await configValue('MAX_INFO_QUERIES')).toBe(777);
-    const staticKey = await admin.inject({
-      method: 'POST',
-      url: '/api/clusters/embedded/reconfigure',
-      payload: { parameters: { THREAD_COUNT: 8 } },
+    const staticKey = await post('/api/clusters/embedded/ops/configure', {
+      parameters: [{ key: 'THREAD_COUNT', value: '8' }],
     });
     expect(staticKey.statusCode).toBe(422);
     expect(staticKey.json()).toEqual({
@@ -90,34 +98,64 @@ describe('clusters in embedded mode', () => {
       error: 'Unprocessable Entity',
       message: 'Not supported in embedded mode: THREAD_COUNT can only be set at start-up',
     });
+    const cleared = await post('/api/clusters/embedded/ops/configure', {
+      parameters: [{ key: 'TIMEOUT', value: null }],
+    });
+    expect(cleared.statusCode).toBe(422);
+    expect(cleared.json<{ message: string }>().message).toContain('clearing TIMEOUT');
   });
 
-  it('answers 422 for operations that do not apply to one embedded process', async () => {
-    for (const [url, body] of [
-      ['/api/clusters/embedded/scale', { replicas: 2 }],
-      ['/api/clusters/embedded/stop', undefined],
+  it('answers 422 with the reason for operations that do not apply to one embedded process', async () => {
+    const before = (await admin.inject({ method: 'GET', url: '/api/clusters/embedded/ops' })).json<{
+      total: number;
+    }>().total;
+    for (const [url, body, reason] of [
+      ['/api/clusters/embedded/ops/horizontal-scale', { replicas: 2 }, 'HorizontalScaling does not apply'],
+      ['/api/clusters/embedded/ops/vertical-scale', { requests: { cpu: '1' } }, 'VerticalScaling does not apply'],
+      ['/api/clusters/embedded/ops/volume-expand', { storage: '10Gi' }, 'VolumeExpansion does not apply'],
+      ['/api/clusters/embedded/ops/stop', {}, 'Stop does not apply'],
+      ['/api/clusters/embedded/ops/switchover', { instanceName: 'embedded-falkordb-0' }, 'a switchover needs a second'],
     ] as const) {
-      const res = await admin.inject({ method: 'POST', url, payload: body });
-      expect(res.statusCode, url).toBe(422);
-      expect(res.json<{ message: string }>().message).toBe('Not supported in embedded mode');
+      const res = await post(url, body);
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(422);
+      expect(res.json<{ message: string }>().message).toContain(reason);
     }
+    // Start: the embedded deployment is always Running (409, as for any running cluster).
+    expect((await post('/api/clusters/embedded/ops/start', {})).statusCode).toBe(409);
+    expect(
+      (await admin.inject({ method: 'GET', url: '/api/clusters/embedded/ops' })).json<{ total: number }>().total,
+    ).toBe(before);
   });
 
-  it('restarts the child process, keeping the data, and reports the operation', async () => {
+  it('restarts the child process, keeping the data, and reports, deletes and refuses to cancel the operation', async () => {
     await graphQuery(falkordb, 'survivor', "CREATE (:Kept {name: 'yes'})");
     const pidBefore = falkordb.pid;
-    const res = await admin.inject({ method: 'POST', url: '/api/clusters/embedded/restart', payload: {} });
+    const res = await post('/api/clusters/embedded/ops/restart', {});
     expect(res.statusCode).toBe(202);
-    const name = res.json<{ operation: string }>().operation;
+    expect(res.json()).toEqual(accepted('Restart', 'Running'));
+    const name = res.json<{ opsName: string }>().opsName;
     let operation: Record<string, unknown> | undefined;
     await eventually(async () => {
-      operation = (await admin.inject({ method: 'GET', url: '/api/clusters/embedded/operations' }))
-        .json<{ operations: Record<string, unknown>[] }>()
-        .operations.find((o) => o.name === name);
+      operation = (await admin.inject({ method: 'GET', url: `/api/clusters/embedded/ops/${name}` })).json();
       return operation?.phase === 'Succeed';
     }, 10_000);
-    expect(operation).toMatchObject({ type: 'Restart', phase: 'Succeed', progress: '1/1' });
+    expect(operation).toMatchObject({
+      name,
+      namespace: 'graphdb-system',
+      type: 'Restart',
+      phase: 'Succeed',
+      progress: '1/1',
+    });
     expect(falkordb.pid).not.toBe(pidBefore);
     expect(await graphQuery(falkordb, 'survivor', 'MATCH (k:Kept) RETURN k.name')).toEqual([['yes']]);
+    const list = (await admin.inject({ method: 'GET', url: '/api/clusters/embedded/ops' })).json<{
+      operations: { name: string }[];
+    }>();
+    expect(list.operations[0]!.name).toBe(name);
+    const cancel = await post(`/api/clusters/embedded/ops/${name}/cancel`, {});
+    expect(cancel.statusCode).toBe(409);
+    const deleted = await admin.inject({ method: 'DELETE', url: `/api/clusters/embedded/ops/${name}` });
+    expect(deleted.statusCode).toBe(204);
+    expect((await admin.inject({ method: 'GET', url: `/api/clusters/embedded/ops/${name}` })).statusCode).toBe(404);
   });
 });

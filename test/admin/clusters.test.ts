@@ -35,7 +35,7 @@ describe('clusters on KubeBlocks 1.x', () => {
   afterAll(() => t.close());
   beforeEach(() => setMultiClusterMode(t.app, sessions.admin, false));
 
-  const call = (method: 'GET' | 'POST', url: string, payload?: unknown, cookie = sessions.operator) =>
+  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, cookie = sessions.operator) =>
     t.app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as never }) });
 
   it('asks for its namespace through the label selector, skipping objects that do not parse', async () => {
@@ -51,14 +51,24 @@ describe('clusters on KubeBlocks 1.x', () => {
 
   it('keeps every cluster route in its namespace while multi_cluster_mode is off (404, no Kubernetes call elsewhere)', async () => {
     const before = t.kube!.requests.length;
-    const routes: [method: 'GET' | 'POST', url: string, payload?: unknown][] = [
+    const routes: [method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown][] = [
       ['GET', '/api/clusters/elsewhere?namespace=team-b'],
-      ['GET', '/api/clusters/elsewhere/operations?namespace=team-b'],
-      ['POST', '/api/clusters/elsewhere/restart?namespace=team-b', {}],
-      ['POST', '/api/clusters/elsewhere/start?namespace=team-b'],
-      ['POST', '/api/clusters/elsewhere/stop?namespace=team-b'],
-      ['POST', '/api/clusters/elsewhere/scale?namespace=team-b', { replicas: 3 }],
-      ['POST', '/api/clusters/elsewhere/reconfigure?namespace=team-b', { parameters: { TIMEOUT: 1000 } }],
+      ['GET', '/api/clusters/elsewhere/ops?namespace=team-b'],
+      ['GET', '/api/clusters/elsewhere/ops/elsewhere-restart-abcde?namespace=team-b'],
+      ['DELETE', '/api/clusters/elsewhere/ops/elsewhere-restart-abcde?namespace=team-b'],
+      ['POST', '/api/clusters/elsewhere/ops/elsewhere-restart-abcde/cancel?namespace=team-b', {}],
+      ['POST', '/api/clusters/elsewhere/ops/restart?namespace=team-b', {}],
+      ['POST', '/api/clusters/elsewhere/ops/start?namespace=team-b', {}],
+      ['POST', '/api/clusters/elsewhere/ops/stop?namespace=team-b', {}],
+      ['POST', '/api/clusters/elsewhere/ops/horizontal-scale?namespace=team-b', { replicas: 3 }],
+      ['POST', '/api/clusters/elsewhere/ops/vertical-scale?namespace=team-b', { requests: { cpu: '1' } }],
+      ['POST', '/api/clusters/elsewhere/ops/volume-expand?namespace=team-b', { storage: '50Gi' }],
+      ['POST', '/api/clusters/elsewhere/ops/switchover?namespace=team-b', { instanceName: 'elsewhere-falkordb-0' }],
+      [
+        'POST',
+        '/api/clusters/elsewhere/ops/configure?namespace=team-b',
+        { parameters: [{ key: 'TIMEOUT', value: '1000' }] },
+      ],
     ];
     for (const [method, url, payload] of routes) {
       const res = await call(method, url, payload, sessions.admin);
@@ -75,15 +85,21 @@ describe('clusters on KubeBlocks 1.x', () => {
     expect((await call('GET', `/api/clusters/solo?namespace=${NS}`)).statusCode).toBe(200);
     // Invalid input is still reported as such.
     expect(
-      (await call('POST', '/api/clusters/elsewhere/scale?namespace=team-b', { replicas: 0 }, sessions.admin))
-        .statusCode,
+      (
+        await call(
+          'POST',
+          '/api/clusters/elsewhere/ops/horizontal-scale?namespace=team-b',
+          { replicas: 0 },
+          sessions.admin,
+        )
+      ).statusCode,
     ).toBe(400);
 
     await setMultiClusterMode(t.app, sessions.admin, true);
     expect((await call('GET', '/api/clusters/elsewhere?namespace=team-b')).statusCode).toBe(200);
-    const restarted = await call('POST', '/api/clusters/elsewhere/restart?namespace=team-b', {});
+    const restarted = await call('POST', '/api/clusters/elsewhere/ops/restart?namespace=team-b', {});
     expect(restarted.statusCode, restarted.body).toBe(202);
-    expect((await call('GET', '/api/clusters/elsewhere/operations?namespace=team-b')).statusCode).toBe(200);
+    expect((await call('GET', '/api/clusters/elsewhere/ops?namespace=team-b')).statusCode).toBe(200);
   });
 
   // What the server stored is read from the double; "creating no OpsRequest" means not even asking for one.
@@ -106,7 +122,7 @@ describe('clusters on KubeBlocks 1.x', () => {
       'Invalid',
       'OpsRequest.operations.kubeblocks.io "x" is invalid: spec.type: Unsupported value',
     );
-    const res = await call('POST', '/api/clusters/solo/restart', {});
+    const res = await call('POST', '/api/clusters/solo/ops/restart', {});
     expect(res.statusCode).toBe(422);
     expect(res.json<{ message: string }>().message).toContain('is invalid');
   });

@@ -233,7 +233,7 @@ describe('graphdb-admin', () => {
     expect((await cli(['clusters', 'stop', 'mygraph'])).code).toBe(0);
     const start = await cli(['clusters', 'start', 'mygraph']);
     expect(start.code).toBe(1);
-    expect(start.stderr).toContain('Cluster mygraph is Running; starting needs it to be Stopped');
+    expect(start.stderr).toContain('Cluster mygraph is Running; Start needs it to be Stopped');
     const reconfigure = await cli(['clusters', 'reconfigure', 'mygraph', 'TIMEOUT=1000', 'MAX_QUEUED_QUERIES=50']);
     expect(reconfigure.code, reconfigure.stderr).toBe(0);
     const ops = kube.get(OPS_V1, NS, reconfigure.stdout.trim())!;

@@ -152,7 +152,7 @@ describe('the Helm chart', () => {
       {
         apiGroups: ['operations.kubeblocks.io', 'apps.kubeblocks.io'],
         resources: ['opsrequests'],
-        verbs: ['get', 'list', 'create'],
+        verbs: ['get', 'list', 'create', 'patch', 'delete'],
       },
     ]);
     // issue 19: the system routes' cluster-scoped reads, list only, and only with multiClusterRbac.

@@ -31,8 +31,6 @@ describe('clusters on KubeBlocks 1.x, real API server (chart RBAC with multiClus
   afterAll(() => t?.close());
   beforeEach(() => setMultiClusterMode(t.app, sessions.admin, false));
 
-  const call = (method: 'GET' | 'POST', url: string, payload?: unknown, cookie = sessions.operator) =>
-    t.app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as never }) });
   const ops = (name: string) => readOpsRequest(t.real!.api.admin, { apiVersion: OPS_V1, namespace: NS, name });
 
   const opsCount = async () =>
@@ -72,20 +70,9 @@ describe('clusters on KubeBlocks 1.x, real API server (chart RBAC with multiClus
     advanceOpsRequest: (name) => advanceOpsRequest(t.real!.api.admin, { apiVersion: OPS_V1, namespace: NS, name }),
     opsSpecDefaults: OPS_SPEC_DEFAULTS_1X,
   }));
-
-  it("answers the CRD's own 422 as 422, creating nothing: a component named twice breaks the restart list's map keys", async () => {
-    const before = await opsCount();
-    const res = await call('POST', '/api/clusters/pair/restart', { components: ['falkordb', 'falkordb'] });
-    expect(res.statusCode, res.body).toBe(422);
-    expect(res.json()).toEqual({
-      statusCode: 422,
-      error: 'Unprocessable Entity',
-      message: expect.stringMatching(
-        /^Kubernetes rejected OpsRequest: .*spec\.restart\[1\]: Duplicate value/,
-      ) as unknown,
-    });
-    expect(await opsCount()).toBe(before);
-  });
+  // The restart body names one component now (the real API's componentName), so the duplicate-list 422 this file
+  // used to provoke cannot be asked for; an API server 422 answered as 422 is tested on the double
+  // (test/admin/clusters.test.ts).
 });
 
 describe('clusters on KubeBlocks 0.9 (v1alpha1), real API server', () => {

@@ -306,8 +306,8 @@ describe('the server end to end on a real API server: its audited requests again
     await succeeds('operator', { method: 'GET', url: '/api/settings/' });
     await succeeds('operator', { method: 'GET', url: '/api/clusters' });
     await succeeds('operator', { method: 'GET', url: '/api/clusters?namespace=team-b' });
-    await succeeds('operator', { method: 'POST', url: '/api/clusters/solo/restart', payload: {} });
-    await succeeds('operator', { method: 'GET', url: '/api/clusters/solo/operations' });
+    await succeeds('operator', { method: 'POST', url: '/api/clusters/solo/ops/restart', payload: {} });
+    await succeeds('operator', { method: 'GET', url: '/api/clusters/solo/ops' });
     // issue 19: in multi-cluster mode the system routes list cluster-scoped objects through the cluster-reads role.
     for (const url of ['namespaces', 'storage-classes', 'falkordb-versions', 'cluster-resources'])
       await succeeds('viewer', { method: 'GET', url: `/api/system/${url}` });
@@ -337,6 +337,7 @@ describe('the server end to end on a real API server: its audited requests again
         'create operations.kubeblocks.io/opsrequests',
         'create secrets',
         'get apps.kubeblocks.io/clusters',
+        'get operations.kubeblocks.io/opsrequests',
         'get configmaps',
         'get secrets',
         'list operations.kubeblocks.io/opsrequests',

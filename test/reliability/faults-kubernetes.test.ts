@@ -85,7 +85,7 @@ describe('the Kubernetes API server down (connection refused)', () => {
     expect503(
       await t.app.inject({
         method: 'POST',
-        url: '/api/clusters/graph-a/restart',
+        url: '/api/clusters/graph-a/ops/restart',
         headers: { cookie: admin },
         payload: {},
       }),

@@ -1,10 +1,10 @@
-// Cluster writes that must behave the same on the Kubernetes API double and on a real API server: both suites seed
+// Cluster writes (day-2 operations at /api/clusters/{clusterName}/ops/…) that must behave the same on the Kubernetes API double and on a real API server: both suites seed
 // the clusters of cluster-reads.ts, then run these. What the server asked Kubernetes for is read back from what was
 // stored (the double's objects, or the real API server's), so a write is checked by its effect, not by its answer.
 import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
 import type { KubeObject } from './kube/kube-api-double.js';
-import { standalone } from './kube/kubeblocks-fixtures.js';
+import { replication, standalone } from './kube/kubeblocks-fixtures.js';
 import { setMultiClusterMode, type ClusterReadContext } from './cluster-reads.js';
 
 export interface ClusterWriteContext extends ClusterReadContext {
@@ -20,14 +20,14 @@ export interface ClusterWriteContext extends ClusterReadContext {
   opsSpecDefaults?: Record<string, unknown>;
 }
 
-type Method = 'GET' | 'POST';
+type Method = 'GET' | 'POST' | 'DELETE';
 
 function caller(app: () => FastifyInstance) {
   return (method: Method, url: string, payload: unknown, cookie: string) =>
     app().inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as never }) });
 }
 
-const operation = (res: { json<T>(): T }) => res.json<{ operation: string }>().operation;
+const opsName = (res: { json<T>(): T }) => res.json<{ opsName: string }>().opsName;
 
 export function sharedClusterWrites(context: () => ClusterWriteContext): void {
   const inject = caller(() => context().app);
@@ -38,202 +38,381 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
   const stored = (spec: Record<string, unknown>) => ({ ...context().opsSpecDefaults, ...spec });
 
   it('restarts with an OpsRequest labelled for the cluster, named by generateName, answering 202 at once', async () => {
-    const res = await call('POST', '/api/clusters/pair/restart', {});
+    const res = await call('POST', '/api/clusters/pair/ops/restart', {});
     expect(res.statusCode, res.body).toBe(202);
-    const name = operation(res);
+    const name = opsName(res);
     expect(name).toMatch(/^pair-restart-[a-z0-9]{5}$/);
+    expect(res.json()).toEqual({
+      message: `Restart of cluster pair requested (OpsRequest ${name})`,
+      opsName: name,
+      clusterName: 'pair',
+      type: 'Restart',
+      phase: 'Pending',
+    });
     const created = await ops(name);
     expect(created.metadata.labels).toEqual({
       'app.kubernetes.io/instance': 'pair',
       'operations.kubeblocks.io/ops-type': 'Restart',
     });
     expect(created.spec).toEqual(
+      stored({ clusterName: 'pair', type: 'Restart', restart: [{ componentName: 'falkordb' }] }),
+    );
+    const sentinel = await call('POST', '/api/clusters/pair/ops/restart', {
+      componentName: 'falkordb-sent',
+      force: true,
+    });
+    expect((await ops(opsName(sentinel))).spec).toEqual(
       stored({
         clusterName: 'pair',
         type: 'Restart',
-        restart: [{ componentName: 'falkordb' }, { componentName: 'falkordb-sent' }],
+        force: true,
+        restart: [{ componentName: 'falkordb-sent' }],
       }),
     );
   });
 
-  it('turns target replicas into scale-out/in deltas, shards into absolute counts, and resources into a second operation', async () => {
-    const out = await call('POST', '/api/clusters/pair/scale', { component: 'falkordb', replicas: 3 });
+  it('turns target replicas into scale-out/in deltas and shard totals into counts', async () => {
+    const { namespace, addCluster } = context();
+    const out = await call('POST', '/api/clusters/pair/ops/horizontal-scale', { replicas: 3 });
     expect(out.statusCode, out.body).toBe(202);
-    expect((await ops(operation(out))).spec).toEqual(
+    expect((await ops(opsName(out))).spec).toEqual(
       stored({
         clusterName: 'pair',
         type: 'HorizontalScaling',
         horizontalScaling: [{ componentName: 'falkordb', scaleOut: { replicaChanges: 1 } }],
       }),
     );
-    const inward = await call('POST', '/api/clusters/pair/scale', { component: 'falkordb', replicas: 1 });
-    expect((await ops(operation(inward))).spec).toMatchObject({
+    const sentinels = await call('POST', '/api/clusters/pair/ops/horizontal-scale', {
+      componentName: 'falkordb-sent',
+      replicas: 5,
+    });
+    expect((await ops(opsName(sentinels))).spec).toMatchObject({
+      horizontalScaling: [{ componentName: 'falkordb-sent', scaleOut: { replicaChanges: 2 } }],
+    });
+    const big = replication('trio', namespace);
+    (big.spec as { componentSpecs: { replicas: number }[] }).componentSpecs[0]!.replicas = 3;
+    await addCluster(big);
+    const inward = await call('POST', '/api/clusters/trio/ops/horizontal-scale', { replicas: 2 });
+    expect(inward.statusCode, inward.body).toBe(202);
+    expect((await ops(opsName(inward))).spec).toMatchObject({
       horizontalScaling: [{ componentName: 'falkordb', scaleIn: { replicaChanges: 1 } }],
     });
-    const shards = await call('POST', '/api/clusters/shards/scale', { shards: 5 });
+    const shards = await call('POST', '/api/clusters/shards/ops/horizontal-scale', { shardCount: 5 });
     expect(shards.statusCode, shards.body).toBe(202);
-    expect((await ops(operation(shards))).spec).toMatchObject({
-      horizontalScaling: [{ componentName: 'shard', shards: 5 }],
+    expect((await ops(opsName(shards))).spec).toEqual(
+      stored({
+        clusterName: 'shards',
+        type: 'HorizontalScaling',
+        horizontalScaling: [{ componentName: 'shard', shards: 5 }],
+      }),
+    );
+  });
+
+  it('scales cpu and memory, and expands a volume', async () => {
+    const vertical = await call('POST', '/api/clusters/solo/ops/vertical-scale', {
+      requests: { cpu: '500m', memory: '1Gi' },
+      limits: { cpu: '1', memory: '2Gi' },
     });
-    const both = await call('POST', '/api/clusters/solo/scale', { replicas: 2, cpu: '500m', memory: '1Gi' });
-    expect(both.statusCode, both.body).toBe(202);
-    const names = both.json<{ operations: string[] }>().operations;
-    expect(names).toHaveLength(2);
-    expect((await ops(names[1]!)).spec).toEqual(
+    expect(vertical.statusCode, vertical.body).toBe(202);
+    expect((await ops(opsName(vertical))).spec).toEqual(
       stored({
         clusterName: 'solo',
         type: 'VerticalScaling',
         verticalScaling: [
-          {
-            componentName: 'falkordb',
-            requests: { cpu: '500m', memory: '1Gi' },
-            limits: { cpu: '500m', memory: '1Gi' },
-          },
+          { componentName: 'falkordb', requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '1', memory: '2Gi' } },
         ],
       }),
     );
-  });
-
-  // KubeBlocks 1.x's OpsRequest CRD refuses an entry with shards and scaleOut/scaleIn together (a CEL rule), so a
-  // change of both the shard count and the replicas per shard is two HorizontalScaling operations, shards first.
-  it('scales the shard count and the replicas per shard of a sharding together as two operations', async () => {
-    const before = await context().opsRequestCount();
-    const res = await call('POST', '/api/clusters/shards/scale', { shards: 4, replicas: 3 });
-    expect(res.statusCode, res.body).toBe(202);
-    const names = res.json<{ operations: string[] }>().operations;
-    expect(names).toHaveLength(2);
-    expect(await context().opsRequestCount()).toBe(before + 2);
-    expect((await ops(names[0]!)).spec).toEqual(
+    const volume = await call('POST', '/api/clusters/solo/ops/volume-expand', { storage: '30Gi' });
+    expect(volume.statusCode, volume.body).toBe(202);
+    expect((await ops(opsName(volume))).spec).toEqual(
       stored({
-        clusterName: 'shards',
-        type: 'HorizontalScaling',
-        horizontalScaling: [{ componentName: 'shard', shards: 4 }],
-      }),
-    );
-    expect((await ops(names[1]!)).spec).toEqual(
-      stored({
-        clusterName: 'shards',
-        type: 'HorizontalScaling',
-        horizontalScaling: [{ componentName: 'shard', scaleOut: { replicaChanges: 1 } }],
+        clusterName: 'solo',
+        type: 'VolumeExpansion',
+        volumeExpansion: [{ componentName: 'falkordb', volumeClaimTemplates: [{ name: 'data', storage: '30Gi' }] }],
       }),
     );
   });
 
-  it('reconfigures with string values, refusing unknown keys unless asked to apply them', async () => {
-    const res = await call('POST', '/api/clusters/solo/reconfigure', { parameters: { TIMEOUT: 1000, CMD_INFO: 'no' } });
+  it('reconfigures known parameters with valid values, null clearing one, and switches over', async () => {
+    const res = await call('POST', '/api/clusters/solo/ops/configure', {
+      parameters: [
+        { key: 'TIMEOUT', value: '1000' },
+        { key: 'CMD_INFO', value: 'no' },
+        { key: 'THREAD_COUNT', value: null },
+      ],
+    });
     expect(res.statusCode, res.body).toBe(202);
-    expect((await ops(operation(res))).spec).toEqual(
+    expect(res.json<{ message: string }>().message).toContain('THREAD_COUNT takes effect after a restart');
+    expect((await ops(opsName(res))).spec).toEqual(
       stored({
         clusterName: 'solo',
         type: 'Reconfiguring',
         reconfigures: [
           {
             componentName: 'falkordb',
-            parameters: [
-              { key: 'TIMEOUT', value: '1000' },
-              { key: 'CMD_INFO', value: 'no' },
-            ],
+            parameters: [{ key: 'TIMEOUT', value: '1000' }, { key: 'CMD_INFO', value: 'no' }, { key: 'THREAD_COUNT' }],
           },
         ],
       }),
     );
-    const forced = await call('POST', '/api/clusters/solo/reconfigure', {
-      parameters: { maxmemory: '1gb' },
-      allowUnknownParameters: true,
+    const switchover = await call('POST', '/api/clusters/pair/ops/switchover', {
+      instanceName: 'pair-falkordb-0',
+      candidateName: 'pair-falkordb-1',
     });
-    expect(forced.statusCode).toBe(202);
+    expect(switchover.statusCode, switchover.body).toBe(202);
+    expect((await ops(opsName(switchover))).spec).toEqual(
+      stored({
+        clusterName: 'pair',
+        type: 'Switchover',
+        switchover: [{ componentName: 'falkordb', instanceName: 'pair-falkordb-0', candidateName: 'pair-falkordb-1' }],
+      }),
+    );
   });
 
   const refusals: [url: string, body: unknown, status: number, message: (namespace: string) => string][] = [
     [
-      '/api/clusters/pair/scale',
-      { component: 'nope', replicas: 2 },
+      '/api/clusters/pair/ops/horizontal-scale',
+      { componentName: 'nope', replicas: 2 },
       400,
       () => 'Component nope does not exist in cluster pair (components: falkordb, falkordb-sent)',
     ],
-    ['/api/clusters/pair/scale', { replicas: 0 }, 400, () => 'replicas must be at least 1'],
-    ['/api/clusters/pair/scale', { replicas: -2 }, 400, () => 'replicas must be at least 1'],
+    ['/api/clusters/pair/ops/horizontal-scale', { replicas: 0 }, 400, () => 'replicas must be at least 1'],
+    ['/api/clusters/shards/ops/horizontal-scale', { shardCount: 2 }, 400, () => 'shardCount must be at least 3'],
+    ['/api/clusters/pair/ops/horizontal-scale', {}, 400, () => 'Give replicas or shardCount (the desired totals)'],
     [
-      '/api/clusters/pair/scale',
-      { cpu: 'lots' },
+      '/api/clusters/pair/ops/horizontal-scale',
+      { shardCount: 4 },
       400,
-      () => 'cpu must be a Kubernetes quantity such as 500m, 2 or 4Gi (got "lots")',
+      () => 'Component falkordb is not sharded; shardCount applies only to a sharded cluster',
     ],
     [
-      '/api/clusters/pair/scale',
-      { replicas: 2, shards: 2 },
+      '/api/clusters/shards/ops/horizontal-scale',
+      { shardCount: 4, replicas: 3 },
       400,
-      () => 'Component falkordb is not sharded; shards apply only to a sharding',
-    ],
-    ['/api/clusters/pair/scale', {}, 400, () => 'Give replicas, shards, cpu or memory'],
-    ['/api/clusters/pair/reconfigure', { parameters: {} }, 400, () => 'Give at least one parameter to change'],
-    [
-      '/api/clusters/pair/reconfigure',
-      { parameters: { maxmemory: '1gb' } },
-      400,
-      () => 'Unknown FalkorDB parameter maxmemory; set allowUnknownParameters to true to apply it anyway',
+      () => 'KubeBlocks changes replicas and shards in separate operations',
     ],
     [
-      '/api/clusters/pair/restart',
-      { components: ['ghost'] },
+      '/api/clusters/pair/ops/horizontal-scale',
+      { replicas: 1 },
+      422,
+      () => 'Component falkordb of a replication cluster needs at least 2 replicas (got 1)',
+    ],
+    [
+      '/api/clusters/pair/ops/horizontal-scale',
+      { componentName: 'falkordb-sent', replicas: 4 },
+      422,
+      () => 'Sentinel component falkordb-sent needs an odd number of replicas, at least 3 (got 4)',
+    ],
+    [
+      '/api/clusters/pair/ops/horizontal-scale',
+      { replicas: 2 },
+      409,
+      () => 'Component falkordb already has 2 replicas; nothing to scale',
+    ],
+    [
+      '/api/clusters/sleepy/ops/horizontal-scale',
+      { replicas: 2 },
+      409,
+      () => 'Cluster sleepy is Stopped; HorizontalScaling needs it to be Running',
+    ],
+    [
+      '/api/clusters/pair/ops/vertical-scale',
+      { requests: { cpu: 'lots' } },
+      400,
+      () => 'requests.cpu must be a Kubernetes quantity such as 500m, 2 or 4Gi (got "lots")',
+    ],
+    ['/api/clusters/pair/ops/vertical-scale', {}, 400, () => 'Give requests or limits (cpu and/or memory)'],
+    [
+      '/api/clusters/pair/ops/vertical-scale',
+      { requests: { memory: '4Gi' }, limits: { memory: '2Gi' } },
+      422,
+      () => 'requests.memory (4Gi) is more than limits.memory (2Gi)',
+    ],
+    [
+      '/api/clusters/solo/ops/volume-expand',
+      { storage: '10Gi' },
+      422,
+      () => 'Volume data of falkordb is 20Gi; a volume can only grow (asked for 10Gi)',
+    ],
+    [
+      '/api/clusters/solo/ops/volume-expand',
+      { storage: 'big' },
+      400,
+      () => 'storage must be a Kubernetes quantity such as 500m, 2 or 4Gi (got "big")',
+    ],
+    [
+      '/api/clusters/sleepy/ops/volume-expand',
+      { storage: '40Gi' },
+      409,
+      () => 'Cluster sleepy is Stopped; VolumeExpansion needs it to be Running',
+    ],
+    ['/api/clusters/pair/ops/configure', { parameters: [] }, 400, () => 'Give at least one parameter to change'],
+    [
+      '/api/clusters/pair/ops/configure',
+      { parameters: [{ key: 'maxmemory', value: '1gb' }] },
+      400,
+      () => 'Unknown FalkorDB parameter maxmemory',
+    ],
+    [
+      '/api/clusters/pair/ops/configure',
+      { parameters: [{ key: 'TIMEOUT', value: 'soon' }] },
+      400,
+      () => 'TIMEOUT takes an integer of at least 0 (got "soon")',
+    ],
+    [
+      '/api/clusters/pair/ops/configure',
+      { parameters: [{ key: 'CMD_INFO', value: 'maybe' }] },
+      400,
+      () => 'CMD_INFO takes yes or no (got "maybe")',
+    ],
+    [
+      '/api/clusters/pair/ops/configure',
+      {
+        parameters: [
+          { key: 'TIMEOUT', value: '1' },
+          { key: 'TIMEOUT', value: '2' },
+        ],
+      },
+      400,
+      () => 'Parameter TIMEOUT is given twice',
+    ],
+    [
+      '/api/clusters/solo/ops/switchover',
+      { instanceName: 'solo-falkordb-0' },
+      422,
+      () => 'Component falkordb has 1 replica; a switchover needs a second one to promote',
+    ],
+    [
+      '/api/clusters/pair/ops/switchover',
+      { instanceName: 'other-falkordb-0' },
+      400,
+      () => "Instance other-falkordb-0 is not one of cluster pair's pods",
+    ],
+    [
+      '/api/clusters/pair/ops/restart',
+      { componentName: 'ghost' },
       400,
       () => 'Component ghost does not exist in cluster pair (components: falkordb, falkordb-sent)',
     ],
     [
-      '/api/clusters/sleepy/restart',
+      '/api/clusters/sleepy/ops/restart',
       {},
       409,
-      () => 'Cluster sleepy is Stopped; a restart needs it to be Running or Failed or Abnormal',
+      () => 'Cluster sleepy is Stopped; Restart needs it to be Running or Failed or Abnormal',
     ],
-    ['/api/clusters/solo/start', undefined, 409, () => 'Cluster solo is Running; starting needs it to be Stopped'],
-    ['/api/clusters/missing/restart', {}, 404, (namespace) => `Cluster missing not found in namespace ${namespace}`],
+    ['/api/clusters/solo/ops/start', {}, 409, () => 'Cluster solo is Running; Start needs it to be Stopped'],
+    ['/api/clusters/sleepy/ops/stop', {}, 409, () => 'Cluster sleepy is Stopped; Stop needs it to be Running'],
+    [
+      '/api/clusters/missing/ops/restart',
+      {},
+      404,
+      (namespace) => `Cluster missing not found in namespace ${namespace}`,
+    ],
   ];
   it.each(refusals)('refuses POST %s %j with %i, creating no OpsRequest', async (url, body, status, message) => {
     const before = await context().opsRequestCount();
     const res = await call('POST', url, body);
     expect(res.statusCode, res.body).toBe(status);
+    expect(res.json<{ statusCode: number; message: string }>()).toMatchObject({ statusCode: status });
     expect(res.json<{ message: string }>().message).toContain(message(context().namespace));
     expect(await context().opsRequestCount()).toBe(before);
   });
 
   it('starts a stopped cluster and stops a running one', async () => {
-    expect((await call('POST', '/api/clusters/sleepy/start')).statusCode).toBe(202);
-    const stop = await call('POST', '/api/clusters/solo/stop');
-    expect((await ops(operation(stop))).spec).toEqual(stored({ clusterName: 'solo', type: 'Stop' }));
+    expect((await call('POST', '/api/clusters/sleepy/ops/start', {})).statusCode).toBe(202);
+    const stop = await call('POST', '/api/clusters/solo/ops/stop', {});
+    expect((await ops(opsName(stop))).spec).toEqual(stored({ clusterName: 'solo', type: 'Stop' }));
   });
 
-  it('reports operations newest first with phase, progress, timestamps and message as the controller advances them', async () => {
+  it('lists operations newest first, reads one, and deletes it, as the controller advances them', async () => {
     const { namespace, addCluster, advanceOpsRequest } = context();
     await addCluster(standalone('tracked', namespace));
-    const first = operation(await call('POST', '/api/clusters/tracked/restart', {}));
+    const first = opsName(await call('POST', '/api/clusters/tracked/ops/restart', {}));
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    const second = operation(await call('POST', '/api/clusters/tracked/reconfigure', { parameters: { TIMEOUT: 5 } }));
+    const second = opsName(
+      await call('POST', '/api/clusters/tracked/ops/configure', { parameters: [{ key: 'TIMEOUT', value: '5' }] }),
+    );
     const phases: string[] = [];
     for (let i = 0; i < 4; i++) phases.push(await advanceOpsRequest(first));
     expect(phases).toEqual(['Pending', 'Creating', 'Running', 'Succeed']);
-    const res = await call('GET', '/api/clusters/tracked/operations', undefined, 'viewer');
+    const res = await call('GET', '/api/clusters/tracked/ops', undefined, 'viewer');
     expect(res.statusCode).toBe(200);
-    const operations = res.json<{ operations: Record<string, unknown>[] }>().operations;
-    expect(operations.map((o) => o.name)).toEqual([second, first]);
-    expect(operations[1]).toMatchObject({
+    const listed = res.json<{ operations: Record<string, unknown>[]; total: number }>();
+    expect(listed.total).toBe(2);
+    expect(listed.operations.map((o) => o.name)).toEqual([second, first]);
+    expect(listed.operations[1]).toMatchObject({
+      name: first,
+      namespace,
       type: 'Restart',
       phase: 'Succeed',
       progress: '2/2',
       message: 'OpsRequest is Succeed',
-      startedAt: expect.any(String) as unknown,
-      completedAt: expect.any(String) as unknown,
+      startTimestamp: expect.any(String) as unknown,
+      completionTimestamp: expect.any(String) as unknown,
+      creationTimestamp: expect.any(String) as unknown,
     });
-    expect(operations[0]).toMatchObject({
-      type: 'Reconfiguring',
-      phase: 'Pending',
-      progress: '0/0',
-      completedAt: null,
+    expect(listed.operations[0]).toMatchObject({ type: 'Reconfiguring', phase: 'Pending', progress: '0/0' });
+    expect(listed.operations[0]).not.toHaveProperty('completionTimestamp');
+    const page = (await call('GET', '/api/clusters/tracked/ops?limit=1&offset=1', undefined, 'viewer')).json<unknown>();
+    expect(page).toMatchObject({ operations: [{ name: first }], total: 2 });
+
+    const one = await call('GET', `/api/clusters/tracked/ops/${first}`, undefined, 'viewer');
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toEqual(listed.operations[1]);
+    // Another cluster's operation is not this one's.
+    expect((await call('GET', `/api/clusters/solo/ops/${first}`, undefined, 'viewer')).statusCode).toBe(404);
+
+    expect((await call('DELETE', `/api/clusters/tracked/ops/${first}`, undefined, 'viewer')).statusCode).toBe(403);
+    const deleted = await call('DELETE', `/api/clusters/tracked/ops/${first}`);
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(deleted.body).toBe('');
+    const gone = await call('GET', `/api/clusters/tracked/ops/${first}`, undefined, 'viewer');
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: `OpsRequest ${first} not found for cluster tracked in namespace ${namespace}`,
     });
+    expect((await call('DELETE', `/api/clusters/tracked/ops/${first}`)).statusCode).toBe(404);
+  });
+
+  it('cancels a running scaling (spec.cancel), and refuses other types and phases with 409', async () => {
+    const { namespace, addCluster, advanceOpsRequest } = context();
+    await addCluster(replication('cancelme', namespace));
+    const scaling = opsName(await call('POST', '/api/clusters/cancelme/ops/horizontal-scale', { replicas: 4 }));
+    // Pending: not yet running.
+    const early = await call('POST', `/api/clusters/cancelme/ops/${scaling}/cancel`, {});
+    expect(early.statusCode, early.body).toBe(409);
+    expect(early.json<{ message: string }>().message).toBe(
+      `OpsRequest ${scaling} is Pending; only a Creating or Running one can be cancelled`,
+    );
+    for (let i = 0; i < 3; i++) await advanceOpsRequest(scaling);
+    expect((await call('POST', `/api/clusters/cancelme/ops/${scaling}/cancel`, {}, 'viewer')).statusCode).toBe(403);
+    const cancelled = await call('POST', `/api/clusters/cancelme/ops/${scaling}/cancel`, {});
+    expect(cancelled.statusCode, cancelled.body).toBe(202);
+    expect(cancelled.json()).toEqual({
+      message: `Cancellation of OpsRequest ${scaling} requested; KubeBlocks rolls the HorizontalScaling back`,
+      opsName: scaling,
+      clusterName: 'cancelme',
+      type: 'HorizontalScaling',
+      phase: 'Cancelling',
+    });
+    expect((await ops(scaling)).spec).toMatchObject({ cancel: true, type: 'HorizontalScaling' });
+
+    const restart = opsName(await call('POST', '/api/clusters/cancelme/ops/restart', {}));
+    const refused = await call('POST', `/api/clusters/cancelme/ops/${restart}/cancel`, {});
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json<{ message: string }>().message).toBe(
+      `OpsRequest ${restart} is a Restart; only HorizontalScaling and VerticalScaling can be cancelled`,
+    );
+    expect((await ops(restart)).spec).not.toHaveProperty('cancel');
+    expect((await call('POST', '/api/clusters/cancelme/ops/nope-123/cancel', {})).statusCode).toBe(404);
   });
 
   it('lets a viewer read but not change clusters (403 with the seed message), and an operator change them', async () => {
     const { app, sessions, namespace } = context();
-    const denied = await call('POST', '/api/clusters/solo/restart', {}, 'viewer');
+    const denied = await call('POST', '/api/clusters/solo/ops/restart', {}, 'viewer');
     expect(denied.statusCode).toBe(403);
     expect(denied.json()).toEqual({
       statusCode: 403,
@@ -242,12 +421,12 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
     });
     // Another namespace is asked about only in multi-cluster mode (without it: 404).
     await setMultiClusterMode(app, sessions.admin, true);
-    const deniedOther = await call('POST', '/api/clusters/elsewhere/restart?namespace=team-b', {}, 'viewer');
+    const deniedOther = await call('POST', '/api/clusters/elsewhere/ops/restart?namespace=team-b', {}, 'viewer');
     expect(deniedOther.json<{ message: string }>().message).toBe(
       'Insufficient permissions for clusters:update in namespace team-b',
     );
-    expect((await call('POST', '/api/clusters/solo/restart', {})).statusCode).toBe(202);
-    expect((await app.inject({ method: 'GET', url: '/api/clusters' })).statusCode).toBe(401);
+    expect((await call('POST', '/api/clusters/solo/ops/restart', {})).statusCode).toBe(202);
+    expect((await app.inject({ method: 'GET', url: '/api/clusters/solo/ops' })).statusCode).toBe(401);
   });
 }
 
@@ -279,9 +458,9 @@ export function sharedLegacyClusterWrites(context: () => LegacyClusterWriteConte
         components: [{ name: 'shard', kind: 'sharding', shards: 3, replicas: 2, storage: '10Gi' }],
       },
     ]);
-    const scale = await call('POST', '/api/clusters/old/scale', { replicas: 4 }, adminCookie);
+    const scale = await call('POST', '/api/clusters/old/ops/horizontal-scale', { replicas: 4 }, adminCookie);
     expect(scale.statusCode, scale.body).toBe(202);
-    const scaled = await opsRequest(operation(scale));
+    const scaled = await opsRequest(opsName(scale));
     expect(scaled.apiVersion).toBe('apps.kubeblocks.io/v1alpha1');
     expect(scaled.spec).toEqual({
       ...opsSpecDefaults,
@@ -291,12 +470,12 @@ export function sharedLegacyClusterWrites(context: () => LegacyClusterWriteConte
     });
     const reconfigure = await call(
       'POST',
-      '/api/clusters/old/reconfigure',
-      { parameters: { TIMEOUT: 10 } },
+      '/api/clusters/old/ops/configure',
+      { parameters: [{ key: 'TIMEOUT', value: '10' }] },
       adminCookie,
     );
     expect(reconfigure.statusCode, reconfigure.body).toBe(202);
-    expect((await opsRequest(operation(reconfigure))).spec).toMatchObject({
+    expect((await opsRequest(opsName(reconfigure))).spec).toMatchObject({
       reconfigure: {
         componentName: 'falkordb',
         configurations: [
@@ -304,13 +483,23 @@ export function sharedLegacyClusterWrites(context: () => LegacyClusterWriteConte
         ],
       },
     });
+    const switchover = await call(
+      'POST',
+      '/api/clusters/old/ops/switchover',
+      { instanceName: 'old-falkordb-0', candidateName: 'old-falkordb-1' },
+      adminCookie,
+    );
+    expect(switchover.statusCode, switchover.body).toBe(202);
+    expect((await opsRequest(opsName(switchover))).spec).toMatchObject({
+      switchover: [{ componentName: 'falkordb', instanceName: 'old-falkordb-1' }],
+    });
   });
 
   it('refuses a shard count on 0.9 with 422, creating nothing: its OpsRequest has no shards, which the schema would drop', async () => {
     const { app, adminCookie, opsRequest, opsRequestCount, opsSpecDefaults } = context();
     const call = caller(() => app);
     const before = await opsRequestCount();
-    const res = await call('POST', '/api/clusters/oldshards/scale', { shards: 4, replicas: 3 }, adminCookie);
+    const res = await call('POST', '/api/clusters/oldshards/ops/horizontal-scale', { shardCount: 4 }, adminCookie);
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json()).toEqual({
       statusCode: 422,
@@ -320,9 +509,9 @@ export function sharedLegacyClusterWrites(context: () => LegacyClusterWriteConte
     });
     expect(await opsRequestCount()).toBe(before);
     // The replicas of every shard still scale the 0.9 way (an absolute count).
-    const replicas = await call('POST', '/api/clusters/oldshards/scale', { replicas: 3 }, adminCookie);
+    const replicas = await call('POST', '/api/clusters/oldshards/ops/horizontal-scale', { replicas: 3 }, adminCookie);
     expect(replicas.statusCode, replicas.body).toBe(202);
-    expect((await opsRequest(operation(replicas))).spec).toEqual({
+    expect((await opsRequest(opsName(replicas))).spec).toEqual({
       ...opsSpecDefaults,
       clusterName: 'oldshards',
       type: 'HorizontalScaling',

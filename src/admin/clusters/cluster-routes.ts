@@ -1,20 +1,10 @@
-// /api/clusters: database deployments and their operations requests, permission-checked per cluster namespace.
+// /api/clusters: database deployments, permission-checked per cluster namespace (their day-2 operations: ../operations).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
 import type { ClusterService } from './cluster-service.js';
-import {
-  AcceptedSchema,
-  ClusterEnvelopeSchema,
-  ClusterListSchema,
-  ClusterParamsSchema,
-  NamespaceQuerySchema,
-  OperationListSchema,
-  ReconfigureBodySchema,
-  RestartBodySchema,
-  ScaleBodySchema,
-} from './schemas.js';
+import { ClusterEnvelopeSchema, ClusterListSchema, ClusterParamsSchema, NamespaceQuerySchema } from './schemas.js';
 
 const tags = ['clusters'];
 /**
@@ -57,7 +47,6 @@ function clusterScopeRoutes(
     const given = (request.query as { namespace?: unknown }).namespace;
     return typeof given === 'string' && given !== '' ? given : clusterNamespace;
   };
-  const accepted = (names: string[]) => ({ operation: names[0] ?? '', operations: names });
 
   routes.get(
     '/api/clusters',
@@ -89,104 +78,5 @@ function clusterScopeRoutes(
       },
     },
     async (request) => ({ cluster: await clusters.get(namespaceOf(request), request.params.name) }),
-  );
-
-  routes.get(
-    '/api/clusters/:name/operations',
-    {
-      preValidation: requirePermission('clusters', 'get', namespaceOf),
-      config: { errorResponses: [404] },
-      schema: {
-        operationId: 'listOperations',
-        tags,
-        summary: 'Operations requests of a deployment, newest first',
-        params: ClusterParamsSchema,
-        querystring: NamespaceQuerySchema,
-        response: { 200: OperationListSchema },
-      },
-    },
-    async (request) => ({ operations: await clusters.listOperations(namespaceOf(request), request.params.name) }),
-  );
-
-  const mutation = {
-    preValidation: requirePermission('clusters', 'update', namespaceOf),
-    config: { errorResponses: [404, 409, 422] },
-  };
-
-  routes.post(
-    '/api/clusters/:name/restart',
-    {
-      ...mutation,
-      schema: {
-        operationId: 'restartCluster',
-        tags,
-        summary: 'Restart components (all by default)',
-        params: ClusterParamsSchema,
-        querystring: NamespaceQuerySchema,
-        body: RestartBodySchema,
-        response: { 202: AcceptedSchema },
-      },
-    },
-    async (request, reply) =>
-      reply
-        .code(202)
-        .send(accepted(await clusters.restart(namespaceOf(request), request.params.name, request.body?.components))),
-  );
-
-  for (const type of ['Start', 'Stop'] as const) {
-    routes.post(
-      `/api/clusters/:name/${type.toLowerCase()}`,
-      {
-        ...mutation,
-        schema: {
-          operationId: `${type.toLowerCase()}Cluster`,
-          tags,
-          summary: `${type} a deployment`,
-          params: ClusterParamsSchema,
-          querystring: NamespaceQuerySchema,
-          response: { 202: AcceptedSchema },
-        },
-      },
-      async (request, reply) =>
-        reply.code(202).send(accepted(await clusters.startOrStop(namespaceOf(request), request.params.name, type))),
-    );
-  }
-
-  routes.post(
-    '/api/clusters/:name/scale',
-    {
-      ...mutation,
-      schema: {
-        operationId: 'scaleCluster',
-        tags,
-        summary: 'Scale replicas or shards (target counts) and/or cpu and memory',
-        params: ClusterParamsSchema,
-        querystring: NamespaceQuerySchema,
-        body: ScaleBodySchema,
-        response: { 202: AcceptedSchema },
-      },
-    },
-    async (request, reply) =>
-      reply.code(202).send(accepted(await clusters.scale(namespaceOf(request), request.params.name, request.body))),
-  );
-
-  routes.post(
-    '/api/clusters/:name/reconfigure',
-    {
-      ...mutation,
-      schema: {
-        operationId: 'reconfigureCluster',
-        tags,
-        summary: 'Change FalkorDB parameters',
-        params: ClusterParamsSchema,
-        querystring: NamespaceQuerySchema,
-        body: ReconfigureBodySchema,
-        response: { 202: AcceptedSchema },
-      },
-    },
-    async (request, reply) =>
-      reply
-        .code(202)
-        .send(accepted(await clusters.reconfigure(namespaceOf(request), request.params.name, request.body))),
   );
 }

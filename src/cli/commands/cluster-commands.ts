@@ -1,4 +1,5 @@
-// clusters list / get / restart / start / stop / scale / reconfigure, with --wait following the operation.
+// clusters list / get / restart / start / stop / scale / reconfigure (the real paths: /api/clusters/{name}/ops/…),
+// with --wait following the operation.
 import { SingleBar } from 'cli-progress';
 import { Option, type Command } from 'commander';
 import { signedInClient, type ApiClient } from '../api-client.js';
@@ -25,13 +26,13 @@ interface Cluster {
 }
 interface Operation {
   name: string;
-  type: string;
-  phase: string;
-  progress: string;
-  message: string;
+  type?: string;
+  phase?: string;
+  progress?: string;
+  message?: string;
 }
 
-const TERMINAL = new Set(['Succeed', 'Failed', 'Aborted', 'Cancelled']);
+const TERMINAL = new Set(['Succeed', 'Completed', 'Failed', 'Aborted', 'Cancelled']);
 const FAILED = new Set(['Failed', 'Aborted', 'Cancelled']);
 
 const query = (namespace?: string) => (namespace ? `?namespace=${encodeURIComponent(namespace)}` : '');
@@ -63,21 +64,25 @@ async function follow(
   bar.start(1, 0, { phase: 'Pending' });
   try {
     for (;;) {
-      const { operations } = await client.call<{ operations: Operation[] }>(
+      const current = await client.call<Operation>(
         'GET',
-        clusterPath(cluster, '/operations', namespace),
+        clusterPath(cluster, `/ops/${encodeURIComponent(operation)}`, namespace),
       );
-      const current = operations.find((op) => op.name === operation);
-      if (current) {
-        const [done, total] = current.progress.split('/').map(Number);
-        bar.setTotal(Math.max(total ?? 1, 1));
-        bar.update(done ?? 0, { phase: current.phase });
-        if (TERMINAL.has(current.phase)) {
+      {
+        const phase = current.phase ?? 'Pending';
+        // KubeBlocks writes "done/total"; a percentage ("50%") is drawn out of 100.
+        const progress = current.progress ?? '';
+        const [done, total] = progress.endsWith('%')
+          ? [Number.parseFloat(progress), 100]
+          : progress.split('/').map(Number);
+        bar.setTotal(Math.max(Number.isFinite(total) ? (total ?? 1) : 1, 1));
+        bar.update(Number.isFinite(done) ? (done ?? 0) : 0, { phase });
+        if (TERMINAL.has(phase)) {
           bar.stop();
-          if (FAILED.has(current.phase))
+          if (FAILED.has(phase))
             throw new CliError(
               EXIT.other,
-              `${operation} ended ${current.phase}${current.message ? `: ${current.message}` : ''}`,
+              `${operation} ended ${phase}${current.message ? `: ${current.message}` : ''}`,
             );
           return;
         }
@@ -102,13 +107,22 @@ interface MutationOptions {
   timeout: number;
 }
 
-async function mutate(name: string, action: string, body: unknown, options: MutationOptions): Promise<void> {
+/** One request per entry, in order: POST /api/clusters/{name}/ops/{action}, each answering an OpsAccepted. */
+async function mutate(
+  name: string,
+  requests: [action: string, body: unknown][],
+  options: MutationOptions,
+): Promise<void> {
   const client = await signedInClient();
-  const { operations } = await client.call<{ operation: string; operations: string[] }>(
-    'POST',
-    clusterPath(name, `/${action}`, options.namespace),
-    body,
-  );
+  const operations: string[] = [];
+  for (const [action, body] of requests) {
+    const { opsName } = await client.call<{ opsName: string }>(
+      'POST',
+      clusterPath(name, `/ops/${action}`, options.namespace),
+      body,
+    );
+    operations.push(opsName);
+  }
   printResult({ operations }, () => {
     for (const operation of operations) printLine(operation);
   });
@@ -187,18 +201,20 @@ export function registerClusterCommands(program: Command): void {
       });
     });
 
-  mutation(clusters, 'restart', 'Restart a deployment').action((name: string, options: MutationOptions) =>
-    mutate(name, 'restart', {}, options),
-  );
+  mutation(clusters, 'restart', 'Restart a component of a deployment (rolling)')
+    .option('--component <name>', 'the component (default: falkordb)')
+    .action((name: string, options: MutationOptions & { component?: string }) =>
+      mutate(name, [['restart', options.component ? { componentName: options.component } : {}]], options),
+    );
   mutation(clusters, 'start', 'Start a stopped deployment').action((name: string, options: MutationOptions) =>
-    mutate(name, 'start', undefined, options),
+    mutate(name, [['start', {}]], options),
   );
   mutation(clusters, 'stop', 'Stop a deployment').action((name: string, options: MutationOptions) =>
-    mutate(name, 'stop', undefined, options),
+    mutate(name, [['stop', {}]], options),
   );
 
   mutation(clusters, 'scale', 'Scale replicas or shards (target counts), or cpu and memory')
-    .option('--component <name>', 'the component (default: the first)')
+    .option('--component <name>', 'the component (default: falkordb, or the shard component for --shards)')
     .option('--replicas <n>', 'target replica count')
     .option('--shards <n>', 'target shard count (sharded clusters)')
     .option('--cpu <quantity>', 'cpu request and limit, e.g. 500m')
@@ -223,45 +239,47 @@ export function registerClusterCommands(program: Command): void {
           if (!/^\d+$/.test(value)) throw new CliError(EXIT.usage, `--${flag} takes a whole number`);
           return Number(value);
         };
-        const body = {
-          component: options.component,
-          replicas: count('replicas', options.replicas),
-          shards: count('shards', options.shards),
-          cpu: options.cpu,
-          memory: options.memory,
-        };
-        if (Object.values(body).every((value) => value === undefined))
-          throw new CliError(EXIT.usage, 'give --replicas, --shards, --cpu or --memory');
-        return mutate(name, 'scale', JSON.parse(JSON.stringify(body)) as unknown, options);
-      },
-    );
-
-  mutation(clusters, 'reconfigure', 'Change FalkorDB parameters: key=value …')
-    .argument('<parameters...>', 'KEY=value pairs')
-    .option('--component <name>', 'the component (default: the first)')
-    .option('--allow-unknown', 'apply keys that are not known FalkorDB parameters')
-    .addHelpText(
-      'after',
-      '\nExample:\n  graphdb-admin clusters reconfigure mygraph TIMEOUT=1000 MAX_QUEUED_QUERIES=50 --wait',
-    )
-    .action(
-      (name: string, pairs: string[], options: MutationOptions & { component?: string; allowUnknown?: boolean }) => {
-        const parameters: Record<string, string> = {};
-        for (const pair of pairs) {
-          const at = pair.indexOf('=');
-          if (at <= 0) throw new CliError(EXIT.usage, `expected KEY=value, got ${JSON.stringify(pair)}`);
-          parameters[pair.slice(0, at)] = pair.slice(at + 1);
+        const replicas = count('replicas', options.replicas);
+        const shardCount = count('shards', options.shards);
+        const { cpu, memory } = options;
+        const componentName = options.component;
+        const requests: [string, unknown][] = [];
+        // Totals: the server turns them into what KubeBlocks takes; replicas and shards go in separate requests.
+        if (replicas !== undefined) requests.push(['horizontal-scale', { replicas, componentName }]);
+        if (shardCount !== undefined) requests.push(['horizontal-scale', { shardCount, componentName }]);
+        if (cpu !== undefined || memory !== undefined) {
+          const amounts = { cpu, memory };
+          requests.push(['vertical-scale', { requests: amounts, limits: amounts, componentName }]);
         }
+        if (requests.length === 0) throw new CliError(EXIT.usage, 'give --replicas, --shards, --cpu or --memory');
         return mutate(
           name,
-          'reconfigure',
-          {
-            component: options.component,
-            parameters,
-            ...(options.allowUnknown ? { allowUnknownParameters: true } : {}),
-          },
+          requests.map(([action, body]) => [action, JSON.parse(JSON.stringify(body)) as unknown]),
           options,
         );
       },
     );
+
+  mutation(clusters, 'reconfigure', 'Change FalkorDB parameters: key=value …')
+    .alias('configure')
+    .argument('<parameters...>', 'KEY=value pairs (KEY= with nothing after it clears the parameter)')
+    .option('--component <name>', 'the component (default: falkordb)')
+    .addHelpText(
+      'after',
+      '\nExample:\n  graphdb-admin clusters reconfigure mygraph TIMEOUT=1000 MAX_QUEUED_QUERIES=50 --wait',
+    )
+    .action((name: string, pairs: string[], options: MutationOptions & { component?: string }) => {
+      const parameters: { key: string; value: string | null }[] = [];
+      for (const pair of pairs) {
+        const at = pair.indexOf('=');
+        if (at <= 0) throw new CliError(EXIT.usage, `expected KEY=value, got ${JSON.stringify(pair)}`);
+        const value = pair.slice(at + 1);
+        parameters.push({ key: pair.slice(0, at), value: value === '' ? null : value });
+      }
+      return mutate(
+        name,
+        [['configure', { parameters, ...(options.component ? { componentName: options.component } : {}) }]],
+        options,
+      );
+    });
 }

@@ -13,8 +13,28 @@ export type OperationRequest =
       replicas?: number;
       shards?: number;
     }
-  | { type: 'VerticalScaling'; component: string; cpu?: string; memory?: string }
-  | { type: 'Reconfiguring'; component: string; parameters: Record<string, string> };
+  | { type: 'VerticalScaling'; component: string; requests?: ResourceAmounts; limits?: ResourceAmounts }
+  | {
+      type: 'Reconfiguring';
+      component: string;
+      /** A null value clears the parameter (back to its default). */
+      parameters: Record<string, string | null>;
+      force?: boolean;
+      preConditionDeadlineSeconds?: number;
+    }
+  | { type: 'Switchover'; component: string; instanceName: string; candidateName?: string }
+  | { type: 'VolumeExpansion'; component: string; volumeName: string; storage: string };
+
+export interface ResourceAmounts {
+  cpu?: string;
+  memory?: string;
+}
+
+/** Options every OpsRequest may carry. */
+export interface OperationOptions {
+  /** KubeBlocks `spec.force`: run even while another operation is running. */
+  force?: boolean;
+}
 
 export type ClusterScope = { namespace: string } | { allNamespaces: true };
 
@@ -31,9 +51,20 @@ export interface ClusterPort {
   list(scope: ClusterScope): Promise<ClusterRecord[]>;
   get(namespace: string, name: string): Promise<ClusterRecord | undefined>;
   /** Creates the operation and returns its name at once; it does not wait for completion. */
-  createOperation(namespace: string, cluster: ClusterRecord, request: OperationRequest): Promise<string>;
+  createOperation(
+    namespace: string,
+    cluster: ClusterRecord,
+    request: OperationRequest,
+    options?: OperationOptions,
+  ): Promise<string>;
   /** Newest first. */
   listOperations(namespace: string, cluster: string): Promise<OperationRecord[]>;
+  /** One operation of the cluster; undefined when there is none of that name (or it belongs to another cluster). */
+  getOperation(namespace: string, cluster: string, name: string): Promise<OperationRecord | undefined>;
+  /** Deletes the operation's record; false when there was none. */
+  deleteOperation(namespace: string, name: string): Promise<boolean>;
+  /** Asks for a running operation to be cancelled (KubeBlocks `spec.cancel: true`). */
+  cancelOperation(namespace: string, name: string): Promise<void>;
   /**
    * The versions a deployment may be created with. KubeBlocks keeps them in cluster-scoped ComponentVersion
    * objects, which only the multi-cluster ClusterRole may read: callers ask only in multi-cluster mode.

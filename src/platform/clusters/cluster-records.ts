@@ -10,7 +10,10 @@ const VolumeClaims = z
     z.object({
       name: z.string(),
       spec: z
-        .object({ resources: z.object({ requests: z.record(z.string(), Quantity).optional() }).optional() })
+        .object({
+          resources: z.object({ requests: z.record(z.string(), Quantity).optional() }).optional(),
+          storageClassName: z.string().optional(),
+        })
         .optional(),
     }),
   )
@@ -64,6 +67,8 @@ export interface ComponentRecord {
   cpu: string;
   memory: string;
   storage: string;
+  /** The data volume's StorageClass, when the template names one (the default class otherwise). */
+  storageClass?: string;
 }
 
 export interface ClusterRecord {
@@ -92,6 +97,7 @@ function component(
     cpu: spec.resources?.requests?.cpu ?? '',
     memory: spec.resources?.requests?.memory ?? '',
     storage: storage?.spec?.resources?.requests?.storage ?? '',
+    ...(storage?.spec?.storageClassName ? { storageClass: storage.spec.storageClassName } : {}),
   };
 }
 
@@ -118,8 +124,12 @@ export function toClusterRecord(raw: z.infer<typeof RawClusterSchema>): ClusterR
 }
 
 export const RawOpsRequestSchema = z.object({
-  metadata: z.object({ name: z.string(), creationTimestamp: z.string().optional() }),
-  spec: z.object({ type: z.string() }),
+  metadata: z.object({
+    name: z.string(),
+    creationTimestamp: z.string().optional(),
+    labels: z.record(z.string(), z.string()).optional(),
+  }),
+  spec: z.object({ type: z.string(), clusterName: z.string().optional(), clusterRef: z.string().optional() }),
   status: z
     .object({
       phase: z.string().optional(),
@@ -135,6 +145,8 @@ export const RawOpsRequestSchema = z.object({
 
 export interface OperationRecord {
   name: string;
+  /** The cluster the operation acts on. */
+  cluster: string;
   type: string;
   phase: string;
   progress: string;
@@ -149,6 +161,7 @@ export function toOperationRecord(raw: z.infer<typeof RawOpsRequestSchema>): Ope
   const conditions = status.conditions ?? [];
   return {
     name: raw.metadata.name,
+    cluster: raw.spec.clusterName ?? raw.spec.clusterRef ?? raw.metadata.labels?.['app.kubernetes.io/instance'] ?? '',
     type: raw.spec.type,
     phase: status.phase ?? 'Pending',
     progress: status.progress ?? '0/0',

@@ -53,6 +53,7 @@ export function createEmbeddedClusters(options: EmbeddedClustersOptions): Cluste
     const at = new Date(now()).toISOString();
     const operation: OperationRecord = {
       name: `${EMBEDDED_CLUSTER}-${type.toLowerCase()}-${randomBytes(3).toString('hex')}`,
+      cluster: EMBEDDED_CLUSTER,
       type,
       phase: 'Running',
       progress: '0/1',
@@ -94,6 +95,20 @@ export function createEmbeddedClusters(options: EmbeddedClustersOptions): Cluste
       Promise.resolve(
         namespace === options.namespace && cluster === EMBEDDED_CLUSTER ? operations.map((op) => ({ ...op })) : [],
       ),
+    getOperation(namespace, cluster, name) {
+      const found = operations.find((op) => op.name === name);
+      return Promise.resolve(
+        namespace === options.namespace && cluster === EMBEDDED_CLUSTER && found ? { ...found } : undefined,
+      );
+    },
+    deleteOperation(namespace, name) {
+      const at = operations.findIndex((op) => op.name === name);
+      if (namespace !== options.namespace || at === -1) return Promise.resolve(false);
+      operations.splice(at, 1);
+      return Promise.resolve(true);
+    },
+    // Restarts and reconfigurations cannot be cancelled; the service refuses before asking.
+    cancelOperation: () => Promise.reject(new StoreRejectedError(`${NOT_SUPPORTED}: nothing to cancel`)),
 
     async createOperation(_namespace, _cluster, request: OperationRequest) {
       switch (request.type) {
@@ -119,9 +134,14 @@ export function createEmbeddedClusters(options: EmbeddedClustersOptions): Cluste
           const staticKeys = Object.keys(request.parameters).filter((key) => !options.isDynamicParameter(key));
           if (staticKeys.length > 0)
             throw new StoreRejectedError(`${NOT_SUPPORTED}: ${staticKeys.join(', ')} can only be set at start-up`);
+          const cleared = Object.keys(request.parameters).filter((key) => request.parameters[key] === null);
+          if (cleared.length > 0)
+            throw new StoreRejectedError(
+              `${NOT_SUPPORTED}: clearing ${cleared.join(', ')} (GRAPH.CONFIG SET needs a value; give the default)`,
+            );
           const operation = begin('Reconfiguring');
           try {
-            for (const [key, value] of Object.entries(request.parameters)) await options.configSet(key, value);
+            for (const [key, value] of Object.entries(request.parameters)) await options.configSet(key, value ?? '');
             finish(operation);
           } catch (error) {
             finish(operation, error);
@@ -130,9 +150,19 @@ export function createEmbeddedClusters(options: EmbeddedClustersOptions): Cluste
         }
         case 'Start':
         case 'Stop':
+          throw new StoreRejectedError(
+            `${NOT_SUPPORTED}: the embedded FalkorDB runs as long as the server does (${request.type} does not apply)`,
+          );
         case 'HorizontalScaling':
         case 'VerticalScaling':
-          throw new StoreRejectedError(NOT_SUPPORTED);
+        case 'VolumeExpansion':
+          throw new StoreRejectedError(
+            `${NOT_SUPPORTED}: the embedded FalkorDB is one process on this host; its replicas, resources and storage are the host's (${request.type} does not apply)`,
+          );
+        case 'Switchover':
+          throw new StoreRejectedError(
+            `${NOT_SUPPORTED}: the embedded FalkorDB has no replica to promote (Switchover does not apply)`,
+          );
       }
     },
   };
@@ -143,5 +173,8 @@ export const NO_CLUSTERS: ClusterPort = {
   list: () => Promise.resolve([]),
   get: () => Promise.resolve(undefined),
   listOperations: () => Promise.resolve([]),
+  getOperation: () => Promise.resolve(undefined),
+  deleteOperation: () => Promise.resolve(false),
+  cancelOperation: () => Promise.reject(new StoreRejectedError('No deployment platform is configured')),
   createOperation: () => Promise.reject(new StoreRejectedError('No deployment platform is configured')),
 };

@@ -1,9 +1,22 @@
 // KubeBlocks through the Kubernetes API: Cluster objects (apps.kubeblocks.io v1, or v1alpha1 on KubeBlocks 0.9,
 // detected once) and OpsRequest objects. Untyped replies are parsed with zod; objects that do not parse are
 // skipped with a warning.
-import { ApiException, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import {
+  ApiException,
+  CustomObjectsApi,
+  PatchStrategy,
+  setHeaderOptions,
+  type KubeConfig,
+} from '@kubernetes/client-node';
 import { z } from 'zod';
-import type { ClusterPort, ClusterScope, OperationRequest, VersionCatalogEntry } from '../clusters/cluster-port.js';
+import type {
+  ClusterPort,
+  ClusterScope,
+  OperationOptions,
+  OperationRequest,
+  ResourceAmounts,
+  VersionCatalogEntry,
+} from '../clusters/cluster-port.js';
 import {
   RawClusterSchema,
   RawOpsRequestSchema,
@@ -90,15 +103,22 @@ export async function detectKubeBlocks(kubeConfig: KubeConfig): Promise<KubeBloc
   return { clusterVersion: 'v1alpha1', opsGroup: CLUSTER_GROUP };
 }
 
+const amounts = (given: ResourceAmounts | undefined) =>
+  given && (given.cpu || given.memory)
+    ? { ...(given.cpu ? { cpu: given.cpu } : {}), ...(given.memory ? { memory: given.memory } : {}) }
+    : undefined;
+
 /** The OpsRequest body for one operation, in the dialect of the installed KubeBlocks. */
 export function opsRequestBody(
   namespace: string,
   cluster: ClusterRecord,
   request: OperationRequest,
   api: KubeBlocksApi,
+  options: OperationOptions = {},
 ): Record<string, unknown> {
   const legacy = api.clusterVersion === 'v1alpha1';
   const spec: Record<string, unknown> = { clusterName: cluster.name, type: request.type };
+  if (options.force) spec.force = true;
   switch (request.type) {
     case 'Restart':
       spec.restart = request.components.map((componentName) => ({ componentName }));
@@ -122,15 +142,20 @@ export function opsRequestBody(
       break;
     }
     case 'VerticalScaling': {
-      const resources = {
-        ...(request.cpu ? { cpu: request.cpu } : {}),
-        ...(request.memory ? { memory: request.memory } : {}),
-      };
-      spec.verticalScaling = [{ componentName: request.component, requests: resources, limits: resources }];
+      const requests = amounts(request.requests);
+      const limits = amounts(request.limits);
+      spec.verticalScaling = [
+        { componentName: request.component, ...(requests ? { requests } : {}), ...(limits ? { limits } : {}) },
+      ];
       break;
     }
     case 'Reconfiguring': {
-      const parameters = Object.entries(request.parameters).map(([key, value]) => ({ key, value }));
+      // A null value clears the parameter: the entry names the key without a value.
+      const parameters = Object.entries(request.parameters).map(([key, value]) =>
+        value === null ? { key } : { key, value },
+      );
+      if (request.force) spec.force = true;
+      if (request.preConditionDeadlineSeconds) spec.preConditionDeadlineSeconds = request.preConditionDeadlineSeconds;
       if (legacy)
         spec.reconfigure = {
           componentName: request.component,
@@ -139,6 +164,26 @@ export function opsRequestBody(
       else spec.reconfigures = [{ componentName: request.component, parameters }];
       break;
     }
+    case 'Switchover':
+      // 1.x: the instance to demote and, optionally, the one to promote; 0.9: the one to promote ("*": any).
+      spec.switchover = [
+        legacy
+          ? { componentName: request.component, instanceName: request.candidateName ?? '*' }
+          : {
+              componentName: request.component,
+              instanceName: request.instanceName,
+              ...(request.candidateName ? { candidateName: request.candidateName } : {}),
+            },
+      ];
+      break;
+    case 'VolumeExpansion':
+      spec.volumeExpansion = [
+        {
+          componentName: request.component,
+          volumeClaimTemplates: [{ name: request.volumeName, storage: request.storage }],
+        },
+      ];
+      break;
   }
   const type = request.type.toLowerCase();
   return {
@@ -152,6 +197,9 @@ export function opsRequestBody(
     spec,
   };
 }
+
+/** At most this many OpsRequests of one cluster are read for its list (KubeBlocks keeps a bounded history). */
+const OPS_LIST_LIMIT = 1000;
 
 /**
  * `detected`: the result of detectKubeBlocks at start-up, when it succeeded; otherwise detection happens (once)
@@ -228,7 +276,7 @@ export function createKubeBlocksClusters(
       }
     },
 
-    async createOperation(namespace, cluster, request) {
+    async createOperation(namespace, cluster, request, options) {
       const api = await apiVersions();
       // KubeBlocks 0.9's OpsRequest has no shard count (its schema would silently drop one, leaving an operation
       // that changes nothing): 0.9 reshards only through the Cluster's spec.shardingSpecs.
@@ -242,7 +290,7 @@ export function createKubeBlocksClusters(
         const created = (await objects.createNamespacedCustomObject({
           ...opsParams,
           namespace,
-          body: opsRequestBody(namespace, cluster, request, api),
+          body: opsRequestBody(namespace, cluster, request, api, options),
         })) as { metadata?: { name?: string } };
         return created.metadata?.name ?? '';
       } catch (error) {
@@ -279,6 +327,7 @@ export function createKubeBlocksClusters(
           ...opsParams,
           namespace,
           labelSelector: `${INSTANCE_LABEL}=${cluster}`,
+          limit: OPS_LIST_LIMIT,
         })) as { items?: unknown[] };
         return (reply.items ?? [])
           .flatMap((item) => {
@@ -288,6 +337,44 @@ export function createKubeBlocksClusters(
           .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.name.localeCompare(a.name));
       } catch (error) {
         throw counted(error, 'list', 'OpsRequests');
+      }
+    },
+
+    async getOperation(namespace, cluster, name) {
+      const opsParams = opsParamsOf(await apiVersions());
+      try {
+        const parsed = RawOpsRequestSchema.safeParse(
+          await objects.getNamespacedCustomObject({ ...opsParams, namespace, name }),
+        );
+        if (!parsed.success) return undefined;
+        const record = toOperationRecord(parsed.data);
+        return record.cluster === cluster ? record : undefined;
+      } catch (error) {
+        if (error instanceof ApiException && error.code === 404) return undefined;
+        throw counted(error, 'get', `OpsRequest ${namespace}/${name}`);
+      }
+    },
+
+    async deleteOperation(namespace, name) {
+      const opsParams = opsParamsOf(await apiVersions());
+      try {
+        await objects.deleteNamespacedCustomObject({ ...opsParams, namespace, name });
+        return true;
+      } catch (error) {
+        if (error instanceof ApiException && error.code === 404) return false;
+        throw counted(error, 'delete', `OpsRequest ${namespace}/${name}`);
+      }
+    },
+
+    async cancelOperation(namespace, name) {
+      const opsParams = opsParamsOf(await apiVersions());
+      try {
+        await objects.patchNamespacedCustomObject(
+          { ...opsParams, namespace, name, body: { spec: { cancel: true } } },
+          setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+        );
+      } catch (error) {
+        throw counted(error, 'patch', `OpsRequest ${namespace}/${name}`);
       }
     },
   };

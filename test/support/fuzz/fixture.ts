@@ -237,14 +237,22 @@ export function generationContext(fixture: FuzzFixture, op: Operation): Generati
       op.api === 'admin' && op.params.some((param) => param.name === 'name')
         ? hint([...CLUSTERS, 'elsewhere', 'missing'])
         : hint(['Fuzz Name', '  ', 'é']),
+    clusterName: hint([...CLUSTERS, 'elsewhere', 'missing']),
+    opsName: hint(['pair-restart-abcde', 'missing-ops']),
     namespace: hint([NAMESPACE, 'team-b', 'empty-ns']),
     component: hint(['falkordb', 'falkordb-sent', 'shard', 'nope']),
+    componentName: hint(['falkordb', 'falkordb-sent', 'shard', 'nope']),
+    instanceName: hint(['pair-falkordb-0', 'pair-falkordb-1', 'elsewhere-falkordb-0']),
+    storage: hint(['30Gi', '1Gi', 'lots']),
     parameters: hint([
-      { TIMEOUT: 1000 },
-      { TIMEOUT: '2000', MAX_QUEUED_QUERIES: 10 },
-      { THREAD_COUNT: 4 },
-      { UNKNOWN_PARAM: 'x' },
-      {},
+      [{ key: 'TIMEOUT', value: '1000' }],
+      [
+        { key: 'TIMEOUT', value: '2000' },
+        { key: 'MAX_QUEUED_QUERIES', value: '10' },
+      ],
+      [{ key: 'THREAD_COUNT', value: null }],
+      [{ key: 'UNKNOWN_PARAM', value: 'x' }],
+      [],
     ]),
     provider: hint(['alpha', 'beta', 'gamma']),
     returnTo: hint(['/', '/clusters?x=1', 'https://elsewhere.example/', '//elsewhere.example']),

@@ -1,0 +1,315 @@
+// /api/clusters/{clusterName}/ops…: day-2 operations at the real product's paths, permission-checked in the
+// cluster's namespace (`clusters:update` to request or cancel, `get`/`list` to read, `delete` to delete).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AdminContext } from '../context.js';
+import type { ClusterService } from '../clusters/cluster-service.js';
+import { requirePermission } from '../permissions/permissions.js';
+import type { OperationService } from './operation-service.js';
+import {
+  ConfigureBodySchema,
+  EmptyBodySchema,
+  HorizontalScaleBodySchema,
+  OpsAcceptedSchema,
+  OpsClusterParamsSchema,
+  OpsListQuerySchema,
+  OpsNamespaceQuerySchema,
+  OpsParamsSchema,
+  OpsRequestListSchema,
+  OpsRequestSummarySchema,
+  RestartBodySchema,
+  SwitchoverBodySchema,
+  VerticalScaleBodySchema,
+  VolumeExpandBodySchema,
+} from './schemas.js';
+
+const tags = ['Cluster Operations'];
+const BASE = '/api/clusters/:clusterName/ops';
+
+/**
+ * multi_cluster_mode, as for the other cluster routes: while it is off, a cluster's operations outside the cluster
+ * namespace are not found (404) after validation, before the permission check and any Kubernetes call.
+ */
+function onlyClusterNamespaceUnlessMultiCluster(clusters: ClusterService) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const asked = (request.query as { namespace?: unknown } | undefined)?.namespace;
+    const name = (request.params as { clusterName?: unknown } | undefined)?.clusterName;
+    if (typeof asked === 'string' && typeof name === 'string') await clusters.assertNamespaceInScope(asked, name);
+  };
+}
+
+export function operationRoutes(
+  app: FastifyInstance,
+  context: AdminContext,
+  operations: OperationService,
+  clusters: ClusterService,
+  clusterNamespace: string,
+): void {
+  void app.register(function operationScope(scope, _options, done) {
+    scope.addHook('preHandler', onlyClusterNamespaceUnlessMultiCluster(clusters));
+    operationScopeRoutes(scope, context, operations, clusterNamespace);
+    done();
+  });
+}
+
+function operationScopeRoutes(
+  app: FastifyInstance,
+  _context: AdminContext,
+  operations: OperationService,
+  clusterNamespace: string,
+): void {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  // Permissions are checked before validation (403 before 400), so the query is still raw here.
+  const namespaceOf = (request: FastifyRequest) => {
+    const given = (request.query as { namespace?: unknown }).namespace;
+    return typeof given === 'string' && given !== '' ? given : clusterNamespace;
+  };
+
+  routes.get(
+    BASE,
+    {
+      preValidation: requirePermission('clusters', 'list', namespaceOf),
+      config: { errorResponses: [404] },
+      schema: {
+        operationId: 'listOpsRequests',
+        tags,
+        summary: 'List all OpsRequests for a cluster',
+        description:
+          "The cluster's operations requests, newest first, a page at a time (`limit`, `offset`); `total` counts them all.",
+        params: OpsClusterParamsSchema,
+        querystring: OpsListQuerySchema,
+        response: { 200: OpsRequestListSchema },
+      },
+    },
+    async (request) =>
+      operations.list(namespaceOf(request), request.params.clusterName, {
+        limit: request.query.limit,
+        offset: request.query.offset,
+      }),
+  );
+
+  routes.get(
+    `${BASE}/:opsName`,
+    {
+      preValidation: requirePermission('clusters', 'get', namespaceOf),
+      config: { errorResponses: [404] },
+      schema: {
+        operationId: 'getOpsRequest',
+        tags,
+        summary: 'Get a specific OpsRequest',
+        description: 'One operations request of the cluster: type, phase, progress and timestamps.',
+        params: OpsParamsSchema,
+        querystring: OpsNamespaceQuerySchema,
+        response: { 200: OpsRequestSummarySchema },
+      },
+    },
+    async (request) => operations.get(namespaceOf(request), request.params.clusterName, request.params.opsName),
+  );
+
+  routes.delete(
+    `${BASE}/:opsName`,
+    {
+      preValidation: requirePermission('clusters', 'delete', namespaceOf),
+      config: { errorResponses: [404] },
+      schema: {
+        operationId: 'deleteOpsRequest',
+        tags,
+        summary: 'Delete an OpsRequest',
+        description:
+          'Deletes the operations request whatever its phase, as the real API does; it does not undo what the ' +
+          'operation did. To stop a running scaling, cancel it first (`POST …/ops/{opsName}/cancel`).',
+        params: OpsParamsSchema,
+        querystring: OpsNamespaceQuerySchema,
+        response: { 204: z.null().describe('Deleted; no body') },
+      },
+    },
+    async (request, reply) => {
+      await operations.remove(namespaceOf(request), request.params.clusterName, request.params.opsName);
+      return reply.code(204).send(null);
+    },
+  );
+
+  const mutation = {
+    preValidation: requirePermission('clusters', 'update', namespaceOf),
+    config: { errorResponses: [404, 409, 422] },
+  };
+
+  routes.post(
+    `${BASE}/:opsName/cancel`,
+    {
+      ...mutation,
+      schema: {
+        operationId: 'cancelOpsRequest',
+        tags,
+        summary: 'Cancel a running scaling (not in the real product)',
+        description:
+          'Sets `spec.cancel` on a Creating or Running HorizontalScaling or VerticalScaling OpsRequest; KubeBlocks ' +
+          'rolls the change back and ends it Cancelled. Any other type or phase is a 409.',
+        params: OpsParamsSchema,
+        querystring: OpsNamespaceQuerySchema,
+        response: { 202: OpsAcceptedSchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(202)
+        .send(await operations.cancel(namespaceOf(request), request.params.clusterName, request.params.opsName)),
+  );
+
+  routes.post(
+    `${BASE}/restart`,
+    {
+      ...mutation,
+      schema: {
+        operationId: 'restartCluster',
+        tags,
+        summary: 'Restart cluster component pods one-by-one with a rolling restart',
+        description:
+          'A Restart OpsRequest for one component (`falkordb` by default). Needs the cluster Running or Failed.',
+        params: OpsClusterParamsSchema,
+        querystring: OpsNamespaceQuerySchema,
+        body: RestartBodySchema,
+        response: { 202: OpsAcceptedSchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(202)
+        .send(await operations.restart(namespaceOf(request), request.params.clusterName, request.body ?? {})),
+  );
+
+  for (const type of ['Start', 'Stop'] as const) {
+    routes.post(
+      `${BASE}/${type.toLowerCase()}`,
+      {
+        ...mutation,
+        schema: {
+          operationId: `${type.toLowerCase()}Cluster`,
+          tags,
+          summary: type === 'Start' ? 'Start a previously stopped cluster' : 'Gracefully stop all pods in the cluster',
+          description:
+            type === 'Start'
+              ? 'A Start OpsRequest; the cluster must be Stopped (409 otherwise).'
+              : 'A Stop OpsRequest; the cluster must be Running or Failed (409 otherwise). Volumes are kept.',
+          params: OpsClusterParamsSchema,
+          querystring: OpsNamespaceQuerySchema,
+          body: EmptyBodySchema,
+          response: { 202: OpsAcceptedSchema },
+        },
+      },
+      async (request, reply) =>
+        reply.code(202).send(await operations.startOrStop(namespaceOf(request), request.params.clusterName, type)),
+    );
+  }
+
+  routes.post(
+    `${BASE}/configure`,
+    {
+      ...mutation,
+      schema: {
+        operationId: 'configureCluster',
+        tags,
+        summary: 'Update runtime configuration parameters (Reconfiguring)',
+        description:
+          'Known FalkorDB parameters only, each with a valid value (400 otherwise); `null` clears one. The answer ' +
+          'says which of them take effect only after a restart.',
+        params: OpsClusterParamsSchema,
+        querystring: OpsNamespaceQuerySchema,
+        body: ConfigureBodySchema,
+        response: { 202: OpsAcceptedSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(await operations.configure(namespaceOf(request), request.params.clusterName, request.body)),
+  );
+
+  routes.post(
+    `${BASE}/switchover`,
+    {
+      ...mutation,
+      schema: {
+        operationId: 'switchoverCluster',
+        tags,
+        summary: 'Promote a replica to primary (Switchover)',
+        description:
+          'A Switchover OpsRequest: `instanceName` is the primary to demote, `candidateName` the replica to promote ' +
+          '(any when absent). The component needs at least 2 replicas (422).',
+        params: OpsClusterParamsSchema,
+        querystring: OpsNamespaceQuerySchema,
+        body: SwitchoverBodySchema,
+        response: { 202: OpsAcceptedSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send(await operations.switchover(namespaceOf(request), request.params.clusterName, request.body)),
+  );
+
+  routes.post(
+    `${BASE}/horizontal-scale`,
+    {
+      ...mutation,
+      schema: {
+        operationId: 'horizontalScaleCluster',
+        tags,
+        summary: 'Set the desired total replicas and/or shard count (HorizontalScaling)',
+        description:
+          'Totals, turned into the installed KubeBlocks form (scaleOut/scaleIn deltas on 1.x, replicas on 0.9, ' +
+          'shards as a count). Shards at least 3; sentinels odd and at least 3; replication and shard components ' +
+          'at least 2; replicas and shards change in separate requests; a stopped cluster cannot be scaled (409).',
+        params: OpsClusterParamsSchema,
+        querystring: OpsNamespaceQuerySchema,
+        body: HorizontalScaleBodySchema,
+        response: { 202: OpsAcceptedSchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(202)
+        .send(await operations.horizontalScale(namespaceOf(request), request.params.clusterName, request.body)),
+  );
+
+  routes.post(
+    `${BASE}/vertical-scale`,
+    {
+      ...mutation,
+      schema: {
+        operationId: 'verticalScaleCluster',
+        tags,
+        summary: 'Adjust CPU and memory requests/limits (VerticalScaling)',
+        description: 'Kubernetes quantities (400 otherwise); a request above its limit is a 422.',
+        params: OpsClusterParamsSchema,
+        querystring: OpsNamespaceQuerySchema,
+        body: VerticalScaleBodySchema,
+        response: { 202: OpsAcceptedSchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(202)
+        .send(await operations.verticalScale(namespaceOf(request), request.params.clusterName, request.body)),
+  );
+
+  routes.post(
+    `${BASE}/volume-expand`,
+    {
+      ...mutation,
+      schema: {
+        operationId: 'volumeExpandCluster',
+        tags,
+        summary: 'Expand PVC storage size (VolumeExpansion)',
+        description:
+          'Irreversible: the new size must be larger than the current one (422). The StorageClass must allow ' +
+          'expansion: refused with 422 when the classes can be read (multi-cluster mode), otherwise left to KubeBlocks.',
+        params: OpsClusterParamsSchema,
+        querystring: OpsNamespaceQuerySchema,
+        body: VolumeExpandBodySchema,
+        response: { 202: OpsAcceptedSchema },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(202)
+        .send(await operations.volumeExpand(namespaceOf(request), request.params.clusterName, request.body)),
+  );
+}
