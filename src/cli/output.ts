@@ -57,7 +57,7 @@ export function printYaml(value: unknown): void {
 
 // Plain scalars YAML 1.2 would read back as something else (a number, a boolean, null) or that its syntax claims.
 // eslint-disable-next-line no-control-regex -- control characters are exactly what must be quoted
-const NEEDS_QUOTES = /^(?:[-?:,[\]{}#&*!|>'"%@`~]|\s|$)|[:#]\s|\s$|:$|[\n\t\r\u0000-\u001f\u007f]/;
+const NEEDS_QUOTES = /^(?:[-?:,[\]{}#&*!|>'"%@`~]|\s|$)|[:#]\s|\s#|\s$|:$|[\n\t\r\u0000-\u001f\u007f]/;
 const LOOKS_TYPED =
   /^(?:true|false|yes|no|on|off|y|n|null|~|[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|0x[\da-f]+|0o[0-7]+|[-+]?\.inf|\.nan)$/i;
 

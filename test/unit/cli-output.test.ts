@@ -40,6 +40,8 @@ describe('the YAML emitter', () => {
       '"h"',
       "'i'",
       'j:',
+      '( #',
+      'a #b',
     ];
     const text = toYaml(Object.fromEntries(tricky.map((s, i) => [`k${i}`, s])));
     expect(parse(text)).toEqual(Object.fromEntries(tricky.map((s, i) => [`k${i}`, s])));
