@@ -64,6 +64,8 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
     body: (signal: AbortSignal, write: (text: string) => void) => Promise<void>,
   ): FastifyReply {
     const release = observability.acquireStream(request.sessionUser!.id);
+    // A stream's socket is not reused: it would otherwise outlive the stream as an idle keep-alive connection.
+    void reply.header('connection', 'close');
     const stream = openEventStream(request, reply, heartbeatMs);
     const upstream = new AbortController();
     const stop = () => upstream.abort();

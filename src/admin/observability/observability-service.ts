@@ -1,8 +1,8 @@
 // Pod logs and resource metrics of a deployment: checks the pod belongs to the cluster, reads or follows its log
 // within bounds, and turns the metrics API's usage into the real product's ClusterMetrics and metric families.
 // Event streams are limited per user and in time. Without Kubernetes (the embedded FalkorDB) there are no pods: 422.
-import type { PodTelemetryPort } from '../../platform/kubernetes/kube-pod-telemetry.js';
-import { HttpError, NotFoundError, UnprocessableError } from '../../shared/http-errors.js';
+import type { PodSummary, PodTelemetryPort } from '../../platform/kubernetes/kube-pod-telemetry.js';
+import { BadRequestError, HttpError, NotFoundError, UnprocessableError } from '../../shared/http-errors.js';
 import type { ClusterService } from '../clusters/cluster-service.js';
 import { clusterUsage, logLines, podMetricFamilies, type ClusterUsage, type MetricFamily } from './telemetry-math.js';
 
@@ -64,9 +64,22 @@ export function createObservabilityService(deps: ObservabilityDeps) {
     return { telemetry, pods, pod: found };
   }
 
-  function logOptions(request: LogRequest) {
+  /**
+   * The container asked for (400 when the pod has none of that name); otherwise the pod's default container
+   * (annotation), else its first: the API server itself refuses a log request without one on a multi-container pod.
+   */
+  function logOptions(pod: PodSummary, request: LogRequest) {
+    const names = pod.containers.map((container) => container.name);
+    if (request.container !== undefined && !names.includes(request.container))
+      throw new BadRequestError(
+        `Container ${request.container} not found in pod ${pod.name}; its containers: ${names.join(', ')}`,
+      );
+    const container =
+      request.container ??
+      (pod.defaultContainer && names.includes(pod.defaultContainer) ? pod.defaultContainer : names[0]);
     return {
       ...request,
+      container,
       tailLines: Math.min(request.tailLines ?? DEFAULT_TAIL_LINES, MAX_TAIL_LINES),
       limitBytes: MAX_LOG_BYTES,
     };
@@ -76,8 +89,8 @@ export function createObservabilityService(deps: ObservabilityDeps) {
     limits,
 
     async logs(namespace: string, cluster: string, pod: string, request: LogRequest) {
-      const { telemetry } = await podOf(namespace, cluster, pod);
-      const options = logOptions(request);
+      const { telemetry, pod: found } = await podOf(namespace, cluster, pod);
+      const options = logOptions(found, request);
       const lines = logLines(await telemetry.readLog(namespace, pod, options));
       // tailLines counts lines; a line cut by the byte limit is still a line.
       return { podName: pod, logs: lines.slice(-options.tailLines) };
@@ -85,8 +98,8 @@ export function createObservabilityService(deps: ObservabilityDeps) {
 
     /** Checks everything a log stream needs before its 200 is sent; `follow` then runs it. */
     async prepareLogStream(namespace: string, cluster: string, pod: string, request: LogRequest) {
-      const { telemetry } = await podOf(namespace, cluster, pod);
-      const options = logOptions(request);
+      const { telemetry, pod: found } = await podOf(namespace, cluster, pod);
+      const options = logOptions(found, request);
       return {
         follow: (onText: (text: string) => void, signal: AbortSignal) =>
           telemetry.followLog(namespace, pod, options, onText, signal),

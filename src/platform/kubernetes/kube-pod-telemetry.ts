@@ -12,6 +12,8 @@ export const METRICS_API = 'metrics.k8s.io/v1beta1';
 
 export interface PodSummary {
   name: string;
+  /** The `kubectl.kubernetes.io/default-container` annotation, when the pod names one. */
+  defaultContainer?: string;
   containers: { name: string; cpuLimit?: string; memoryLimit?: string; cpuRequest?: string; memoryRequest?: string }[];
 }
 
@@ -66,6 +68,7 @@ export interface PodTelemetryPort {
 function summaryOf(pod: V1Pod): PodSummary {
   return {
     name: pod.metadata?.name ?? '',
+    defaultContainer: pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'],
     containers: (pod.spec?.containers ?? []).map((c) => ({
       name: c.name,
       cpuLimit: c.resources?.limits?.cpu,
