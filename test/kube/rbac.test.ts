@@ -311,6 +311,27 @@ describe('the server end to end on a real API server: its audited requests again
     // issue 19: in multi-cluster mode the system routes list cluster-scoped objects through the cluster-reads role.
     for (const url of ['namespaces', 'storage-classes', 'falkordb-versions', 'cluster-resources'])
       await succeeds('viewer', { method: 'GET', url: `/api/system/${url}` });
+    // issue 20: pod logs and metrics. No kubelet runs here, so an unscheduled pod's log is refused (422) and there is
+    // no metrics-server (503 naming the metrics API): both after the chart's RBAC let the request through.
+    await t.real!.api.admin.makeApiClient(CoreV1Api).createNamespacedPod({
+      namespace: NS,
+      body: {
+        metadata: { name: 'solo-falkordb-0', labels: { 'app.kubernetes.io/instance': 'solo' } },
+        spec: { containers: [{ name: 'falkordb', image: 'falkordb/falkordb' }] },
+      },
+    });
+    const logs = await t
+      .as('viewer')
+      .inject({ method: 'GET', url: `/api/clusters/solo/pods/solo-falkordb-0/logs?namespace=${NS}` });
+    expect(logs.statusCode, logs.body).toBe(422);
+    const metrics = await t.as('viewer').inject({ method: 'GET', url: `/api/clusters/solo/metrics?namespace=${NS}` });
+    expect(metrics.statusCode, metrics.body).toBe(503);
+    expect(metrics.json()).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      message:
+        'The Kubernetes metrics API (metrics.k8s.io/v1beta1) is not served by this cluster; install metrics-server to see CPU and memory usage',
+    });
     audit = (await t.real!.api.audit()).filter((record) => record.user === t.real!.serverUser);
   });
 
@@ -340,6 +361,9 @@ describe('the server end to end on a real API server: its audited requests again
         'get operations.kubeblocks.io/opsrequests',
         'get configmaps',
         'get secrets',
+        'get pods/log',
+        'list pods',
+        'list metrics.k8s.io/pods',
         'list operations.kubeblocks.io/opsrequests',
         'update configmaps',
         'update secrets',
