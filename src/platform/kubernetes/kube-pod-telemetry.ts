@@ -130,7 +130,8 @@ export function createKubePodTelemetry(kubeConfig: KubeConfig, onError?: (kind: 
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<IncomingMessage>((resolve, reject) => {
       const req = send(url, { ...requestOptions, signal }, (res) => {
-        if (res.statusCode === 200) return resolve(res);
+        // 204: an empty log (a pod no node runs yet).
+        if (res.statusCode === 200 || res.statusCode === 204) return resolve(res);
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
