@@ -164,6 +164,48 @@ describe('pod logs and metrics over the Kubernetes API', () => {
       }
     });
 
+    it('translates Kubernetes refusals once: a denied log is a 500 naming what to grant, a 400 a 422 with its reason', async () => {
+      const kube = t.kube!;
+      kube.failRequests({ pathIncludes: '/log' }, 403, 'Forbidden', 'pods "x" is forbidden');
+      try {
+        const denied = await get(`/api/clusters/solo/pods/${POD}/logs?namespace=${NS}`);
+        expect(denied.statusCode).toBe(500);
+        expect(denied.json()).toEqual({
+          statusCode: 500,
+          error: 'Internal Server Error',
+          message: "The server's service account may not get pods/log; grant it in the chart's Role",
+        });
+        validate('/api/clusters/{name}/pods/{podName}/logs', 500, denied.json());
+        kube.clearFaults();
+        kube.failRequests(
+          { pathIncludes: '/log' },
+          400,
+          'BadRequest',
+          'previous terminated container "falkordb" in pod "solo-falkordb-0" not found',
+        );
+        const previous = await get(`/api/clusters/solo/pods/${POD}/logs?namespace=${NS}&previous=true`);
+        expect(previous.statusCode).toBe(422);
+        expect(previous.json<{ message: string }>().message).toBe(
+          'previous terminated container "falkordb" in pod "solo-falkordb-0" not found',
+        );
+      } finally {
+        kube.clearFaults();
+      }
+    });
+
+    it('keeps to the cluster namespace while multi_cluster_mode is off (404 before any Kubernetes call)', async () => {
+      const before = t.kube!.requests.length;
+      for (const url of [
+        `/api/clusters/elsewhere/pods/elsewhere-falkordb-0/logs?namespace=team-b`,
+        `/api/clusters/elsewhere/metrics?namespace=team-b`,
+      ]) {
+        const res = await get(url, sessions.admin);
+        expect(res.statusCode, url).toBe(404);
+        expect(res.json<{ message: string }>().message).toBe('Cluster elsewhere not found in namespace team-b');
+      }
+      expect(t.kube!.requests.slice(before).filter((r) => r.path.includes('team-b'))).toEqual([]);
+    });
+
     it('needs clusters:read in the namespace (401 without a session)', async () => {
       const res = await t.app.inject({ method: 'GET', url: `/api/clusters/solo/pods/${POD}/logs` });
       expect(res.statusCode).toBe(401);
