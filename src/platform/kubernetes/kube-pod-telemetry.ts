@@ -107,7 +107,7 @@ export function createKubePodTelemetry(kubeConfig: KubeConfig, onError?: (kind: 
     const translated =
       error instanceof LogHttpError ? logErrorOf(error) : translateKubeError(error, { verb, resource, namespace });
     const code = (error as { code?: unknown }).code;
-    onError?.(typeof code === 'number' ? String(code) : translated.kind);
+    onError?.(typeof code === 'number' ? String(code) : 'unreachable');
     throw translated;
   };
 
