@@ -116,6 +116,8 @@ export const EnvSchema = z.object({
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   KUBERNETES_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   KUBERNETES_OUTAGE_READY_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
+  OBSERVABILITY_STREAM_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1800),
+  OBSERVABILITY_STREAMS_PER_USER: z.coerce.number().int().min(1).max(100).default(4),
   SESSION_TTL: duration.default(8 * 3600),
   ADMIN_EMAIL: EmailSchema.optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters long').optional(),
@@ -235,6 +237,8 @@ export interface Config {
   kubernetesTimeoutMs: number;
   /** How long after the Kubernetes API last answered a replica stays ready (degraded) while it does not. */
   kubernetesOutageReadyMs: number;
+  /** Pod log and metrics event streams: longest life of one, and how many one user may hold open at once. */
+  observabilityStreams: { maxSeconds: number; perUser: number };
   /** Seconds an admin session lasts. */
   sessionTtlSeconds: number;
   /** Seeds the first admin when the user store is empty. */
@@ -358,6 +362,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     kubernetesTimeoutMs: e.KUBERNETES_TIMEOUT_MS,
     kubernetesOutageReadyMs: e.KUBERNETES_OUTAGE_READY_MS,
+    observabilityStreams: { maxSeconds: e.OBSERVABILITY_STREAM_MAX_SECONDS, perUser: e.OBSERVABILITY_STREAMS_PER_USER },
     sessionTtlSeconds: e.SESSION_TTL,
     initialAdmin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
     namespace: e.POD_NAMESPACE ?? 'graphdb-system',

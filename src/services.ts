@@ -23,6 +23,7 @@ import {
 } from './platform/kubernetes/kube-config.js';
 import { createKubeAdminStores } from './platform/kubernetes/kube-stores.js';
 import { createKubeClusterInfo } from './platform/kubernetes/kube-cluster-info.js';
+import { createKubePodTelemetry } from './platform/kubernetes/kube-pod-telemetry.js';
 import { createKubeBlocksClusters, detectKubeBlocks } from './platform/kubernetes/kubeblocks.js';
 import { graphModuleVersion } from './platform/falkordb/server-commands.js';
 import { createMetricsExporter } from './platform/metrics/metrics-exporter.js';
@@ -170,6 +171,7 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
         firstAdmin: { ...config.initialAdmin },
         clusters: createKubeBlocksClusters(kubeConfig, logger, kubeBlocks, countKubeError),
         clusterInfo: createKubeClusterInfo(kubeConfig, countKubeError),
+        podTelemetry: createKubePodTelemetry(kubeConfig, countKubeError),
       };
     } else {
       // Without Kubernetes, settings, Secrets and users are files in DATA_DIR, and a first admin password may be generated.

@@ -54,6 +54,9 @@ import { createLicensingService } from './licensing/licensing-service.js';
 import { searchRoutes } from './search/search-routes.js';
 import { createSearchService } from './search/search-service.js';
 import { systemRoutes } from './system/system-routes.js';
+import type { PodTelemetryPort } from '../platform/kubernetes/kube-pod-telemetry.js';
+import { createObservabilityService } from './observability/observability-service.js';
+import { observabilityRoutes } from './observability/observability-routes.js';
 import { createSystemService } from './system/system-service.js';
 
 /** What the admin API needs from the outside world (built by services.ts, or by a test). */
@@ -88,6 +91,10 @@ export interface AdminDeps {
   auditStore?: AuditStore;
   /** How often entries past their retention are purged (besides at start); an hour by default. */
   auditPurgeIntervalMs?: number;
+  /** Pod logs and metrics from Kubernetes; absent without Kubernetes (issue 20). */
+  podTelemetry?: PodTelemetryPort;
+  /** Heartbeat period of the pod log and metrics event streams (tests shorten it). */
+  streamHeartbeatMs?: number;
 }
 
 const AUDIT_PURGE_INTERVAL_MS = 3_600_000;
@@ -218,6 +225,16 @@ export function createAdminServices(deps: AdminDeps) {
     search: createSearchService({ users, clusters, rbac: context.rbac, namespace: config.namespace, clusterNamespace }),
     licensing: createLicensingService({ users, clusters }),
     diagnostics,
+    observability: createObservabilityService({
+      telemetry: deps.podTelemetry,
+      clusters,
+      limits: {
+        maxStreamSeconds: config.observabilityStreams.maxSeconds,
+        streamsPerUser: config.observabilityStreams.perUser,
+      },
+      now,
+    }),
+    streamHeartbeatMs: deps.streamHeartbeatMs,
     supportPackages: createSupportPackages({
       diagnostics,
       auditTail: async (limit) => (await audit.list({ limit, offset: 0 })).entries,
@@ -298,6 +315,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     searchRoutes(guarded, services.search);
     licensingRoutes(guarded, context, services.licensing);
     diagnosticsRoutes(guarded, context, services.diagnostics, services.supportPackages, services.now);
+    observabilityRoutes(guarded, { ...services, heartbeatMs: services.streamHeartbeatMs });
     auditRoutes(guarded, {
       context,
       audit: services.audit,

@@ -154,6 +154,10 @@ describe('the Helm chart', () => {
         resources: ['opsrequests'],
         verbs: ['get', 'list', 'create', 'patch', 'delete'],
       },
+      // issue 20: pod logs and metrics.
+      { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
+      { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
+      { apiGroups: ['metrics.k8s.io'], resources: ['pods'], verbs: ['list'] },
     ]);
     // issue 19: the system routes' cluster-scoped reads, list only, and only with multiClusterRbac.
     const clusterReads = find(manifests, 'ClusterRole', 'graphdb-admin-server-cluster-reads') as unknown as {

@@ -188,7 +188,14 @@ describe("the chart's namespaced RBAC (default values) on a real API server", ()
       'delete the RBAC ConfigMap',
       ({ core }) => core.deleteNamespacedConfigMap({ name: 'graphdb-rbac', namespace: NS }),
     ],
-    ['list pods', ({ core }) => core.listNamespacedPod({ namespace: NS })],
+    // issue 20: pods are listed (and their logs read) in the cluster namespace only; never read one by one or changed.
+    ['list pods in another namespace', ({ core }) => core.listNamespacedPod({ namespace: 'team-b' })],
+    ['get a pod', ({ core }) => core.readNamespacedPod({ name: 'solo-falkordb-0', namespace: NS })],
+    ['delete a pod', ({ core }) => core.deleteNamespacedPod({ name: 'solo-falkordb-0', namespace: NS })],
+    [
+      'read the log of a pod in another namespace',
+      ({ core }) => core.readNamespacedPodLog({ name: 'other-falkordb-0', namespace: 'team-b' }),
+    ],
     ['create a namespace', ({ core }) => core.createNamespace({ body: { metadata: { name: 'sneaky' } } })],
     [
       'create a Cluster',
@@ -311,6 +318,28 @@ describe('the server end to end on a real API server: its audited requests again
     // issue 19: in multi-cluster mode the system routes list cluster-scoped objects through the cluster-reads role.
     for (const url of ['namespaces', 'storage-classes', 'falkordb-versions', 'cluster-resources'])
       await succeeds('viewer', { method: 'GET', url: `/api/system/${url}` });
+    // issue 20: pod logs and metrics. No kubelet runs here: an unscheduled pod's log is empty (the API server answers
+    // 204), and there is no metrics-server (503 naming the metrics API): both after the chart's RBAC let them through.
+    await t.real!.api.admin.makeApiClient(CoreV1Api).createNamespacedPod({
+      namespace: NS,
+      body: {
+        metadata: { name: 'solo-falkordb-0', labels: { 'app.kubernetes.io/instance': 'solo' } },
+        spec: { containers: [{ name: 'falkordb', image: 'falkordb/falkordb' }] },
+      },
+    });
+    const logs = await t
+      .as('viewer')
+      .inject({ method: 'GET', url: `/api/clusters/solo/pods/solo-falkordb-0/logs?namespace=${NS}` });
+    expect(logs.statusCode, logs.body).toBe(200);
+    expect(logs.json()).toEqual({ podName: 'solo-falkordb-0', logs: [] });
+    const metrics = await t.as('viewer').inject({ method: 'GET', url: `/api/clusters/solo/metrics?namespace=${NS}` });
+    expect(metrics.statusCode, metrics.body).toBe(503);
+    expect(metrics.json()).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      message:
+        'The Kubernetes metrics API (metrics.k8s.io/v1beta1) is not served by this cluster; install metrics-server to see CPU and memory usage',
+    });
     audit = (await t.real!.api.audit()).filter((record) => record.user === t.real!.serverUser);
   });
 
@@ -340,6 +369,9 @@ describe('the server end to end on a real API server: its audited requests again
         'get operations.kubeblocks.io/opsrequests',
         'get configmaps',
         'get secrets',
+        'get pods/log',
+        'list pods',
+        'list metrics.k8s.io/pods',
         'list operations.kubeblocks.io/opsrequests',
         'update configmaps',
         'update secrets',

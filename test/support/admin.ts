@@ -15,6 +15,7 @@ import { createFileAdminStores } from '../../src/platform/stores/file-stores.js'
 import type { ClusterPort } from '../../src/platform/clusters/cluster-port.js';
 import { createKubeBlocksClusters, detectKubeBlocks } from '../../src/platform/kubernetes/kubeblocks.js';
 import { createKubeClusterInfo } from '../../src/platform/kubernetes/kube-cluster-info.js';
+import { createKubePodTelemetry } from '../../src/platform/kubernetes/kube-pod-telemetry.js';
 import { ApiException, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import type { AdminStores } from '../../src/platform/stores/ports.js';
@@ -264,6 +265,8 @@ export interface AdminTestAppOptions {
   chartValues?: Record<string, string>;
   /** kube-apiserver only: the test provokes RBAC denials of the server on purpose (otherwise close() fails on one). */
   expectRbacDenials?: boolean;
+  /** Heartbeat period of the pod log and metrics event streams. */
+  streamHeartbeatMs?: number;
   /** Interposes on the server's stores, e.g. to change an object between the server's read and its write. */
   wrapStores?: (stores: AdminStores) => AdminStores;
 }
@@ -310,6 +313,12 @@ async function startWith(
       now: options.now,
       clusters,
       clusterInfo,
+      podTelemetry: kubeconfigPath
+        ? createKubePodTelemetry(loadKubeConfig({ kind: 'kubeconfig', path: kubeconfigPath }), (kind) =>
+            kubeErrors.push(kind),
+          )
+        : undefined,
+      streamHeartbeatMs: options.streamHeartbeatMs,
     },
   });
   return {

@@ -49,6 +49,19 @@ export interface KubeApiDouble {
   failRequests(match: { method?: string; pathIncludes: string }, code: number, reason: string, message: string): void;
   /** Every request whose method and path match is held this long before it is handled (a slow API server). */
   delayRequests(match: { method?: string; pathIncludes: string }, ms: number): void;
+  /**
+   * Sets a pod's log (of `container`, or of its only container): what `GET …/pods/{pod}/log` answers (text/plain),
+   * and what a follow (`follow=true`) sends before it waits for appendPodLog.
+   */
+  setPodLog(namespace: string, pod: string, lines: string[], container?: string): void;
+  /** Appends lines to a pod's log and writes them at once to every open follow of it (a chunked response). */
+  appendPodLog(namespace: string, pod: string, lines: string[], container?: string): void;
+  /** Ends every open follow of the pod's log (the container exited). */
+  endPodLog(namespace: string, pod: string): void;
+  /** How many follows of pod logs are still open (a client that leaves must close its request). */
+  openLogFollows(): number;
+  /** Serves the metrics API (metrics.k8s.io, as metrics-server adds it); off by default, like a bare API server. */
+  setMetricsApi(served: boolean): void;
   /** Undoes failRequests and delayRequests. */
   clearFaults(): void;
   /** false: stops listening and drops every connection (connection refused, as a server that is down); true: listens again on the same port. */
@@ -133,6 +146,19 @@ function parsePath(pathname: string): { resource: string; namespace?: string; na
   return undefined;
 }
 
+const LOG_PATH = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/log$/;
+
+interface LogFollower {
+  key: string;
+  res: ServerResponse;
+  timestamps: boolean;
+}
+
+/** A pod log line as the kubelet writes it with `timestamps=true`. */
+function logLineText(line: { at: string; text: string }, timestamps: boolean): string {
+  return `${timestamps ? `${line.at} ` : ''}${line.text}\n`;
+}
+
 /** What discovery reports when no `crds` are given (KubeBlocks 1.x). */
 const DEFAULT_CUSTOM_RESOURCES = ['apps.kubeblocks.io/v1/clusters', 'operations.kubeblocks.io/v1alpha1/opsrequests'];
 
@@ -145,6 +171,9 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
   const failures: { method?: string; pathIncludes: string; code: number; reason: string; message: string }[] = [];
   const delays: { method?: string; pathIncludes: string; ms: number }[] = [];
   const watchers = new Set<{ resource: string; namespace?: string; selector: string | null; res: ServerResponse }>();
+  const podLogs = new Map<string, { at: string; text: string }[]>();
+  const followers = new Set<LogFollower>();
+  let metricsServed = false;
   let revision = 1000;
   let uid = 0;
   const keyOf = (resource: string, namespace: string, name: string) => `${resource}|${namespace}|${name}`;
@@ -180,6 +209,53 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
     return copy;
   }
 
+  /** The pod log endpoint as the API server proxies it from the kubelet: text/plain, chunked and open with follow. */
+  function servePodLog(req: IncomingMessage, res: ServerResponse, url: URL, namespace: string, name: string): void {
+    const pod = objects.get(keyOf('pods', namespace, name));
+    if (!pod) return sendStatus(res, 404, 'NotFound', `pods "${name}" not found`);
+    const containers = ((pod.spec as { containers?: { name: string }[] } | undefined)?.containers ?? []).map(
+      (c) => c.name,
+    );
+    const asked = url.searchParams.get('container');
+    if (!asked && containers.length > 1)
+      return sendStatus(
+        res,
+        400,
+        'BadRequest',
+        `a container name must be specified for pod ${name}, choose one of: [${containers.join(' ')}]`,
+      );
+    const container = asked ?? containers[0] ?? '';
+    if (asked && !containers.includes(asked))
+      return sendStatus(res, 400, 'BadRequest', `container ${asked} is not valid for pod ${name}`);
+    const key = `${namespace}|${name}|${container}`;
+    const all = podLogs.get(key) ?? [];
+    const tail = Number(url.searchParams.get('tailLines') ?? 'NaN');
+    const since = Number(url.searchParams.get('sinceSeconds') ?? 'NaN');
+    let lines = Number.isInteger(tail) && tail >= 0 ? all.slice(Math.max(0, all.length - tail)) : all;
+    if (Number.isInteger(since)) lines = lines.filter((line) => Date.parse(line.at) >= Date.now() - since * 1000);
+    const timestamps = url.searchParams.get('timestamps') === 'true';
+    let text = lines.map((line) => logLineText(line, timestamps)).join('');
+    const limit = Number(url.searchParams.get('limitBytes') ?? 'NaN');
+    if (Number.isInteger(limit) && limit > 0) text = Buffer.from(text).subarray(0, limit).toString('utf8');
+    if (url.searchParams.get('follow') !== 'true') {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(text);
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' });
+    if (text) res.write(text);
+    const follower = { key, res, timestamps };
+    followers.add(follower);
+    req.on('close', () => followers.delete(follower));
+    res.on('close', () => followers.delete(follower));
+  }
+
+  function logKey(namespace: string, pod: string, container?: string): string {
+    const object = objects.get(keyOf('pods', namespace, pod));
+    const first = (object?.spec as { containers?: { name: string }[] } | undefined)?.containers?.[0]?.name;
+    return `${namespace}|${pod}|${container ?? first ?? ''}`;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'https://double');
     const method = req.method ?? 'GET';
@@ -192,6 +268,11 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
     if (failure) return sendStatus(res, failure.code, failure.reason, failure.message);
     if (method === 'GET' && url.pathname === '/version')
       return sendJson(res, 200, { major: '1', minor: '31', gitVersion: 'v1.31.0', platform: 'linux/amd64' });
+
+    const log = LOG_PATH.exec(url.pathname);
+    if (method === 'GET' && log) return servePodLog(req, res, url, log[1]!, log[2]!);
+    if (url.pathname.startsWith('/apis/metrics.k8s.io/') && !metricsServed)
+      return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
 
     const discovery = /^\/apis\/([^/]+)\/([^/]+)$/.exec(url.pathname);
     if (method === 'GET' && discovery) {
@@ -224,7 +305,12 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
         `the server could not find the requested resource (${method} ${url.pathname})`,
       );
     const { resource, namespace, name } = target;
-    if (resource.includes('/') && options.crds && !options.crds.includes(resource))
+    if (
+      resource.includes('/') &&
+      !resource.startsWith('metrics.k8s.io/') &&
+      options.crds &&
+      !options.crds.includes(resource)
+    )
       return sendStatus(res, 404, 'NotFound', 'the server could not find the requested resource');
     const described = `${resource.split('/').pop()} "${name ?? ''}"`;
 
@@ -373,6 +459,33 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
       objects.delete(keyOf(resource, namespace, name));
       if (current) notify('DELETED', resource, current);
     },
+    setPodLog: (namespace, pod, lines, container) => {
+      const at = new Date().toISOString();
+      podLogs.set(
+        logKey(namespace, pod, container),
+        lines.map((text) => ({ at, text })),
+      );
+    },
+    appendPodLog: (namespace, pod, lines, container) => {
+      const key = logKey(namespace, pod, container);
+      const at = new Date().toISOString();
+      const added = lines.map((text) => ({ at, text }));
+      podLogs.set(key, [...(podLogs.get(key) ?? []), ...added]);
+      for (const follower of followers)
+        if (follower.key === key)
+          follower.res.write(added.map((line) => logLineText(line, follower.timestamps)).join(''));
+    },
+    endPodLog: (namespace, pod) => {
+      for (const follower of followers)
+        if (follower.key.startsWith(`${namespace}|${pod}|`)) {
+          followers.delete(follower);
+          follower.res.end();
+        }
+    },
+    openLogFollows: () => followers.size,
+    setMetricsApi: (served) => {
+      metricsServed = served;
+    },
     injectConflicts: (resource, count) => conflicts.set(resource, count),
     failRequests: (match, code, reason, message) => failures.push({ ...match, code, reason, message }),
     delayRequests: (match, ms) => delays.push({ ...match, ms }),
@@ -398,6 +511,7 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
     close: () =>
       new Promise<void>((resolve) => {
         for (const watcher of watchers) watcher.res.end();
+        for (const follower of followers) follower.res.end();
         server.closeAllConnections();
         if (!server.listening) return resolve();
         server.close(() => resolve());
