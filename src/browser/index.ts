@@ -16,7 +16,7 @@ import type { BrowserContext, BrowserLimits, ProtectedDatabaseUser } from './con
 import { graphRoutes } from './graphs/graph-routes.js';
 import { queryRoutes } from './graphs/query-routes.js';
 import { createQueryService } from './graphs/query-service.js';
-import { HEARTBEAT_INTERVAL_MS } from './graphs/sse.js';
+import { HEARTBEAT_INTERVAL_MS } from '../shared/sse.js';
 import { nodeRoutes } from './nodes/node-routes.js';
 import { serverRoutes } from './server/server-routes.js';
 import { createServerService } from './server/server-service.js';

@@ -3,7 +3,7 @@
 // permission-checked as `clusters:read` in the cluster's namespace. Streams are server-sent events.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { openEventStream } from '../../browser/graphs/sse.js';
+import { openEventStream } from '../../shared/sse.js';
 import { isPortError } from '../../platform/port-errors.js';
 import { mapError } from '../../shared/error-handler.js';
 import type { ClusterService } from '../clusters/cluster-service.js';

@@ -31,7 +31,7 @@ import {
   SourceNameBodySchema,
   SourceNameQuerySchema,
 } from './schemas.js';
-import { openEventStream, wantsEventStream } from './sse.js';
+import { openEventStream, wantsEventStream } from '../../shared/sse.js';
 
 const tags = ['graphs'];
 

@@ -8,7 +8,7 @@ import { sendJsonText, sendText } from '../../shared/prepared-json.js';
 import { principalOf, type BrowserContext } from '../context.js';
 import type { QueryService } from './query-service.js';
 import { GraphParamsSchema, QueryResultSchema, queryStreamQuerySchema } from './schemas.js';
-import { accepts, openEventStream, wantsEventStream } from './sse.js';
+import { accepts, openEventStream, wantsEventStream } from '../../shared/sse.js';
 import { resultJson, resultJsonChunks, resultNdjsonLines, STREAMED_ABOVE_ROWS } from './result-json.js';
 
 const jsonErrors = createErrorHandler('browser');

@@ -8,7 +8,7 @@ import { BadRequestError, HttpError } from '../../shared/http-errors.js';
 import { requireRole } from '../auth/roles.js';
 import { principalOf } from '../context.js';
 import { GraphParamsSchema } from '../graphs/schemas.js';
-import { openEventStream, wantsEventStream } from '../graphs/sse.js';
+import { openEventStream, wantsEventStream } from '../../shared/sse.js';
 import { BatchStatementError, CsvRowsError, type ImportService } from './import-service.js';
 import {
   BatchResultSchema,
