@@ -50,9 +50,16 @@ describe('clusters in embedded mode', () => {
         {
           name: 'embedded',
           namespace: 'graphdb-system',
-          phase: 'Running',
+          creationTimestamp: expect.any(String) as unknown,
+          state: 'Running',
           topology: 'standalone',
-          terminationPolicy: '',
+          replicas: 1,
+          version: expect.stringMatching(/^(valkey|redis) /) as unknown,
+          persistence: { enabled: false },
+          sentinel: { enabled: false },
+          sharding: { enabled: false },
+          status: { state: 'Running', ready: true, replicas: 1 },
+          phase: 'Running',
           createdAt: expect.any(String) as unknown,
           components: [
             {
@@ -68,7 +75,11 @@ describe('clusters in embedded mode', () => {
           ],
         },
       ],
+      total: 1,
     });
+    const one = await admin.inject({ method: 'GET', url: '/api/clusters/embedded/' });
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json()).toEqual(res.json<{ clusters: unknown[] }>().clusters[0]);
   });
 
   const post = (url: string, payload: unknown) => admin.inject({ method: 'POST', url, payload: payload });

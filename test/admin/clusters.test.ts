@@ -81,7 +81,7 @@ describe('clusters on KubeBlocks 1.x', () => {
     }
     expect(t.kube!.requests.slice(before).filter((r) => r.path.includes('/namespaces/team-b/'))).toEqual([]);
     // The list already answered nothing there; asking for the cluster namespace itself is unaffected.
-    expect((await call('GET', '/api/clusters?namespace=team-b')).json()).toEqual({ clusters: [] });
+    expect((await call('GET', '/api/clusters?namespace=team-b')).json()).toEqual({ clusters: [], total: 0 });
     expect((await call('GET', `/api/clusters/solo?namespace=${NS}`)).statusCode).toBe(200);
     // Invalid input is still reported as such.
     expect(

@@ -4,9 +4,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
 import type { ClusterService } from './cluster-service.js';
-import { ClusterEnvelopeSchema, ClusterListSchema, ClusterParamsSchema, NamespaceQuerySchema } from './schemas.js';
+import { toApiCluster } from './cluster-view.js';
+import { ClusterListSchema, ClusterNameParamsSchema, ClusterSchema, NamespaceQuerySchema } from './schemas.js';
 
-const tags = ['clusters'];
+const tags = ['Clusters'];
 /**
  * multi_cluster_mode for every cluster route (issue 15: only the list honoured it). While it is off, the cluster
  * namespace is the only one: the list shows nothing elsewhere, and a cluster or its operations elsewhere are not
@@ -15,7 +16,7 @@ const tags = ['clusters'];
 function onlyClusterNamespaceUnlessMultiCluster(clusters: ClusterService) {
   return async (request: FastifyRequest): Promise<void> => {
     const asked = (request.query as { namespace?: unknown } | undefined)?.namespace;
-    const name = (request.params as { name?: unknown } | undefined)?.name;
+    const name = (request.params as { clusterName?: unknown } | undefined)?.clusterName;
     // The list route answers an empty list itself.
     if (typeof asked === 'string' && typeof name === 'string') await clusters.assertNamespaceInScope(asked, name);
   };
@@ -49,34 +50,41 @@ function clusterScopeRoutes(
   };
 
   routes.get(
-    '/api/clusters',
+    '/api/clusters/',
     {
       preValidation: requirePermission('clusters', 'list', namespaceOf),
       schema: {
         operationId: 'listClusters',
         tags,
-        summary: 'Database deployments (one namespace, or all with multi_cluster_mode)',
+        summary: 'List all clusters',
+        description:
+          'The FalkorDB clusters of the cluster namespace, or, with multi_cluster_mode on, of the namespace asked for or ' +
+          "of every namespace, those the caller's role may list. `total` counts the clusters answered.",
         querystring: NamespaceQuerySchema,
         response: { 200: ClusterListSchema },
       },
     },
-    async (request) => ({ clusters: await clusters.listVisible(request.sessionUser!.role, request.query.namespace) }),
+    async (request) => {
+      const found = await clusters.listVisible(request.sessionUser!.role, request.query.namespace);
+      return { clusters: found.map(toApiCluster), total: found.length };
+    },
   );
 
   routes.get(
-    '/api/clusters/:name',
+    '/api/clusters/:clusterName',
     {
       preValidation: requirePermission('clusters', 'get', namespaceOf),
       config: { errorResponses: [404] },
       schema: {
         operationId: 'getCluster',
         tags,
-        summary: 'One deployment',
-        params: ClusterParamsSchema,
+        summary: 'Get a specific cluster',
+        description: 'One FalkorDB cluster in the namespace asked for (the cluster namespace when none is given).',
+        params: ClusterNameParamsSchema,
         querystring: NamespaceQuerySchema,
-        response: { 200: ClusterEnvelopeSchema },
+        response: { 200: ClusterSchema },
       },
     },
-    async (request) => ({ cluster: await clusters.get(namespaceOf(request), request.params.name) }),
+    async (request) => toApiCluster(await clusters.get(namespaceOf(request), request.params.clusterName)),
   );
 }

@@ -67,6 +67,29 @@ function operationScopeRoutes(
   };
 
   routes.get(
+    '/api/clusters/:clusterName/operations',
+    {
+      preValidation: requirePermission('clusters', 'list', namespaceOf),
+      config: { errorResponses: [404] },
+      schema: {
+        operationId: 'listClusterOperations',
+        tags: ['Clusters'],
+        summary: 'List all KubeBlocks OpsRequests for a cluster',
+        description:
+          "The cluster's operations requests, newest first, a page at a time (`limit`, `offset`), as `…/ops` answers.",
+        params: OpsClusterParamsSchema,
+        querystring: OpsListQuerySchema,
+        response: { 200: OpsRequestListSchema },
+      },
+    },
+    async (request) =>
+      operations.list(namespaceOf(request), request.params.clusterName, {
+        limit: request.query.limit,
+        offset: request.query.offset,
+      }),
+  );
+
+  routes.get(
     BASE,
     {
       preValidation: requirePermission('clusters', 'list', namespaceOf),

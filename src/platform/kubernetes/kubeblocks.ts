@@ -198,6 +198,10 @@ export function opsRequestBody(
   };
 }
 
+/** Clusters are listed this many per request, and at most CLUSTER_LIST_MAX in all (a bounded answer). */
+const CLUSTER_PAGE = 250;
+const CLUSTER_LIST_MAX = 2000;
+
 /** At most this many OpsRequests of one cluster are read for its list (KubeBlocks keeps a bounded history). */
 const OPS_LIST_LIMIT = 1000;
 
@@ -251,16 +255,21 @@ export function createKubeBlocksClusters(
     async list(scope: ClusterScope) {
       const clusterParams = clusterParamsOf(await apiVersions());
       try {
-        const reply = (
-          'allNamespaces' in scope
-            ? await objects.listClusterCustomObject({ ...clusterParams, labelSelector: FALKORDB_LABEL })
-            : await objects.listNamespacedCustomObject({
-                ...clusterParams,
-                namespace: scope.namespace,
-                labelSelector: FALKORDB_LABEL,
-              })
-        ) as { items?: unknown[] };
-        return parseClusters(reply.items ?? []);
+        // A page at a time (`limit`/`continue`), at most CLUSTER_LIST_MAX objects in all: one request per page,
+        // never one per cluster.
+        const items: unknown[] = [];
+        let token: string | undefined;
+        do {
+          const page = { labelSelector: FALKORDB_LABEL, limit: CLUSTER_PAGE, ...(token ? { _continue: token } : {}) };
+          const reply = (
+            'allNamespaces' in scope
+              ? await objects.listClusterCustomObject({ ...clusterParams, ...page })
+              : await objects.listNamespacedCustomObject({ ...clusterParams, namespace: scope.namespace, ...page })
+          ) as { items?: unknown[]; metadata?: { continue?: string } };
+          items.push(...(reply.items ?? []));
+          token = reply.metadata?.continue || undefined;
+        } while (token && items.length < CLUSTER_LIST_MAX);
+        return parseClusters(items.slice(0, CLUSTER_LIST_MAX));
       } catch (error) {
         throw counted(error, 'list', 'KubeBlocks clusters');
       }
