@@ -80,6 +80,11 @@ describe('clusters in embedded mode', () => {
     const one = await admin.inject({ method: 'GET', url: '/api/clusters/embedded/' });
     expect(one.statusCode, one.body).toBe(200);
     expect(one.json()).toEqual(res.json<{ clusters: unknown[] }>().clusters[0]);
+    const pods = await admin.inject({ method: 'GET', url: '/api/clusters/embedded/pods' });
+    expect(pods.json()).toMatchObject({
+      pods: [{ name: 'embedded-falkordb-0', status: 'Running', ready: true, role: 'primary', cpuPercent: null }],
+      total: 1,
+    });
   });
 
   const post = (url: string, payload: unknown) => admin.inject({ method: 'POST', url, payload: payload });

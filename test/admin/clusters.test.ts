@@ -12,6 +12,8 @@ import {
   OPS_V1,
   OPS_V1ALPHA1,
 } from '../support/kube/kubeblocks-fixtures.js';
+import { ageOf } from '../../src/admin/clusters/cluster-service.js';
+import { realOperations, validatorOf, type JsonSchema } from '../support/conformance/real-operations.js';
 import { seededClusters, setMultiClusterMode, sharedClusterReads } from '../support/cluster-reads.js';
 import { sharedClusterWrites, sharedLegacyClusterWrites } from '../support/cluster-writes.js';
 
@@ -48,6 +50,81 @@ describe('clusters on KubeBlocks 1.x', () => {
 
   const context = () => ({ app: t.app, namespace: NS, sessions });
   sharedClusterReads(context);
+
+  it('lists the Pods of a cluster by its instance label, in the real shape, 404 for a cluster that does not exist', async () => {
+    const pod = (
+      name: string,
+      instance: string,
+      role: string,
+      ready: boolean,
+      extra: Record<string, unknown> = {},
+    ) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name,
+        namespace: NS,
+        creationTimestamp: new Date(Date.now() - 3 * 3600_000).toISOString(),
+        labels: {
+          'app.kubernetes.io/instance': instance,
+          'apps.kubeblocks.io/component-name': 'falkordb',
+          'kubeblocks.io/role': role,
+        },
+      },
+      spec: {
+        hostname: name,
+        subdomain: `${instance}-falkordb-headless`,
+        containers: [{ name: 'falkordb', ports: [{ name: 'falkordb', containerPort: 6379, protocol: 'TCP' }] }],
+      },
+      status: {
+        phase: 'Running',
+        conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }],
+        containerStatuses: [{ name: 'falkordb', restartCount: ready ? 0 : 4, ...extra }],
+      },
+    });
+    t.kube!.put(
+      'pods',
+      NS,
+      pod('pair-falkordb-1', 'pair', 'secondary', false, { state: { waiting: { reason: 'CrashLoopBackOff' } } }),
+    );
+    t.kube!.put('pods', NS, pod('pair-falkordb-0', 'pair', 'primary', true));
+    t.kube!.put('pods', NS, pod('solo-falkordb-0', 'solo', 'primary', true));
+    const res = await call('GET', '/api/clusters/pair/pods', undefined, sessions.viewer);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      pods: [
+        {
+          name: 'pair-falkordb-0',
+          namespace: NS,
+          status: 'Running',
+          ready: true,
+          restartCount: 0,
+          age: expect.stringMatching(/^\d+[smhd]$/) as unknown,
+          role: 'primary',
+          hostname: 'pair-falkordb-0',
+          ports: [{ name: 'falkordb', port: 6379, protocol: 'TCP' }],
+          cpuPercent: null,
+          memoryPercent: null,
+          dns: `pair-falkordb-0.pair-falkordb-headless.${NS}.svc.cluster.local`,
+        },
+        expect.objectContaining({ name: 'pair-falkordb-1', status: 'CrashLoopBackOff', ready: false, restartCount: 4 }),
+      ],
+      total: 2,
+    });
+    const real = realOperations().find((o) => o.method === 'GET' && o.path === '/api/clusters/{clusterName}/pods')!;
+    const validate = validatorOf(real.responses['200']!['application/json'] as JsonSchema);
+    expect(validate(res.json()), JSON.stringify(validate.errors)).toBe(true);
+    expect(t.kube!.requests).toContainEqual(
+      expect.objectContaining({ method: 'GET', path: `/api/v1/namespaces/${NS}/pods` }),
+    );
+    expect((await call('GET', '/api/clusters/nobody/pods')).statusCode).toBe(404);
+    const now = Date.parse('2026-01-10T12:00:00Z');
+    expect(
+      ['2026-01-10T11:59:15Z', '2026-01-10T11:48:00Z', '2026-01-10T07:00:00Z', '2026-01-07T12:00:00Z', 'x'].map((at) =>
+        ageOf(at, now),
+      ),
+    ).toEqual(['45s', '12m', '5h', '3d', '']);
+  });
 
   it('keeps every cluster route in its namespace while multi_cluster_mode is off (404, no Kubernetes call elsewhere)', async () => {
     const before = t.kube!.requests.length;

@@ -154,6 +154,7 @@ describe('the Helm chart', () => {
         resources: ['opsrequests'],
         verbs: ['get', 'list', 'create', 'patch', 'delete'],
       },
+      { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
     ]);
     // issue 19: the system routes' cluster-scoped reads, list only, and only with multiClusterRbac.
     const clusterReads = find(manifests, 'ClusterRole', 'graphdb-admin-server-cluster-reads') as unknown as {

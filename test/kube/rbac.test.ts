@@ -188,7 +188,7 @@ describe("the chart's namespaced RBAC (default values) on a real API server", ()
       'delete the RBAC ConfigMap',
       ({ core }) => core.deleteNamespacedConfigMap({ name: 'graphdb-rbac', namespace: NS }),
     ],
-    ['list pods', ({ core }) => core.listNamespacedPod({ namespace: NS })],
+    ['list pods in another namespace', ({ core }) => core.listNamespacedPod({ namespace: 'team-b' })],
     ['create a namespace', ({ core }) => core.createNamespace({ body: { metadata: { name: 'sneaky' } } })],
     [
       'create a Cluster',
@@ -308,6 +308,7 @@ describe('the server end to end on a real API server: its audited requests again
     await succeeds('operator', { method: 'GET', url: '/api/clusters?namespace=team-b' });
     await succeeds('operator', { method: 'POST', url: '/api/clusters/solo/ops/restart', payload: {} });
     await succeeds('operator', { method: 'GET', url: '/api/clusters/solo/ops' });
+    await succeeds('operator', { method: 'GET', url: '/api/clusters/solo/pods' });
     // issue 19: in multi-cluster mode the system routes list cluster-scoped objects through the cluster-reads role.
     for (const url of ['namespaces', 'storage-classes', 'falkordb-versions', 'cluster-resources'])
       await succeeds('viewer', { method: 'GET', url: `/api/system/${url}` });
@@ -332,6 +333,7 @@ describe('the server end to end on a real API server: its audited requests again
         'list apps.kubeblocks.io/clusters',
         'list apps.kubeblocks.io/componentversions',
         'list namespaces',
+        'list pods',
         'list storage.k8s.io/storageclasses',
         'create configmaps',
         'create operations.kubeblocks.io/opsrequests',

@@ -5,7 +5,13 @@ import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
 import type { ClusterService } from './cluster-service.js';
 import { toApiCluster } from './cluster-view.js';
-import { ClusterListSchema, ClusterNameParamsSchema, ClusterSchema, NamespaceQuerySchema } from './schemas.js';
+import {
+  ClusterListSchema,
+  ClusterNameParamsSchema,
+  ClusterSchema,
+  NamespaceQuerySchema,
+  PodListSchema,
+} from './schemas.js';
 
 const tags = ['Clusters'];
 /**
@@ -86,5 +92,25 @@ function clusterScopeRoutes(
       },
     },
     async (request) => toApiCluster(await clusters.get(namespaceOf(request), request.params.clusterName)),
+  );
+
+  routes.get(
+    '/api/clusters/:clusterName/pods',
+    {
+      preValidation: requirePermission('clusters', 'get', namespaceOf),
+      config: { errorResponses: [404] },
+      schema: {
+        operationId: 'listClusterPods',
+        tags,
+        summary: 'List all pods for a specific cluster',
+        description:
+          'The Pods labelled `app.kubernetes.io/instance=<clusterName>` (at most 500), with their KubeBlocks role. ' +
+          'CPU and memory usage are null here; the metrics routes report them.',
+        params: ClusterNameParamsSchema,
+        querystring: NamespaceQuerySchema,
+        response: { 200: PodListSchema },
+      },
+    },
+    async (request) => clusters.pods(namespaceOf(request), request.params.clusterName),
   );
 }

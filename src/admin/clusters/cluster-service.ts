@@ -1,6 +1,6 @@
 // Cluster reads, scoped to the namespaces multi_cluster_mode and the role allow (day-2 operations:
 // ../operations/operation-service.ts).
-import type { ClusterPort } from '../../platform/clusters/cluster-port.js';
+import type { ClusterPort, PodRecord } from '../../platform/clusters/cluster-port.js';
 import type { ClusterRecord } from '../../platform/clusters/cluster-records.js';
 import { NotFoundError } from '../../shared/http-errors.js';
 import { rulesAllow, shippedRulesOf, type PermissionRule, type RoleName } from '../permissions/permissions.js';
@@ -12,6 +12,36 @@ export interface ClusterScope {
   multiClusterMode: () => Promise<boolean>;
   /** A role's rules (context.rbac.rulesOf); the shipped ones when absent. */
   rulesOf?: (role: RoleName) => Promise<readonly PermissionRule[]>;
+}
+
+/** A duration as kubectl prints ages: 45s, 12m, 5h, 3d. */
+export function ageOf(since: string, now: number): string {
+  const started = Date.parse(since);
+  if (Number.isNaN(started)) return '';
+  const seconds = Math.max(0, Math.floor((now - started) / 1000));
+  if (seconds < 120) return `${seconds}s`;
+  if (seconds < 2 * 3600) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 2 * 86400) return `${Math.floor(seconds / 3600)}h`;
+  return `${Math.floor(seconds / 86400)}d`;
+}
+
+function podView(pod: PodRecord, now: number) {
+  return {
+    name: pod.name,
+    namespace: pod.namespace,
+    status: pod.status,
+    ready: pod.ready,
+    restartCount: pod.restartCount,
+    age: ageOf(pod.createdAt, now),
+    role: pod.role,
+    ...(pod.shardId ? { shardId: pod.shardId } : {}),
+    hostname: pod.hostname,
+    ports: pod.ports,
+    // Usage needs the metrics API, which GET …/metrics reads; the list does not ask for it.
+    cpuPercent: null,
+    memoryPercent: null,
+    dns: pod.dns,
+  };
 }
 
 export function createClusterService(port: ClusterPort, scope: ClusterScope) {
@@ -50,6 +80,13 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
     },
 
     get: existing,
+
+    /** The cluster's Pods in the real product's shape (404 when the cluster does not exist). */
+    async pods(namespace: string, name: string, now = Date.now()) {
+      await existing(namespace, name);
+      const pods = port.listPods ? await port.listPods(namespace, name) : [];
+      return { pods: pods.map((pod) => podView(pod, now)), total: pods.length };
+    },
   };
 }
 

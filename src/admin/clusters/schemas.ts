@@ -70,3 +70,26 @@ export const ClusterSchema = z
   })
   .meta({ id: 'Cluster' });
 export const ClusterListSchema = z.object({ clusters: z.array(ClusterSchema), total: z.number().int() });
+
+export const PodListSchema = z.object({
+  pods: z.array(
+    z.object({
+      name: z.string(),
+      namespace: z.string(),
+      status: z.string(),
+      ready: z.boolean(),
+      restartCount: z.number().int(),
+      age: z.string(),
+      role: z.string(),
+      shardId: z.string().optional(),
+      hostname: z.string(),
+      ports: z.array(
+        z.object({ name: z.string().optional(), port: z.number().int(), protocol: z.string().optional() }),
+      ),
+      cpuPercent: z.number().nullable(),
+      memoryPercent: z.number().nullable(),
+      dns: z.string(),
+    }),
+  ),
+  total: z.number().int(),
+});

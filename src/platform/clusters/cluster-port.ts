@@ -47,6 +47,26 @@ export interface VersionCatalogEntry {
   componentDefinitions: { name: string; version: string; image?: string }[];
 }
 
+/** One Pod of a deployment (label app.kubernetes.io/instance=<cluster>). */
+export interface PodRecord {
+  name: string;
+  namespace: string;
+  /** The Pod's phase (Running, Pending, …), or the waiting reason of a container (CrashLoopBackOff, …). */
+  status: string;
+  ready: boolean;
+  restartCount: number;
+  createdAt: string;
+  /** KubeBlocks' role label (primary, secondary, …); '' when it has none. */
+  role: string;
+  /** The component (falkordb, falkordb-sent, or a shard's component). */
+  component: string;
+  shardId?: string;
+  hostname: string;
+  ports: { name?: string; port: number; protocol?: string }[];
+  /** The Pod's DNS name through its component's headless Service. */
+  dns: string;
+}
+
 export interface ClusterPort {
   list(scope: ClusterScope): Promise<ClusterRecord[]>;
   get(namespace: string, name: string): Promise<ClusterRecord | undefined>;
@@ -70,4 +90,6 @@ export interface ClusterPort {
    * objects, which only the multi-cluster ClusterRole may read: callers ask only in multi-cluster mode.
    */
   versionCatalog?(): Promise<VersionCatalogEntry[]>;
+  /** The Pods of a deployment, at most a bounded number of them. */
+  listPods?(namespace: string, cluster: string): Promise<PodRecord[]>;
 }

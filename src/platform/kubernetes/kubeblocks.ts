@@ -3,10 +3,12 @@
 // skipped with a warning.
 import {
   ApiException,
+  CoreV1Api,
   CustomObjectsApi,
   PatchStrategy,
   setHeaderOptions,
   type KubeConfig,
+  type V1Pod,
 } from '@kubernetes/client-node';
 import { z } from 'zod';
 import type {
@@ -14,6 +16,7 @@ import type {
   ClusterScope,
   OperationOptions,
   OperationRequest,
+  PodRecord,
   ResourceAmounts,
   VersionCatalogEntry,
 } from '../clusters/cluster-port.js';
@@ -202,6 +205,40 @@ export function opsRequestBody(
 const CLUSTER_PAGE = 250;
 const CLUSTER_LIST_MAX = 2000;
 
+/** At most this many Pods of one cluster are read (a sharded cluster of many shards stays well below). */
+const POD_LIST_LIMIT = 500;
+
+/** A Pod as GET /api/clusters/{name}/pods needs it. */
+function podRecordOf(pod: V1Pod, cluster: string): PodRecord {
+  const labels = pod.metadata?.labels ?? {};
+  const statuses = pod.status?.containerStatuses ?? [];
+  const waiting = statuses.find((status) => status.state?.waiting?.reason)?.state?.waiting?.reason;
+  const component = labels['apps.kubeblocks.io/component-name'] ?? '';
+  const shard = labels['apps.kubeblocks.io/sharding-name'] ? component : undefined;
+  const name = pod.metadata?.name ?? '';
+  const namespace = pod.metadata?.namespace ?? '';
+  return {
+    name,
+    namespace,
+    status: pod.metadata?.deletionTimestamp ? 'Terminating' : (waiting ?? pod.status?.phase ?? 'Unknown'),
+    ready: pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false,
+    restartCount: statuses.reduce((sum, status) => sum + (status.restartCount ?? 0), 0),
+    createdAt: pod.metadata?.creationTimestamp ? new Date(pod.metadata.creationTimestamp).toISOString() : '',
+    role: labels['kubeblocks.io/role'] ?? '',
+    component,
+    ...(shard ? { shardId: shard } : {}),
+    hostname: pod.spec?.hostname ?? name,
+    ports: (pod.spec?.containers ?? []).flatMap((container) =>
+      (container.ports ?? []).map((port) => ({
+        ...(port.name ? { name: port.name } : {}),
+        port: port.containerPort,
+        ...(port.protocol ? { protocol: port.protocol } : {}),
+      })),
+    ),
+    dns: `${pod.spec?.hostname ?? name}.${pod.spec?.subdomain ?? `${cluster}-${component}-headless`}.${namespace}.svc.cluster.local`,
+  };
+}
+
 /** At most this many OpsRequests of one cluster are read for its list (KubeBlocks keeps a bounded history). */
 const OPS_LIST_LIMIT = 1000;
 
@@ -216,6 +253,7 @@ export function createKubeBlocksClusters(
   onError?: (kind: string) => void,
 ): ClusterPort {
   const objects = kubeConfig.makeApiClient(CustomObjectsApi);
+  const core = kubeConfig.makeApiClient(CoreV1Api);
   let detection: Promise<KubeBlocksApi> | undefined = detected ? Promise.resolve(detected) : undefined;
   const apiVersions = () => {
     detection ??= detectKubeBlocks(kubeConfig).catch((error: unknown) => {
@@ -272,6 +310,19 @@ export function createKubeBlocksClusters(
         return parseClusters(items.slice(0, CLUSTER_LIST_MAX));
       } catch (error) {
         throw counted(error, 'list', 'KubeBlocks clusters');
+      }
+    },
+
+    async listPods(namespace, cluster) {
+      try {
+        const reply = await core.listNamespacedPod({
+          namespace,
+          labelSelector: `${INSTANCE_LABEL}=${cluster}`,
+          limit: POD_LIST_LIMIT,
+        });
+        return reply.items.map((pod) => podRecordOf(pod, cluster)).sort((a, b) => a.name.localeCompare(b.name));
+      } catch (error) {
+        throw counted(error, 'list', `pods of cluster ${namespace}/${cluster}`);
       }
     },
 
