@@ -162,6 +162,7 @@ export function createAdminServices(deps: AdminDeps) {
   const multiClusterMode = async () => (await context.settings.current()).features.multi_cluster_mode;
   const clusters = createClusterService(clusterPort, {
     clusterNamespace,
+    managedNamespaces: config.managedNamespaces,
     multiClusterMode,
     rulesOf: (role) => context.rbac.rulesOf(role),
   });

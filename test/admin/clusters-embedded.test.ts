@@ -80,6 +80,17 @@ describe('clusters in embedded mode', () => {
     const one = await admin.inject({ method: 'GET', url: '/api/clusters/embedded/' });
     expect(one.statusCode, one.body).toBe(200);
     expect(one.json()).toEqual(res.json<{ clusters: unknown[] }>().clusters[0]);
+    // The one deployment cannot be created next to, or deleted.
+    const create = await admin.inject({
+      method: 'POST',
+      url: '/api/clusters/',
+      payload: { name: 'another', namespace: 'graphdb-system', spec: {} },
+    });
+    expect(create.statusCode, create.body).toBe(422);
+    expect(create.json<{ message: string }>().message).toBe('Creating clusters is not supported in embedded mode');
+    const remove = await admin.inject({ method: 'DELETE', url: '/api/clusters/embedded' });
+    expect(remove.statusCode).toBe(422);
+    expect(remove.json<{ message: string }>().message).toBe('Deleting clusters is not supported in embedded mode');
     const pods = await admin.inject({ method: 'GET', url: '/api/clusters/embedded/pods' });
     expect(pods.json()).toMatchObject({
       pods: [{ name: 'embedded-falkordb-0', status: 'Running', ready: true, role: 'primary', cpuPercent: null }],

@@ -183,6 +183,7 @@ describe('clusters on KubeBlocks 1.x', () => {
   sharedClusterWrites(() => ({
     ...context(),
     opsRequest: (name) => Promise.resolve(t.kube!.get(OPS_V1, NS, name)!),
+    storedCluster: (name) => Promise.resolve(t.kube!.get(CLUSTERS_V1, NS, name)),
     opsRequestCount: () =>
       Promise.resolve(t.kube!.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/opsrequests')).length),
     addCluster: (cluster) => {

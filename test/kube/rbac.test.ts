@@ -191,17 +191,17 @@ describe("the chart's namespaced RBAC (default values) on a real API server", ()
     ['list pods in another namespace', ({ core }) => core.listNamespacedPod({ namespace: 'team-b' })],
     ['create a namespace', ({ core }) => core.createNamespace({ body: { metadata: { name: 'sneaky' } } })],
     [
-      'create a Cluster',
+      'create a Cluster in another namespace',
       ({ custom }) =>
         custom.createNamespacedCustomObject({
           ...CLUSTERS,
-          namespace: NS,
-          body: { ...standalone('mine', NS), status: undefined },
+          namespace: 'team-b',
+          body: { ...standalone('mine', 'team-b'), status: undefined },
         }),
     ],
     [
-      'delete a Cluster',
-      ({ custom }) => custom.deleteNamespacedCustomObject({ ...CLUSTERS, namespace: NS, name: 'solo' }),
+      'delete a Cluster in another namespace',
+      ({ custom }) => custom.deleteNamespacedCustomObject({ ...CLUSTERS, namespace: 'team-b', name: 'other' }),
     ],
     [
       'list clusters in another namespace',

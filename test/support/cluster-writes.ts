@@ -16,11 +16,13 @@ export interface ClusterWriteContext extends ClusterReadContext {
   addCluster: (cluster: KubeObject) => Promise<void>;
   /** Moves an OpsRequest of the cluster namespace one phase on, as the KubeBlocks controller does; returns the phase. */
   advanceOpsRequest: (name: string) => Promise<string>;
+  /** A Cluster object of the cluster namespace as stored (undefined when there is none). */
+  storedCluster?: (name: string) => Promise<KubeObject | undefined>;
   /** What the store adds to every OpsRequest spec: the real CRD's schema defaults (the double adds none). */
   opsSpecDefaults?: Record<string, unknown>;
 }
 
-type Method = 'GET' | 'POST' | 'DELETE';
+type Method = 'GET' | 'POST' | 'DELETE' | 'PATCH';
 
 function caller(app: () => FastifyInstance) {
   return (method: Method, url: string, payload: unknown, cookie: string) =>
@@ -36,6 +38,152 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
   const ops = (name: string) => context().opsRequest(name);
   /** An OpsRequest spec as stored: what the server sent, with the store's defaults. */
   const stored = (spec: Record<string, unknown>) => ({ ...context().opsSpecDefaults, ...spec });
+
+  it('creates clusters of every topology from the structured spec (201, the real Cluster shape), and deletes one (204)', async () => {
+    const { namespace, storedCluster } = context();
+    const created = await call('POST', '/api/clusters/', {
+      name: 'fresh-pair',
+      namespace,
+      labels: { team: 'graphs' },
+      spec: {
+        topology: 'replication',
+        version: '4.12.5',
+        replicas: 2,
+        resources: { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '1', memory: '2Gi' } },
+        persistence: { enabled: true, size: '5Gi', storageClass: 'fast' },
+        sentinel: { enabled: true, replicas: 3 },
+        schedulingPolicy: {
+          nodeSelector: { pool: 'db' },
+          tolerations: [{ key: 'db', operator: 'Exists', effect: 'NoSchedule' }],
+        },
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({
+      name: 'fresh-pair',
+      namespace,
+      topology: 'replication',
+      replicas: 2,
+      version: '4.12.5',
+      resources: { requests: { cpu: '500m', memory: '1Gi' } },
+      persistence: { enabled: true, size: '5Gi', storageClass: 'fast' },
+      sentinel: { enabled: true, replicas: 3 },
+    });
+    if (storedCluster) {
+      const stored = (await storedCluster('fresh-pair'))!;
+      expect(stored.metadata.labels).toMatchObject({
+        team: 'graphs',
+        'clusterdefinition.kubeblocks.io/name': 'falkordb',
+      });
+      expect(stored.spec).toMatchObject({
+        clusterDef: 'falkordb',
+        topology: 'replication',
+        terminationPolicy: 'Delete',
+        schedulingPolicy: {
+          nodeSelector: { pool: 'db' },
+          tolerations: [{ key: 'db', operator: 'Exists', effect: 'NoSchedule' }],
+        },
+        componentSpecs: [
+          expect.objectContaining({
+            name: 'falkordb',
+            serviceVersion: '4.12.5',
+            replicas: 2,
+            resources: { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '1', memory: '2Gi' } },
+            volumeClaimTemplates: [
+              expect.objectContaining({
+                name: 'data',
+                spec: expect.objectContaining({
+                  storageClassName: 'fast',
+                  resources: { requests: { storage: '5Gi' } },
+                }) as unknown,
+              }),
+            ],
+          }),
+          expect.objectContaining({ name: 'falkordb-sent', replicas: 3 }),
+        ],
+      });
+    }
+    const sharded = await call('POST', '/api/clusters', {
+      name: 'fresh-shards',
+      namespace,
+      spec: { sharding: { enabled: true, shardCount: 3, replicas: 2 } },
+    });
+    expect(sharded.statusCode, sharded.body).toBe(201);
+    expect(sharded.json()).toMatchObject({
+      topology: 'cluster',
+      sharding: { enabled: true, shardCount: 3, replicas: 2 },
+    });
+    if (storedCluster)
+      expect((await storedCluster('fresh-shards'))!.spec).toMatchObject({
+        topology: 'cluster',
+        shardings: [
+          { name: 'shard', shards: 3, template: expect.objectContaining({ name: 'falkordb', replicas: 2 }) as unknown },
+        ],
+      });
+    const single = await call('POST', '/api/clusters/', { name: 'fresh-solo', namespace, spec: {} });
+    expect(single.statusCode, single.body).toBe(201);
+    expect(single.json()).toMatchObject({
+      topology: 'standalone',
+      replicas: 1,
+      persistence: { enabled: true, size: '10Gi' },
+    });
+
+    const again = await call('POST', '/api/clusters/', { name: 'fresh-solo', namespace, spec: {} });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      message: `Cluster fresh-solo already exists in namespace ${namespace}`,
+    });
+
+    const removed = await call('DELETE', `/api/clusters/fresh-solo?namespace=${namespace}`);
+    expect(removed.statusCode, removed.body).toBe(204);
+    if (storedCluster) {
+      const left = await storedCluster('fresh-solo');
+      // A real API server keeps the object while its finalizers run; it is then marked for deletion.
+      expect(left === undefined || left.metadata.deletionTimestamp !== undefined).toBe(true);
+    }
+    for (const name of ['fresh-pair', 'fresh-shards']) await call('DELETE', `/api/clusters/${name}`);
+    expect((await call('DELETE', '/api/clusters/nobody')).statusCode).toBe(404);
+  });
+
+  it('refuses a create outside the managed namespaces (403), bad topology rules (400), what it cannot apply (422), and a viewer (403)', async () => {
+    const { namespace } = context();
+    const outside = await call('POST', '/api/clusters/', { name: 'elsewhere-new', namespace: 'team-b', spec: {} });
+    expect(outside.statusCode).toBe(403);
+    expect(outside.json<{ message: string }>().message).toBe('Namespace team-b is not managed by this server');
+    for (const [spec, message] of [
+      [{ topology: 'replication', replicas: 1 }, 'A replication deployment needs at least 2 replicas (got 1)'],
+      [
+        { topology: 'replication', sentinel: { enabled: true, replicas: 2 } },
+        'The sentinel needs an odd number of replicas, at least 3 (got 2)',
+      ],
+      [
+        { topology: 'standalone', sharding: { enabled: true } },
+        'spec.sharding.enabled needs topology cluster (got standalone)',
+      ],
+    ] as const) {
+      const res = await call('POST', '/api/clusters/', { name: 'bad-rules', namespace, spec });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json<{ message: string }>().message).toBe(message);
+    }
+    const invalid = await call('POST', '/api/clusters/', { name: 'Bad_Name', namespace, spec: {} });
+    expect(invalid.statusCode).toBe(400);
+    const unsupported = await call('POST', '/api/clusters/', {
+      name: 'with-domain',
+      namespace,
+      spec: { externalDomain: 'db.example.com' },
+    });
+    expect(unsupported.statusCode).toBe(422);
+    expect(unsupported.json<{ message: string }>().message).toBe(
+      'Not supported by this server yet: spec.externalDomain',
+    );
+    const viewer = await call('POST', '/api/clusters/', { name: 'by-viewer', namespace, spec: {} }, 'viewer');
+    expect(viewer.statusCode).toBe(403);
+    expect((await call('DELETE', '/api/clusters/solo', undefined, 'viewer')).statusCode).toBe(403);
+    const listed = (await call('GET', '/api/clusters/')).json<{ clusters: { name: string }[] }>().clusters;
+    expect(listed.map((c) => c.name)).not.toContain('bad-rules');
+  });
 
   it('restarts with an OpsRequest labelled for the cluster, named by generateName, answering 202 at once', async () => {
     const res = await call('POST', '/api/clusters/pair/ops/restart', {});

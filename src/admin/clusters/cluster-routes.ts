@@ -6,6 +6,8 @@ import { requirePermission } from '../permissions/permissions.js';
 import type { ClusterService } from './cluster-service.js';
 import { toApiCluster } from './cluster-view.js';
 import {
+  CreateClusterBodySchema,
+  DeleteClusterQuerySchema,
   ClusterListSchema,
   ClusterNameParamsSchema,
   ClusterSchema,
@@ -112,5 +114,61 @@ function clusterScopeRoutes(
       },
     },
     async (request) => clusters.pods(namespaceOf(request), request.params.clusterName),
+  );
+
+  // Permissions are checked before validation: the namespace of a create is the body's, when it is a string.
+  const bodyNamespaceOf = (request: FastifyRequest) => {
+    const given = (request.body as { namespace?: unknown } | undefined)?.namespace;
+    return typeof given === 'string' && given !== '' ? given : clusterNamespace;
+  };
+
+  routes.post(
+    '/api/clusters/',
+    {
+      preValidation: requirePermission('clusters', 'create', bodyNamespaceOf),
+      config: { errorResponses: [400, 403, 409, 422] },
+      schema: {
+        operationId: 'createCluster',
+        tags,
+        summary: 'Create a new FalkorDB cluster',
+        description:
+          'Creates a KubeBlocks Cluster from the structured spec: topology standalone, replication (with a sentinel) ' +
+          'or cluster (sharded), version, replicas, shards, resources, storage, scheduling. Only in a namespace ' +
+          'MANAGED_NAMESPACES matches (403 otherwise); 409 when the name is taken; spec fields this server cannot ' +
+          'apply yet are refused with 422.',
+        body: CreateClusterBodySchema,
+        response: { 201: ClusterSchema },
+      },
+    },
+    async (request, reply) => {
+      request.auditResourceName = request.body.name;
+      reply.code(201);
+      return toApiCluster(await clusters.create(request.body));
+    },
+  );
+
+  routes.delete(
+    '/api/clusters/:clusterName',
+    {
+      preValidation: requirePermission('clusters', 'delete', namespaceOf),
+      config: { errorResponses: [404, 422] },
+      schema: {
+        operationId: 'deleteCluster',
+        tags,
+        summary: 'Delete a cluster',
+        description:
+          'Deletes the KubeBlocks Cluster (its terminationPolicy decides what happens to the data); 204 at once, ' +
+          'KubeBlocks removes the rest in the background.',
+        params: ClusterNameParamsSchema,
+        querystring: DeleteClusterQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const { gracePeriodSeconds } = request.query;
+      await clusters.remove(namespaceOf(request), request.params.clusterName, {
+        ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }),
+      });
+      return reply.code(204).send();
+    },
   );
 }

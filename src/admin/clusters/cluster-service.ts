@@ -1,8 +1,15 @@
 // Cluster reads, scoped to the namespaces multi_cluster_mode and the role allow (day-2 operations:
 // ../operations/operation-service.ts).
-import type { ClusterPort, PodRecord } from '../../platform/clusters/cluster-port.js';
+import type { ClusterPort, NewCluster, PodRecord } from '../../platform/clusters/cluster-port.js';
 import type { ClusterRecord } from '../../platform/clusters/cluster-records.js';
-import { NotFoundError } from '../../shared/http-errors.js';
+import {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  UnprocessableError,
+} from '../../shared/http-errors.js';
+import type { CreateClusterBody } from './schemas.js';
 import { rulesAllow, shippedRulesOf, type PermissionRule, type RoleName } from '../permissions/permissions.js';
 
 export interface ClusterScope {
@@ -10,6 +17,8 @@ export interface ClusterScope {
   clusterNamespace: string;
   /** features.multi_cluster_mode as the settings say now: other namespaces are visible only while it is on. */
   multiClusterMode: () => Promise<boolean>;
+  /** The namespaces clusters may be created in (MANAGED_NAMESPACES, anchored); the cluster namespace only when absent. */
+  managedNamespaces?: RegExp;
   /** A role's rules (context.rbac.rulesOf); the shipped ones when absent. */
   rulesOf?: (role: RoleName) => Promise<readonly PermissionRule[]>;
 }
@@ -41,6 +50,76 @@ function podView(pod: PodRecord, now: number) {
     cpuPercent: null,
     memoryPercent: null,
     dns: pod.dns,
+  };
+}
+
+/** Spec fields of the real create form this server cannot apply yet: refused (422) rather than silently dropped. */
+const NOT_YET_APPLIED = [
+  'componentVersion',
+  'services',
+  'modules',
+  'falkordbArgs',
+  'enterpriseConfig',
+  'externalDomain',
+  'disableExporter',
+] as const;
+
+/** Default data volume size of a new deployment (decisions.md, issue 20). */
+export const DEFAULT_STORAGE = '10Gi';
+
+/** The create body as the port's NewCluster: topology inferred, the real product's scaling rules (§1.11) checked. */
+export function newClusterOf(body: CreateClusterBody): NewCluster {
+  const { spec } = body;
+  const unsupported = NOT_YET_APPLIED.filter((field) => spec[field] !== undefined);
+  if (unsupported.length > 0)
+    throw new UnprocessableError(
+      `Not supported by this server yet: ${unsupported.map((field) => `spec.${field}`).join(', ')}`,
+    );
+  const topology =
+    spec.topology ?? (spec.sharding?.enabled ? 'cluster' : spec.sentinel?.enabled ? 'replication' : 'standalone');
+  if (topology !== 'cluster' && spec.sharding?.enabled)
+    throw new BadRequestError(`spec.sharding.enabled needs topology cluster (got ${topology})`);
+  if (topology !== 'replication' && spec.sentinel?.enabled)
+    throw new BadRequestError(`spec.sentinel.enabled needs topology replication (got ${topology})`);
+  const replicas =
+    topology === 'cluster'
+      ? (spec.sharding?.replicas ?? spec.replicas ?? 2)
+      : (spec.replicas ?? (topology === 'replication' ? 2 : 1));
+  if (topology !== 'standalone' && replicas < 2)
+    throw new BadRequestError(`A ${topology} deployment needs at least 2 replicas (got ${replicas})`);
+  const sentinelReplicas = spec.sentinel?.replicas ?? 3;
+  if (topology === 'replication' && (sentinelReplicas < 3 || sentinelReplicas % 2 === 0))
+    throw new BadRequestError(`The sentinel needs an odd number of replicas, at least 3 (got ${sentinelReplicas})`);
+  const persistence = (topology === 'cluster' ? spec.sharding?.persistence : undefined) ?? spec.persistence;
+  const resources = (topology === 'cluster' ? spec.sharding?.resources : undefined) ?? spec.resources;
+  return {
+    name: body.name,
+    namespace: body.namespace,
+    ...(body.labels ? { labels: body.labels } : {}),
+    ...(body.annotations ? { annotations: body.annotations } : {}),
+    topology,
+    ...(spec.version ? { version: spec.version } : {}),
+    replicas,
+    ...(topology === 'cluster' ? { shards: spec.sharding?.shardCount ?? 3 } : {}),
+    ...(resources ? { resources } : {}),
+    ...(persistence?.enabled === false
+      ? {}
+      : {
+          storage: {
+            size: persistence?.size ?? DEFAULT_STORAGE,
+            ...(persistence?.storageClass ? { storageClass: persistence.storageClass } : {}),
+          },
+        }),
+    ...(topology === 'replication'
+      ? {
+          sentinel: {
+            replicas: sentinelReplicas,
+            ...(spec.sentinel?.resources ? { resources: spec.sentinel.resources } : {}),
+          },
+        }
+      : {}),
+    terminationPolicy: spec.terminationPolicy ?? 'Delete',
+    ...(spec.schedulingPolicy ? { scheduling: spec.schedulingPolicy } : {}),
   };
 }
 
@@ -80,6 +159,33 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
     },
 
     get: existing,
+
+    /**
+     * Creates a deployment: only in a managed namespace (403 otherwise, and outside the cluster namespace only with
+     * multi_cluster_mode on), a name not taken (409), where the platform can create deployments (422 otherwise).
+     */
+    async create(body: CreateClusterBody): Promise<ClusterRecord> {
+      const managed = scope.managedNamespaces ?? new RegExp(`^${clusterNamespace}$`);
+      if (!managed.test(body.namespace))
+        throw new ForbiddenError(`Namespace ${body.namespace} is not managed by this server`);
+      if (body.namespace !== clusterNamespace && !(await scope.multiClusterMode()))
+        throw new ForbiddenError(
+          `Namespace ${body.namespace} is not the cluster namespace, and multi_cluster_mode is off`,
+        );
+      const wanted = newClusterOf(body);
+      if (!port.createCluster) throw new UnprocessableError('Creating clusters is not supported in embedded mode');
+      if (await port.get(body.namespace, body.name))
+        throw new ConflictError(`Cluster ${body.name} already exists in namespace ${body.namespace}`);
+      return port.createCluster(wanted);
+    },
+
+    /** Deletes a deployment (404 when there is none; 422 where the platform cannot delete deployments). */
+    async remove(namespace: string, name: string, options: { gracePeriodSeconds?: number } = {}): Promise<void> {
+      await existing(namespace, name);
+      if (!port.deleteCluster) throw new UnprocessableError('Deleting clusters is not supported in embedded mode');
+      if (!(await port.deleteCluster(namespace, name, options)))
+        throw new NotFoundError(`Cluster ${name} not found in namespace ${namespace}`);
+    },
 
     /** The cluster's Pods in the real product's shape (404 when the cluster does not exist). */
     async pods(namespace: string, name: string, now = Date.now()) {

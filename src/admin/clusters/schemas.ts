@@ -93,3 +93,80 @@ export const PodListSchema = z.object({
   ),
   total: z.number().int(),
 });
+
+const CpuSchema = z.string().regex(/^[0-9]+m?$/, 'must be whole cores or millicores (e.g. 2 or 500m)');
+const MemorySchema = z.string().regex(/^[0-9]+(Mi|Gi)?$/, 'must be bytes, Mi or Gi (e.g. 512Mi)');
+const ResourcesSchema = z.object({
+  requests: z.object({ cpu: CpuSchema.optional(), memory: MemorySchema.optional() }).optional(),
+  limits: z.object({ cpu: CpuSchema.optional(), memory: MemorySchema.optional() }).optional(),
+});
+const StorageSizeSchema = z.string().regex(/^[1-9][0-9]*(Mi|Gi|Ti)$/, 'must be a size in Mi, Gi or Ti (e.g. 20Gi)');
+const PersistenceSchema = z.object({
+  enabled: z.boolean(),
+  storageClass: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, 'must be a StorageClass name')
+    .optional(),
+  size: StorageSizeSchema.optional(),
+  accessMode: z.literal('ReadWriteOnce').optional(),
+});
+const TolerationSchema = z.strictObject({
+  key: z.string().max(253).optional(),
+  operator: z.enum(['Equal', 'Exists']).optional(),
+  value: z.string().max(63).optional(),
+  effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']).optional(),
+  tolerationSeconds: z.number().int().min(0).optional(),
+});
+const StringMapSchema = z.record(z.string().max(317), z.string().max(4096));
+
+/** POST /api/clusters/: the real product's structured spec (what this server cannot apply yet is refused, 422). */
+export const CreateClusterBodySchema = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(63)
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a Kubernetes name'),
+  namespace: z
+    .string()
+    .min(1)
+    .max(63)
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a Kubernetes namespace name'),
+  labels: StringMapSchema.optional(),
+  annotations: StringMapSchema.optional(),
+  spec: z.looseObject({
+    replicas: z.number().int().min(1).max(10).optional(),
+    version: z.string().min(1).max(63).optional(),
+    topology: z.enum(['standalone', 'replication', 'cluster']).optional(),
+    resources: ResourcesSchema.optional(),
+    persistence: PersistenceSchema.optional(),
+    schedulingPolicy: z
+      .strictObject({
+        nodeSelector: StringMapSchema.optional(),
+        tolerations: z.array(TolerationSchema).max(50).optional(),
+      })
+      .optional(),
+    sentinel: z
+      .looseObject({
+        enabled: z.boolean(),
+        replicas: z.number().int().min(1).max(9).optional(),
+        resources: ResourcesSchema.optional(),
+      })
+      .optional(),
+    sharding: z
+      .looseObject({
+        enabled: z.boolean(),
+        shardCount: z.number().int().min(3).max(100).optional(),
+        replicas: z.number().int().min(2).max(10).optional(),
+        resources: ResourcesSchema.optional(),
+        persistence: PersistenceSchema.optional(),
+      })
+      .optional(),
+    terminationPolicy: z.enum(['DoNotTerminate', 'Delete', 'WipeOut']).optional(),
+  }),
+});
+export type CreateClusterBody = z.infer<typeof CreateClusterBodySchema>;
+
+export const DeleteClusterQuerySchema = NamespaceQuerySchema.extend({
+  cascade: z.stringbool().optional(),
+  gracePeriodSeconds: z.coerce.number().int().min(0).max(86_400).optional(),
+});

@@ -67,6 +67,26 @@ export interface PodRecord {
   dns: string;
 }
 
+/** A deployment to create, already checked (topology rules, defaults applied) by the admin service. */
+export interface NewCluster {
+  name: string;
+  namespace: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  topology: 'standalone' | 'replication' | 'cluster';
+  /** The FalkorDB service version; the platform's default when absent. */
+  version?: string;
+  /** Data replicas (per shard for `cluster`). */
+  replicas: number;
+  shards?: number;
+  resources?: { requests?: ResourceAmounts; limits?: ResourceAmounts };
+  /** The data volume; none when absent. */
+  storage?: { size: string; storageClass?: string };
+  sentinel?: { replicas: number; resources?: { requests?: ResourceAmounts; limits?: ResourceAmounts } };
+  terminationPolicy: 'DoNotTerminate' | 'Delete' | 'WipeOut';
+  scheduling?: { nodeSelector?: Record<string, string>; tolerations?: Record<string, unknown>[] };
+}
+
 export interface ClusterPort {
   list(scope: ClusterScope): Promise<ClusterRecord[]>;
   get(namespace: string, name: string): Promise<ClusterRecord | undefined>;
@@ -92,4 +112,8 @@ export interface ClusterPort {
   versionCatalog?(): Promise<VersionCatalogEntry[]>;
   /** The Pods of a deployment, at most a bounded number of them. */
   listPods?(namespace: string, cluster: string): Promise<PodRecord[]>;
+  /** Creates the deployment (a ConflictError when the name is taken); absent where deployments cannot be created. */
+  createCluster?(cluster: NewCluster): Promise<ClusterRecord>;
+  /** Deletes the deployment; false when there was none. Absent where deployments cannot be deleted. */
+  deleteCluster?(namespace: string, name: string, options?: { gracePeriodSeconds?: number }): Promise<boolean>;
 }

@@ -15,6 +15,7 @@ import type {
   ClusterPort,
   ClusterScope,
   OperationOptions,
+  NewCluster,
   OperationRequest,
   PodRecord,
   ResourceAmounts,
@@ -28,6 +29,7 @@ import {
   type ClusterRecord,
 } from '../clusters/cluster-records.js';
 import { newestFirst } from '../clusters/versions.js';
+import { clusterManifest } from './cluster-manifest.js';
 import type { PlatformLogger } from '../logger.js';
 import { PortError } from '../port-errors.js';
 import { translateKubeError } from './kube-errors.js';
@@ -310,6 +312,43 @@ export function createKubeBlocksClusters(
         return parseClusters(items.slice(0, CLUSTER_LIST_MAX));
       } catch (error) {
         throw counted(error, 'list', 'KubeBlocks clusters');
+      }
+    },
+
+    async createCluster(cluster: NewCluster) {
+      const api = await apiVersions();
+      if (api.clusterVersion !== 'v1')
+        throw new PortError('rejected', 'Creating clusters needs KubeBlocks 1.x (apps.kubeblocks.io/v1)');
+      try {
+        const created: unknown = await objects.createNamespacedCustomObject({
+          ...clusterParamsOf(api),
+          namespace: cluster.namespace,
+          body: clusterManifest(cluster),
+        });
+        const [record] = parseClusters([created]);
+        if (!record)
+          throw new PortError('unavailable', `the API server answered an unreadable cluster ${cluster.name}`);
+        return record;
+      } catch (error) {
+        if (error instanceof PortError) throw error;
+        throw counted(error, 'create', `cluster ${cluster.namespace}/${cluster.name}`);
+      }
+    },
+
+    async deleteCluster(namespace, name, options) {
+      const clusterParams = clusterParamsOf(await apiVersions());
+      try {
+        await objects.deleteNamespacedCustomObject({
+          ...clusterParams,
+          namespace,
+          name,
+          ...(options?.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: options.gracePeriodSeconds }),
+          propagationPolicy: 'Background',
+        });
+        return true;
+      } catch (error) {
+        if (error instanceof ApiException && error.code === 404) return false;
+        throw counted(error, 'delete', `cluster ${namespace}/${name}`);
       }
     },
 
