@@ -91,6 +91,8 @@ describe('clusters in embedded mode', () => {
     const remove = await admin.inject({ method: 'DELETE', url: '/api/clusters/embedded' });
     expect(remove.statusCode).toBe(422);
     expect(remove.json<{ message: string }>().message).toBe('Deleting clusters is not supported in embedded mode');
+    const yaml = await admin.inject({ method: 'GET', url: '/api/clusters/embedded/yaml' });
+    expect(yaml.statusCode).toBe(422);
     const pods = await admin.inject({ method: 'GET', url: '/api/clusters/embedded/pods' });
     expect(pods.json()).toMatchObject({
       pods: [{ name: 'embedded-falkordb-0', status: 'Running', ready: true, role: 'primary', cpuPercent: null }],

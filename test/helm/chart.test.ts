@@ -148,7 +148,11 @@ describe('the Helm chart', () => {
       rules: { resources: string[]; verbs: string[] }[];
     };
     expect(kubeblocks.rules).toEqual([
-      { apiGroups: ['apps.kubeblocks.io'], resources: ['clusters'], verbs: ['get', 'list', 'create', 'delete'] },
+      {
+        apiGroups: ['apps.kubeblocks.io'],
+        resources: ['clusters'],
+        verbs: ['get', 'list', 'create', 'update', 'delete'],
+      },
       {
         apiGroups: ['operations.kubeblocks.io', 'apps.kubeblocks.io'],
         resources: ['opsrequests'],

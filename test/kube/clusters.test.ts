@@ -84,6 +84,7 @@ describe('clusters on KubeBlocks 1.x, real API server (chart RBAC with multiClus
     addCluster: (cluster) => createWithStatus(t.real!.api.admin, cluster).then(() => undefined),
     advanceOpsRequest: (name) => advanceOpsRequest(t.real!.api.admin, { apiVersion: OPS_V1, namespace: NS, name }),
     opsSpecDefaults: OPS_SPEC_DEFAULTS_1X,
+    validatesSchemas: true,
   }));
   // The restart body names one component now (the real API's componentName), so the duplicate-list 422 this file
   // used to provoke cannot be asked for; an API server 422 answered as 422 is tested on the double

@@ -18,6 +18,8 @@ export interface ClusterWriteContext extends ClusterReadContext {
   advanceOpsRequest: (name: string) => Promise<string>;
   /** A Cluster object of the cluster namespace as stored (undefined when there is none). */
   storedCluster?: (name: string) => Promise<KubeObject | undefined>;
+  /** Whether the store validates objects against the real CRDs (a real API server), so a bad spec is a 422. */
+  validatesSchemas?: boolean;
   /** What the store adds to every OpsRequest spec: the real CRD's schema defaults (the double adds none). */
   opsSpecDefaults?: Record<string, unknown>;
 }
@@ -145,6 +147,81 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
     }
     for (const name of ['fresh-pair', 'fresh-shards']) await call('DELETE', `/api/clusters/${name}`);
     expect((await call('DELETE', '/api/clusters/nobody')).statusCode).toBe(404);
+  });
+
+  it('creates a cluster from a YAML manifest (201), reads it back as YAML, replaces it (204), with 400/403/409 first', async () => {
+    const { namespace, storedCluster, validatesSchemas } = context();
+    const manifest = (name: string, ns = namespace, policy = 'Delete') =>
+      [
+        'apiVersion: apps.kubeblocks.io/v1',
+        'kind: Cluster',
+        'metadata:',
+        `  name: ${name}`,
+        `  namespace: ${ns}`,
+        'spec:',
+        '  clusterDef: falkordb',
+        '  topology: standalone',
+        `  terminationPolicy: ${policy}`,
+        '  componentSpecs:',
+        '    - name: falkordb',
+        '      serviceVersion: 4.12.5',
+        '      replicas: 1',
+        '',
+      ].join('\n');
+    const created = await call('POST', '/api/clusters/yaml', { yaml: manifest('from-yaml') });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ name: 'from-yaml', namespace, topology: 'standalone', replicas: 1 });
+    const listed = (await call('GET', '/api/clusters/')).json<{ clusters: { name: string }[] }>().clusters;
+    expect(listed.map((c) => c.name)).toContain('from-yaml');
+    expect((await call('POST', '/api/clusters/yaml', { yaml: manifest('from-yaml') })).statusCode).toBe(409);
+
+    const read = await call('GET', `/api/clusters/from-yaml/yaml?namespace=${namespace}`);
+    expect(read.statusCode, read.body).toBe(200);
+    const text = read.json<{ yaml: string }>().yaml;
+    expect(text).toContain('name: from-yaml');
+    expect(text).toContain('terminationPolicy: Delete');
+    expect(text).not.toContain('managedFields');
+
+    const replaced = await call('POST', `/api/clusters/from-yaml/yaml?namespace=${namespace}`, {
+      yaml: manifest('from-yaml', namespace, 'WipeOut'),
+    });
+    expect(replaced.statusCode, replaced.body).toBe(204);
+    if (storedCluster) expect((await storedCluster('from-yaml'))!.spec).toMatchObject({ terminationPolicy: 'WipeOut' });
+    const renamed = await call('POST', `/api/clusters/from-yaml/yaml`, { yaml: manifest('other-name') });
+    expect(renamed.statusCode).toBe(400);
+    expect(renamed.json<{ message: string }>().message).toBe(
+      `The manifest must name cluster from-yaml in namespace ${namespace}`,
+    );
+    expect((await call('POST', '/api/clusters/nobody/yaml', { yaml: manifest('nobody') })).statusCode).toBe(404);
+    expect((await call('GET', '/api/clusters/nobody/yaml')).statusCode).toBe(404);
+
+    for (const [yaml, message] of [
+      ['a: [unclosed', expect.stringMatching(/^Invalid YAML: /) as unknown],
+      ['- a\n- b\n', 'The manifest must be one YAML mapping (a Cluster object)'],
+      [
+        manifest('x').replace(`  namespace: ${namespace}\n`, ''),
+        'metadata.namespace is required, a Kubernetes namespace name',
+      ],
+      [manifest('x').replace('kind: Cluster', 'kind: Pod'), 'kind must be Cluster'],
+      [
+        manifest('x').replace('clusterDef: falkordb', 'clusterDef: redis'),
+        'Only FalkorDB clusters are managed here (clusterDef "redis")',
+      ],
+    ] as const) {
+      const res = await call('POST', '/api/clusters/yaml', { yaml });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json<{ message: string }>().message).toEqual(message);
+    }
+    const outside = await call('POST', '/api/clusters/yaml', { yaml: manifest('x', 'team-b') });
+    expect(outside.statusCode).toBe(403);
+    expect((await call('POST', '/api/clusters/yaml', { yaml: manifest('x') }, 'viewer')).statusCode).toBe(403);
+    if (validatesSchemas) {
+      const invalid = await call('POST', '/api/clusters/yaml', {
+        yaml: manifest('bad-spec').replace('  componentSpecs:', '  componentSpecs: not-a-list\n  ignored:'),
+      });
+      expect(invalid.statusCode, invalid.body).toBe(422);
+    }
+    await call('DELETE', `/api/clusters/from-yaml`);
   });
 
   it('refuses a create outside the managed namespaces (403), bad topology rules (400), what it cannot apply (422), and a viewer (403)', async () => {

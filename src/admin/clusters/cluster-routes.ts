@@ -13,7 +13,10 @@ import {
   ClusterSchema,
   NamespaceQuerySchema,
   PodListSchema,
+  YamlBodySchema,
+  YamlSchema,
 } from './schemas.js';
+import { manifestNamespaceOf } from './cluster-yaml.js';
 
 const tags = ['Clusters'];
 /**
@@ -168,6 +171,75 @@ function clusterScopeRoutes(
       await clusters.remove(namespaceOf(request), request.params.clusterName, {
         ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }),
       });
+      return reply.code(204).send();
+    },
+  );
+
+  const manifestNamespace = (request: FastifyRequest) =>
+    manifestNamespaceOf((request.body as { yaml?: unknown } | undefined)?.yaml) ?? clusterNamespace;
+
+  routes.post(
+    '/api/clusters/yaml',
+    {
+      preValidation: requirePermission('clusters', 'create', manifestNamespace),
+      config: { errorResponses: [400, 403, 409, 422] },
+      schema: {
+        operationId: 'createClusterFromYaml',
+        tags,
+        summary: 'Create a new FalkorDB cluster from a raw YAML manifest',
+        description:
+          'The manifest needs apiVersion apps.kubeblocks.io/v1, kind Cluster, metadata.name and metadata.namespace ' +
+          '(400 otherwise); the namespace rules of the structured create apply (403); 409 when the name is taken; ' +
+          "the API server's validation errors answer 422.",
+        body: YamlBodySchema,
+        response: { 201: ClusterSchema },
+      },
+    },
+    async (request, reply) => {
+      const record = await clusters.createFromYaml(request.body.yaml);
+      request.auditResourceName = record.name;
+      reply.code(201);
+      return toApiCluster(record);
+    },
+  );
+
+  routes.get(
+    '/api/clusters/:clusterName/yaml',
+    {
+      preValidation: requirePermission('clusters', 'get', namespaceOf),
+      config: { errorResponses: [404, 422] },
+      schema: {
+        operationId: 'getClusterYaml',
+        tags,
+        summary: 'Get the raw YAML of a cluster custom resource',
+        description: 'The stored Cluster object (without managedFields) as YAML.',
+        params: ClusterNameParamsSchema,
+        querystring: NamespaceQuerySchema,
+        response: { 200: YamlSchema },
+      },
+    },
+    async (request) => clusters.yaml(namespaceOf(request), request.params.clusterName),
+  );
+
+  routes.post(
+    '/api/clusters/:clusterName/yaml',
+    {
+      preValidation: requirePermission('clusters', 'update', namespaceOf),
+      config: { errorResponses: [400, 404, 409, 422] },
+      schema: {
+        operationId: 'replaceClusterYaml',
+        tags,
+        summary: 'Replace a cluster custom resource from YAML',
+        description:
+          'Replaces the Cluster object with the manifest, which must name the same cluster and namespace (400). ' +
+          "Without metadata.resourceVersion the stored one is used; the API server's validation errors answer 422.",
+        params: ClusterNameParamsSchema,
+        querystring: NamespaceQuerySchema,
+        body: YamlBodySchema,
+      },
+    },
+    async (request, reply) => {
+      await clusters.replaceFromYaml(namespaceOf(request), request.params.clusterName, request.body.yaml);
       return reply.code(204).send();
     },
   );

@@ -9,6 +9,7 @@ import {
   NotFoundError,
   UnprocessableError,
 } from '../../shared/http-errors.js';
+import { parseClusterManifest, yamlOf } from './cluster-yaml.js';
 import type { CreateClusterBody } from './schemas.js';
 import { rulesAllow, shippedRulesOf, type PermissionRule, type RoleName } from '../permissions/permissions.js';
 
@@ -132,6 +133,14 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
     return cluster;
   }
 
+  /** Creates only in a managed namespace, and outside the cluster namespace only with multi_cluster_mode on (403). */
+  async function assertManaged(namespace: string): Promise<void> {
+    const managed = scope.managedNamespaces ?? new RegExp(`^${clusterNamespace}$`);
+    if (!managed.test(namespace)) throw new ForbiddenError(`Namespace ${namespace} is not managed by this server`);
+    if (namespace !== clusterNamespace && !(await scope.multiClusterMode()))
+      throw new ForbiddenError(`Namespace ${namespace} is not the cluster namespace, and multi_cluster_mode is off`);
+  }
+
   return {
     /**
      * The deployments a role may read: the cluster namespace only while multi_cluster_mode is off (nothing for
@@ -165,18 +174,44 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
      * multi_cluster_mode on), a name not taken (409), where the platform can create deployments (422 otherwise).
      */
     async create(body: CreateClusterBody): Promise<ClusterRecord> {
-      const managed = scope.managedNamespaces ?? new RegExp(`^${clusterNamespace}$`);
-      if (!managed.test(body.namespace))
-        throw new ForbiddenError(`Namespace ${body.namespace} is not managed by this server`);
-      if (body.namespace !== clusterNamespace && !(await scope.multiClusterMode()))
-        throw new ForbiddenError(
-          `Namespace ${body.namespace} is not the cluster namespace, and multi_cluster_mode is off`,
-        );
+      await assertManaged(body.namespace);
       const wanted = newClusterOf(body);
       if (!port.createCluster) throw new UnprocessableError('Creating clusters is not supported in embedded mode');
       if (await port.get(body.namespace, body.name))
         throw new ConflictError(`Cluster ${body.name} already exists in namespace ${body.namespace}`);
       return port.createCluster(wanted);
+    },
+
+    /** The stored Cluster object as YAML. */
+    async yaml(namespace: string, name: string): Promise<{ yaml: string }> {
+      await existing(namespace, name);
+      if (!port.getClusterObject) throw new UnprocessableError('Cluster manifests do not exist in embedded mode');
+      const object = await port.getClusterObject(namespace, name);
+      if (!object) throw new NotFoundError(`Cluster ${name} not found in namespace ${namespace}`);
+      return { yaml: yamlOf(object) };
+    },
+
+    /** Creates a cluster from a raw manifest: the same namespace rules and 409 as the structured create. */
+    async createFromYaml(text: string): Promise<ClusterRecord> {
+      const object = parseClusterManifest(text);
+      const { name, namespace } = object.metadata;
+      await assertManaged(namespace);
+      if (!port.createClusterObject)
+        throw new UnprocessableError('Creating clusters is not supported in embedded mode');
+      if (await port.get(namespace, name))
+        throw new ConflictError(`Cluster ${name} already exists in namespace ${namespace}`);
+      return port.createClusterObject(object);
+    },
+
+    /** Replaces an existing cluster's object from a manifest naming the same cluster. */
+    async replaceFromYaml(namespace: string, name: string, text: string): Promise<void> {
+      const object = parseClusterManifest(text);
+      if (object.metadata.name !== name || object.metadata.namespace !== namespace)
+        throw new BadRequestError(`The manifest must name cluster ${name} in namespace ${namespace}`);
+      await existing(namespace, name);
+      if (!port.replaceClusterObject)
+        throw new UnprocessableError('Updating clusters is not supported in embedded mode');
+      await port.replaceClusterObject(object);
     },
 
     /** Deletes a deployment (404 when there is none; 422 where the platform cannot delete deployments). */

@@ -170,3 +170,7 @@ export const DeleteClusterQuerySchema = NamespaceQuerySchema.extend({
   cascade: z.stringbool().optional(),
   gracePeriodSeconds: z.coerce.number().int().min(0).max(86_400).optional(),
 });
+
+/** A manifest of at most 256 KiB. */
+export const YamlBodySchema = z.object({ yaml: z.string().min(1).max(262_144) });
+export const YamlSchema = z.object({ yaml: z.string() });

@@ -116,4 +116,18 @@ export interface ClusterPort {
   createCluster?(cluster: NewCluster): Promise<ClusterRecord>;
   /** Deletes the deployment; false when there was none. Absent where deployments cannot be deleted. */
   deleteCluster?(namespace: string, name: string, options?: { gracePeriodSeconds?: number }): Promise<boolean>;
+  /** The stored Cluster object as it is (without managedFields); undefined when there is none. */
+  getClusterObject?(namespace: string, name: string): Promise<Record<string, unknown> | undefined>;
+  /** Creates a Cluster object given whole (a raw manifest); the API server validates it. */
+  createClusterObject?(object: ClusterObject): Promise<ClusterRecord>;
+  /** Replaces a Cluster object given whole (its resourceVersion, when absent, is the stored one's). */
+  replaceClusterObject?(object: ClusterObject): Promise<void>;
+}
+
+/** A raw Cluster manifest, already checked for its name, namespace, apiVersion and kind. */
+export interface ClusterObject {
+  apiVersion: string;
+  kind: 'Cluster';
+  metadata: { name: string; namespace: string; [key: string]: unknown };
+  [key: string]: unknown;
 }

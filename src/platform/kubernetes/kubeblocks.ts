@@ -12,6 +12,7 @@ import {
 } from '@kubernetes/client-node';
 import { z } from 'zod';
 import type {
+  ClusterObject,
   ClusterPort,
   ClusterScope,
   OperationOptions,
@@ -332,6 +333,60 @@ export function createKubeBlocksClusters(
       } catch (error) {
         if (error instanceof PortError) throw error;
         throw counted(error, 'create', `cluster ${cluster.namespace}/${cluster.name}`);
+      }
+    },
+
+    async getClusterObject(namespace, name) {
+      const clusterParams = clusterParamsOf(await apiVersions());
+      try {
+        const object = (await objects.getNamespacedCustomObject({ ...clusterParams, namespace, name })) as {
+          metadata?: Record<string, unknown>;
+        };
+        const { managedFields: _managed, ...metadata } = object.metadata ?? {};
+        return { ...object, metadata };
+      } catch (error) {
+        if (error instanceof ApiException && error.code === 404) return undefined;
+        throw counted(error, 'get', `cluster ${namespace}/${name}`);
+      }
+    },
+
+    async createClusterObject(object: ClusterObject) {
+      const api = await apiVersions();
+      const served = `${CLUSTER_GROUP}/${api.clusterVersion}`;
+      if (object.apiVersion !== served)
+        throw new PortError('rejected', `apiVersion must be ${served} (the version this KubeBlocks serves)`);
+      try {
+        const created: unknown = await objects.createNamespacedCustomObject({
+          ...clusterParamsOf(api),
+          namespace: object.metadata.namespace,
+          body: object,
+        });
+        const [record] = parseClusters([created]);
+        if (!record) throw new PortError('unavailable', `the API server answered an unreadable cluster`);
+        return record;
+      } catch (error) {
+        if (error instanceof PortError) throw error;
+        throw counted(error, 'create', `cluster ${object.metadata.namespace}/${object.metadata.name}`);
+      }
+    },
+
+    async replaceClusterObject(object: ClusterObject) {
+      const api = await apiVersions();
+      const served = `${CLUSTER_GROUP}/${api.clusterVersion}`;
+      if (object.apiVersion !== served)
+        throw new PortError('rejected', `apiVersion must be ${served} (the version this KubeBlocks serves)`);
+      const { namespace, name } = object.metadata;
+      try {
+        let body = object;
+        if (object.metadata.resourceVersion === undefined) {
+          const current = (await objects.getNamespacedCustomObject({ ...clusterParamsOf(api), namespace, name })) as {
+            metadata?: { resourceVersion?: string };
+          };
+          body = { ...object, metadata: { ...object.metadata, resourceVersion: current.metadata?.resourceVersion } };
+        }
+        await objects.replaceNamespacedCustomObject({ ...clusterParamsOf(api), namespace, name, body });
+      } catch (error) {
+        throw counted(error, 'update', `cluster ${namespace}/${name}`);
       }
     },
 
