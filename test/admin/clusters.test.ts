@@ -51,6 +51,18 @@ describe('clusters on KubeBlocks 1.x', () => {
   const context = () => ({ app: t.app, namespace: NS, sessions });
   sharedClusterReads(context);
 
+  it("answers the create form's JSON schema, which accepts a create body and refuses a bad one", async () => {
+    const res = await call('GET', '/api/clusters/schema', undefined, sessions.viewer);
+    expect(res.statusCode, res.body).toBe(200);
+    const { schema } = res.json<{ schema: JsonSchema }>();
+    const real = realOperations().find((o) => o.method === 'GET' && o.path === '/api/clusters/schema')!;
+    expect(validatorOf(real.responses['200']!['application/json'] as JsonSchema)(res.json())).toBe(true);
+    const form = validatorOf({ ...schema, $schema: undefined });
+    expect(form({ name: 'pair', namespace: NS, spec: { topology: 'replication', replicas: 2 } })).toBe(true);
+    expect(form({ name: 'Bad_Name', namespace: NS, spec: {} })).toBe(false);
+    expect(form({ name: 'pair', namespace: NS, spec: { topology: 'ring' } })).toBe(false);
+  });
+
   it('lists the Pods of a cluster by its instance label, in the real shape, 404 for a cluster that does not exist', async () => {
     const pod = (
       name: string,

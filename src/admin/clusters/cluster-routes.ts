@@ -1,5 +1,6 @@
 // /api/clusters: database deployments, permission-checked per cluster namespace (their day-2 operations: ../operations).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
@@ -242,5 +243,24 @@ function clusterScopeRoutes(
       await clusters.replaceFromYaml(namespaceOf(request), request.params.clusterName, request.body.yaml);
       return reply.code(204).send();
     },
+  );
+
+  // The create form's schema never changes while the server runs: built once.
+  const createFormSchema = z.toJSONSchema(CreateClusterBodySchema, { io: 'input', unrepresentable: 'any' });
+  routes.get(
+    '/api/clusters/schema',
+    {
+      preValidation: requirePermission('clusters', 'list', namespaceOf),
+      schema: {
+        operationId: 'getClusterSchema',
+        tags,
+        summary: 'The JSON schema of the cluster create form',
+        description:
+          'The JSON schema (draft 2020-12) of the body POST /api/clusters/ accepts: what a create form can offer and ' +
+          'check before sending. Not the CRD itself, which the server does not read.',
+        response: { 200: z.object({ schema: z.record(z.string(), z.unknown()) }) },
+      },
+    },
+    () => ({ schema: createFormSchema }),
   );
 }
