@@ -205,6 +205,9 @@ export function createAdminServices(deps: AdminDeps) {
     operations: createOperationService(clusterPort, clusters, {
       // StorageClasses are cluster-scoped: readable only with the multi-cluster ClusterRole.
       storageClasses: async () => (kube && (await multiClusterMode()) ? kube.storageClasses() : undefined),
+      // ComponentVersions are cluster-scoped too: the catalog is read only in multi-cluster mode on Kubernetes.
+      versionCatalog: async () =>
+        !kube || (await multiClusterMode()) ? await clusterPort.versionCatalog?.() : undefined,
     }),
     system: createSystemService({
       clusters,

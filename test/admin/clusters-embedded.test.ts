@@ -91,6 +91,13 @@ describe('clusters in embedded mode', () => {
     const remove = await admin.inject({ method: 'DELETE', url: '/api/clusters/embedded' });
     expect(remove.statusCode).toBe(422);
     expect(remove.json<{ message: string }>().message).toBe('Deleting clusters is not supported in embedded mode');
+    const definition = await admin.inject({
+      method: 'POST',
+      url: '/api/clusters/embedded/upgrade',
+      payload: { componentDefinition: 'falkordb-2' },
+    });
+    expect(definition.statusCode).toBe(422);
+    expect(definition.json<{ message: string }>().message).toContain('Upgrade does not apply');
     const yaml = await admin.inject({ method: 'GET', url: '/api/clusters/embedded/yaml' });
     expect(yaml.statusCode).toBe(422);
     const pods = await admin.inject({ method: 'GET', url: '/api/clusters/embedded/pods' });

@@ -224,6 +224,35 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
     await call('DELETE', `/api/clusters/from-yaml`);
   });
 
+  it('upgrades the FalkorDB components (not the sentinel) with an Upgrade OpsRequest; 400 for a Failed cluster', async () => {
+    const { namespace } = context();
+    const res = await call('POST', `/api/clusters/pair/upgrade?namespace=${namespace}`, { version: '4.14.0' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      message: expect.stringMatching(/^Upgrade of cluster pair requested \(OpsRequest pair-upgrade-/) as unknown,
+      clusterName: 'pair',
+      version: '4.14.0',
+    });
+    const name = /OpsRequest (\S+)\)/.exec(res.json<{ message: string }>().message)![1]!;
+    expect((await ops(name)).spec).toEqual(
+      stored({
+        clusterName: 'pair',
+        type: 'Upgrade',
+        upgrade: { components: [{ componentName: 'falkordb', serviceVersion: '4.14.0' }] },
+      }),
+    );
+    const same = await call('POST', '/api/clusters/solo/upgrade', { version: '4.12.5' });
+    expect(same.statusCode).toBe(409);
+    expect(same.json<{ message: string }>().message).toBe('Cluster solo already runs version 4.12.5');
+    expect((await call('POST', '/api/clusters/solo/upgrade', {})).statusCode).toBe(400);
+    await context().addCluster(standalone('wrecked', namespace, 'Failed'));
+    const failed = await call('POST', '/api/clusters/wrecked/upgrade', { version: '4.14.0' });
+    expect(failed.statusCode).toBe(400);
+    expect(failed.json<{ message: string }>().message).toBe('Cluster wrecked is Failed; repair it before upgrading');
+    expect((await call('POST', '/api/clusters/nobody/upgrade', { version: '4.14.0' })).statusCode).toBe(404);
+    expect((await call('POST', '/api/clusters/solo/upgrade', { version: '4.14.0' }, 'viewer')).statusCode).toBe(403);
+  });
+
   it('refuses a create outside the managed namespaces (403), bad topology rules (400), what it cannot apply (422), and a viewer (403)', async () => {
     const { namespace } = context();
     const outside = await call('POST', '/api/clusters/', { name: 'elsewhere-new', namespace: 'team-b', spec: {} });

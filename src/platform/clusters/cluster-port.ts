@@ -23,7 +23,8 @@ export type OperationRequest =
       preConditionDeadlineSeconds?: number;
     }
   | { type: 'Switchover'; component: string; instanceName: string; candidateName?: string }
-  | { type: 'VolumeExpansion'; component: string; volumeName: string; storage: string };
+  | { type: 'VolumeExpansion'; component: string; volumeName: string; storage: string }
+  | { type: 'Upgrade'; components: string[]; serviceVersion?: string; componentDefinition?: string };
 
 export interface ResourceAmounts {
   cpu?: string;

@@ -184,6 +184,10 @@ export function createEmbeddedClusters(options: EmbeddedClustersOptions): Cluste
           throw new StoreRejectedError(
             `${NOT_SUPPORTED}: the embedded FalkorDB has no replica to promote (Switchover does not apply)`,
           );
+        case 'Upgrade':
+          throw new StoreRejectedError(
+            `${NOT_SUPPORTED}: the embedded FalkorDB runs the server's own module version (Upgrade does not apply)`,
+          );
       }
     },
   };

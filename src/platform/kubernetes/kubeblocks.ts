@@ -129,6 +129,15 @@ export function opsRequestBody(
     case 'Restart':
       spec.restart = request.components.map((componentName) => ({ componentName }));
       break;
+    case 'Upgrade':
+      spec.upgrade = {
+        components: request.components.map((componentName) => ({
+          componentName,
+          ...(request.serviceVersion ? { serviceVersion: request.serviceVersion } : {}),
+          ...(request.componentDefinition ? { componentDefinitionName: request.componentDefinition } : {}),
+        })),
+      };
+      break;
     case 'Start':
     case 'Stop':
       break;
