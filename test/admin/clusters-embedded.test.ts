@@ -98,6 +98,7 @@ describe('clusters in embedded mode', () => {
     });
     expect(definition.statusCode).toBe(422);
     expect(definition.json<{ message: string }>().message).toContain('Upgrade does not apply');
+    expect((await admin.inject({ method: 'GET', url: '/api/clusters/embedded/credentials' })).statusCode).toBe(422);
     const yaml = await admin.inject({ method: 'GET', url: '/api/clusters/embedded/yaml' });
     expect(yaml.statusCode).toBe(422);
     const pods = await admin.inject({ method: 'GET', url: '/api/clusters/embedded/pods' });

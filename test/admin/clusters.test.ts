@@ -51,6 +51,54 @@ describe('clusters on KubeBlocks 1.x', () => {
   const context = () => ({ app: t.app, namespace: NS, sessions });
   sharedClusterReads(context);
 
+  it('answers the credentials from the account Secret, audited, with the password in no log line', async () => {
+    const password = 'Sup3r-s3cret-acc0unt';
+    t.kube!.put('secrets', NS, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'pair-falkordb-account-default', namespace: NS },
+      data: {
+        username: Buffer.from('default').toString('base64'),
+        password: Buffer.from(password).toString('base64'),
+      },
+    } as never);
+    const res = await call('GET', '/api/clusters/pair/credentials', undefined, sessions.operator);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.json()).toEqual({
+      hostname: `pair-falkordb.${NS}.svc.cluster.local`,
+      port: 6379,
+      username: 'default',
+      password,
+      internalHostname: `pair-falkordb.${NS}.svc.cluster.local`,
+    });
+    const real = realOperations().find(
+      (o) => o.method === 'GET' && o.path === '/api/clusters/{clusterName}/credentials',
+    )!;
+    expect(validatorOf(real.responses['200']!['application/json'] as JsonSchema)(res.json())).toBe(true);
+    // No Secret (solo has none): 404 naming no secret content.
+    const missing = await call('GET', '/api/clusters/solo/credentials');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json<{ message: string }>().message).toBe(`No account Secret for cluster solo in namespace ${NS}`);
+    // Audited as a read of credentials, without the password.
+    let entries: { action: string; resourceName?: string; result: string }[] = [];
+    for (let i = 0; i < 50; i++) {
+      const audit = await call('GET', '/api/audit/?action=cluster.credentials_read', undefined, sessions.admin);
+      entries = audit.json<{ logs: typeof entries }>().logs ?? [];
+      if (entries.length >= 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ action: 'cluster.credentials_read', resourceName: 'pair', result: 'success' }),
+        expect.objectContaining({ action: 'cluster.credentials_read', resourceName: 'solo', result: 'failure' }),
+      ]),
+    );
+    expect(JSON.stringify(entries)).not.toContain(password);
+    expect(t.logs.text).not.toContain(password);
+    expect(t.logs.text).toContain('cluster.credentials_read');
+  });
+
   it("answers the create form's JSON schema, which accepts a create body and refuses a bad one", async () => {
     const res = await call('GET', '/api/clusters/schema', undefined, sessions.viewer);
     expect(res.statusCode, res.body).toBe(200);

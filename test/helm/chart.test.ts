@@ -159,6 +159,7 @@ describe('the Helm chart', () => {
         verbs: ['get', 'list', 'create', 'patch', 'delete'],
       },
       { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
     ]);
     // issue 19: the system routes' cluster-scoped reads, list only, and only with multiClusterRbac.
     const clusterReads = find(manifests, 'ClusterRole', 'graphdb-admin-server-cluster-reads') as unknown as {

@@ -12,6 +12,7 @@ import {
   ClusterListSchema,
   ClusterNameParamsSchema,
   ClusterSchema,
+  CredentialsSchema,
   NamespaceQuerySchema,
   PodListSchema,
   YamlBodySchema,
@@ -262,5 +263,30 @@ function clusterScopeRoutes(
       },
     },
     () => ({ schema: createFormSchema }),
+  );
+
+  routes.get(
+    '/api/clusters/:clusterName/credentials',
+    {
+      preValidation: requirePermission('clusters', 'read', namespaceOf),
+      config: { errorResponses: [404, 422] },
+      schema: {
+        operationId: 'getClusterCredentials',
+        tags,
+        summary: "The cluster's connection credentials",
+        description:
+          "The data component's Service address and its default account, from KubeBlocks' Secret " +
+          '`<cluster>-<component>-account-default`. Needs `clusters:read` (not `get`); every call is audited ' +
+          '(`cluster.credentials_read`), and the password is never logged.',
+        params: ClusterNameParamsSchema,
+        querystring: NamespaceQuerySchema,
+        response: { 200: CredentialsSchema },
+      },
+    },
+    async (request, reply) => {
+      // Nothing about the answer may be cached on the way.
+      void reply.header('cache-control', 'no-store');
+      return clusters.credentials(namespaceOf(request), request.params.clusterName);
+    },
   );
 }

@@ -182,6 +182,29 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
       return port.createCluster(wanted);
     },
 
+    /**
+     * How to connect: the data component's Service and its default account (KubeBlocks' account Secret). 404 when
+     * the cluster or the Secret does not exist; 422 where there is no such account (embedded mode).
+     */
+    async credentials(namespace: string, name: string) {
+      const cluster = await existing(namespace, name);
+      if (!port.readAccount)
+        throw new UnprocessableError("Embedded mode has no account Secret: use the server's FalkorDB settings");
+      const component =
+        cluster.components.find((c) => c.kind === 'sharding') ?? cluster.components.find((c) => !/sent/.test(c.name));
+      const componentName = component?.name ?? 'falkordb';
+      const account = await port.readAccount(namespace, name, componentName);
+      if (!account) throw new NotFoundError(`No account Secret for cluster ${name} in namespace ${namespace}`);
+      const internalHostname = `${name}-${componentName}.${namespace}.svc.cluster.local`;
+      return {
+        hostname: internalHostname,
+        port: 6379,
+        username: account.username,
+        password: account.password,
+        internalHostname,
+      };
+    },
+
     /** The stored Cluster object as YAML. */
     async yaml(namespace: string, name: string): Promise<{ yaml: string }> {
       await existing(namespace, name);

@@ -174,3 +174,12 @@ export const DeleteClusterQuerySchema = NamespaceQuerySchema.extend({
 /** A manifest of at most 256 KiB. */
 export const YamlBodySchema = z.object({ yaml: z.string().min(1).max(262_144) });
 export const YamlSchema = z.object({ yaml: z.string() });
+
+export const CredentialsSchema = z.object({
+  hostname: z.string(),
+  port: z.number().int(),
+  username: z.string(),
+  password: z.string(),
+  internalHostname: z.string().optional(),
+  externalHostname: z.string().optional(),
+});

@@ -117,6 +117,15 @@ export interface ClusterPort {
   createCluster?(cluster: NewCluster): Promise<ClusterRecord>;
   /** Deletes the deployment; false when there was none. Absent where deployments cannot be deleted. */
   deleteCluster?(namespace: string, name: string, options?: { gracePeriodSeconds?: number }): Promise<boolean>;
+  /**
+   * The default account of a deployment's component (KubeBlocks' Secret `<cluster>-<component>-account-default`);
+   * undefined when there is none.
+   */
+  readAccount?(
+    namespace: string,
+    cluster: string,
+    component: string,
+  ): Promise<{ username: string; password: string } | undefined>;
   /** The stored Cluster object as it is (without managedFields); undefined when there is none. */
   getClusterObject?(namespace: string, name: string): Promise<Record<string, unknown> | undefined>;
   /** Creates a Cluster object given whole (a raw manifest); the API server validates it. */

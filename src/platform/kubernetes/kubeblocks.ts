@@ -345,6 +345,24 @@ export function createKubeBlocksClusters(
       }
     },
 
+    async readAccount(namespace, cluster, component) {
+      const name = `${cluster}-${component}-account-default`;
+      try {
+        const secret = await core.readNamespacedSecret({ namespace, name });
+        const decode = (key: string) => {
+          const value = secret.data?.[key];
+          return value === undefined ? undefined : Buffer.from(value, 'base64').toString('utf8');
+        };
+        const username = decode('username');
+        const password = decode('password');
+        return username === undefined || password === undefined ? undefined : { username, password };
+      } catch (error) {
+        if (error instanceof ApiException && error.code === 404) return undefined;
+        // The Secret's name, never its content.
+        throw counted(error, 'get', `secret ${namespace}/${name}`);
+      }
+    },
+
     async getClusterObject(namespace, name) {
       const clusterParams = clusterParamsOf(await apiVersions());
       try {
