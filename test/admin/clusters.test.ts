@@ -61,7 +61,7 @@ describe('clusters on KubeBlocks 1.x', () => {
         username: Buffer.from('default').toString('base64'),
         password: Buffer.from(password).toString('base64'),
       },
-    } as never);
+    });
     const res = await call('GET', '/api/clusters/pair/credentials', undefined, sessions.operator);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
