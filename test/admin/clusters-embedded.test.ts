@@ -99,6 +99,9 @@ describe('clusters in embedded mode', () => {
     expect(definition.statusCode).toBe(422);
     expect(definition.json<{ message: string }>().message).toContain('Upgrade does not apply');
     expect((await admin.inject({ method: 'GET', url: '/api/clusters/embedded/credentials' })).statusCode).toBe(422);
+    const patch = await admin.inject({ method: 'PATCH', url: '/api/clusters/embedded', payload: { replicas: 2 } });
+    expect(patch.statusCode).toBe(422);
+    expect(patch.json<{ message: string }>().message).toBe('Updating clusters is not supported in embedded mode');
     const yaml = await admin.inject({ method: 'GET', url: '/api/clusters/embedded/yaml' });
     expect(yaml.statusCode).toBe(422);
     const pods = await admin.inject({ method: 'GET', url: '/api/clusters/embedded/pods' });

@@ -253,6 +253,54 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
     expect((await call('POST', '/api/clusters/solo/upgrade', { version: '4.14.0' }, 'viewer')).statusCode).toBe(403);
   });
 
+  it('patches replicas, resources, storage (grow only), sentinel and terminationPolicy into the Cluster (200)', async () => {
+    const { namespace, storedCluster } = context();
+    await context().addCluster(replication('patchme', namespace));
+    const res = await call('PATCH', `/api/clusters/patchme?namespace=${namespace}`, {
+      replicas: 3,
+      resources: { requests: { cpu: '2', memory: '4Gi' } },
+      persistence: { enabled: true, size: '40Gi' },
+      sentinel: { replicas: 5 },
+      terminationPolicy: 'WipeOut',
+      labels: { team: 'graphs' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ name: 'patchme', replicas: 3, sentinel: { enabled: true, replicas: 5 } });
+    if (storedCluster) {
+      const stored = (await storedCluster('patchme'))!;
+      expect(stored.metadata.labels).toMatchObject({ team: 'graphs' });
+      expect(stored.spec).toMatchObject({
+        terminationPolicy: 'WipeOut',
+        componentSpecs: [
+          expect.objectContaining({
+            name: 'falkordb',
+            replicas: 3,
+            resources: { requests: { cpu: '2', memory: '4Gi' }, limits: { cpu: '1', memory: '2Gi' } },
+            volumeClaimTemplates: [
+              expect.objectContaining({
+                spec: expect.objectContaining({ resources: { requests: { storage: '40Gi' } } }) as unknown,
+              }),
+            ],
+          }),
+          expect.objectContaining({ name: 'falkordb-sent', replicas: 5 }),
+        ],
+      });
+    }
+    for (const [body, status, message] of [
+      [{ persistence: { enabled: true, size: '10Gi' } }, 400, 'Volumes only grow: 10Gi is less than the current 40Gi'],
+      [{ sentinel: { replicas: 4 } }, 400, 'The sentinel needs an odd number of replicas, at least 3 (got 4)'],
+      [{ sharding: { shardCount: 4 } }, 400, 'sharding applies only to a sharded cluster'],
+      [{ version: '4.14.0' }, 422, 'Not supported by this server yet: version (use POST …/upgrade for the version)'],
+    ] as const) {
+      const refused = await call('PATCH', '/api/clusters/patchme', body);
+      expect(refused.statusCode, refused.body).toBe(status);
+      expect(refused.json<{ message: string }>().message).toBe(message);
+    }
+    expect((await call('PATCH', '/api/clusters/nobody', { replicas: 2 })).statusCode).toBe(404);
+    expect((await call('PATCH', '/api/clusters/patchme', { replicas: 2 }, 'viewer')).statusCode).toBe(403);
+    await call('DELETE', '/api/clusters/patchme');
+  });
+
   it('refuses a create outside the managed namespaces (403), bad topology rules (400), what it cannot apply (422), and a viewer (403)', async () => {
     const { namespace } = context();
     const outside = await call('POST', '/api/clusters/', { name: 'elsewhere-new', namespace: 'team-b', spec: {} });

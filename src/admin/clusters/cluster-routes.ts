@@ -14,6 +14,7 @@ import {
   ClusterSchema,
   CredentialsSchema,
   NamespaceQuerySchema,
+  PatchClusterBodySchema,
   PodListSchema,
   YamlBodySchema,
   YamlSchema,
@@ -288,5 +289,29 @@ function clusterScopeRoutes(
       void reply.header('cache-control', 'no-store');
       return clusters.credentials(namespaceOf(request), request.params.clusterName);
     },
+  );
+
+  routes.patch(
+    '/api/clusters/:clusterName',
+    {
+      preValidation: requirePermission('clusters', 'update', namespaceOf),
+      config: { errorResponses: [400, 404, 409, 422] },
+      schema: {
+        operationId: 'updateCluster',
+        tags,
+        summary: 'Update an existing cluster',
+        description:
+          'Changes the Cluster object: replicas, resources, storage size (grow only), shards and shard replicas, ' +
+          'sentinel replicas (odd, at least 3) and resources, terminationPolicy, labels, annotations. KubeBlocks ' +
+          'reconciles the change. The version goes through POST …/upgrade; fields this server cannot apply yet ' +
+          'answer 422.',
+        params: ClusterNameParamsSchema,
+        querystring: NamespaceQuerySchema,
+        body: PatchClusterBodySchema,
+        response: { 200: ClusterSchema },
+      },
+    },
+    async (request) =>
+      toApiCluster(await clusters.patch(namespaceOf(request), request.params.clusterName, request.body)),
   );
 }

@@ -1,6 +1,6 @@
 // Cluster reads, scoped to the namespaces multi_cluster_mode and the role allow (day-2 operations:
 // ../operations/operation-service.ts).
-import type { ClusterPort, NewCluster, PodRecord } from '../../platform/clusters/cluster-port.js';
+import type { ClusterObject, ClusterPort, NewCluster, PodRecord } from '../../platform/clusters/cluster-port.js';
 import type { ClusterRecord } from '../../platform/clusters/cluster-records.js';
 import {
   BadRequestError,
@@ -10,7 +10,7 @@ import {
   UnprocessableError,
 } from '../../shared/http-errors.js';
 import { parseClusterManifest, yamlOf } from './cluster-yaml.js';
-import type { CreateClusterBody } from './schemas.js';
+import type { CreateClusterBody, PatchClusterBody } from './schemas.js';
 import { rulesAllow, shippedRulesOf, type PermissionRule, type RoleName } from '../permissions/permissions.js';
 
 export interface ClusterScope {
@@ -124,6 +124,86 @@ export function newClusterOf(body: CreateClusterBody): NewCluster {
   };
 }
 
+const PATCH_NOT_YET_APPLIED = [
+  'version',
+  'componentDefinition',
+  'services',
+  'modules',
+  'falkordbArgs',
+  'disableExporter',
+  'externalDomain',
+] as const;
+
+const QUANTITY = /^(\d+)(Mi|Gi|Ti)$/;
+const bytesOf = (size: string): number | undefined => {
+  const match = QUANTITY.exec(size);
+  return match
+    ? Number(match[1]) * { Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 }[match[2] as 'Mi' | 'Gi' | 'Ti']
+    : undefined;
+};
+
+type Spec = Record<string, unknown> & { resources?: unknown; replicas?: number; volumeClaimTemplates?: unknown };
+
+/** Applies a PATCH body to a stored Cluster object (a copy), refusing what KubeBlocks would refuse. */
+export function patchedClusterObject(object: Record<string, unknown>, body: PatchClusterBody): Record<string, unknown> {
+  const unsupported = PATCH_NOT_YET_APPLIED.filter((field) => body[field] !== undefined);
+  if (unsupported.length > 0) {
+    const hint = unsupported.includes('version') ? ' (use POST …/upgrade for the version)' : '';
+    throw new UnprocessableError(`Not supported by this server yet: ${unsupported.join(', ')}${hint}`);
+  }
+  const copy = structuredClone(object) as { metadata: Record<string, unknown>; spec: Record<string, unknown> };
+  const spec = copy.spec;
+  const components = (spec.componentSpecs ?? []) as Spec[];
+  const shardings = (spec.shardings ?? spec.shardingSpecs ?? []) as { shards?: number; template: Spec }[];
+  const data: Spec | undefined = shardings[0]?.template ?? components.find((c) => !/sent/.test(String(c.name)));
+  const sentinel = components.find((c) => /sent/.test(String(c.name)));
+  if (!data) throw new UnprocessableError('The cluster has no FalkorDB component to change');
+  const sharded = shardings.length > 0;
+  if (body.sharding && !sharded) throw new BadRequestError('sharding applies only to a sharded cluster');
+  if (body.sentinel && !sentinel) throw new BadRequestError('sentinel applies only to a cluster with a sentinel');
+
+  const replicas = sharded ? (body.sharding?.replicas ?? body.replicas) : body.replicas;
+  if (replicas !== undefined) {
+    if ((sharded || sentinel) && replicas < 2)
+      throw new BadRequestError(`A ${sharded ? 'cluster' : 'replication'} deployment needs at least 2 replicas`);
+    data.replicas = replicas;
+  }
+  const resources = (sharded ? body.sharding?.resources : undefined) ?? body.resources;
+  if (resources) data.resources = { ...(data.resources as object), ...resources };
+  const persistence = (sharded ? body.sharding?.persistence : undefined) ?? body.persistence;
+  if (persistence?.size) {
+    const claims = (data.volumeClaimTemplates ?? []) as {
+      name: string;
+      spec: { resources?: { requests?: { storage?: string } } };
+    }[];
+    const claim = claims.find((c) => c.name === 'data') ?? claims[0];
+    if (!claim) throw new UnprocessableError('The cluster has no data volume to resize');
+    const current = claim.spec.resources?.requests?.storage;
+    const [now, wanted] = [current === undefined ? undefined : bytesOf(current), bytesOf(persistence.size)];
+    if (now !== undefined && wanted !== undefined && wanted < now)
+      throw new BadRequestError(`Volumes only grow: ${persistence.size} is less than the current ${current}`);
+    claim.spec.resources = {
+      ...claim.spec.resources,
+      requests: { ...claim.spec.resources?.requests, storage: persistence.size },
+    };
+  }
+  if (body.sharding?.shardCount !== undefined) shardings[0]!.shards = body.sharding.shardCount;
+  if (body.sentinel?.replicas !== undefined) {
+    if (body.sentinel.replicas < 3 || body.sentinel.replicas % 2 === 0)
+      throw new BadRequestError(
+        `The sentinel needs an odd number of replicas, at least 3 (got ${body.sentinel.replicas})`,
+      );
+    sentinel!.replicas = body.sentinel.replicas;
+  }
+  if (body.sentinel?.resources)
+    sentinel!.resources = { ...(sentinel!.resources as object), ...body.sentinel.resources };
+  if (body.terminationPolicy) spec.terminationPolicy = body.terminationPolicy;
+  if (body.labels) copy.metadata.labels = { ...(copy.metadata.labels as object), ...body.labels };
+  if (body.annotations) copy.metadata.annotations = { ...(copy.metadata.annotations as object), ...body.annotations };
+  delete (copy as { status?: unknown }).status;
+  return copy;
+}
+
 export function createClusterService(port: ClusterPort, scope: ClusterScope) {
   const { clusterNamespace } = scope;
 
@@ -203,6 +283,17 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
         password: account.password,
         internalHostname,
       };
+    },
+
+    /** Changes replicas, resources, storage, shards, sentinel, terminationPolicy, labels of a cluster (200). */
+    async patch(namespace: string, name: string, body: PatchClusterBody): Promise<ClusterRecord> {
+      await existing(namespace, name);
+      if (!port.getClusterObject || !port.replaceClusterObject)
+        throw new UnprocessableError('Updating clusters is not supported in embedded mode');
+      const object = await port.getClusterObject(namespace, name);
+      if (!object) throw new NotFoundError(`Cluster ${name} not found in namespace ${namespace}`);
+      await port.replaceClusterObject(patchedClusterObject(object, body) as ClusterObject);
+      return existing(namespace, name);
     },
 
     /** The stored Cluster object as YAML. */

@@ -183,3 +183,25 @@ export const CredentialsSchema = z.object({
   internalHostname: z.string().optional(),
   externalHostname: z.string().optional(),
 });
+
+/** PATCH /api/clusters/{clusterName}: the real body; what this server cannot apply yet is refused (422). */
+export const PatchClusterBodySchema = z.looseObject({
+  replicas: z.number().int().min(1).max(10).optional(),
+  resources: ResourcesSchema.optional(),
+  persistence: PersistenceSchema.optional(),
+  sentinel: z
+    .looseObject({ replicas: z.number().int().min(1).max(9).optional(), resources: ResourcesSchema.optional() })
+    .optional(),
+  sharding: z
+    .looseObject({
+      shardCount: z.number().int().min(3).max(100).optional(),
+      replicas: z.number().int().min(2).max(10).optional(),
+      resources: ResourcesSchema.optional(),
+      persistence: PersistenceSchema.optional(),
+    })
+    .optional(),
+  terminationPolicy: z.enum(['DoNotTerminate', 'Delete', 'WipeOut']).optional(),
+  labels: StringMapSchema.optional(),
+  annotations: StringMapSchema.optional(),
+});
+export type PatchClusterBody = z.infer<typeof PatchClusterBodySchema>;
