@@ -129,6 +129,21 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name')
     .default('graphdb-system'),
+  // The namespaces clusters may be created in (POST /api/clusters/ and …/yaml): a regular expression anchored at both
+  // ends. Unset: the cluster namespace only.
+  MANAGED_NAMESPACES: z
+    .string()
+    .min(1)
+    .max(500)
+    .refine((pattern) => {
+      try {
+        new RegExp(`^(?:${pattern})$`);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be a regular expression')
+    .optional(),
   // Secrets (besides the ones it created for settings) that write-only settings may write: names with this prefix.
   SETTINGS_SECRET_PREFIX: z
     .string()
@@ -290,6 +305,8 @@ export interface Config {
   metricsBasicAuth: { username: string; password: string } | undefined;
   /** Where database deployments live when multi_cluster_mode is off, and the default of `?namespace=`. */
   clusterNamespace: string;
+  /** The namespaces clusters may be created in (anchored); the cluster namespace only when unset. */
+  managedNamespaces: RegExp;
   /** Where the providers live: overridable for sovereign clouds and tests. */
   oauthEndpoints: { alphaIssuer: string; betaAuthority: string; alphaDirectoryUrl: string; betaGraphUrl: string };
   oauthEnv: {
@@ -372,6 +389,9 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
     tokenCreationPerMinute: e.TOKEN_CREATION_PER_MINUTE,
     clusterNamespace: e.CLUSTER_NAMESPACE,
+    managedNamespaces: new RegExp(
+      `^(?:${e.MANAGED_NAMESPACES ?? e.CLUSTER_NAMESPACE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})$`,
+    ),
     databaseHosts: parseAllowedTargets(e.DATABASE_HOSTS ?? ''),
     credentialCheckTimeoutMs: e.CREDENTIAL_CHECK_TIMEOUT_MS,
     credentialChecksMax: e.CREDENTIAL_CHECKS_MAX,

@@ -21,6 +21,25 @@ describe('loadConfig', () => {
     expect(loadConfig({ HOST: '0.0.0.0' }, '/srv/app').host).toBe('0.0.0.0');
   });
 
+  it('reads MANAGED_NAMESPACES as an anchored pattern, the cluster namespace alone by default', () => {
+    const byDefault = loadConfig({ CLUSTER_NAMESPACE: 'db-team' }, '/srv/app').managedNamespaces;
+    expect(['db-team', 'db-team-2', 'x-db-team', 'graphdb-system'].map((ns) => byDefault.test(ns))).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
+    const teams = loadConfig({ MANAGED_NAMESPACES: 'team-[a-z]+|graphdb-system' }, '/srv/app').managedNamespaces;
+    expect(['team-a', 'graphdb-system', 'xteam-a', 'team-a1', 'graphdb-system2'].map((ns) => teams.test(ns))).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect(() => loadConfig({ MANAGED_NAMESPACES: 'team-(' }, '/srv/app')).toThrow(ConfigError);
+  });
+
   it('treats blank values as unset', () => {
     const config = loadConfig({ PORT: '', TOKEN_STORE_URL: '  ', ENABLE_DOCSUI: '' });
     expect(config.port).toBe(3000);

@@ -169,6 +169,7 @@ export function createAdminServices(deps: AdminDeps) {
   const multiClusterMode = async () => (await context.settings.current()).features.multi_cluster_mode;
   const clusters = createClusterService(clusterPort, {
     clusterNamespace,
+    managedNamespaces: config.managedNamespaces,
     multiClusterMode,
     rulesOf: (role) => context.rbac.rulesOf(role),
   });
@@ -211,6 +212,9 @@ export function createAdminServices(deps: AdminDeps) {
     operations: createOperationService(clusterPort, clusters, {
       // StorageClasses are cluster-scoped: readable only with the multi-cluster ClusterRole.
       storageClasses: async () => (kube && (await multiClusterMode()) ? kube.storageClasses() : undefined),
+      // ComponentVersions are cluster-scoped too: the catalog is read only in multi-cluster mode on Kubernetes.
+      versionCatalog: async () =>
+        !kube || (await multiClusterMode()) ? await clusterPort.versionCatalog?.() : undefined,
     }),
     system: createSystemService({
       clusters,

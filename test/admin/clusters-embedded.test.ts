@@ -50,9 +50,16 @@ describe('clusters in embedded mode', () => {
         {
           name: 'embedded',
           namespace: 'graphdb-system',
-          phase: 'Running',
+          creationTimestamp: expect.any(String) as unknown,
+          state: 'Running',
           topology: 'standalone',
-          terminationPolicy: '',
+          replicas: 1,
+          version: expect.stringMatching(/^(valkey|redis) /) as unknown,
+          persistence: { enabled: false },
+          sentinel: { enabled: false },
+          sharding: { enabled: false },
+          status: { state: 'Running', ready: true, replicas: 1 },
+          phase: 'Running',
           createdAt: expect.any(String) as unknown,
           components: [
             {
@@ -68,6 +75,39 @@ describe('clusters in embedded mode', () => {
           ],
         },
       ],
+      total: 1,
+    });
+    const one = await admin.inject({ method: 'GET', url: '/api/clusters/embedded/' });
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json()).toEqual(res.json<{ clusters: unknown[] }>().clusters[0]);
+    // The one deployment cannot be created next to, or deleted.
+    const create = await admin.inject({
+      method: 'POST',
+      url: '/api/clusters/',
+      payload: { name: 'another', namespace: 'graphdb-system', spec: {} },
+    });
+    expect(create.statusCode, create.body).toBe(422);
+    expect(create.json<{ message: string }>().message).toBe('Creating clusters is not supported in embedded mode');
+    const remove = await admin.inject({ method: 'DELETE', url: '/api/clusters/embedded' });
+    expect(remove.statusCode).toBe(422);
+    expect(remove.json<{ message: string }>().message).toBe('Deleting clusters is not supported in embedded mode');
+    const definition = await admin.inject({
+      method: 'POST',
+      url: '/api/clusters/embedded/upgrade',
+      payload: { componentDefinition: 'falkordb-2' },
+    });
+    expect(definition.statusCode).toBe(422);
+    expect(definition.json<{ message: string }>().message).toContain('Upgrade does not apply');
+    expect((await admin.inject({ method: 'GET', url: '/api/clusters/embedded/credentials' })).statusCode).toBe(422);
+    const patch = await admin.inject({ method: 'PATCH', url: '/api/clusters/embedded', payload: { replicas: 2 } });
+    expect(patch.statusCode).toBe(422);
+    expect(patch.json<{ message: string }>().message).toBe('Updating clusters is not supported in embedded mode');
+    const yaml = await admin.inject({ method: 'GET', url: '/api/clusters/embedded/yaml' });
+    expect(yaml.statusCode).toBe(422);
+    const pods = await admin.inject({ method: 'GET', url: '/api/clusters/embedded/pods' });
+    expect(pods.json()).toMatchObject({
+      pods: [{ name: 'embedded-falkordb-0', status: 'Running', ready: true, role: 'primary', cpuPercent: null }],
+      total: 1,
     });
   });
 

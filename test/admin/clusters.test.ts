@@ -12,6 +12,8 @@ import {
   OPS_V1,
   OPS_V1ALPHA1,
 } from '../support/kube/kubeblocks-fixtures.js';
+import { ageOf } from '../../src/admin/clusters/cluster-service.js';
+import { realOperations, validatorOf, type JsonSchema } from '../support/conformance/real-operations.js';
 import { seededClusters, setMultiClusterMode, sharedClusterReads } from '../support/cluster-reads.js';
 import { sharedClusterWrites, sharedLegacyClusterWrites } from '../support/cluster-writes.js';
 
@@ -49,6 +51,154 @@ describe('clusters on KubeBlocks 1.x', () => {
   const context = () => ({ app: t.app, namespace: NS, sessions });
   sharedClusterReads(context);
 
+  it('answers the credentials from the account Secret, audited, with the password in no log line', async () => {
+    const password = 'Sup3r-s3cret-acc0unt';
+    t.kube!.put('secrets', NS, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'pair-falkordb-account-default', namespace: NS },
+      data: {
+        username: Buffer.from('default').toString('base64'),
+        password: Buffer.from(password).toString('base64'),
+      },
+    });
+    const res = await call('GET', '/api/clusters/pair/credentials', undefined, sessions.operator);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.json()).toEqual({
+      hostname: `pair-falkordb.${NS}.svc.cluster.local`,
+      port: 6379,
+      username: 'default',
+      password,
+      internalHostname: `pair-falkordb.${NS}.svc.cluster.local`,
+    });
+    const real = realOperations().find(
+      (o) => o.method === 'GET' && o.path === '/api/clusters/{clusterName}/credentials',
+    )!;
+    expect(validatorOf(real.responses['200']!['application/json'] as JsonSchema)(res.json())).toBe(true);
+    // A viewer may list, get and read clusters, but not their password.
+    const viewer = await call('GET', '/api/clusters/pair/credentials', undefined, sessions.viewer);
+    expect(viewer.statusCode).toBe(403);
+    expect(viewer.json<{ message: string }>().message).toBe(
+      `Insufficient permissions for clusters:update in namespace ${NS}`,
+    );
+    expect(viewer.body).not.toContain(password);
+    // No Secret (solo has none): 404 naming no secret content.
+    const missing = await call('GET', '/api/clusters/solo/credentials');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json<{ message: string }>().message).toBe(`No account Secret for cluster solo in namespace ${NS}`);
+    // Audited as a read of credentials, without the password.
+    let entries: { action: string; resourceName?: string; result: string }[] = [];
+    for (let i = 0; i < 50; i++) {
+      const audit = await call('GET', '/api/audit/?action=cluster.credentials_read', undefined, sessions.admin);
+      entries = audit.json<{ logs: typeof entries }>().logs ?? [];
+      if (entries.length >= 3) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ action: 'cluster.credentials_read', resourceName: 'pair', result: 'success' }),
+        expect.objectContaining({ action: 'cluster.credentials_read', resourceName: 'solo', result: 'failure' }),
+        expect.objectContaining({
+          action: 'cluster.credentials_read',
+          resourceName: 'pair',
+          result: 'failure',
+          message: `Insufficient permissions for clusters:update in namespace ${NS}`,
+        }),
+      ]),
+    );
+    expect(JSON.stringify(entries)).not.toContain(password);
+    expect(t.logs.text).not.toContain(password);
+    expect(t.logs.text).toContain('cluster.credentials_read');
+  });
+
+  it("answers the create form's JSON schema, which accepts a create body and refuses a bad one", async () => {
+    const res = await call('GET', '/api/clusters/schema', undefined, sessions.viewer);
+    expect(res.statusCode, res.body).toBe(200);
+    const { schema } = res.json<{ schema: JsonSchema }>();
+    const real = realOperations().find((o) => o.method === 'GET' && o.path === '/api/clusters/schema')!;
+    expect(validatorOf(real.responses['200']!['application/json'] as JsonSchema)(res.json())).toBe(true);
+    const form = validatorOf({ ...schema, $schema: undefined });
+    expect(form({ name: 'pair', namespace: NS, spec: { topology: 'replication', replicas: 2 } })).toBe(true);
+    expect(form({ name: 'Bad_Name', namespace: NS, spec: {} })).toBe(false);
+    expect(form({ name: 'pair', namespace: NS, spec: { topology: 'ring' } })).toBe(false);
+  });
+
+  it('lists the Pods of a cluster by its instance label, in the real shape, 404 for a cluster that does not exist', async () => {
+    const pod = (
+      name: string,
+      instance: string,
+      role: string,
+      ready: boolean,
+      extra: Record<string, unknown> = {},
+    ) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name,
+        namespace: NS,
+        creationTimestamp: new Date(Date.now() - 3 * 3600_000).toISOString(),
+        labels: {
+          'app.kubernetes.io/instance': instance,
+          'apps.kubeblocks.io/component-name': 'falkordb',
+          'kubeblocks.io/role': role,
+        },
+      },
+      spec: {
+        hostname: name,
+        subdomain: `${instance}-falkordb-headless`,
+        containers: [{ name: 'falkordb', ports: [{ name: 'falkordb', containerPort: 6379, protocol: 'TCP' }] }],
+      },
+      status: {
+        phase: 'Running',
+        conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }],
+        containerStatuses: [{ name: 'falkordb', restartCount: ready ? 0 : 4, ...extra }],
+      },
+    });
+    t.kube!.put(
+      'pods',
+      NS,
+      pod('pair-falkordb-1', 'pair', 'secondary', false, { state: { waiting: { reason: 'CrashLoopBackOff' } } }),
+    );
+    t.kube!.put('pods', NS, pod('pair-falkordb-0', 'pair', 'primary', true));
+    t.kube!.put('pods', NS, pod('solo-falkordb-0', 'solo', 'primary', true));
+    const res = await call('GET', '/api/clusters/pair/pods', undefined, sessions.viewer);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      pods: [
+        {
+          name: 'pair-falkordb-0',
+          namespace: NS,
+          status: 'Running',
+          ready: true,
+          restartCount: 0,
+          age: expect.stringMatching(/^\d+[smhd]$/) as unknown,
+          role: 'primary',
+          hostname: 'pair-falkordb-0',
+          ports: [{ name: 'falkordb', port: 6379, protocol: 'TCP' }],
+          cpuPercent: null,
+          memoryPercent: null,
+          dns: `pair-falkordb-0.pair-falkordb-headless.${NS}.svc.cluster.local`,
+        },
+        expect.objectContaining({ name: 'pair-falkordb-1', status: 'CrashLoopBackOff', ready: false, restartCount: 4 }),
+      ],
+      total: 2,
+    });
+    const real = realOperations().find((o) => o.method === 'GET' && o.path === '/api/clusters/{clusterName}/pods')!;
+    const validate = validatorOf(real.responses['200']!['application/json'] as JsonSchema);
+    expect(validate(res.json()), JSON.stringify(validate.errors)).toBe(true);
+    expect(t.kube!.requests).toContainEqual(
+      expect.objectContaining({ method: 'GET', path: `/api/v1/namespaces/${NS}/pods` }),
+    );
+    expect((await call('GET', '/api/clusters/nobody/pods')).statusCode).toBe(404);
+    const now = Date.parse('2026-01-10T12:00:00Z');
+    expect(
+      ['2026-01-10T11:59:15Z', '2026-01-10T11:48:00Z', '2026-01-10T07:00:00Z', '2026-01-07T12:00:00Z', 'x'].map((at) =>
+        ageOf(at, now),
+      ),
+    ).toEqual(['45s', '12m', '5h', '3d', '']);
+  });
+
   it('keeps every cluster route in its namespace while multi_cluster_mode is off (404, no Kubernetes call elsewhere)', async () => {
     const before = t.kube!.requests.length;
     const routes: [method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown][] = [
@@ -81,7 +231,7 @@ describe('clusters on KubeBlocks 1.x', () => {
     }
     expect(t.kube!.requests.slice(before).filter((r) => r.path.includes('/namespaces/team-b/'))).toEqual([]);
     // The list already answered nothing there; asking for the cluster namespace itself is unaffected.
-    expect((await call('GET', '/api/clusters?namespace=team-b')).json()).toEqual({ clusters: [] });
+    expect((await call('GET', '/api/clusters?namespace=team-b')).json()).toEqual({ clusters: [], total: 0 });
     expect((await call('GET', `/api/clusters/solo?namespace=${NS}`)).statusCode).toBe(200);
     // Invalid input is still reported as such.
     expect(
@@ -106,6 +256,7 @@ describe('clusters on KubeBlocks 1.x', () => {
   sharedClusterWrites(() => ({
     ...context(),
     opsRequest: (name) => Promise.resolve(t.kube!.get(OPS_V1, NS, name)!),
+    storedCluster: (name) => Promise.resolve(t.kube!.get(CLUSTERS_V1, NS, name)),
     opsRequestCount: () =>
       Promise.resolve(t.kube!.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/opsrequests')).length),
     addCluster: (cluster) => {

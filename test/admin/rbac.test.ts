@@ -383,7 +383,7 @@ describe.each(ADAPTERS)('RBAC (%s stores)', (adapter) => {
       call('GET', `/api/clusters${namespace ? `?namespace=${namespace}` : ''}`, undefined, dana);
 
     expect((await list('team-a')).statusCode).toBe(200);
-    expect((await list('team-a')).json()).toEqual({ clusters: [] });
+    expect((await list('team-a')).json()).toEqual({ clusters: [], total: 0 });
     for (const [namespace, shown] of [
       ['team-b', 'team-b'],
       [undefined, NAMESPACE],

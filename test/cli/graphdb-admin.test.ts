@@ -208,8 +208,8 @@ describe('graphdb-admin', () => {
     expect(list.stdout).toMatch(/graphdb-system\s+mygraph\s+replication\s+Running/);
     const all = JSON.parse((await cli(['clusters', 'list', '--all-namespaces', '--json'])).stdout) as unknown[];
     expect(all).toHaveLength(4);
-    all.forEach(await schemaCheck('get', '/api/clusters', '200', '/properties/clusters/items'));
-    (await schemaCheck('get', '/api/clusters/{name}', '200', '/properties/cluster'))(
+    all.forEach(await schemaCheck('get', '/api/clusters/', '200', '/properties/clusters/items'));
+    (await schemaCheck('get', '/api/clusters/{clusterName}', '200'))(
       JSON.parse((await cli(['clusters', 'get', 'mygraph', '-o', 'json'])).stdout),
     );
     expect(JSON.parse((await cli(['clusters', 'list', '-n', 'other', '--json'])).stdout)).toEqual([]);

@@ -148,16 +148,20 @@ describe('the Helm chart', () => {
       rules: { resources: string[]; verbs: string[] }[];
     };
     expect(kubeblocks.rules).toEqual([
-      { apiGroups: ['apps.kubeblocks.io'], resources: ['clusters'], verbs: ['get', 'list'] },
+      {
+        apiGroups: ['apps.kubeblocks.io'],
+        resources: ['clusters'],
+        verbs: ['get', 'list', 'create', 'update', 'delete'],
+      },
       {
         apiGroups: ['operations.kubeblocks.io', 'apps.kubeblocks.io'],
         resources: ['opsrequests'],
         verbs: ['get', 'list', 'create', 'patch', 'delete'],
       },
-      // issue 20: pod logs and metrics.
       { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
       { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
       { apiGroups: ['metrics.k8s.io'], resources: ['pods'], verbs: ['list'] },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
     ]);
     // issue 19: the system routes' cluster-scoped reads, list only, and only with multiClusterRbac.
     const clusterReads = find(manifests, 'ClusterRole', 'graphdb-admin-server-cluster-reads') as unknown as {

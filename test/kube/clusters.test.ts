@@ -4,6 +4,7 @@
 // service account; KubeBlocks' side (Cluster objects, OpsRequest progress) is played by the admin.
 import { ApiException, CustomObjectsApi, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../support/kube/kube-api-double.js';
 import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import { legacyReplication, legacySharded, standalone } from '../support/kube/kubeblocks-fixtures.js';
 import { advanceOpsRequest, createWithStatus, readOpsRequest } from '../support/kube/real-kubeblocks.js';
@@ -65,10 +66,25 @@ describe('clusters on KubeBlocks 1.x, real API server (chart RBAC with multiClus
   sharedClusterWrites(() => ({
     ...context(),
     opsRequest: ops,
+    storedCluster: async (name) => {
+      try {
+        return (await t.real!.api.admin.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({
+          group: 'apps.kubeblocks.io',
+          version: 'v1',
+          namespace: NS,
+          plural: 'clusters',
+          name,
+        })) as KubeObject;
+      } catch (error) {
+        if (error instanceof ApiException && error.code === 404) return undefined;
+        throw error;
+      }
+    },
     opsRequestCount: opsCount,
     addCluster: (cluster) => createWithStatus(t.real!.api.admin, cluster).then(() => undefined),
     advanceOpsRequest: (name) => advanceOpsRequest(t.real!.api.admin, { apiVersion: OPS_V1, namespace: NS, name }),
     opsSpecDefaults: OPS_SPEC_DEFAULTS_1X,
+    validatesSchemas: true,
   }));
   // The restart body names one component now (the real API's componentName), so the duplicate-list 422 this file
   // used to provoke cannot be asked for; an API server 422 answered as 422 is tested on the double

@@ -198,17 +198,17 @@ describe("the chart's namespaced RBAC (default values) on a real API server", ()
     ],
     ['create a namespace', ({ core }) => core.createNamespace({ body: { metadata: { name: 'sneaky' } } })],
     [
-      'create a Cluster',
+      'create a Cluster in another namespace',
       ({ custom }) =>
         custom.createNamespacedCustomObject({
           ...CLUSTERS,
-          namespace: NS,
-          body: { ...standalone('mine', NS), status: undefined },
+          namespace: 'team-b',
+          body: { ...standalone('mine', 'team-b'), status: undefined },
         }),
     ],
     [
-      'delete a Cluster',
-      ({ custom }) => custom.deleteNamespacedCustomObject({ ...CLUSTERS, namespace: NS, name: 'solo' }),
+      'delete a Cluster in another namespace',
+      ({ custom }) => custom.deleteNamespacedCustomObject({ ...CLUSTERS, namespace: 'team-b', name: 'other' }),
     ],
     [
       'list clusters in another namespace',
@@ -315,6 +315,7 @@ describe('the server end to end on a real API server: its audited requests again
     await succeeds('operator', { method: 'GET', url: '/api/clusters?namespace=team-b' });
     await succeeds('operator', { method: 'POST', url: '/api/clusters/solo/ops/restart', payload: {} });
     await succeeds('operator', { method: 'GET', url: '/api/clusters/solo/ops' });
+    await succeeds('operator', { method: 'GET', url: '/api/clusters/solo/pods' });
     // issue 19: in multi-cluster mode the system routes list cluster-scoped objects through the cluster-reads role.
     for (const url of ['namespaces', 'storage-classes', 'falkordb-versions', 'cluster-resources'])
       await succeeds('viewer', { method: 'GET', url: `/api/system/${url}` });
@@ -361,6 +362,7 @@ describe('the server end to end on a real API server: its audited requests again
         'list apps.kubeblocks.io/clusters',
         'list apps.kubeblocks.io/componentversions',
         'list namespaces',
+        'list pods',
         'list storage.k8s.io/storageclasses',
         'create configmaps',
         'create operations.kubeblocks.io/opsrequests',
@@ -370,7 +372,6 @@ describe('the server end to end on a real API server: its audited requests again
         'get configmaps',
         'get secrets',
         'get pods/log',
-        'list pods',
         'list metrics.k8s.io/pods',
         'list operations.kubeblocks.io/opsrequests',
         'update configmaps',

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
 import type { KubeObject } from './kube/kube-api-double.js';
 import { replication, sharded, standalone } from './kube/kubeblocks-fixtures.js';
+import { realOperations, validatorOf, type JsonSchema } from './conformance/real-operations.js';
 
 export interface ClusterReadContext {
   app: FastifyInstance;
@@ -58,12 +59,22 @@ export function sharedClusterReads(context: () => ClusterReadContext): void {
     expect(res.statusCode, res.body).toBe(200);
     const clusters = res.json<{ clusters: { name: string }[] }>().clusters;
     expect(clusters.map((c) => c.name).sort()).toEqual(['pair', 'shards', 'sleepy', 'solo']);
+    expect(res.json<{ total: number }>().total).toBe(4);
     expect(clusters.find((c) => c.name === 'pair')).toEqual({
       name: 'pair',
       namespace,
-      phase: 'Running',
+      creationTimestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
+      state: 'Running',
       topology: 'replication',
+      replicas: 2,
+      version: '4.12.5',
+      resources: { requests: { cpu: '1', memory: '2Gi' } },
+      persistence: { enabled: true, size: '20Gi', accessMode: 'ReadWriteOnce' },
+      sentinel: { enabled: true, replicas: 3 },
+      sharding: { enabled: false },
       terminationPolicy: 'Delete',
+      status: { state: 'Running', ready: true, replicas: 5 },
+      phase: 'Running',
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown,
       components: [
         {
@@ -90,8 +101,35 @@ export function sharedClusterReads(context: () => ClusterReadContext): void {
     });
     expect(clusters.find((c) => c.name === 'shards')).toMatchObject({
       topology: 'cluster',
+      replicas: 2,
+      sharding: { enabled: true, shardCount: 3, replicas: 2 },
       components: [{ name: 'shard', kind: 'sharding', shards: 3, replicas: 2, cpu: '1', memory: '1Gi' }],
     });
+  });
+
+  it("answers the list, one cluster and its operations in the real product's shapes", async () => {
+    const real = (path: string) => {
+      const operation = realOperations().find((o) => o.method === 'GET' && o.path === path);
+      return validatorOf(operation!.responses['200']!['application/json'] as JsonSchema);
+    };
+    const expectConforms = (path: string, body: unknown) => {
+      const validate = real(path);
+      expect(validate(body), `${path}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    };
+    for (const url of ['/api/clusters/', '/api/clusters']) {
+      const res = await get(url, 'viewer');
+      expect(res.statusCode, res.body).toBe(200);
+      expectConforms('/api/clusters/', res.json());
+    }
+    for (const name of ['solo', 'pair', 'shards', 'sleepy']) {
+      const res = await get(`/api/clusters/${name}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expectConforms('/api/clusters/{clusterName}', res.json());
+      const operations = await get(`/api/clusters/${name}/operations`);
+      expect(operations.statusCode, operations.body).toBe(200);
+      expectConforms('/api/clusters/{clusterName}/operations', operations.json());
+    }
+    expect((await get('/api/clusters/nobody/operations')).statusCode).toBe(404);
   });
 
   it('lists every namespace in multi-cluster mode, or the one asked for', async () => {
@@ -111,7 +149,9 @@ export function sharedClusterReads(context: () => ClusterReadContext): void {
 
   it('reads one cluster, answering 404 for a cluster in another namespace than the one asked', async () => {
     const { namespace } = context();
-    expect((await get('/api/clusters/solo')).json<{ cluster: { name: string } }>().cluster.name).toBe('solo');
+    const solo = await get('/api/clusters/solo');
+    expect(solo.json()).toMatchObject({ name: 'solo', topology: 'standalone', sentinel: { enabled: false } });
+    expect((await get('/api/clusters/solo/')).json()).toEqual(solo.json());
     const wrong = await get('/api/clusters/elsewhere');
     expect(wrong.statusCode).toBe(404);
     expect(wrong.json()).toEqual({

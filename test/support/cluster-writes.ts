@@ -16,11 +16,15 @@ export interface ClusterWriteContext extends ClusterReadContext {
   addCluster: (cluster: KubeObject) => Promise<void>;
   /** Moves an OpsRequest of the cluster namespace one phase on, as the KubeBlocks controller does; returns the phase. */
   advanceOpsRequest: (name: string) => Promise<string>;
+  /** A Cluster object of the cluster namespace as stored (undefined when there is none). */
+  storedCluster?: (name: string) => Promise<KubeObject | undefined>;
+  /** Whether the store validates objects against the real CRDs (a real API server), so a bad spec is a 422. */
+  validatesSchemas?: boolean;
   /** What the store adds to every OpsRequest spec: the real CRD's schema defaults (the double adds none). */
   opsSpecDefaults?: Record<string, unknown>;
 }
 
-type Method = 'GET' | 'POST' | 'DELETE';
+type Method = 'GET' | 'POST' | 'DELETE' | 'PATCH';
 
 function caller(app: () => FastifyInstance) {
   return (method: Method, url: string, payload: unknown, cookie: string) =>
@@ -36,6 +40,304 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
   const ops = (name: string) => context().opsRequest(name);
   /** An OpsRequest spec as stored: what the server sent, with the store's defaults. */
   const stored = (spec: Record<string, unknown>) => ({ ...context().opsSpecDefaults, ...spec });
+
+  it('creates clusters of every topology from the structured spec (201, the real Cluster shape), and deletes one (204)', async () => {
+    const { namespace, storedCluster } = context();
+    const created = await call('POST', '/api/clusters/', {
+      name: 'fresh-pair',
+      namespace,
+      labels: { team: 'graphs' },
+      spec: {
+        topology: 'replication',
+        version: '4.12.5',
+        replicas: 2,
+        resources: { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '1', memory: '2Gi' } },
+        persistence: { enabled: true, size: '5Gi', storageClass: 'fast' },
+        sentinel: { enabled: true, replicas: 3 },
+        schedulingPolicy: {
+          nodeSelector: { pool: 'db' },
+          tolerations: [{ key: 'db', operator: 'Exists', effect: 'NoSchedule' }],
+        },
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({
+      name: 'fresh-pair',
+      namespace,
+      topology: 'replication',
+      replicas: 2,
+      version: '4.12.5',
+      resources: { requests: { cpu: '500m', memory: '1Gi' } },
+      persistence: { enabled: true, size: '5Gi', storageClass: 'fast' },
+      sentinel: { enabled: true, replicas: 3 },
+    });
+    if (storedCluster) {
+      const stored = (await storedCluster('fresh-pair'))!;
+      expect(stored.metadata.labels).toMatchObject({
+        team: 'graphs',
+        'clusterdefinition.kubeblocks.io/name': 'falkordb',
+      });
+      expect(stored.spec).toMatchObject({
+        clusterDef: 'falkordb',
+        topology: 'replication',
+        terminationPolicy: 'Delete',
+        schedulingPolicy: {
+          nodeSelector: { pool: 'db' },
+          tolerations: [{ key: 'db', operator: 'Exists', effect: 'NoSchedule' }],
+        },
+        componentSpecs: [
+          expect.objectContaining({
+            name: 'falkordb',
+            serviceVersion: '4.12.5',
+            replicas: 2,
+            resources: { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '1', memory: '2Gi' } },
+            volumeClaimTemplates: [
+              expect.objectContaining({
+                name: 'data',
+                spec: expect.objectContaining({
+                  storageClassName: 'fast',
+                  resources: { requests: { storage: '5Gi' } },
+                }) as unknown,
+              }),
+            ],
+          }),
+          expect.objectContaining({ name: 'falkordb-sent', replicas: 3 }),
+        ],
+      });
+    }
+    const sharded = await call('POST', '/api/clusters', {
+      name: 'fresh-shards',
+      namespace,
+      spec: { sharding: { enabled: true, shardCount: 3, replicas: 2 } },
+    });
+    expect(sharded.statusCode, sharded.body).toBe(201);
+    expect(sharded.json()).toMatchObject({
+      topology: 'cluster',
+      sharding: { enabled: true, shardCount: 3, replicas: 2 },
+    });
+    if (storedCluster)
+      expect((await storedCluster('fresh-shards'))!.spec).toMatchObject({
+        topology: 'cluster',
+        shardings: [
+          { name: 'shard', shards: 3, template: expect.objectContaining({ name: 'falkordb', replicas: 2 }) as unknown },
+        ],
+      });
+    const single = await call('POST', '/api/clusters/', { name: 'fresh-solo', namespace, spec: {} });
+    expect(single.statusCode, single.body).toBe(201);
+    expect(single.json()).toMatchObject({
+      topology: 'standalone',
+      replicas: 1,
+      persistence: { enabled: true, size: '10Gi' },
+    });
+
+    const again = await call('POST', '/api/clusters/', { name: 'fresh-solo', namespace, spec: {} });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      message: `Cluster fresh-solo already exists in namespace ${namespace}`,
+    });
+
+    const removed = await call('DELETE', `/api/clusters/fresh-solo?namespace=${namespace}`);
+    expect(removed.statusCode, removed.body).toBe(204);
+    if (storedCluster) {
+      const left = await storedCluster('fresh-solo');
+      // A real API server keeps the object while its finalizers run; it is then marked for deletion.
+      expect(left === undefined || left.metadata.deletionTimestamp !== undefined).toBe(true);
+    }
+    for (const name of ['fresh-pair', 'fresh-shards']) await call('DELETE', `/api/clusters/${name}`);
+    expect((await call('DELETE', '/api/clusters/nobody')).statusCode).toBe(404);
+  });
+
+  it('creates a cluster from a YAML manifest (201), reads it back as YAML, replaces it (204), with 400/403/409 first', async () => {
+    const { namespace, storedCluster, validatesSchemas } = context();
+    const manifest = (name: string, ns = namespace, policy = 'Delete') =>
+      [
+        'apiVersion: apps.kubeblocks.io/v1',
+        'kind: Cluster',
+        'metadata:',
+        `  name: ${name}`,
+        `  namespace: ${ns}`,
+        'spec:',
+        '  clusterDef: falkordb',
+        '  topology: standalone',
+        `  terminationPolicy: ${policy}`,
+        '  componentSpecs:',
+        '    - name: falkordb',
+        '      serviceVersion: 4.12.5',
+        '      replicas: 1',
+        '',
+      ].join('\n');
+    const created = await call('POST', '/api/clusters/yaml', { yaml: manifest('from-yaml') });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ name: 'from-yaml', namespace, topology: 'standalone', replicas: 1 });
+    const listed = (await call('GET', '/api/clusters/')).json<{ clusters: { name: string }[] }>().clusters;
+    expect(listed.map((c) => c.name)).toContain('from-yaml');
+    expect((await call('POST', '/api/clusters/yaml', { yaml: manifest('from-yaml') })).statusCode).toBe(409);
+
+    const read = await call('GET', `/api/clusters/from-yaml/yaml?namespace=${namespace}`);
+    expect(read.statusCode, read.body).toBe(200);
+    const text = read.json<{ yaml: string }>().yaml;
+    expect(text).toContain('name: from-yaml');
+    expect(text).toContain('terminationPolicy: Delete');
+    expect(text).not.toContain('managedFields');
+
+    const replaced = await call('POST', `/api/clusters/from-yaml/yaml?namespace=${namespace}`, {
+      yaml: manifest('from-yaml', namespace, 'WipeOut'),
+    });
+    expect(replaced.statusCode, replaced.body).toBe(204);
+    if (storedCluster) expect((await storedCluster('from-yaml'))!.spec).toMatchObject({ terminationPolicy: 'WipeOut' });
+    const renamed = await call('POST', `/api/clusters/from-yaml/yaml`, { yaml: manifest('other-name') });
+    expect(renamed.statusCode).toBe(400);
+    expect(renamed.json<{ message: string }>().message).toBe(
+      `The manifest must name cluster from-yaml in namespace ${namespace}`,
+    );
+    expect((await call('POST', '/api/clusters/nobody/yaml', { yaml: manifest('nobody') })).statusCode).toBe(404);
+    expect((await call('GET', '/api/clusters/nobody/yaml')).statusCode).toBe(404);
+
+    for (const [yaml, message] of [
+      ['a: [unclosed', expect.stringMatching(/^Invalid YAML: /) as unknown],
+      ['- a\n- b\n', 'The manifest must be one YAML mapping (a Cluster object)'],
+      [
+        manifest('x').replace(`  namespace: ${namespace}\n`, ''),
+        'metadata.namespace is required, a Kubernetes namespace name',
+      ],
+      [manifest('x').replace('kind: Cluster', 'kind: Pod'), 'kind must be Cluster'],
+      [
+        manifest('x').replace('clusterDef: falkordb', 'clusterDef: redis'),
+        'Only FalkorDB clusters are managed here (clusterDef "redis")',
+      ],
+    ] as const) {
+      const res = await call('POST', '/api/clusters/yaml', { yaml });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json<{ message: string }>().message).toEqual(message);
+    }
+    const outside = await call('POST', '/api/clusters/yaml', { yaml: manifest('x', 'team-b') });
+    expect(outside.statusCode).toBe(403);
+    expect((await call('POST', '/api/clusters/yaml', { yaml: manifest('x') }, 'viewer')).statusCode).toBe(403);
+    if (validatesSchemas) {
+      const invalid = await call('POST', '/api/clusters/yaml', {
+        yaml: manifest('bad-spec').replace('  componentSpecs:', '  componentSpecs: not-a-list\n  ignored:'),
+      });
+      expect(invalid.statusCode, invalid.body).toBe(422);
+    }
+    await call('DELETE', `/api/clusters/from-yaml`);
+  });
+
+  it('upgrades the FalkorDB components (not the sentinel) with an Upgrade OpsRequest; 400 for a Failed cluster', async () => {
+    const { namespace } = context();
+    const res = await call('POST', `/api/clusters/pair/upgrade?namespace=${namespace}`, { version: '4.14.0' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      message: expect.stringMatching(/^Upgrade of cluster pair requested \(OpsRequest pair-upgrade-/) as unknown,
+      clusterName: 'pair',
+      version: '4.14.0',
+    });
+    const name = /OpsRequest (\S+)\)/.exec(res.json<{ message: string }>().message)![1]!;
+    expect((await ops(name)).spec).toEqual(
+      stored({
+        clusterName: 'pair',
+        type: 'Upgrade',
+        upgrade: { components: [{ componentName: 'falkordb', serviceVersion: '4.14.0' }] },
+      }),
+    );
+    const same = await call('POST', '/api/clusters/solo/upgrade', { version: '4.12.5' });
+    expect(same.statusCode).toBe(409);
+    expect(same.json<{ message: string }>().message).toBe('Cluster solo already runs version 4.12.5');
+    expect((await call('POST', '/api/clusters/solo/upgrade', {})).statusCode).toBe(400);
+    await context().addCluster(standalone('wrecked', namespace, 'Failed'));
+    const failed = await call('POST', '/api/clusters/wrecked/upgrade', { version: '4.14.0' });
+    expect(failed.statusCode).toBe(400);
+    expect(failed.json<{ message: string }>().message).toBe('Cluster wrecked is Failed; repair it before upgrading');
+    expect((await call('POST', '/api/clusters/nobody/upgrade', { version: '4.14.0' })).statusCode).toBe(404);
+    expect((await call('POST', '/api/clusters/solo/upgrade', { version: '4.14.0' }, 'viewer')).statusCode).toBe(403);
+  });
+
+  it('patches replicas, resources, storage (grow only), sentinel and terminationPolicy into the Cluster (200)', async () => {
+    const { namespace, storedCluster } = context();
+    await context().addCluster(replication('patchme', namespace));
+    const res = await call('PATCH', `/api/clusters/patchme?namespace=${namespace}`, {
+      replicas: 3,
+      resources: { requests: { cpu: '2', memory: '4Gi' } },
+      persistence: { enabled: true, size: '40Gi' },
+      sentinel: { replicas: 5 },
+      terminationPolicy: 'WipeOut',
+      labels: { team: 'graphs' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ name: 'patchme', replicas: 3, sentinel: { enabled: true, replicas: 5 } });
+    if (storedCluster) {
+      const stored = (await storedCluster('patchme'))!;
+      expect(stored.metadata.labels).toMatchObject({ team: 'graphs' });
+      expect(stored.spec).toMatchObject({
+        terminationPolicy: 'WipeOut',
+        componentSpecs: [
+          expect.objectContaining({
+            name: 'falkordb',
+            replicas: 3,
+            resources: { requests: { cpu: '2', memory: '4Gi' }, limits: { cpu: '1', memory: '2Gi' } },
+            volumeClaimTemplates: [
+              expect.objectContaining({
+                spec: expect.objectContaining({ resources: { requests: { storage: '40Gi' } } }) as unknown,
+              }),
+            ],
+          }),
+          expect.objectContaining({ name: 'falkordb-sent', replicas: 5 }),
+        ],
+      });
+    }
+    for (const [body, status, message] of [
+      [{ persistence: { enabled: true, size: '10Gi' } }, 400, 'Volumes only grow: 10Gi is less than the current 40Gi'],
+      [{ sentinel: { replicas: 4 } }, 400, 'The sentinel needs an odd number of replicas, at least 3 (got 4)'],
+      [{ sharding: { shardCount: 4 } }, 400, 'sharding applies only to a sharded cluster'],
+      [{ version: '4.14.0' }, 422, 'Not supported by this server yet: version (use POST …/upgrade for the version)'],
+    ] as const) {
+      const refused = await call('PATCH', '/api/clusters/patchme', body);
+      expect(refused.statusCode, refused.body).toBe(status);
+      expect(refused.json<{ message: string }>().message).toBe(message);
+    }
+    expect((await call('PATCH', '/api/clusters/nobody', { replicas: 2 })).statusCode).toBe(404);
+    expect((await call('PATCH', '/api/clusters/patchme', { replicas: 2 }, 'viewer')).statusCode).toBe(403);
+    await call('DELETE', '/api/clusters/patchme');
+  });
+
+  it('refuses a create outside the managed namespaces (403), bad topology rules (400), what it cannot apply (422), and a viewer (403)', async () => {
+    const { namespace } = context();
+    const outside = await call('POST', '/api/clusters/', { name: 'elsewhere-new', namespace: 'team-b', spec: {} });
+    expect(outside.statusCode).toBe(403);
+    expect(outside.json<{ message: string }>().message).toBe('Namespace team-b is not managed by this server');
+    for (const [spec, message] of [
+      [{ topology: 'replication', replicas: 1 }, 'A replication deployment needs at least 2 replicas (got 1)'],
+      [
+        { topology: 'replication', sentinel: { enabled: true, replicas: 2 } },
+        'The sentinel needs an odd number of replicas, at least 3 (got 2)',
+      ],
+      [
+        { topology: 'standalone', sharding: { enabled: true } },
+        'spec.sharding.enabled needs topology cluster (got standalone)',
+      ],
+    ] as const) {
+      const res = await call('POST', '/api/clusters/', { name: 'bad-rules', namespace, spec });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json<{ message: string }>().message).toBe(message);
+    }
+    const invalid = await call('POST', '/api/clusters/', { name: 'Bad_Name', namespace, spec: {} });
+    expect(invalid.statusCode).toBe(400);
+    const unsupported = await call('POST', '/api/clusters/', {
+      name: 'with-domain',
+      namespace,
+      spec: { externalDomain: 'db.example.com' },
+    });
+    expect(unsupported.statusCode).toBe(422);
+    expect(unsupported.json<{ message: string }>().message).toBe(
+      'Not supported by this server yet: spec.externalDomain',
+    );
+    const viewer = await call('POST', '/api/clusters/', { name: 'by-viewer', namespace, spec: {} }, 'viewer');
+    expect(viewer.statusCode).toBe(403);
+    expect((await call('DELETE', '/api/clusters/solo', undefined, 'viewer')).statusCode).toBe(403);
+    const listed = (await call('GET', '/api/clusters/')).json<{ clusters: { name: string }[] }>().clusters;
+    expect(listed.map((c) => c.name)).not.toContain('bad-rules');
+  });
 
   it('restarts with an OpsRequest labelled for the cluster, named by generateName, answering 202 at once', async () => {
     const res = await call('POST', '/api/clusters/pair/ops/restart', {});

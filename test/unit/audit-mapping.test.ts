@@ -178,6 +178,13 @@ describe('audit subject of a route', () => {
   it('does not record reads, OAuth starts or paths outside the API', () => {
     expect(call('GET', '/api/users/')).toBeUndefined();
     expect(call('GET', '/api/clusters/:name/events', { name: 'x' })).toBeUndefined();
+    // A read that hands out a secret is audited.
+    expect(call('GET', '/api/clusters/:clusterName/credentials', { clusterName: 'db1' })).toMatchObject({
+      action: 'cluster.credentials_read',
+      resourceType: 'cluster',
+      resourceName: 'db1',
+      cluster: 'db1',
+    });
     expect(call('GET', '/api/auth/oauth/:provider', { provider: 'alpha' })).toBeUndefined();
     expect(call('POST', '/healthz')).toBeUndefined();
     expect(call('POST', '/api/:what', { what: 'x' })).toBeUndefined();

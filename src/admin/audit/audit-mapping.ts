@@ -84,6 +84,18 @@ function paramValue(params: Record<string, unknown>, name: string): string | und
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** Reads that hand out a secret: audited like a change (the secret itself is never recorded). */
+const AUDITED_READS: Record<string, (params: Record<string, unknown>) => Omit<AuditSubject, 'signIn'>> = {
+  'GET /api/clusters/:clusterName/credentials': (params) => {
+    const cluster = paramValue(params, 'clusterName');
+    return {
+      action: 'cluster.credentials_read',
+      resourceType: 'cluster',
+      ...(cluster === undefined ? {} : { resourceName: cluster, cluster }),
+    };
+  },
+};
+
 /**
  * The subject of a call, or undefined when the call is not audited (reads, and anything outside /api/).
  *   POST /api/users/                       user.create        (name: request.auditResourceName, if set)
@@ -95,6 +107,8 @@ function paramValue(params: Record<string, unknown>, name: string): string | und
 export function describeCall(call: RouteCall): AuditSubject | undefined {
   const method = call.method.toUpperCase();
   const pattern = call.pattern.length > 1 ? call.pattern.replace(/\/+$/, '') : call.pattern;
+  const read = AUDITED_READS[`${method} ${pattern}`];
+  if (read) return { ...read(call.params), signIn: false };
   const session = SESSION_ROUTES[`${method} ${pattern}`];
   if (session) return { ...session(call.params), signIn: method !== 'POST' || pattern !== '/api/auth/logout' };
   if (!MUTATING.has(method) || !pattern.startsWith('/api/')) return undefined;

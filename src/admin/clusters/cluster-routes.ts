@@ -1,12 +1,27 @@
 // /api/clusters: database deployments, permission-checked per cluster namespace (their day-2 operations: ../operations).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
 import type { ClusterService } from './cluster-service.js';
-import { ClusterEnvelopeSchema, ClusterListSchema, ClusterParamsSchema, NamespaceQuerySchema } from './schemas.js';
+import { toApiCluster } from './cluster-view.js';
+import {
+  CreateClusterBodySchema,
+  DeleteClusterQuerySchema,
+  ClusterListSchema,
+  ClusterNameParamsSchema,
+  ClusterSchema,
+  CredentialsSchema,
+  NamespaceQuerySchema,
+  PatchClusterBodySchema,
+  PodListSchema,
+  YamlBodySchema,
+  YamlSchema,
+} from './schemas.js';
+import { manifestNamespaceOf } from './cluster-yaml.js';
 
-const tags = ['clusters'];
+const tags = ['Clusters'];
 /**
  * multi_cluster_mode for every cluster route (issue 15: only the list honoured it). While it is off, the cluster
  * namespace is the only one: the list shows nothing elsewhere, and a cluster or its operations elsewhere are not
@@ -15,7 +30,7 @@ const tags = ['clusters'];
 function onlyClusterNamespaceUnlessMultiCluster(clusters: ClusterService) {
   return async (request: FastifyRequest): Promise<void> => {
     const asked = (request.query as { namespace?: unknown } | undefined)?.namespace;
-    const name = (request.params as { name?: unknown } | undefined)?.name;
+    const name = (request.params as { clusterName?: unknown } | undefined)?.clusterName;
     // The list route answers an empty list itself.
     if (typeof asked === 'string' && typeof name === 'string') await clusters.assertNamespaceInScope(asked, name);
   };
@@ -49,34 +64,255 @@ function clusterScopeRoutes(
   };
 
   routes.get(
-    '/api/clusters',
+    '/api/clusters/',
     {
       preValidation: requirePermission('clusters', 'list', namespaceOf),
       schema: {
         operationId: 'listClusters',
         tags,
-        summary: 'Database deployments (one namespace, or all with multi_cluster_mode)',
+        summary: 'List all clusters',
+        description:
+          'The FalkorDB clusters of the cluster namespace, or, with multi_cluster_mode on, of the namespace asked for or ' +
+          "of every namespace, those the caller's role may list. `total` counts the clusters answered.",
         querystring: NamespaceQuerySchema,
         response: { 200: ClusterListSchema },
       },
     },
-    async (request) => ({ clusters: await clusters.listVisible(request.sessionUser!.role, request.query.namespace) }),
+    async (request) => {
+      const found = await clusters.listVisible(request.sessionUser!.role, request.query.namespace);
+      return { clusters: found.map(toApiCluster), total: found.length };
+    },
   );
 
   routes.get(
-    '/api/clusters/:name',
+    '/api/clusters/:clusterName',
     {
       preValidation: requirePermission('clusters', 'get', namespaceOf),
       config: { errorResponses: [404] },
       schema: {
         operationId: 'getCluster',
         tags,
-        summary: 'One deployment',
-        params: ClusterParamsSchema,
+        summary: 'Get a specific cluster',
+        description: 'One FalkorDB cluster in the namespace asked for (the cluster namespace when none is given).',
+        params: ClusterNameParamsSchema,
         querystring: NamespaceQuerySchema,
-        response: { 200: ClusterEnvelopeSchema },
+        response: { 200: ClusterSchema },
       },
     },
-    async (request) => ({ cluster: await clusters.get(namespaceOf(request), request.params.name) }),
+    async (request) => toApiCluster(await clusters.get(namespaceOf(request), request.params.clusterName)),
+  );
+
+  routes.get(
+    '/api/clusters/:clusterName/pods',
+    {
+      preValidation: requirePermission('clusters', 'get', namespaceOf),
+      config: { errorResponses: [404] },
+      schema: {
+        operationId: 'listClusterPods',
+        tags,
+        summary: 'List all pods for a specific cluster',
+        description:
+          'The Pods labelled `app.kubernetes.io/instance=<clusterName>` (at most 500), with their KubeBlocks role. ' +
+          'CPU and memory usage are null here; the metrics routes report them.',
+        params: ClusterNameParamsSchema,
+        querystring: NamespaceQuerySchema,
+        response: { 200: PodListSchema },
+      },
+    },
+    async (request) => clusters.pods(namespaceOf(request), request.params.clusterName),
+  );
+
+  // Permissions are checked before validation: the namespace of a create is the body's, when it is a string.
+  const bodyNamespaceOf = (request: FastifyRequest) => {
+    const given = (request.body as { namespace?: unknown } | undefined)?.namespace;
+    return typeof given === 'string' && given !== '' ? given : clusterNamespace;
+  };
+
+  routes.post(
+    '/api/clusters/',
+    {
+      preValidation: requirePermission('clusters', 'create', bodyNamespaceOf),
+      config: { errorResponses: [400, 403, 409, 422] },
+      schema: {
+        operationId: 'createCluster',
+        tags,
+        summary: 'Create a new FalkorDB cluster',
+        description:
+          'Creates a KubeBlocks Cluster from the structured spec: topology standalone, replication (with a sentinel) ' +
+          'or cluster (sharded), version, replicas, shards, resources, storage, scheduling. Only in a namespace ' +
+          'MANAGED_NAMESPACES matches (403 otherwise); 409 when the name is taken; spec fields this server cannot ' +
+          'apply yet are refused with 422.',
+        body: CreateClusterBodySchema,
+        response: { 201: ClusterSchema },
+      },
+    },
+    async (request, reply) => {
+      request.auditResourceName = request.body.name;
+      reply.code(201);
+      return toApiCluster(await clusters.create(request.body));
+    },
+  );
+
+  routes.delete(
+    '/api/clusters/:clusterName',
+    {
+      preValidation: requirePermission('clusters', 'delete', namespaceOf),
+      config: { errorResponses: [404, 422] },
+      schema: {
+        operationId: 'deleteCluster',
+        tags,
+        summary: 'Delete a cluster',
+        description:
+          'Deletes the KubeBlocks Cluster (its terminationPolicy decides what happens to the data); 204 at once, ' +
+          'KubeBlocks removes the rest in the background.',
+        params: ClusterNameParamsSchema,
+        querystring: DeleteClusterQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const { gracePeriodSeconds } = request.query;
+      await clusters.remove(namespaceOf(request), request.params.clusterName, {
+        ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }),
+      });
+      return reply.code(204).send();
+    },
+  );
+
+  const manifestNamespace = (request: FastifyRequest) =>
+    manifestNamespaceOf((request.body as { yaml?: unknown } | undefined)?.yaml) ?? clusterNamespace;
+
+  routes.post(
+    '/api/clusters/yaml',
+    {
+      preValidation: requirePermission('clusters', 'create', manifestNamespace),
+      config: { errorResponses: [400, 403, 409, 422] },
+      schema: {
+        operationId: 'createClusterFromYaml',
+        tags,
+        summary: 'Create a new FalkorDB cluster from a raw YAML manifest',
+        description:
+          'The manifest needs apiVersion apps.kubeblocks.io/v1, kind Cluster, metadata.name and metadata.namespace ' +
+          '(400 otherwise); the namespace rules of the structured create apply (403); 409 when the name is taken; ' +
+          "the API server's validation errors answer 422.",
+        body: YamlBodySchema,
+        response: { 201: ClusterSchema },
+      },
+    },
+    async (request, reply) => {
+      const record = await clusters.createFromYaml(request.body.yaml);
+      request.auditResourceName = record.name;
+      reply.code(201);
+      return toApiCluster(record);
+    },
+  );
+
+  routes.get(
+    '/api/clusters/:clusterName/yaml',
+    {
+      preValidation: requirePermission('clusters', 'get', namespaceOf),
+      config: { errorResponses: [404, 422] },
+      schema: {
+        operationId: 'getClusterYaml',
+        tags,
+        summary: 'Get the raw YAML of a cluster custom resource',
+        description: 'The stored Cluster object (without managedFields) as YAML.',
+        params: ClusterNameParamsSchema,
+        querystring: NamespaceQuerySchema,
+        response: { 200: YamlSchema },
+      },
+    },
+    async (request) => clusters.yaml(namespaceOf(request), request.params.clusterName),
+  );
+
+  routes.post(
+    '/api/clusters/:clusterName/yaml',
+    {
+      preValidation: requirePermission('clusters', 'update', namespaceOf),
+      config: { errorResponses: [400, 404, 409, 422] },
+      schema: {
+        operationId: 'replaceClusterYaml',
+        tags,
+        summary: 'Replace a cluster custom resource from YAML',
+        description:
+          'Replaces the Cluster object with the manifest, which must name the same cluster and namespace (400). ' +
+          "Without metadata.resourceVersion the stored one is used; the API server's validation errors answer 422.",
+        params: ClusterNameParamsSchema,
+        querystring: NamespaceQuerySchema,
+        body: YamlBodySchema,
+      },
+    },
+    async (request, reply) => {
+      await clusters.replaceFromYaml(namespaceOf(request), request.params.clusterName, request.body.yaml);
+      return reply.code(204).send();
+    },
+  );
+
+  // The create form's schema never changes while the server runs: built once.
+  const createFormSchema = z.toJSONSchema(CreateClusterBodySchema, { io: 'input', unrepresentable: 'any' });
+  routes.get(
+    '/api/clusters/schema',
+    {
+      preValidation: requirePermission('clusters', 'list', namespaceOf),
+      schema: {
+        operationId: 'getClusterSchema',
+        tags,
+        summary: 'The JSON schema of the cluster create form',
+        description:
+          'The JSON schema (draft 2020-12) of the body POST /api/clusters/ accepts: what a create form can offer and ' +
+          'check before sending. Not the CRD itself, which the server does not read.',
+        response: { 200: z.object({ schema: z.record(z.string(), z.unknown()) }) },
+      },
+    },
+    () => ({ schema: createFormSchema }),
+  );
+
+  routes.get(
+    '/api/clusters/:clusterName/credentials',
+    {
+      // The database password: only who may change the deployment may read it (a viewer's list/get/read does not).
+      preValidation: requirePermission('clusters', 'update', namespaceOf),
+      config: { errorResponses: [404, 422] },
+      schema: {
+        operationId: 'getClusterCredentials',
+        tags,
+        summary: "The cluster's connection credentials",
+        description:
+          "The data component's Service address and its default account, from KubeBlocks' Secret " +
+          '`<cluster>-<component>-account-default`. Needs `clusters:update` (who may change the deployment), so a viewer cannot read it; every call is audited ' +
+          '(`cluster.credentials_read`), and the password is never logged.',
+        params: ClusterNameParamsSchema,
+        querystring: NamespaceQuerySchema,
+        response: { 200: CredentialsSchema },
+      },
+    },
+    async (request, reply) => {
+      // Nothing about the answer may be cached on the way.
+      void reply.header('cache-control', 'no-store');
+      return clusters.credentials(namespaceOf(request), request.params.clusterName);
+    },
+  );
+
+  routes.patch(
+    '/api/clusters/:clusterName',
+    {
+      preValidation: requirePermission('clusters', 'update', namespaceOf),
+      config: { errorResponses: [400, 404, 409, 422] },
+      schema: {
+        operationId: 'updateCluster',
+        tags,
+        summary: 'Update an existing cluster',
+        description:
+          'Changes the Cluster object: replicas, resources, storage size (grow only), shards and shard replicas, ' +
+          'sentinel replicas (odd, at least 3) and resources, terminationPolicy, labels, annotations. KubeBlocks ' +
+          'reconciles the change. The version goes through POST …/upgrade; fields this server cannot apply yet ' +
+          'answer 422.',
+        params: ClusterNameParamsSchema,
+        querystring: NamespaceQuerySchema,
+        body: PatchClusterBodySchema,
+        response: { 200: ClusterSchema },
+      },
+    },
+    async (request) =>
+      toApiCluster(await clusters.patch(namespaceOf(request), request.params.clusterName, request.body)),
   );
 }

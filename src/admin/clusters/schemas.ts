@@ -9,6 +9,10 @@ export const ClusterParamsSchema = z.object({
   name: z.string().regex(KUBERNETES_NAME, 'must be a cluster name'),
 });
 
+export const ClusterNameParamsSchema = z.object({
+  clusterName: z.string().regex(KUBERNETES_NAME, 'must be a cluster name'),
+});
+
 const ComponentSchema = z.object({
   name: z.string(),
   kind: z.enum(['component', 'sharding']),
@@ -19,17 +23,185 @@ const ComponentSchema = z.object({
   cpu: z.string(),
   memory: z.string(),
   storage: z.string(),
+  storageClass: z.string().optional(),
 });
+const ResourceAmountsSchema = z.object({
+  cpu: z
+    .string()
+    .regex(/^[0-9]+m?$/)
+    .optional(),
+  memory: z
+    .string()
+    .regex(/^[0-9]+(Mi|Gi)?$/)
+    .optional(),
+});
+/** The real product's Cluster (REAL-PRODUCT-FACTS.md §1.4), with the normalised record's fields alongside. */
 export const ClusterSchema = z
   .object({
     name: z.string(),
     namespace: z.string(),
-    phase: z.string(),
-    topology: z.string(),
-    terminationPolicy: z.string(),
+    creationTimestamp: z.string().optional(),
+    state: z.enum(['Pending', 'Running', 'Stopping', 'Stopped', 'Deleting', 'Failed', 'Degraded', 'Unknown']),
+    topology: z.enum(['standalone', 'replication', 'cluster']),
+    replicas: z.number().int(),
+    version: z.string(),
+    resources: z
+      .object({ requests: ResourceAmountsSchema.optional(), limits: ResourceAmountsSchema.optional() })
+      .optional(),
+    persistence: z
+      .object({
+        enabled: z.boolean(),
+        size: z.string().optional(),
+        storageClass: z.string().optional(),
+        accessMode: z.string().optional(),
+      })
+      .optional(),
+    sentinel: z.object({ enabled: z.boolean(), replicas: z.number().int().min(1).optional() }),
+    sharding: z.object({
+      enabled: z.boolean(),
+      shardCount: z.number().int().min(3).optional(),
+      replicas: z.number().int().min(2).optional(),
+    }),
+    terminationPolicy: z.string().optional(),
+    status: z.object({ state: z.string(), ready: z.boolean(), replicas: z.number().int() }),
+    phase: z.string().describe("KubeBlocks' Cluster.status.phase"),
     createdAt: z.string(),
     components: z.array(ComponentSchema),
   })
   .meta({ id: 'Cluster' });
-export const ClusterListSchema = z.object({ clusters: z.array(ClusterSchema) });
-export const ClusterEnvelopeSchema = z.object({ cluster: ClusterSchema });
+export const ClusterListSchema = z.object({ clusters: z.array(ClusterSchema), total: z.number().int() });
+
+export const PodListSchema = z.object({
+  pods: z.array(
+    z.object({
+      name: z.string(),
+      namespace: z.string(),
+      status: z.string(),
+      ready: z.boolean(),
+      restartCount: z.number().int(),
+      age: z.string(),
+      role: z.string(),
+      shardId: z.string().optional(),
+      hostname: z.string(),
+      ports: z.array(
+        z.object({ name: z.string().optional(), port: z.number().int(), protocol: z.string().optional() }),
+      ),
+      cpuPercent: z.number().nullable(),
+      memoryPercent: z.number().nullable(),
+      dns: z.string(),
+    }),
+  ),
+  total: z.number().int(),
+});
+
+const CpuSchema = z.string().regex(/^[0-9]+m?$/, 'must be whole cores or millicores (e.g. 2 or 500m)');
+const MemorySchema = z.string().regex(/^[0-9]+(Mi|Gi)?$/, 'must be bytes, Mi or Gi (e.g. 512Mi)');
+const ResourcesSchema = z.object({
+  requests: z.object({ cpu: CpuSchema.optional(), memory: MemorySchema.optional() }).optional(),
+  limits: z.object({ cpu: CpuSchema.optional(), memory: MemorySchema.optional() }).optional(),
+});
+const StorageSizeSchema = z.string().regex(/^[1-9][0-9]*(Mi|Gi|Ti)$/, 'must be a size in Mi, Gi or Ti (e.g. 20Gi)');
+const PersistenceSchema = z.object({
+  enabled: z.boolean(),
+  storageClass: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, 'must be a StorageClass name')
+    .optional(),
+  size: StorageSizeSchema.optional(),
+  accessMode: z.literal('ReadWriteOnce').optional(),
+});
+const TolerationSchema = z.strictObject({
+  key: z.string().max(253).optional(),
+  operator: z.enum(['Equal', 'Exists']).optional(),
+  value: z.string().max(63).optional(),
+  effect: z.enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute']).optional(),
+  tolerationSeconds: z.number().int().min(0).optional(),
+});
+const StringMapSchema = z.record(z.string().max(317), z.string().max(4096));
+
+/** POST /api/clusters/: the real product's structured spec (what this server cannot apply yet is refused, 422). */
+export const CreateClusterBodySchema = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(63)
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a Kubernetes name'),
+  namespace: z
+    .string()
+    .min(1)
+    .max(63)
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a Kubernetes namespace name'),
+  labels: StringMapSchema.optional(),
+  annotations: StringMapSchema.optional(),
+  spec: z.looseObject({
+    replicas: z.number().int().min(1).max(10).optional(),
+    version: z.string().min(1).max(63).optional(),
+    topology: z.enum(['standalone', 'replication', 'cluster']).optional(),
+    resources: ResourcesSchema.optional(),
+    persistence: PersistenceSchema.optional(),
+    schedulingPolicy: z
+      .strictObject({
+        nodeSelector: StringMapSchema.optional(),
+        tolerations: z.array(TolerationSchema).max(50).optional(),
+      })
+      .optional(),
+    sentinel: z
+      .looseObject({
+        enabled: z.boolean(),
+        replicas: z.number().int().min(1).max(9).optional(),
+        resources: ResourcesSchema.optional(),
+      })
+      .optional(),
+    sharding: z
+      .looseObject({
+        enabled: z.boolean(),
+        shardCount: z.number().int().min(3).max(100).optional(),
+        replicas: z.number().int().min(2).max(10).optional(),
+        resources: ResourcesSchema.optional(),
+        persistence: PersistenceSchema.optional(),
+      })
+      .optional(),
+    terminationPolicy: z.enum(['DoNotTerminate', 'Delete', 'WipeOut']).optional(),
+  }),
+});
+export type CreateClusterBody = z.infer<typeof CreateClusterBodySchema>;
+
+export const DeleteClusterQuerySchema = NamespaceQuerySchema.extend({
+  cascade: z.stringbool().optional(),
+  gracePeriodSeconds: z.coerce.number().int().min(0).max(86_400).optional(),
+});
+
+/** A manifest of at most 256 KiB. */
+export const YamlBodySchema = z.object({ yaml: z.string().min(1).max(262_144) });
+export const YamlSchema = z.object({ yaml: z.string() });
+
+export const CredentialsSchema = z.object({
+  hostname: z.string(),
+  port: z.number().int(),
+  username: z.string(),
+  password: z.string(),
+  internalHostname: z.string().optional(),
+  externalHostname: z.string().optional(),
+});
+
+/** PATCH /api/clusters/{clusterName}: the real body; what this server cannot apply yet is refused (422). */
+export const PatchClusterBodySchema = z.looseObject({
+  replicas: z.number().int().min(1).max(10).optional(),
+  resources: ResourcesSchema.optional(),
+  persistence: PersistenceSchema.optional(),
+  sentinel: z
+    .looseObject({ replicas: z.number().int().min(1).max(9).optional(), resources: ResourcesSchema.optional() })
+    .optional(),
+  sharding: z
+    .looseObject({
+      shardCount: z.number().int().min(3).max(100).optional(),
+      replicas: z.number().int().min(2).max(10).optional(),
+      resources: ResourcesSchema.optional(),
+      persistence: PersistenceSchema.optional(),
+    })
+    .optional(),
+  terminationPolicy: z.enum(['DoNotTerminate', 'Delete', 'WipeOut']).optional(),
+  labels: StringMapSchema.optional(),
+  annotations: StringMapSchema.optional(),
+});
+export type PatchClusterBody = z.infer<typeof PatchClusterBodySchema>;

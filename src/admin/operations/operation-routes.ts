@@ -13,6 +13,8 @@ import {
   HorizontalScaleBodySchema,
   OpsAcceptedSchema,
   OpsClusterParamsSchema,
+  UpgradeAcceptedSchema,
+  UpgradeBodySchema,
   OpsListQuerySchema,
   OpsNamespaceQuerySchema,
   OpsParamsSchema,
@@ -65,6 +67,51 @@ function operationScopeRoutes(
     const given = (request.query as { namespace?: unknown }).namespace;
     return typeof given === 'string' && given !== '' ? given : clusterNamespace;
   };
+
+  routes.post(
+    '/api/clusters/:clusterName/upgrade',
+    {
+      preValidation: requirePermission('clusters', 'update', namespaceOf),
+      config: { errorResponses: [400, 404, 409, 422] },
+      schema: {
+        operationId: 'upgradeCluster',
+        tags: ['Clusters'],
+        summary: 'Upgrade a cluster',
+        description:
+          'Creates an Upgrade OpsRequest moving the FalkorDB components (not the sentinel) to `version` and/or ' +
+          '`componentDefinition`. 400 for a Failed cluster or a version the catalog (readable in multi-cluster mode) ' +
+          'does not list; 409 when the cluster already runs the version or is busy.',
+        params: OpsClusterParamsSchema,
+        querystring: OpsNamespaceQuerySchema,
+        body: UpgradeBodySchema,
+        response: { 200: UpgradeAcceptedSchema },
+      },
+    },
+    async (request) => operations.upgrade(namespaceOf(request), request.params.clusterName, request.body),
+  );
+
+  routes.get(
+    '/api/clusters/:clusterName/operations',
+    {
+      preValidation: requirePermission('clusters', 'list', namespaceOf),
+      config: { errorResponses: [404] },
+      schema: {
+        operationId: 'listClusterOperations',
+        tags: ['Clusters'],
+        summary: 'List all KubeBlocks OpsRequests for a cluster',
+        description:
+          "The cluster's operations requests, newest first, a page at a time (`limit`, `offset`), as `…/ops` answers.",
+        params: OpsClusterParamsSchema,
+        querystring: OpsListQuerySchema,
+        response: { 200: OpsRequestListSchema },
+      },
+    },
+    async (request) =>
+      operations.list(namespaceOf(request), request.params.clusterName, {
+        limit: request.query.limit,
+        offset: request.query.offset,
+      }),
+  );
 
   routes.get(
     BASE,

@@ -6,6 +6,7 @@ import type {
   OperationRequest,
   OperationOptions,
   ResourceAmounts,
+  VersionCatalogEntry,
 } from '../../platform/clusters/cluster-port.js';
 import type { ClusterRecord, ComponentRecord, OperationRecord } from '../../platform/clusters/cluster-records.js';
 import { BadRequestError, ConflictError, NotFoundError, UnprocessableError } from '../../shared/http-errors.js';
@@ -23,6 +24,7 @@ const ALLOWED_PHASES: Record<OperationRequest['type'], string[]> = {
   VolumeExpansion: ['Running'],
   Reconfiguring: ['Running'],
   Switchover: ['Running'],
+  Upgrade: ['Running', 'Stopped'],
 };
 /** KubeBlocks cancels only these, and only while they run. */
 const CANCELLABLE_TYPES = new Set(['HorizontalScaling', 'VerticalScaling']);
@@ -115,6 +117,8 @@ export interface StorageClassView {
 export interface OperationServiceOptions {
   /** The StorageClasses when they may be read now (multi-cluster mode on Kubernetes); undefined otherwise. */
   storageClasses?: () => Promise<StorageClassView[] | undefined>;
+  /** The version catalog when it may be read now; undefined otherwise (the version is then KubeBlocks' to judge). */
+  versionCatalog?: () => Promise<VersionCatalogEntry[] | undefined>;
 }
 
 export function createOperationService(
@@ -239,6 +243,38 @@ export function createOperationService(
       const cluster = await clusters.get(namespace, name);
       const component = componentOf(cluster, input.componentName);
       return submit(namespace, cluster, { type: 'Restart', components: [component.name] }, { force: input.force });
+    },
+
+    /**
+     * Upgrades the FalkorDB components (not the sentinel) to a service version and/or component definition: 400 for
+     * a Failed cluster or a version the catalog (when readable) does not list; 409 when it already runs it.
+     */
+    async upgrade(namespace: string, name: string, input: { version?: string; componentDefinition?: string }) {
+      const cluster = await clusters.get(namespace, name);
+      if (input.version === undefined && input.componentDefinition === undefined)
+        throw new BadRequestError('Give version or componentDefinition');
+      if (cluster.phase === 'Failed')
+        throw new BadRequestError(`Cluster ${name} is Failed; repair it before upgrading`);
+      const data = cluster.components.filter((c) => !/sent/.test(c.name));
+      if (input.version !== undefined) {
+        const catalog = await options.versionCatalog?.().catch(() => undefined);
+        if (catalog && catalog.length > 0 && !catalog.some((e) => e.releases.some((r) => r.version === input.version)))
+          throw new BadRequestError(`Version ${input.version} is not in the version catalog`);
+        if (input.componentDefinition === undefined && data.every((c) => c.serviceVersion === input.version))
+          throw new ConflictError(`Cluster ${name} already runs version ${input.version}`);
+      }
+      const accepted = await submit(namespace, cluster, {
+        type: 'Upgrade',
+        components: data.map((c) => c.name),
+        ...(input.version === undefined ? {} : { serviceVersion: input.version }),
+        ...(input.componentDefinition === undefined ? {} : { componentDefinition: input.componentDefinition }),
+      });
+      return {
+        message: accepted.message,
+        clusterName: name,
+        ...(input.version === undefined ? {} : { version: input.version }),
+        ...(input.componentDefinition === undefined ? {} : { componentDefinition: input.componentDefinition }),
+      };
     },
 
     async startOrStop(namespace: string, name: string, type: 'Start' | 'Stop') {

@@ -98,3 +98,14 @@ export const VolumeExpandBodySchema = z.strictObject({
   volumeName: z.string().min(1).max(63).default('data'),
   componentName: ComponentName.optional(),
 });
+
+export const UpgradeBodySchema = z.strictObject({
+  version: z.string().min(1).max(63).optional(),
+  componentDefinition: z.string().min(1).max(253).optional(),
+});
+export const UpgradeAcceptedSchema = z.object({
+  message: z.string(),
+  clusterName: z.string(),
+  version: z.string().optional(),
+  componentDefinition: z.string().optional(),
+});

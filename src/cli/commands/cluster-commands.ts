@@ -162,7 +162,7 @@ export function registerClusterCommands(program: Command): void {
         throw new CliError(EXIT.usage, 'use either --namespace or --all-namespaces');
       const { clusters: list } = await (
         await signedInClient()
-      ).call<{ clusters: Cluster[] }>('GET', `/api/clusters${query(options.namespace)}`);
+      ).call<{ clusters: Cluster[]; total: number }>('GET', `/api/clusters/${query(options.namespace)}`);
       printResult(list, {
         headers: ['NAMESPACE', 'NAME', 'TOPOLOGY', 'PHASE', 'COMPONENTS'],
         rows: list.map((c) => [
@@ -189,9 +189,7 @@ export function registerClusterCommands(program: Command): void {
     .argument('<cluster>')
     .option('-n, --namespace <namespace>', 'the cluster namespace')
     .action(async (name: string, options: { namespace?: string }) => {
-      const { cluster } = await (
-        await signedInClient()
-      ).call<{ cluster: Cluster }>('GET', clusterPath(name, '', options.namespace));
+      const cluster = await (await signedInClient()).call<Cluster>('GET', clusterPath(name, '', options.namespace));
       printResult(cluster, () => {
         printLine(`${cluster.namespace}/${cluster.name}: ${cluster.topology}, ${cluster.phase}`);
         printTable(

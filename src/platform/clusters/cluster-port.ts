@@ -23,7 +23,8 @@ export type OperationRequest =
       preConditionDeadlineSeconds?: number;
     }
   | { type: 'Switchover'; component: string; instanceName: string; candidateName?: string }
-  | { type: 'VolumeExpansion'; component: string; volumeName: string; storage: string };
+  | { type: 'VolumeExpansion'; component: string; volumeName: string; storage: string }
+  | { type: 'Upgrade'; components: string[]; serviceVersion?: string; componentDefinition?: string };
 
 export interface ResourceAmounts {
   cpu?: string;
@@ -45,6 +46,46 @@ export interface VersionCatalogEntry {
   /** Newest first. */
   releases: { version: string; stable?: boolean }[];
   componentDefinitions: { name: string; version: string; image?: string }[];
+}
+
+/** One Pod of a deployment (label app.kubernetes.io/instance=<cluster>). */
+export interface PodRecord {
+  name: string;
+  namespace: string;
+  /** The Pod's phase (Running, Pending, …), or the waiting reason of a container (CrashLoopBackOff, …). */
+  status: string;
+  ready: boolean;
+  restartCount: number;
+  createdAt: string;
+  /** KubeBlocks' role label (primary, secondary, …); '' when it has none. */
+  role: string;
+  /** The component (falkordb, falkordb-sent, or a shard's component). */
+  component: string;
+  shardId?: string;
+  hostname: string;
+  ports: { name?: string; port: number; protocol?: string }[];
+  /** The Pod's DNS name through its component's headless Service. */
+  dns: string;
+}
+
+/** A deployment to create, already checked (topology rules, defaults applied) by the admin service. */
+export interface NewCluster {
+  name: string;
+  namespace: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  topology: 'standalone' | 'replication' | 'cluster';
+  /** The FalkorDB service version; the platform's default when absent. */
+  version?: string;
+  /** Data replicas (per shard for `cluster`). */
+  replicas: number;
+  shards?: number;
+  resources?: { requests?: ResourceAmounts; limits?: ResourceAmounts };
+  /** The data volume; none when absent. */
+  storage?: { size: string; storageClass?: string };
+  sentinel?: { replicas: number; resources?: { requests?: ResourceAmounts; limits?: ResourceAmounts } };
+  terminationPolicy: 'DoNotTerminate' | 'Delete' | 'WipeOut';
+  scheduling?: { nodeSelector?: Record<string, string>; tolerations?: Record<string, unknown>[] };
 }
 
 export interface ClusterPort {
@@ -70,4 +111,33 @@ export interface ClusterPort {
    * objects, which only the multi-cluster ClusterRole may read: callers ask only in multi-cluster mode.
    */
   versionCatalog?(): Promise<VersionCatalogEntry[]>;
+  /** The Pods of a deployment, at most a bounded number of them. */
+  listPods?(namespace: string, cluster: string): Promise<PodRecord[]>;
+  /** Creates the deployment (a ConflictError when the name is taken); absent where deployments cannot be created. */
+  createCluster?(cluster: NewCluster): Promise<ClusterRecord>;
+  /** Deletes the deployment; false when there was none. Absent where deployments cannot be deleted. */
+  deleteCluster?(namespace: string, name: string, options?: { gracePeriodSeconds?: number }): Promise<boolean>;
+  /**
+   * The default account of a deployment's component (KubeBlocks' Secret `<cluster>-<component>-account-default`);
+   * undefined when there is none.
+   */
+  readAccount?(
+    namespace: string,
+    cluster: string,
+    component: string,
+  ): Promise<{ username: string; password: string } | undefined>;
+  /** The stored Cluster object as it is (without managedFields); undefined when there is none. */
+  getClusterObject?(namespace: string, name: string): Promise<Record<string, unknown> | undefined>;
+  /** Creates a Cluster object given whole (a raw manifest); the API server validates it. */
+  createClusterObject?(object: ClusterObject): Promise<ClusterRecord>;
+  /** Replaces a Cluster object given whole (its resourceVersion, when absent, is the stored one's). */
+  replaceClusterObject?(object: ClusterObject): Promise<void>;
+}
+
+/** A raw Cluster manifest, already checked for its name, namespace, apiVersion and kind. */
+export interface ClusterObject {
+  apiVersion: string;
+  kind: 'Cluster';
+  metadata: { name: string; namespace: string; [key: string]: unknown };
+  [key: string]: unknown;
 }

@@ -91,6 +91,27 @@ export function createEmbeddedClusters(options: EmbeddedClustersOptions): Cluste
         },
       ];
     },
+    /** The embedded server as the deployment's one Pod. */
+    listPods: (namespace, cluster) =>
+      Promise.resolve(
+        namespace === options.namespace && cluster === EMBEDDED_CLUSTER
+          ? [
+              {
+                name: `${EMBEDDED_CLUSTER}-falkordb-0`,
+                namespace,
+                status: phase === 'Running' ? 'Running' : 'Pending',
+                ready: phase === 'Running',
+                restartCount: 0,
+                createdAt: options.falkordb.startedAt.toISOString(),
+                role: 'primary',
+                component: 'falkordb',
+                hostname: options.falkordb.host,
+                ports: [{ name: 'falkordb', port: options.falkordb.port, protocol: 'TCP' }],
+                dns: options.falkordb.host,
+              },
+            ]
+          : [],
+      ),
     listOperations: (namespace, cluster) =>
       Promise.resolve(
         namespace === options.namespace && cluster === EMBEDDED_CLUSTER ? operations.map((op) => ({ ...op })) : [],
@@ -162,6 +183,10 @@ export function createEmbeddedClusters(options: EmbeddedClustersOptions): Cluste
         case 'Switchover':
           throw new StoreRejectedError(
             `${NOT_SUPPORTED}: the embedded FalkorDB has no replica to promote (Switchover does not apply)`,
+          );
+        case 'Upgrade':
+          throw new StoreRejectedError(
+            `${NOT_SUPPORTED}: the embedded FalkorDB runs the server's own module version (Upgrade does not apply)`,
           );
       }
     },

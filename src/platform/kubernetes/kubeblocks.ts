@@ -3,17 +3,22 @@
 // skipped with a warning.
 import {
   ApiException,
+  CoreV1Api,
   CustomObjectsApi,
   PatchStrategy,
   setHeaderOptions,
   type KubeConfig,
+  type V1Pod,
 } from '@kubernetes/client-node';
 import { z } from 'zod';
 import type {
+  ClusterObject,
   ClusterPort,
   ClusterScope,
   OperationOptions,
+  NewCluster,
   OperationRequest,
+  PodRecord,
   ResourceAmounts,
   VersionCatalogEntry,
 } from '../clusters/cluster-port.js';
@@ -25,6 +30,7 @@ import {
   type ClusterRecord,
 } from '../clusters/cluster-records.js';
 import { newestFirst } from '../clusters/versions.js';
+import { clusterManifest } from './cluster-manifest.js';
 import type { PlatformLogger } from '../logger.js';
 import { PortError } from '../port-errors.js';
 import { translateKubeError } from './kube-errors.js';
@@ -123,6 +129,15 @@ export function opsRequestBody(
     case 'Restart':
       spec.restart = request.components.map((componentName) => ({ componentName }));
       break;
+    case 'Upgrade':
+      spec.upgrade = {
+        components: request.components.map((componentName) => ({
+          componentName,
+          ...(request.serviceVersion ? { serviceVersion: request.serviceVersion } : {}),
+          ...(request.componentDefinition ? { componentDefinitionName: request.componentDefinition } : {}),
+        })),
+      };
+      break;
     case 'Start':
     case 'Stop':
       break;
@@ -198,6 +213,44 @@ export function opsRequestBody(
   };
 }
 
+/** Clusters are listed this many per request, and at most CLUSTER_LIST_MAX in all (a bounded answer). */
+const CLUSTER_PAGE = 250;
+const CLUSTER_LIST_MAX = 2000;
+
+/** At most this many Pods of one cluster are read (a sharded cluster of many shards stays well below). */
+const POD_LIST_LIMIT = 500;
+
+/** A Pod as GET /api/clusters/{name}/pods needs it. */
+function podRecordOf(pod: V1Pod, cluster: string): PodRecord {
+  const labels = pod.metadata?.labels ?? {};
+  const statuses = pod.status?.containerStatuses ?? [];
+  const waiting = statuses.find((status) => status.state?.waiting?.reason)?.state?.waiting?.reason;
+  const component = labels['apps.kubeblocks.io/component-name'] ?? '';
+  const shard = labels['apps.kubeblocks.io/sharding-name'] ? component : undefined;
+  const name = pod.metadata?.name ?? '';
+  const namespace = pod.metadata?.namespace ?? '';
+  return {
+    name,
+    namespace,
+    status: pod.metadata?.deletionTimestamp ? 'Terminating' : (waiting ?? pod.status?.phase ?? 'Unknown'),
+    ready: pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false,
+    restartCount: statuses.reduce((sum, status) => sum + (status.restartCount ?? 0), 0),
+    createdAt: pod.metadata?.creationTimestamp ? new Date(pod.metadata.creationTimestamp).toISOString() : '',
+    role: labels['kubeblocks.io/role'] ?? '',
+    component,
+    ...(shard ? { shardId: shard } : {}),
+    hostname: pod.spec?.hostname ?? name,
+    ports: (pod.spec?.containers ?? []).flatMap((container) =>
+      (container.ports ?? []).map((port) => ({
+        ...(port.name ? { name: port.name } : {}),
+        port: port.containerPort,
+        ...(port.protocol ? { protocol: port.protocol } : {}),
+      })),
+    ),
+    dns: `${pod.spec?.hostname ?? name}.${pod.spec?.subdomain ?? `${cluster}-${component}-headless`}.${namespace}.svc.cluster.local`,
+  };
+}
+
 /** At most this many OpsRequests of one cluster are read for its list (KubeBlocks keeps a bounded history). */
 const OPS_LIST_LIMIT = 1000;
 
@@ -212,6 +265,7 @@ export function createKubeBlocksClusters(
   onError?: (kind: string) => void,
 ): ClusterPort {
   const objects = kubeConfig.makeApiClient(CustomObjectsApi);
+  const core = kubeConfig.makeApiClient(CoreV1Api);
   let detection: Promise<KubeBlocksApi> | undefined = detected ? Promise.resolve(detected) : undefined;
   const apiVersions = () => {
     detection ??= detectKubeBlocks(kubeConfig).catch((error: unknown) => {
@@ -251,18 +305,145 @@ export function createKubeBlocksClusters(
     async list(scope: ClusterScope) {
       const clusterParams = clusterParamsOf(await apiVersions());
       try {
-        const reply = (
-          'allNamespaces' in scope
-            ? await objects.listClusterCustomObject({ ...clusterParams, labelSelector: FALKORDB_LABEL })
-            : await objects.listNamespacedCustomObject({
-                ...clusterParams,
-                namespace: scope.namespace,
-                labelSelector: FALKORDB_LABEL,
-              })
-        ) as { items?: unknown[] };
-        return parseClusters(reply.items ?? []);
+        // A page at a time (`limit`/`continue`), at most CLUSTER_LIST_MAX objects in all: one request per page,
+        // never one per cluster.
+        const items: unknown[] = [];
+        let token: string | undefined;
+        do {
+          const page = { labelSelector: FALKORDB_LABEL, limit: CLUSTER_PAGE, ...(token ? { _continue: token } : {}) };
+          const reply = (
+            'allNamespaces' in scope
+              ? await objects.listClusterCustomObject({ ...clusterParams, ...page })
+              : await objects.listNamespacedCustomObject({ ...clusterParams, namespace: scope.namespace, ...page })
+          ) as { items?: unknown[]; metadata?: { continue?: string } };
+          items.push(...(reply.items ?? []));
+          token = reply.metadata?.continue || undefined;
+        } while (token && items.length < CLUSTER_LIST_MAX);
+        return parseClusters(items.slice(0, CLUSTER_LIST_MAX));
       } catch (error) {
         throw counted(error, 'list', 'KubeBlocks clusters');
+      }
+    },
+
+    async createCluster(cluster: NewCluster) {
+      const api = await apiVersions();
+      if (api.clusterVersion !== 'v1')
+        throw new PortError('rejected', 'Creating clusters needs KubeBlocks 1.x (apps.kubeblocks.io/v1)');
+      try {
+        const created: unknown = await objects.createNamespacedCustomObject({
+          ...clusterParamsOf(api),
+          namespace: cluster.namespace,
+          body: clusterManifest(cluster),
+        });
+        const [record] = parseClusters([created]);
+        if (!record)
+          throw new PortError('unavailable', `the API server answered an unreadable cluster ${cluster.name}`);
+        return record;
+      } catch (error) {
+        if (error instanceof PortError) throw error;
+        throw counted(error, 'create', `cluster ${cluster.namespace}/${cluster.name}`);
+      }
+    },
+
+    async readAccount(namespace, cluster, component) {
+      const name = `${cluster}-${component}-account-default`;
+      try {
+        const secret = await core.readNamespacedSecret({ namespace, name });
+        const decode = (key: string) => {
+          const value = secret.data?.[key];
+          return value === undefined ? undefined : Buffer.from(value, 'base64').toString('utf8');
+        };
+        const username = decode('username');
+        const password = decode('password');
+        return username === undefined || password === undefined ? undefined : { username, password };
+      } catch (error) {
+        if (error instanceof ApiException && error.code === 404) return undefined;
+        // The Secret's name, never its content.
+        throw counted(error, 'get', `secret ${namespace}/${name}`);
+      }
+    },
+
+    async getClusterObject(namespace, name) {
+      const clusterParams = clusterParamsOf(await apiVersions());
+      try {
+        const object = (await objects.getNamespacedCustomObject({ ...clusterParams, namespace, name })) as {
+          metadata?: Record<string, unknown>;
+        };
+        const { managedFields: _managed, ...metadata } = object.metadata ?? {};
+        return { ...object, metadata };
+      } catch (error) {
+        if (error instanceof ApiException && error.code === 404) return undefined;
+        throw counted(error, 'get', `cluster ${namespace}/${name}`);
+      }
+    },
+
+    async createClusterObject(object: ClusterObject) {
+      const api = await apiVersions();
+      const served = `${CLUSTER_GROUP}/${api.clusterVersion}`;
+      if (object.apiVersion !== served)
+        throw new PortError('rejected', `apiVersion must be ${served} (the version this KubeBlocks serves)`);
+      try {
+        const created: unknown = await objects.createNamespacedCustomObject({
+          ...clusterParamsOf(api),
+          namespace: object.metadata.namespace,
+          body: object,
+        });
+        const [record] = parseClusters([created]);
+        if (!record) throw new PortError('unavailable', `the API server answered an unreadable cluster`);
+        return record;
+      } catch (error) {
+        if (error instanceof PortError) throw error;
+        throw counted(error, 'create', `cluster ${object.metadata.namespace}/${object.metadata.name}`);
+      }
+    },
+
+    async replaceClusterObject(object: ClusterObject) {
+      const api = await apiVersions();
+      const served = `${CLUSTER_GROUP}/${api.clusterVersion}`;
+      if (object.apiVersion !== served)
+        throw new PortError('rejected', `apiVersion must be ${served} (the version this KubeBlocks serves)`);
+      const { namespace, name } = object.metadata;
+      try {
+        let body = object;
+        if (object.metadata.resourceVersion === undefined) {
+          const current = (await objects.getNamespacedCustomObject({ ...clusterParamsOf(api), namespace, name })) as {
+            metadata?: { resourceVersion?: string };
+          };
+          body = { ...object, metadata: { ...object.metadata, resourceVersion: current.metadata?.resourceVersion } };
+        }
+        await objects.replaceNamespacedCustomObject({ ...clusterParamsOf(api), namespace, name, body });
+      } catch (error) {
+        throw counted(error, 'update', `cluster ${namespace}/${name}`);
+      }
+    },
+
+    async deleteCluster(namespace, name, options) {
+      const clusterParams = clusterParamsOf(await apiVersions());
+      try {
+        await objects.deleteNamespacedCustomObject({
+          ...clusterParams,
+          namespace,
+          name,
+          ...(options?.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: options.gracePeriodSeconds }),
+          propagationPolicy: 'Background',
+        });
+        return true;
+      } catch (error) {
+        if (error instanceof ApiException && error.code === 404) return false;
+        throw counted(error, 'delete', `cluster ${namespace}/${name}`);
+      }
+    },
+
+    async listPods(namespace, cluster) {
+      try {
+        const reply = await core.listNamespacedPod({
+          namespace,
+          labelSelector: `${INSTANCE_LABEL}=${cluster}`,
+          limit: POD_LIST_LIMIT,
+        });
+        return reply.items.map((pod) => podRecordOf(pod, cluster)).sort((a, b) => a.name.localeCompare(b.name));
+      } catch (error) {
+        throw counted(error, 'list', `pods of cluster ${namespace}/${cluster}`);
       }
     },
 
