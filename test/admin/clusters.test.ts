@@ -48,6 +48,33 @@ describe('clusters on KubeBlocks 1.x', () => {
     );
   });
 
+  it('shares one upstream list among concurrent callers, but never one sent before a write that has completed', async () => {
+    const listPath = `/apis/apps.kubeblocks.io/v1/namespaces/${NS}/clusters`;
+    const lists = () => t.kube!.requests.filter((r) => r.method === 'GET' && r.path === listPath).length;
+    // A slow API server: five callers at once are answered by one list.
+    t.kube!.delayRequests({ method: 'GET', pathIncludes: listPath }, 300);
+    try {
+      const before = lists();
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => call('GET', '/api/clusters/', undefined, sessions.viewer)),
+      );
+      for (const answer of answers) expect(answer.statusCode).toBe(200);
+      expect(lists() - before).toBe(1);
+
+      // A list is on its way when a cluster is created: a list asked for after the create must show it.
+      const early = call('GET', '/api/clusters/', undefined, sessions.viewer);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const created = await call('POST', '/api/clusters/', { name: 'after-write', namespace: NS, spec: {} });
+      expect(created.statusCode, created.body).toBe(201);
+      const late = await call('GET', '/api/clusters/', undefined, sessions.viewer);
+      expect(late.json<{ clusters: { name: string }[] }>().clusters.map((c) => c.name)).toContain('after-write');
+      await early;
+    } finally {
+      t.kube!.clearFaults();
+      await call('DELETE', `/api/clusters/after-write?namespace=${NS}`);
+    }
+  });
+
   const context = () => ({ app: t.app, namespace: NS, sessions });
   sharedClusterReads(context);
 

@@ -301,28 +301,49 @@ export function createKubeBlocksClusters(
     });
   }
 
-  return {
-    async list(scope: ClusterScope) {
-      const clusterParams = clusterParamsOf(await apiVersions());
-      try {
-        // A page at a time (`limit`/`continue`), at most CLUSTER_LIST_MAX objects in all: one request per page,
-        // never one per cluster.
-        const items: unknown[] = [];
-        let token: string | undefined;
-        do {
-          const page = { labelSelector: FALKORDB_LABEL, limit: CLUSTER_PAGE, ...(token ? { _continue: token } : {}) };
-          const reply = (
-            'allNamespaces' in scope
-              ? await objects.listClusterCustomObject({ ...clusterParams, ...page })
-              : await objects.listNamespacedCustomObject({ ...clusterParams, namespace: scope.namespace, ...page })
-          ) as { items?: unknown[]; metadata?: { continue?: string } };
-          items.push(...(reply.items ?? []));
-          token = reply.metadata?.continue || undefined;
-        } while (token && items.length < CLUSTER_LIST_MAX);
-        return parseClusters(items.slice(0, CLUSTER_LIST_MAX));
-      } catch (error) {
-        throw counted(error, 'list', 'KubeBlocks clusters');
-      }
+  // A list asked for while the same list is on its way shares that answer (a console polling from many tabs, a
+  // burst of CLI calls): one upstream list, not one per caller. Not once a cluster write through this adapter has
+  // completed since that list was sent, so a caller always sees its own writes.
+  let clusterWrites = 0;
+  const listsInFlight = new Map<string, { writes: number; list: Promise<ClusterRecord[]> }>();
+  const afterClusterWrite = <T>(write: Promise<T>): Promise<T> =>
+    write.finally(() => {
+      clusterWrites++;
+    });
+
+  async function listOnce(scope: ClusterScope): Promise<ClusterRecord[]> {
+    const clusterParams = clusterParamsOf(await apiVersions());
+    try {
+      // A page at a time (`limit`/`continue`), at most CLUSTER_LIST_MAX objects in all: one request per page,
+      // never one per cluster.
+      const items: unknown[] = [];
+      let token: string | undefined;
+      do {
+        const page = { labelSelector: FALKORDB_LABEL, limit: CLUSTER_PAGE, ...(token ? { _continue: token } : {}) };
+        const reply = (
+          'allNamespaces' in scope
+            ? await objects.listClusterCustomObject({ ...clusterParams, ...page })
+            : await objects.listNamespacedCustomObject({ ...clusterParams, namespace: scope.namespace, ...page })
+        ) as { items?: unknown[]; metadata?: { continue?: string } };
+        items.push(...(reply.items ?? []));
+        token = reply.metadata?.continue || undefined;
+      } while (token && items.length < CLUSTER_LIST_MAX);
+      return parseClusters(items.slice(0, CLUSTER_LIST_MAX));
+    } catch (error) {
+      throw counted(error, 'list', 'KubeBlocks clusters');
+    }
+  }
+
+  const port: ClusterPort = {
+    list(scope: ClusterScope) {
+      const key = 'allNamespaces' in scope ? '*' : `ns:${scope.namespace}`;
+      const shared = listsInFlight.get(key);
+      if (shared && shared.writes === clusterWrites) return shared.list;
+      const list = listOnce(scope).finally(() => {
+        if (listsInFlight.get(key)?.list === list) listsInFlight.delete(key);
+      });
+      listsInFlight.set(key, { writes: clusterWrites, list });
+      return list;
     },
 
     async createCluster(cluster: NewCluster) {
@@ -558,5 +579,13 @@ export function createKubeBlocksClusters(
         throw counted(error, 'patch', `OpsRequest ${namespace}/${name}`);
       }
     },
+  };
+  // Cluster writes end the sharing of any list sent before them (see listsInFlight).
+  return {
+    ...port,
+    createCluster: (cluster) => afterClusterWrite(port.createCluster!(cluster)),
+    createClusterObject: (object) => afterClusterWrite(port.createClusterObject!(object)),
+    replaceClusterObject: (object) => afterClusterWrite(port.replaceClusterObject!(object)),
+    deleteCluster: (namespace, name, options) => afterClusterWrite(port.deleteCluster!(namespace, name, options)),
   };
 }
