@@ -61,12 +61,19 @@ describe('clusters on KubeBlocks 1.x', () => {
       for (const answer of answers) expect(answer.statusCode).toBe(200);
       expect(lists() - before).toBe(1);
 
-      // A list is on its way when a cluster is created: a list asked for after the create must show it.
+      // A slow list is on its way when a cluster is created (quickly: the delay is over for new requests); a list
+      // asked for after the create must not share the early one, which cannot show the new cluster.
+      t.kube!.clearFaults();
+      t.kube!.delayRequests({ method: 'GET', pathIncludes: listPath }, 1500);
       const early = call('GET', '/api/clusters/', undefined, sessions.viewer);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      t.kube!.clearFaults();
       const created = await call('POST', '/api/clusters/', { name: 'after-write', namespace: NS, spec: {} });
       expect(created.statusCode, created.body).toBe(201);
+      const listsBeforeLate = lists();
       const late = await call('GET', '/api/clusters/', undefined, sessions.viewer);
+      // Its own list (the double computes a list's answer only after its delay, so the content alone would not tell).
+      expect(lists()).toBe(listsBeforeLate + 1);
       expect(late.json<{ clusters: { name: string }[] }>().clusters.map((c) => c.name)).toContain('after-write');
       await early;
     } finally {
