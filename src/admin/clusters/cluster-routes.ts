@@ -1,5 +1,6 @@
 // /api/clusters: database deployments, permission-checked per cluster namespace (their day-2 operations: ../operations).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { namespaceOfRequest, onlyClusterNamespaceUnlessMultiCluster } from './cluster-scope.js';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AdminContext } from '../context.js';
@@ -22,20 +23,6 @@ import {
 import { manifestNamespaceOf } from './cluster-yaml.js';
 
 const tags = ['Clusters'];
-/**
- * multi_cluster_mode for every cluster route (issue 15: only the list honoured it). While it is off, the cluster
- * namespace is the only one: the list shows nothing elsewhere, and a cluster or its operations elsewhere are not
- * found (404) after validation, before the permission check and any Kubernetes call.
- */
-function onlyClusterNamespaceUnlessMultiCluster(clusters: ClusterService) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const asked = (request.query as { namespace?: unknown } | undefined)?.namespace;
-    const name = (request.params as { clusterName?: unknown } | undefined)?.clusterName;
-    // The list route answers an empty list itself.
-    if (typeof asked === 'string' && typeof name === 'string') await clusters.assertNamespaceInScope(asked, name);
-  };
-}
-
 export function clusterRoutes(
   app: FastifyInstance,
   context: AdminContext,
@@ -56,12 +43,7 @@ function clusterScopeRoutes(
   clusterNamespace: string,
 ): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  // Permissions are checked before validation (403 before 400), so the query is still raw here: a repeated or odd
-  // `namespace` is judged as the default namespace now and refused by the schema next.
-  const namespaceOf = (request: FastifyRequest) => {
-    const given = (request.query as { namespace?: unknown }).namespace;
-    return typeof given === 'string' && given !== '' ? given : clusterNamespace;
-  };
+  const namespaceOf = namespaceOfRequest(clusterNamespace);
 
   routes.get(
     '/api/clusters/',

@@ -2,6 +2,7 @@
 // /api/clusters/{name}/pods/{podName}/metrics[/stream]: pod logs and resource metrics at the real product's paths,
 // permission-checked as `clusters:read` in the cluster's namespace. Streams are server-sent events.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { namespaceOfRequest } from '../clusters/cluster-scope.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { openEventStream } from '../../shared/sse.js';
 import { isPortError } from '../../platform/port-errors.js';
@@ -42,10 +43,7 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
   const { observability, clusters, clusterNamespace } = options;
   const heartbeatMs = options.heartbeatMs ?? STREAM_HEARTBEAT_MS;
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const namespaceOf = (request: FastifyRequest) => {
-    const given = (request.query as { namespace?: unknown }).namespace;
-    return typeof given === 'string' && given !== '' ? given : clusterNamespace;
-  };
+  const namespaceOf = namespaceOfRequest(clusterNamespace);
   // multi_cluster_mode, as for the other cluster routes: another namespace is not found while it is off.
   const inScope = async (request: FastifyRequest) => {
     const name = (request.params as { name?: unknown }).name;

@@ -1,6 +1,7 @@
 // /api/clusters/{clusterName}/ops…: day-2 operations at the real product's paths, permission-checked in the
 // cluster's namespace (`clusters:update` to request or cancel, `get`/`list` to read, `delete` to delete).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { namespaceOfRequest, onlyClusterNamespaceUnlessMultiCluster } from '../clusters/cluster-scope.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AdminContext } from '../context.js';
@@ -29,18 +30,6 @@ import {
 const tags = ['Cluster Operations'];
 const BASE = '/api/clusters/:clusterName/ops';
 
-/**
- * multi_cluster_mode, as for the other cluster routes: while it is off, a cluster's operations outside the cluster
- * namespace are not found (404) after validation, before the permission check and any Kubernetes call.
- */
-function onlyClusterNamespaceUnlessMultiCluster(clusters: ClusterService) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const asked = (request.query as { namespace?: unknown } | undefined)?.namespace;
-    const name = (request.params as { clusterName?: unknown } | undefined)?.clusterName;
-    if (typeof asked === 'string' && typeof name === 'string') await clusters.assertNamespaceInScope(asked, name);
-  };
-}
-
 export function operationRoutes(
   app: FastifyInstance,
   context: AdminContext,
@@ -62,11 +51,7 @@ function operationScopeRoutes(
   clusterNamespace: string,
 ): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  // Permissions are checked before validation (403 before 400), so the query is still raw here.
-  const namespaceOf = (request: FastifyRequest) => {
-    const given = (request.query as { namespace?: unknown }).namespace;
-    return typeof given === 'string' && given !== '' ? given : clusterNamespace;
-  };
+  const namespaceOf = namespaceOfRequest(clusterNamespace);
 
   routes.post(
     '/api/clusters/:clusterName/upgrade',
