@@ -152,10 +152,6 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
   installErrorHandling(app, 'browser');
   const { context, tokens } = services;
   await app.register(fastifyRateLimit, { global: false });
-  // Uploads are streamed (never buffered) and bounded: one file of at most UPLOAD_BYTES_MAX, a few small fields.
-  await app.register(fastifyMultipart, {
-    limits: { files: 1, fields: 4, parts: 5, fieldSize: 1024, fileSize: context.limits.uploadBytesMax },
-  });
   publicTokenRoutes(app, tokens, services.tokenCreationPerMinute);
 
   // Every other route needs a token; authentication runs first, before the body is even read.
@@ -172,7 +168,15 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
     userRoutes(guarded, services.users);
     serverRoutes(guarded, context, services.server);
     udfRoutes(guarded, context, services.udf);
-    importRoutes(guarded, services.imports, services.context.limits.csvUrlAllowlist);
+    // Multipart bodies are parsed for the import routes only: anywhere else one is refused (400) like any type the
+    // route does not declare. Uploads are streamed (never buffered) and bounded: one file of at most
+    // UPLOAD_BYTES_MAX, a few small fields.
+    void guarded.register(async function imports(scope) {
+      await scope.register(fastifyMultipart, {
+        limits: { files: 1, fields: 4, parts: 5, fieldSize: 1024, fileSize: context.limits.uploadBytesMax },
+      });
+      importRoutes(scope, services.imports, services.context.limits.csvUrlAllowlist);
+    });
     done();
   });
 }

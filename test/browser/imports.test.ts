@@ -52,6 +52,22 @@ const run = (graph: string, fileId: string, options: { token?: string; accept?: 
 const count = async (graph: string, label: string) =>
   Number(((await graphQuery(t.falkordb, graph, `MATCH (n:${label}) RETURN count(n)`))[0] as unknown[])[0]);
 
+describe('multipart bodies outside the import routes', () => {
+  it('are refused like any undeclared body type and change nothing (a rename with a multipart body stays undone)', async () => {
+    await graphQuery(t.falkordb, 'mp-source', 'CREATE (:N)');
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/graph/mp-target?sourceName=mp-source',
+      payload: 'null',
+      headers: { 'content-type': 'multipart/form-data; boundary=x', ...bearer(tokens.Admin) },
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toEqual({ message: 'Unsupported Content-Type: send application/json' });
+    expect((await databaseSnapshot(t.falkordb)).graphs).toContain('mp-source');
+    expect((await databaseSnapshot(t.falkordb)).graphs).not.toContain('mp-target');
+  });
+});
+
 describe('staging and running a Cypher batch', () => {
   it('stages a file for its uploader and runs it in order into the graph', async () => {
     const staged = await stage(

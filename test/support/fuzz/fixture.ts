@@ -112,6 +112,8 @@ export async function startFuzzFixture(): Promise<FuzzFixture> {
     crds: [CLUSTERS_V1, OPS_V1],
     env: {
       LOG_LEVEL: 'warn',
+      // Event streams (pod logs, metrics) end after a second: the fuzzer reads every answer to its end.
+      OBSERVABILITY_STREAM_MAX_SECONDS: '1',
       ALPHA_ISSUER: alpha.issuer,
       ALPHA_CLIENT_ID: 'alpha-client',
       ALPHA_CLIENT_SECRET: 'alpha-secret',
@@ -148,6 +150,9 @@ export async function startFuzzFixture(): Promise<FuzzFixture> {
     kube.put(CLUSTERS_V1, NAMESPACE, sharded('shards', NAMESPACE));
     kube.put(CLUSTERS_V1, NAMESPACE, standalone('sleepy', NAMESPACE, 'Stopped'));
     kube.put(CLUSTERS_V1, 'team-b', standalone('elsewhere', 'team-b'));
+    // metrics-server is installed here, so a valid metrics request succeeds (its absence, a 503, is tested in the
+    // observability and real-API-server suites).
+    kube.setMetricsApi(true);
 
     const cookie = await login(t.app, ADMIN.email, ADMIN.password);
     const oauthOn = await t.app.inject({

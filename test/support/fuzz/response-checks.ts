@@ -117,6 +117,26 @@ function checkEventStream(
   };
 }
 
+/**
+ * A feed (a cluster's pod log or metrics, `…/stream`): any number of unnamed `data` events, then exactly one final
+ * `end` or `error` event (the stream is bounded, so a complete one always ends).
+ */
+function checkFeedStream(outcome: Outcome): { problems: string[]; errorEvent: boolean } {
+  const events = parseEvents(outcome.body);
+  const last = events.at(-1);
+  if (!last || (last.event !== 'end' && last.event !== 'error'))
+    return {
+      problems: [`feed stream does not end with an end or error event: ${clip(outcome.body)}`],
+      errorEvent: false,
+    };
+  const named = events.slice(0, -1).find((event) => event.event !== '');
+  if (named) return { problems: [`unexpected event ${named.event} inside a feed`], errorEvent: false };
+  return { problems: [], errorEvent: last.event === 'error' };
+}
+
+const isFeed = (operation: FuzzRequest['op']) =>
+  operation.path.startsWith('/api/clusters/') && operation.path.endsWith('/stream');
+
 function checkSuccess(request: FuzzRequest, outcome: Outcome): { problems: string[]; errorEvent: boolean } {
   const declared = request.op.responses[String(outcome.status)];
   // A raw URL trick may route to another operation (or none): only the shape checks above apply then.
@@ -136,7 +156,8 @@ function checkSuccess(request: FuzzRequest, outcome: Outcome): { problems: strin
         : [`Content-Type ${outcome.contentType} is not declared for ${outcome.status} (${types.join(', ')})`],
       errorEvent: false,
     };
-  if (mediaType === 'text/event-stream') return checkEventStream(outcome, declared['application/json']);
+  if (mediaType === 'text/event-stream')
+    return isFeed(request.op) ? checkFeedStream(outcome) : checkEventStream(outcome, declared['application/json']);
   if (mediaType === 'application/octet-stream' || mediaType === 'application/zip')
     return { problems: outcome.body.length > 0 ? [] : [`empty ${mediaType} body`], errorEvent: false };
   const parsed = parseJson(outcome.body);
