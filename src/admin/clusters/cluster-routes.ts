@@ -149,6 +149,7 @@ function clusterScopeRoutes(
           'KubeBlocks removes the rest in the background.',
         params: ClusterNameParamsSchema,
         querystring: DeleteClusterQuerySchema,
+        response: { 204: z.null().describe('Deleted; no body') },
       },
     },
     async (request, reply) => {
@@ -156,7 +157,7 @@ function clusterScopeRoutes(
       await clusters.remove(namespaceOf(request), request.params.clusterName, {
         ...(gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds }),
       });
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
@@ -221,11 +222,12 @@ function clusterScopeRoutes(
         params: ClusterNameParamsSchema,
         querystring: NamespaceQuerySchema,
         body: YamlBodySchema,
+        response: { 204: z.null().describe('Replaced; no body') },
       },
     },
     async (request, reply) => {
       await clusters.replaceFromYaml(namespaceOf(request), request.params.clusterName, request.body.yaml);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
