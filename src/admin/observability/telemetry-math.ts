@@ -1,35 +1,9 @@
 // Pure helpers of pod logs and metrics: Kubernetes quantities (metrics-server speaks nanocores), the cluster's
 // used/total sums, the pod's usage as Prometheus-style metric families, and the line framing of a followed log.
 import type { PodSummary, PodUsage } from '../../platform/kubernetes/kube-pod-telemetry.js';
+import { parseQuantity } from '../system/quantities.js';
 
-const QUANTITY = /^(\d+(?:\.\d+)?(?:e\d+)?)(n|u|m|k|K|Ki|M|Mi|G|Gi|T|Ti|P|Pi|E|Ei)?$/;
-const FACTORS: Record<string, number> = {
-  '': 1,
-  n: 1e-9,
-  u: 1e-6,
-  m: 1e-3,
-  k: 1e3,
-  K: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  E: 1e18,
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  Pi: 2 ** 50,
-  Ei: 2 ** 60,
-};
-
-/** A Kubernetes quantity as a number (CPU in cores, memory in bytes); undefined when it is not one. */
-export function parseQuantity(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const match = QUANTITY.exec(text.trim());
-  if (!match) return undefined;
-  return Number(match[1]) * FACTORS[match[2] ?? '']!;
-}
+export { parseQuantity };
 
 /** Cores as a Kubernetes quantity in millicores: 0.2504 → `250m`. */
 export function formatCpu(cores: number): string {

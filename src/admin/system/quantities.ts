@@ -1,10 +1,13 @@
-// Kubernetes quantities as numbers, for summing what deployments request: CPU in cores, memory and storage in
-// bytes. Pure. Text that is not a quantity counts as 0 (an unset request asks for nothing).
-const QUANTITY = /^(\d+(?:\.\d+)?)(m|k|Ki|M|Mi|G|Gi|T|Ti|P|Pi|E|Ei)?$/;
+// Kubernetes quantities as numbers (CPU in cores, memory and storage in bytes), as Kubernetes writes them (metrics-
+// server included: nanocores), and what deployments request in all. Pure.
+const QUANTITY = /^(\d+(?:\.\d+)?(?:e\d+)?)(n|u|m|k|K|Ki|M|Mi|G|Gi|T|Ti|P|Pi|E|Ei)?$/;
 const FACTORS: Record<string, number> = {
   '': 1,
+  n: 1e-9,
+  u: 1e-6,
   m: 1e-3,
   k: 1e3,
+  K: 1e3,
   M: 1e6,
   G: 1e9,
   T: 1e12,
@@ -18,10 +21,17 @@ const FACTORS: Record<string, number> = {
   Ei: 2 ** 60,
 };
 
-export function quantityValue(text: string): number {
+/** A Kubernetes quantity as a number (CPU in cores, memory in bytes); undefined when it is not one. */
+export function parseQuantity(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
   const match = QUANTITY.exec(text.trim());
-  if (!match) return 0;
+  if (!match) return undefined;
   return Number(match[1]) * FACTORS[match[2] ?? '']!;
+}
+
+/** A quantity as a number, 0 for text that is not one (an unset request asks for nothing). */
+export function quantityValue(text: string): number {
+  return parseQuantity(text) ?? 0;
 }
 
 /** What a set of deployments requests: every component's per-replica request times its replicas and shards. */
