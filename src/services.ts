@@ -8,6 +8,7 @@ import type { AppDeps } from './app.js';
 import type { Config } from './config.js';
 import { DYNAMIC_PARAMETERS } from './admin/clusters/falkordb-parameters.js';
 import { createEmbeddedClusters } from './platform/clusters/embedded-clusters.js';
+import { configGetPairs } from './platform/clusters/redis-conf.js';
 import { loadOrCreateEmbeddedSecrets } from './platform/embedded-secrets.js';
 import { startEmbeddedFalkorDB, type EmbeddedFalkorDB } from './platform/falkordb/embedded-falkordb.js';
 import {
@@ -193,6 +194,7 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
               isDynamicParameter: (key) => DYNAMIC_PARAMETERS.has(key),
               logger,
               moduleVersion: async () => graphModuleVersion(await management!.sendCommand(['MODULE', 'LIST'])),
+              configGet: async () => configGetPairs(await management!.sendCommand(['CONFIG', 'GET', '*'])),
             })
           : undefined,
       };

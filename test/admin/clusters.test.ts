@@ -40,6 +40,59 @@ describe('clusters on KubeBlocks 1.x', () => {
   const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, cookie = sessions.operator) =>
     t.app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as never }) });
 
+  it("reads a cluster's rendered redis.conf (the data component's, first shard first), credentials left out", async () => {
+    const configMap = (name: string, instance: string, text: string) =>
+      t.kube!.put('configmaps', NS, {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name, namespace: NS, labels: { 'app.kubernetes.io/instance': instance } },
+        data: { 'redis.conf': text },
+      });
+    configMap('pair-falkordb-sent-falkordb-sentinel-config', 'pair', 'sentinel resolve-hostnames yes\n');
+    configMap(
+      'pair-falkordb-falkordb-replication-config',
+      'pair',
+      '# written by KubeBlocks\n\nmaxmemory 1gb\nmasterauth s3cret\nuser default on >s3cret ~* &* +@all\n' +
+        'loadmodule /var/lib/falkordb/bin/falkordb.so THREAD_COUNT 4\nsave 900 1\nsave 60 10000\n',
+    );
+    configMap('shards-shard-b7x-falkordb-cluster-config', 'shards', 'cluster-enabled yes\nport 6379\n');
+    configMap('shards-shard-a2k-falkordb-cluster-config', 'shards', 'cluster-enabled yes\nport 6380\n');
+    configMap('shards-shard-a2k-falkordb-metrics-config', 'shards', 'not: the redis.conf\n');
+
+    const pair = await call('GET', `/api/clusters/pair/config?namespace=${NS}`, undefined, sessions.viewer);
+    expect(pair.statusCode, pair.body).toBe(200);
+    expect(pair.json()).toEqual({
+      configMapName: 'pair-falkordb-falkordb-replication-config',
+      parameters: [
+        { key: 'maxmemory', value: '1gb' },
+        { key: 'loadmodule', value: '/var/lib/falkordb/bin/falkordb.so THREAD_COUNT 4' },
+        { key: 'save', value: '900 1' },
+        { key: 'save', value: '60 10000' },
+      ],
+    });
+    expect(pair.body).not.toContain('s3cret');
+    const shards = await call('GET', '/api/clusters/shards/config', undefined, sessions.viewer);
+    expect(shards.json()).toEqual({
+      configMapName: 'shards-shard-a2k-falkordb-cluster-config',
+      parameters: [
+        { key: 'cluster-enabled', value: 'yes' },
+        { key: 'port', value: '6380' },
+      ],
+    });
+    // Not rendered yet (solo has none), and a cluster that does not exist: 404 in the admin error shape.
+    const none = await call('GET', '/api/clusters/solo/config', undefined, sessions.viewer);
+    expect(none.statusCode).toBe(404);
+    expect(none.json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: `No configuration found for cluster solo in namespace ${NS}`,
+    });
+    expect((await call('GET', '/api/clusters/nobody/config', undefined, sessions.viewer)).statusCode).toBe(404);
+    expect(t.kube!.requests).toContainEqual(
+      expect.objectContaining({ method: 'GET', path: `/api/v1/namespaces/${NS}/configmaps` }),
+    );
+  });
+
   it('asks for its namespace through the label selector, skipping objects that do not parse', async () => {
     const res = await call('GET', '/api/clusters', undefined, sessions.viewer);
     expect(res.json<{ clusters: { name: string }[] }>().clusters.map((c) => c.name)).not.toContain('broken');

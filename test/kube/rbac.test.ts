@@ -333,6 +333,28 @@ describe('the server end to end on a real API server: its audited requests again
       .inject({ method: 'GET', url: `/api/clusters/solo/pods/solo-falkordb-0/logs?namespace=${NS}` });
     expect(logs.statusCode, logs.body).toBe(200);
     expect(logs.json()).toEqual({ podName: 'solo-falkordb-0', logs: [] });
+    // The configuration KubeBlocks renders for the data component (`<cluster>-<component>-<config spec>`), found by the
+    // cluster's label through the chart's `list configmaps`; the password directive never reaches the answer.
+    await t.real!.api.admin.makeApiClient(CoreV1Api).createNamespacedConfigMap({
+      namespace: NS,
+      body: {
+        metadata: {
+          name: 'solo-falkordb-falkordb-replication-config',
+          labels: { 'app.kubernetes.io/instance': 'solo' },
+        },
+        data: { 'redis.conf': 'maxmemory-policy noeviction\nrequirepass hunter2\nsave 900 1\nsave 300 10\n' },
+      },
+    });
+    const config = await t.as('viewer').inject({ method: 'GET', url: `/api/clusters/solo/config?namespace=${NS}` });
+    expect(config.statusCode, config.body).toBe(200);
+    expect(config.json()).toEqual({
+      configMapName: 'solo-falkordb-falkordb-replication-config',
+      parameters: [
+        { key: 'maxmemory-policy', value: 'noeviction' },
+        { key: 'save', value: '900 1' },
+        { key: 'save', value: '300 10' },
+      ],
+    });
     const metrics = await t.as('viewer').inject({ method: 'GET', url: `/api/clusters/solo/metrics?namespace=${NS}` });
     expect(metrics.statusCode, metrics.body).toBe(503);
     expect(metrics.json()).toEqual({
@@ -363,6 +385,7 @@ describe('the server end to end on a real API server: its audited requests again
         'list apps.kubeblocks.io/componentversions',
         'list namespaces',
         'list pods',
+        'list configmaps',
         'list storage.k8s.io/storageclasses',
         'create configmaps',
         'create operations.kubeblocks.io/opsrequests',

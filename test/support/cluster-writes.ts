@@ -53,7 +53,22 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
         replicas: 2,
         resources: { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '1', memory: '2Gi' } },
         persistence: { enabled: true, size: '5Gi', storageClass: 'fast' },
-        sentinel: { enabled: true, replicas: 3 },
+        sentinel: {
+          enabled: true,
+          replicas: 3,
+          persistence: { enabled: true, size: '1Gi' },
+          services: [{ name: 'sentinel-lb', serviceType: 'LoadBalancer' }],
+          schedulingPolicy: { nodeSelector: { pool: 'sentinels' } },
+        },
+        services: [
+          {
+            name: 'falkordb-lb',
+            serviceType: 'LoadBalancer',
+            annotations: { 'service.beta.kubernetes.io/aws-load-balancer-internal': 'true' },
+            podService: false,
+          },
+        ],
+        disableExporter: true,
         schedulingPolicy: {
           nodeSelector: { pool: 'db' },
           tolerations: [{ key: 'db', operator: 'Exists', effect: 'NoSchedule' }],
@@ -100,15 +115,43 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
                 }) as unknown,
               }),
             ],
+            services: [
+              {
+                name: 'falkordb-lb',
+                serviceType: 'LoadBalancer',
+                annotations: { 'service.beta.kubernetes.io/aws-load-balancer-internal': 'true' },
+                podService: false,
+              },
+            ],
+            disableExporter: true,
           }),
-          expect.objectContaining({ name: 'falkordb-sent', replicas: 3 }),
+          expect.objectContaining({
+            name: 'falkordb-sent',
+            replicas: 3,
+            services: [{ name: 'sentinel-lb', serviceType: 'LoadBalancer' }],
+            schedulingPolicy: { nodeSelector: { pool: 'sentinels' } },
+            volumeClaimTemplates: [
+              expect.objectContaining({
+                name: 'data',
+                spec: expect.objectContaining({ resources: { requests: { storage: '1Gi' } } }) as unknown,
+              }),
+            ],
+          }),
         ],
       });
     }
     const sharded = await call('POST', '/api/clusters', {
       name: 'fresh-shards',
       namespace,
-      spec: { sharding: { enabled: true, shardCount: 3, replicas: 2 } },
+      spec: {
+        sharding: {
+          enabled: true,
+          shardCount: 3,
+          replicas: 2,
+          services: [{ name: 'shard-np', serviceType: 'NodePort', podService: true }],
+          schedulingPolicy: { tolerations: [{ key: 'shards', operator: 'Exists' }] },
+        },
+      },
     });
     expect(sharded.statusCode, sharded.body).toBe(201);
     expect(sharded.json()).toMatchObject({
@@ -119,7 +162,16 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
       expect((await storedCluster('fresh-shards'))!.spec).toMatchObject({
         topology: 'cluster',
         shardings: [
-          { name: 'shard', shards: 3, template: expect.objectContaining({ name: 'falkordb', replicas: 2 }) as unknown },
+          {
+            name: 'shard',
+            shards: 3,
+            template: expect.objectContaining({
+              name: 'falkordb',
+              replicas: 2,
+              services: [{ name: 'shard-np', serviceType: 'NodePort', podService: true }],
+              schedulingPolicy: { tolerations: [{ key: 'shards', operator: 'Exists' }] },
+            }) as unknown,
+          },
         ],
       });
     const single = await call('POST', '/api/clusters/', { name: 'fresh-solo', namespace, spec: {} });
@@ -332,6 +384,30 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
     expect(unsupported.json<{ message: string }>().message).toBe(
       'Not supported by this server yet: spec.externalDomain',
     );
+    const twoUnsupported = await call('POST', '/api/clusters/', {
+      name: 'with-args',
+      namespace,
+      spec: {
+        topology: 'replication',
+        falkordbArgs: { THREAD_COUNT: '4' },
+        sentinel: { enabled: true, componentDefinition: 'falkordb-sent-1.0' },
+      },
+    });
+    expect(twoUnsupported.statusCode).toBe(422);
+    expect(twoUnsupported.json<{ message: string }>().message).toBe(
+      'Not supported by this server yet: spec.falkordbArgs, spec.sentinel.componentDefinition',
+    );
+    for (const services of [
+      [{ name: 'lb', serviceType: 'External' }],
+      [
+        { name: 'lb', serviceType: 'LoadBalancer' },
+        { name: 'lb', serviceType: 'NodePort' },
+      ],
+      [{ name: 'a-service-name-longer-than-25', serviceType: 'NodePort' }],
+    ]) {
+      const res = await call('POST', '/api/clusters/', { name: 'bad-services', namespace, spec: { services } });
+      expect(res.statusCode, JSON.stringify(services)).toBe(400);
+    }
     const viewer = await call('POST', '/api/clusters/', { name: 'by-viewer', namespace, spec: {} }, 'viewer');
     expect(viewer.statusCode).toBe(403);
     expect((await call('DELETE', '/api/clusters/solo', undefined, 'viewer')).statusCode).toBe(403);

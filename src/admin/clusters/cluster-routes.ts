@@ -13,6 +13,7 @@ import {
   ClusterListSchema,
   ClusterNameParamsSchema,
   ClusterSchema,
+  ClusterConfigSchema,
   CredentialsSchema,
   NamespaceQuerySchema,
   PatchClusterBodySchema,
@@ -274,6 +275,29 @@ function clusterScopeRoutes(
       void reply.header('cache-control', 'no-store');
       return clusters.credentials(namespaceOf(request), request.params.clusterName);
     },
+  );
+
+  routes.get(
+    '/api/clusters/:clusterName/config',
+    {
+      preValidation: requirePermission('clusters', 'get', namespaceOf),
+      config: { errorResponses: [403, 404] },
+      schema: {
+        operationId: 'getClusterConfig',
+        tags,
+        summary: 'Get Redis runtime configuration (redis.conf) for a cluster',
+        description:
+          "The data component's redis.conf as KubeBlocks rendered it into the ConfigMap " +
+          '`<cluster>-<component>-<config spec>` (the first shard of a sharded deployment), one key/value pair per ' +
+          'directive in file order. Directives holding credentials (`user`, `requirepass`, `masterauth`, …) are left ' +
+          "out. In embedded mode: the running server's CONFIG GET, with `configMapName` empty. 404 while KubeBlocks " +
+          'has not rendered the ConfigMap yet.',
+        params: ClusterNameParamsSchema,
+        querystring: NamespaceQuerySchema,
+        response: { 200: ClusterConfigSchema },
+      },
+    },
+    async (request) => clusters.config(namespaceOf(request), request.params.clusterName),
   );
 
   routes.patch(

@@ -9,6 +9,7 @@ import {
   NotFoundError,
   UnprocessableError,
 } from '../../shared/http-errors.js';
+import { isCredentialDirective } from '../../platform/clusters/redis-conf.js';
 import { parseClusterManifest, yamlOf } from './cluster-yaml.js';
 import type { CreateClusterBody, PatchClusterBody } from './schemas.js';
 import { rulesAllow, shippedRulesOf, type PermissionRule, type RoleName } from '../permissions/permissions.js';
@@ -55,15 +56,17 @@ function podView(pod: PodRecord, now: number) {
 }
 
 /** Spec fields of the real create form this server cannot apply yet: refused (422) rather than silently dropped. */
-const NOT_YET_APPLIED = [
-  'componentVersion',
-  'services',
-  'modules',
-  'falkordbArgs',
-  'enterpriseConfig',
-  'externalDomain',
-  'disableExporter',
-] as const;
+const NOT_YET_APPLIED = ['componentVersion', 'modules', 'falkordbArgs', 'enterpriseConfig', 'externalDomain'] as const;
+/** The same for the sentinel's and the shards' own fields. */
+const SENTINEL_NOT_YET_APPLIED = ['componentDefinition'] as const;
+
+const storageOf = (persistence: { enabled: boolean; size?: string; storageClass?: string } | undefined) =>
+  persistence?.enabled === false
+    ? undefined
+    : {
+        size: persistence?.size ?? DEFAULT_STORAGE,
+        ...(persistence?.storageClass ? { storageClass: persistence.storageClass } : {}),
+      };
 
 /** Default data volume size of a new deployment (decisions.md, issue 20). */
 export const DEFAULT_STORAGE = '10Gi';
@@ -71,11 +74,14 @@ export const DEFAULT_STORAGE = '10Gi';
 /** The create body as the port's NewCluster: topology inferred, the real product's scaling rules (§1.11) checked. */
 export function newClusterOf(body: CreateClusterBody): NewCluster {
   const { spec } = body;
-  const unsupported = NOT_YET_APPLIED.filter((field) => spec[field] !== undefined);
+  const unsupported = [
+    ...NOT_YET_APPLIED.filter((field) => spec[field] !== undefined).map((field) => `spec.${field}`),
+    ...SENTINEL_NOT_YET_APPLIED.filter((field) => spec.sentinel?.[field] !== undefined).map(
+      (field) => `spec.sentinel.${field}`,
+    ),
+  ];
   if (unsupported.length > 0)
-    throw new UnprocessableError(
-      `Not supported by this server yet: ${unsupported.map((field) => `spec.${field}`).join(', ')}`,
-    );
+    throw new UnprocessableError(`Not supported by this server yet: ${unsupported.join(', ')}`);
   const topology =
     spec.topology ?? (spec.sharding?.enabled ? 'cluster' : spec.sentinel?.enabled ? 'replication' : 'standalone');
   if (topology !== 'cluster' && spec.sharding?.enabled)
@@ -93,6 +99,9 @@ export function newClusterOf(body: CreateClusterBody): NewCluster {
     throw new BadRequestError(`The sentinel needs an odd number of replicas, at least 3 (got ${sentinelReplicas})`);
   const persistence = (topology === 'cluster' ? spec.sharding?.persistence : undefined) ?? spec.persistence;
   const resources = (topology === 'cluster' ? spec.sharding?.resources : undefined) ?? spec.resources;
+  const services = (topology === 'cluster' ? spec.sharding?.services : undefined) ?? spec.services;
+  const dataScheduling = topology === 'cluster' ? spec.sharding?.schedulingPolicy : undefined;
+  const sentinelStorage = spec.sentinel?.persistence ? storageOf(spec.sentinel.persistence) : undefined;
   return {
     name: body.name,
     namespace: body.namespace,
@@ -103,19 +112,18 @@ export function newClusterOf(body: CreateClusterBody): NewCluster {
     replicas,
     ...(topology === 'cluster' ? { shards: spec.sharding?.shardCount ?? 3 } : {}),
     ...(resources ? { resources } : {}),
-    ...(persistence?.enabled === false
-      ? {}
-      : {
-          storage: {
-            size: persistence?.size ?? DEFAULT_STORAGE,
-            ...(persistence?.storageClass ? { storageClass: persistence.storageClass } : {}),
-          },
-        }),
+    ...(persistence?.enabled === false ? {} : { storage: storageOf(persistence) }),
+    ...(services ? { services } : {}),
+    ...(spec.disableExporter ? { disableExporter: true } : {}),
+    ...(dataScheduling ? { dataScheduling } : {}),
     ...(topology === 'replication'
       ? {
           sentinel: {
             replicas: sentinelReplicas,
             ...(spec.sentinel?.resources ? { resources: spec.sentinel.resources } : {}),
+            ...(sentinelStorage ? { storage: sentinelStorage } : {}),
+            ...(spec.sentinel?.services ? { services: spec.sentinel.services } : {}),
+            ...(spec.sentinel?.schedulingPolicy ? { scheduling: spec.sentinel.schedulingPolicy } : {}),
           },
         }
       : {}),
@@ -337,6 +345,17 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
     },
 
     /** The cluster's Pods in the real product's shape (404 when the cluster does not exist). */
+    /** The data component's FalkorDB configuration, credentials left out. */
+    async config(namespace: string, name: string) {
+      await existing(namespace, name);
+      const found = port.readConfig ? await port.readConfig(namespace, name) : undefined;
+      if (!found) throw new NotFoundError(`No configuration found for cluster ${name} in namespace ${namespace}`);
+      return {
+        configMapName: found.configMapName,
+        parameters: found.parameters.filter((parameter) => !isCredentialDirective(parameter.key)),
+      };
+    },
+
     async pods(namespace: string, name: string, now = Date.now()) {
       await existing(namespace, name);
       const pods = port.listPods ? await port.listPods(namespace, name) : [];

@@ -118,6 +118,27 @@ const TolerationSchema = z.strictObject({
   tolerationSeconds: z.number().int().min(0).optional(),
 });
 const StringMapSchema = z.record(z.string().max(317), z.string().max(4096));
+const SchedulingPolicySchema = z.strictObject({
+  nodeSelector: StringMapSchema.optional(),
+  tolerations: z.array(TolerationSchema).max(50).optional(),
+});
+/** One Service of a component (KubeBlocks ClusterComponentService): how the deployment is reached. */
+const ServiceSpecSchema = z.strictObject({
+  name: z
+    .string()
+    .min(1)
+    .max(25)
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a Kubernetes name of at most 25 characters'),
+  serviceType: z.enum(['ClusterIP', 'NodePort', 'LoadBalancer']),
+  annotations: StringMapSchema.optional(),
+  podService: z.boolean().optional(),
+});
+const ServicesSchema = z
+  .array(ServiceSpecSchema)
+  .max(8)
+  .refine((services) => new Set(services.map((service) => service.name)).size === services.length, {
+    message: 'service names must be unique',
+  });
 
 /** POST /api/clusters/: the real product's structured spec (what this server cannot apply yet is refused, 422). */
 export const CreateClusterBodySchema = z.object({
@@ -139,17 +160,17 @@ export const CreateClusterBodySchema = z.object({
     topology: z.enum(['standalone', 'replication', 'cluster']).optional(),
     resources: ResourcesSchema.optional(),
     persistence: PersistenceSchema.optional(),
-    schedulingPolicy: z
-      .strictObject({
-        nodeSelector: StringMapSchema.optional(),
-        tolerations: z.array(TolerationSchema).max(50).optional(),
-      })
-      .optional(),
+    schedulingPolicy: SchedulingPolicySchema.optional(),
+    services: ServicesSchema.optional(),
+    disableExporter: z.boolean().optional(),
     sentinel: z
       .looseObject({
         enabled: z.boolean(),
         replicas: z.number().int().min(1).max(9).optional(),
         resources: ResourcesSchema.optional(),
+        persistence: PersistenceSchema.optional(),
+        services: ServicesSchema.optional(),
+        schedulingPolicy: SchedulingPolicySchema.optional(),
       })
       .optional(),
     sharding: z
@@ -159,6 +180,8 @@ export const CreateClusterBodySchema = z.object({
         replicas: z.number().int().min(2).max(10).optional(),
         resources: ResourcesSchema.optional(),
         persistence: PersistenceSchema.optional(),
+        services: ServicesSchema.optional(),
+        schedulingPolicy: SchedulingPolicySchema.optional(),
       })
       .optional(),
     terminationPolicy: z.enum(['DoNotTerminate', 'Delete', 'WipeOut']).optional(),
@@ -174,6 +197,11 @@ export const DeleteClusterQuerySchema = NamespaceQuerySchema.extend({
 /** A manifest of at most 256 KiB. */
 export const YamlBodySchema = z.object({ yaml: z.string().min(1).max(262_144) });
 export const YamlSchema = z.object({ yaml: z.string() });
+
+export const ClusterConfigSchema = z.object({
+  configMapName: z.string().describe("The ConfigMap the parameters were read from; '' in embedded mode (CONFIG GET)"),
+  parameters: z.array(z.object({ key: z.string().min(1), value: z.string() })),
+});
 
 export const CredentialsSchema = z.object({
   hostname: z.string(),

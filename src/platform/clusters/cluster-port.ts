@@ -1,5 +1,6 @@
 // The cluster port: what the admin API needs from a deployment platform (KubeBlocks, or the embedded FalkorDB).
 import type { ClusterRecord, OperationRecord } from './cluster-records.js';
+import type { ConfigParameter } from './redis-conf.js';
 
 export type OperationRequest =
   | { type: 'Restart'; components: string[] }
@@ -68,6 +69,19 @@ export interface PodRecord {
   dns: string;
 }
 
+/** A Service of a component (KubeBlocks ClusterComponentService). */
+export interface ComponentService {
+  name: string;
+  serviceType: 'ClusterIP' | 'NodePort' | 'LoadBalancer';
+  annotations?: Record<string, string>;
+  podService?: boolean;
+}
+
+export interface Scheduling {
+  nodeSelector?: Record<string, string>;
+  tolerations?: Record<string, unknown>[];
+}
+
 /** A deployment to create, already checked (topology rules, defaults applied) by the admin service. */
 export interface NewCluster {
   name: string;
@@ -83,9 +97,22 @@ export interface NewCluster {
   resources?: { requests?: ResourceAmounts; limits?: ResourceAmounts };
   /** The data volume; none when absent. */
   storage?: { size: string; storageClass?: string };
-  sentinel?: { replicas: number; resources?: { requests?: ResourceAmounts; limits?: ResourceAmounts } };
+  /** The data component's Services (the shard template's in the cluster topology). */
+  services?: ComponentService[];
+  /** Leaves the metrics exporter container out of the data Pods. */
+  disableExporter?: boolean;
+  sentinel?: {
+    replicas: number;
+    resources?: { requests?: ResourceAmounts; limits?: ResourceAmounts };
+    storage?: { size: string; storageClass?: string };
+    services?: ComponentService[];
+    scheduling?: Scheduling;
+  };
   terminationPolicy: 'DoNotTerminate' | 'Delete' | 'WipeOut';
-  scheduling?: { nodeSelector?: Record<string, string>; tolerations?: Record<string, unknown>[] };
+  /** The whole deployment's scheduling (the Cluster's spec.schedulingPolicy). */
+  scheduling?: Scheduling;
+  /** The data component's own scheduling (the shard template's), over the deployment's. */
+  dataScheduling?: Scheduling;
 }
 
 export interface ClusterPort {
@@ -126,6 +153,15 @@ export interface ClusterPort {
     cluster: string,
     component: string,
   ): Promise<{ username: string; password: string } | undefined>;
+  /**
+   * The data component's FalkorDB configuration: KubeBlocks renders it into the ConfigMap
+   * `<cluster>-<component>-<config spec>` (key `redis.conf`); the embedded server answers CONFIG GET. Undefined when
+   * there is none (yet).
+   */
+  readConfig?(
+    namespace: string,
+    cluster: string,
+  ): Promise<{ configMapName: string; parameters: ConfigParameter[] } | undefined>;
   /** The stored Cluster object as it is (without managedFields); undefined when there is none. */
   getClusterObject?(namespace: string, name: string): Promise<Record<string, unknown> | undefined>;
   /** Creates a Cluster object given whole (a raw manifest); the API server validates it. */

@@ -6,6 +6,7 @@ import type { PlatformLogger } from '../logger.js';
 import { StoreRejectedError } from '../stores/ports.js';
 import type { ClusterPort, OperationRequest } from './cluster-port.js';
 import type { ClusterRecord, OperationRecord } from './cluster-records.js';
+import type { ConfigParameter } from './redis-conf.js';
 import { moduleVersionText } from './versions.js';
 
 export const EMBEDDED_CLUSTER = 'embedded';
@@ -19,6 +20,8 @@ export interface EmbeddedClustersOptions {
   isDynamicParameter: (key: string) => boolean;
   logger: PlatformLogger;
   now?: () => number;
+  /** CONFIG GET * on the embedded server, as pairs. */
+  configGet?: () => Promise<ConfigParameter[]>;
   /** MODULE LIST's graph module version of the embedded server (41205 for 4.12.5). */
   moduleVersion?: () => Promise<number | undefined>;
 }
@@ -90,6 +93,11 @@ export function createEmbeddedClusters(options: EmbeddedClustersOptions): Cluste
           componentDefinitions: [{ name: 'falkordb-embedded', version: text }],
         },
       ];
+    },
+    /** The embedded server is configured on its command line, not by a ConfigMap: CONFIG GET tells what it runs with. */
+    async readConfig(namespace, cluster) {
+      if (namespace !== options.namespace || cluster !== EMBEDDED_CLUSTER || !options.configGet) return undefined;
+      return { configMapName: '', parameters: await options.configGet() };
     },
     /** The embedded server as the deployment's one Pod. */
     listPods: (namespace, cluster) =>

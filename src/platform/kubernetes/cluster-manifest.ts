@@ -1,6 +1,6 @@
 // The KubeBlocks 1.x Cluster object (apps.kubeblocks.io/v1) of a new FalkorDB deployment, in the FalkorDB addon's
 // layout: components `falkordb` and `falkordb-sent` (replication), or the sharding `shard` (cluster topology).
-import type { NewCluster, ResourceAmounts } from '../clusters/cluster-port.js';
+import type { ComponentService, NewCluster, ResourceAmounts, Scheduling } from '../clusters/cluster-port.js';
 
 const CLUSTER_DEFINITION_LABEL = 'clusterdefinition.kubeblocks.io/name';
 
@@ -33,12 +33,39 @@ function volumesOf(storage: NewCluster['storage']) {
   };
 }
 
+function servicesOf(services: ComponentService[] | undefined) {
+  if (!services || services.length === 0) return {};
+  return {
+    services: services.map((service) => ({
+      name: service.name,
+      serviceType: service.serviceType,
+      ...(service.annotations && Object.keys(service.annotations).length > 0
+        ? { annotations: service.annotations }
+        : {}),
+      ...(service.podService !== undefined ? { podService: service.podService } : {}),
+    })),
+  };
+}
+
+function schedulingOf(scheduling: Scheduling | undefined) {
+  if (!scheduling || (!scheduling.nodeSelector && !scheduling.tolerations)) return {};
+  return {
+    schedulingPolicy: {
+      ...(scheduling.nodeSelector ? { nodeSelector: scheduling.nodeSelector } : {}),
+      ...(scheduling.tolerations ? { tolerations: scheduling.tolerations } : {}),
+    },
+  };
+}
+
 export function clusterManifest(cluster: NewCluster): Record<string, unknown> {
   const data = {
     ...(cluster.version ? { serviceVersion: cluster.version } : {}),
     replicas: cluster.replicas,
     ...resourcesOf(cluster.resources),
     ...volumesOf(cluster.storage),
+    ...servicesOf(cluster.services),
+    ...schedulingOf(cluster.dataScheduling),
+    ...(cluster.disableExporter ? { disableExporter: true } : {}),
   };
   const layout =
     cluster.topology === 'cluster'
@@ -53,12 +80,14 @@ export function clusterManifest(cluster: NewCluster): Record<string, unknown> {
                     ...(cluster.version ? { serviceVersion: cluster.version } : {}),
                     replicas: cluster.sentinel.replicas,
                     ...resourcesOf(cluster.sentinel.resources),
+                    ...volumesOf(cluster.sentinel.storage),
+                    ...servicesOf(cluster.sentinel.services),
+                    ...schedulingOf(cluster.sentinel.scheduling),
                   },
                 ]
               : []),
           ],
         };
-  const scheduling = cluster.scheduling;
   return {
     apiVersion: 'apps.kubeblocks.io/v1',
     kind: 'Cluster',
@@ -74,14 +103,7 @@ export function clusterManifest(cluster: NewCluster): Record<string, unknown> {
       clusterDef: 'falkordb',
       topology: cluster.topology,
       terminationPolicy: cluster.terminationPolicy,
-      ...(scheduling && (scheduling.nodeSelector || scheduling.tolerations)
-        ? {
-            schedulingPolicy: {
-              ...(scheduling.nodeSelector ? { nodeSelector: scheduling.nodeSelector } : {}),
-              ...(scheduling.tolerations ? { tolerations: scheduling.tolerations } : {}),
-            },
-          }
-        : {}),
+      ...schedulingOf(cluster.scheduling),
       ...layout,
     },
   };

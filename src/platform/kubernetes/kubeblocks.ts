@@ -1,6 +1,7 @@
 // KubeBlocks through the Kubernetes API: Cluster objects (apps.kubeblocks.io v1, or v1alpha1 on KubeBlocks 0.9,
 // detected once) and OpsRequest objects. Untyped replies are parsed with zod; objects that do not parse are
 // skipped with a warning.
+import { parseRedisConf } from '../clusters/redis-conf.js';
 import {
   ApiException,
   CoreV1Api,
@@ -219,6 +220,15 @@ const CLUSTER_LIST_MAX = 2000;
 
 /** At most this many Pods of one cluster are read (a sharded cluster of many shards stays well below). */
 const POD_LIST_LIMIT = 500;
+
+/**
+ * The FalkorDB addon's configuration specs of a data component (`falkordb-replication-config` for standalone and
+ * replication, `falkordb-cluster-config` for shards; `falkordb-config` in older addons). KubeBlocks names the rendered
+ * ConfigMap `<cluster>-<component>-<spec>`; the sentinel's own specs do not match.
+ */
+const DATA_CONFIG_SPEC = /-(falkordb-replication-config|falkordb-cluster-config|falkordb-config)$/;
+/** At most this many ConfigMaps of one cluster are read to find its configuration. */
+const CONFIG_MAP_LIST_LIMIT = 100;
 
 /** A Pod as GET /api/clusters/{name}/pods needs it. */
 function podRecordOf(pod: V1Pod, cluster: string): PodRecord {
@@ -465,6 +475,30 @@ export function createKubeBlocksClusters(
         return reply.items.map((pod) => podRecordOf(pod, cluster)).sort((a, b) => a.name.localeCompare(b.name));
       } catch (error) {
         throw counted(error, 'list', `pods of cluster ${namespace}/${cluster}`);
+      }
+    },
+
+    async readConfig(namespace, cluster) {
+      try {
+        const reply = await core.listNamespacedConfigMap({
+          namespace,
+          labelSelector: `${INSTANCE_LABEL}=${cluster}`,
+          limit: CONFIG_MAP_LIST_LIMIT,
+        });
+        const found = reply.items
+          .filter((map) => {
+            const name = map.metadata?.name ?? '';
+            return name.startsWith(`${cluster}-`) && DATA_CONFIG_SPEC.test(name) && !name.includes('-falkordb-sent-');
+          })
+          .sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''))
+          .find((map) => map.data?.['redis.conf'] !== undefined);
+        if (!found) return undefined;
+        return {
+          configMapName: found.metadata?.name ?? '',
+          parameters: parseRedisConf(found.data?.['redis.conf'] ?? ''),
+        };
+      } catch (error) {
+        throw counted(error, 'list', `configmaps of cluster ${namespace}/${cluster}`);
       }
     },
 
