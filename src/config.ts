@@ -118,6 +118,7 @@ export const EnvSchema = z.object({
   KUBERNETES_OUTAGE_READY_MS: z.coerce.number().int().min(0).max(86_400_000).default(300_000),
   OBSERVABILITY_STREAM_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1800),
   OBSERVABILITY_STREAMS_PER_USER: z.coerce.number().int().min(1).max(100).default(4),
+  EXPORTER_METRICS: booleanFlag.default(true),
   SESSION_TTL: duration.default(8 * 3600),
   ADMIN_EMAIL: EmailSchema.optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters long').optional(),
@@ -254,6 +255,8 @@ export interface Config {
   kubernetesOutageReadyMs: number;
   /** Pod log and metrics event streams: longest life of one, and how many one user may hold open at once. */
   observabilityStreams: { maxSeconds: number; perUser: number };
+  /** Pod metrics also read the pod's exporter through the API server's pod proxy (EXPORTER_METRICS). */
+  exporterMetrics: boolean;
   /** Seconds an admin session lasts. */
   sessionTtlSeconds: number;
   /** Seeds the first admin when the user store is empty. */
@@ -380,6 +383,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     kubernetesTimeoutMs: e.KUBERNETES_TIMEOUT_MS,
     kubernetesOutageReadyMs: e.KUBERNETES_OUTAGE_READY_MS,
     observabilityStreams: { maxSeconds: e.OBSERVABILITY_STREAM_MAX_SECONDS, perUser: e.OBSERVABILITY_STREAMS_PER_USER },
+    exporterMetrics: e.EXPORTER_METRICS,
     sessionTtlSeconds: e.SESSION_TTL,
     initialAdmin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
     namespace: e.POD_NAMESPACE ?? 'graphdb-system',

@@ -235,7 +235,9 @@ export function createAdminServices(deps: AdminDeps) {
       limits: {
         maxStreamSeconds: config.observabilityStreams.maxSeconds,
         streamsPerUser: config.observabilityStreams.perUser,
+        scrapeExporters: config.exporterMetrics,
       },
+      logger,
       now,
     }),
     streamHeartbeatMs: deps.streamHeartbeatMs,

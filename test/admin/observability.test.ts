@@ -360,6 +360,74 @@ describe('pod logs and metrics over the Kubernetes API', () => {
         expect(foreign.statusCode).toBe(404);
       });
 
+      it("adds the database's own families from the pod's exporter (pod proxy), and leaves them out when it is down or slow", async () => {
+        const exporterPod = 'pair-falkordb-1';
+        t.kube!.put('pods', NS, {
+          ...pod(exporterPod, 'pair', [
+            { name: 'falkordb', ports: [{ name: 'falkordb', containerPort: 6379 }] },
+            { name: 'metrics', ports: [{ name: 'http-metrics', containerPort: 9121 }] },
+          ]),
+        });
+        t.kube!.setPodProxy(
+          NS,
+          exporterPod,
+          9121,
+          [
+            '# HELP go_goroutines Number of goroutines.',
+            '# TYPE go_goroutines gauge',
+            'go_goroutines 12',
+            '# HELP redis_memory_used_bytes memory_used_bytes metric',
+            '# TYPE redis_memory_used_bytes gauge',
+            'redis_memory_used_bytes 2.097152e+06',
+            '# TYPE redis_commands_total counter',
+            'redis_commands_total{cmd="graph.query"} 42',
+          ].join('\n'),
+        );
+        const url = `/api/clusters/pair/pods/${exporterPod}/metrics?namespace=${NS}`;
+        const res = await get(url);
+        expect(res.statusCode, res.body).toBe(200);
+        const families = res.json<{ name: string; type?: string; samples: unknown[] }[]>();
+        validate('/api/clusters/{name}/pods/{podName}/metrics', 200, families);
+        expect(families.map((f) => f.name)).toEqual([
+          'container_cpu_usage_cores',
+          'container_memory_working_set_bytes',
+          'redis_memory_used_bytes',
+          'redis_commands_total',
+        ]);
+        expect(families[2]).toEqual({
+          name: 'redis_memory_used_bytes',
+          help: 'memory_used_bytes metric',
+          type: 'gauge',
+          samples: [{ labels: { pod: exporterPod }, value: 2097152 }],
+        });
+        expect(families[3]!.samples).toEqual([{ labels: { cmd: 'graph.query', pod: exporterPod }, value: 42 }]);
+        expect(t.kube!.requests).toContainEqual(
+          expect.objectContaining({
+            method: 'GET',
+            path: `/api/v1/namespaces/${NS}/pods/${exporterPod}:9121/proxy/metrics`,
+          }),
+        );
+        // A pod without an exporter port is never proxied to.
+        const proxied = () => t.kube!.requests.filter((r) => r.path.includes('/proxy/')).length;
+        const before = proxied();
+        expect((await get(`/api/clusters/solo/pods/${POD}/metrics?namespace=${NS}`)).statusCode).toBe(200);
+        expect(proxied()).toBe(before);
+
+        // Down (nothing listens: the API server answers 503) and slow (past the 3 s bound): the metrics API's families.
+        t.kube!.setPodProxy(NS, exporterPod, 9121, undefined);
+        const down = await get(url);
+        expect(down.statusCode, down.body).toBe(200);
+        expect(down.json<{ name: string }[]>().map((f) => f.name)).toEqual([
+          'container_cpu_usage_cores',
+          'container_memory_working_set_bytes',
+        ]);
+        t.kube!.setPodProxy(NS, exporterPod, 9121, 'redis_up 1\n', 10_000);
+        const slow = await get(url);
+        expect(slow.statusCode, slow.body).toBe(200);
+        expect(slow.json<{ name: string }[]>().map((f) => f.name)).not.toContain('redis_up');
+        t.kube!.setPodProxy(NS, exporterPod, 9121, undefined);
+      });
+
       it('streams ClusterMetrics snapshots every intervalSeconds, each valid against the real schema', async () => {
         const stream = await openStream(`${base}/api/clusters/solo/metrics/stream?intervalSeconds=1`, sessions.viewer);
         expect(stream.res.status).toBe(200);

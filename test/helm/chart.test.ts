@@ -130,6 +130,26 @@ describe('the Helm chart', () => {
     expect(parseStoredSettings(configMap.data['settings.json']!)).toHaveProperty('settings');
   });
 
+  it('grants the pod proxy only while exporterMetrics is on, and tells the server (EXPORTER_METRICS)', async () => {
+    for (const [value, granted] of [
+      ['true', true],
+      ['false', false],
+    ] as const) {
+      const manifests = await template(['--set', `adminServer.exporterMetrics=${value}`]);
+      const role = find(manifests, 'Role', 'graphdb-admin-server-kubeblocks') as unknown as {
+        rules: { resources: string[] }[];
+      };
+      expect(role.rules.some((rule) => rule.resources.includes('pods/proxy'))).toBe(granted);
+      const deployment = find(manifests, 'Deployment', 'graphdb-admin-server') as unknown as {
+        spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } };
+      };
+      expect(deployment.spec.template.spec.containers[0]!.env).toContainEqual({
+        name: 'EXPORTER_METRICS',
+        value: value,
+      });
+    }
+  });
+
   it('grants Secrets without list or watch, and the settings and RBAC ConfigMaps by name', async () => {
     const manifests = await template(['--set', 'adminServer.multiClusterRbac=true']);
     const roles = manifests.filter((m) => m.kind === 'Role' || m.kind === 'ClusterRole') as unknown as {
@@ -163,6 +183,7 @@ describe('the Helm chart', () => {
       { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
       { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
       { apiGroups: ['metrics.k8s.io'], resources: ['pods'], verbs: ['list'] },
+      { apiGroups: [''], resources: ['pods/proxy'], verbs: ['get'] },
       { apiGroups: [''], resources: ['configmaps'], verbs: ['list'] },
       { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
     ]);

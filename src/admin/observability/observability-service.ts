@@ -4,6 +4,7 @@
 import type { PodSummary, PodTelemetryPort } from '../../platform/kubernetes/kube-pod-telemetry.js';
 import { BadRequestError, HttpError, NotFoundError, UnprocessableError } from '../../shared/http-errors.js';
 import type { ClusterService } from '../clusters/cluster-service.js';
+import { EXPORTER_LIMITS, parseExposition } from './prometheus-text.js';
 import { clusterUsage, logLines, podMetricFamilies, type ClusterUsage, type MetricFamily } from './telemetry-math.js';
 
 /** Lines returned by the logs route when `tailLines` is absent, and the most any read returns. */
@@ -17,6 +18,8 @@ export interface ObservabilityLimits {
   maxStreamSeconds: number;
   /** Event streams one user may hold open at once (per replica). */
   streamsPerUser: number;
+  /** Pod metrics also carry the pod's exporter families (EXPORTER_METRICS). */
+  scrapeExporters?: boolean;
 }
 
 export interface LogRequest {
@@ -38,11 +41,13 @@ export interface ObservabilityDeps {
   telemetry?: PodTelemetryPort;
   clusters: ClusterService;
   limits: ObservabilityLimits;
+  /** Where a failed exporter scrape is reported (it does not fail the route). */
+  logger?: { warn(object: object, message: string): void };
   now?: () => number;
 }
 
 export function createObservabilityService(deps: ObservabilityDeps) {
-  const { clusters, limits } = deps;
+  const { clusters, limits, logger } = deps;
   const now = deps.now ?? Date.now;
   const openStreams = new Map<string, number>();
 
@@ -62,6 +67,26 @@ export function createObservabilityService(deps: ObservabilityDeps) {
     const found = pods.find((candidate) => candidate.name === pod);
     if (!found) throw new NotFoundError(`Pod ${pod} not found in cluster ${cluster} (namespace ${namespace})`);
     return { telemetry, pods, pod: found };
+  }
+
+  /**
+   * The database's own figures from the pod's exporter (commands, keys, memory as FalkorDB reports them), when the pod
+   * has one and scraping is on. Best effort: an exporter that is down, slow or not reachable through the pod proxy
+   * leaves them out (logged) and the route still answers the metrics API's families.
+   */
+  async function exporterFamilies(
+    telemetry: PodTelemetryPort,
+    namespace: string,
+    pod: PodSummary,
+  ): Promise<MetricFamily[]> {
+    if (!limits.scrapeExporters || pod.exporterPort === undefined || !telemetry.scrapeExporter) return [];
+    try {
+      const page = await telemetry.scrapeExporter(namespace, pod.name, pod.exporterPort);
+      return parseExposition(page, EXPORTER_LIMITS, { pod: pod.name });
+    } catch (error) {
+      logger?.warn({ err: error, pod: pod.name, namespace }, 'exporter metrics unavailable');
+      return [];
+    }
   }
 
   /**
@@ -122,11 +147,14 @@ export function createObservabilityService(deps: ObservabilityDeps) {
     },
 
     async podMetrics(namespace: string, cluster: string, pod: string): Promise<MetricFamily[]> {
-      const { telemetry } = await podOf(namespace, cluster, pod);
-      const usage = await telemetry.podUsage(namespace, cluster);
+      const { telemetry, pod: found } = await podOf(namespace, cluster, pod);
+      const [usage, exporter] = await Promise.all([
+        telemetry.podUsage(namespace, cluster),
+        exporterFamilies(telemetry, namespace, found),
+      ]);
       const sampled = usage.find((candidate) => candidate.name === pod);
       // metrics-server has not sampled a new pod yet: its families, without samples.
-      return podMetricFamilies(sampled ?? { name: pod, containers: [] });
+      return [...podMetricFamilies(sampled ?? { name: pod, containers: [] }), ...exporter];
     },
 
     /** Takes one of the user's stream slots (429 when all are taken); the returned function gives it back. */

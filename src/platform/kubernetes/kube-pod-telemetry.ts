@@ -15,7 +15,15 @@ export interface PodSummary {
   /** The `kubectl.kubernetes.io/default-container` annotation, when the pod names one. */
   defaultContainer?: string;
   containers: { name: string; cpuLimit?: string; memoryLimit?: string; cpuRequest?: string; memoryRequest?: string }[];
+  /** The container port KubeBlocks' exporter serves on (named `http-metrics`), when the pod has one. */
+  exporterPort?: number;
 }
+
+/** The port name of the metrics exporter container in KubeBlocks' component definitions (`exporter.scrapePort`). */
+export const EXPORTER_PORT_NAME = 'http-metrics';
+/** An exporter's page is read for at most this long and this many bytes. */
+export const EXPORTER_TIMEOUT_MS = 3000;
+export const EXPORTER_MAX_BYTES = 1024 * 1024;
 
 export interface PodUsage {
   name: string;
@@ -63,10 +71,19 @@ export interface PodTelemetryPort {
   ): Promise<void>;
   /** The deployment's pods' usage; MetricsApiUnavailableError when the metrics API is not served. */
   podUsage(namespace: string, cluster: string): Promise<PodUsage[]>;
+  /**
+   * The pod's exporter page (Prometheus text), through the API server's pod proxy (`pods/proxy`) to `port`'s
+   * `/metrics`: bounded in time and size; rejects, translated, when it cannot be read.
+   */
+  scrapeExporter?(namespace: string, pod: string, port: number): Promise<string>;
 }
 
 function summaryOf(pod: V1Pod): PodSummary {
+  const exporterPort = (pod.spec?.containers ?? [])
+    .flatMap((container) => container.ports ?? [])
+    .find((port) => port.name === EXPORTER_PORT_NAME)?.containerPort;
   return {
+    ...(exporterPort !== undefined ? { exporterPort } : {}),
     name: pod.metadata?.name ?? '',
     defaultContainer: pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'],
     containers: (pod.spec?.containers ?? []).map((c) => ({
@@ -105,26 +122,33 @@ export function createKubePodTelemetry(kubeConfig: KubeConfig, onError?: (kind: 
   const custom = kubeConfig.makeApiClient(CustomObjectsApi);
   const fail = (error: unknown, verb: string, resource: string, namespace: string): never => {
     const translated =
-      error instanceof LogHttpError ? logErrorOf(error) : translateKubeError(error, { verb, resource, namespace });
+      error instanceof LogHttpError
+        ? logErrorOf(error, resource)
+        : translateKubeError(error, { verb, resource, namespace });
     const code = (error as { code?: unknown }).code;
     onError?.(typeof code === 'number' ? String(code) : 'unreachable');
     throw translated;
   };
 
   /** A GET of the log through node's HTTP client, with the kubeconfig's credentials, which `signal` can cut. */
-  async function openLog(
+  function openLog(
     namespace: string,
     pod: string,
     options: LogOptions,
     follow: boolean,
     signal: AbortSignal,
   ): Promise<IncomingMessage> {
+    return openGet(
+      `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log?${logQuery(options, follow)}`,
+      signal,
+    );
+  }
+
+  /** A streamed GET of an API server path (the client-node API classes read whole bodies); `signal` cuts it. */
+  async function openGet(path: string, signal: AbortSignal): Promise<IncomingMessage> {
     const cluster = kubeConfig.getCurrentCluster();
     if (!cluster) throw new PortError('unavailable', 'No Kubernetes cluster is configured');
-    const url = new URL(
-      `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log?${logQuery(options, follow)}`,
-      cluster.server,
-    );
+    const url = new URL(path, cluster.server);
     const requestOptions: HttpsRequestOptions = { method: 'GET', headers: {} };
     await kubeConfig.applyToHTTPSOptions(requestOptions);
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -197,6 +221,35 @@ export function createKubePodTelemetry(kubeConfig: KubeConfig, onError?: (kind: 
       });
     },
 
+    async scrapeExporter(namespace, pod, port) {
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), EXPORTER_TIMEOUT_MS);
+      try {
+        const res = await openGet(
+          `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}:${port}/proxy/metrics`,
+          controller.signal,
+        );
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of res as AsyncIterable<Buffer>) {
+          chunks.push(chunk);
+          size += chunk.length;
+          if (size >= EXPORTER_MAX_BYTES) {
+            res.destroy();
+            break;
+          }
+        }
+        // A page cut at the bound loses its last, partial line only: the parser skips what does not parse.
+        return Buffer.concat(chunks).subarray(0, EXPORTER_MAX_BYTES).toString('utf8');
+      } catch (error) {
+        if (controller.signal.aborted)
+          throw new PortError('timeout', `The exporter of pod ${pod} did not answer within ${EXPORTER_TIMEOUT_MS} ms`);
+        return fail(error, 'get', 'pods/proxy', namespace);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
     async podUsage(namespace, cluster) {
       try {
         const list = (await custom.listNamespacedCustomObject({
@@ -239,19 +292,19 @@ class LogHttpError extends Error {
   }
 }
 
-function logErrorOf(error: LogHttpError): PortError {
+function logErrorOf(error: LogHttpError, resource: string): PortError {
   switch (error.code) {
     case 403:
       return new PortError(
         'forbidden',
-        "The server's service account may not get pods/log; grant it in the chart's Role",
+        `The server's service account may not get ${resource}; grant it in the chart's Role`,
       );
     case 404:
       return new PortError('not-found', error.reason ?? 'pod not found');
     case 400:
       // e.g. `container x is not valid for pod y`, or `previous terminated container not found`.
-      return new PortError('rejected', error.reason ?? 'the log request was refused');
+      return new PortError('rejected', error.reason ?? `the ${resource} request was refused`);
     default:
-      return new PortError('unavailable', `The Kubernetes API server answered ${error.code} to get pods/log`);
+      return new PortError('unavailable', `The Kubernetes API server answered ${error.code} to get ${resource}`);
   }
 }

@@ -60,6 +60,11 @@ export interface KubeApiDouble {
   endPodLog(namespace: string, pod: string): void;
   /** How many follows of pod logs are still open (a client that leaves must close its request). */
   openLogFollows(): number;
+  /**
+   * What the pod proxy (`GET …/pods/{pod}:{port}/proxy/{path}`) answers for a pod's port: the exporter's page; a port
+   * without one answers 503 as the API server does when nothing listens there. `delayMs` holds the answer that long.
+   */
+  setPodProxy(namespace: string, pod: string, port: number, page: string | undefined, delayMs?: number): void;
   /** Serves the metrics API (metrics.k8s.io, as metrics-server adds it); off by default, like a bare API server. */
   setMetricsApi(served: boolean): void;
   /** Undoes failRequests and delayRequests. */
@@ -147,6 +152,7 @@ function parsePath(pathname: string): { resource: string; namespace?: string; na
 }
 
 const LOG_PATH = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/log$/;
+const PROXY_PATH = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/:]+):(\d+)\/proxy\/(.*)$/;
 
 interface LogFollower {
   key: string;
@@ -172,6 +178,7 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
   const delays: { method?: string; pathIncludes: string; ms: number }[] = [];
   const watchers = new Set<{ resource: string; namespace?: string; selector: string | null; res: ServerResponse }>();
   const podLogs = new Map<string, { at: string; text: string }[]>();
+  const podProxies = new Map<string, { page: string; delayMs: number }>();
   const followers = new Set<LogFollower>();
   let metricsServed = false;
   let revision = 1000;
@@ -269,6 +276,25 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
     if (method === 'GET' && url.pathname === '/version')
       return sendJson(res, 200, { major: '1', minor: '31', gitVersion: 'v1.31.0', platform: 'linux/amd64' });
 
+    const proxy = PROXY_PATH.exec(url.pathname);
+    if (method === 'GET' && proxy) {
+      const [, namespace, pod, port] = proxy;
+      if (!objects.get(keyOf('pods', namespace!, pod!)))
+        return sendStatus(res, 404, 'NotFound', `pods "${pod}" not found`);
+      const served = podProxies.get(`${namespace}|${pod}|${port}`);
+      if (!served)
+        return sendStatus(
+          res,
+          503,
+          'ServiceUnavailable',
+          `error trying to reach service: dial tcp 10.0.0.1:${port}: connect: connection refused`,
+        );
+      // A slow exporter is what the test asked for.
+      if (served.delayMs > 0) await sleep(served.delayMs);
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' });
+      res.end(served.page);
+      return;
+    }
     const log = LOG_PATH.exec(url.pathname);
     if (method === 'GET' && log) return servePodLog(req, res, url, log[1]!, log[2]!);
     if (url.pathname.startsWith('/apis/metrics.k8s.io/') && !metricsServed)
@@ -458,6 +484,10 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
       const current = objects.get(keyOf(resource, namespace, name));
       objects.delete(keyOf(resource, namespace, name));
       if (current) notify('DELETED', resource, current);
+    },
+    setPodProxy: (namespace, pod, port, page, delayMs = 0) => {
+      if (page === undefined) podProxies.delete(`${namespace}|${pod}|${port}`);
+      else podProxies.set(`${namespace}|${pod}|${port}`, { page, delayMs });
     },
     setPodLog: (namespace, pod, lines, container) => {
       const at = new Date().toISOString();
