@@ -2,7 +2,13 @@
 // label selector, generateName, the status subresource, list ordering, and the CRDs' schemas, defaults and CEL rules
 // come from the real thing. The server runs as the chart's
 // service account; KubeBlocks' side (Cluster objects, OpsRequest progress) is played by the admin.
-import { ApiException, CustomObjectsApi, KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
+import {
+  ApiException,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubernetesObjectApi,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../support/kube/kube-api-double.js';
 import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
@@ -10,6 +16,7 @@ import { legacyReplication, legacySharded, standalone } from '../support/kube/ku
 import { advanceOpsRequest, createWithStatus, readOpsRequest } from '../support/kube/real-kubeblocks.js';
 import { seededClusters, setMultiClusterMode, sharedClusterReads } from '../support/cluster-reads.js';
 import { sharedClusterWrites, sharedLegacyClusterWrites } from '../support/cluster-writes.js';
+import { eventually } from '../support/wait.js';
 
 const NS = 'graphdb-system';
 const OPS_V1 = 'operations.kubeblocks.io/v1alpha1';
@@ -56,6 +63,45 @@ describe('clusters on KubeBlocks 1.x, real API server (chart RBAC with multiClus
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiException);
     expect((error as ApiException<string>).code).toBe(422);
+  });
+
+  it("reads the credentials from KubeBlocks' account Secret through the chart RBAC, audited, the password in no log line or audit entry", async () => {
+    const password = 'Re4l-apiserver-s3cret';
+    await t.real!.api.admin.makeApiClient(CoreV1Api).createNamespacedSecret({
+      namespace: NS,
+      body: {
+        metadata: { name: 'pair-falkordb-account-default' },
+        stringData: { username: 'default', password },
+      },
+    });
+    const get = (cookie: string) =>
+      t.app.inject({ method: 'GET', url: `/api/clusters/pair/credentials?namespace=${NS}`, headers: { cookie } });
+    const res = await get(sessions.operator);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ username: 'default', password, port: 6379 });
+    const refused = await get(sessions.viewer);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).not.toContain(password);
+    const readAudit = () =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/audit/?action=cluster.credentials_read',
+        headers: { cookie: sessions.admin },
+      });
+    type Entries = { logs: { resourceName?: string; result: string }[] };
+    // The audit log is written beside the answer, not before it.
+    await eventually(async () => (await readAudit()).json<Entries>().logs.length >= 2, 5000);
+    const audit = await readAudit();
+    const entries = audit.json<Entries>().logs;
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ resourceName: 'pair', result: 'success' }),
+        expect.objectContaining({ resourceName: 'pair', result: 'failure' }),
+      ]),
+    );
+    expect(audit.body).not.toContain(password);
+    expect(t.logs.text).toContain('cluster.credentials_read');
+    expect(t.logs.text).not.toContain(password);
   });
 
   const context = () => ({ app: t.app, namespace: NS, sessions });
