@@ -312,7 +312,9 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
       replicas: 3,
       resources: { requests: { cpu: '2', memory: '4Gi' } },
       persistence: { enabled: true, size: '40Gi' },
-      sentinel: { replicas: 5 },
+      sentinel: { replicas: 5, services: [{ name: 'sentinel-np', serviceType: 'NodePort' }] },
+      services: [{ name: 'falkordb-lb', serviceType: 'LoadBalancer', podService: true }],
+      disableExporter: true,
       terminationPolicy: 'WipeOut',
       labels: { team: 'graphs' },
     });
@@ -333,16 +335,30 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
                 spec: expect.objectContaining({ resources: { requests: { storage: '40Gi' } } }) as unknown,
               }),
             ],
+            services: [{ name: 'falkordb-lb', serviceType: 'LoadBalancer', podService: true }],
+            disableExporter: true,
           }),
-          expect.objectContaining({ name: 'falkordb-sent', replicas: 5 }),
+          expect.objectContaining({
+            name: 'falkordb-sent',
+            replicas: 5,
+            services: [{ name: 'sentinel-np', serviceType: 'NodePort' }],
+          }),
         ],
       });
+      // An empty list removes the Services; the exporter comes back.
+      const undone = await call('PATCH', '/api/clusters/patchme', { services: [], disableExporter: false });
+      expect(undone.statusCode, undone.body).toBe(200);
+      const data = ((await storedCluster('patchme'))!.spec as { componentSpecs: Record<string, unknown>[] })
+        .componentSpecs[0]!;
+      expect(data.services ?? []).toEqual([]);
+      expect(data.disableExporter ?? false).toBe(false);
     }
     for (const [body, status, message] of [
       [{ persistence: { enabled: true, size: '10Gi' } }, 400, 'Volumes only grow: 10Gi is less than the current 40Gi'],
       [{ sentinel: { replicas: 4 } }, 400, 'The sentinel needs an odd number of replicas, at least 3 (got 4)'],
       [{ sharding: { shardCount: 4 } }, 400, 'sharding applies only to a sharded cluster'],
       [{ version: '4.14.0' }, 422, 'Not supported by this server yet: version (use POST …/upgrade for the version)'],
+      [{ falkordbArgs: { THREAD_COUNT: '4' } }, 422, 'Not supported by this server yet: falkordbArgs'],
     ] as const) {
       const refused = await call('PATCH', '/api/clusters/patchme', body);
       expect(refused.statusCode, refused.body).toBe(status);

@@ -132,15 +132,16 @@ export function newClusterOf(body: CreateClusterBody): NewCluster {
   };
 }
 
-const PATCH_NOT_YET_APPLIED = [
-  'version',
-  'componentDefinition',
-  'services',
-  'modules',
-  'falkordbArgs',
-  'disableExporter',
-  'externalDomain',
-] as const;
+const PATCH_NOT_YET_APPLIED = ['version', 'componentDefinition', 'modules', 'falkordbArgs', 'externalDomain'] as const;
+
+/** The API's Service list as KubeBlocks' ClusterComponentService list (an empty list removes them all). */
+const componentServicesOf = (services: NonNullable<PatchClusterBody['services']>) =>
+  services.map((service) => ({
+    name: service.name,
+    serviceType: service.serviceType,
+    ...(service.annotations && Object.keys(service.annotations).length > 0 ? { annotations: service.annotations } : {}),
+    ...(service.podService !== undefined ? { podService: service.podService } : {}),
+  }));
 
 const QUANTITY = /^(\d+)(Mi|Gi|Ti)$/;
 const bytesOf = (size: string): number | undefined => {
@@ -205,6 +206,11 @@ export function patchedClusterObject(object: Record<string, unknown>, body: Patc
   }
   if (body.sentinel?.resources)
     sentinel!.resources = { ...(sentinel!.resources as object), ...body.sentinel.resources };
+  // Services replace the component's list as a whole: the console sends the list it shows.
+  const services = (sharded ? body.sharding?.services : undefined) ?? body.services;
+  if (services) data.services = componentServicesOf(services);
+  if (body.sentinel?.services) sentinel!.services = componentServicesOf(body.sentinel.services);
+  if (body.disableExporter !== undefined) data.disableExporter = body.disableExporter;
   if (body.terminationPolicy) spec.terminationPolicy = body.terminationPolicy;
   if (body.labels) copy.metadata.labels = { ...(copy.metadata.labels as object), ...body.labels };
   if (body.annotations) copy.metadata.annotations = { ...(copy.metadata.annotations as object), ...body.annotations };

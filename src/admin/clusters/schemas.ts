@@ -217,8 +217,14 @@ export const PatchClusterBodySchema = z.looseObject({
   replicas: z.number().int().min(1).max(10).optional(),
   resources: ResourcesSchema.optional(),
   persistence: PersistenceSchema.optional(),
+  services: ServicesSchema.optional(),
+  disableExporter: z.boolean().optional(),
   sentinel: z
-    .looseObject({ replicas: z.number().int().min(1).max(9).optional(), resources: ResourcesSchema.optional() })
+    .looseObject({
+      replicas: z.number().int().min(1).max(9).optional(),
+      resources: ResourcesSchema.optional(),
+      services: ServicesSchema.optional(),
+    })
     .optional(),
   sharding: z
     .looseObject({
@@ -226,6 +232,7 @@ export const PatchClusterBodySchema = z.looseObject({
       replicas: z.number().int().min(2).max(10).optional(),
       resources: ResourcesSchema.optional(),
       persistence: PersistenceSchema.optional(),
+      services: ServicesSchema.optional(),
     })
     .optional(),
   terminationPolicy: z.enum(['DoNotTerminate', 'Delete', 'WipeOut']).optional(),
