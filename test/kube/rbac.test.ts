@@ -165,6 +165,12 @@ describe("the chart's namespaced RBAC (default values) on a real API server", ()
         custom.listNamespacedCustomObject({ ...OPS, namespace: NS, labelSelector: 'app.kubernetes.io/instance=solo' }),
       200,
     ],
+    [
+      // issue 20: a cluster's rendered configuration (GET …/config), found by its label in the cluster namespace.
+      'list the ConfigMaps of a cluster in its namespace',
+      ({ core }) => core.listNamespacedConfigMap({ namespace: NS, labelSelector: 'app.kubernetes.io/instance=solo' }),
+      200,
+    ],
   ])('allows the server to %s', async (_what, call, status) => {
     expect(await statusOf(() => call(api))).toBe(status);
   });
@@ -176,7 +182,11 @@ describe("the chart's namespaced RBAC (default values) on a real API server", ()
       'read a Secret in another namespace',
       ({ core }) => core.readNamespacedSecret({ name: 'foreign', namespace: 'team-b' }),
     ],
-    ['list ConfigMaps', ({ core }) => core.listNamespacedConfigMap({ namespace: NS })],
+    [
+      'list ConfigMaps in another namespace',
+      ({ core }) =>
+        core.listNamespacedConfigMap({ namespace: 'team-b', labelSelector: 'app.kubernetes.io/instance=other' }),
+    ],
     [
       'get a ConfigMap with another name',
       ({ core }) => core.readNamespacedConfigMap({ name: 'kube-root-ca.crt', namespace: NS }),

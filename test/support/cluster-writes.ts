@@ -116,19 +116,20 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
               }),
             ],
             services: [
-              {
+              expect.objectContaining({
                 name: 'falkordb-lb',
                 serviceType: 'LoadBalancer',
                 annotations: { 'service.beta.kubernetes.io/aws-load-balancer-internal': 'true' },
                 podService: false,
-              },
+              }),
             ],
             disableExporter: true,
           }),
           expect.objectContaining({
             name: 'falkordb-sent',
             replicas: 3,
-            services: [{ name: 'sentinel-lb', serviceType: 'LoadBalancer' }],
+            // The real CRD defaults podService to false.
+            services: [expect.objectContaining({ name: 'sentinel-lb', serviceType: 'LoadBalancer' })],
             schedulingPolicy: { nodeSelector: { pool: 'sentinels' } },
             volumeClaimTemplates: [
               expect.objectContaining({
@@ -168,7 +169,7 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
             template: expect.objectContaining({
               name: 'falkordb',
               replicas: 2,
-              services: [{ name: 'shard-np', serviceType: 'NodePort', podService: true }],
+              services: [expect.objectContaining({ name: 'shard-np', serviceType: 'NodePort', podService: true })],
               schedulingPolicy: { tolerations: [{ key: 'shards', operator: 'Exists' }] },
             }) as unknown,
           },
@@ -335,13 +336,13 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
                 spec: expect.objectContaining({ resources: { requests: { storage: '40Gi' } } }) as unknown,
               }),
             ],
-            services: [{ name: 'falkordb-lb', serviceType: 'LoadBalancer', podService: true }],
+            services: [expect.objectContaining({ name: 'falkordb-lb', serviceType: 'LoadBalancer', podService: true })],
             disableExporter: true,
           }),
           expect.objectContaining({
             name: 'falkordb-sent',
             replicas: 5,
-            services: [{ name: 'sentinel-np', serviceType: 'NodePort' }],
+            services: [expect.objectContaining({ name: 'sentinel-np', serviceType: 'NodePort' })],
           }),
         ],
       });
