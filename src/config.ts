@@ -119,6 +119,7 @@ export const EnvSchema = z.object({
   OBSERVABILITY_STREAM_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(1800),
   OBSERVABILITY_STREAMS_PER_USER: z.coerce.number().int().min(1).max(100).default(4),
   EXPORTER_METRICS: booleanFlag.default(true),
+  SENTINEL_WRITE_ACK_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   SESSION_TTL: duration.default(8 * 3600),
   ADMIN_EMAIL: EmailSchema.optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters long').optional(),
@@ -257,6 +258,8 @@ export interface Config {
   observabilityStreams: { maxSeconds: number; perUser: number };
   /** Pod metrics also read the pod's exporter through the API server's pod proxy (EXPORTER_METRICS). */
   exporterMetrics: boolean;
+  /** Behind Sentinel, how long a write waits for a replica's confirmation (WAIT); 0: not at all. */
+  sentinelWriteAckMs: number;
   /** Seconds an admin session lasts. */
   sessionTtlSeconds: number;
   /** Seeds the first admin when the user store is empty. */
@@ -384,6 +387,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     kubernetesOutageReadyMs: e.KUBERNETES_OUTAGE_READY_MS,
     observabilityStreams: { maxSeconds: e.OBSERVABILITY_STREAM_MAX_SECONDS, perUser: e.OBSERVABILITY_STREAMS_PER_USER },
     exporterMetrics: e.EXPORTER_METRICS,
+    sentinelWriteAckMs: e.SENTINEL_WRITE_ACK_MS,
     sessionTtlSeconds: e.SESSION_TTL,
     initialAdmin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
     namespace: e.POD_NAMESPACE ?? 'graphdb-system',

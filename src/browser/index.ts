@@ -99,6 +99,7 @@ export function createBrowserServices(deps: BrowserDeps) {
         embedded: deps.embeddedDatabase ? { port: deps.embeddedDatabase.port } : undefined,
       }),
       socketTimeoutMs: config.queryTimeoutMaxMs + 10_000,
+      replicaAckMs: config.sentinelWriteAckMs,
     });
   const tokenCache = new TokenCache({ ttlMs: config.tokenCacheTtlMs, maxEntries: TOKEN_CACHE_ENTRIES, now });
   const revocations =

@@ -38,7 +38,7 @@ it('drives the whole browser flow the way a user would', async () => {
     t.app,
     credentials(t.falkordb, 'e2e-admin', 'e2e-admin-pw', { name: 'laptop', ttlSeconds: 3600 }),
   );
-  expect((await send(adminToken, 'GET', '/api/status')).json()).toEqual({ status: 'online' });
+  expect((await send(adminToken, 'GET', '/api/status')).json()).toEqual({ status: 'online', topology: 'single' });
 
   // The Admin creates a user of each role; each signs in and gets that role.
   const roleTokens: Record<string, string> = {};

@@ -26,7 +26,7 @@ describe('graph endpoints', () => {
   it('GET /api/status answers online, and 404 when the database is unreachable', async () => {
     const online = await admin.inject({ method: 'GET', url: '/api/status' });
     expect(online.statusCode).toBe(200);
-    expect(online.json()).toEqual({ status: 'online' });
+    expect(online.json()).toEqual({ status: 'online', topology: 'single' });
     // The user's database is another server than the token store, so only the database goes away.
     const userDb = await startTestFalkorDB();
     await createDbUser(userDb, 'remote-admin', 'remote-pw', 'Admin');

@@ -31,7 +31,7 @@ const READ_ONLY_RULES = [
   '+pttl',
   '+expiretime',
 ];
-const RULES: Record<TestRole, string[]> = {
+export const RULES: Record<TestRole, string[]> = {
   'Read-Only': READ_ONLY_RULES,
   'Read-Write': [
     ...READ_ONLY_RULES,

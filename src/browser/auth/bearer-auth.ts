@@ -77,6 +77,7 @@ export function createBearerAuth(context: BrowserContext) {
     const credentials = {
       host: record.host,
       port: record.port,
+      ...(record.sentinel ? { sentinel: record.sentinel } : {}),
       username: record.username,
       password: decryptPassword(record.passwordEncrypted, encryptionKey),
       tls: record.tls,

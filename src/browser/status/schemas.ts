@@ -1,4 +1,10 @@
 // Response shape of GET /api/status.
 import { z } from 'zod';
 
-export const StatusSchema = z.object({ status: z.literal('online') });
+export const StatusSchema = z.object({
+  status: z.literal('online'),
+  topology: z
+    .enum(['single', 'sentinel'])
+    .meta({ description: "How the token reaches its database: one node, or a Sentinel master's primary" }),
+  masterName: z.string().optional().meta({ description: 'The Sentinel master name (topology `sentinel`)' }),
+});

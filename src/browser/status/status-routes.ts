@@ -17,6 +17,14 @@ export function statusRoutes(app: FastifyInstance, context: BrowserContext, stat
         response: { 200: StatusSchema },
       },
     },
-    async (request) => ({ status: await status.status(databaseFor(context, principalOf(request)), request.log) }),
+    async (request) => {
+      const principal = principalOf(request);
+      const { sentinel } = principal.credentials;
+      return {
+        status: await status.status(databaseFor(context, principal), request.log),
+        topology: sentinel ? ('sentinel' as const) : ('single' as const),
+        ...(sentinel ? { masterName: sentinel.masterName } : {}),
+      };
+    },
   );
 }

@@ -22,6 +22,24 @@ export const CreateTokenBodySchema = z.object({
   tls: z.enum(['true', 'false']),
   /** PEM certificate authority for TLS connections; the system trust store when absent. */
   ca: z.string().max(65_536).optional(),
+  topology: z
+    .enum(['single', 'sentinel'])
+    .optional()
+    .meta({
+      description:
+        '`single` (default): host and port are the database. `sentinel`: host and port are a sentinel, `masterName` ' +
+        'the primary it watches; every connection asks the sentinels where the primary is, so a failover keeps the token.',
+    }),
+  masterName: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be a Sentinel master name (letters, digits, . _ -)')
+    .optional()
+    .meta({ description: 'The Sentinel master name (topology `sentinel`)' }),
+  sentinels: z
+    .array(z.string().regex(/^[^\s/?#@]{1,253}:\d{1,5}$/, 'must be host:port'))
+    .max(8)
+    .optional()
+    .meta({ description: 'More sentinels to ask, `host:port`, after the one named by host and port' }),
 });
 export type CreateTokenBody = z.infer<typeof CreateTokenBodySchema>;
 
@@ -40,6 +58,8 @@ export const TokenMetadataSchema = z
     role: z.enum(ROLES),
     host: z.string(),
     port: z.number().int(),
+    topology: z.enum(['single', 'sentinel']),
+    masterName: z.string().optional(),
     revoked: z.boolean(),
   })
   .meta({ id: 'TokenMetadata' });

@@ -1,6 +1,6 @@
 // Personal access tokens: issue (after checking the credentials against the database), list, read, revoke.
 import { createHash, randomUUID } from 'node:crypto';
-import type { CredentialPool } from '../../platform/falkordb/connection-pools.js';
+import type { CredentialPool, SentinelTopology } from '../../platform/falkordb/connection-pools.js';
 import { isReplyError } from '../../platform/falkordb/database-errors.js';
 import { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { graphModuleVersion } from '../../platform/falkordb/server-commands.js';
@@ -18,7 +18,7 @@ import type { Role } from '../auth/roles.js';
 import { detectRole } from './role-detection.js';
 import { MAX_TTL_SECONDS, type CreateTokenBody, type TokenMetadata } from './schemas.js';
 import { encryptPassword, hashToken } from './token-crypto.js';
-import type { TokenRecord } from './token-store.js';
+import { parseAddresses, type TokenRecord } from './token-store.js';
 
 export const CREDENTIALS_REJECTED = 'Invalid credentials or connection failed';
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
@@ -28,9 +28,9 @@ export function databaseKey(host: string, port: number): string {
   return `${canonicalDatabaseHost(host)}:${port}`;
 }
 
-export function userIdOf(host: string, port: number, username: string): string {
+export function userIdOf(host: string, port: number, username: string, sentinel?: SentinelTopology): string {
   return createHash('sha256')
-    .update(`${databaseKey(host, port)}\n${username}`)
+    .update(`${tokenDatabaseKey(host, port, sentinel)}\n${username}`)
     .digest('hex');
 }
 
@@ -97,8 +97,44 @@ export function toMetadata(record: TokenRecord): TokenMetadata {
     role: record.role,
     host: record.host,
     port: record.port,
+    topology: record.sentinel ? 'sentinel' : 'single',
+    ...(record.sentinel ? { masterName: record.sentinel.masterName } : {}),
     revoked: record.revokedAt !== null,
   };
+}
+
+/**
+ * The topology the body names, checked: a Sentinel master name and its sentinels (the one given by host and port
+ * first, then `sentinels`, without repeats); none for a single node. 400 for fields of the other topology.
+ */
+export function sentinelOf(body: CreateTokenBody): SentinelTopology | undefined {
+  const topology = body.topology ?? 'single';
+  if (topology === 'single') {
+    if (body.masterName !== undefined || body.sentinels !== undefined)
+      throw new BadRequestError('masterName and sentinels apply only to topology sentinel');
+    return undefined;
+  }
+  if (!body.masterName) throw new BadRequestError('masterName is required for topology sentinel');
+  const nodes = [{ host: body.host, port: Number(body.port) }, ...parseAddresses((body.sentinels ?? []).join(','))];
+  for (const node of nodes)
+    if (!Number.isInteger(node.port) || node.port < 1 || node.port > 65535)
+      throw new BadRequestError(`sentinel ${node.host}:${node.port}: the port must be between 1 and 65535`);
+  const seen = new Set<string>();
+  const sentinels = nodes.filter((node) => {
+    const key = databaseKey(node.host, node.port);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return { masterName: body.masterName, sentinels };
+}
+
+/**
+ * The identity of the database a token reaches: its host and port, or, through Sentinel, the master name at the
+ * sentinel named first (the same master behind other sentinels is another identity; the docs say so).
+ */
+export function tokenDatabaseKey(host: string, port: number, sentinel: SentinelTopology | undefined): string {
+  return sentinel ? `sentinel:${sentinel.masterName}:${databaseKey(host, port)}` : databaseKey(host, port);
 }
 
 export function createTokenService(context: BrowserContext) {
@@ -149,9 +185,11 @@ export function createTokenService(context: BrowserContext) {
       const expiresAt = resolveExpiry(body, now, context.limits.tokenDefaultTtlSeconds);
       const password = checkPasswordRule(body);
       const port = Number(body.port);
+      const sentinel = sentinelOf(body);
       const credentials = {
         host: body.host,
         port,
+        ...(sentinel ? { sentinel } : {}),
         username: body.username,
         password,
         tls: body.tls === 'true',
@@ -194,13 +232,14 @@ export function createTokenService(context: BrowserContext) {
       );
       await context.store.save({
         tokenId,
-        userId: userIdOf(body.host, port, body.username),
-        dbKey: databaseKey(body.host, port),
+        userId: userIdOf(body.host, port, body.username, sentinel),
+        dbKey: tokenDatabaseKey(body.host, port, sentinel),
         username: body.username,
-        name: body.name ?? `${body.username}@${body.host}:${port}`,
+        name: body.name ?? `${body.username}@${sentinel ? `${sentinel.masterName}/` : ''}${body.host}:${port}`,
         role,
         host: body.host,
         port,
+        ...(sentinel ? { sentinel } : {}),
         tls: credentials.tls,
         ca: body.ca,
         createdAt: now,

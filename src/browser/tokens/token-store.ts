@@ -7,6 +7,7 @@
 //   <p>token-revocations   pub/sub channel: `revoked <id>` when a token is revoked, `changed <id>` when its role
 //                          changed (replicas drop cached tokens)
 // Ids and hashes are validated before they become part of a key; values are separate command arguments.
+import type { SentinelTopology } from '../../platform/falkordb/connection-pools.js';
 import type { RedisConnection } from '../../platform/redis/redis-connection.js';
 import { HttpError } from '../../shared/http-errors.js';
 import type { Role } from '../auth/roles.js';
@@ -20,6 +21,8 @@ export interface TokenRecord {
   role: Role;
   host: string;
   port: number;
+  /** Present for a Sentinel topology: host and port are then the first sentinel. */
+  sentinel?: SentinelTopology;
   tls: boolean;
   ca: string | undefined;
   createdAt: number;
@@ -39,6 +42,17 @@ function keyPart(value: string, pattern: RegExp): string {
   return value;
 }
 
+/** `host:port,host:port` (IPv6 hosts keep their brackets) as addresses. */
+export function parseAddresses(text: string): { host: string; port: number }[] {
+  return text
+    .split(',')
+    .filter((part) => part !== '')
+    .map((part) => {
+      const at = part.lastIndexOf(':');
+      return { host: part.slice(0, at), port: Number(part.slice(at + 1)) };
+    });
+}
+
 function toHash(record: TokenRecord): Record<string, string> {
   return {
     token_id: record.tokenId,
@@ -51,6 +65,12 @@ function toHash(record: TokenRecord): Record<string, string> {
     port: String(record.port),
     tls: record.tls ? '1' : '0',
     ...(record.ca ? { ca: record.ca } : {}),
+    ...(record.sentinel
+      ? {
+          sentinel_master: record.sentinel.masterName,
+          sentinels: record.sentinel.sentinels.map((node) => `${node.host}:${node.port}`).join(','),
+        }
+      : {}),
     created_at: String(record.createdAt),
     expires_at: record.expiresAt === null ? '' : String(record.expiresAt),
     token_hash: record.tokenHash,
@@ -72,6 +92,9 @@ function fromHash(fields: Record<string, string>): TokenRecord | undefined {
     port: Number(fields.port),
     tls: fields.tls === '1',
     ca: fields.ca || undefined,
+    ...(fields.sentinel_master
+      ? { sentinel: { masterName: fields.sentinel_master, sentinels: parseAddresses(fields.sentinels ?? '') } }
+      : {}),
     createdAt: Number(fields.created_at),
     expiresAt: optionalNumber(fields.expires_at),
     lastUsed: optionalNumber(fields.last_used),

@@ -17,9 +17,18 @@ import { QueryConnection, type QueryCommand } from './query-connection.js';
 import type { RespValue } from './resp-reader.js';
 import type { ResolveTarget } from './target-guard.js';
 
+/** A primary found through Sentinel: the master name and the sentinels to ask (the token's host and port first). */
+export interface SentinelTopology {
+  masterName: string;
+  sentinels: { host: string; port: number }[];
+}
+
 export interface DbCredentials {
+  /** The database's address; with `sentinel`, the first sentinel's. */
   host: string;
   port: number;
+  /** Present when the database is a Sentinel-managed primary: every new connection asks the sentinels where it is. */
+  sentinel?: SentinelTopology;
   username: string;
   password: string;
   tls: boolean;
@@ -49,6 +58,11 @@ export interface PoolOptions {
   commandTimeoutMs: number;
   /** Resolves and checks the host before every new connection (DATABASE_HOSTS); the address it returns is dialled. */
   resolveTarget?: ResolveTarget;
+  /**
+   * Behind Sentinel, how long a write waits for one replica to confirm it (WAIT) before it is answered; 0 answers at
+   * once. Single nodes never wait.
+   */
+  replicaAckMs?: number;
   /**
    * A socket silent this long is destroyed. The only bound that also covers the handshake (AUTH, HELLO):
    * node-redis cannot abandon a handshake from outside (destroy() during it leaves the socket open).
@@ -85,6 +99,110 @@ function discard(client: RawClient): void {
 async function closeQuietly(client: RawClient): Promise<void> {
   if (!client.isReady) return discard(client);
   await client.close().catch(() => discard(client));
+}
+
+/** A reply error saying the node is a replica (after a failover demoted the primary we were connected to). */
+function isReadOnlyReply(error: unknown): boolean {
+  return error instanceof DatabaseReplyError && /^READONLY\b/.test(error.message);
+}
+
+/** A reply error saying the user may not run the command (ACL). */
+const isNoPermission = (error: unknown) => /^NOPERM\b/.test((error as Error | undefined)?.message ?? '');
+
+/**
+ * The node the sentinels named must be a primary (a replica, or a sentinel, is not the database): INFO
+ * replication's `role:` line, which also counts its connected replicas, or ROLE's first element for a user without
+ * INFO. A user allowed neither is trusted to the sentinels' answer. Returns the replica count when INFO told it.
+ */
+async function assertPrimary(send: (args: string[]) => Promise<unknown>, where: string): Promise<number | undefined> {
+  let role: string | undefined;
+  let replicas: number | undefined;
+  try {
+    const info = String(await send(['INFO', 'replication']));
+    role = /^role:(\w+)/m.exec(info)?.[1] ?? '';
+    const connected = /^connected_slaves:(\d+)/m.exec(info)?.[1];
+    replicas = connected === undefined ? undefined : Number(connected);
+  } catch (error) {
+    if (!isNoPermission(error)) throw error;
+    try {
+      const reply = await send(['ROLE']);
+      role = Array.isArray(reply) ? String(reply[0]) : '';
+    } catch (roleError) {
+      if (!isNoPermission(roleError)) throw roleError;
+    }
+  }
+  if (role !== undefined && role !== 'master')
+    throw new DatabaseUnavailableError(`${where} is not the primary (its role is ${role || 'unknown'})`);
+  return replicas;
+}
+
+/** Longest wait for one sentinel's answer: a silent sentinel must not hold a connection attempt for long. */
+const SENTINEL_ANSWER_MS = 2000;
+
+/**
+ * The primary's address as the first sentinel that knows the master name says (SENTINEL GET-MASTER-ADDR-BY-NAME).
+ * A sentinel that asks for authentication gets the database user's credentials (sentinels are often configured with
+ * the same password); one that is down, silent or does not know the name is skipped.
+ */
+async function askSentinels(
+  topology: SentinelTopology,
+  credentials: Pick<DbCredentials, 'username' | 'password' | 'tls' | 'ca'>,
+  options: PoolOptions,
+  checkedAddress: (host: string, port: number) => Promise<string>,
+): Promise<{ host: string; port: number }> {
+  const failures: string[] = [];
+  for (const sentinel of topology.sentinels) {
+    const where = `${sentinel.host}:${sentinel.port}`;
+    const address = await checkedAddress(sentinel.host, sentinel.port);
+    for (const withAuth of [false, true]) {
+      const client = createClient({
+        socket: {
+          host: address,
+          port: sentinel.port,
+          connectTimeout: Math.min(options.connectTimeoutMs, SENTINEL_ANSWER_MS),
+          socketTimeout: SENTINEL_ANSWER_MS,
+          reconnectStrategy: false,
+          ...(credentials.tls
+            ? { tls: true as const, ca: credentials.ca, ...(isIP(sentinel.host) ? {} : { servername: sentinel.host }) }
+            : {}),
+        },
+        ...(withAuth
+          ? { username: credentials.username, password: credentials.password === '' ? undefined : credentials.password }
+          : {}),
+        disableOfflineQueue: true,
+      });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        const reply = await client.sendCommand<[string, string] | null>([
+          'SENTINEL',
+          'GET-MASTER-ADDR-BY-NAME',
+          topology.masterName,
+        ]);
+        if (!reply) {
+          failures.push(`${where} does not know master ${topology.masterName}`);
+          break;
+        }
+        const port = Number(reply[1]);
+        if (!Number.isInteger(port) || port < 1 || port > 65535) {
+          failures.push(`${where} named an invalid port`);
+          break;
+        }
+        return { host: reply[0], port };
+      } catch (error) {
+        const message = (error as Error).message ?? '';
+        // Asked to authenticate: once more with the database user's credentials.
+        if (!withAuth && /NOAUTH|NOPERM|AUTH/i.test(message)) continue;
+        failures.push(`${where}: ${message || 'no answer'}`);
+        break;
+      } finally {
+        discard(client);
+      }
+    }
+  }
+  throw new DatabaseUnavailableError(`no sentinel named the primary of ${topology.masterName}`, {
+    cause: new Error(failures.join('; ')),
+  });
 }
 
 /** One credential set's connections. `run` picks the least busy connection, opening another when all are busy. */
@@ -125,9 +243,8 @@ export class CredentialPool {
     };
   }
 
-  /** The address to dial: the host as given, or as resolved and checked against DATABASE_HOSTS. */
-  private async dialAddress(): Promise<string> {
-    const { host, port } = this.credentials;
+  /** The address to dial for `host`: as given, or as resolved and checked against DATABASE_HOSTS. */
+  private async checkedAddress(host: string, port: number): Promise<string> {
     if (!this.options.resolveTarget) return host;
     try {
       return await this.options.resolveTarget(host, port);
@@ -137,9 +254,26 @@ export class CredentialPool {
     }
   }
 
+  /**
+   * Where the database is now: the host and port as given, or, for a Sentinel topology, the primary the sentinels
+   * name (asked in order, the first answer wins). Both the sentinels and the primary they name pass the same
+   * DATABASE_HOSTS check as any address a caller gives: a sentinel must not be able to steer us anywhere else.
+   */
+  private async dialTarget(): Promise<{ host: string; port: number; address: string }> {
+    const { sentinel } = this.credentials;
+    if (!sentinel) {
+      const { host, port } = this.credentials;
+      return { host, port, address: await this.checkedAddress(host, port) };
+    }
+    const primary = await askSentinels(sentinel, this.credentials, this.options, (host, port) =>
+      this.checkedAddress(host, port),
+    );
+    return { ...primary, address: await this.checkedAddress(primary.host, primary.port) };
+  }
+
   private async open(): Promise<PooledClient> {
-    const { host, port, username, password, tls, ca } = this.credentials;
-    const address = await this.dialAddress();
+    const { username, password, tls, ca } = this.credentials;
+    const { host, port, address } = await this.dialTarget();
     const client = createClient({
       socket: tls
         ? // SNI and the certificate check use the name the caller gave (SNI carries host names only, RFC 6066).
@@ -161,6 +295,14 @@ export class CredentialPool {
       throw translateConnectError(error, `${host}:${port}`);
     } finally {
       this.connecting = undefined;
+    }
+    if (this.credentials.sentinel) {
+      try {
+        this.noteReplicas(await assertPrimary((args) => client.sendCommand(args), `${host}:${port}`));
+      } catch (error) {
+        discard(client);
+        throw error;
+      }
     }
     const pooled = { client, busy: 0 };
     client.on('end', () => this.remove(pooled));
@@ -212,22 +354,93 @@ export class CredentialPool {
       () => this.acquireQueryConnection(),
       // Destroying it fails what waits on it; its onClose takes it out of the pool.
       (pooled) => pooled.connection.destroy(),
-      async (pooled) =>
-        (await pooled.connection.send(commands)).map((outcome) => {
+      async (pooled) => {
+        // Chosen once the connection is ours: opening it may just have found a primary without replicas. The
+        // confirmation rides in the same write as the batch (no extra round trip).
+        const confirm = this.replicaConfirmation(commands);
+        const outcomes = await pooled.connection.send(confirm ? [...commands, confirm.command] : commands);
+        if (confirm) await confirm.check(outcomes.pop()!, pooled.connection);
+        return outcomes.map((outcome) => {
           if (outcome.status === 'fulfilled') return outcome;
           const reason = translateCommandError(outcome.reason);
           // Anything but the server's answer to this command fails the batch.
           if (!(reason instanceof DatabaseReplyError)) throw reason;
           return { status: 'rejected', reason };
-        }),
+        });
+      },
       options,
       signal,
     );
   }
 
+  /** Whether the primary had a replica when last looked at (a failover leaves the new primary with none for a while). */
+  private primaryHasReplicas = true;
+
+  /**
+   * What a new connection saw (the primary may be a new one): a primary without replicas gets INFO, not a WAIT
+   * that could only time out — and WAIT blocks its connection, so the batches pipelined behind it would each wait too.
+   */
+  private noteReplicas(replicas: number | undefined): void {
+    if (replicas !== undefined) this.primaryHasReplicas = replicas > 0;
+  }
+
+  /**
+   * Behind Sentinel a failover promotes a replica, and a write the old primary acknowledged but had not yet sent on
+   * is lost. So a batch that may write (GRAPH.QUERY, not RO_QUERY) is answered only once a replica has it: WAIT 1
+   * within `replicaAckMs`. When none confirms in time, INFO tells why: a primary with connected replicas that did
+   * not confirm answers 503 (the write is applied but a failover could undo it); a primary with no replica at all
+   * (just after a failover, before the old primary rejoins) has nothing to wait for, and its writes are answered as
+   * a single node's, with INFO instead of WAIT in the batch until a replica is back. A user whose ACL refuses WAIT
+   * or INFO gets single-node answers (logged once). Off for single nodes and with `replicaAckMs` 0.
+   */
+  private replicaConfirmation(commands: QueryCommand[]):
+    | {
+        command: QueryCommand;
+        check: (outcome: PromiseSettledResult<RespValue>, connection: QueryConnection) => Promise<void>;
+      }
+    | undefined {
+    const waitMs = this.options.replicaAckMs ?? 0;
+    const sentinel = this.credentials.sentinel;
+    if (!sentinel || waitMs <= 0) return undefined;
+    if (!commands.some((command) => String(command.args[0]).toUpperCase() === 'GRAPH.QUERY')) return undefined;
+    const refused = (outcome: PromiseSettledResult<RespValue>) => {
+      if (outcome.status === 'rejected' && isNoPermission(outcome.reason)) {
+        this.warnOnce('the database user may not run WAIT or INFO: writes are answered without a replica confirmation');
+        return true;
+      }
+      return false;
+    };
+    const connectedReplicas = (outcome: PromiseSettledResult<RespValue>) =>
+      outcome.status === 'fulfilled' ? Number(/^connected_slaves:(\d+)/m.exec(String(outcome.value))?.[1] ?? 0) : 0;
+    if (!this.primaryHasReplicas)
+      return {
+        command: { args: ['INFO', 'replication'] },
+        check: (outcome) => {
+          if (!refused(outcome)) this.primaryHasReplicas = connectedReplicas(outcome) > 0;
+          return Promise.resolve();
+        },
+      };
+    return {
+      command: { args: ['WAIT', '1', String(waitMs)] },
+      check: async (outcome, connection) => {
+        if (refused(outcome)) return;
+        if (outcome.status === 'fulfilled' && Number(outcome.value) >= 1) return;
+        const [info] = await connection.send([{ args: ['INFO', 'replication'] }]);
+        if (refused(info!)) return;
+        if (connectedReplicas(info!) === 0) {
+          this.primaryHasReplicas = false;
+          return;
+        }
+        throw new DatabaseUnavailableError(
+          `The primary of ${sentinel.masterName} applied the write, but no replica confirmed it within ${waitMs} ms: a failover could lose it`,
+        );
+      },
+    };
+  }
+
   private async openQueryConnection(): Promise<PooledQueryConnection> {
-    const { host, port, username, password, tls, ca } = this.credentials;
-    const address = await this.dialAddress();
+    const { username, password, tls, ca } = this.credentials;
+    const { host, port, address } = await this.dialTarget();
     if (this.closed) throw new DatabaseUnavailableError('the connection pool is closed');
     let connection: QueryConnection;
     try {
@@ -251,6 +464,19 @@ export class CredentialPool {
       throw new DatabaseUnavailableError('the connection pool is closed');
     }
     if (!connection.open) throw new DatabaseUnavailableError(`the connection to ${host}:${port} closed`);
+    if (this.credentials.sentinel) {
+      try {
+        const replicas = await assertPrimary(async (args) => {
+          const [outcome] = await connection.send([{ args }]);
+          if (outcome!.status === 'rejected') throw outcome!.reason;
+          return outcome!.value;
+        }, `${host}:${port}`);
+        this.noteReplicas(replicas);
+      } catch (error) {
+        connection.destroy();
+        throw error;
+      }
+    }
     const pooled = { connection, busy: 0 };
     this.queryConnections.push(pooled);
     return pooled;
@@ -331,6 +557,9 @@ export class CredentialPool {
     } catch (error) {
       const failure = translateCommandError(error, { timedOut, aborted: signal?.aborted });
       if (connectionLost(failure)) onAbort();
+      // A primary demoted by a failover answers writes with READONLY: every connection of this pool points at it,
+      // so all are dropped and the next ones ask the sentinels again.
+      else if (this.credentials.sentinel && isReadOnlyReply(failure)) this.dropAll();
       throw failure;
     } finally {
       clearTimeout(timer);
@@ -338,6 +567,20 @@ export class CredentialPool {
       this.lastUsed = Date.now();
       signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  private warned = false;
+  private warnOnce(message: string): void {
+    if (this.warned) return;
+    this.warned = true;
+    const { host, port, username } = this.credentials;
+    this.logger.warn({ host, port, username }, message);
+  }
+
+  /** Drops every connection (they point at a node that is no longer the primary); the pool stays usable. */
+  private dropAll(): void {
+    for (const pooled of this.queryConnections.splice(0)) pooled.connection.destroy();
+    for (const pooled of this.clients.splice(0)) discard(pooled.client);
   }
 
   async close(): Promise<void> {
@@ -374,6 +617,7 @@ export class ConnectionPools {
           credentials.password,
           credentials.tls,
           credentials.ca ?? '',
+          credentials.sentinel ?? null,
         ]),
       )
       .digest('hex');

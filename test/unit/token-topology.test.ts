@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { sentinelOf, tokenDatabaseKey } from '../../src/browser/tokens/token-service.js';
+import type { CreateTokenBody } from '../../src/browser/tokens/schemas.js';
+import { parseAddresses } from '../../src/browser/tokens/token-store.js';
+
+const body = (extra: Partial<CreateTokenBody>): CreateTokenBody => ({
+  username: 'u',
+  password: 'p',
+  host: 'sentinel-0.db',
+  port: '26379',
+  tls: 'false',
+  ...extra,
+});
+
+describe('sentinelOf', () => {
+  it('is nothing for a single node, and refuses Sentinel fields there', () => {
+    expect(sentinelOf(body({}))).toBeUndefined();
+    expect(sentinelOf(body({ topology: 'single' }))).toBeUndefined();
+    expect(() => sentinelOf(body({ masterName: 'graphs' }))).toThrow(
+      'masterName and sentinels apply only to topology sentinel',
+    );
+  });
+
+  it('asks the given sentinel first, then the others, each once', () => {
+    expect(
+      sentinelOf(
+        body({
+          topology: 'sentinel',
+          masterName: 'graphs',
+          sentinels: ['sentinel-1.db:26379', 'SENTINEL-0.db:26379', '[::1]:26380'],
+        }),
+      ),
+    ).toEqual({
+      masterName: 'graphs',
+      sentinels: [
+        { host: 'sentinel-0.db', port: 26379 },
+        { host: 'sentinel-1.db', port: 26379 },
+        { host: '[::1]', port: 26380 },
+      ],
+    });
+    expect(() => sentinelOf(body({ topology: 'sentinel' }))).toThrow('masterName is required for topology sentinel');
+    expect(() => sentinelOf(body({ topology: 'sentinel', masterName: 'g', sentinels: ['h:70000'] }))).toThrow(
+      'sentinel h:70000: the port must be between 1 and 65535',
+    );
+  });
+});
+
+describe('tokenDatabaseKey and parseAddresses', () => {
+  it('names a Sentinel database by its master and first sentinel, apart from the sentinel as a node', () => {
+    const sentinel = { masterName: 'graphs', sentinels: [{ host: 'localhost', port: 26379 }] };
+    expect(tokenDatabaseKey('localhost', 26379, sentinel)).toBe('sentinel:graphs:127.0.0.1:26379');
+    expect(tokenDatabaseKey('localhost', 26379, undefined)).toBe('127.0.0.1:26379');
+    expect(parseAddresses('a:1,[::1]:2,')).toEqual([
+      { host: 'a', port: 1 },
+      { host: '[::1]', port: 2 },
+    ]);
+  });
+});
