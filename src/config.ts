@@ -120,6 +120,7 @@ export const EnvSchema = z.object({
   OBSERVABILITY_STREAMS_PER_USER: z.coerce.number().int().min(1).max(100).default(4),
   EXPORTER_METRICS: booleanFlag.default(true),
   SENTINEL_WRITE_ACK_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  SENTINEL_READ_REPLICAS: booleanFlag.default(false),
   SESSION_TTL: duration.default(8 * 3600),
   ADMIN_EMAIL: EmailSchema.optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters long').optional(),
@@ -260,6 +261,8 @@ export interface Config {
   exporterMetrics: boolean;
   /** Behind Sentinel, how long a write waits for a replica's confirmation (WAIT); 0: not at all. */
   sentinelWriteAckMs: number;
+  /** Behind Sentinel, Read-Only tokens are served by a replica (SENTINEL_READ_REPLICAS). */
+  sentinelReadReplicas: boolean;
   /** Seconds an admin session lasts. */
   sessionTtlSeconds: number;
   /** Seeds the first admin when the user store is empty. */
@@ -388,6 +391,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     observabilityStreams: { maxSeconds: e.OBSERVABILITY_STREAM_MAX_SECONDS, perUser: e.OBSERVABILITY_STREAMS_PER_USER },
     exporterMetrics: e.EXPORTER_METRICS,
     sentinelWriteAckMs: e.SENTINEL_WRITE_ACK_MS,
+    sentinelReadReplicas: e.SENTINEL_READ_REPLICAS,
     sessionTtlSeconds: e.SESSION_TTL,
     initialAdmin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
     namespace: e.POD_NAMESPACE ?? 'graphdb-system',

@@ -23,6 +23,8 @@ export interface BrowserContext {
 
 /** What a caller can make the server do, at most (issue 15; each one an environment variable, see config.ts). */
 export interface BrowserLimits {
+  /** Behind Sentinel, Read-Only tokens read from a replica (SENTINEL_READ_REPLICAS). */
+  sentinelReadReplicas?: boolean;
   credentialCheckTimeoutMs: number;
   credentialChecksMax: number;
   queryTimeoutMaxMs: number;

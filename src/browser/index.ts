@@ -61,7 +61,7 @@ export interface BrowserDeps {
 export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
   const { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds } = config;
   const { queryRowsMax, queryResultBytesMax, queriesPerToken, queriesPerClient, csvUrlAllowlist } = config;
-  const { uploadBytesMax, importTimeoutMs } = config;
+  const { uploadBytesMax, importTimeoutMs, sentinelReadReplicas } = config;
   return {
     credentialCheckTimeoutMs,
     credentialChecksMax,
@@ -74,6 +74,7 @@ export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
     csvUrlAllowlist,
     uploadBytesMax,
     importTimeoutMs,
+    sentinelReadReplicas,
   };
 }
 

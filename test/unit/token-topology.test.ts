@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sentinelOf, tokenDatabaseKey } from '../../src/browser/tokens/token-service.js';
 import type { CreateTokenBody } from '../../src/browser/tokens/schemas.js';
 import { parseAddresses } from '../../src/browser/tokens/token-store.js';
+import { healthyReplica } from '../../src/platform/falkordb/connection-pools.js';
 
 const body = (extra: Partial<CreateTokenBody>): CreateTokenBody => ({
   username: 'u',
@@ -54,5 +55,32 @@ describe('tokenDatabaseKey and parseAddresses', () => {
       { host: 'a', port: 1 },
       { host: '[::1]', port: 2 },
     ]);
+  });
+});
+
+describe('healthyReplica', () => {
+  const entry = (ip: string, port: number, flags: string, link = 'ok') => [
+    'name',
+    `${ip}:${port}`,
+    'ip',
+    ip,
+    'port',
+    String(port),
+    'flags',
+    flags,
+    'master-link-status',
+    link,
+  ];
+  it('picks a replica that is up and in sync, or none', () => {
+    expect(healthyReplica([entry('10.0.0.2', 6379, 'slave')])).toEqual({ host: '10.0.0.2', port: 6379 });
+    expect(
+      healthyReplica([
+        entry('10.0.0.3', 6379, 'slave,s_down'),
+        entry('10.0.0.4', 6379, 'slave,disconnected'),
+        entry('10.0.0.5', 6379, 'slave', 'err'),
+      ]),
+    ).toBeUndefined();
+    expect(healthyReplica(null)).toBeUndefined();
+    expect(healthyReplica([])).toBeUndefined();
   });
 });

@@ -77,7 +77,15 @@ export function createBearerAuth(context: BrowserContext) {
     const credentials = {
       host: record.host,
       port: record.port,
-      ...(record.sentinel ? { sentinel: record.sentinel } : {}),
+      ...(record.sentinel
+        ? {
+            sentinel: {
+              ...record.sentinel,
+              // A Read-Only token cannot write, so a replica can serve it (reads may lag the primary slightly).
+              ...(record.role === 'Read-Only' && context.limits.sentinelReadReplicas ? { readFromReplica: true } : {}),
+            },
+          }
+        : {}),
       username: record.username,
       password: decryptPassword(record.passwordEncrypted, encryptionKey),
       tls: record.tls,

@@ -21,6 +21,8 @@ import type { ResolveTarget } from './target-guard.js';
 export interface SentinelTopology {
   masterName: string;
   sentinels: { host: string; port: number }[];
+  /** Connect to a healthy replica instead of the primary (Read-Only tokens, when SENTINEL_READ_REPLICAS allows). */
+  readFromReplica?: boolean;
 }
 
 export interface DbCredentials {
@@ -109,12 +111,19 @@ function isReadOnlyReply(error: unknown): boolean {
 /** A reply error saying the user may not run the command (ACL). */
 const isNoPermission = (error: unknown) => /^NOPERM\b/.test((error as Error | undefined)?.message ?? '');
 
+type NodeRole = 'master' | 'slave';
+
 /**
- * The node the sentinels named must be a primary (a replica, or a sentinel, is not the database): INFO
- * replication's `role:` line, which also counts its connected replicas, or ROLE's first element for a user without
- * INFO. A user allowed neither is trusted to the sentinels' answer. Returns the replica count when INFO told it.
+ * The node the sentinels named must have the role they named (a primary that is now a replica, or a sentinel, is
+ * not what was asked for): INFO replication's `role:` line, which also counts a primary's connected replicas, or
+ * ROLE's first element for a user without INFO. A user allowed neither is trusted to the sentinels' answer. Returns
+ * the replica count when INFO told it.
  */
-async function assertPrimary(send: (args: string[]) => Promise<unknown>, where: string): Promise<number | undefined> {
+async function assertRole(
+  send: (args: string[]) => Promise<unknown>,
+  where: string,
+  expected: NodeRole,
+): Promise<number | undefined> {
   let role: string | undefined;
   let replicas: number | undefined;
   try {
@@ -131,8 +140,8 @@ async function assertPrimary(send: (args: string[]) => Promise<unknown>, where: 
       if (!isNoPermission(roleError)) throw roleError;
     }
   }
-  if (role !== undefined && role !== 'master')
-    throw new DatabaseUnavailableError(`${where} is not the primary (its role is ${role || 'unknown'})`);
+  if (role !== undefined && role !== expected)
+    throw new DatabaseUnavailableError(`${where} is not a ${expected} (its role is ${role || 'unknown'})`);
   return replicas;
 }
 
@@ -149,7 +158,7 @@ async function askSentinels(
   credentials: Pick<DbCredentials, 'username' | 'password' | 'tls' | 'ca'>,
   options: PoolOptions,
   checkedAddress: (host: string, port: number) => Promise<string>,
-): Promise<{ host: string; port: number }> {
+): Promise<{ host: string; port: number; role: NodeRole }> {
   const failures: string[] = [];
   for (const sentinel of topology.sentinels) {
     const where = `${sentinel.host}:${sentinel.port}`;
@@ -188,7 +197,14 @@ async function askSentinels(
           failures.push(`${where} named an invalid port`);
           break;
         }
-        return { host: reply[0], port };
+        if (topology.readFromReplica) {
+          const replica = healthyReplica(
+            await client.sendCommand<string[][]>(['SENTINEL', 'REPLICAS', topology.masterName]),
+          );
+          if (replica) return { ...replica, role: 'slave' };
+        }
+        // No healthy replica (or none wanted): the primary serves.
+        return { host: reply[0], port, role: 'master' };
       } catch (error) {
         const message = (error as Error).message ?? '';
         // Asked to authenticate: once more with the database user's credentials.
@@ -203,6 +219,31 @@ async function askSentinels(
   throw new DatabaseUnavailableError(`no sentinel named the primary of ${topology.masterName}`, {
     cause: new Error(failures.join('; ')),
   });
+}
+
+/**
+ * A replica SENTINEL REPLICAS lists as up and in sync (no `s_down`, `o_down` or `disconnected` flag, its link to
+ * the primary `ok`), picked at random so Read-Only pools spread over the replicas; undefined when there is none.
+ */
+export function healthyReplica(reply: unknown): { host: string; port: number } | undefined {
+  if (!Array.isArray(reply)) return undefined;
+  const healthy = reply
+    .map((entry) => {
+      const fields = new Map<string, string>();
+      if (Array.isArray(entry))
+        for (let at = 0; at + 1 < entry.length; at += 2) fields.set(String(entry[at]), String(entry[at + 1]));
+      return fields;
+    })
+    .filter((fields) => {
+      const flags = (fields.get('flags') ?? '').split(',');
+      return (
+        !flags.some((flag) => ['s_down', 'o_down', 'disconnected'].includes(flag)) &&
+        fields.get('master-link-status') === 'ok'
+      );
+    })
+    .map((fields) => ({ host: fields.get('ip') ?? '', port: Number(fields.get('port')) }))
+    .filter((node) => node.host !== '' && Number.isInteger(node.port) && node.port > 0 && node.port < 65536);
+  return healthy[Math.floor(Math.random() * healthy.length)];
 }
 
 /** One credential set's connections. `run` picks the least busy connection, opening another when all are busy. */
@@ -259,21 +300,21 @@ export class CredentialPool {
    * name (asked in order, the first answer wins). Both the sentinels and the primary they name pass the same
    * DATABASE_HOSTS check as any address a caller gives: a sentinel must not be able to steer us anywhere else.
    */
-  private async dialTarget(): Promise<{ host: string; port: number; address: string }> {
+  private async dialTarget(): Promise<{ host: string; port: number; address: string; role?: NodeRole }> {
     const { sentinel } = this.credentials;
     if (!sentinel) {
       const { host, port } = this.credentials;
       return { host, port, address: await this.checkedAddress(host, port) };
     }
-    const primary = await askSentinels(sentinel, this.credentials, this.options, (host, port) =>
+    const node = await askSentinels(sentinel, this.credentials, this.options, (host, port) =>
       this.checkedAddress(host, port),
     );
-    return { ...primary, address: await this.checkedAddress(primary.host, primary.port) };
+    return { ...node, address: await this.checkedAddress(node.host, node.port) };
   }
 
   private async open(): Promise<PooledClient> {
     const { username, password, tls, ca } = this.credentials;
-    const { host, port, address } = await this.dialTarget();
+    const { host, port, address, role } = await this.dialTarget();
     const client = createClient({
       socket: tls
         ? // SNI and the certificate check use the name the caller gave (SNI carries host names only, RFC 6066).
@@ -296,9 +337,10 @@ export class CredentialPool {
     } finally {
       this.connecting = undefined;
     }
-    if (this.credentials.sentinel) {
+    if (role) {
       try {
-        this.noteReplicas(await assertPrimary((args) => client.sendCommand(args), `${host}:${port}`));
+        const replicas = await assertRole((args) => client.sendCommand(args), `${host}:${port}`, role);
+        if (role === 'master') this.noteReplicas(replicas);
       } catch (error) {
         discard(client);
         throw error;
@@ -440,7 +482,7 @@ export class CredentialPool {
 
   private async openQueryConnection(): Promise<PooledQueryConnection> {
     const { username, password, tls, ca } = this.credentials;
-    const { host, port, address } = await this.dialTarget();
+    const { host, port, address, role } = await this.dialTarget();
     if (this.closed) throw new DatabaseUnavailableError('the connection pool is closed');
     let connection: QueryConnection;
     try {
@@ -464,14 +506,18 @@ export class CredentialPool {
       throw new DatabaseUnavailableError('the connection pool is closed');
     }
     if (!connection.open) throw new DatabaseUnavailableError(`the connection to ${host}:${port} closed`);
-    if (this.credentials.sentinel) {
+    if (role) {
       try {
-        const replicas = await assertPrimary(async (args) => {
-          const [outcome] = await connection.send([{ args }]);
-          if (outcome!.status === 'rejected') throw outcome!.reason;
-          return outcome!.value;
-        }, `${host}:${port}`);
-        this.noteReplicas(replicas);
+        const replicas = await assertRole(
+          async (args) => {
+            const [outcome] = await connection.send([{ args }]);
+            if (outcome!.status === 'rejected') throw outcome!.reason;
+            return outcome!.value;
+          },
+          `${host}:${port}`,
+          role,
+        );
+        if (role === 'master') this.noteReplicas(replicas);
       } catch (error) {
         connection.destroy();
         throw error;
