@@ -25,6 +25,9 @@ import { createKubeAdminStores } from './platform/kubernetes/kube-stores.js';
 import { createKubeClusterInfo } from './platform/kubernetes/kube-cluster-info.js';
 import { createKubePodTelemetry } from './platform/kubernetes/kube-pod-telemetry.js';
 import { createKubeBlocksClusters, detectKubeBlocks } from './platform/kubernetes/kubeblocks.js';
+import { createKubeBlocksBackups } from './platform/kubernetes/kubeblocks-backups.js';
+import { createEmbeddedBackups } from './platform/backups/embedded-backups.js';
+import { EMBEDDED_CLUSTER } from './platform/clusters/embedded-clusters.js';
 import { graphModuleVersion } from './platform/falkordb/server-commands.js';
 import { createMetricsExporter } from './platform/metrics/metrics-exporter.js';
 import {
@@ -170,6 +173,11 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
         adminStores: createKubeAdminStores(kubeConfig, config.namespace, countKubeError),
         firstAdmin: { ...config.initialAdmin },
         clusters: createKubeBlocksClusters(kubeConfig, logger, kubeBlocks, countKubeError),
+        backups: createKubeBlocksBackups(kubeConfig, {
+          secretNamespace: config.namespace,
+          logger,
+          onError: countKubeError,
+        }),
         clusterInfo: createKubeClusterInfo(kubeConfig, countKubeError),
         podTelemetry: createKubePodTelemetry(kubeConfig, countKubeError),
       };
@@ -193,6 +201,17 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
               isDynamicParameter: (key) => DYNAMIC_PARAMETERS.has(key),
               logger,
               moduleVersion: async () => graphModuleVersion(await management!.sendCommand(['MODULE', 'LIST'])),
+            })
+          : undefined,
+        // Backups of the embedded FalkorDB: RDB snapshots in DATA_DIR/backups, schedules run in this process.
+        backups: embedded
+          ? await createEmbeddedBackups({
+              falkordb: embedded,
+              dir: path.join(dataDir, 'backups'),
+              namespace: config.clusterNamespace,
+              cluster: EMBEDDED_CLUSTER,
+              command: (args) => management!.sendCommand(args),
+              logger,
             })
           : undefined,
       };
