@@ -78,7 +78,17 @@ export function backupView(record: BackupRecord, fallbackRepository: string) {
   };
 }
 
-export function policyView(record: PolicyRecord) {
+export function policyView(record: PolicyRecord): {
+  name: string;
+  cluster: string;
+  namespace: string;
+  backupRepoName?: string;
+  backupMethods: { name: string; snapshotVolumes?: boolean }[];
+  pathPrefix?: string;
+  status?: 'Available' | 'Unavailable';
+  message?: string;
+  createdAt: string;
+} {
   return {
     name: record.name,
     cluster: record.cluster,
@@ -86,9 +96,7 @@ export function policyView(record: PolicyRecord) {
     ...(record.repository ? { backupRepoName: record.repository } : {}),
     backupMethods: record.methods,
     ...(record.pathPrefix ? { pathPrefix: record.pathPrefix } : {}),
-    ...(record.phase === 'Available' || record.phase === 'Unavailable'
-      ? { status: record.phase as 'Available' | 'Unavailable' }
-      : {}),
+    ...(record.phase === 'Available' || record.phase === 'Unavailable' ? { status: record.phase } : {}),
     ...(record.message ? { message: record.message } : {}),
     createdAt: record.createdAt,
   };
@@ -158,7 +166,7 @@ const INTEGER_KEYS = new Set(['geesefsMemoryLimit', 'geesefsReadAheadLarge', 'ft
 
 export function typedConfig(config: Record<string, string>): Record<string, string | number | boolean> {
   return Object.fromEntries(
-    Object.entries(config).map(([key, value]) => {
+    Object.entries(config).map(([key, value]): [string, string | number | boolean] => {
       if (BOOLEAN_KEYS.has(key) && (value === 'true' || value === 'false')) return [key, value === 'true'];
       if (INTEGER_KEYS.has(key) && /^\d+$/.test(value)) return [key, Number(value)];
       return [key, value];

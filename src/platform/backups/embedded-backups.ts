@@ -1,6 +1,6 @@
 // The backup port in embedded mode: a backup is the embedded FalkorDB's RDB snapshot (BGSAVE, then a copy of its dump
 // file) kept as DATA_DIR/backups/<name>.rdb with a JSON record beside it; a restore stops the server, replaces its
-// dump file (and drops its AOF, which would otherwise win at start-up), starts it and checks that the graphs the
+// dump file (and its AOF, which would otherwise win at start-up, by one based on the snapshot), starts it and checks that the graphs the
 // backup recorded are there. Schedules are kept in schedules.json and run in this process on an injected clock.
 // Backups and restores run one at a time.
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
@@ -193,18 +193,30 @@ export async function createEmbeddedBackups(options: EmbeddedBackupsOptions): Pr
 
   async function restoreInto(restore: RestoreRecord, backup: StoredBackup): Promise<void> {
     try {
-      const [dataDir, dbfilename, aofDir] = await Promise.all([
+      const [dataDir, dbfilename, appendonly, aofDir, aofName] = await Promise.all([
         serverFile('dir'),
         serverFile('dbfilename'),
+        serverFile('appendonly'),
         serverFile('appenddirname'),
+        serverFile('appendfilename'),
       ]);
       await options.falkordb.restart(async () => {
-        // The AOF is newer than any snapshot and would be loaded instead: without it the server loads the dump
-        // file and writes a new AOF from it.
-        await rm(path.join(dataDir, aofDir), { recursive: true, force: true });
         const target = path.join(dataDir, dbfilename);
         await copyFile(snapshotFile(backup.name), `${target}.restoring`);
         await rename(`${target}.restoring`, target);
+        // With the AOF on, the server loads only the AOF at start-up, never the dump file: the snapshot becomes
+        // the base of a new multi-part AOF (its manifest naming it), replacing the old one.
+        if (appendonly === 'yes') {
+          const aof = path.join(dataDir, aofDir);
+          const staging = `${aof}.restoring`;
+          await rm(staging, { recursive: true, force: true });
+          await mkdir(staging, { mode: 0o700 });
+          const base = `${aofName}.1.base.rdb`;
+          await copyFile(snapshotFile(backup.name), path.join(staging, base));
+          await writeFileAtomic(path.join(staging, `${aofName}.manifest`), `file ${base} seq 1 type b\n`, 0o600);
+          await rm(aof, { recursive: true, force: true });
+          await rename(staging, aof);
+        }
       });
       const graphs = await graphList();
       const missing = backup.graphs.filter((graph) => !graphs.includes(graph));

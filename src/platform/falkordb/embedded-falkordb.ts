@@ -272,14 +272,17 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
       if (stopping) throw new Error('the embedded FalkorDB is stopping');
       stopping = true;
       await terminate(current.child);
-      let failure: unknown;
-      if (whileStopped) await whileStopped().catch((error: unknown) => (failure = error));
+      let failure: Error | undefined;
+      if (whileStopped)
+        await whileStopped().catch((error: unknown) => {
+          failure = error instanceof Error ? error : new Error(String(error));
+        });
       stopping = false;
       const result = await launch(port);
       if (!('child' in result)) throw result.error;
       current = result;
       watch(current);
-      if (failure !== undefined) throw failure;
+      if (failure) throw failure;
     },
     async stop() {
       if (stopping) return;

@@ -623,7 +623,7 @@ export function createKubeBlocksBackups(kubeConfig: KubeConfig, options: KubeBlo
           name,
         })) as Record<string, unknown>;
         delete current.status;
-        const reply = await objects.replaceNamespacedCustomObject({
+        const reply: unknown = await objects.replaceNamespacedCustomObject({
           ...params('backupschedules'),
           namespace,
           name,
