@@ -422,7 +422,6 @@ export function createKubeBlocksBackups(kubeConfig: KubeConfig, options: KubeBlo
         unknown
       >;
       change(current);
-      delete current.status;
       await objects.replaceClusterCustomObject({ ...params('backuprepos'), name, body: current });
     } catch (error) {
       throw failed(error, 'update', `backuprepos/${name}`);
@@ -622,7 +621,6 @@ export function createKubeBlocksBackups(kubeConfig: KubeConfig, options: KubeBlo
           namespace,
           name,
         })) as Record<string, unknown>;
-        delete current.status;
         const reply: unknown = await objects.replaceNamespacedCustomObject({
           ...params('backupschedules'),
           namespace,
