@@ -31,6 +31,7 @@ import { EMBEDDED_CLUSTER } from './platform/clusters/embedded-clusters.js';
 import { graphModuleVersion } from './platform/falkordb/server-commands.js';
 import { createMetricsExporter } from './platform/metrics/metrics-exporter.js';
 import {
+  binaryCommands,
   closeRedisConnection,
   createRedisConnection,
   type RedisConnection,
@@ -109,9 +110,11 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
   let embedded: EmbeddedFalkorDB | undefined;
   let tokenStore: RedisConnection | undefined;
   let embeddedAdmin: RedisConnection | undefined;
+  let embeddedStoreDatabase: RedisConnection | undefined;
   const release = async () => {
     if (tokenStore) await closeRedisConnection(tokenStore);
     if (embeddedAdmin) await closeRedisConnection(embeddedAdmin);
+    if (embeddedStoreDatabase) await closeRedisConnection(embeddedStoreDatabase);
     await embedded?.stop();
   };
 
@@ -128,6 +131,9 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
       tokenStoreUrl = accountUrl(embedded.host, embedded.port, storeAccount, 1);
       embeddedAdmin = createRedisConnection(accountUrl(embedded.host, embedded.port, admin), logger);
       await embeddedAdmin.connect();
+      // The administrator on the token store's database: a restore carries that database over unchanged.
+      embeddedStoreDatabase = createRedisConnection(accountUrl(embedded.host, embedded.port, admin, 1), logger);
+      await embeddedStoreDatabase.connect();
       embeddedDatabase = {
         host: embedded.host,
         port: embedded.port,
@@ -138,6 +144,7 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
     await tokenStore.connect();
     const store = tokenStore;
     const management = embeddedAdmin;
+    const storeDatabase = embeddedStoreDatabase;
 
     if (config.kubernetes?.kind === 'in-cluster' && !config.namespaceFromEnvironment) {
       const namespace = await serviceAccountNamespace();
@@ -211,6 +218,7 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
               namespace: config.clusterNamespace,
               cluster: EMBEDDED_CLUSTER,
               command: (args) => management!.sendCommand(args),
+              keepDatabases: [{ database: 1, command: binaryCommands(storeDatabase!) }],
               logger,
             })
           : undefined,

@@ -10,6 +10,12 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbeddedBackups, type EmbeddedBackups } from '../../src/platform/backups/embedded-backups.js';
 import { createEmbeddedClusters } from '../../src/platform/clusters/embedded-clusters.js';
+import {
+  binaryCommands,
+  closeRedisConnection,
+  createRedisConnection,
+  type RedisConnection,
+} from '../../src/platform/redis/redis-connection.js';
 import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import { realOperations, validatorOf, type JsonSchema } from '../support/conformance/real-operations.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
@@ -32,6 +38,8 @@ function expectConforms(schema: JsonSchema, body: unknown, what: string): void {
 describe('backups and restores in embedded mode', () => {
   let falkordb: TestFalkorDB;
   let control: ReturnType<typeof createClient>;
+  // Database 1, which a restore must leave as it is (the token store's in main's embedded mode).
+  let tokenDatabase: RedisConnection;
   let backups: EmbeddedBackups;
   let backupsDir: string;
   let t: AdminTestApp;
@@ -53,6 +61,8 @@ describe('backups and restores in embedded mode', () => {
     control.on('error', () => undefined);
     await control.connect();
     const logger = pino({ level: 'silent' });
+    tokenDatabase = createRedisConnection(`${falkordb.url}/1`, logger);
+    await tokenDatabase.connect();
     const clusters = createEmbeddedClusters({
       falkordb,
       namespace: NS,
@@ -67,6 +77,7 @@ describe('backups and restores in embedded mode', () => {
       namespace: NS,
       cluster: 'embedded',
       command: (args) => control.sendCommand(args),
+      keepDatabases: [{ database: 1, command: binaryCommands(tokenDatabase) }],
       logger,
       now: () => clock,
       tickMs: 0,
@@ -77,6 +88,7 @@ describe('backups and restores in embedded mode', () => {
   afterAll(async () => {
     await t?.close();
     await control?.quit().catch(() => undefined);
+    if (tokenDatabase) await closeRedisConnection(tokenDatabase);
     await falkordb?.stop();
   });
 
@@ -91,6 +103,7 @@ describe('backups and restores in embedded mode', () => {
   it('backs up, then after graphs are changed and deleted restores them, data included', async () => {
     await query('social', "CREATE (:Person {name: 'Ada'})-[:KNOWS]->(:Person {name: 'Grace'})");
     await query('films', "CREATE (:Film {title: 'Metropolis'}), (:Film {title: 'Nosferatu'}), (:Film {title: 'M'})");
+    await tokenDatabase.set('token:revoked', 'no');
 
     const created = await call('POST', `/api/clusters/embedded/backups/?namespace=${NS}`, {
       backupName: 'before-changes',
@@ -119,6 +132,9 @@ describe('backups and restores in embedded mode', () => {
     expect(Number(done.json<{ size: string }>().size)).toBeGreaterThan(0);
     expect(await readdir(backupsDir)).toEqual(expect.arrayContaining(['before-changes.rdb', 'before-changes.json']));
 
+    // Database 1 changes after the backup too (a token revoked, another issued): the restore must keep that.
+    await tokenDatabase.set('token:revoked', 'yes');
+    await tokenDatabase.set('token:issued', 'fresh', { PX: 600_000 });
     // Change one graph, delete another, add a third.
     await query('social', "CREATE (:Person {name: 'Linus'})");
     await control.sendCommand(['GRAPH.DELETE', 'films']);
@@ -155,6 +171,11 @@ describe('backups and restores in embedded mode', () => {
     expect(await graphs()).toEqual(['films', 'social']);
     expect(await count('films')).toBe(3);
     expect(await count('social')).toBe(2);
+    // Database 1 as it was just before the restore, not as in the backup (expiry included).
+    await eventually(() => Promise.resolve(tokenDatabase.isReady), 10_000);
+    expect(await tokenDatabase.get('token:revoked')).toBe('yes');
+    expect(await tokenDatabase.get('token:issued')).toBe('fresh');
+    expect(await tokenDatabase.pTTL('token:issued')).toBeGreaterThan(500_000);
 
     const list = await call('GET', `/api/clusters/embedded/restores/?namespace=${NS}`);
     expectConforms(schemaOf('GET', '/api/clusters/{clusterName}/restores/', '200'), list.json(), 'list restores');

@@ -40,6 +40,13 @@ export interface EmbeddedBackupsOptions {
   cluster: string;
   /** A command on the embedded server as its administrator (reconnects after a restart). */
   command: (args: string[]) => Promise<unknown>;
+  /**
+   * Databases a restore leaves as they are (database 1: the token store and the audit log, so a restore neither
+   * brings back revoked tokens nor rewrites the audit trail), each through a command on that database that answers
+   * bulk strings as Buffers (DUMP payloads are binary). The command's connection is the restore's own: it is
+   * SELECTed to the database before use, since a client may come back from the restart on database 0.
+   */
+  keepDatabases?: { database: number; command: (args: (string | Buffer)[]) => Promise<unknown> }[];
   logger: PlatformLogger;
   now?: () => number;
   /** How often schedules are looked at (ms); 0 leaves it to tick() (tests). */
@@ -191,6 +198,55 @@ export async function createEmbeddedBackups(options: EmbeddedBackupsOptions): Pr
 
   const publicBackup = ({ graphs: _graphs, ...record }: StoredBackup): BackupRecord => ({ ...record });
 
+  /** Until the server answers again after a restart (the connections reconnect on their own). */
+  async function answering(command: (args: string[]) => Promise<unknown>): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      try {
+        await command(['PING']);
+        return;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  }
+
+  type KeptKey = { key: Buffer; ttl: number; payload: Buffer };
+  type KeptCommand = (args: (string | Buffer)[]) => Promise<unknown>;
+
+  /** Every key of a kept database, serialised (DUMP) with its remaining time to live. */
+  async function keepKeys(database: number, command: KeptCommand): Promise<KeptKey[]> {
+    await command(['SELECT', String(database)]);
+    const kept: KeptKey[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = (await command(['SCAN', cursor, 'COUNT', '1000'])) as [Buffer | string, Buffer[]];
+      cursor = next.toString();
+      for (const key of keys) {
+        const [ttl, payload] = await Promise.all([command(['PTTL', key]), command(['DUMP', key])]);
+        if (Buffer.isBuffer(payload)) kept.push({ key, ttl: Number(ttl), payload });
+      }
+    } while (cursor !== '0');
+    return kept;
+  }
+
+  /** The database as it was kept: keys the backup brought back are deleted, the kept ones restored. */
+  async function putBack(database: number, command: KeptCommand, kept: KeptKey[]): Promise<void> {
+    await answering(command);
+    await command(['SELECT', String(database)]);
+    // Key by key, not FLUSHDB: the graph module drops every graph it knows of, in every database, on a flush.
+    const keep = new Set(kept.map(({ key }) => key.toString('base64')));
+    let cursor = '0';
+    do {
+      const [next, keys] = (await command(['SCAN', cursor, 'COUNT', '1000'])) as [Buffer | string, Buffer[]];
+      cursor = next.toString();
+      for (const key of keys) if (!keep.has(key.toString('base64'))) await command(['UNLINK', key]);
+    } while (cursor !== '0');
+    for (const { key, ttl, payload } of kept)
+      if (ttl !== -2) await command(['RESTORE', key, String(ttl > 0 ? ttl : 0), payload, 'REPLACE']);
+  }
+
   async function restoreInto(restore: RestoreRecord, backup: StoredBackup): Promise<void> {
     try {
       const [dataDir, dbfilename, appendonly, aofDir, aofName] = await Promise.all([
@@ -200,6 +256,8 @@ export async function createEmbeddedBackups(options: EmbeddedBackupsOptions): Pr
         serverFile('appenddirname'),
         serverFile('appendfilename'),
       ]);
+      const keep = options.keepDatabases ?? [];
+      const kept = await Promise.all(keep.map(({ database, command }) => keepKeys(database, command)));
       await options.falkordb.restart(async () => {
         const target = path.join(dataDir, dbfilename);
         await copyFile(snapshotFile(backup.name), `${target}.restoring`);
@@ -218,11 +276,15 @@ export async function createEmbeddedBackups(options: EmbeddedBackupsOptions): Pr
           await rename(staging, aof);
         }
       });
+      await answering(options.command);
+      for (const [index, database] of keep.entries()) await putBack(database.database, database.command, kept[index]!);
       const graphs = await graphList();
       const missing = backup.graphs.filter((graph) => !graphs.includes(graph));
       if (missing.length > 0) throw new Error(`after the restore, graphs ${missing.join(', ')} are missing`);
       restore.phase = 'Completed';
-      restore.message = `Restored ${backup.graphs.length} graph(s) from backup ${backup.name}`;
+      restore.message = `Restored ${backup.graphs.length} graph(s) from backup ${backup.name}${
+        keep.length > 0 ? `; database ${keep.map((d) => d.database).join(', ')} kept as it was` : ''
+      }`;
     } catch (error) {
       logger.error({ err: error, restore: restore.name }, 'embedded restore failed');
       restore.phase = 'Failed';
