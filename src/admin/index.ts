@@ -185,6 +185,8 @@ export function createAdminServices(deps: AdminDeps) {
     port: backupPort,
     clusterPort,
     clusters,
+    // BackupRepos are cluster-scoped: on Kubernetes they are read only in multi-cluster mode.
+    repositoriesManaged: async () => !deps.clusterInfo || (await multiClusterMode()),
     autoSchedule: async () => (await context.settings.current()).features.backup_auto_schedule,
     logger,
     now,

@@ -15,12 +15,14 @@ import {
 
 const NS = 'graphdb-system';
 
-describe('backups on KubeBlocks 1.x, real API server with the real data-protection CRDs (chart RBAC)', () => {
+describe('backups on KubeBlocks 1.x, real API server with the real data-protection CRDs (chart RBAC with multiClusterRbac)', () => {
   let t: AdminTestApp;
   let context: BackupContext;
   beforeAll(async () => {
     t = await startAdminTestApp('kube-apiserver', {
       kubeBlocks: true,
+      // BackupRepos are cluster-scoped: the chart grants them with multiClusterRbac only.
+      chartValues: { 'adminServer.multiClusterRbac': 'true' },
       crds: [
         'apps.kubeblocks.io/v1/clusters',
         'operations.kubeblocks.io/v1alpha1/opsrequests',

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
 import type { KubeObject } from './kube/kube-api-double.js';
+import { setMultiClusterMode } from './cluster-reads.js';
 import {
   realOperations,
   sampleOf,
@@ -113,9 +114,13 @@ const completed = (at: string) => ({
   completionTimestamp: at,
 });
 
-/** What the suites seed besides the clusters of cluster-reads.ts: a ready default repo, policies, two backups. */
+/**
+ * What the suites seed besides the clusters of cluster-reads.ts: a ready default repo, policies, backups; and
+ * multi_cluster_mode on, since BackupRepos are cluster-scoped and managed only then.
+ */
 export async function seedDataProtection(context: BackupContext): Promise<void> {
   const { namespace } = context;
+  await setMultiClusterMode(context.app, context.sessions.admin, true);
   await context.apply(REPOS, repoObject('primary', 'Ready', true));
   await context.apply(REPOS, repoObject('checking', 'PreChecking'));
   for (const cluster of ['solo', 'pair']) await context.apply(POLICIES, policyObject(cluster, namespace, 'primary'));
@@ -566,6 +571,25 @@ export function sharedBackupScenarios(context: () => BackupContext): void {
     expect(await context().stored(SCHEDULES, ns(), 'auto-two-falkordb-backup-schedule')).toBeUndefined();
     // The existing schedule stays.
     expect(await context().stored(SCHEDULES, ns(), 'auto-one-falkordb-backup-schedule')).toBeDefined();
+  });
+
+  it('leaves repositories alone while multi_cluster_mode is off (they are cluster-wide), and backs up all the same', async () => {
+    await setMultiClusterMode(context().app, context().sessions.admin, false);
+    try {
+      const list = await call('GET', '/api/backups/repositories/');
+      expect(list.statusCode).toBe(422);
+      expect(list.json<{ message: string }>().message).toMatch(/only in multi-cluster mode/);
+      // The repository cannot be read: KubeBlocks judges it when it runs the backup.
+      const made = await call('POST', `/api/clusters/solo/backups/?namespace=${ns()}`, {
+        backupName: 'single-namespace',
+        backupMethod: 'datafile',
+        backupRepoName: 'checking',
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      expect(made.json()).toMatchObject({ repository: 'checking', status: 'pending' });
+    } finally {
+      await setMultiClusterMode(context().app, context().sessions.admin, true);
+    }
   });
 
   it('checks clusters.backups and clusters.restores in the cluster namespace', async () => {

@@ -38,6 +38,11 @@ export interface BackupServiceOptions {
   port: BackupPort;
   clusterPort: ClusterPort;
   clusters: ClusterService;
+  /**
+   * Whether repositories may be read and managed now. BackupRepos are cluster-scoped: on Kubernetes only in
+   * multi-cluster mode (the chart grants them with multiClusterRbac only); always elsewhere.
+   */
+  repositoriesManaged: () => Promise<boolean>;
   /** Whether features.backup_auto_schedule is on now. */
   autoSchedule: () => Promise<boolean>;
   logger: { warn(object: object, message: string): void; info(object: object, message: string): void };
@@ -77,6 +82,8 @@ export function createBackupService(options: BackupServiceOptions) {
         );
       return LOCAL_REPOSITORY;
     }
+    // Unreadable here (single-namespace mode): KubeBlocks judges the repository when it runs the backup.
+    if (!(await options.repositoriesManaged())) return name ?? '';
     let repository: RepositoryRecord | undefined;
     if (name !== undefined) {
       repository = await port.getRepository(name);
@@ -140,6 +147,14 @@ export function createBackupService(options: BackupServiceOptions) {
 
   const fallbackRepository = local ? LOCAL_REPOSITORY : '';
 
+  async function assertRepositoriesManaged(): Promise<void> {
+    if (!(await options.repositoriesManaged()))
+      throw new UnprocessableError(
+        'Backup repositories are cluster-wide: this server manages them only in multi-cluster mode ' +
+          "(features.multi_cluster_mode, with the chart's adminServer.multiClusterRbac)",
+      );
+  }
+
   /**
    * features.backup_auto_schedule: a new deployment gets the default schedule (daily at 03:00, 30 days). Turning
    * the feature off only stops adding them. A failure is logged: the deployment itself was created.
@@ -168,16 +183,19 @@ export function createBackupService(options: BackupServiceOptions) {
   return {
     // ---- repositories ----
     async listRepositories() {
+      await assertRepositoriesManaged();
       const found = await port.listRepositories();
       return { repositories: found.map(repositoryView), total: found.length };
     },
     async getRepository(name: string) {
+      await assertRepositoriesManaged();
       const found = await port.getRepository(name);
       if (!found) throw new NotFoundError(`Backup repository ${name} not found`);
       return repositoryView(found);
     },
     /** The first repository becomes the default one; a new default takes the mark from the old one. */
     async createRepository(body: CreateRepositoryBody) {
+      await assertRepositoriesManaged();
       if (!port.createRepository)
         throw new UnprocessableError(
           'Backup repositories are not managed in embedded mode: backups are kept in DATA_DIR/backups',
@@ -195,6 +213,7 @@ export function createBackupService(options: BackupServiceOptions) {
       return repositoryView(created);
     },
     async patchRepository(name: string, body: PatchRepositoryBody) {
+      await assertRepositoriesManaged();
       if (!port.updateRepository) throw new NotFoundError(`Backup repository ${name} not found`);
       if (!(await port.getRepository(name))) throw new NotFoundError(`Backup repository ${name} not found`);
       const updated = await port.updateRepository(name, {
@@ -205,6 +224,7 @@ export function createBackupService(options: BackupServiceOptions) {
       return repositoryView(updated);
     },
     async removeRepository(name: string) {
+      await assertRepositoriesManaged();
       if (!port.deleteRepository || !(await port.deleteRepository(name)))
         throw new NotFoundError(`Backup repository ${name} not found`);
     },
