@@ -54,6 +54,26 @@ describe('backups of the embedded FalkorDB, from the server process', () => {
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
 
+      // Browser tokens live in database 1: one is revoked and one issued after the backup; the restore must keep that.
+      const newToken = async () => {
+        const res = await fetch(`${server.baseUrl}/api/auth/tokens/credentials`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            username: embedded.username,
+            password: (await readFile(embedded.passwordFile, 'utf8')).trim(),
+            host: embedded.host,
+            port: String(embedded.port),
+            tls: 'false',
+          }),
+        });
+        expect(res.status).toBe(200);
+        return ((await res.json()) as { token: string }).token;
+      };
+      const tokenStatus = async (baseUrl: string, token: string) =>
+        (await fetch(`${baseUrl}/api/status`, { headers: { authorization: `Bearer ${token}` } })).status;
+      const revoked = await newToken();
+
       const created = await api('POST', '/api/clusters/embedded/backups/', {
         backupName: 'nightly-1',
         backupMethod: 'datafile',
@@ -69,6 +89,14 @@ describe('backups of the embedded FalkorDB, from the server process', () => {
         expect.arrayContaining(['nightly-1.rdb', 'nightly-1.json']),
       );
 
+      const jti = (JSON.parse(Buffer.from(revoked.split('.')[1]!, 'base64url').toString('utf8')) as { jti: string })
+        .jti;
+      const revocation = await fetch(`${server.baseUrl}/api/auth/tokens/${jti}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${revoked}` },
+      });
+      expect(revocation.status, await revocation.clone().text()).toBeLessThan(300);
+      const issued = await newToken();
       await graphs(async (db) => {
         await db.selectGraph('library').query("CREATE (:Book {title: 'Ulysses'})");
         await db.selectGraph('scratch').query('CREATE (:Note)');
@@ -95,9 +123,25 @@ describe('backups of the embedded FalkorDB, from the server process', () => {
       expect(state).toEqual({ list: ['library'], books: ['Dune', 'Emma'] });
       // The server answers as before the restore.
       expect((await api('GET', '/api/auth/validate')).status).toBe(200);
-    } finally {
+
+      // After a restart (no token cached in memory), the tokens are as they were just before the restore: the
+      // revoked one stays revoked, the one issued after the backup still works.
       server.child.kill('SIGTERM');
       expect((await server.exited).code).toBe(0);
+      const again = await runServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+      try {
+        await again.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('Server listening at'));
+        expect(await tokenStatus(again.baseUrl, issued)).toBe(200);
+        expect(await tokenStatus(again.baseUrl, revoked)).toBe(401);
+      } finally {
+        again.child.kill('SIGTERM');
+        expect((await again.exited).code).toBe(0);
+      }
+    } finally {
+      if (server.child.exitCode === null) {
+        server.child.kill('SIGTERM');
+        await server.exited;
+      }
     }
   });
 });
