@@ -262,6 +262,22 @@ describe('backups and restores in embedded mode', () => {
     expect(await scheduled()).toEqual([]);
     expect(await readdir(backupsDir)).not.toContain('before-changes.rdb');
 
+    // Without a cleanup, the schedules' clock deletes a backup once its retention has run out, as KubeBlocks does.
+    const shortLived = await call('POST', `/api/clusters/embedded/backups/?namespace=${NS}`, {
+      backupName: 'short-lived',
+      backupMethod: 'datafile',
+      retentionPeriod: '1h',
+    });
+    expect(shortLived.statusCode, shortLived.body).toBe(201);
+    await backups.idle();
+    clock += 59 * 60_000;
+    await backups.tick();
+    expect((await call('GET', `/api/clusters/embedded/backups/short-lived?namespace=${NS}`)).statusCode).toBe(200);
+    clock += 2 * 60_000;
+    await backups.tick();
+    expect((await call('GET', `/api/clusters/embedded/backups/short-lived?namespace=${NS}`)).statusCode).toBe(404);
+    expect(await readdir(backupsDir)).not.toContain('short-lived.rdb');
+
     expect((await call('DELETE', `/api/clusters/embedded/backups/schedules/nightly?namespace=${NS}`)).statusCode).toBe(
       204,
     );

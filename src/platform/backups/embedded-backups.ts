@@ -1,7 +1,8 @@
 // The backup port in embedded mode: a backup is the embedded FalkorDB's RDB snapshot (BGSAVE, then a copy of its dump
 // file) kept as DATA_DIR/backups/<name>.rdb with a JSON record beside it; a restore stops the server, replaces its
 // dump file (and its AOF, which would otherwise win at start-up, by one based on the snapshot), starts it and checks that the graphs the
-// backup recorded are there. Schedules are kept in schedules.json and run in this process on an injected clock.
+// backup recorded are there. Schedules are kept in schedules.json and run in this process on an injected clock, which
+// also deletes the backups whose retention has run out.
 // Backups and restores run one at a time.
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -346,6 +347,15 @@ export async function createEmbeddedBackups(options: EmbeddedBackupsOptions): Pr
     });
     await Promise.all(runs);
     if (due.length > 0) await saveSchedules();
+    // As KubeBlocks does: a backup whose retention has run out is deleted.
+    for (const backup of [...backups.values()])
+      if (backup.expiration && Date.parse(backup.expiration) <= at) await removeBackup(backup.name);
+  }
+
+  async function removeBackup(name: string): Promise<void> {
+    backups.delete(name);
+    await rm(snapshotFile(name), { force: true });
+    await rm(recordFile(name), { force: true });
   }
 
   const timer =
@@ -402,9 +412,7 @@ export async function createEmbeddedBackups(options: EmbeddedBackupsOptions): Pr
     async deleteBackup(ns, name) {
       const found = ns === namespace ? backups.get(name) : undefined;
       if (!found) return false;
-      backups.delete(name);
-      await rm(snapshotFile(name), { force: true });
-      await rm(recordFile(name), { force: true });
+      await removeBackup(name);
       return true;
     },
 
