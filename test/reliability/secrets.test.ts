@@ -291,8 +291,8 @@ describe('a full run of the flows, logged at trace', () => {
   });
 
   it('writes backup repository credentials to a Secret, never to an answer or a log (issue 21)', async () => {
-    const call = (what: string, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
-      send(what, { method, url, headers: { cookie: admin }, ...(payload ? { payload: payload as never } : {}) });
+    const call = (what: string, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: InjectOptions['payload']) =>
+      send(what, { method, url, headers: { cookie: admin }, ...(payload ? { payload } : {}) });
     // Repositories are cluster-wide: managed in multi-cluster mode.
     expect(
       (await call('multi-cluster mode', 'PATCH', '/api/settings/', { features: { multi_cluster_mode: true } }))
