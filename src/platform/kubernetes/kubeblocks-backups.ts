@@ -303,6 +303,8 @@ export function createKubeBlocksBackups(kubeConfig: KubeConfig, options: KubeBlo
       })) as { items?: unknown[] };
       return parseAll(schema, reply.items ?? [], to);
     } catch (error) {
+      // No such kind (KubeBlocks installed without data protection): nothing to list.
+      if (isMissing(error)) return [];
       throw failed(error, 'list', plural, namespace);
     }
   }
@@ -369,6 +371,7 @@ export function createKubeBlocksBackups(kubeConfig: KubeConfig, options: KubeBlo
         a.name.localeCompare(b.name),
       );
     } catch (error) {
+      if (isMissing(error)) return [];
       throw failed(error, 'list', 'backuprepos');
     }
   }
