@@ -1,6 +1,6 @@
 // Backups, policies, schedules, repositories and restores on KubeBlocks 1.x through the Kubernetes API double (issue
 // 21): the shared scenarios of test/support/backup-scenarios.ts, with the controller's status written into the double.
-import { describe, beforeAll, afterAll } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import { seededClusters } from '../support/cluster-reads.js';
 import { CLUSTERS_V1, OPS_V1 } from '../support/kube/kubeblocks-fixtures.js';
@@ -45,4 +45,39 @@ describe('backups on KubeBlocks 1.x (API double), against the real schemas', () 
   afterAll(() => t?.close());
 
   sharedBackupScenarios(() => context);
+});
+
+describe('backups on a KubeBlocks without the data-protection kinds (API double)', () => {
+  let t: AdminTestApp;
+  let sessions: Awaited<ReturnType<typeof sessionsForEveryRole>>;
+  beforeAll(async () => {
+    t = await startAdminTestApp('kubernetes', { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1] });
+    for (const cluster of seededClusters(NS)) t.kube!.put(CLUSTERS_V1, cluster.metadata.namespace!, cluster);
+    sessions = await sessionsForEveryRole(t.app);
+  });
+  afterAll(() => t?.close());
+
+  it('lists nothing rather than failing, and refuses a backup for want of its policy', async () => {
+    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie: sessions.operator } });
+    for (const [url, key] of [
+      [`/api/clusters/solo/backups/?namespace=${NS}`, 'backups'],
+      [`/api/clusters/solo/backups/schedules/?namespace=${NS}`, 'schedules'],
+      [`/api/clusters/solo/backups/policies/?namespace=${NS}`, 'policies'],
+      [`/api/clusters/solo/restores/?namespace=${NS}`, 'restores'],
+    ] as const) {
+      const res = await get(url);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ [key]: [], total: 0 });
+    }
+    const made = await t.app.inject({
+      method: 'POST',
+      url: `/api/clusters/solo/backups/?namespace=${NS}`,
+      headers: { cookie: sessions.operator },
+      payload: { backupName: 'nowhere', backupMethod: 'datafile' },
+    });
+    expect(made.statusCode).toBe(404);
+    expect(made.json<{ message: string }>().message).toBe(
+      `Backup policy solo-falkordb-backup-policy not found for cluster solo in namespace ${NS}`,
+    );
+  });
 });
