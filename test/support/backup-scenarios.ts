@@ -436,6 +436,32 @@ export function sharedBackupScenarios(context: () => BackupContext): void {
     ).toEqual({
       falkordb: { name: 'solo-full', namespace: ns(), volumeRestorePolicy: 'Parallel' },
     });
+    // Point in time: from the continuous (aof) backup, carried in the annotation; refused for a full one.
+    const pointInTime = await call('POST', `/api/clusters/solo/restores/clone?namespace=${ns()}`, {
+      newClusterName: 'solo-at-0230',
+      backupName: 'solo-aof',
+      restoreTime: '2026-01-11T02:30:00Z',
+      volumeRestorePolicy: 'Serial',
+    });
+    expect(pointInTime.statusCode, pointInTime.body).toBe(201);
+    const timed = await context().stored('apps.kubeblocks.io/v1/clusters', ns(), 'solo-at-0230');
+    expect(
+      JSON.parse((timed?.metadata.annotations as Record<string, string>)['kubeblocks.io/restore-from-backup']!),
+    ).toEqual({
+      falkordb: {
+        name: 'solo-aof',
+        namespace: ns(),
+        volumeRestorePolicy: 'Serial',
+        restoreTime: '2026-01-11T02:30:00Z',
+      },
+    });
+    const fullAtTime = await call('POST', `/api/clusters/solo/restores/clone?namespace=${ns()}`, {
+      newClusterName: 'solo-never',
+      backupName: 'solo-full',
+      restoreTime: '2026-01-10T02:00:00Z',
+    });
+    expect(fullAtTime.statusCode).toBe(422);
+    expect(await context().stored('apps.kubeblocks.io/v1/clusters', ns(), 'solo-never')).toBeUndefined();
     const again = await call('POST', `/api/clusters/solo/restores/clone?namespace=${ns()}`, {
       newClusterName: 'solo-restored',
       backupName: 'solo-full',
