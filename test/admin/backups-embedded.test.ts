@@ -2,7 +2,7 @@
 // is the server's RDB snapshot under the backups directory; graphs are then changed and deleted, the backup restored
 // (stop, replace, start), and the original graphs and data are back. A schedule fires on an injected clock. Every
 // answer is checked against the real product's response schema.
-import { mkdtemp, readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -131,6 +131,9 @@ describe('backups and restores in embedded mode', () => {
     expect(done.json()).toMatchObject({ status: 'completed', canRestore: true, retentionPeriod: '7d' });
     expect(Number(done.json<{ size: string }>().size)).toBeGreaterThan(0);
     expect(await readdir(backupsDir)).toEqual(expect.arrayContaining(['before-changes.rdb', 'before-changes.json']));
+    for (const file of ['before-changes.rdb', 'before-changes.json'])
+      expect((await stat(path.join(backupsDir, file))).mode & 0o777, file).toBe(0o600);
+    expect((await stat(backupsDir)).mode & 0o777).toBe(0o700);
 
     // Database 1 changes after the backup too (a token revoked, another issued): the restore must keep that.
     await tokenDatabase.set('token:revoked', 'yes');

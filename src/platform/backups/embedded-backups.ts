@@ -4,7 +4,7 @@
 // backup recorded are there. Schedules are kept in schedules.json and run in this process on an injected clock, which
 // also deletes the backups whose retention has run out.
 // Backups and restores run one at a time.
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../atomic-file.js';
 import type { EmbeddedFalkorDB } from '../falkordb/embedded-falkordb.js';
@@ -161,6 +161,8 @@ export async function createEmbeddedBackups(options: EmbeddedBackupsOptions): Pr
       const source = path.join(await serverFile('dir'), await serverFile('dbfilename'));
       const partial = `${snapshotFile(backup.name)}.partial`;
       await copyFile(source, partial);
+      // The snapshot holds database 1 too (token metadata): readable by this user only.
+      await chmod(partial, 0o600);
       await rename(partial, snapshotFile(backup.name));
       backup.totalSize = String((await stat(snapshotFile(backup.name))).size);
       backup.phase = 'Completed';
