@@ -181,12 +181,13 @@ export function createAdminServices(deps: AdminDeps) {
     onCreated: (cluster) => backups.afterClusterCreated(cluster),
   });
   const backupPort = deps.backups ?? NO_BACKUPS;
+  // BackupRepos are cluster-scoped: on Kubernetes they are read only in multi-cluster mode.
+  const repositoriesManaged = async () => !deps.clusterInfo || (await multiClusterMode());
   const backups = createBackupService({
     port: backupPort,
     clusterPort,
     clusters,
-    // BackupRepos are cluster-scoped: on Kubernetes they are read only in multi-cluster mode.
-    repositoriesManaged: async () => !deps.clusterInfo || (await multiClusterMode()),
+    repositoriesManaged,
     autoSchedule: async () => (await context.settings.current()).features.backup_auto_schedule,
     logger,
     now,
@@ -245,7 +246,14 @@ export function createAdminServices(deps: AdminDeps) {
       now,
       startedAt: new Date(now()),
     }),
-    search: createSearchService({ users, clusters, rbac: context.rbac, namespace: config.namespace, clusterNamespace }),
+    search: createSearchService({
+      users,
+      clusters,
+      rbac: context.rbac,
+      namespace: config.namespace,
+      clusterNamespace,
+      backups: { port: backupPort, repositoriesManaged },
+    }),
     licensing: createLicensingService({ users, clusters }),
     diagnostics,
     observability: createObservabilityService({

@@ -618,6 +618,28 @@ export function sharedBackupScenarios(context: () => BackupContext): void {
     }
   });
 
+  it('finds backups and repositories through the search', async () => {
+    const found = await call('GET', '/api/search/?types=backup,backup-repository&q=solo-full');
+    expect(found.statusCode, found.body).toBe(200);
+    expect(found.json()).toMatchObject({
+      total: 1,
+      items: [
+        {
+          type: 'backup',
+          name: 'solo-full',
+          namespace: ns(),
+          id: `${ns()}/solo-full`,
+          meta: { cluster: 'solo', status: 'completed', method: 'datafile' },
+        },
+      ],
+    });
+    const repositories = await call('GET', '/api/search/?types=backup-repository&q=primary');
+    expect(repositories.json()).toMatchObject({
+      total: 1,
+      items: [{ type: 'backup-repository', name: 'primary', meta: { isDefault: true, phase: 'Ready' } }],
+    });
+  });
+
   it('checks clusters.backups and clusters.restores in the cluster namespace', async () => {
     expect((await call('GET', `/api/clusters/solo/backups/?namespace=${ns()}`, undefined, 'viewer')).statusCode).toBe(
       200,
