@@ -26,9 +26,13 @@ import { createKubeAdminStores } from './platform/kubernetes/kube-stores.js';
 import { createKubeClusterInfo } from './platform/kubernetes/kube-cluster-info.js';
 import { createKubePodTelemetry } from './platform/kubernetes/kube-pod-telemetry.js';
 import { createKubeBlocksClusters, detectKubeBlocks } from './platform/kubernetes/kubeblocks.js';
+import { createKubeBlocksBackups } from './platform/kubernetes/kubeblocks-backups.js';
+import { createEmbeddedBackups } from './platform/backups/embedded-backups.js';
+import { EMBEDDED_CLUSTER } from './platform/clusters/embedded-clusters.js';
 import { graphModuleVersion } from './platform/falkordb/server-commands.js';
 import { createMetricsExporter } from './platform/metrics/metrics-exporter.js';
 import {
+  binaryCommands,
   closeRedisConnection,
   createRedisConnection,
   type RedisConnection,
@@ -107,9 +111,11 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
   let embedded: EmbeddedFalkorDB | undefined;
   let tokenStore: RedisConnection | undefined;
   let embeddedAdmin: RedisConnection | undefined;
+  let embeddedStoreDatabase: RedisConnection | undefined;
   const release = async () => {
     if (tokenStore) await closeRedisConnection(tokenStore);
     if (embeddedAdmin) await closeRedisConnection(embeddedAdmin);
+    if (embeddedStoreDatabase) await closeRedisConnection(embeddedStoreDatabase);
     await embedded?.stop();
   };
 
@@ -126,6 +132,9 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
       tokenStoreUrl = accountUrl(embedded.host, embedded.port, storeAccount, 1);
       embeddedAdmin = createRedisConnection(accountUrl(embedded.host, embedded.port, admin), logger);
       await embeddedAdmin.connect();
+      // The administrator on the token store's database: a restore carries that database over unchanged.
+      embeddedStoreDatabase = createRedisConnection(accountUrl(embedded.host, embedded.port, admin, 1), logger);
+      await embeddedStoreDatabase.connect();
       embeddedDatabase = {
         host: embedded.host,
         port: embedded.port,
@@ -136,6 +145,7 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
     await tokenStore.connect();
     const store = tokenStore;
     const management = embeddedAdmin;
+    const storeDatabase = embeddedStoreDatabase;
 
     if (config.kubernetes?.kind === 'in-cluster' && !config.namespaceFromEnvironment) {
       const namespace = await serviceAccountNamespace();
@@ -171,6 +181,11 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
         adminStores: createKubeAdminStores(kubeConfig, config.namespace, countKubeError),
         firstAdmin: { ...config.initialAdmin },
         clusters: createKubeBlocksClusters(kubeConfig, logger, kubeBlocks, countKubeError),
+        backups: createKubeBlocksBackups(kubeConfig, {
+          secretNamespace: config.namespace,
+          logger,
+          onError: countKubeError,
+        }),
         clusterInfo: createKubeClusterInfo(kubeConfig, countKubeError),
         podTelemetry: createKubePodTelemetry(kubeConfig, countKubeError),
       };
@@ -195,6 +210,18 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
               logger,
               moduleVersion: async () => graphModuleVersion(await management!.sendCommand(['MODULE', 'LIST'])),
               configGet: async () => configGetPairs(await management!.sendCommand(['CONFIG', 'GET', '*'])),
+            })
+          : undefined,
+        // Backups of the embedded FalkorDB: RDB snapshots in DATA_DIR/backups, schedules run in this process.
+        backups: embedded
+          ? await createEmbeddedBackups({
+              falkordb: embedded,
+              dir: path.join(dataDir, 'backups'),
+              namespace: config.clusterNamespace,
+              cluster: EMBEDDED_CLUSTER,
+              command: (args) => management!.sendCommand(args),
+              keepDatabases: [{ database: 1, command: binaryCommands(storeDatabase!) }],
+              logger,
             })
           : undefined,
       };

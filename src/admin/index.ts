@@ -19,6 +19,10 @@ import { auditRoutes } from './audit/audit-routes.js';
 import { createAuditService } from './audit/audit-service.js';
 import { createMemoryAuditStore, createRedisAuditStore, type AuditStore } from './audit/audit-store.js';
 import { clusterRoutes } from './clusters/cluster-routes.js';
+import { backupRoutes } from './backups/backup-routes.js';
+import { createBackupService } from './backups/backup-service.js';
+import type { BackupPort } from '../platform/backups/backup-port.js';
+import { NO_BACKUPS } from '../platform/backups/embedded-backups.js';
 import { createClusterService } from './clusters/cluster-service.js';
 import { createOperationService } from './operations/operation-service.js';
 import { operationRoutes } from './operations/operation-routes.js';
@@ -70,6 +74,8 @@ export interface AdminDeps {
   oidcClients?: OidcClients;
   /** Database deployments: KubeBlocks, the embedded FalkorDB, or none. */
   clusters?: ClusterPort;
+  /** Backups, schedules, repositories and restores: KubeBlocks data protection, the embedded snapshots, or none. */
+  backups?: BackupPort;
   /** The Prometheus exporter, driven by features.metrics_collection and metrics.exporter_port (main only). */
   metricsExporter?: MetricsExporter;
   /**
@@ -172,6 +178,19 @@ export function createAdminServices(deps: AdminDeps) {
     managedNamespaces: config.managedNamespaces,
     multiClusterMode,
     rulesOf: (role) => context.rbac.rulesOf(role),
+    onCreated: (cluster) => backups.afterClusterCreated(cluster),
+  });
+  const backupPort = deps.backups ?? NO_BACKUPS;
+  // BackupRepos are cluster-scoped: on Kubernetes they are read only in multi-cluster mode.
+  const repositoriesManaged = async () => !deps.clusterInfo || (await multiClusterMode());
+  const backups = createBackupService({
+    port: backupPort,
+    clusterPort,
+    clusters,
+    repositoriesManaged,
+    autoSchedule: async () => (await context.settings.current()).features.backup_auto_schedule,
+    logger,
+    now,
   });
   // issue 19: system facts, search, diagnostics and licensing.
   const host = createHostFacts();
@@ -209,6 +228,7 @@ export function createAdminServices(deps: AdminDeps) {
     auditRecorder,
     logins: createLoginService(context),
     clusters,
+    backups,
     operations: createOperationService(clusterPort, clusters, {
       // StorageClasses are cluster-scoped: readable only with the multi-cluster ClusterRole.
       storageClasses: async () => (kube && (await multiClusterMode()) ? kube.storageClasses() : undefined),
@@ -226,7 +246,14 @@ export function createAdminServices(deps: AdminDeps) {
       now,
       startedAt: new Date(now()),
     }),
-    search: createSearchService({ users, clusters, rbac: context.rbac, namespace: config.namespace, clusterNamespace }),
+    search: createSearchService({
+      users,
+      clusters,
+      rbac: context.rbac,
+      namespace: config.namespace,
+      clusterNamespace,
+      backups: { port: backupPort, repositoriesManaged },
+    }),
     licensing: createLicensingService({ users, clusters }),
     diagnostics,
     observability: createObservabilityService({
@@ -258,6 +285,7 @@ export function createAdminServices(deps: AdminDeps) {
     async close(): Promise<void> {
       clearInterval(refresher);
       audit.stopRetention();
+      await backupPort.close?.();
       await auditRecorder.flush();
       await exporter?.close();
       if (!deps.changes) await changes.close();
@@ -315,6 +343,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     settingsRoutes(guarded, context);
     clusterRoutes(guarded, context, services.clusters, services.clusterNamespace);
     operationRoutes(guarded, context, services.operations, services.clusters, services.clusterNamespace);
+    backupRoutes(guarded, services.backups, services.clusters, services.clusterNamespace);
     userRoutes(guarded, context);
     rbacRoutes(guarded, context);
     systemRoutes(guarded, context, services.system);

@@ -17,6 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { createEmbeddedClusters, EMBEDDED_CLUSTER } from '../../src/platform/clusters/embedded-clusters.js';
+import { createEmbeddedBackups, type EmbeddedBackups } from '../../src/platform/backups/embedded-backups.js';
+import { createClient } from 'redis';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
 import { startIdentityProvider, type IdentityProvider } from '../support/oidc/identity-provider.js';
 
@@ -50,6 +52,28 @@ const DEVIATIONS: Record<string, { status: number; reason: string; bodyIsNotJson
     status: 200,
     reason: 'the reference declares only its 500; the package is a zip',
     bodyIsNotJson: true,
+  },
+};
+
+/** The data-protection tags (issue 21), walked in embedded mode: RDB snapshots of the embedded FalkorDB. */
+const BACKUP_TAGS = new Set(['Backup Repositories', 'Backups', 'Backup Policies', 'Backup Schedules', 'Restores']);
+const EMBEDDED_ONLY = 'embedded mode keeps backups in DATA_DIR/backups';
+const BACKUP_DEVIATIONS: Record<string, { status: number; reason: string }> = {
+  'POST /api/backups/repositories/': { status: 422, reason: `${EMBEDDED_ONLY}: repositories are not managed here` },
+  'GET /api/backups/repositories/{name}': { status: 404, reason: `${EMBEDDED_ONLY}: there is no repository to read` },
+  'PATCH /api/backups/repositories/{name}': { status: 404, reason: `${EMBEDDED_ONLY}: there is no repository` },
+  'DELETE /api/backups/repositories/{name}': { status: 404, reason: `${EMBEDDED_ONLY}: there is no repository` },
+  'POST /api/clusters/{clusterName}/backups/policies/': {
+    status: 422,
+    reason: 'embedded mode has one built-in policy; no other can be added',
+  },
+  'DELETE /api/clusters/{clusterName}/backups/policies/{policyName}': {
+    status: 422,
+    reason: 'the built-in policy of embedded mode cannot be deleted',
+  },
+  'POST /api/clusters/{clusterName}/restores/clone': {
+    status: 422,
+    reason: 'a clone is a new deployment, which embedded mode cannot create',
   },
 };
 
@@ -204,6 +228,126 @@ const SCENARIOS: Record<string, () => Call | Promise<Call>> = {
   }),
 };
 
+let backups: EmbeddedBackups;
+let control: ReturnType<typeof createClient>;
+const NS = 'graphdb-system';
+const onEmbedded = (extra: Record<string, string> = {}) => ({ clusterName: EMBEDDED_CLUSTER, ...extra });
+const inNamespace = { namespace: NS };
+
+/** A completed backup of the embedded deployment, made fresh. */
+async function completedBackup(): Promise<string> {
+  fixtureCount += 1;
+  const name = `walk-backup-${fixtureCount}`;
+  const res = await request('POST', `/api/clusters/${EMBEDDED_CLUSTER}/backups/`, admin, {
+    backupName: name,
+    backupMethod: 'datafile',
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  await backups.idle();
+  return name;
+}
+
+async function newSchedule(): Promise<string> {
+  fixtureCount += 1;
+  const name = `walk-schedule-${fixtureCount}`;
+  const res = await request('POST', `/api/clusters/${EMBEDDED_CLUSTER}/backups/schedules/`, admin, {
+    scheduleName: name,
+    frequency: '0 3 * * *',
+    backupMethod: 'datafile',
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return name;
+}
+
+/** A finished restore (the embedded FalkorDB restarted with the snapshot), made fresh. */
+async function finishedRestore(): Promise<string> {
+  const backup = await completedBackup();
+  const res = await request('POST', `/api/clusters/${EMBEDDED_CLUSTER}/restores/`, admin, { backup: { name: backup } });
+  expect(res.statusCode, res.body).toBe(201);
+  await backups.idle();
+  return res.json<{ name: string }>().name;
+}
+
+const BACKUP_SCENARIOS: Record<string, () => Call | Promise<Call>> = {
+  'GET /api/backups/repositories/': () => ({ path: {} }),
+  'POST /api/backups/repositories/': () => ({ path: {}, body: { name: 'walk-repo', storageProviderRef: 's3' } }),
+  'GET /api/backups/repositories/{name}': () => ({ path: { name: 'walk-repo' } }),
+  'PATCH /api/backups/repositories/{name}': () => ({ path: { name: 'walk-repo' } }),
+  'DELETE /api/backups/repositories/{name}': () => ({ path: { name: 'walk-repo' } }),
+  'POST /api/clusters/{clusterName}/cleanup/': () => ({
+    path: onEmbedded(),
+    query: { ...inNamespace, dryRun: 'true' },
+  }),
+  'GET /api/clusters/{clusterName}/backups/': () => ({ path: onEmbedded(), query: inNamespace }),
+  'POST /api/clusters/{clusterName}/backups/': () => {
+    fixtureCount += 1;
+    return { path: onEmbedded(), body: { backupName: `walk-made-${fixtureCount}` } };
+  },
+  'GET /api/clusters/{clusterName}/backups/{backupName}': async () => ({
+    path: onEmbedded({ backupName: await completedBackup() }),
+    query: inNamespace,
+  }),
+  'DELETE /api/clusters/{clusterName}/backups/{backupName}': async () => ({
+    path: onEmbedded({ backupName: await completedBackup() }),
+    query: inNamespace,
+  }),
+  'GET /api/clusters/{clusterName}/backups/policies/': () => ({ path: onEmbedded(), query: inNamespace }),
+  'POST /api/clusters/{clusterName}/backups/policies/': () => ({
+    path: onEmbedded(),
+    query: inNamespace,
+    body: { policyName: 'walk-policy' },
+  }),
+  'GET /api/clusters/{clusterName}/backups/policies/{policyName}': () => ({
+    path: onEmbedded({ policyName: 'embedded-falkordb-backup-policy' }),
+    query: inNamespace,
+  }),
+  'DELETE /api/clusters/{clusterName}/backups/policies/{policyName}': () => ({
+    path: onEmbedded({ policyName: 'embedded-falkordb-backup-policy' }),
+    query: inNamespace,
+  }),
+  'GET /api/clusters/{clusterName}/backups/schedules/': () => ({ path: onEmbedded(), query: inNamespace }),
+  'POST /api/clusters/{clusterName}/backups/schedules/': () => {
+    fixtureCount += 1;
+    return {
+      path: onEmbedded(),
+      body: { scheduleName: `walk-made-schedule-${fixtureCount}`, frequency: '@daily', backupMethod: 'datafile' },
+    };
+  },
+  'GET /api/clusters/{clusterName}/backups/schedules/{scheduleName}': async () => ({
+    path: onEmbedded({ scheduleName: await newSchedule() }),
+    query: inNamespace,
+  }),
+  'PATCH /api/clusters/{clusterName}/backups/schedules/{scheduleName}': async () => ({
+    path: onEmbedded({ scheduleName: await newSchedule() }),
+    query: inNamespace,
+    body: { retentionPeriod: '14d' },
+  }),
+  'DELETE /api/clusters/{clusterName}/backups/schedules/{scheduleName}': async () => ({
+    path: onEmbedded({ scheduleName: await newSchedule() }),
+    query: inNamespace,
+  }),
+  'GET /api/clusters/{clusterName}/restores/': () => ({ path: onEmbedded(), query: inNamespace }),
+  // A dry run: the checks and the real answer, without restarting the database under the rest of the walk.
+  'POST /api/clusters/{clusterName}/restores/': async () => ({
+    path: onEmbedded(),
+    query: inNamespace,
+    body: { backup: { name: await completedBackup() }, dryRun: true },
+  }),
+  'GET /api/clusters/{clusterName}/restores/{restoreName}': async () => ({
+    path: onEmbedded({ restoreName: await finishedRestore() }),
+    query: inNamespace,
+  }),
+  'DELETE /api/clusters/{clusterName}/restores/{restoreName}': async () => ({
+    path: onEmbedded({ restoreName: await finishedRestore() }),
+    query: inNamespace,
+  }),
+  'POST /api/clusters/{clusterName}/restores/clone': async () => ({
+    path: onEmbedded(),
+    query: inNamespace,
+    body: { newClusterName: 'walk-clone', backupName: await completedBackup() },
+  }),
+};
+
 const walked = realOperations().filter(
   (operation) => WALKED_TAGS.has(operation.tag) || WALKED_EXTRA.has(operationKey(operation)),
 );
@@ -240,9 +384,22 @@ beforeAll(async () => {
     isDynamicParameter: () => true,
     logger: pino({ level: 'silent' }),
   });
+  control = createClient({ url: falkordb.url });
+  control.on('error', () => undefined);
+  await control.connect();
+  backups = await createEmbeddedBackups({
+    falkordb,
+    dir: await mkdtemp(path.join(os.tmpdir(), 'gdb-conformance-backups-')),
+    namespace: NS,
+    cluster: EMBEDDED_CLUSTER,
+    command: (args) => control.sendCommand(args),
+    logger: pino({ level: 'silent' }),
+    tickMs: 0,
+  });
   t = await startAdminTestApp('embedded', {
     falkordb,
     clusters,
+    backups,
     env: { PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: idp.issuer },
   });
   admin = await login(t.app, ADMIN.email, ADMIN.password);
@@ -253,6 +410,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
+  await control?.quit().catch(() => undefined);
   await idp?.close();
   await falkordb?.stop();
 });
@@ -263,12 +421,29 @@ describe('conformance with the real admin API: identity and access', () => {
     expect(walked.map(operationKey).filter((key) => !SCENARIOS[key])).toEqual([]);
   });
 
-  for (const operation of walked) {
+  walk(walked, SCENARIOS, DEVIATIONS);
+});
+
+describe('conformance with the real admin API: data protection in embedded mode (issue 21)', () => {
+  const walkedBackups = realOperations().filter((operation) => BACKUP_TAGS.has(operation.tag));
+  it('walks every data-protection operation', () => {
+    expect(walkedBackups.length).toBe(24);
+    expect(walkedBackups.map(operationKey).filter((key) => !BACKUP_SCENARIOS[key])).toEqual([]);
+  });
+  walk(walkedBackups, BACKUP_SCENARIOS, BACKUP_DEVIATIONS);
+});
+
+function walk(
+  operations: RealOperation[],
+  scenarios: Record<string, () => Call | Promise<Call>>,
+  deviations: Record<string, { status: number; reason: string; bodyIsNotJson?: boolean }>,
+): void {
+  for (const operation of operations) {
     const key = operationKey(operation);
     for (const spelling of pathSpellings(operation.path)) {
       it(`${operation.method} ${spelling}`, async () => {
-        const call = await SCENARIOS[key]!();
-        const deviation = DEVIATIONS[key];
+        const call = await scenarios[key]!();
+        const deviation = deviations[key];
         const status = deviation?.status ?? successStatus(operation);
         const isPublic = (operation.security ?? ['cookieAuth']).length === 0;
         const cookie = call.cookie ?? (isPublic ? '' : admin);
@@ -289,4 +464,4 @@ describe('conformance with the real admin API: identity and access', () => {
       });
     }
   }
-});
+}

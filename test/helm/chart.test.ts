@@ -180,6 +180,11 @@ describe('the Helm chart', () => {
         resources: ['opsrequests'],
         verbs: ['get', 'list', 'create', 'patch', 'delete'],
       },
+      {
+        apiGroups: ['dataprotection.kubeblocks.io'],
+        resources: ['backups', 'backuppolicies', 'backupschedules', 'restores'],
+        verbs: ['get', 'list', 'create', 'update', 'delete'],
+      },
       { apiGroups: [''], resources: ['pods'], verbs: ['list'] },
       { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
       { apiGroups: ['metrics.k8s.io'], resources: ['pods'], verbs: ['list'] },
@@ -187,6 +192,16 @@ describe('the Helm chart', () => {
       { apiGroups: [''], resources: ['configmaps'], verbs: ['list'] },
       { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
     ]);
+    // issue 21: backup repositories are cluster-scoped, managed only with multiClusterRbac.
+    expect(find(manifests, 'ClusterRole', 'graphdb-admin-server-backup-repos')).toMatchObject({
+      rules: [
+        {
+          apiGroups: ['dataprotection.kubeblocks.io'],
+          resources: ['backuprepos'],
+          verbs: ['get', 'list', 'create', 'update', 'delete'],
+        },
+      ],
+    });
     // issue 19: the system routes' cluster-scoped reads, list only, and only with multiClusterRbac.
     const clusterReads = find(manifests, 'ClusterRole', 'graphdb-admin-server-cluster-reads') as unknown as {
       rules: unknown[];

@@ -53,6 +53,8 @@ beforeAll(async () => {
   idp.accounts.set('ada', { email: 'ada@corp.example', email_verified: true, hd: 'corp.example', name: 'Ada' });
   doubles.alphaGroups.set('ada@corp.example', ['admins@corp.example']);
   t = await startAdminTestApp('kubernetes', {
+    // KubeBlocks through the double, for the backup repositories' credentials (issue 21).
+    kubeBlocks: true,
     env: { LOG_LEVEL: 'trace', PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: idp.issuer, ALPHA_DIRECTORY_URL: doubles.url },
   });
   for (const [name, value] of Object.entries(TEST_SECRETS)) keep(name, value);
@@ -286,6 +288,52 @@ describe('a full run of the flows, logged at trace', () => {
         .statusCode,
     ).toBe(200);
     expect((await send('revoked token use', { method: 'GET', url: '/api/graph', headers: auth })).statusCode).toBe(401);
+  });
+
+  it('writes backup repository credentials to a Secret, never to an answer or a log (issue 21)', async () => {
+    const call = (what: string, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: InjectOptions['payload']) =>
+      send(what, { method, url, headers: { cookie: admin }, ...(payload ? { payload } : {}) });
+    // Repositories are cluster-wide: managed in multi-cluster mode.
+    expect(
+      (await call('multi-cluster mode', 'PATCH', '/api/settings/', { features: { multi_cluster_mode: true } }))
+        .statusCode,
+    ).toBe(200);
+    const created = await call('repository create', 'POST', '/api/backups/repositories/', {
+      name: 'offsite',
+      storageProviderRef: 's3',
+      type: 's3',
+      config: { bucket: 'graph-backups', region: 'eu-west-1' },
+      credentials: {
+        accessKeyId: 'AKIAOFFSITE0001',
+        secretAccessKey: keep('repository secret key', 'wJalrXUtnFEMI-offsite-7d1c'),
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const rotated = await call('repository credentials rotated', 'PATCH', '/api/backups/repositories/offsite', {
+      credentials: {
+        accessKeyId: 'AKIAOFFSITE0002',
+        secretAccessKey: keep('rotated repository secret key', 'x9Kq2-rotated-offsite-44ab'),
+      },
+    });
+    expect(rotated.statusCode, rotated.body).toBe(200);
+    expect(await t.backdoor.secret('graphdb-backup-repo-offsite')).toEqual({
+      accessKeyId: 'AKIAOFFSITE0002',
+      secretAccessKey: secrets.get('rotated repository secret key'),
+    });
+    expect((await call('repository read', 'GET', '/api/backups/repositories/offsite')).statusCode).toBe(200);
+    expect((await call('repository list', 'GET', '/api/backups/repositories/')).statusCode).toBe(200);
+    // A refused create (a taken name) says nothing of the credentials it carried either.
+    const refused = await call('repository create refused', 'POST', '/api/backups/repositories/', {
+      name: 'offsite',
+      storageProviderRef: 's3',
+      type: 's3',
+      config: { bucket: 'b', region: 'r' },
+      credentials: {
+        accessKeyId: 'AKIAOFFSITE0003',
+        secretAccessKey: keep('refused repository secret key', 'refused-offsite-secret-91fe'),
+      },
+    });
+    expect(refused.statusCode).toBe(409);
   });
 
   it('never logged a secret, in clear or base64, nor the signature of a JWT', () => {

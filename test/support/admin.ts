@@ -13,6 +13,8 @@ import {
 } from '../../src/platform/kubernetes/kube-stores.js';
 import { createFileAdminStores } from '../../src/platform/stores/file-stores.js';
 import type { ClusterPort } from '../../src/platform/clusters/cluster-port.js';
+import type { BackupPort } from '../../src/platform/backups/backup-port.js';
+import { createKubeBlocksBackups } from '../../src/platform/kubernetes/kubeblocks-backups.js';
 import { createKubeBlocksClusters, detectKubeBlocks } from '../../src/platform/kubernetes/kubeblocks.js';
 import { createKubeClusterInfo } from '../../src/platform/kubernetes/kube-cluster-info.js';
 import { createKubePodTelemetry } from '../../src/platform/kubernetes/kube-pod-telemetry.js';
@@ -259,6 +261,8 @@ export interface AdminTestAppOptions {
   /** Kubernetes only: manage KubeBlocks clusters through the double (or the real API server). */
   kubeBlocks?: boolean;
   clusters?: ClusterPort;
+  /** Backups: given (embedded), or with kubeBlocks the KubeBlocks data-protection adapter. */
+  backups?: BackupPort;
   /** kube-apiserver only: namespaces to create besides graphdb-system. */
   namespaces?: string[];
   /** kube-apiserver only: chart values for the RBAC under test, e.g. `adminServer.multiClusterRbac: 'true'`. */
@@ -287,6 +291,13 @@ async function startWith(
   { stores, backdoor, kube, real, kubeconfigPath, kubeErrors, cleanup }: Stores,
 ): Promise<AdminTestApp> {
   let clusters = options.clusters;
+  let backups = options.backups;
+  if (options.kubeBlocks && kubeconfigPath && !backups)
+    backups = createKubeBlocksBackups(loadKubeConfig({ kind: 'kubeconfig', path: kubeconfigPath }), {
+      secretNamespace: NAMESPACE,
+      logger: pino({ level: 'silent' }),
+      onError: (kind) => kubeErrors.push(kind),
+    });
   if (options.kubeBlocks && kubeconfigPath) {
     const kubeConfig = loadKubeConfig({ kind: 'kubeconfig', path: kubeconfigPath });
     if (real) {
@@ -312,6 +323,7 @@ async function startWith(
       firstAdmin: { email: ADMIN.email, password: ADMIN.password },
       now: options.now,
       clusters,
+      backups,
       clusterInfo,
       podTelemetry: kubeconfigPath
         ? createKubePodTelemetry(loadKubeConfig({ kind: 'kubeconfig', path: kubeconfigPath }), (kind) =>

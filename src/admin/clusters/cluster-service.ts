@@ -23,6 +23,8 @@ export interface ClusterScope {
   managedNamespaces?: RegExp;
   /** A role's rules (context.rbac.rulesOf); the shipped ones when absent. */
   rulesOf?: (role: RoleName) => Promise<readonly PermissionRule[]>;
+  /** Runs after a deployment was created (features.backup_auto_schedule adds its default schedule). */
+  onCreated?: (cluster: ClusterRecord) => Promise<void>;
 }
 
 /** A duration as kubectl prints ages: 45s, 12m, 5h, 3d. */
@@ -273,7 +275,9 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
       if (!port.createCluster) throw new UnprocessableError('Creating clusters is not supported in embedded mode');
       if (await port.get(body.namespace, body.name))
         throw new ConflictError(`Cluster ${body.name} already exists in namespace ${body.namespace}`);
-      return port.createCluster(wanted);
+      const created = await port.createCluster(wanted);
+      await scope.onCreated?.(created);
+      return created;
     },
 
     /**
@@ -328,7 +332,9 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
         throw new UnprocessableError('Creating clusters is not supported in embedded mode');
       if (await port.get(namespace, name))
         throw new ConflictError(`Cluster ${name} already exists in namespace ${namespace}`);
-      return port.createClusterObject(object);
+      const created = await port.createClusterObject(object);
+      await scope.onCreated?.(created);
+      return created;
     },
 
     /** Replaces an existing cluster's object from a manifest naming the same cluster. */

@@ -13,7 +13,7 @@ export function searchRoutes(app: FastifyInstance, search: SearchService): void 
         tags: ['search'],
         summary: 'Search deployments, users and roles',
         description:
-          'Case-insensitive substring match on name, id and description over what the caller may list (clusters:list per namespace, users:list, rbac:list); `total` counts every match, `items` holds at most `limit` (1–200, default 50). Backups and backup repositories are not managed by this server and never match.',
+          'Case-insensitive substring match on name, id and description over what the caller may list (clusters:list per namespace, users:list, rbac:list); `total` counts every match, `items` holds at most `limit` (1–200, default 50). Backups are searched in at most 50 deployments the caller may list backups of (`clusters.backups:list`); backup repositories need `clusters.backups:list` in the cluster namespace (and multi-cluster mode on Kubernetes).',
         querystring: SearchQuerySchema,
         response: { 200: SearchResultSchema },
       },

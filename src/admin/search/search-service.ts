@@ -1,11 +1,17 @@
-// One search over what the caller may list: deployments (clusters:list in their namespace), console users
-// (users:list) and roles (rbac:list). Backups and backup repositories are not managed by this server, so they never
-// match. `total` counts every match; at most `limit` are returned.
+// One search over what the caller may list: deployments (clusters:list in their namespace), their backups
+// (clusters.backups:list there; of at most SEARCHED_BACKUP_CLUSTERS deployments, one list each), backup repositories
+// (clusters.backups:list in the cluster namespace, where repositories are managed), console users (users:list) and
+// roles (rbac:list). `total` counts every match; at most `limit` are returned.
 import type { ClusterService } from '../clusters/cluster-service.js';
 import { rulesAllow, type Action, type Resource, type RoleName } from '../permissions/permissions.js';
 import type { RbacService } from '../rbac/rbac-service.js';
 import type { UserService } from '../users/user-service.js';
 import type { SearchItem, SearchType } from './schemas.js';
+import type { BackupPort } from '../../platform/backups/backup-port.js';
+import { backupStatusOf } from '../backups/backup-views.js';
+
+/** The deployments whose backups one search lists (one Kubernetes list each): a search stays bounded. */
+export const SEARCHED_BACKUP_CLUSTERS = 50;
 
 export interface SearchInput {
   q?: string;
@@ -22,6 +28,8 @@ export interface SearchDeps {
   /** The server's namespace: where users and roles are permission-checked. */
   namespace: string;
   clusterNamespace: string;
+  /** Backups and repositories; none searched when absent. */
+  backups?: { port: BackupPort; repositoriesManaged: () => Promise<boolean> };
 }
 
 export function createSearchService(deps: SearchDeps) {
@@ -37,10 +45,15 @@ export function createSearchService(deps: SearchDeps) {
       const items: SearchItem[] = [];
 
       const namespace = input.namespace ?? deps.clusterNamespace;
-      if (wanted('cluster') && (input.namespace === undefined || isAllowed('clusters', 'list', namespace))) {
-        const deployments = await deps.clusters.listVisible(role, input.namespace);
-        for (const deployment of deployments) {
-          if (!isAllowed('clusters', 'list', deployment.namespace)) continue;
+      const deploymentsInScope =
+        (wanted('cluster') || wanted('backup')) &&
+        (input.namespace === undefined || isAllowed('clusters', 'list', namespace))
+          ? (await deps.clusters.listVisible(role, input.namespace)).filter((deployment) =>
+              isAllowed('clusters', 'list', deployment.namespace),
+            )
+          : [];
+      if (wanted('cluster')) {
+        for (const deployment of deploymentsInScope) {
           const version = deployment.components[0]?.serviceVersion ?? '';
           items.push({
             type: 'cluster',
@@ -51,6 +64,45 @@ export function createSearchService(deps: SearchDeps) {
             meta: { phase: deployment.phase, topology: deployment.topology, version },
           });
         }
+      }
+      const backups = deps.backups;
+      if (backups && wanted('backup')) {
+        const searched = deploymentsInScope
+          .filter((deployment) => isAllowed('clusters.backups', 'list', deployment.namespace))
+          .slice(0, SEARCHED_BACKUP_CLUSTERS);
+        const lists = await Promise.all(
+          searched.map((deployment) => backups.port.listBackups(deployment.namespace, deployment.name)),
+        );
+        for (const backup of lists.flat()) {
+          const status = backupStatusOf(backup.phase);
+          items.push({
+            type: 'backup',
+            name: backup.name,
+            namespace: backup.namespace,
+            id: `${backup.namespace}/${backup.name}`,
+            description: `${backup.method} backup of ${backup.cluster}, ${status}`,
+            meta: { cluster: backup.cluster, status, method: backup.method, createdAt: backup.createdAt },
+          });
+        }
+      }
+      if (
+        backups &&
+        wanted('backup-repository') &&
+        isAllowed('clusters.backups', 'list', deps.clusterNamespace) &&
+        (await backups.repositoriesManaged())
+      ) {
+        for (const repository of await backups.port.listRepositories())
+          items.push({
+            type: 'backup-repository',
+            name: repository.name,
+            id: repository.name,
+            description: `${repository.type ?? repository.storageProviderRef} repository${repository.isDefault ? ' (default)' : ''}, ${repository.phase || 'pending'}`,
+            meta: {
+              type: repository.type ?? repository.storageProviderRef,
+              isDefault: repository.isDefault,
+              phase: repository.phase,
+            },
+          });
       }
       if (wanted('user') && isAllowed('users', 'list', deps.namespace)) {
         for (const user of await deps.users.list())

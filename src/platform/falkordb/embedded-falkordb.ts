@@ -41,8 +41,11 @@ export interface EmbeddedFalkorDB {
   readonly startedAt: Date;
   /** The administrator account when the server was started with accounts. */
   readonly admin: DatabaseAccount | undefined;
-  /** Stops the child (final snapshot) and starts it again on the same port with the same data. */
-  restart(): Promise<void>;
+  /**
+   * Stops the child (final snapshot) and starts it again on the same port. `whileStopped` runs between the two (a
+   * restore replaces the data files there); when it fails, the server is started again anyway and its error thrown.
+   */
+  restart(whileStopped?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -265,15 +268,21 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
     server,
     startedAt: new Date(),
     admin: accounts?.admin,
-    async restart() {
+    async restart(whileStopped?: () => Promise<void>) {
       if (stopping) throw new Error('the embedded FalkorDB is stopping');
       stopping = true;
       await terminate(current.child);
+      let failure: Error | undefined;
+      if (whileStopped)
+        await whileStopped().catch((error: unknown) => {
+          failure = error instanceof Error ? error : new Error(String(error));
+        });
       stopping = false;
       const result = await launch(port);
       if (!('child' in result)) throw result.error;
       current = result;
       watch(current);
+      if (failure) throw failure;
     },
     async stop() {
       if (stopping) return;

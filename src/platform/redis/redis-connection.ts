@@ -1,5 +1,5 @@
 // A node-redis client for a Redis-protocol server (the token store): created here, connected by the caller.
-import { createClient } from 'redis';
+import { createClient, RESP_TYPES } from 'redis';
 import type { Logger } from 'pino';
 
 export function createRedisConnection(url: string, logger: Logger) {
@@ -33,4 +33,10 @@ export async function closeRedisConnection(client: RedisConnection): Promise<voi
   } catch {
     // already closed
   }
+}
+
+/** Commands whose bulk-string replies arrive as Buffers (DUMP payloads and keys are binary). */
+export function binaryCommands(client: RedisConnection) {
+  return (args: (string | Buffer)[]): Promise<unknown> =>
+    client.sendCommand(args, { typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } });
 }

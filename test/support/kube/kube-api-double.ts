@@ -165,6 +165,9 @@ function logLineText(line: { at: string; text: string }, timestamps: boolean): s
   return `${timestamps ? `${line.at} ` : ''}${line.text}\n`;
 }
 
+/** Custom resources without a namespace (their objects are stored under namespace ''). */
+const CLUSTER_SCOPED = new Set(['dataprotection.kubeblocks.io/v1alpha1/backuprepos']);
+
 /** What discovery reports when no `crds` are given (KubeBlocks 1.x). */
 const DEFAULT_CUSTOM_RESOURCES = ['apps.kubeblocks.io/v1/clusters', 'operations.kubeblocks.io/v1alpha1/opsrequests'];
 
@@ -330,7 +333,9 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
         'NotFound',
         `the server could not find the requested resource (${method} ${url.pathname})`,
       );
-    const { resource, namespace, name } = target;
+    const { resource, name } = target;
+    const namespace =
+      target.namespace ?? (CLUSTER_SCOPED.has(resource) && (name || method === 'POST') ? '' : undefined);
     if (
       resource.includes('/') &&
       !resource.startsWith('metrics.k8s.io/') &&
@@ -365,7 +370,7 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
           items,
         });
       }
-      if (method === 'POST' && namespace) {
+      if (method === 'POST' && namespace !== undefined) {
         const body = (await readBody(req)) as KubeObject;
         const objectName =
           body.metadata.name ??
@@ -390,7 +395,7 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
       return sendStatus(res, 405, 'MethodNotAllowed', `${method} is not supported here`);
     }
 
-    if (!namespace) return sendStatus(res, 404, 'NotFound', 'namespace required');
+    if (namespace === undefined) return sendStatus(res, 404, 'NotFound', 'namespace required');
     const key = keyOf(resource, namespace, name);
     const current = objects.get(key);
     if (method === 'GET')

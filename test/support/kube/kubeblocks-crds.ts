@@ -20,6 +20,13 @@ const CRD_FILES: Record<string, [release: string, file: string]> = {
   // a 0.9 test gets an API server of its own).
   'apps.kubeblocks.io/v1alpha1/clusters': [KUBEBLOCKS_09, 'apps.kubeblocks.io_clusters.yaml'],
   'apps.kubeblocks.io/v1alpha1/opsrequests': [KUBEBLOCKS_09, 'apps.kubeblocks.io_opsrequests.yaml'],
+  // Data protection (issue 21): backups, policies, schedules, repositories, restores.
+  ...Object.fromEntries(
+    ['backuprepos', 'backups', 'backuppolicies', 'backupschedules', 'restores'].map((plural) => [
+      `dataprotection.kubeblocks.io/v1alpha1/${plural}`,
+      [KUBEBLOCKS_1X, `dataprotection.kubeblocks.io_${plural}.yaml`] as [string, string],
+    ]),
+  ),
 };
 
 /** The CRD groups of KubeBlocks 1.x that the issue names (apps, operations, dataprotection, parameters, workloads). */

@@ -59,3 +59,61 @@ export async function advanceOpsRequest(admin: KubeConfig, ops: OpsRef): Promise
   });
   return phase;
 }
+
+/**
+ * Creates any custom object (`resource` is `group/version/plural`; an object without a namespace is cluster-scoped),
+ * then writes the status it carries through the status subresource, as its controller would.
+ */
+export async function applyWithStatus(admin: KubeConfig, resource: string, object: KubeObject): Promise<void> {
+  const [group, version, plural] = resource.split('/') as [string, string, string];
+  const { status, ...rest } = object;
+  const api = admin.makeApiClient(CustomObjectsApi);
+  const namespace = object.metadata.namespace;
+  const created = (
+    namespace
+      ? await api.createNamespacedCustomObject({ group, version, plural, namespace, body: rest })
+      : await api.createClusterCustomObject({ group, version, plural, body: rest })
+  ) as KubeObject;
+  if (status !== undefined) await writeStatus(admin, resource, namespace ?? '', created.metadata.name!, status);
+}
+
+/** Replaces an object's status through its status subresource (namespace '' for a cluster-scoped object). */
+export async function writeStatus(
+  admin: KubeConfig,
+  resource: string,
+  namespace: string,
+  name: string,
+  status: unknown,
+): Promise<void> {
+  const [group, version, plural] = resource.split('/') as [string, string, string];
+  const api = admin.makeApiClient(CustomObjectsApi);
+  const current = (
+    namespace
+      ? await api.getNamespacedCustomObject({ group, version, plural, namespace, name })
+      : await api.getClusterCustomObject({ group, version, plural, name })
+  ) as KubeObject;
+  const body = { ...current, status };
+  if (namespace) await api.replaceNamespacedCustomObjectStatus({ group, version, plural, namespace, name, body });
+  else await api.replaceClusterCustomObjectStatus({ group, version, plural, name, body });
+}
+
+/** An object as the API server stores it; undefined when there is none. */
+export async function readObject(
+  admin: KubeConfig,
+  resource: string,
+  namespace: string,
+  name: string,
+): Promise<KubeObject | undefined> {
+  const [group, version, plural] = resource.split('/') as [string, string, string];
+  const api = admin.makeApiClient(CustomObjectsApi);
+  try {
+    return (
+      namespace
+        ? await api.getNamespacedCustomObject({ group, version, plural, namespace, name })
+        : await api.getClusterCustomObject({ group, version, plural, name })
+    ) as KubeObject;
+  } catch (error) {
+    if ((error as { code?: number }).code === 404) return undefined;
+    throw error;
+  }
+}

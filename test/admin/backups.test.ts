@@ -1,0 +1,83 @@
+// Backups, policies, schedules, repositories and restores on KubeBlocks 1.x through the Kubernetes API double (issue
+// 21): the shared scenarios of test/support/backup-scenarios.ts, with the controller's status written into the double.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { seededClusters } from '../support/cluster-reads.js';
+import { CLUSTERS_V1, OPS_V1 } from '../support/kube/kubeblocks-fixtures.js';
+import {
+  DATA_PROTECTION_CRDS,
+  seedDataProtection,
+  sharedBackupScenarios,
+  type BackupContext,
+} from '../support/backup-scenarios.js';
+
+const NS = 'graphdb-system';
+
+describe('backups on KubeBlocks 1.x (API double), against the real schemas', () => {
+  let t: AdminTestApp;
+  let context: BackupContext;
+  beforeAll(async () => {
+    t = await startAdminTestApp('kubernetes', {
+      kubeBlocks: true,
+      crds: [CLUSTERS_V1, OPS_V1, ...DATA_PROTECTION_CRDS],
+    });
+    const kube = t.kube!;
+    for (const cluster of seededClusters(NS)) kube.put(CLUSTERS_V1, cluster.metadata.namespace!, cluster);
+    context = {
+      app: t.app,
+      sessions: await sessionsForEveryRole(t.app),
+      namespace: NS,
+      apply: (resource, object) => {
+        kube.put(resource, object.metadata.namespace ?? '', object);
+        return Promise.resolve();
+      },
+      setStatus: (resource, namespace, name, status) => {
+        const current = kube.get(resource, namespace, name);
+        if (!current) throw new Error(`no ${resource} ${namespace}/${name}`);
+        kube.put(resource, namespace, { ...current, status });
+        return Promise.resolve();
+      },
+      stored: (resource, namespace, name) => Promise.resolve(kube.get(resource, namespace, name)),
+      secret: (name) => t.backdoor.secret(name),
+    };
+    await seedDataProtection(context);
+  });
+  afterAll(() => t?.close());
+
+  sharedBackupScenarios(() => context);
+});
+
+describe('backups on a KubeBlocks without the data-protection kinds (API double)', () => {
+  let t: AdminTestApp;
+  let sessions: Awaited<ReturnType<typeof sessionsForEveryRole>>;
+  beforeAll(async () => {
+    t = await startAdminTestApp('kubernetes', { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1] });
+    for (const cluster of seededClusters(NS)) t.kube!.put(CLUSTERS_V1, cluster.metadata.namespace!, cluster);
+    sessions = await sessionsForEveryRole(t.app);
+  });
+  afterAll(() => t?.close());
+
+  it('lists nothing rather than failing, and refuses a backup for want of its policy', async () => {
+    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie: sessions.operator } });
+    for (const [url, key] of [
+      [`/api/clusters/solo/backups/?namespace=${NS}`, 'backups'],
+      [`/api/clusters/solo/backups/schedules/?namespace=${NS}`, 'schedules'],
+      [`/api/clusters/solo/backups/policies/?namespace=${NS}`, 'policies'],
+      [`/api/clusters/solo/restores/?namespace=${NS}`, 'restores'],
+    ] as const) {
+      const res = await get(url);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ [key]: [], total: 0 });
+    }
+    const made = await t.app.inject({
+      method: 'POST',
+      url: `/api/clusters/solo/backups/?namespace=${NS}`,
+      headers: { cookie: sessions.operator },
+      payload: { backupName: 'nowhere', backupMethod: 'datafile' },
+    });
+    expect(made.statusCode).toBe(404);
+    expect(made.json<{ message: string }>().message).toBe(
+      `Backup policy solo-falkordb-backup-policy not found for cluster solo in namespace ${NS}`,
+    );
+  });
+});

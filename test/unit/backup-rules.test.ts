@@ -1,0 +1,136 @@
+// The pure rules of issue 21: five-field cron expressions and their next run (UTC), retention durations, and the
+// mapping of KubeBlocks' phases and repository config to the real product's words and types.
+import { describe, expect, it } from 'vitest';
+import { cronProblem, nextRun, parseCron, retentionMs } from '../../src/shared/cron.js';
+import {
+  backupStatusOf,
+  backupView,
+  restoreStatusOf,
+  scheduleView,
+  stringConfig,
+  typedConfig,
+} from '../../src/admin/backups/backup-views.js';
+
+const at = (iso: string) => Date.parse(iso);
+const next = (expression: string, after: string) => {
+  const ms = nextRun(parseCron(expression), at(after));
+  return ms === undefined ? undefined : new Date(ms).toISOString();
+};
+
+describe('cron expressions', () => {
+  it('finds the next matching minute, strictly after the given time', () => {
+    expect(next('0 3 * * *', '2026-03-01T12:00:00Z')).toBe('2026-03-02T03:00:00.000Z');
+    expect(next('0 3 * * *', '2026-03-02T03:00:00Z')).toBe('2026-03-03T03:00:00.000Z');
+    expect(next('*/15 * * * *', '2026-03-01T12:07:30Z')).toBe('2026-03-01T12:15:00.000Z');
+    expect(next('30 1 * * 0', '2026-03-02T00:00:00Z')).toBe('2026-03-08T01:30:00.000Z');
+    expect(next('0 0 1 jan *', '2026-03-01T00:00:00Z')).toBe('2027-01-01T00:00:00.000Z');
+    expect(next('0 12 * * mon-fri', '2026-03-07T00:00:00Z')).toBe('2026-03-09T12:00:00.000Z');
+    expect(next('@daily', '2026-03-01T00:00:00Z')).toBe('2026-03-02T00:00:00.000Z');
+    expect(next('0 0 29 2 *', '2026-03-01T00:00:00Z')).toBe('2028-02-29T00:00:00.000Z');
+  });
+
+  it('fires on either day when both day fields are restricted, and takes 7 for Sunday', () => {
+    // The 15th (a Sunday in March 2026) or any Monday.
+    expect(next('0 0 15 * 1', '2026-03-10T00:00:00Z')).toBe('2026-03-15T00:00:00.000Z');
+    expect(next('0 0 15 * 1', '2026-03-15T00:00:00Z')).toBe('2026-03-16T00:00:00.000Z');
+    expect(next('0 0 * * 7', '2026-03-10T00:00:00Z')).toBe('2026-03-15T00:00:00.000Z');
+  });
+
+  it('says what is wrong with an expression', () => {
+    expect(cronProblem('0 3 * * *')).toBeUndefined();
+    expect(cronProblem('0 3 * *')).toMatch(/5 fields/);
+    expect(cronProblem('61 * * * *')).toMatch(/^minute: "61" is outside 0-59/);
+    expect(cronProblem('0 25 * * *')).toMatch(/^hour/);
+    expect(cronProblem('0 0 0 * *')).toMatch(/^day of month/);
+    expect(cronProblem('*/0 * * * *')).toMatch(/step/);
+    expect(cronProblem('a * * * *')).toMatch(/not a number/);
+    expect(cronProblem('5-1 * * * *')).toMatch(/inverted/);
+    // A date that never comes parses, and has no next run.
+    expect(nextRun(parseCron('0 0 31 2 *'), at('2026-01-01T00:00:00Z'))).toBeUndefined();
+  });
+});
+
+describe('retention periods', () => {
+  it('reads KubeBlocks durations and refuses anything else', () => {
+    expect(retentionMs('30d')).toBe(30 * 86_400_000);
+    expect(retentionMs('12h30m')).toBe(12.5 * 3_600_000);
+    expect(retentionMs('1y')).toBe(365 * 86_400_000);
+    expect(retentionMs('2w')).toBe(14 * 86_400_000);
+    expect(retentionMs('3mo')).toBe(90 * 86_400_000);
+    for (const bad of ['', '30', '30 days', 'd', '-1d', '0d', '1.5d']) expect(retentionMs(bad), bad).toBeUndefined();
+  });
+});
+
+describe('KubeBlocks phases and repository config in the API words', () => {
+  it('maps backup and restore phases', () => {
+    expect(['', 'New', 'InProgress', 'Running', 'Completed', 'Failed', 'Deleting'].map(backupStatusOf)).toEqual([
+      'pending',
+      'pending',
+      'running',
+      'running',
+      'completed',
+      'failed',
+      'running',
+    ]);
+    expect(['', 'Running', 'Completed', 'AsDataSource', 'Failed'].map(restoreStatusOf)).toEqual([
+      'pending',
+      'running',
+      'completed',
+      'completed',
+      'failed',
+    ]);
+  });
+
+  it('says why a backup cannot be restored, and where it came from', () => {
+    const base = {
+      name: 'b',
+      namespace: 'ns',
+      cluster: 'c',
+      policyName: 'p',
+      method: 'volume-snapshot',
+      createdAt: '2026-01-01T00:00:00Z',
+    };
+    expect(backupView({ ...base, phase: 'Running' }, 'repo')).toMatchObject({
+      type: 'snapshot',
+      source: 'manual',
+      repository: 'repo',
+      startTime: '2026-01-01T00:00:00Z',
+      canRestore: false,
+      restoreNotReadyReason: 'The backup is running; only a completed backup can be restored',
+    });
+    expect(backupView({ ...base, phase: 'Completed', scheduleName: 's' }, 'repo')).toMatchObject({
+      source: 'scheduled',
+      canRestore: true,
+    });
+    expect(backupView({ ...base, phase: 'Completed', scheduleName: 's' }, 'repo')).not.toHaveProperty(
+      'restoreNotReadyReason',
+    );
+  });
+
+  it('computes a schedule’s next run only while it is enabled', () => {
+    const schedule = {
+      name: 's',
+      namespace: 'ns',
+      cluster: 'c',
+      policyName: 'p',
+      method: 'datafile',
+      cronExpression: '0 3 * * *',
+      retentionPeriod: '30d',
+      enabled: true,
+      phase: 'Available',
+      createdAt: '2026-01-01T00:00:00Z',
+    };
+    expect(scheduleView(schedule, at('2026-01-01T04:00:00Z'))).toMatchObject({
+      status: 'Available',
+      nextRun: '2026-01-02T03:00:00.000Z',
+    });
+    expect(scheduleView({ ...schedule, enabled: false }, at('2026-01-01T04:00:00Z'))).not.toHaveProperty('nextRun');
+  });
+
+  it('types repository config values again (KubeBlocks keeps strings)', () => {
+    const stored = stringConfig({ bucket: 'b', insecure: true, geesefsMemoryLimit: 512, endpoint: undefined });
+    expect(stored).toEqual({ bucket: 'b', insecure: 'true', geesefsMemoryLimit: '512' });
+    expect(typedConfig(stored)).toEqual({ bucket: 'b', insecure: true, geesefsMemoryLimit: 512 });
+    expect(typedConfig({ insecure: 'maybe', bucket: 'true' })).toEqual({ insecure: 'maybe', bucket: 'true' });
+  });
+});
