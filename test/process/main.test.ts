@@ -4,7 +4,7 @@ import path from 'node:path';
 import { FalkorDB } from 'falkordb';
 import { describe, expect, it } from 'vitest';
 import { isProcessAlive, runServerProcess, type ServerProcess } from '../support/server-process.js';
-import { sleep } from '../support/wait.js';
+import { eventually, sleep } from '../support/wait.js';
 
 interface EmbeddedLine {
   embeddedFalkorDB: { host: string; port: number; pid: number; username: string; passwordFile: string };
@@ -86,6 +86,40 @@ describe('the server process in embedded mode', () => {
       second.server.child.kill('SIGINT');
       expect((await second.server.exited).code).toBe(0);
       expect(isProcessAlive(second.embedded.pid)).toBe(false);
+    }
+  });
+
+  it("keeps the audit log in the embedded FalkorDB under the shared store's least-privilege account", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-main-audit-'));
+    const server = await runServerProcess({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      ADMIN_EMAIL: 'root@example.com',
+      ADMIN_PASSWORD: 'audit-walk-password',
+    });
+    try {
+      await server.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('Server listening at'));
+      const login = await fetch(`${server.baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.baseUrl },
+        body: JSON.stringify({ email: 'root@example.com', password: 'audit-walk-password' }),
+      });
+      expect(login.status, await login.text()).toBe(200);
+      const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+      // Every query shape of the audit store: the plain page (ZCARD, ZRANGE, MGET) and a filtered one (its script).
+      for (const query of ['', '?action=auth.login&result=success&limit=10']) {
+        let body = '';
+        const found = await eventually(async () => {
+          const res = await fetch(`${server.baseUrl}/api/audit/${query}`, { headers: { cookie } });
+          body = await res.text();
+          return res.status === 200 && body.includes('auth.login');
+        }, 5000);
+        expect(found, body).toBe(true);
+      }
+      expect(server.lines.filter((l) => /NOPERM/.test(JSON.stringify(l)))).toEqual([]);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
     }
   });
 

@@ -28,8 +28,10 @@ export const TOKEN_STORE_PASSWORD_FILE = 'falkordb-token-store-password';
 export const ACL_FILE = 'users.acl';
 
 /**
- * Exactly what the token store sends (see browser/tokens/token-store.ts and revocation-channel.ts), on its own key
- * prefix and channel prefix. `client|setinfo` is what node-redis sends on connect; `select` reaches database 1.
+ * Exactly what the shared store's users send, on its own key prefix and channel prefix: the token store
+ * (browser/tokens/token-store.ts, revocation-channel.ts), the admin change channel (platform/redis/change-channel.ts)
+ * and the audit log (admin/audit/audit-store.ts, whose Lua script runs ZCOUNT, ZINTERCARD, ZRANGE and ZMSCORE under
+ * this account's rights too). `client|setinfo` is what node-redis sends on connect; `select` reaches database 1.
  */
 const TOKEN_STORE_COMMANDS = [
   'ping',
@@ -50,6 +52,15 @@ const TOKEN_STORE_COMMANDS = [
   'publish',
   'subscribe',
   'unsubscribe',
+  // the audit log
+  'mget',
+  'del',
+  'zcard',
+  'zcount',
+  'zintercard',
+  'zmscore',
+  'eval',
+  'evalsha',
 ];
 
 function sha256Hex(text: string): string {
