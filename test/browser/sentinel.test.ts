@@ -160,6 +160,79 @@ describe('tokens through Sentinel', () => {
   });
 });
 
+describe('what FalkorDB does not replicate', () => {
+  it('creates and deletes users, and sets configuration, on every data node', async () => {
+    const aclUsers = async (port: number) => {
+      const client = createClient({ socket: { host: HOST, port } });
+      await client.connect();
+      try {
+        return await client.sendCommand<string[]>(['ACL', 'USERS']);
+      } finally {
+        client.destroy();
+      }
+    };
+    const configOf = async (port: number) => {
+      const client = createClient({ socket: { host: HOST, port } });
+      await client.connect();
+      try {
+        return (await client.sendCommand<[string, number]>(['GRAPH.CONFIG', 'GET', 'RESULTSET_SIZE']))[1];
+      } finally {
+        client.destroy();
+      }
+    };
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/user',
+      headers: bearer(tokens.admin),
+      payload: { username: 'analyst', password: 'analyst-password-1', role: 'Read-Only' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    for (const node of group.dataNodes) expect(await aclUsers(node.port)).toContain('analyst');
+    // The new user's token works, whichever node is the primary.
+    const token = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/tokens/credentials',
+      payload: { ...tokenBody('analyst'), password: 'analyst-password-1' },
+    });
+    expect(token.statusCode, token.body).toBe(200);
+
+    const set = await t.app.inject({
+      method: 'POST',
+      url: '/api/graph/config/RESULTSET_SIZE?value=5000',
+      headers: bearer(tokens.admin),
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    for (const node of group.dataNodes) expect(await configOf(node.port)).toBe(5000);
+
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/user',
+      headers: bearer(tokens.admin),
+      payload: { users: [{ username: 'analyst' }] },
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    for (const node of group.dataNodes) expect(await aclUsers(node.port)).not.toContain('analyst');
+
+    // A replica that cannot take it: the primary has it, the caller is told (503), and a retry completes it.
+    const primary = await group.primaryPort();
+    const replica = group.dataNodes.find((node) => node.port !== primary)!;
+    replica.process.kill('SIGSTOP');
+    try {
+      const partial = await t.app.inject({
+        method: 'POST',
+        url: '/api/user',
+        headers: bearer(tokens.admin),
+        payload: { username: 'partial', password: 'partial-password-1', role: 'Read-Only' },
+      });
+      expect(partial.statusCode, partial.body).toBe(503);
+      expect(await aclUsers(primary)).toContain('partial');
+      expect(t.logs.text).toContain('applied on the primary of graphs but not on every replica');
+    } finally {
+      replica.process.kill('SIGCONT');
+    }
+  });
+});
+
 describe('replica confirmation', () => {
   it('answers a write only once a replica has it: with the replica stopped, 503 after SENTINEL_WRITE_ACK_MS', async () => {
     const primary = await group.primaryPort();

@@ -145,6 +145,9 @@ async function assertRole(
   return replicas;
 }
 
+/** Longest wait for one replica's answer to a command sent to every node. */
+const REPLICA_COMMAND_MS = 5000;
+
 /** Longest wait for one sentinel's answer: a silent sentinel must not hold a connection attempt for long. */
 const SENTINEL_ANSWER_MS = 2000;
 
@@ -154,11 +157,11 @@ const SENTINEL_ANSWER_MS = 2000;
  * the same password); one that is down, silent or does not know the name is skipped.
  */
 async function askSentinels(
-  topology: SentinelTopology,
+  topology: SentinelTopology & { listReplicas?: boolean },
   credentials: Pick<DbCredentials, 'username' | 'password' | 'tls' | 'ca'>,
   options: PoolOptions,
   checkedAddress: (host: string, port: number) => Promise<string>,
-): Promise<{ host: string; port: number; role: NodeRole }> {
+): Promise<{ host: string; port: number; role: NodeRole; replicas?: { host: string; port: number }[] }> {
   const failures: string[] = [];
   for (const sentinel of topology.sentinels) {
     const where = `${sentinel.host}:${sentinel.port}`;
@@ -197,6 +200,12 @@ async function askSentinels(
           failures.push(`${where} named an invalid port`);
           break;
         }
+        if (topology.listReplicas) {
+          const listed = replicaEntries(
+            await client.sendCommand<string[][]>(['SENTINEL', 'REPLICAS', topology.masterName]),
+          );
+          return { host: reply[0], port, role: 'master', replicas: listed.map(({ host, port }) => ({ host, port })) };
+        }
         if (topology.readFromReplica) {
           const replica = healthyReplica(
             await client.sendCommand<string[][]>(['SENTINEL', 'REPLICAS', topology.masterName]),
@@ -221,29 +230,47 @@ async function askSentinels(
   });
 }
 
+/** Every replica the first answering sentinel lists (whatever its state: one that is down must be reported). */
+async function listReplicas(
+  topology: SentinelTopology,
+  credentials: Pick<DbCredentials, 'username' | 'password' | 'tls' | 'ca'>,
+  options: PoolOptions,
+  checkedAddress: (host: string, port: number) => Promise<string>,
+): Promise<{ host: string; port: number }[]> {
+  const replicas = await askSentinels({ ...topology, listReplicas: true }, credentials, options, checkedAddress);
+  return replicas.replicas ?? [];
+}
+
 /**
  * A replica SENTINEL REPLICAS lists as up and in sync (no `s_down`, `o_down` or `disconnected` flag, its link to
  * the primary `ok`), picked at random so Read-Only pools spread over the replicas; undefined when there is none.
  */
 export function healthyReplica(reply: unknown): { host: string; port: number } | undefined {
-  if (!Array.isArray(reply)) return undefined;
-  const healthy = reply
+  const healthy = replicaEntries(reply)
+    .filter(
+      (entry) =>
+        !entry.flags.some((flag) => ['s_down', 'o_down', 'disconnected'].includes(flag)) && entry.link === 'ok',
+    )
+    .map(({ host, port }) => ({ host, port }));
+  return healthy[Math.floor(Math.random() * healthy.length)];
+}
+
+/** SENTINEL REPLICAS' entries (flat field/value lists) with a usable address. */
+function replicaEntries(reply: unknown): { host: string; port: number; flags: string[]; link: string }[] {
+  if (!Array.isArray(reply)) return [];
+  return reply
     .map((entry) => {
       const fields = new Map<string, string>();
       if (Array.isArray(entry))
         for (let at = 0; at + 1 < entry.length; at += 2) fields.set(String(entry[at]), String(entry[at + 1]));
-      return fields;
+      return {
+        host: fields.get('ip') ?? '',
+        port: Number(fields.get('port')),
+        flags: (fields.get('flags') ?? '').split(','),
+        link: fields.get('master-link-status') ?? '',
+      };
     })
-    .filter((fields) => {
-      const flags = (fields.get('flags') ?? '').split(',');
-      return (
-        !flags.some((flag) => ['s_down', 'o_down', 'disconnected'].includes(flag)) &&
-        fields.get('master-link-status') === 'ok'
-      );
-    })
-    .map((fields) => ({ host: fields.get('ip') ?? '', port: Number(fields.get('port')) }))
     .filter((node) => node.host !== '' && Number.isInteger(node.port) && node.port > 0 && node.port < 65536);
-  return healthy[Math.floor(Math.random() * healthy.length)];
 }
 
 /** One credential set's connections. `run` picks the least busy connection, opening another when all are busy. */
@@ -379,6 +406,59 @@ export class CredentialPool {
       options,
       signal,
     );
+  }
+
+  /**
+   * Sends a command to the primary and then, for a Sentinel topology, to every replica the sentinels list: what
+   * FalkorDB does not replicate (ACL users, GRAPH.CONFIG) must be on the node a failover promotes. The primary's
+   * answer is returned; a replica that cannot be reached or refuses fails the call (503, the detail naming each
+   * node), after the primary and the other replicas have it — the call may be repeated, these commands are
+   * idempotent. A single node: `send`.
+   */
+  async sendToEveryNode<T = unknown>(args: CommandArgument[]): Promise<T> {
+    const answer = await this.send<T>(args);
+    const sentinel = this.credentials.sentinel;
+    if (!sentinel) return answer;
+    const replicas = await listReplicas(sentinel, this.credentials, this.options, (host, port) =>
+      this.checkedAddress(host, port),
+    );
+    const failures: string[] = [];
+    for (const replica of replicas) {
+      const client = createClient({
+        socket: {
+          host: await this.checkedAddress(replica.host, replica.port),
+          port: replica.port,
+          connectTimeout: this.options.connectTimeoutMs,
+          // A replica that accepts and stays silent (stopped, overloaded) must not hold the call for long.
+          socketTimeout: REPLICA_COMMAND_MS,
+          reconnectStrategy: false,
+          ...(this.credentials.tls
+            ? {
+                tls: true as const,
+                ca: this.credentials.ca,
+                ...(isIP(replica.host) ? {} : { servername: replica.host }),
+              }
+            : {}),
+        },
+        username: this.credentials.username,
+        password: this.credentials.password === '' ? undefined : this.credentials.password,
+        disableOfflineQueue: true,
+      });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        await client.sendCommand(args);
+      } catch (error) {
+        failures.push(`${replica.host}:${replica.port}: ${(error as Error).message}`);
+      } finally {
+        discard(client);
+      }
+    }
+    if (failures.length > 0)
+      throw new DatabaseUnavailableError(
+        `applied on the primary of ${sentinel.masterName} but not on every replica (${failures.join('; ')})`,
+      );
+    return answer;
   }
 
   /**

@@ -349,8 +349,9 @@ export class GraphDatabase {
     return this.pool.send<unknown[]>(['GRAPH.CONFIG', 'GET', name]);
   }
 
+  /** On every data node of a Sentinel deployment (a replica promoted later must run with the same settings). */
   configSet(name: string, value: string): Promise<unknown> {
-    return this.pool.send(['GRAPH.CONFIG', 'SET', name, value]);
+    return this.pool.sendToEveryNode(['GRAPH.CONFIG', 'SET', name, value]);
   }
 
   aclGetUser(username: string): Promise<unknown[] | null> {
@@ -366,12 +367,13 @@ export class GraphDatabase {
     return this.pool.send<string[]>(['ACL', 'USERS']);
   }
 
+  /** ACL is not replicated: on every data node of a Sentinel deployment, so a failover keeps the user. */
   aclSetUser(username: string, rules: string[]): Promise<unknown> {
-    return this.pool.send(['ACL', 'SETUSER', username, ...rules]);
+    return this.pool.sendToEveryNode(['ACL', 'SETUSER', username, ...rules]);
   }
 
   aclDelUsers(usernames: string[]): Promise<number> {
-    return this.pool.send<number>(['ACL', 'DELUSER', ...usernames]);
+    return this.pool.sendToEveryNode<number>(['ACL', 'DELUSER', ...usernames]);
   }
 
   /**
@@ -380,7 +382,7 @@ export class GraphDatabase {
    */
   async aclSave(): Promise<'saved' | 'no-acl-file'> {
     try {
-      await this.pool.send(['ACL', 'SAVE']);
+      await this.pool.sendToEveryNode(['ACL', 'SAVE']);
       return 'saved';
     } catch (error) {
       if (/not configured to use an ACL file/i.test((error as Error).message)) return 'no-acl-file';
