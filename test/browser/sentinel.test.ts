@@ -81,9 +81,13 @@ beforeAll(async () => {
   base = await listen(t.app);
 }, 60_000);
 afterAll(async () => {
-  t?.app.server.closeAllConnections();
-  await t?.close();
-  await group?.stop();
+  try {
+    t?.app.server.closeAllConnections();
+    await t?.close();
+  } finally {
+    // The data nodes and sentinels are child processes: never left behind, whatever the app's close did.
+    await group?.stop();
+  }
 });
 
 describe('tokens through Sentinel', () => {

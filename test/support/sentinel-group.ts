@@ -2,7 +2,7 @@
 // FalkorDB module; sentinels are the same binary in sentinel mode), with a short failure detection so a killed
 // primary is replaced within seconds.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient } from 'redis';
@@ -60,56 +60,7 @@ export async function startSentinelGroup(options: { password?: string } = {}): P
   };
 
   const dataNodes: SentinelNode[] = [];
-  for (let index = 0; index < 2; index++) {
-    const port = await findFreePort(HOST);
-    const nodeDir = path.join(dir, `node-${index}`);
-    await import('node:fs/promises').then((fs) => fs.mkdir(nodeDir));
-    const replicaOf = index === 0 ? [] : ['--replicaof', HOST, String(dataNodes[0]!.port)];
-    const child = start([
-      '--port',
-      String(port),
-      '--bind',
-      HOST,
-      '--dir',
-      nodeDir,
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      // Replicas sync at once (the default waits 5 s for more replicas to share a diskless transfer).
-      '--repl-diskless-sync-delay',
-      '0',
-      '--loadmodule',
-      modulePath,
-      ...auth,
-      ...replicaOf,
-    ]);
-    dataNodes.push({ port, process: child });
-    await waitForPing(port);
-  }
-
   const sentinels: SentinelNode[] = [];
-  for (let index = 0; index < 3; index++) {
-    const port = await findFreePort(HOST);
-    const file = path.join(dir, `sentinel-${index}.conf`);
-    await writeFile(
-      file,
-      [
-        `port ${port}`,
-        `bind ${HOST}`,
-        `dir ${dir}`,
-        `sentinel monitor ${MASTER_NAME} ${HOST} ${dataNodes[0]!.port} 2`,
-        `sentinel down-after-milliseconds ${MASTER_NAME} 1000`,
-        `sentinel failover-timeout ${MASTER_NAME} 10000`,
-        `sentinel parallel-syncs ${MASTER_NAME} 1`,
-        ...(options.password ? [`sentinel auth-pass ${MASTER_NAME} ${options.password}`] : []),
-        '',
-      ].join('\n'),
-    );
-    sentinels.push({ port, process: start([file, '--sentinel']) });
-    await waitForPing(port);
-  }
-
   const askSentinels = async (): Promise<number | undefined> => {
     for (const sentinel of sentinels) {
       const client = createClient({ socket: { host: HOST, port: sentinel.port, reconnectStrategy: false } });
@@ -126,34 +77,91 @@ export async function startSentinelGroup(options: { password?: string } = {}): P
     }
     return undefined;
   };
-  // The sentinels know the replica (and each other) before the group is handed out.
-  const ready = await eventually(async () => {
-    const client = createClient({ socket: { host: HOST, port: sentinels[0]!.port, reconnectStrategy: false } });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      const master = await client.sendCommand<string[]>(['SENTINEL', 'MASTER', MASTER_NAME]);
-      const field = (name: string) => master[master.indexOf(name) + 1];
-      if (Number(field('num-slaves')) < 1 || Number(field('num-other-sentinels')) < 2) return false;
-      // ... and the replica has finished its first sync.
-      const replica = createClient({
-        socket: { host: HOST, port: dataNodes[1]!.port, reconnectStrategy: false },
-        ...(options.password ? { password: options.password } : {}),
-      });
-      replica.on('error', () => undefined);
-      try {
-        await replica.connect();
-        return (await replica.sendCommand<string>(['INFO', 'replication'])).includes('master_link_status:up');
-      } finally {
-        if (replica.isOpen) replica.destroy();
-      }
-    } catch {
-      return false;
-    } finally {
-      if (client.isOpen) client.destroy();
+
+  try {
+    for (let index = 0; index < 2; index++) {
+      const port = await findFreePort(HOST);
+      const nodeDir = path.join(dir, `node-${index}`);
+      await mkdir(nodeDir);
+      const replicaOf = index === 0 ? [] : ['--replicaof', HOST, String(dataNodes[0]!.port)];
+      const child = start([
+        '--port',
+        String(port),
+        '--bind',
+        HOST,
+        '--dir',
+        nodeDir,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        // Replicas sync at once (the default waits 5 s for more replicas to share a diskless transfer).
+        '--repl-diskless-sync-delay',
+        '0',
+        '--loadmodule',
+        modulePath,
+        ...auth,
+        ...replicaOf,
+      ]);
+      dataNodes.push({ port, process: child });
+      await waitForPing(port);
     }
-  }, 20_000);
-  if (!ready) throw new Error('the sentinels did not discover the replica and each other in time');
+
+    for (let index = 0; index < 3; index++) {
+      const port = await findFreePort(HOST);
+      const file = path.join(dir, `sentinel-${index}.conf`);
+      await writeFile(
+        file,
+        [
+          `port ${port}`,
+          `bind ${HOST}`,
+          `dir ${dir}`,
+          `sentinel monitor ${MASTER_NAME} ${HOST} ${dataNodes[0]!.port} 2`,
+          `sentinel down-after-milliseconds ${MASTER_NAME} 1000`,
+          `sentinel failover-timeout ${MASTER_NAME} 10000`,
+          `sentinel parallel-syncs ${MASTER_NAME} 1`,
+          ...(options.password ? [`sentinel auth-pass ${MASTER_NAME} ${options.password}`] : []),
+          '',
+        ].join('\n'),
+      );
+      sentinels.push({ port, process: start([file, '--sentinel']) });
+      await waitForPing(port);
+    }
+
+    // The sentinels know the replica (and each other) before the group is handed out.
+    const ready = await eventually(async () => {
+      const client = createClient({ socket: { host: HOST, port: sentinels[0]!.port, reconnectStrategy: false } });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        const master = await client.sendCommand<string[]>(['SENTINEL', 'MASTER', MASTER_NAME]);
+        const field = (name: string) => master[master.indexOf(name) + 1];
+        if (Number(field('num-slaves')) < 1 || Number(field('num-other-sentinels')) < 2) return false;
+        // ... and the replica has finished its first sync.
+        const replica = createClient({
+          socket: { host: HOST, port: dataNodes[1]!.port, reconnectStrategy: false },
+          ...(options.password ? { password: options.password } : {}),
+        });
+        replica.on('error', () => undefined);
+        try {
+          await replica.connect();
+          return (await replica.sendCommand<string>(['INFO', 'replication'])).includes('master_link_status:up');
+        } finally {
+          if (replica.isOpen) replica.destroy();
+        }
+      } catch {
+        return false;
+      } finally {
+        if (client.isOpen) client.destroy();
+      }
+    }, 20_000);
+    if (!ready) throw new Error('the sentinels did not discover the replica and each other in time');
+  } catch (error) {
+    // A group that could not start leaves nothing running.
+    for (const child of children) child.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
 
   return {
     masterName: MASTER_NAME,
