@@ -8,6 +8,7 @@ import { parseCorsOrigins, type CorsOrigins } from './shared/cors.js';
 import { EmailSchema } from './shared/email.js';
 import { parseUrlAllowlist } from './shared/url-allowlist.js';
 import { parseAllowedTargets, type AllowedTarget } from './platform/falkordb/target-guard.js';
+import { isSentinelUrl, parseStoreUrl } from './platform/redis/store-url.js';
 
 /** An optional text variable that `parse` must accept; what `parse` throws is the validation message. */
 function parsedBy(parse: (text: string) => unknown) {
@@ -106,7 +107,20 @@ export const EnvSchema = z.object({
     .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 random bytes), e.g. from `openssl rand -hex 32`')
     .optional(),
   SESSION_SECRET: secret.optional(),
-  TOKEN_STORE_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  TOKEN_STORE_URL: z
+    .string()
+    .refine(
+      (url) => {
+        try {
+          parseStoreUrl(url);
+        } catch {
+          return false;
+        }
+        return isSentinelUrl(url) || (URL.canParse(url) && /^rediss?:$/.test(new URL(url).protocol));
+      },
+      { error: 'must be a redis://, rediss://, redis+sentinel:// or rediss+sentinel:// URL' },
+    )
+    .optional(),
   FALKORDB_SERVER_BIN: z.string().min(1).optional(),
   FALKORDB_MODULE_PATH: z.string().min(1).optional(),
   KUBECONFIG: z.string().min(1).optional(),

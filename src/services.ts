@@ -9,6 +9,8 @@ import type { Config } from './config.js';
 import { DYNAMIC_PARAMETERS } from './admin/clusters/falkordb-parameters.js';
 import { createEmbeddedClusters } from './platform/clusters/embedded-clusters.js';
 import { configGetPairs } from './platform/clusters/redis-conf.js';
+import { createSentinelStoreConnection } from './platform/redis/sentinel-store.js';
+import { parseStoreUrl } from './platform/redis/store-url.js';
 import { loadOrCreateEmbeddedSecrets } from './platform/embedded-secrets.js';
 import { startEmbeddedFalkorDB, type EmbeddedFalkorDB } from './platform/falkordb/embedded-falkordb.js';
 import {
@@ -97,6 +99,9 @@ async function startEmbedded(
 
 /** The database user the token store signs in as, so browser users cannot change or delete it. */
 function tokenStoreAccountOf(url: string): AppDeps['tokenStoreAccount'] {
+  const target = parseStoreUrl(url);
+  // Behind Sentinel, a token reaches the same account through the first sentinel (topology sentinel).
+  if (target.kind === 'sentinel') return { ...target.sentinels[0]!, username: target.username ?? 'default' };
   const parsed = new URL(url);
   return {
     host: parsed.hostname.replace(/^\[|\]$/g, ''),
@@ -141,7 +146,11 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
         serviceAccounts: [storeAccount.username, admin.username],
       };
     }
-    tokenStore = createRedisConnection(tokenStoreUrl, logger);
+    const storeTarget = parseStoreUrl(tokenStoreUrl);
+    tokenStore =
+      storeTarget.kind === 'sentinel'
+        ? await createSentinelStoreConnection(storeTarget, logger)
+        : createRedisConnection(tokenStoreUrl, logger);
     await tokenStore.connect();
     const store = tokenStore;
     const management = embeddedAdmin;

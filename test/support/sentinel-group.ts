@@ -15,6 +15,7 @@ export const MASTER_NAME = 'graphs';
 const HOST = '127.0.0.1';
 
 export interface SentinelNode {
+  host: string;
   port: number;
   process: ChildProcess;
 }
@@ -26,14 +27,15 @@ export interface SentinelGroup {
   sentinels: SentinelNode[];
   /** The data node the sentinels name primary now. */
   primaryPort(): Promise<number>;
+  primary(): Promise<SentinelNode>;
   /** SIGKILL of a data node (no shutdown save, no goodbye to the replicas). */
   kill(port: number): void;
   stop(): Promise<void>;
 }
 
-async function waitForPing(port: number, timeoutMs = 10_000): Promise<void> {
+async function waitForPing(port: number, timeoutMs = 10_000, host = HOST): Promise<void> {
   const up = await eventually(async () => {
-    const client = createClient({ socket: { host: HOST, port, reconnectStrategy: false } });
+    const client = createClient({ socket: { host, port, reconnectStrategy: false } });
     client.on('error', () => undefined);
     try {
       await client.connect();
@@ -44,10 +46,16 @@ async function waitForPing(port: number, timeoutMs = 10_000): Promise<void> {
       if (client.isOpen) client.destroy();
     }
   }, timeoutMs);
-  if (!up) throw new Error(`nothing answers on ${HOST}:${port}`);
+  if (!up) throw new Error(`nothing answers on ${host}:${port}`);
 }
 
-export async function startSentinelGroup(options: { password?: string } = {}): Promise<SentinelGroup> {
+/**
+ * `sharedPort`: the data nodes listen on one port, each on its own loopback address (127.0.0.2, 127.0.0.3), as the
+ * pods of a KubeBlocks deployment all listen on 6379.
+ */
+export async function startSentinelGroup(
+  options: { password?: string; sharedPort?: boolean } = {},
+): Promise<SentinelGroup> {
   const binary = await findServerBinary({ explicit: process.env.FALKORDB_SERVER_BIN, bundledDir: bundledPackageDir() });
   const modulePath = resolveModulePath(process.env.FALKORDB_MODULE_PATH);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'gdb-sentinel-'));
@@ -61,14 +69,14 @@ export async function startSentinelGroup(options: { password?: string } = {}): P
 
   const dataNodes: SentinelNode[] = [];
   const sentinels: SentinelNode[] = [];
-  const askSentinels = async (): Promise<number | undefined> => {
+  const askSentinels = async (): Promise<{ host: string; port: number } | undefined> => {
     for (const sentinel of sentinels) {
       const client = createClient({ socket: { host: HOST, port: sentinel.port, reconnectStrategy: false } });
       client.on('error', () => undefined);
       try {
         await client.connect();
         const reply = await client.sendCommand<string[] | null>(['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', MASTER_NAME]);
-        if (reply) return Number(reply[1]);
+        if (reply) return { host: reply[0]!, port: Number(reply[1]) };
       } catch {
         // this sentinel is not up (yet); ask the next
       } finally {
@@ -79,16 +87,21 @@ export async function startSentinelGroup(options: { password?: string } = {}): P
   };
 
   try {
+    const sharedPort = options.sharedPort ? await findFreePort(HOST) : undefined;
     for (let index = 0; index < 2; index++) {
-      const port = await findFreePort(HOST);
+      const host = sharedPort ? `127.0.0.${2 + index}` : HOST;
+      const port = sharedPort ?? (await findFreePort(HOST));
       const nodeDir = path.join(dir, `node-${index}`);
       await mkdir(nodeDir);
-      const replicaOf = index === 0 ? [] : ['--replicaof', HOST, String(dataNodes[0]!.port)];
+      const replicaOf =
+        index === 0
+          ? []
+          : ['--replicaof', dataNodes[0]!.host, String(dataNodes[0]!.port), '--replica-announce-ip', host];
       const child = start([
         '--port',
         String(port),
         '--bind',
-        HOST,
+        host,
         '--dir',
         nodeDir,
         '--save',
@@ -103,8 +116,8 @@ export async function startSentinelGroup(options: { password?: string } = {}): P
         ...auth,
         ...replicaOf,
       ]);
-      dataNodes.push({ port, process: child });
-      await waitForPing(port);
+      dataNodes.push({ host, port, process: child });
+      await waitForPing(port, 10_000, host);
     }
 
     for (let index = 0; index < 3; index++) {
@@ -116,7 +129,7 @@ export async function startSentinelGroup(options: { password?: string } = {}): P
           `port ${port}`,
           `bind ${HOST}`,
           `dir ${dir}`,
-          `sentinel monitor ${MASTER_NAME} ${HOST} ${dataNodes[0]!.port} 2`,
+          `sentinel monitor ${MASTER_NAME} ${dataNodes[0]!.host} ${dataNodes[0]!.port} 2`,
           `sentinel down-after-milliseconds ${MASTER_NAME} 1000`,
           `sentinel failover-timeout ${MASTER_NAME} 10000`,
           `sentinel parallel-syncs ${MASTER_NAME} 1`,
@@ -124,7 +137,7 @@ export async function startSentinelGroup(options: { password?: string } = {}): P
           '',
         ].join('\n'),
       );
-      sentinels.push({ port, process: start([file, '--sentinel']) });
+      sentinels.push({ host: HOST, port, process: start([file, '--sentinel']) });
       await waitForPing(port);
     }
 
@@ -139,7 +152,7 @@ export async function startSentinelGroup(options: { password?: string } = {}): P
         if (Number(field('num-slaves')) < 1 || Number(field('num-other-sentinels')) < 2) return false;
         // ... and the replica has finished its first sync.
         const replica = createClient({
-          socket: { host: HOST, port: dataNodes[1]!.port, reconnectStrategy: false },
+          socket: { host: dataNodes[1]!.host, port: dataNodes[1]!.port, reconnectStrategy: false },
           ...(options.password ? { password: options.password } : {}),
         });
         replica.on('error', () => undefined);
@@ -163,15 +176,21 @@ export async function startSentinelGroup(options: { password?: string } = {}): P
     throw error;
   }
 
+  const primary = async (): Promise<SentinelNode> => {
+    const named = await askSentinels();
+    const node = dataNodes.find((candidate) => candidate.host === named?.host && candidate.port === named.port);
+    if (!node) throw new Error('no sentinel answers');
+    return node;
+  };
+
   return {
     masterName: MASTER_NAME,
     dataNodes,
     sentinels,
     async primaryPort() {
-      const port = await askSentinels();
-      if (port === undefined) throw new Error('no sentinel answers');
-      return port;
+      return (await primary()).port;
     },
+    primary,
     kill(port) {
       dataNodes.find((node) => node.port === port)?.process.kill('SIGKILL');
     },

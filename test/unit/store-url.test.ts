@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { parseStoreUrl } from '../../src/platform/redis/store-url.js';
+import { loadConfig } from '../../src/config.js';
+
+describe('parseStoreUrl', () => {
+  it('passes one-server URLs through', () => {
+    expect(parseStoreUrl('redis://store:6379/1')).toEqual({ kind: 'single', url: 'redis://store:6379/1' });
+  });
+
+  it('reads sentinels, master name, credentials, database and TLS', () => {
+    expect(parseStoreUrl('rediss+sentinel://app:p%40ss@s1:26379,s2,[::1]:26380/tokens/1')).toEqual({
+      kind: 'sentinel',
+      masterName: 'tokens',
+      sentinels: [
+        { host: 's1', port: 26379 },
+        { host: 's2', port: 26379 },
+        { host: '::1', port: 26380 },
+      ],
+      username: 'app',
+      password: 'p@ss',
+      database: 1,
+      tls: true,
+    });
+    expect(parseStoreUrl('redis+sentinel://s1:26379/tokens')).toMatchObject({ database: 0, tls: false });
+  });
+
+  it('refuses what it cannot use, saying why', () => {
+    expect(() => parseStoreUrl('redis+sentinel://s1:26379')).toThrow(/master name/);
+    expect(() => parseStoreUrl('redis+sentinel://s1:99999/tokens')).toThrow(
+      'sentinel address s1:99999 is not host:port',
+    );
+    expect(() => parseStoreUrl('redis+sentinel://s1/bad name')).toThrow();
+    expect(() => parseStoreUrl('redis+sentinel://s1/tokens/16')).toThrow('the database must be 0 to 15');
+  });
+
+  it('is accepted by the configuration, beside redis:// and rediss://', () => {
+    expect(loadConfig({ TOKEN_STORE_URL: 'redis+sentinel://s1:26379,s2:26379/tokens' }, '/srv').tokenStoreUrl).toBe(
+      'redis+sentinel://s1:26379,s2:26379/tokens',
+    );
+    expect(() => loadConfig({ TOKEN_STORE_URL: 'http://store' }, '/srv')).toThrow(/TOKEN_STORE_URL/);
+    expect(() => loadConfig({ TOKEN_STORE_URL: 'redis+sentinel://s1' }, '/srv')).toThrow(/TOKEN_STORE_URL/);
+  });
+});
