@@ -344,13 +344,12 @@ export class GraphDatabase {
         hasColumns: parts.header !== undefined,
         columns: parts.header ? columnNames(parts.header) : [],
         rowCount: 0,
-        // eslint-disable-next-line @typescript-eslint/require-await
         batches: async function* () {},
         statistics: () => parts.statistics,
       };
     }
     let names: GraphSchemaNames = known?.names ?? { labels: [], relationshipTypes: [], propertyKeys: [] };
-    const database = this;
+    const readNames = () => this.allNames(graph, options.signal);
     return {
       hasColumns: true,
       columns: columnNames(rows.header),
@@ -369,7 +368,7 @@ export class GraphDatabase {
             if (raw.length === 0) continue;
             // Ids beyond the names held were created by this very query (ids only grow): read the names again.
             if (!namesCover(names, highestSchemaIds(raw))) {
-              names = await database.allNames(graph, options.signal);
+              names = await readNames();
               decoder = new CompactDecoder(names);
             }
             yield raw.map((row) => decoder.values(row));
