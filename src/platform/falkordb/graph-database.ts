@@ -16,6 +16,7 @@ import {
 } from './compact-reply.js';
 import { versionMismatchOf, type VersionedSchemaNames } from './schema-names.js';
 import { RowStream } from './row-stream.js';
+import { memorySettled, usedMemoryOf } from './memory-settle.js';
 
 export { ResultTooLargeError };
 
@@ -451,6 +452,24 @@ export class GraphDatabase {
     const deadline = Date.now() + DELETE_SETTLE_MS;
     while ((await this.graphExists(graph)) && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+
+  /**
+   * Waits until the server's used memory has stopped falling (memory-settle.ts: a deleted graph is freed after
+   * GRAPH.DELETE answered), sampling every `intervalMs`; false when it was still falling at `deadlineMs`.
+   */
+  async deletionsSettled(deadlineMs: number, intervalMs = 50): Promise<boolean> {
+    const deadline = Date.now() + deadlineMs;
+    const usedMemory = async () => usedMemoryOf(await this.pool.send<string>(['INFO', 'memory']));
+    let earlier = await usedMemory();
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      const later = await usedMemory();
+      // A server that does not report it cannot be waited on: as before, the restore goes ahead.
+      if (Number.isNaN(later) || Number.isNaN(earlier) || memorySettled(earlier, later)) return true;
+      if (Date.now() >= deadline) return false;
+      earlier = later;
+    }
   }
 
   copyGraph(source: string, target: string): Promise<unknown> {
