@@ -39,10 +39,10 @@ const listed = async () => {
 };
 
 /** An NDJSON GET that stops reading after its first chunk, until `rest()` reads on. */
-function pausedStream(query: string) {
+function pausedStream(query: string, timeoutMs = 60_000) {
   let response: IncomingMessage | undefined;
   let body = '';
-  const url = `${t.baseUrl}/api/graph/streamed?query=${encodeURIComponent(query)}&timeout=60000`;
+  const url = `${t.baseUrl}/api/graph/streamed?query=${encodeURIComponent(query)}&timeout=${timeoutMs}`;
   const request = httpGet(
     url,
     { headers: { ...bearer(t.tokens['Read-Only']), accept: 'application/x-ndjson' }, agent: false },
@@ -148,5 +148,17 @@ describe('NDJSON streaming', () => {
       { type: 'row', data: { one: 1 } },
       expect.objectContaining({ type: 'summary', rows: 1 }) as unknown,
     ]);
+  });
+
+  it('ends a stream its client stopped reading once the database has been silent past the deadline', async () => {
+    // The query's timeout (3 s) and the 5 s grace bound the reply's silence: a client that reads nothing for
+    // longer loses the rest, and FalkorDB what it held for it.
+    const stream = pausedStream(QUERY, 3000);
+    await stream.first;
+    expect(await eventually(async () => (await unsentBytes()) > 4 * 1024 * 1024, 20_000)).toBe(true);
+    expect(await eventually(async () => (await unsentBytes()) === 0, 20_000)).toBe(true);
+    const lines = parse(await stream.rest());
+    expect(lines.at(-1)).toMatchObject({ type: 'error', status: 503 });
+    expect(await eventually(async () => (await listed()).length === 0, 5000)).toBe(true);
   });
 });
