@@ -161,4 +161,21 @@ describe('NDJSON streaming', () => {
     expect(lines.at(-1)).toMatchObject({ type: 'error', status: 503 });
     expect(await eventually(async () => (await listed()).length === 0, 5000)).toBe(true);
   });
+
+  it('names what a write created in the rows it streams, on a graph that did not exist', async () => {
+    const query = 'CREATE (n:Fresh {k: 1})-[r:MADE {at: 2}]->(:Other) RETURN n, r';
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/graph/fresh-stream?query=${encodeURIComponent(query)}&timeout=5000`,
+      headers: { ...bearer(t.tokens.Admin), accept: 'application/x-ndjson' },
+    });
+    expect(res.statusCode).toBe(200);
+    const [header, row, summary] = parse(res.body);
+    expect(header).toEqual({ type: 'header', columns: ['n', 'r'] });
+    expect(row).toMatchObject({
+      type: 'row',
+      data: { n: { labels: ['Fresh'], properties: { k: 1 } }, r: { relationshipType: 'MADE', properties: { at: 2 } } },
+    });
+    expect(summary).toMatchObject({ type: 'summary', rows: 1 });
+  });
 });
