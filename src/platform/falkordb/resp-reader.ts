@@ -58,8 +58,8 @@ interface ArrayFrame {
   length: number;
   filled: number;
   /** The rows array of a streamed reply: its elements go to the sink, from the reply byte count `rowStart` on. */
-  sink?: RowSink;
-  rowStart?: number;
+  sink: RowSink | undefined;
+  rowStart: number;
 }
 
 /**
@@ -197,7 +197,14 @@ export class RespReader {
         }
         if (length === 0) this.complete([]);
         else
-          this.stack.push({ items: length <= PREALLOCATED_MAX ? new Array<RespValue>(length) : [], length, filled: 0 });
+          // Every frame has the same fields (sink and rowStart unused here): one shape keeps the hot loop monomorphic.
+          this.stack.push({
+            items: length <= PREALLOCATED_MAX ? new Array<RespValue>(length) : [],
+            length,
+            filled: 0,
+            sink: undefined,
+            rowStart: 0,
+          });
         return afterLine;
       }
       case 0x3a /* : integer */:
@@ -225,7 +232,7 @@ export class RespReader {
       if (top === undefined) break;
       if (top.sink) {
         top.filled++;
-        top.sink.row(finished, this.replyBytes - top.rowStart!);
+        top.sink.row(finished, this.replyBytes - top.rowStart);
         top.rowStart = this.replyBytes;
       } else top.items[top.filled++] = finished;
       if (top.filled < top.length) return;
