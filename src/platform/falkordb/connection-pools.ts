@@ -291,7 +291,8 @@ export class CredentialPool {
    * after an outage opens at most the bound), else the least busy.
    */
   private async acquireQueryConnection(): Promise<PooledQueryConnection> {
-    const idle = this.queryConnections.find((c) => c.busy === 0 && c.connection.open);
+    // One taken for a stream is not idle even before its lease counts it busy.
+    const idle = this.queryConnections.find((c) => c.busy === 0 && c.connection.open && !c.streaming);
     if (idle) return idle;
     const streams = this.queryConnections.filter(heldByStream).length;
     if (this.queryConnections.length - streams + this.queryOpenings.length < this.options.maxConnectionsPerPool) {
@@ -348,11 +349,10 @@ export class CredentialPool {
     const onAbort = () => drop(pooled);
     signal?.addEventListener('abort', onAbort, { once: true });
     let timedOut = false;
-    const deadlineMs = options.timeoutMs ?? this.options.commandTimeoutMs;
     const timer = setTimeout(() => {
       timedOut = true;
       onAbort();
-    }, deadlineMs);
+    }, options.timeoutMs ?? this.options.commandTimeoutMs);
     try {
       // `touch` starts the deadline again (a streamed reply's deadline counts from its last chunk).
       return await work(pooled, () => timer.refresh());
