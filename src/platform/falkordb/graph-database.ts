@@ -126,6 +126,11 @@ function rowsOf(header: unknown[], statistics: string[], rows: unknown[], names:
 }
 
 const DELETE_SETTLE_MS = 2000;
+/**
+ * How long used memory must hold still to count as settled: a free starved of CPU stalls for a while (pauses of
+ * up to about 130 ms were seen with the machine's two cores busy), so one quiet sample is not enough.
+ */
+const QUIET_MS = 300;
 /** FalkorDB answers a query past its TIMEOUT with an error; the connection is given this long beyond it to say so. */
 const QUERY_REPLY_GRACE_MS = 5000;
 
@@ -456,19 +461,22 @@ export class GraphDatabase {
 
   /**
    * Waits until the server's used memory has stopped falling (memory-settle.ts: a deleted graph is freed after
-   * GRAPH.DELETE answered), sampling every `intervalMs`; false when it was still falling at `deadlineMs`.
+   * GRAPH.DELETE answered): sampled every `intervalMs`, it must not fall for `quietMs` on end; false when it was
+   * still falling at `deadlineMs`.
    */
-  async deletionsSettled(deadlineMs: number, intervalMs = 50): Promise<boolean> {
+  async deletionsSettled(deadlineMs: number, quietMs = QUIET_MS, intervalMs = 50): Promise<boolean> {
     const deadline = Date.now() + deadlineMs;
     const usedMemory = async () => usedMemoryOf(await this.pool.send<string>(['INFO', 'memory']));
-    let earlier = await usedMemory();
+    let quietFrom = { at: Date.now(), bytes: await usedMemory() };
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
-      const later = await usedMemory();
+      const bytes = await usedMemory();
       // A server that does not report it cannot be waited on: as before, the restore goes ahead.
-      if (Number.isNaN(later) || Number.isNaN(earlier) || memorySettled(earlier, later)) return true;
-      if (Date.now() >= deadline) return false;
-      earlier = later;
+      if (Number.isNaN(bytes) || Number.isNaN(quietFrom.bytes)) return true;
+      const now = Date.now();
+      if (!memorySettled(quietFrom.bytes, bytes)) quietFrom = { at: now, bytes };
+      else if (now - quietFrom.at >= quietMs) return true;
+      if (now >= deadline) return false;
     }
   }
 

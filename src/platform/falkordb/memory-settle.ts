@@ -10,7 +10,7 @@ export function usedMemoryOf(info: string): number {
   return match ? Number(match[1]) : Number.NaN;
 }
 
-/** A fall of more than this between two samples is a graph still being freed (a small one frees in well under a sample). */
+/** A fall of more than this since the quiet period began is a graph still being freed (a small one frees at once). */
 export const SETTLED_FALL_BYTES = 1024 * 1024;
 
 /** True when the later sample is not more than SETTLED_FALL_BYTES below the earlier one. */
