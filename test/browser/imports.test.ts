@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, startTestApp, type TestApp } from '../support/app.js';
 import { eventually } from '../support/wait.js';
 import {
+  adminClient,
   bearer,
   databaseSnapshot,
   graphQuery,
@@ -281,6 +282,39 @@ describe('restoring an export', () => {
       { message: 'Graph keep already exists: restore into a new name' },
     ]);
     expect(await graphQuery(t.falkordb, 'keep', 'MATCH (n) RETURN n.name')).toEqual([['me']]);
+  });
+
+  it('restores into the name of a big graph deleted just before, once FalkorDB has freed it', async () => {
+    // The export is taken while the graph is small; the graph then grows to about 3 million entities, whose
+    // freeing after GRAPH.DELETE takes FalkorDB a few hundred milliseconds on its own thread.
+    await graphQuery(t.falkordb, 'racing', "CREATE (:Person {name: 'Ada', born: 1815})");
+    const small = await snapshot('racing');
+    const staged = (await stage('racing.dump', await exportOf('racing'))).json<{ fileId: string }>();
+    await graphQuery(
+      t.falkordb,
+      'racing',
+      "UNWIND range(1, 1000000) AS i CREATE (:N {i: i, s: 'some text value'})-[:R {w: i}]->(:M {j: i})",
+    );
+    const admin = await adminClient(t.falkordb);
+    try {
+      const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await admin.info('memory'))![1]);
+      const big = await usedMemory();
+      const deleted = await t.app.inject({ method: 'DELETE', url: '/api/graph/racing', headers: bearer(tokens.Admin) });
+      expect(deleted.statusCode).toBe(200);
+      // At once, as a client restoring a graph over itself would.
+      const restored = await run('racing', staged.fileId);
+      expect([restored.statusCode, restored.json()]).toEqual([
+        200,
+        { message: 'Restored graph racing from racing.dump' },
+      ]);
+      expect(await ping()).toBe(200);
+      expect(await snapshot('racing')).toEqual(small);
+      // The big graph was freed before the restore (its memory is gone), and the server survived it.
+      expect(await usedMemory()).toBeLessThan(big / 4);
+      expect(await admin.ping()).toBe('PONG');
+    } finally {
+      await admin.close();
+    }
   });
 
   it('refuses a file that is no graph export (400)', async () => {

@@ -10,6 +10,7 @@ import {
   RespReader,
   type ReplyBounds,
   type RespValue,
+  type RowSink,
 } from '../../src/platform/falkordb/resp-reader.js';
 
 /** RESP2 as a server writes it; integers are the digit strings the reader hands back. */
@@ -130,5 +131,78 @@ describe('RespReader bounds', () => {
     expect(() => readAll(resp('*x\r\n'), [], bounds)).toThrow(RespProtocolError);
     expect(() => readAll(resp('$3\r\nabcd\r\n'), [], bounds)).toThrow(RespProtocolError);
     expect(() => readAll(resp(`+${'x'.repeat(2 * 1024 * 1024)}`), [65536], bounds)).toThrow(RespProtocolError);
+  });
+});
+
+describe('RespReader streamed rows', () => {
+  /** A sink that records what it is told, in order. */
+  function recordingSink() {
+    const events: (string | RespValue)[] = [];
+    const sink: RowSink = {
+      start: (header, count) => void events.push('start', header, String(count)),
+      row: (row, bytes) => void events.push(row, String(bytes)),
+      full: false,
+      whenDrained: () => undefined,
+    };
+    return { sink, events };
+  }
+
+  const header: RespValue = [['1', 'x']];
+  const rows: RespValue[] = [[['3', '1']], [['3', '2']], [['2', 'zwölf']]];
+  const statistics: RespValue = ['Cached execution: 0'];
+
+  it('hands each row over once its bytes are in, before the reply ends, whatever the chunking', () => {
+    const bytes = resp(wire([header, rows, statistics]) + wire('after'));
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 10 }), (sizes) => {
+        const { sink, events } = recordingSink();
+        const replies = readAll(bytes, sizes, { maxBytes: 1 << 20, rows: sink });
+        // Each row's wire size is reported with it; the reply keeps an empty rows array.
+        expect(events).toEqual([
+          'start',
+          header,
+          '3',
+          ...rows.flatMap((row) => [row, String(Buffer.byteLength(wire(row)))]),
+        ]);
+        expect(replies).toEqual([[header, [], statistics], 'after']);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('delivers the first row while the rest of the reply is still to come', () => {
+    const { sink, events } = recordingSink();
+    const replies: RespValue[] = [];
+    const reader = new RespReader(
+      () => ({ maxBytes: 1 << 20, rows: sink }),
+      (value) => replies.push(value),
+    );
+    const bytes = resp(wire([header, rows, statistics]));
+    const firstRowEnd = bytes.indexOf(resp(wire(rows[0]!)), wire(header).length) + wire(rows[0]!).length;
+    reader.feed(bytes.subarray(0, firstRowEnd));
+    expect(events).toEqual(['start', header, '3', rows[0], String(wire(rows[0]!).length)]);
+    expect(replies).toEqual([]);
+    expect(reader.streaming).toBe(sink);
+    reader.feed(bytes.subarray(firstRowEnd));
+    expect(replies).toHaveLength(1);
+    expect(reader.streaming).toBeUndefined();
+  });
+
+  it('leaves replies of other shapes whole: statistics only, a version mismatch, no rows', () => {
+    const { sink, events } = recordingSink();
+    const mismatch: RespValue = [new ErrorReply('version mismatch'), '7'];
+    const empty: RespValue = [header, [], statistics];
+    const bytes = resp(wire([statistics]) + wire(mismatch) + wire(empty));
+    expect(readAll(bytes, [5], { maxBytes: 1 << 20, rows: sink })).toEqual([[statistics], mismatch, empty]);
+    expect(events).toEqual(['start', header, '0']);
+  });
+
+  it('still refuses more rows than allowed at the rows header, before any row is handed over', () => {
+    const { sink, events } = recordingSink();
+    const bytes = resp(wire([header, rows, statistics]));
+    expect(() => readAll(bytes, [bytes.length], { maxBytes: 1 << 20, maxRows: 2, rows: sink })).toThrow(
+      ReplyTooLargeError,
+    );
+    expect(events).toEqual([]);
   });
 });

@@ -6,12 +6,30 @@ import { z } from 'zod';
 import { createErrorHandler, mapError } from '../../shared/error-handler.js';
 import { sendJsonText, sendText } from '../../shared/prepared-json.js';
 import { principalOf, type BrowserContext } from '../context.js';
-import type { QueryService } from './query-service.js';
+import type { QueryService, StreamedResult } from './query-service.js';
 import { GraphParamsSchema, QueryResultSchema, queryStreamQuerySchema } from './schemas.js';
 import { accepts, openEventStream, wantsEventStream } from '../../shared/sse.js';
-import { resultJson, resultJsonChunks, resultNdjsonLines, STREAMED_ABOVE_ROWS } from './result-json.js';
+import { ndjsonLines, resultJson, resultJsonChunks, STREAMED_ABOVE_ROWS } from './result-json.js';
 
 const jsonErrors = createErrorHandler('browser');
+
+/**
+ * A streamed result's NDJSON lines. A failure after the header line (the query stopped, the database connection
+ * lost, the reply past its bytes bound) ends the answer with an `error` line in place of the summary.
+ */
+async function* streamedNdjson(result: StreamedResult, request: FastifyRequest): AsyncGenerator<string> {
+  try {
+    yield* ndjsonLines({
+      columns: result.columns,
+      batches: result.batches(),
+      summary: () => ({ metadata: result.statistics(), rows: result.rowCount, truncated: !!result.truncated }),
+    });
+  } catch (error) {
+    const mapped = mapError(error, 'browser');
+    if (mapped.unexpected) request.log.error({ err: error }, 'query failed');
+    yield `${JSON.stringify({ type: 'error', message: mapped.message, status: mapped.statusCode })}\n`;
+  }
+}
 
 /** Parameter problems reach an event-stream client as one `error` event with status 400, before any query runs. */
 function streamAwareErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
@@ -35,7 +53,7 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
         tags: ['graphs'],
         summary: 'Run a Cypher query (Read-Only tokens run GRAPH.RO_QUERY)',
         description:
-          'With `Accept: text/event-stream`: HTTP 200 and one `result` event `{metadata, data}` or one `error` event `{message, status}`, then the end of the stream; comment heartbeats every 15 s while the query runs. With `Accept: application/x-ndjson`: one JSON object per line, `{"type":"header","columns":[…]}`, then `{"type":"row","data":{…}}` per row, then `{"type":"summary","metadata":[…],"rows":n,"truncated":false}`; an error before the first line is a JSON error response. Otherwise a JSON response.',
+          'With `Accept: text/event-stream`: HTTP 200 and one `result` event `{metadata, data}` or one `error` event `{message, status}`, then the end of the stream; comment heartbeats every 15 s while the query runs. With `Accept: application/x-ndjson`: one JSON object per line, `{"type":"header","columns":[…]}`, then `{"type":"row","data":{…}}` per row, then `{"type":"summary","metadata":[…],"rows":n,"truncated":false}`; rows are sent as they arrive from the database. An error before the first line is a JSON error response; one after it (the query stopped, the connection lost) ends the stream with `{"type":"error","message":…,"status":n}` in place of the summary. Otherwise a JSON response.',
         params: GraphParamsSchema,
         querystring: queryStreamQuerySchema(context.limits.csvUrlAllowlist),
         response: {
@@ -64,9 +82,14 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
       reply.raw.once('close', () => run.finish());
 
       if (!wantsEventStream(request) && accepts(request, 'application/x-ndjson')) {
-        const result = await run.rows();
-        // Rows are decoded as the client reads them (backpressure), so a long result never exists whole as text.
-        return sendText(reply, 'application/x-ndjson; charset=utf-8', Readable.from(resultNdjsonLines(result)));
+        const result = await run.stream();
+        // Rows go out as the database's reply arrives, and only as fast as the client reads them: the socket to the
+        // database is paused while the response is not draining, so a long result is never held whole.
+        return sendText(
+          reply,
+          'application/x-ndjson; charset=utf-8',
+          Readable.from(streamedNdjson(result, request), { highWaterMark: 1 }),
+        );
       }
       if (!wantsEventStream(request)) {
         const result = await run.rows();

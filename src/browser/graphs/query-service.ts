@@ -1,8 +1,9 @@
 // Running one Cypher query for a token: its slots (QUERIES_PER_TOKEN, QUERIES_PER_CLIENT), its listing for
 // GET /api/queries and DELETE /api/queries/{id}, its bounds, and the database call. The route only shapes the reply.
+import type { JsonValue } from '../../platform/falkordb/compact-reply.js';
 import type { CypherValue } from '../../platform/falkordb/cypher.js';
 import { withParameters } from '../../platform/falkordb/cypher.js';
-import type { QueryRows } from '../../platform/falkordb/graph-database.js';
+import type { QueryRows, QueryStream } from '../../platform/falkordb/graph-database.js';
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { HttpError } from '../../shared/http-errors.js';
 import { databaseFor, type BrowserContext, type BrowserLimits, type Principal } from '../context.js';
@@ -59,7 +60,19 @@ export interface QueryRequest {
 /** One query, begun: `rows()` runs it (once), `finish()` gives its slots back and forgets it (call it always). */
 export interface QueryRun {
   rows(signal?: AbortSignal): Promise<QueryRows>;
+  /**
+   * Runs it with its rows read from the database as they are taken (NDJSON). The query stays listed, and can be
+   * stopped, until its last row has been read; finish() drops what was not.
+   */
+  stream(): Promise<StreamedResult>;
   finish(): void;
+}
+
+/** A streamed result with the caller's row cap applied. */
+export interface StreamedResult extends Omit<QueryStream, 'batches'> {
+  /** Set when the caller asked for a row cap (`maxRows`): whether the result had more rows. */
+  truncated?: boolean;
+  batches(): AsyncGenerator<JsonValue[][]>;
 }
 
 export function createQueryService(context: BrowserContext, running: RunningQueries) {
@@ -80,21 +93,51 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
       // Listed for its owner until it has been answered; DELETE /api/queries/{id} aborts `control.signal`.
       const control = running.start(principal.tokenId, request.graph, request.query);
       let finished = false;
+      // Aborted by finish(): a stream whose answer is gone stops reading.
+      const gone = new AbortController();
+      const optionsFor = (signal?: AbortSignal) => ({
+        readOnly: principal.role === 'Read-Only',
+        timeoutMs: clampQueryTimeout(request.timeoutMs, limits.queryTimeoutMaxMs),
+        maxRows: limits.queryRowsMax,
+        maxBytes: limits.queryResultBytesMax,
+        signal: AbortSignal.any([...(signal ? [signal] : []), control.signal, gone.signal]),
+      });
+      // A query its owner stopped says so, whatever the database connection reported.
+      const stopped = (error: unknown) => (control.signal.aborted ? (control.signal.reason as Error) : error);
       return {
-        async rows(signal) {
-          const options = {
-            readOnly: principal.role === 'Read-Only',
-            timeoutMs: clampQueryTimeout(request.timeoutMs, limits.queryTimeoutMaxMs),
-            maxRows: limits.queryRowsMax,
-            maxBytes: limits.queryResultBytesMax,
-            signal: signal ? AbortSignal.any([signal, control.signal]) : control.signal,
+        async stream() {
+          let result: QueryStream;
+          try {
+            result = await databaseFor(context, principal).queryStream(request.graph, cypher, optionsFor());
+          } catch (error) {
+            control.done();
+            throw stopped(error);
+          }
+          const { maxRows } = request;
+          return {
+            hasColumns: result.hasColumns,
+            columns: result.columns,
+            rowCount: maxRows === undefined ? result.rowCount : Math.min(result.rowCount, maxRows),
+            ...(maxRows === undefined ? {} : { truncated: result.rowCount > maxRows }),
+            statistics: () => result.statistics(),
+            async *batches() {
+              try {
+                yield* result.batches(maxRows);
+              } catch (error) {
+                throw stopped(error);
+              } finally {
+                control.done();
+              }
+            },
           };
+        },
+        async rows(signal) {
+          const options = optionsFor(signal);
           try {
             const result = await databaseFor(context, principal).queryRows(request.graph, cypher, options);
             return limitRows(result, request.maxRows);
           } catch (error) {
-            // A query its owner stopped says so, whatever the database connection reported.
-            throw control.signal.aborted ? (control.signal.reason as Error) : error;
+            throw stopped(error);
           } finally {
             control.done();
           }
@@ -103,6 +146,7 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
           if (finished) return;
           finished = true;
           control.done();
+          gone.abort();
           release();
         },
       };

@@ -39,32 +39,54 @@ export function limitRows(result: QueryRows, maxRows: number | undefined): Query
   return { ...result, rowCount: Math.min(result.rowCount, maxRows), truncated: result.rowCount > maxRows };
 }
 
+/** What an NDJSON answer is written from: the columns first, rows in batches of values, the summary last. */
+export interface NdjsonSource {
+  columns: string[];
+  batches: Iterable<JsonValue[][]> | AsyncIterable<JsonValue[][]>;
+  /** Asked after the last batch. */
+  summary(): { metadata: string[]; rows: number; truncated: boolean };
+}
+
 /**
  * The result as NDJSON (`Accept: application/x-ndjson`): a header line with the columns, one line per row, and a
  * summary line with the statistics, the row count and whether it was truncated. Every line says what it is, so a
- * column named like a header field cannot be mistaken for one. Rows are decoded one chunk at a time.
+ * column named like a header field cannot be mistaken for one. One piece of text per batch of rows.
  */
-export function* resultNdjsonLines(result: QueryRows): Generator<string> {
-  yield `${JSON.stringify({ type: 'header', columns: result.columns })}\n`;
+export async function* ndjsonLines(source: NdjsonSource): AsyncGenerator<string> {
+  yield `${JSON.stringify({ type: 'header', columns: source.columns })}\n`;
   // Each line is framed from the column names serialized once, and only the values per row: no object per row.
   // A repeated column name keeps the last value, as the row object (and JSON.parse) would.
-  const { columns } = result;
+  const { columns } = source;
   const kept = columns.map((name, index) => columns.lastIndexOf(name) === index);
   const keys = columns.map((name, index) => `${index === kept.indexOf(true) ? '' : ','}${JSON.stringify(name)}:`);
-  for (let start = 0; start < result.rowCount; start += ROWS_PER_CHUNK) {
-    // Pieces joined once per chunk: a flat string, not a rope of thousands of pieces held until it is written.
+  for await (const batch of source.batches) {
+    // Pieces joined once per batch: a flat string, not a rope of thousands of pieces held until it is written.
     const pieces: string[] = [];
-    for (let index = start; index < Math.min(start + ROWS_PER_CHUNK, result.rowCount); index++) {
-      const values = result.takeValues(index);
+    for (const values of batch) {
       pieces.push('{"type":"row","data":{');
       for (let column = 0; column < values.length; column++)
         if (kept[column]) pieces.push(keys[column]!, jsonOf(values[column]!));
       pieces.push('}}\n');
     }
-    yield pieces.join('');
+    if (pieces.length > 0) yield pieces.join('');
   }
-  const summary = { type: 'summary', metadata: result.metadata, rows: result.rowCount, truncated: !!result.truncated };
-  yield `${JSON.stringify(summary)}\n`;
+  yield `${JSON.stringify({ type: 'summary', ...source.summary() })}\n`;
+}
+
+/** A result read whole (QueryRows) as NDJSON, decoded a chunk of rows at a time. */
+export function resultNdjsonLines(result: QueryRows): AsyncGenerator<string> {
+  return ndjsonLines({
+    columns: result.columns,
+    batches: (function* () {
+      for (let start = 0; start < result.rowCount; start += ROWS_PER_CHUNK) {
+        const batch: JsonValue[][] = [];
+        for (let index = start; index < Math.min(start + ROWS_PER_CHUNK, result.rowCount); index++)
+          batch.push(result.takeValues(index));
+        yield batch;
+      }
+    })(),
+    summary: () => ({ metadata: result.metadata, rows: result.rowCount, truncated: !!result.truncated }),
+  });
 }
 
 /** JSON text of a value; a finite number (the commonest cell) without a call into JSON.stringify. */

@@ -59,7 +59,7 @@ export function importRoutes(app: FastifyInstance, imports: ImportService, csvUr
         tags,
         summary: 'Run a staged Cypher batch into the graph, or restore a staged export as a new graph',
         description:
-          'A `.dump` is restored as this graph, which must not exist (409); an export whose origin graph still exists on this server is refused (409): FalkorDB crashes when it holds two copies of one graph. A batch: each statement runs like a query (QUERY_TIMEOUT_MAX_MS, QUERY_ROWS_MAX, the LOAD CSV guard); the first that fails stops the batch with 422 naming its line (statements before it stay applied). With `Accept: text/event-stream`: `progress` events `{executed}`, then one `result` event `{message, executed}` or one `error` event `{message, status, line?}`.',
+          'A `.dump` is restored as this graph, which must not exist (409); an export whose origin graph still exists on this server is refused (409): FalkorDB crashes when it holds two copies of one graph. A restore waits (up to 5 s) until FalkorDB has finished freeing a graph deleted just before, which it does after `GRAPH.DELETE` answered; past that it is a 409 with `Retry-After`. A batch: each statement runs like a query (QUERY_TIMEOUT_MAX_MS, QUERY_ROWS_MAX, the LOAD CSV guard); the first that fails stops the batch with 422 naming its line (statements before it stay applied). With `Accept: text/event-stream`: `progress` events `{executed}`, then one `result` event `{message, executed}` or one `error` event `{message, status, line?}`.',
         params: GraphParamsSchema,
         body: RunBatchBodySchema,
         response: {

@@ -31,6 +31,8 @@ const CSV_BATCH_CHARS = 512 * 1024;
 const CSV_BOUNDS = { fieldCharsMax: 1024 * 1024, fieldsMax: 4096 };
 /** Throw-away FalkorDB processes reading exports' origin names at once, server-wide. */
 const SCRATCH_SERVERS_MAX = 2;
+/** How long a restore waits for FalkorDB to finish freeing deleted graphs (memory-settle.ts) before a 409. */
+const DELETION_SETTLE_MS = 5000;
 /** How often a running batch reports its progress. */
 const PROGRESS_EVERY_STATEMENTS = 1000;
 const PROGRESS_EVERY_MS = 250;
@@ -175,6 +177,14 @@ export function createImportService(
     if (origin !== graph && graphs.includes(origin))
       throw new ConflictError(
         `This export comes from graph ${origin}, which exists on this server, and FalkorDB cannot hold a second copy of it: restore it on another server, delete or rename ${origin} first, or copy it with PATCH /api/graph/{graph}/duplicate`,
+      );
+    // A graph of that name deleted just before (the usual way to restore a graph over itself) may still be being
+    // freed by FalkorDB, and RESTORE during that can crash it: wait until it is done, within a bound.
+    if (!(await database.deletionsSettled(DELETION_SETTLE_MS)))
+      throw new HttpError(
+        409,
+        'The database is still freeing a deleted graph, and a restore now could crash it: try again in a moment',
+        { 'retry-after': '1' },
       );
     try {
       await database.restore(origin, payload);

@@ -87,7 +87,12 @@ interface PooledClient {
 interface PooledQueryConnection {
   connection: QueryConnection;
   busy: number;
+  /** Held by a streamed reply: no other command is pipelined behind it. */
+  streaming?: boolean;
 }
+
+/** The flag counts only while the connection is in use (a lease given up before its work began leaves it set). */
+const heldByStream = (pooled: PooledQueryConnection): boolean => pooled.streaming === true && pooled.busy > 0;
 
 /** Drops a connection without waiting; destroying an already closed client throws, which is fine here. */
 function discard(client: RawClient): void {
@@ -472,23 +477,34 @@ export class CredentialPool {
     options: Pick<SendOptions, 'timeoutMs'> = {},
     signal?: AbortSignal,
   ): Promise<PromiseSettledResult<RespValue>[]> {
+    // A batch whose rows stream out (ReplyBounds.rows) holds its connection alone while its reader takes them, and
+    // its deadline is one of silence: the reply must begin, and then keep coming, within it (a reader that stops
+    // taking rows stops the reply too).
+    const streaming = commands.some(({ bounds }) => bounds?.rows !== undefined);
     return this.leased(
-      () => this.acquireQueryConnection(),
+      () => (streaming ? this.acquireStreamingConnection() : this.acquireQueryConnection()),
       // Destroying it fails what waits on it; its onClose takes it out of the pool.
       (pooled) => pooled.connection.destroy(),
-      async (pooled) => {
-        // Chosen once the connection is ours: opening it may just have found a primary without replicas. The
-        // confirmation rides in the same write as the batch (no extra round trip).
-        const confirm = this.replicaConfirmation(commands);
-        const outcomes = await pooled.connection.send(confirm ? [...commands, confirm.command] : commands);
-        if (confirm) await confirm.check(outcomes.pop()!, pooled.connection);
-        return outcomes.map((outcome) => {
-          if (outcome.status === 'fulfilled') return outcome;
-          const reason = translateCommandError(outcome.reason);
-          // Anything but the server's answer to this command fails the batch.
-          if (!(reason instanceof DatabaseReplyError)) throw reason;
-          return { status: 'rejected', reason };
-        });
+      async (pooled, touch) => {
+        try {
+          // Chosen once the connection is ours: opening it may just have found a primary without replicas. The
+          // confirmation rides in the same write as the batch (no extra round trip).
+          const confirm = this.replicaConfirmation(commands);
+          const outcomes = await pooled.connection.send(
+            confirm ? [...commands, confirm.command] : commands,
+            streaming ? touch : undefined,
+          );
+          if (confirm) await confirm.check(outcomes.pop()!, pooled.connection);
+          return outcomes.map((outcome) => {
+            if (outcome.status === 'fulfilled') return outcome;
+            const reason = translateCommandError(outcome.reason);
+            // Anything but the server's answer to this command fails the batch.
+            if (!(reason instanceof DatabaseReplyError)) throw reason;
+            return { status: 'rejected', reason };
+          });
+        } finally {
+          if (streaming) pooled.streaming = false;
+        }
       },
       options,
       signal,
@@ -560,6 +576,17 @@ export class CredentialPool {
     };
   }
 
+  /**
+   * An idle connection, or a new one, for a streamed reply: never one with commands waiting (they would wait for
+   * the whole stream). It may go past maxConnectionsPerPool: streams are bounded by the callers' query slots.
+   */
+  private async acquireStreamingConnection(): Promise<PooledQueryConnection> {
+    const idle = this.queryConnections.find((c) => c.busy === 0 && c.connection.open);
+    const pooled = idle ?? (await this.openQueryConnection());
+    pooled.streaming = true;
+    return pooled;
+  }
+
   private async openQueryConnection(): Promise<PooledQueryConnection> {
     const { username, password, tls, ca } = this.credentials;
     const { host, port, address, role } = await this.dialTarget();
@@ -618,16 +645,18 @@ export class CredentialPool {
    * after an outage opens at most the bound), else the least busy.
    */
   private async acquireQueryConnection(): Promise<PooledQueryConnection> {
-    const idle = this.queryConnections.find((c) => c.busy === 0 && c.connection.open);
+    // One taken for a stream is not idle even before its lease counts it busy.
+    const idle = this.queryConnections.find((c) => c.busy === 0 && c.connection.open && !c.streaming);
     if (idle) return idle;
-    if (this.queryConnections.length + this.queryOpenings.length < this.options.maxConnectionsPerPool) {
+    const streams = this.queryConnections.filter(heldByStream).length;
+    if (this.queryConnections.length - streams + this.queryOpenings.length < this.options.maxConnectionsPerPool) {
       const opening = this.openQueryConnection().finally(() => {
         void this.queryOpenings.splice(this.queryOpenings.indexOf(opening), 1);
       });
       this.queryOpenings.push(opening);
       return opening;
     }
-    const ready = this.queryConnections.filter((c) => c.connection.open);
+    const ready = this.queryConnections.filter((c) => c.connection.open && !heldByStream(c));
     if (ready.length === 0) return this.queryOpenings[0] ?? this.openQueryConnection();
     return ready.reduce((least, c) => (c.busy < least.busy ? c : least));
   }
@@ -661,7 +690,7 @@ export class CredentialPool {
   private async leased<C extends { busy: number }, T>(
     acquire: () => Promise<C>,
     drop: (pooled: C) => void,
-    work: (pooled: C) => Promise<T>,
+    work: (pooled: C, touch: () => void) => Promise<T>,
     options: Pick<SendOptions, 'timeoutMs'>,
     signal: AbortSignal | undefined,
   ): Promise<T> {
@@ -679,7 +708,8 @@ export class CredentialPool {
       onAbort();
     }, options.timeoutMs ?? this.options.commandTimeoutMs);
     try {
-      return await work(pooled);
+      // `touch` starts the deadline again (a streamed reply's deadline counts from its last chunk).
+      return await work(pooled, () => timer.refresh());
     } catch (error) {
       const failure = translateCommandError(error, { timedOut, aborted: signal?.aborted });
       if (connectionLost(failure)) onAbort();

@@ -15,6 +15,8 @@ import {
   type ResultSet,
 } from './compact-reply.js';
 import { versionMismatchOf, type VersionedSchemaNames } from './schema-names.js';
+import { RowStream } from './row-stream.js';
+import { memorySettled, usedMemoryOf } from './memory-settle.js';
 
 export { ResultTooLargeError };
 
@@ -68,6 +70,24 @@ export interface QueryRows {
   takeValues(index: number): JsonValue[];
 }
 
+/**
+ * A query's result whose rows are read from the database's reply as it arrives (GraphDatabase.queryStream): the
+ * columns and the row count are known before the first row, the statistics only after the last.
+ */
+export interface QueryStream {
+  hasColumns: boolean;
+  columns: string[];
+  /** The rows the reply declared. */
+  rowCount: number;
+  /**
+   * The rows' values in column order, a batch at a time as they arrive; at most `keep` rows (the rest are read and
+   * dropped). Read once. Leaving the loop early, or a failure, drops the connection and the rest of the reply.
+   */
+  batches(keep?: number): AsyncGenerator<JsonValue[][]>;
+  /** The statistics, once batches() has ended. */
+  statistics(): string[];
+}
+
 const noRows = (): never => {
   throw new Error('the query returned no rows');
 };
@@ -106,6 +126,11 @@ function rowsOf(header: unknown[], statistics: string[], rows: unknown[], names:
 }
 
 const DELETE_SETTLE_MS = 2000;
+/**
+ * How long used memory must hold still to count as settled: a free starved of CPU stalls for a while (pauses of
+ * up to about 130 ms were seen with the machine's two cores busy), so one quiet sample is not enough.
+ */
+const QUIET_MS = 300;
 /** FalkorDB answers a query past its TIMEOUT with an error; the connection is given this long beyond it to say so. */
 const QUERY_REPLY_GRACE_MS = 5000;
 
@@ -245,6 +270,123 @@ export class GraphDatabase {
     return rowsOf(parts.header, parts.statistics, rows, { labels, relationshipTypes, propertyKeys });
   }
 
+  /**
+   * Runs a query whose rows are decoded as the reply arrives: the reply is never held whole, only a window of it
+   * (row-stream.ts); a caller that stops taking rows stops the connection reading. The names behind the rows' ids
+   * are known before the query is sent (the cache, or the lookups and version probe in a round trip of their own
+   * first, since in one batch they would answer after the rows); ids the query itself created are looked up on
+   * another connection when a row uses them. Failures before the first row reject; later ones fail batches().
+   */
+  async queryStream(graph: string, cypher: string, options: QueryOptions = {}): Promise<QueryStream> {
+    let cached = this.pool.schemaNames.get(graph) ?? (await this.readSchemaNames(graph, options));
+    const first = await this.startStream(graph, cypher, options, cached, cached?.version);
+    if (first !== 'version mismatch') return first;
+    this.pool.schemaNames.forget(graph);
+    cached = await this.readSchemaNames(graph, options);
+    // No version this time: a second change in between must not make it miss again; new ids are looked up.
+    const second = await this.startStream(graph, cypher, options, cached, undefined);
+    if (second === 'version mismatch') throw new Error('the query was refused for a schema version it did not name');
+    return second;
+  }
+
+  /** The graph's names with its schema version, in one round trip (remembered); undefined when there is no graph. */
+  private async readSchemaNames(graph: string, options: QueryOptions): Promise<VersionedSchemaNames | undefined> {
+    const versionProbe = { args: ['GRAPH.RO_QUERY', graph, 'RETURN 0', '--compact', 'version', '0'] };
+    const lookups = NAME_PROCEDURES.map((procedure) => ({ args: nameLookup(graph, procedure) }));
+    const [probe, ...names] = await this.sendQueries([versionProbe, ...lookups], options);
+    if (probe!.status !== 'fulfilled' || names.some((outcome) => outcome.status !== 'fulfilled')) return undefined;
+    const [labels, relationshipTypes, propertyKeys] = names.map((outcome) =>
+      procedureNamesOf((outcome as PromiseFulfilledResult<unknown>).value),
+    );
+    const entry = {
+      version: versionMismatchOf(probe!.value) ?? '0',
+      names: { labels: labels!, relationshipTypes: relationshipTypes!, propertyKeys: propertyKeys! },
+    };
+    this.pool.schemaNames.set(graph, entry);
+    return entry;
+  }
+
+  private async startStream(
+    graph: string,
+    cypher: string,
+    options: QueryOptions,
+    known: VersionedSchemaNames | undefined,
+    version: string | undefined,
+  ): Promise<QueryStream | 'version mismatch'> {
+    const rows = new RowStream();
+    // The caller's signal, or leaving batches() early, drops the connection.
+    const abandon = new AbortController();
+    const signal = options.signal ? AbortSignal.any([options.signal, abandon.signal]) : abandon.signal;
+    const command = queryCommand(graph, cypher, options, version);
+    command.bounds = { ...command.bounds!, rows };
+    const batch = options.readOnly ? [command] : [{ args: ['EXISTS', graph] }, command];
+    const sent = this.sendQueries(batch, { ...options, signal });
+    let statistics: string[] = [];
+    // Settles at the end of the reply: the rows' end, or the failure the reader of the rows hears.
+    sent.then(
+      (settled) => {
+        const outcome = settled.at(-1)!;
+        if (outcome.status === 'fulfilled') statistics = splitCompactReply(outcome.value).statistics;
+        rows.end();
+      },
+      (error: unknown) => rows.fail(error),
+    );
+    const begun = await Promise.race([rows.started.then(() => true), sent.then(() => false)]);
+    if (!begun) {
+      const settled = await sent;
+      const outcome = settled.at(-1)!;
+      const existed = options.readOnly || (settled[0]!.status === 'fulfilled' && Number(settled[0]!.value) === 1);
+      if (outcome.status === 'rejected') {
+        if (!existed) await this.dropIfEmpty(graph).catch(() => undefined);
+        throw outcome.reason;
+      }
+      if (versionMismatchOf(outcome.value) !== undefined) {
+        if (!existed) await this.dropIfEmpty(graph).catch(() => undefined);
+        return 'version mismatch';
+      }
+      // A statement without columns (`[statistics]`), or a result set without rows.
+      const parts = splitCompactReply(outcome.value);
+      return {
+        hasColumns: parts.header !== undefined,
+        columns: parts.header ? columnNames(parts.header) : [],
+        rowCount: 0,
+        batches: async function* () {},
+        statistics: () => parts.statistics,
+      };
+    }
+    let names: GraphSchemaNames = known?.names ?? { labels: [], relationshipTypes: [], propertyKeys: [] };
+    const readNames = () => this.allNames(graph, options.signal);
+    return {
+      hasColumns: true,
+      columns: columnNames(rows.header),
+      rowCount: rows.count,
+      async *batches(keep = Number.POSITIVE_INFINITY) {
+        // Rows that arrived before this call may be past `keep` already: those are cut here.
+        rows.keep = keep;
+        let left = keep;
+        let decoder = new CompactDecoder(names);
+        try {
+          for (;;) {
+            let raw = await rows.take();
+            if (raw === undefined) return;
+            if (raw.length > left) raw = raw.slice(0, left);
+            left -= raw.length;
+            if (raw.length === 0) continue;
+            // Ids beyond the names held were created by this very query (ids only grow): read the names again.
+            if (!namesCover(names, highestSchemaIds(raw))) {
+              names = await readNames();
+              decoder = new CompactDecoder(names);
+            }
+            yield raw.map((row) => decoder.values(row));
+          }
+        } finally {
+          if (!rows.done) abandon.abort();
+        }
+      },
+      statistics: () => statistics,
+    };
+  }
+
   /** Every name of the graph's schema, in one round trip. */
   private async allNames(graph: string, signal?: AbortSignal): Promise<GraphSchemaNames> {
     const [labels, relationshipTypes, propertyKeys] = await Promise.all(
@@ -315,6 +457,27 @@ export class GraphDatabase {
     const deadline = Date.now() + DELETE_SETTLE_MS;
     while ((await this.graphExists(graph)) && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+
+  /**
+   * Waits until the server's used memory has stopped falling (memory-settle.ts: a deleted graph is freed after
+   * GRAPH.DELETE answered): sampled every `intervalMs`, it must not fall for `quietMs` on end; false when it was
+   * still falling at `deadlineMs`.
+   */
+  async deletionsSettled(deadlineMs: number, quietMs = QUIET_MS, intervalMs = 50): Promise<boolean> {
+    const deadline = Date.now() + deadlineMs;
+    const usedMemory = async () => usedMemoryOf(await this.pool.send<string>(['INFO', 'memory']));
+    let quietFrom = { at: Date.now(), bytes: await usedMemory() };
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      const bytes = await usedMemory();
+      // A server that does not report it cannot be waited on: as before, the restore goes ahead.
+      if (Number.isNaN(bytes) || Number.isNaN(quietFrom.bytes)) return true;
+      const now = Date.now();
+      if (!memorySettled(quietFrom.bytes, bytes)) quietFrom = { at: now, bytes };
+      else if (now - quietFrom.at >= quietMs) return true;
+      if (now >= deadline) return false;
+    }
   }
 
   copyGraph(source: string, target: string): Promise<unknown> {

@@ -48,6 +48,9 @@ export interface QueryCommand {
 export class QueryConnection {
   private readonly waiting: Waiting[] = [];
   private failure: Error | undefined;
+  private paused = false;
+  /** Told of every chunk that arrives while a batch that asked for it (`send(…, onData)`) is outstanding. */
+  private onData: (() => void) | undefined;
   private readonly reader = new RespReader(
     () => this.waiting[0]?.bounds ?? DEFAULT_REPLY_BOUNDS,
     (value) => this.settle(value),
@@ -59,7 +62,19 @@ export class QueryConnection {
   ) {
     socket.on('data', (chunk: Buffer) => {
       try {
+        this.onData?.();
         this.reader.feed(chunk);
+        // Backpressure: a reader of streamed rows that holds enough stops the socket (and so the database's sending)
+        // until it has taken them, so what is held is a window of the reply, not the reply.
+        const sink = this.reader.streaming;
+        if (sink?.full && !this.paused) {
+          this.paused = true;
+          socket.pause();
+          sink.whenDrained(() => {
+            this.paused = false;
+            if (this.failure === undefined) socket.resume();
+          });
+        }
       } catch (error) {
         // The reply at the head is the one past its bound (or broken): it gets the reason, the rest a lost connection.
         this.waiting.shift()?.reject(error);
@@ -93,15 +108,23 @@ export class QueryConnection {
     return this.failure === undefined;
   }
 
-  /** Sends the commands in one write; each settles on its own (an error reply is that command's rejection). */
-  send(commands: QueryCommand[]): Promise<PromiseSettledResult<RespValue>[]> {
-    if (this.failure) return Promise.reject(this.failure);
+  /**
+   * Sends the commands in one write; each settles on its own (an error reply is that command's rejection).
+   * `onData` hears of each chunk of their replies as it arrives (the pool's deadline of a streamed reply).
+   */
+  async send(commands: QueryCommand[], onData?: () => void): Promise<PromiseSettledResult<RespValue>[]> {
+    if (this.failure) throw this.failure;
     const replies = commands.map(
       ({ bounds = DEFAULT_REPLY_BOUNDS }) =>
         new Promise<RespValue>((resolve, reject) => this.waiting.push({ bounds, resolve, reject })),
     );
+    this.onData = onData;
     this.socket.write(Buffer.concat(commands.map(({ args }) => encodeCommand(args))));
-    return Promise.allSettled(replies);
+    try {
+      return await Promise.allSettled(replies);
+    } finally {
+      if (this.onData === onData) this.onData = undefined;
+    }
   }
 
   /** Drops the connection; what still waits fails with `reason`. */

@@ -9,6 +9,23 @@ export interface ReplyBounds {
   maxBytes: number;
   /** Elements of the root array's second element: the rows of a compact GRAPH.QUERY reply. */
   maxRows?: number;
+  /**
+   * Receives the rows of a compact GRAPH.QUERY reply (`[header, rows, statistics]`) one by one as their bytes
+   * arrive, instead of their being kept in the reply: the reply then holds an empty rows array.
+   */
+  rows?: RowSink;
+}
+
+/** Where streamed rows go (see ReplyBounds.rows). */
+export interface RowSink {
+  /** The reply's header (its first element) and the number of rows declared, before the first row. */
+  start(header: RespValue[], count: number): void;
+  /** One row, once its last byte has arrived; `bytes` is its size on the wire. */
+  row(row: RespValue, bytes: number): void;
+  /** True while the sink holds as many rows as it should: the connection stops reading until `whenDrained`. */
+  readonly full: boolean;
+  /** Calls `resume` once (the next time the sink's rows are taken). */
+  whenDrained(resume: () => void): void;
 }
 
 /** A reply past its bounds; its connection is dropped with the rest of the reply unread. */
@@ -40,6 +57,9 @@ interface ArrayFrame {
   items: RespValue[];
   length: number;
   filled: number;
+  /** The rows array of a streamed reply: its elements go to the sink, from the reply byte count `rowStart` on. */
+  sink: RowSink | undefined;
+  rowStart: number;
 }
 
 /**
@@ -68,6 +88,8 @@ export class RespReader {
   private readonly stack: ArrayFrame[] = [];
   private bounds: ReplyBounds | undefined;
   private replyBytes = 0;
+  /** The sink of the reply whose rows are being read, while they are. */
+  streaming: RowSink | undefined;
 
   /**
    * `boundsOfNext` is asked when a reply's first byte arrives; `onReply` receives each complete reply in order (an
@@ -162,9 +184,27 @@ export class RespReader {
         if (maxRows !== undefined && this.stack.length === 1 && root!.filled === 1 && length > maxRows)
           throw new ReplyTooLargeError('rows', maxRows);
         if (this.replyBytes + length * ELEMENT_MIN_BYTES > maxBytes) throw new ReplyTooLargeError('bytes', maxBytes);
+        const sink = this.bounds!.rows;
+        if (sink && this.stack.length === 1 && root!.filled === 1 && root!.length === 3) {
+          // The rows of a result set: handed over one by one, so the reply never holds them.
+          sink.start(root!.items[0] as RespValue[], length);
+          if (length === 0) this.complete([]);
+          else {
+            this.streaming = sink;
+            this.stack.push({ items: [], length, filled: 0, sink, rowStart: this.replyBytes });
+          }
+          return afterLine;
+        }
         if (length === 0) this.complete([]);
         else
-          this.stack.push({ items: length <= PREALLOCATED_MAX ? new Array<RespValue>(length) : [], length, filled: 0 });
+          // Every frame has the same fields (sink and rowStart unused here): one shape keeps the hot loop monomorphic.
+          this.stack.push({
+            items: length <= PREALLOCATED_MAX ? new Array<RespValue>(length) : [],
+            length,
+            filled: 0,
+            sink: undefined,
+            rowStart: 0,
+          });
         return afterLine;
       }
       case 0x3a /* : integer */:
@@ -190,9 +230,14 @@ export class RespReader {
     for (;;) {
       const top = this.stack[this.stack.length - 1];
       if (top === undefined) break;
-      top.items[top.filled++] = finished;
+      if (top.sink) {
+        top.filled++;
+        top.sink.row(finished, this.replyBytes - top.rowStart);
+        top.rowStart = this.replyBytes;
+      } else top.items[top.filled++] = finished;
       if (top.filled < top.length) return;
       this.stack.pop();
+      if (top.sink) this.streaming = undefined;
       finished = top.items;
     }
     this.bounds = undefined;
