@@ -7,6 +7,7 @@ import { registerAuthCommands } from './commands/auth-commands.js';
 import { registerClusterCommands } from './commands/cluster-commands.js';
 import { registerCompletionCommand } from './commands/completion-command.js';
 import { registerConfigCommands } from './commands/config-commands.js';
+import { registerDeploymentCommands } from './commands/deployment-commands.js';
 import { registerRawCommand } from './commands/raw-command.js';
 import { registerRbacCommands } from './commands/rbac-commands.js';
 import { registerSettingsCommands } from './commands/settings-commands.js';
@@ -54,6 +55,7 @@ export function buildProgram(): Command {
   registerConfigCommands(program);
   registerSettingsCommands(program);
   registerClusterCommands(program);
+  registerDeploymentCommands(program);
   registerUserCommands(program);
   registerRbacCommands(program);
   registerAdminCommands(program);

@@ -35,8 +35,8 @@ interface Operation {
 const TERMINAL = new Set(['Succeed', 'Completed', 'Failed', 'Aborted', 'Cancelled']);
 const FAILED = new Set(['Failed', 'Aborted', 'Cancelled']);
 
-const query = (namespace?: string) => (namespace ? `?namespace=${encodeURIComponent(namespace)}` : '');
-const clusterPath = (name: string, suffix = '', namespace?: string) =>
+export const query = (namespace?: string) => (namespace ? `?namespace=${encodeURIComponent(namespace)}` : '');
+export const clusterPath = (name: string, suffix = '', namespace?: string) =>
   `/api/clusters/${encodeURIComponent(name)}${suffix}${query(namespace)}`;
 
 /** The default of every `--timeout` on a `--wait`. */
@@ -100,7 +100,7 @@ async function follow(
   }
 }
 
-interface MutationOptions {
+export interface MutationOptions {
   namespace?: string;
   wait?: boolean;
   pollInterval: number;
@@ -108,7 +108,7 @@ interface MutationOptions {
 }
 
 /** One request per entry, in order: POST /api/clusters/{name}/ops/{action}, each answering an OpsAccepted. */
-async function mutate(
+export async function mutate(
   name: string,
   requests: [action: string, body: unknown][],
   options: MutationOptions,
@@ -134,7 +134,7 @@ async function mutate(
   }
 }
 
-function mutation(parent: Command, name: string, description: string): Command {
+export function mutation(parent: Command, name: string, description: string): Command {
   return parent
     .command(name)
     .description(description)
@@ -149,6 +149,45 @@ function mutation(parent: Command, name: string, description: string): Command {
     .option('--poll-interval <ms>', 'how often --wait polls, in milliseconds', wholeNumber(10, 3_600_000), 1000);
 }
 
+/** `list`: the deployments, in one namespace or (with multi_cluster_mode) all. */
+export async function listDeployments(options: { namespace?: string; allNamespaces?: boolean }): Promise<void> {
+  if (options.namespace && options.allNamespaces)
+    throw new CliError(EXIT.usage, 'use either --namespace or --all-namespaces');
+  const { clusters: list } = await (
+    await signedInClient()
+  ).call<{ clusters: Cluster[]; total: number }>('GET', `/api/clusters/${query(options.namespace)}`);
+  printResult(list, {
+    headers: ['NAMESPACE', 'NAME', 'TOPOLOGY', 'PHASE', 'COMPONENTS'],
+    rows: list.map((c) => [
+      c.namespace,
+      c.name,
+      c.topology,
+      c.phase,
+      c.components.map((p) => `${p.name}×${p.shards ? `${p.shards}×` : ''}${p.replicas}`).join(' '),
+    ]),
+    wide: {
+      headers: ['CPU', 'MEMORY', 'STORAGE'],
+      rows: list.map((c) => [
+        c.components.map((p) => p.cpu).join(' '),
+        c.components.map((p) => p.memory).join(' '),
+        c.components.map((p) => p.storage).join(' '),
+      ]),
+    },
+  });
+}
+
+/** `get`: one deployment and its components. */
+export async function showDeployment(name: string, options: { namespace?: string }): Promise<void> {
+  const cluster = await (await signedInClient()).call<Cluster>('GET', clusterPath(name, '', options.namespace));
+  printResult(cluster, () => {
+    printLine(`${cluster.namespace}/${cluster.name}: ${cluster.topology}, ${cluster.phase}`);
+    printTable(
+      ['COMPONENT', 'KIND', 'PHASE', 'REPLICAS', 'SHARDS', 'CPU', 'MEMORY', 'STORAGE'],
+      cluster.components.map((p) => [p.name, p.kind, p.phase, p.replicas, p.shards, p.cpu, p.memory, p.storage]),
+    );
+  });
+}
+
 export function registerClusterCommands(program: Command): void {
   const clusters = program.command('clusters').description('Database deployments and their operations');
 
@@ -157,47 +196,14 @@ export function registerClusterCommands(program: Command): void {
     .description('List deployments')
     .option('-n, --namespace <namespace>', 'only this namespace')
     .option('-A, --all-namespaces', 'every namespace (needs multi_cluster_mode)')
-    .action(async (options: { namespace?: string; allNamespaces?: boolean }) => {
-      if (options.namespace && options.allNamespaces)
-        throw new CliError(EXIT.usage, 'use either --namespace or --all-namespaces');
-      const { clusters: list } = await (
-        await signedInClient()
-      ).call<{ clusters: Cluster[]; total: number }>('GET', `/api/clusters/${query(options.namespace)}`);
-      printResult(list, {
-        headers: ['NAMESPACE', 'NAME', 'TOPOLOGY', 'PHASE', 'COMPONENTS'],
-        rows: list.map((c) => [
-          c.namespace,
-          c.name,
-          c.topology,
-          c.phase,
-          c.components.map((p) => `${p.name}×${p.shards ? `${p.shards}×` : ''}${p.replicas}`).join(' '),
-        ]),
-        wide: {
-          headers: ['CPU', 'MEMORY', 'STORAGE'],
-          rows: list.map((c) => [
-            c.components.map((p) => p.cpu).join(' '),
-            c.components.map((p) => p.memory).join(' '),
-            c.components.map((p) => p.storage).join(' '),
-          ]),
-        },
-      });
-    });
+    .action(listDeployments);
 
   clusters
     .command('get')
     .description('Show one deployment')
     .argument('<cluster>')
     .option('-n, --namespace <namespace>', 'the cluster namespace')
-    .action(async (name: string, options: { namespace?: string }) => {
-      const cluster = await (await signedInClient()).call<Cluster>('GET', clusterPath(name, '', options.namespace));
-      printResult(cluster, () => {
-        printLine(`${cluster.namespace}/${cluster.name}: ${cluster.topology}, ${cluster.phase}`);
-        printTable(
-          ['COMPONENT', 'KIND', 'PHASE', 'REPLICAS', 'SHARDS', 'CPU', 'MEMORY', 'STORAGE'],
-          cluster.components.map((p) => [p.name, p.kind, p.phase, p.replicas, p.shards, p.cpu, p.memory, p.storage]),
-        );
-      });
-    });
+    .action(showDeployment);
 
   mutation(clusters, 'restart', 'Restart a component of a deployment (rolling)')
     .option('--component <name>', 'the component (default: falkordb)')

@@ -1,0 +1,248 @@
+// The real CLI's command groups (issue 24): deployments, operations, logs and backups, run as the compiled
+// graphdb-admin against the admin API over the Kubernetes API double with KubeBlocks (clusters, OpsRequests, pods,
+// pod logs, data protection). Exit codes, tables, `-o json` checked against the API's own response schemas, and
+// what reached Kubernetes.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { setMultiClusterMode } from '../support/cluster-reads.js';
+import {
+  DATA_PROTECTION_CRDS,
+  backupObject,
+  policyObject,
+  repoObject,
+  BACKUPS,
+  POLICIES,
+  REPOS,
+} from '../support/backup-scenarios.js';
+import { advanceOpsRequest, CLUSTERS_V1, OPS_V1, replication } from '../support/kube/kubeblocks-fixtures.js';
+import { cliIn, schemaCheck } from './harness.js';
+
+const NS = 'graphdb-system';
+let t: AdminTestApp;
+let server: string;
+let cli: ReturnType<typeof cliIn>;
+let workDir: string;
+let controller: NodeJS.Timeout;
+
+beforeAll(async () => {
+  t = await startAdminTestApp('kubernetes', { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1, ...DATA_PROTECTION_CRDS] });
+  const kube = t.kube!;
+  kube.put(CLUSTERS_V1, NS, replication('orders', NS));
+  kube.put('pods', NS, {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'orders-falkordb-0', namespace: NS, labels: { 'app.kubernetes.io/instance': 'orders' } },
+    spec: { containers: [{ name: 'falkordb' }] },
+  });
+  kube.setPodLog(NS, 'orders-falkordb-0', ['Ready to accept connections tcp', 'DB saved on disk'], 'falkordb');
+  kube.put('secrets', NS, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'orders-falkordb-account-default', namespace: NS },
+    data: {
+      username: Buffer.from('default').toString('base64'),
+      password: Buffer.from('s3cret-pw').toString('base64'),
+    },
+  });
+  kube.put(REPOS, '', repoObject('s3-main', 'Ready', true));
+  kube.put(POLICIES, NS, policyObject('orders', NS, 's3-main'));
+  kube.put(
+    BACKUPS,
+    NS,
+    backupObject('orders-nightly', 'orders', NS, {
+      phase: 'Completed',
+      backupRepoName: 's3-main',
+      totalSize: '12Mi',
+      startTimestamp: '2026-11-20T03:00:00Z',
+      completionTimestamp: '2026-11-20T03:01:00Z',
+    }),
+  );
+  // Backup repositories are cluster-scoped: the server manages them only in multi-cluster mode.
+  await setMultiClusterMode(t.app, (await sessionsForEveryRole(t.app)).admin, true);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  workDir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-deployments-'));
+  cli = cliIn(workDir);
+  // The simulated KubeBlocks controller: every OpsRequest advances a phase every 50 ms.
+  controller = setInterval(() => {
+    for (const ops of kube.list(OPS_V1)) {
+      const phase = (ops.status as { phase?: string } | undefined)?.phase;
+      if (phase !== 'Succeed' && phase !== 'Failed' && phase !== 'Cancelled')
+        advanceOpsRequest(kube, OPS_V1, NS, ops.metadata.name!);
+    }
+  }, 50);
+  const login = await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], ADMIN.password);
+  expect(login.code, login.stderr).toBe(0);
+});
+afterAll(async () => {
+  clearInterval(controller);
+  await t?.close();
+});
+
+describe('graphdb-admin deployments', () => {
+  it('lists, gets, creates from JSON and YAML, shows pods and credentials, deletes', async () => {
+    const list = await cli(['deployments', 'list']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/graphdb-system\s+orders\s+replication\s+Running/);
+    (await schemaCheck('get', '/api/clusters/{clusterName}', '200'))(
+      JSON.parse((await cli(['deployments', 'get', 'orders', '-n', NS, '-o', 'json'])).stdout),
+    );
+
+    const spec = path.join(workDir, 'deployment.json');
+    await writeFile(spec, JSON.stringify({ name: 'fresh', namespace: NS, spec: { topology: 'standalone' } }));
+    const created = await cli(['deployments', 'create', '--file', spec, '-o', 'json']);
+    expect(created.code, created.stderr).toBe(0);
+    (await schemaCheck('post', '/api/clusters/', '201'))(JSON.parse(created.stdout));
+    expect(t.kube!.get(CLUSTERS_V1, NS, 'fresh')).toBeDefined();
+
+    const manifest = path.join(workDir, 'cluster.yaml');
+    await writeFile(
+      manifest,
+      [
+        'apiVersion: apps.kubeblocks.io/v1',
+        'kind: Cluster',
+        'metadata:',
+        '  name: from-yaml',
+        `  namespace: ${NS}`,
+        'spec:',
+        '  clusterDef: falkordb',
+        '  topology: standalone',
+        '  terminationPolicy: Delete',
+        '  componentSpecs:',
+        '    - name: falkordb',
+        '      replicas: 1',
+      ].join('\n'),
+    );
+    const applied = await cli(['deployments', 'apply-yaml', '--file', manifest]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain(`${NS}/from-yaml created`);
+    expect(t.kube!.get(CLUSTERS_V1, NS, 'from-yaml')).toBeDefined();
+
+    const pods = await cli(['deployments', 'pods', 'orders', '-n', NS]);
+    expect(pods.stdout).toMatch(/^NAME\s+STATUS\s+READY\s+RESTARTS\s+AGE\s+ROLE$/m);
+    expect(pods.stdout).toContain('orders-falkordb-0');
+    const credentials = await cli(['deployments', 'credentials', 'orders', '-n', NS, '-o', 'json']);
+    (await schemaCheck('get', '/api/clusters/{clusterName}/credentials', '200'))(JSON.parse(credentials.stdout));
+    expect(JSON.parse(credentials.stdout)).toMatchObject({ username: 'default', password: 's3cret-pw' });
+
+    expect((await cli(['deployments', 'delete', 'fresh', '-n', NS])).code).toBe(0);
+    expect(t.kube!.get(CLUSTERS_V1, NS, 'fresh')).toBeUndefined();
+    const missing = await cli(['deployments', 'get', 'fresh', '-n', NS]);
+    expect(missing.code).toBe(5);
+    expect((await cli(['deployments', 'create'])).code).toBe(2);
+    const notJson = await cli(['deployments', 'create', '--file', manifest]);
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toContain('is not JSON');
+  });
+
+  it('scales to a total with --wait, the server turning it into the CRD form', async () => {
+    const run = await cli([
+      'deployments',
+      'scale',
+      'orders',
+      '-n',
+      NS,
+      '--replicas',
+      '3',
+      '--wait',
+      '--poll-interval',
+      '50',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const name = run.stdout.trim();
+    expect(t.kube!.get(OPS_V1, NS, name)!.spec).toMatchObject({
+      type: 'HorizontalScaling',
+      horizontalScaling: [expect.objectContaining({ componentName: 'falkordb', scaleOut: { replicaChanges: 1 } })],
+    });
+    expect((await cli(['deployments', 'scale', 'orders', '--replicas', 'lots'])).code).toBe(2);
+  });
+});
+
+describe('graphdb-admin operations', () => {
+  it('restarts, stops, starts, switches over and expands a volume at the real paths, then lists and cancels', async () => {
+    for (const args of [
+      ['restart', 'orders'],
+      ['switchover', 'orders', '--replicaName', 'orders-falkordb-1'],
+      ['volume-expand', 'orders', '--size', '50Gi'],
+    ]) {
+      const run = await cli(['operations', ...args, '-n', NS, '--wait', '--poll-interval', '50']);
+      expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+    }
+    expect((await cli(['operations', 'stop', 'orders', '-n', NS])).code).toBe(0);
+    // The double's cluster stays Running (no controller moves it): Start is refused before anything is created.
+    const start = await cli(['operations', 'start', 'orders', '-n', NS]);
+    expect(start.code).toBe(1);
+    expect(start.stderr).toContain('Cluster orders is Running; Start needs it to be Stopped');
+    const switchover = t.kube!.list(OPS_V1).find((ops) => (ops.spec as { type: string }).type === 'Switchover')!;
+    expect(switchover.spec).toMatchObject({
+      switchover: [expect.objectContaining({ instanceName: 'orders-falkordb-1' })],
+    });
+    const expansion = t.kube!.list(OPS_V1).find((ops) => (ops.spec as { type: string }).type === 'VolumeExpansion')!;
+    expect(JSON.stringify(expansion.spec)).toContain('50Gi');
+
+    const listed = await cli(['operations', 'list', 'orders', '-n', NS, '-o', 'json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const operations = JSON.parse(listed.stdout) as { name: string; phase: string }[];
+    expect(operations.length).toBeGreaterThanOrEqual(3);
+    operations.forEach(
+      await schemaCheck('get', '/api/clusters/{clusterName}/ops', '200', '/properties/operations/items'),
+    );
+    const table = await cli(['operations', 'list', 'orders', '-n', NS]);
+    expect(table.stdout).toMatch(/^NAME\s+TYPE\s+PHASE\s+PROGRESS$/m);
+
+    // Only a running scaling can be cancelled: a finished one is a 409 (exit code 1) with the server's reason.
+    const done = operations.find((op) => op.phase === 'Succeed')!;
+    const refused = await cli(['operations', 'cancel', 'orders', done.name, '-n', NS]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr.length).toBeGreaterThan(0);
+    expect((await cli(['operations', 'switchover', 'orders'])).code).toBe(2);
+  });
+});
+
+describe('graphdb-admin logs', () => {
+  it("prints a pod's last lines, and follows new ones until the stream ends", async () => {
+    const read = await cli(['logs', 'get', 'orders', 'orders-falkordb-0', '-n', NS, '--tailLines', '1']);
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stdout).toBe('DB saved on disk\n');
+    const json = await cli(['logs', 'get', 'orders', 'orders-falkordb-0', '-n', NS, '-o', 'json']);
+    (await schemaCheck('get', '/api/clusters/{name}/pods/{podName}/logs', '200'))(JSON.parse(json.stdout));
+
+    const following = cli(['logs', 'get', 'orders', 'orders-falkordb-0', '-n', NS, '--follow']);
+    setTimeout(() => t.kube!.appendPodLog(NS, 'orders-falkordb-0', ['a new line'], 'falkordb'), 500);
+    setTimeout(() => t.kube!.endPodLog(NS, 'orders-falkordb-0'), 1000);
+    const followed = await following;
+    expect(followed.code, followed.stderr).toBe(0);
+    expect(followed.stdout).toBe('Ready to accept connections tcp\nDB saved on disk\na new line\n');
+    expect((await cli(['logs', 'get', 'orders', 'nobody-0', '-n', NS])).code).toBe(5);
+  });
+});
+
+describe('graphdb-admin backups', () => {
+  it('lists backups, repositories, policies, schedules and restores, and creates a backup', async () => {
+    const list = await cli(['backups', 'list', 'orders', '-n', NS]);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^orders-nightly\s+completed\s+datafile\s+12Mi\s+2026-11-20T03:00:00Z\s+s3-main$/m);
+    (await schemaCheck('get', '/api/clusters/{clusterName}/backups/', '200', '/properties/backups/items'))(
+      (JSON.parse((await cli(['backups', 'list', 'orders', '-n', NS, '-o', 'json'])).stdout) as unknown[])[0],
+    );
+    const repos = await cli(['backups', 'repos', 'list']);
+    expect(repos.code, repos.stderr).toBe(0);
+    expect(repos.stdout).toMatch(/s3-main/);
+    const policies = await cli(['backups', 'policies', 'orders', 'list', '-n', NS]);
+    expect(policies.code, policies.stderr).toBe(0);
+    expect(policies.stdout).toContain('orders');
+    for (const group of ['schedules', 'restores']) {
+      const run = await cli(['backups', group, 'orders', 'list', '-n', NS, '-o', 'json']);
+      expect(run.code, `${group}: ${run.stderr}`).toBe(0);
+      expect(Array.isArray(JSON.parse(run.stdout))).toBe(true);
+    }
+    const created = await cli(['backups', 'create', 'orders', '-n', NS, '-o', 'json']);
+    expect(created.code, created.stderr).toBe(0);
+    const { name } = JSON.parse(created.stdout) as { name: string };
+    expect(t.kube!.get(BACKUPS, NS, name)).toBeDefined();
+  });
+});
