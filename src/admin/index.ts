@@ -31,6 +31,7 @@ import { rbacRoutes } from './rbac/rbac-routes.js';
 import { createRbacService } from './rbac/rbac-service.js';
 import { signInRefusal } from './oauth/providers.js';
 import { createOAuthService } from './oauth/oauth-service.js';
+import { createMemoryOneTimeCodes, createRedisOneTimeCodes } from '../platform/stores/one-time-codes.js';
 import type { AdminContext } from './context.js';
 import { refuseCrossSiteRequests } from './sessions/cross-site-guard.js';
 import { createLoginThrottle } from './sessions/login-throttle.js';
@@ -152,6 +153,7 @@ export function createAdminServices(deps: AdminDeps) {
   };
   const oauth = createOAuthService({
     context,
+    codes: deps.sharedStore ? createRedisOneTimeCodes(deps.sharedStore) : createMemoryOneTimeCodes(now),
     clients: deps.oidcClients ?? createOidcClients(),
     directories: createGroupDirectories({
       directoryUrl: config.oauthEndpoints.alphaDirectoryUrl,

@@ -32,6 +32,11 @@ const METHOD_VERBS: Record<string, string> = { POST: 'create', PUT: 'update', PA
 /** Sign-ins (any outcome) and sign-outs: fixed subjects, since their paths name no resource. */
 const SESSION_ROUTES: Record<string, (params: Record<string, unknown>) => Omit<AuditSubject, 'signIn'>> = {
   'POST /api/auth/login': () => ({ action: 'auth.login', resourceType: 'session', resourceName: 'local' }),
+  'POST /api/auth/oauth/cli/token': () => ({
+    action: 'auth.login',
+    resourceType: 'session',
+    resourceName: 'oauth-cli',
+  }),
   'GET /api/auth/oauth/:provider/callback': (params) => ({
     action: 'auth.login',
     resourceType: 'session',

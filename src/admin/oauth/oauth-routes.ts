@@ -6,7 +6,10 @@ import { BadRequestError, HttpError } from '../../shared/http-errors.js';
 import { setCookies } from '../reply-cookies.js';
 import { PROVIDERS, type ProviderId } from './providers.js';
 import type { OAuthService } from './oauth-service.js';
+import { cliSignInOf } from './loopback.js';
 import {
+  CliTokenBodySchema,
+  CliTokenResponseSchema,
   CallbackQuerySchema,
   CallbackRedirectSchema,
   ProviderParamsSchema,
@@ -48,16 +51,43 @@ export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
         tags,
         summary: 'Initiate OAuth flow for a configured provider',
         description:
-          "Redirects to the provider's authorization page (state, nonce and PKCE) and sets the state cookie its callback needs; `returnTo` is where the callback sends the browser (same-origin paths only).",
+          "Redirects to the provider's authorization page (state, nonce and PKCE) and sets the state cookie its callback needs; `returnTo` is where the callback sends the browser (same-origin paths only). A native client (graphdb-admin login --provider) adds `cliRedirect` (a loopback URL, RFC 8252), `codeChallenge` (S256) and `cliState`: the callback then sends the browser to that loopback address with a one-time code instead of signing the browser in.",
         params: ProviderParamsSchema,
         querystring: StartQuerySchema,
         response: { 302: StartRedirectSchema },
       },
     },
     async (request, reply) => {
-      const { cookies, location } = await oauth.start(providerOf(request.params.provider), request.query.returnTo);
+      const { cookies, location } = await oauth.start(
+        providerOf(request.params.provider),
+        request.query.returnTo,
+        cliSignInOf(request.query),
+      );
       setCookies(reply, cookies);
       return reply.redirect(location, 302);
+    },
+  );
+
+  routes.post(
+    '/api/auth/oauth/cli/token',
+    {
+      config: { errorResponses: [400] },
+      schema: {
+        operationId: 'oauthCliToken',
+        tags,
+        summary: "Exchange a native client's one-time sign-in code for a session",
+        description:
+          'The last step of `graphdb-admin login --provider` (RFC 8252 loopback redirect with PKCE): the code the callback sent to the loopback address, and the verifier whose S256 challenge the sign-in began with. A code works once, for 60 seconds; every refusal is the same 400. Answers the session cookie, as a local login does.',
+        body: CliTokenBodySchema,
+        response: { 200: CliTokenResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { cookies, user } = await oauth.exchangeCliCode(request.body.code, request.body.codeVerifier);
+      request.auditActor = user.email;
+      setCookies(reply, cookies);
+      void reply.header('cache-control', 'no-store');
+      return { message: 'Signed in', user: { email: user.email, role: user.role } };
     },
   );
 

@@ -28,6 +28,8 @@ import {
   type Claims,
 } from './sign-in-policy.js';
 import { clearedStateCookie, GENERIC_CALLBACK_PATH, readStateCookie, stateCookie } from './state-cookie.js';
+import type { OneTimeCodes } from '../../platform/stores/one-time-codes.js';
+import { CLI_CODE_TTL_MS, codeKey, newCode, verifierMatches, type CliSignIn } from './loopback.js';
 
 const SCOPES: Record<ProviderId, string> = {
   alpha: 'openid email profile',
@@ -46,6 +48,8 @@ export interface SignInStep {
 
 export interface OAuthOptions {
   context: AdminContext;
+  /** The CLI sign-in's one-time codes (shared by the replicas when there is a shared store). */
+  codes: OneTimeCodes;
   clients: OidcClients;
   directories: GroupDirectories;
   endpoints: Config['oauthEndpoints'];
@@ -212,11 +216,27 @@ export function createOAuthService(options: OAuthOptions) {
   }
 
   return {
+    /**
+     * Exchanges a CLI's one-time code for a session (RFC 8252 with PKCE): the code is taken from the store whatever
+     * happens next (single use), and must be unexpired and bound to `codeVerifier`'s challenge. Every refusal is the
+     * same 400, so an attempt learns nothing about which check failed.
+     */
+    async exchangeCliCode(code: string, codeVerifier: string): Promise<{ cookies: CookieToSet[]; user: StoredUser }> {
+      const refused = () => new HttpError(400, 'Invalid or expired sign-in code');
+      const stored = await options.codes.take(codeKey(code));
+      if (!stored) throw refused();
+      const record = JSON.parse(stored) as { userId: string; challenge: string; expiresAt: number };
+      if (record.expiresAt <= options.now() || !verifierMatches(codeVerifier, record.challenge)) throw refused();
+      const user = await context.users.findById(record.userId);
+      if (!user || user.disabled) throw refused();
+      return { cookies: await context.sessions.start(user), user };
+    },
+
     /** The provider GET /api/auth/oauth/callback (no provider segment) completes: OAUTH_PROVIDER, alpha when unset. */
     environmentProvider: context.oauthEnv.provider,
 
     /** Where to send the browser (the provider's authorization URL) and the state cookie its callback needs. */
-    async start(type: ProviderId, returnTo: unknown): Promise<SignInStep> {
+    async start(type: ProviderId, returnTo: unknown, cli?: CliSignIn): Promise<SignInStep> {
       const { provider } = await enabledProvider(type);
       const client = await clientSettings(provider);
       const state = clients.randomState();
@@ -240,7 +260,7 @@ export function createOAuthService(options: OAuthOptions) {
       const generic = new URL(redirectUriOf(provider)).pathname === GENERIC_CALLBACK_PATH;
       const cookie = await stateCookie(
         stateSecret(),
-        { state, nonce, verifier, provider: type, returnTo: safeReturnTo(returnTo) },
+        { state, nonce, verifier, provider: type, returnTo: safeReturnTo(returnTo), ...(cli ? { cli } : {}) },
         secure,
         options.now(),
         generic,
@@ -310,6 +330,23 @@ export function createOAuthService(options: OAuthOptions) {
         if (!role && settings.oauth.role_attribute_strict)
           throw new SignInRefused(403, 'no_role', `No valid role found for ${identity.email}`);
         const user = await findOrOnboard(type, settings, identity, role);
+        if (saved.cli) {
+          // A native client's sign-in: the browser gets no session; the CLI gets a one-time code for its own.
+          const code = newCode();
+          await options.codes.put(
+            codeKey(code),
+            JSON.stringify({
+              userId: user.id,
+              challenge: saved.cli.challenge,
+              expiresAt: options.now() + CLI_CODE_TTL_MS,
+            }),
+            CLI_CODE_TTL_MS,
+          );
+          const location = new URL(saved.cli.redirect);
+          location.searchParams.set('code', code);
+          location.searchParams.set('state', saved.cli.state);
+          return { cookies: [], location: location.toString(), email: user.email };
+        }
         return { cookies: await context.sessions.start(user), location: saved.returnTo, email: user.email };
       } catch (error) {
         // The audit log names the verified identity that was refused.

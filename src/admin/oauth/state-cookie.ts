@@ -15,6 +15,8 @@ const StateSchema = z.object({
   verifier: z.string(),
   provider: z.enum(['alpha', 'beta']),
   returnTo: z.string(),
+  /** A native client's sign-in (RFC 8252): where its code goes, and the challenge that binds it. */
+  cli: z.object({ redirect: z.string(), challenge: z.string(), state: z.string() }).optional(),
 });
 export type OAuthState = z.infer<typeof StateSchema>;
 

@@ -1,5 +1,7 @@
 // login, logout, whoami.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { signInThroughBrowser } from '../oauth-loopback.js';
+import { parseDuration } from '../parsers.js';
 import { clientFor, readErrorMessage, send } from '../api-client.js';
 import { CliError, EXIT, exitCodeForStatus } from '../cli-errors.js';
 import { printLine, printResult, readStdin } from '../output.js';
@@ -35,47 +37,94 @@ export function registerAuthCommands(program: Command): void {
       '--password-stdin',
       'read the password from standard input (else env GRAPHDB_ADMIN_PASSWORD, else a prompt)',
     )
+    .addOption(
+      new Option('--provider <provider>', "sign in through the organisation's identity provider in a browser").choices([
+        'alpha',
+        'beta',
+      ]),
+    )
+    .option('--no-browser', 'with --provider: print the sign-in URL instead of opening a browser')
+    .addOption(
+      new Option('--timeout <duration>', 'with --provider: give up waiting for the browser after this long')
+        .argParser(parseDuration)
+        .default(parseDuration('5m'), '5m'),
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  graphdb-admin login --server http://localhost:3000 --email admin@corp.example\n  echo "$PASSWORD" | graphdb-admin login --server http://localhost:3000 --email admin@corp.example --password-stdin\n  graphdb-admin --context staging login   # the server of the context `staging`',
     )
-    .action(async (options: { server?: string; url?: string; email?: string; passwordStdin?: boolean }) => {
-      const config = await loadConfig();
-      const contextName = activeContextName(config);
-      const server =
-        options.server ??
-        options.url ??
-        process.env.GRAPHDB_ADMIN_URL ??
-        (contextName === undefined ? undefined : config.contexts[contextName]?.server);
-      if (!server)
-        throw new CliError(
-          EXIT.usage,
-          'which server? pass --server <url>, set GRAPHDB_ADMIN_URL, or create a context with `graphdb-admin config set-context`',
-        );
-      const email = options.email ?? process.env.GRAPHDB_ADMIN_EMAIL ?? (await promptHidden('E-mail: ', false));
-      const password = options.passwordStdin
-        ? await readStdin()
-        : (process.env.GRAPHDB_ADMIN_PASSWORD ?? (await promptHidden('Password: ', true)));
-      const res = await send(server, '/api/auth/login', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password }),
-      });
-      if (!res.ok) throw new CliError(exitCodeForStatus(res.status), await readErrorMessage(res));
-      // The body is the user and the session JWT (`token`), the same value as the cookie `token`.
-      const { token, ...user } = (await res.json()) as UserView & { token?: string };
-      const cookie =
-        res.headers
-          .getSetCookie()
-          .find((line) => line.startsWith('token='))
-          ?.split(';')[0] ?? (token ? `token=${token}` : undefined);
-      if (!cookie) throw new CliError(EXIT.other, 'the server did not set a session cookie');
-      const file = await saveSession({ server, cookie });
-      printResult({ user, sessionFile: file }, () => {
-        printLine(`Signed in as ${user.email} (${user.role}); session saved in ${file}`);
-        if (user.mustChangePassword) printLine(PASSWORD_CHANGE_HINT);
-      });
-    });
+    .action(
+      async (options: {
+        server?: string;
+        url?: string;
+        email?: string;
+        passwordStdin?: boolean;
+        provider?: string;
+        browser: boolean;
+        timeout: number;
+      }) => {
+        const config = await loadConfig();
+        const contextName = activeContextName(config);
+        const server =
+          options.server ??
+          options.url ??
+          process.env.GRAPHDB_ADMIN_URL ??
+          (contextName === undefined ? undefined : config.contexts[contextName]?.server);
+        if (!server)
+          throw new CliError(
+            EXIT.usage,
+            'which server? pass --server <url>, set GRAPHDB_ADMIN_URL, or create a context with `graphdb-admin config set-context`',
+          );
+        if (options.provider) {
+          const { code, verifier } = await signInThroughBrowser(server, options.provider, {
+            openBrowser: options.browser,
+            timeoutMs: options.timeout,
+          });
+          const exchanged = await send(server, '/api/auth/oauth/cli/token', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ code, codeVerifier: verifier }),
+          });
+          if (!exchanged.ok) throw new CliError(exitCodeForStatus(exchanged.status), await readErrorMessage(exchanged));
+          const { user } = (await exchanged.json()) as { user: { email: string; role: string } };
+          const sessionCookie = exchanged.headers
+            .getSetCookie()
+            .find((line) => line.startsWith('token='))
+            ?.split(';')[0];
+          if (!sessionCookie) throw new CliError(EXIT.other, 'the server did not set a session cookie');
+          const file = await saveSession({ server, cookie: sessionCookie });
+          printResult({ user, sessionFile: file }, () =>
+            printLine(
+              `Signed in as ${user.email} (${user.role}) through ${options.provider}; session saved in ${file}`,
+            ),
+          );
+          return;
+        }
+        const email = options.email ?? process.env.GRAPHDB_ADMIN_EMAIL ?? (await promptHidden('E-mail: ', false));
+        const password = options.passwordStdin
+          ? await readStdin()
+          : (process.env.GRAPHDB_ADMIN_PASSWORD ?? (await promptHidden('Password: ', true)));
+        const res = await send(server, '/api/auth/login', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password }),
+        });
+        if (!res.ok) throw new CliError(exitCodeForStatus(res.status), await readErrorMessage(res));
+        // The body is the user and the session JWT (`token`), the same value as the cookie `token`.
+        const { token, ...user } = (await res.json()) as UserView & { token?: string };
+        const cookie =
+          res.headers
+            .getSetCookie()
+            .find((line) => line.startsWith('token='))
+            ?.split(';')[0] ?? (token ? `token=${token}` : undefined);
+        if (!cookie) throw new CliError(EXIT.other, 'the server did not set a session cookie');
+        const file = await saveSession({ server, cookie });
+        printResult({ user, sessionFile: file }, () => {
+          printLine(`Signed in as ${user.email} (${user.role}); session saved in ${file}`);
+          if (user.mustChangePassword) printLine(PASSWORD_CHANGE_HINT);
+        });
+      },
+    );
 
   program
     .command('logout')

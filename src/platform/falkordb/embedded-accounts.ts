@@ -52,6 +52,8 @@ const TOKEN_STORE_COMMANDS = [
   'publish',
   'subscribe',
   'unsubscribe',
+  // the CLI sign-in's one-time codes (platform/stores/one-time-codes.ts)
+  'getdel',
   // the audit log
   'mget',
   'del',
