@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { stripVTControlCharacters } from 'node:util';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -110,12 +111,20 @@ describe('graphdb-admin', () => {
     expect(JSON.parse(who.stdout)).toMatchObject({ user: { email: ADMIN.email, role: 'admin' }, server });
   });
 
-  /** Runs graphdb-admin on a pseudo-terminal (util-linux `script`), typing each answer once its prompt shows. */
+  /**
+   * Runs graphdb-admin on a pseudo-terminal (util-linux `script`) of an xterm, typing each answer once its prompt
+   * shows.
+   */
   function inTerminal(args: string[], answers: [prompt: string, keys: string][]): Promise<Run> {
     const command = [process.execPath, BIN, ...args].map((part) => `'${part}'`).join(' ');
     return new Promise<Run>((resolve) => {
       const child = spawn('script', ['-qec', command, '/dev/null'], {
-        env: { PATH: process.env.PATH ?? '', HOME: configDir, GRAPHDB_ADMIN_CONFIG_DIR: configDir, TERM: 'dumb' },
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: configDir,
+          GRAPHDB_ADMIN_CONFIG_DIR: configDir,
+          TERM: 'xterm-256color',
+        },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let stdout = '';
@@ -132,7 +141,8 @@ describe('graphdb-admin', () => {
       }, 20);
       child.on('close', (code) => {
         clearInterval(typing);
-        resolve({ code, stdout, stderr: '' });
+        // What a person sees: the prompt library redraws its line with cursor and colour sequences.
+        resolve({ code, stdout: stripVTControlCharacters(stdout), stderr: '' });
       });
     });
   }
