@@ -15,6 +15,7 @@ import {
 } from './database-errors.js';
 import { QueryConnection, type QueryCommand } from './query-connection.js';
 import type { RespValue } from './resp-reader.js';
+import { withSentinel } from '../redis/sentinel-session.js';
 import type { ResolveTarget } from './target-guard.js';
 
 /** A primary found through Sentinel: the master name and the sentinels to ask (the token's host and port first). */
@@ -172,61 +173,52 @@ async function askSentinels(
     const where = `${sentinel.host}:${sentinel.port}`;
     const address = await checkedAddress(sentinel.host, sentinel.port);
     for (const withAuth of [false, true]) {
-      const client = createClient({
-        socket: {
-          host: address,
-          port: sentinel.port,
-          connectTimeout: Math.min(options.connectTimeoutMs, SENTINEL_ANSWER_MS),
-          socketTimeout: SENTINEL_ANSWER_MS,
-          reconnectStrategy: false,
-          ...(credentials.tls
-            ? { tls: true as const, ca: credentials.ca, ...(isIP(sentinel.host) ? {} : { servername: sentinel.host }) }
-            : {}),
-        },
-        ...(withAuth
-          ? { username: credentials.username, password: credentials.password === '' ? undefined : credentials.password }
-          : {}),
-        disableOfflineQueue: true,
-      });
-      client.on('error', () => undefined);
       try {
-        await client.connect();
-        const reply = await client.sendCommand<[string, string] | null>([
-          'SENTINEL',
-          'GET-MASTER-ADDR-BY-NAME',
-          topology.masterName,
-        ]);
-        if (!reply) {
-          failures.push(`${where} does not know master ${topology.masterName}`);
+        const answer = await withSentinel(
+          {
+            host: sentinel.host,
+            port: sentinel.port,
+            address,
+            ...(credentials.tls ? { tls: { ca: credentials.ca } } : {}),
+            ...(withAuth ? { auth: { username: credentials.username, password: credentials.password } } : {}),
+          },
+          Math.min(options.connectTimeoutMs, SENTINEL_ANSWER_MS),
+          async (send) => {
+            const reply = await send<[string, string] | null>([
+              'SENTINEL',
+              'GET-MASTER-ADDR-BY-NAME',
+              topology.masterName,
+            ]);
+            if (!reply) return `${where} does not know master ${topology.masterName}`;
+            const port = Number(reply[1]);
+            if (!Number.isInteger(port) || port < 1 || port > 65535) return `${where} named an invalid port`;
+            const primary = { host: reply[0], port, role: 'master' as NodeRole };
+            if (topology.listReplicas) {
+              const listed = replicaEntries(await send<string[][]>(['SENTINEL', 'REPLICAS', topology.masterName]));
+              return {
+                ...primary,
+                replicas: listed.map(({ host, port: replicaPort }) => ({ host, port: replicaPort })),
+              };
+            }
+            if (topology.readFromReplica) {
+              const replica = healthyReplica(await send<string[][]>(['SENTINEL', 'REPLICAS', topology.masterName]));
+              if (replica) return { ...replica, role: 'slave' as NodeRole };
+            }
+            // No healthy replica (or none wanted): the primary serves.
+            return primary;
+          },
+        );
+        if (typeof answer === 'string') {
+          failures.push(answer);
           break;
         }
-        const port = Number(reply[1]);
-        if (!Number.isInteger(port) || port < 1 || port > 65535) {
-          failures.push(`${where} named an invalid port`);
-          break;
-        }
-        if (topology.listReplicas) {
-          const listed = replicaEntries(
-            await client.sendCommand<string[][]>(['SENTINEL', 'REPLICAS', topology.masterName]),
-          );
-          return { host: reply[0], port, role: 'master', replicas: listed.map(({ host, port }) => ({ host, port })) };
-        }
-        if (topology.readFromReplica) {
-          const replica = healthyReplica(
-            await client.sendCommand<string[][]>(['SENTINEL', 'REPLICAS', topology.masterName]),
-          );
-          if (replica) return { ...replica, role: 'slave' };
-        }
-        // No healthy replica (or none wanted): the primary serves.
-        return { host: reply[0], port, role: 'master' };
+        return answer;
       } catch (error) {
         const message = (error as Error).message ?? '';
         // Asked to authenticate: once more with the database user's credentials.
         if (!withAuth && /NOAUTH|NOPERM|AUTH/i.test(message)) continue;
         failures.push(`${where}: ${message || 'no answer'}`);
         break;
-      } finally {
-        discard(client);
       }
     }
   }

@@ -6,6 +6,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { createClient } from 'redis';
 import type { Logger } from 'pino';
+import { withSentinel } from './sentinel-session.js';
 import type { StoreTarget } from './store-url.js';
 
 type SentinelTarget = Extract<StoreTarget, { kind: 'sentinel' }>;
@@ -16,34 +17,14 @@ const SENTINEL_ANSWER_MS = 2000;
 export async function primaryOf(target: SentinelTarget): Promise<{ host: string; port: number }> {
   const failures: string[] = [];
   for (const sentinel of target.sentinels) {
-    const client = createClient({
-      socket: {
-        host: sentinel.host,
-        port: sentinel.port,
-        connectTimeout: SENTINEL_ANSWER_MS,
-        socketTimeout: SENTINEL_ANSWER_MS,
-        reconnectStrategy: false,
-      },
-      disableOfflineQueue: true,
-    });
-    client.on('error', () => undefined);
     try {
-      await client.connect();
-      const reply = await client.sendCommand<[string, string] | null>([
-        'SENTINEL',
-        'GET-MASTER-ADDR-BY-NAME',
-        target.masterName,
-      ]);
+      const reply = await withSentinel(sentinel, SENTINEL_ANSWER_MS, (send) =>
+        send<[string, string] | null>(['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', target.masterName]),
+      );
       if (reply) return { host: reply[0], port: Number(reply[1]) };
       failures.push(`${sentinel.host}:${sentinel.port} does not know ${target.masterName}`);
     } catch (error) {
       failures.push(`${sentinel.host}:${sentinel.port}: ${(error as Error).message}`);
-    } finally {
-      try {
-        client.destroy();
-      } catch {
-        // never connected
-      }
     }
   }
   throw new Error(`no sentinel named the primary of ${target.masterName} (${failures.join('; ')})`);
