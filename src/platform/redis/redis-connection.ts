@@ -5,19 +5,32 @@ import type { Logger } from 'pino';
 export function createRedisConnection(url: string, logger: Logger) {
   const client = createClient({
     url,
-    socket: { connectTimeout: 5000, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 500) },
+    socket: { connectTimeout: 5000, reconnectStrategy: storeReconnectStrategy },
     // While disconnected, commands fail at once instead of queueing: a request must not hang on a dead store.
     disableOfflineQueue: true,
   });
+  logStoreErrors(client, logger);
+  return client;
+}
+
+/** Reconnect attempts of the token store: quickly at first, then every half second. */
+export const storeReconnectStrategy = (retries: number) => Math.min(50 * 2 ** retries, 500);
+
+/**
+ * node-redis emits an error per failed reconnect, and without a listener it would crash the process; one line per
+ * 10 seconds says the store is away without flooding the log.
+ */
+export function logStoreErrors(
+  client: { on(event: 'error', listener: (error: Error) => void): unknown },
+  logger: Logger,
+): void {
   let lastLogged = 0;
-  // node-redis emits an error per failed reconnect; without a listener it would crash the process.
   client.on('error', (error: Error) => {
     const now = Date.now();
     if (now - lastLogged < 10_000) return;
     lastLogged = now;
     logger.warn({ err: { message: error.message } }, 'token store connection error');
   });
-  return client;
 }
 
 export type RedisConnection = ReturnType<typeof createRedisConnection>;

@@ -6,6 +6,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { createClient } from 'redis';
 import type { Logger } from 'pino';
+import { logStoreErrors, storeReconnectStrategy } from './redis-connection.js';
 import { withSentinel } from './sentinel-session.js';
 import type { StoreTarget } from './store-url.js';
 
@@ -61,7 +62,7 @@ export async function createSentinelStoreConnection(target: SentinelTarget, logg
       port: primary.port,
       lookup: sentinelLookup(target, primary.port),
       connectTimeout: 5000,
-      reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 500),
+      reconnectStrategy: storeReconnectStrategy,
       ...(target.tls ? { tls: true as const, servername: isIP(primary.host) ? undefined : primary.host } : {}),
     },
     ...(target.username ? { username: target.username } : {}),
@@ -69,12 +70,6 @@ export async function createSentinelStoreConnection(target: SentinelTarget, logg
     database: target.database,
     disableOfflineQueue: true,
   });
-  let lastLogged = 0;
-  client.on('error', (error: Error) => {
-    const now = Date.now();
-    if (now - lastLogged < 10_000) return;
-    lastLogged = now;
-    logger.warn({ err: { message: error.message } }, 'token store connection error');
-  });
+  logStoreErrors(client, logger);
   return client;
 }
