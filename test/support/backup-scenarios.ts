@@ -328,6 +328,26 @@ export function sharedBackupScenarios(context: () => BackupContext): void {
     expect(taken.statusCode).toBe(409);
   });
 
+  it('refuses to delete a repository that backup policies still use (409 naming them), and deletes it once unused', async () => {
+    const { namespace } = context();
+    await context().apply(REPOS, repoObject('in-use', 'Ready'));
+    const base = policyObject('solo', namespace, 'in-use');
+    await context().apply(POLICIES, { ...base, metadata: { ...base.metadata, name: 'solo-extra-policy' } });
+    const refused = await call('DELETE', '/api/backups/repositories/in-use');
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json<{ message: string }>().message).toBe(
+      `Backup repository in-use is used by backup policies ${namespace}/solo-extra-policy`,
+    );
+    expect(await context().stored(REPOS, '', 'in-use')).toBeDefined();
+    const policyDeleted = await call(
+      'DELETE',
+      `/api/clusters/solo/backups/policies/solo-extra-policy?namespace=${namespace}`,
+    );
+    expect(policyDeleted.statusCode, policyDeleted.body).toBe(204);
+    const deleted = await call('DELETE', '/api/backups/repositories/in-use');
+    expect(deleted.statusCode, deleted.body).toBe(204);
+  });
+
   it('creates a Backup the real schema accepts, and reports the controller moving it New → Running → Completed', async () => {
     const res = await call('POST', `/api/clusters/solo/backups/?namespace=${ns()}`, {
       backupName: 'tracked',

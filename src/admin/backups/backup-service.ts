@@ -225,6 +225,12 @@ export function createBackupService(options: BackupServiceOptions) {
     },
     async removeRepository(name: string) {
       await assertRepositoriesManaged();
+      // KubeBlocks would leave such policies pointing at nothing: their next backups would fail.
+      const users = (await port.repositoryUsers?.(name)) ?? [];
+      if (users.length > 0)
+        throw new ConflictError(
+          `Backup repository ${name} is used by backup policies ${users.slice(0, 10).join(', ')}${users.length > 10 ? ` and ${users.length - 10} more` : ''}`,
+        );
       if (!port.deleteRepository || !(await port.deleteRepository(name)))
         throw new NotFoundError(`Backup repository ${name} not found`);
     },

@@ -170,6 +170,8 @@ export interface BackupPort {
   createRepository?(repository: NewRepository): Promise<RepositoryRecord>;
   updateRepository?(name: string, change: RepositoryChange): Promise<RepositoryRecord>;
   deleteRepository?(name: string): Promise<boolean>;
+  /** The backup policies (`namespace/name`, every namespace) that keep their backups in the repository. */
+  repositoryUsers?(name: string): Promise<string[]>;
 
   /** Newest first. */
   listBackups(namespace: string, cluster: string): Promise<BackupRecord[]>;

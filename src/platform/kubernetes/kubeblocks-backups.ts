@@ -546,6 +546,24 @@ export function createKubeBlocksBackups(kubeConfig: KubeConfig, options: KubeBlo
       if (!updated) throw new PortError('not-found', `Backup repository ${name} not found`);
       return toRepositoryRecord(updated);
     },
+    async repositoryUsers(name) {
+      try {
+        // Policies live in every namespace: one list across them (repositories are managed only with the
+        // multi-cluster ClusterRole, which may list them).
+        const reply = (await objects.listClusterCustomObject({ ...params('backuppolicies'), limit: LIST_LIMIT })) as {
+          items?: unknown[];
+        };
+        return (reply.items ?? [])
+          .map((item) => RawPolicySchema.safeParse(item))
+          .filter((parsed) => parsed.success && parsed.data.spec.backupRepoName === name)
+          .map((parsed) => `${parsed.data!.metadata.namespace ?? ''}/${parsed.data!.metadata.name}`)
+          .sort();
+      } catch (error) {
+        if (isMissing(error)) return [];
+        throw failed(error, 'list', 'backuppolicies');
+      }
+    },
+
     async deleteRepository(name) {
       try {
         await objects.deleteClusterCustomObject({ ...params('backuprepos'), name });
