@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sentinelOf, tokenDatabaseKey } from '../../src/browser/tokens/token-service.js';
+import { topologyOf, tokenDatabaseKey } from '../../src/browser/tokens/token-service.js';
 import type { CreateTokenBody } from '../../src/browser/tokens/schemas.js';
 import { parseAddresses } from '../../src/browser/tokens/token-store.js';
 import { healthyReplica } from '../../src/platform/falkordb/connection-pools.js';
@@ -13,12 +13,32 @@ const body = (extra: Partial<CreateTokenBody>): CreateTokenBody => ({
   ...extra,
 });
 
-describe('sentinelOf', () => {
-  it('is nothing for a single node, and refuses Sentinel fields there', () => {
-    expect(sentinelOf(body({}))).toBeUndefined();
-    expect(sentinelOf(body({ topology: 'single' }))).toBeUndefined();
+const sentinelOf = (tokenBody: CreateTokenBody) => topologyOf(tokenBody).sentinel;
+
+describe('topologyOf', () => {
+  it('is nothing for a single node, and refuses Sentinel and cluster fields there', () => {
+    expect(topologyOf(body({}))).toEqual({});
+    expect(topologyOf(body({ topology: 'single' }))).toEqual({});
     expect(() => sentinelOf(body({ masterName: 'graphs' }))).toThrow(
       'masterName and sentinels apply only to topology sentinel',
+    );
+    expect(() => topologyOf(body({ seeds: ['a:1'] }))).toThrow('seeds apply only to topology cluster');
+    expect(() => topologyOf(body({ topology: 'cluster', masterName: 'graphs' }))).toThrow(
+      'masterName and sentinels apply only to topology sentinel',
+    );
+  });
+
+  it('asks the given cluster node first, then the other seeds, each once', () => {
+    expect(topologyOf(body({ topology: 'cluster', seeds: ['node-1.db:6379', 'Sentinel-0.db:26379'] }))).toEqual({
+      cluster: {
+        seeds: [
+          { host: 'sentinel-0.db', port: 26379 },
+          { host: 'node-1.db', port: 6379 },
+        ],
+      },
+    });
+    expect(() => topologyOf(body({ topology: 'cluster', seeds: ['h:0'] }))).toThrow(
+      'seed h:0: the port must be between 1 and 65535',
     );
   });
 
@@ -49,8 +69,9 @@ describe('sentinelOf', () => {
 describe('tokenDatabaseKey and parseAddresses', () => {
   it('names a Sentinel database by its master and first sentinel, apart from the sentinel as a node', () => {
     const sentinel = { masterName: 'graphs', sentinels: [{ host: 'localhost', port: 26379 }] };
-    expect(tokenDatabaseKey('localhost', 26379, sentinel)).toBe('sentinel:graphs:127.0.0.1:26379');
-    expect(tokenDatabaseKey('localhost', 26379, undefined)).toBe('127.0.0.1:26379');
+    expect(tokenDatabaseKey('localhost', 26379, { sentinel })).toBe('sentinel:graphs:127.0.0.1:26379');
+    expect(tokenDatabaseKey('localhost', 26379, { cluster: { seeds: [] } })).toBe('cluster:127.0.0.1:26379');
+    expect(tokenDatabaseKey('localhost', 26379)).toBe('127.0.0.1:26379');
     expect(parseAddresses('a:1,[::1]:2,')).toEqual([
       { host: 'a', port: 1 },
       { host: '[::1]', port: 2 },

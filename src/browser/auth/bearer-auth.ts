@@ -86,6 +86,7 @@ export function createBearerAuth(context: BrowserContext) {
             },
           }
         : {}),
+      ...(record.cluster ? { cluster: record.cluster } : {}),
       username: record.username,
       password: decryptPassword(record.passwordEncrypted, encryptionKey),
       tls: record.tls,

@@ -1,5 +1,6 @@
 // Graph-level operations with the browser API's messages: list, create, delete, rename, duplicate, read-only
 // inspection (explain, info, count, export) that never creates a graph as a side effect.
+import { keySlot, sameSlotName } from '../../platform/falkordb/cluster-slots.js';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { BadRequestError, NotFoundError } from '../../shared/http-errors.js';
 
@@ -31,13 +32,32 @@ export async function deleteGraph(database: GraphDatabase, graph: string): Promi
   return `Graph ${graph} deleted`;
 }
 
+/**
+ * In a sharded cluster FalkorDB can copy or rename a graph only within its hash slot (CROSSSLOT otherwise), and a
+ * graph cannot be moved by DUMP and RESTORE either: a dump keeps its graph's name, so it restores only under that
+ * key, on that key's shard. The caller is told, with a name that stays in the source's slot.
+ */
+export function crossSlotMessage(verb: 'renamed' | 'copied' | 'restored', source: string, target: string): string {
+  return (
+    `${source} cannot be ${verb} to ${target}: in this sharded cluster they hash to different slots ` +
+    `(${keySlot(source)} and ${keySlot(target)}) and FalkorDB cannot move a graph between slots. ` +
+    `A name with the same hash tag stays in the slot, for example ${sameSlotName(source, target)}`
+  );
+}
+
+function requireSameSlot(database: GraphDatabase, verb: 'renamed' | 'copied', source: string, target: string): void {
+  if (!database.sameSlot(source, target)) throw new BadRequestError(crossSlotMessage(verb, source, target));
+}
+
 export async function renameGraph(database: GraphDatabase, source: string, target: string): Promise<void> {
   await requireGraph(database, source);
+  requireSameSlot(database, 'renamed', source, target);
   if ((await database.renameGraph(source, target)) === 0) throw new BadRequestError(`${target} already exists`);
 }
 
 export async function duplicateGraph(database: GraphDatabase, source: string, target: string): Promise<void> {
   await requireGraph(database, source);
+  requireSameSlot(database, 'copied', source, target);
   try {
     await database.copyGraph(source, target);
   } catch (error) {

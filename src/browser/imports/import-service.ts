@@ -13,6 +13,7 @@ import { textRowsLiteral, withParameterText } from '../../platform/falkordb/cyph
 import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../../shared/http-errors.js';
 import { databaseFor, type BrowserContext, type Principal } from '../context.js';
+import { crossSlotMessage } from '../graphs/graph-service.js';
 import { loadCsvViolation } from '../graphs/load-csv-guard.js';
 import type { QueryService } from '../graphs/query-service.js';
 import { createBatchSplitter, createModeDetector, type BatchStatement } from './cypher-batch.js';
@@ -180,7 +181,10 @@ export function createImportService(
       );
     // A graph of that name deleted just before (the usual way to restore a graph over itself) may still be being
     // freed by FalkorDB, and RESTORE during that can crash it: wait until it is done, within a bound.
-    if (!(await database.deletionsSettled(DELETION_SETTLE_MS)))
+    // The dump restores only under its origin's key, renamed afterwards: in a cluster both must share a slot.
+    if (origin !== graph && !database.sameSlot(origin, graph))
+      throw new BadRequestError(crossSlotMessage('restored', origin, graph));
+    if (!(await database.deletionsSettled(origin, DELETION_SETTLE_MS)))
       throw new HttpError(
         409,
         'The database is still freeing a deleted graph, and a restore now could crash it: try again in a moment',

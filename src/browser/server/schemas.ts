@@ -47,6 +47,17 @@ export const ConnectionInfoSchema = z.object({
     masterPort: z.number().optional(),
     masterLinkStatus: z.string().optional(),
     clusterEnabled: z.boolean(),
+    topology: z
+      .enum(['single', 'sentinel', 'cluster'])
+      .meta({ description: "How the token reaches its database (the token's topology)" }),
+    masterName: z.string().optional().meta({ description: 'The Sentinel master name (topology `sentinel`)' }),
+    shards: z
+      .array(z.object({ primary: z.string(), replicas: z.array(z.string()) }))
+      .optional()
+      .meta({
+        description:
+          "Topology `cluster`: each shard's primary and replicas (`host:port`) as the slot map names them; the other fields describe the node that answered",
+      }),
   }),
 });
 

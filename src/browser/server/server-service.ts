@@ -67,8 +67,9 @@ export function createServerService() {
         server.waitingQueries(),
       ]);
       const memory = parseInfo(memoryText).memory ?? {};
-      const runningQueries = parseQueryList(running);
-      const waitingQueries = parseQueryList(waiting);
+      // One list per primary (several in a sharded cluster).
+      const runningQueries = running.flatMap(parseQueryList);
+      const waitingQueries = waiting.flatMap(parseQueryList);
       return {
         memory: MEMORY_SERIES.map((name) => ({ name, series: Number(memory[name] ?? 0) })),
         graph: [
@@ -82,7 +83,11 @@ export function createServerService() {
 
     async connectionInfo(database: GraphDatabase) {
       const server = commands(database);
-      const [replicationText, clusterText] = await Promise.all([server.info('replication'), server.info('cluster')]);
+      const [replicationText, clusterText, topology] = await Promise.all([
+        server.info('replication'),
+        server.info('cluster'),
+        database.pool.describe(),
+      ]);
       const replication = parseInfo(replicationText).replication ?? {};
       const cluster = parseInfo(clusterText).cluster ?? {};
       const replicas = Object.entries(replication)
@@ -100,6 +105,7 @@ export function createServerService() {
             }
           : {}),
         clusterEnabled: cluster.cluster_enabled === '1',
+        ...topology,
       };
     },
 

@@ -3,8 +3,9 @@ import { z } from 'zod';
 
 export const StatusSchema = z.object({
   status: z.literal('online'),
-  topology: z
-    .enum(['single', 'sentinel'])
-    .meta({ description: "How the token reaches its database: one node, or a Sentinel master's primary" }),
+  topology: z.enum(['single', 'sentinel', 'cluster']).meta({
+    description:
+      "How the token reaches its database: one node, a Sentinel master's primary, or the shards of a cluster",
+  }),
   masterName: z.string().optional().meta({ description: 'The Sentinel master name (topology `sentinel`)' }),
 });

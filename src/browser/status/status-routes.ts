@@ -19,10 +19,10 @@ export function statusRoutes(app: FastifyInstance, context: BrowserContext, stat
     },
     async (request) => {
       const principal = principalOf(request);
-      const { sentinel } = principal.credentials;
+      const { sentinel, cluster } = principal.credentials;
       return {
         status: await status.status(databaseFor(context, principal), request.log),
-        topology: sentinel ? ('sentinel' as const) : ('single' as const),
+        topology: sentinel ? ('sentinel' as const) : cluster ? ('cluster' as const) : ('single' as const),
         ...(sentinel ? { masterName: sentinel.masterName } : {}),
       };
     },

@@ -23,12 +23,14 @@ export const CreateTokenBodySchema = z.object({
   /** PEM certificate authority for TLS connections; the system trust store when absent. */
   ca: z.string().max(65_536).optional(),
   topology: z
-    .enum(['single', 'sentinel'])
+    .enum(['single', 'sentinel', 'cluster'])
     .optional()
     .meta({
       description:
         '`single` (default): host and port are the database. `sentinel`: host and port are a sentinel, `masterName` ' +
-        'the primary it watches; every connection asks the sentinels where the primary is, so a failover keeps the token.',
+        'the primary it watches; every connection asks the sentinels where the primary is, so a failover keeps the token. ' +
+        '`cluster`: host and port are a node of a sharded cluster (a seed); the other nodes are found from it, and each ' +
+        "graph is served by the primary of its key's hash slot.",
     }),
   masterName: z
     .string()
@@ -40,6 +42,13 @@ export const CreateTokenBodySchema = z.object({
     .max(8)
     .optional()
     .meta({ description: 'More sentinels to ask, `host:port`, after the one named by host and port' }),
+  seeds: z
+    .array(z.string().regex(/^[^\s/?#@]{1,253}:\d{1,5}$/, 'must be host:port'))
+    .max(8)
+    .optional()
+    .meta({
+      description: 'More cluster nodes to ask for the slot map, `host:port`, after the one named by host and port',
+    }),
 });
 export type CreateTokenBody = z.infer<typeof CreateTokenBodySchema>;
 
@@ -58,7 +67,7 @@ export const TokenMetadataSchema = z
     role: z.enum(ROLES),
     host: z.string(),
     port: z.number().int(),
-    topology: z.enum(['single', 'sentinel']),
+    topology: z.enum(['single', 'sentinel', 'cluster']),
     masterName: z.string().optional(),
     revoked: z.boolean(),
   })

@@ -1,6 +1,7 @@
 // Personal access tokens: issue (after checking the credentials against the database), list, read, revoke.
 import { createHash, randomUUID } from 'node:crypto';
-import type { CredentialPool, SentinelTopology } from '../../platform/falkordb/connection-pools.js';
+import { ClusterSlotsRefusedError } from '../../platform/falkordb/cluster-pool.js';
+import type { ClusterTopology, DatabasePool, SentinelTopology } from '../../platform/falkordb/connection-pools.js';
 import { isReplyError } from '../../platform/falkordb/database-errors.js';
 import { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { graphModuleVersion } from '../../platform/falkordb/server-commands.js';
@@ -28,9 +29,15 @@ export function databaseKey(host: string, port: number): string {
   return `${canonicalDatabaseHost(host)}:${port}`;
 }
 
-export function userIdOf(host: string, port: number, username: string, sentinel?: SentinelTopology): string {
+/** How a token reaches its database: one node (neither), a Sentinel master, or a sharded cluster. */
+export interface TokenTopology {
+  sentinel?: SentinelTopology;
+  cluster?: ClusterTopology;
+}
+
+export function userIdOf(host: string, port: number, username: string, topology: TokenTopology = {}): string {
   return createHash('sha256')
-    .update(`${tokenDatabaseKey(host, port, sentinel)}\n${username}`)
+    .update(`${tokenDatabaseKey(host, port, topology)}\n${username}`)
     .digest('hex');
 }
 
@@ -63,7 +70,7 @@ export function resolveExpiry(body: CreateTokenBody, now: number, defaultTtlSeco
  * grants it), or, when that is refused, `MODULE LIST` names the graph module. A server that answers `+OK` to
  * everything, or a Redis without the module, proves nothing.
  */
-async function proveFalkorDB(pool: CredentialPool): Promise<void> {
+async function proveFalkorDB(pool: DatabasePool): Promise<void> {
   try {
     if (Array.isArray(await pool.send(['GRAPH.LIST']))) return;
   } catch (error) {
@@ -97,44 +104,53 @@ export function toMetadata(record: TokenRecord): TokenMetadata {
     role: record.role,
     host: record.host,
     port: record.port,
-    topology: record.sentinel ? 'sentinel' : 'single',
+    topology: record.sentinel ? 'sentinel' : record.cluster ? 'cluster' : 'single',
     ...(record.sentinel ? { masterName: record.sentinel.masterName } : {}),
     revoked: record.revokedAt !== null,
   };
 }
 
-/**
- * The topology the body names, checked: a Sentinel master name and its sentinels (the one given by host and port
- * first, then `sentinels`, without repeats); none for a single node. 400 for fields of the other topology.
- */
-export function sentinelOf(body: CreateTokenBody): SentinelTopology | undefined {
-  const topology = body.topology ?? 'single';
-  if (topology === 'single') {
-    if (body.masterName !== undefined || body.sentinels !== undefined)
-      throw new BadRequestError('masterName and sentinels apply only to topology sentinel');
-    return undefined;
-  }
-  if (!body.masterName) throw new BadRequestError('masterName is required for topology sentinel');
-  const nodes = [{ host: body.host, port: Number(body.port) }, ...parseAddresses((body.sentinels ?? []).join(','))];
+/** The addresses given by host and port first, then `more`, checked and without repeats. */
+function addressesOf(kind: string, body: CreateTokenBody, more: string[]): { host: string; port: number }[] {
+  const nodes = [{ host: body.host, port: Number(body.port) }, ...parseAddresses(more.join(','))];
   for (const node of nodes)
     if (!Number.isInteger(node.port) || node.port < 1 || node.port > 65535)
-      throw new BadRequestError(`sentinel ${node.host}:${node.port}: the port must be between 1 and 65535`);
+      throw new BadRequestError(`${kind} ${node.host}:${node.port}: the port must be between 1 and 65535`);
   const seen = new Set<string>();
-  const sentinels = nodes.filter((node) => {
+  return nodes.filter((node) => {
     const key = databaseKey(node.host, node.port);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
-  return { masterName: body.masterName, sentinels };
 }
 
 /**
- * The identity of the database a token reaches: its host and port, or, through Sentinel, the master name at the
- * sentinel named first (the same master behind other sentinels is another identity; the docs say so).
+ * The topology the body names, checked: a Sentinel master name and its sentinels, or a cluster's seed nodes (the
+ * one given by host and port first, then `sentinels` or `seeds`, without repeats); none for a single node. 400 for
+ * fields of another topology.
  */
-export function tokenDatabaseKey(host: string, port: number, sentinel: SentinelTopology | undefined): string {
-  return sentinel ? `sentinel:${sentinel.masterName}:${databaseKey(host, port)}` : databaseKey(host, port);
+export function topologyOf(body: CreateTokenBody): TokenTopology {
+  const topology = body.topology ?? 'single';
+  if (topology !== 'sentinel' && (body.masterName !== undefined || body.sentinels !== undefined))
+    throw new BadRequestError('masterName and sentinels apply only to topology sentinel');
+  if (topology !== 'cluster' && body.seeds !== undefined)
+    throw new BadRequestError('seeds apply only to topology cluster');
+  if (topology === 'cluster') return { cluster: { seeds: addressesOf('seed', body, body.seeds ?? []) } };
+  if (topology === 'single') return {};
+  if (!body.masterName) throw new BadRequestError('masterName is required for topology sentinel');
+  return { sentinel: { masterName: body.masterName, sentinels: addressesOf('sentinel', body, body.sentinels ?? []) } };
+}
+
+/**
+ * The identity of the database a token reaches: its host and port; through Sentinel, the master name at the
+ * sentinel named first (the same master behind other sentinels is another identity; the docs say so); for a
+ * cluster, the seed named first.
+ */
+export function tokenDatabaseKey(host: string, port: number, topology: TokenTopology = {}): string {
+  if (topology.sentinel) return `sentinel:${topology.sentinel.masterName}:${databaseKey(host, port)}`;
+  if (topology.cluster) return `cluster:${databaseKey(host, port)}`;
+  return databaseKey(host, port);
 }
 
 export function createTokenService(context: BrowserContext) {
@@ -185,11 +201,12 @@ export function createTokenService(context: BrowserContext) {
       const expiresAt = resolveExpiry(body, now, context.limits.tokenDefaultTtlSeconds);
       const password = checkPasswordRule(body);
       const port = Number(body.port);
-      const sentinel = sentinelOf(body);
+      const topology = topologyOf(body);
+      const { sentinel } = topology;
       const credentials = {
         host: body.host,
         port,
-        ...(sentinel ? { sentinel } : {}),
+        ...topology,
         username: body.username,
         password,
         tls: body.tls === 'true',
@@ -207,6 +224,8 @@ export function createTokenService(context: BrowserContext) {
           credentials,
           async (pool) => {
             await proveFalkorDB(pool);
+            // A cluster token must reach every shard: the same credentials are checked on each primary.
+            if (topology.cluster) await pool.sendToEveryPrimary(['PING']);
             return detectRole(new GraphDatabase(pool), body.username);
           },
           deadlineMs,
@@ -214,6 +233,8 @@ export function createTokenService(context: BrowserContext) {
       } catch (error) {
         // A host the server may not reach is refused before any connection: that tells nothing about the network.
         if (error instanceof TargetRefusedError) throw new BadRequestError(error.message);
+        // The credentials were accepted, but the user cannot find the shards: say what to grant.
+        if (error instanceof ClusterSlotsRefusedError) throw new BadRequestError(error.message);
       } finally {
         checksInFlight--;
       }
@@ -232,14 +253,14 @@ export function createTokenService(context: BrowserContext) {
       );
       await context.store.save({
         tokenId,
-        userId: userIdOf(body.host, port, body.username, sentinel),
-        dbKey: tokenDatabaseKey(body.host, port, sentinel),
+        userId: userIdOf(body.host, port, body.username, topology),
+        dbKey: tokenDatabaseKey(body.host, port, topology),
         username: body.username,
         name: body.name ?? `${body.username}@${sentinel ? `${sentinel.masterName}/` : ''}${body.host}:${port}`,
         role,
         host: body.host,
         port,
-        ...(sentinel ? { sentinel } : {}),
+        ...topology,
         tls: credentials.tls,
         ca: body.ca,
         createdAt: now,

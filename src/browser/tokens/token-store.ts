@@ -7,7 +7,7 @@
 //   <p>token-revocations   pub/sub channel: `revoked <id>` when a token is revoked, `changed <id>` when its role
 //                          changed (replicas drop cached tokens)
 // Ids and hashes are validated before they become part of a key; values are separate command arguments.
-import type { SentinelTopology } from '../../platform/falkordb/connection-pools.js';
+import type { ClusterTopology, SentinelTopology } from '../../platform/falkordb/connection-pools.js';
 import type { RedisConnection } from '../../platform/redis/redis-connection.js';
 import { HttpError } from '../../shared/http-errors.js';
 import type { Role } from '../auth/roles.js';
@@ -23,6 +23,8 @@ export interface TokenRecord {
   port: number;
   /** Present for a Sentinel topology: host and port are then the first sentinel. */
   sentinel?: SentinelTopology;
+  /** Present for a sharded cluster: host and port are then the first seed node. */
+  cluster?: ClusterTopology;
   tls: boolean;
   ca: string | undefined;
   createdAt: number;
@@ -71,6 +73,9 @@ function toHash(record: TokenRecord): Record<string, string> {
           sentinels: record.sentinel.sentinels.map((node) => `${node.host}:${node.port}`).join(','),
         }
       : {}),
+    ...(record.cluster
+      ? { cluster_seeds: record.cluster.seeds.map((node) => `${node.host}:${node.port}`).join(',') }
+      : {}),
     created_at: String(record.createdAt),
     expires_at: record.expiresAt === null ? '' : String(record.expiresAt),
     token_hash: record.tokenHash,
@@ -95,6 +100,7 @@ function fromHash(fields: Record<string, string>): TokenRecord | undefined {
     ...(fields.sentinel_master
       ? { sentinel: { masterName: fields.sentinel_master, sentinels: parseAddresses(fields.sentinels ?? '') } }
       : {}),
+    ...(fields.cluster_seeds ? { cluster: { seeds: parseAddresses(fields.cluster_seeds) } } : {}),
     createdAt: Number(fields.created_at),
     expiresAt: optionalNumber(fields.expires_at),
     lastUsed: optionalNumber(fields.last_used),

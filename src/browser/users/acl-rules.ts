@@ -1,5 +1,7 @@
-// The ACL rules each role gets (the public FalkorDB Browser's, so users made by either tool read the same),
-// and reading a user's role back from what ACL GETUSER reports.
+// The ACL rules each role gets (the public FalkorDB Browser's, so users made by either tool read the same, plus
+// CLUSTER SLOTS and ASKING, which a token for a sharded cluster needs to find the shards and follow a slot being
+// migrated), and reading a user's role back from
+// what ACL GETUSER reports.
 import type { Role } from '../auth/roles.js';
 
 const READ_ONLY = [
@@ -22,6 +24,8 @@ const READ_ONLY = [
   '+ttl',
   '+pttl',
   '+expiretime',
+  '+cluster|slots',
+  '+asking',
 ];
 const READ_WRITE = [
   ...READ_ONLY,

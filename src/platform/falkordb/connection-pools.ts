@@ -17,6 +17,7 @@ import { QueryConnection, type QueryCommand } from './query-connection.js';
 import type { RespValue } from './resp-reader.js';
 import { withSentinel } from '../redis/sentinel-session.js';
 import type { ResolveTarget } from './target-guard.js';
+import { ClusterPool } from './cluster-pool.js';
 
 /** A primary found through Sentinel: the master name and the sentinels to ask (the token's host and port first). */
 export interface SentinelTopology {
@@ -26,12 +27,19 @@ export interface SentinelTopology {
   readFromReplica?: boolean;
 }
 
+/** A sharded deployment (Redis Cluster protocol): the nodes to ask for the slot map, the token's host and port first. */
+export interface ClusterTopology {
+  seeds: { host: string; port: number }[];
+}
+
 export interface DbCredentials {
-  /** The database's address; with `sentinel`, the first sentinel's. */
+  /** The database's address; with `sentinel`, the first sentinel's; with `cluster`, the first seed node's. */
   host: string;
   port: number;
   /** Present when the database is a Sentinel-managed primary: every new connection asks the sentinels where it is. */
   sentinel?: SentinelTopology;
+  /** Present when the database is a sharded cluster: each graph is served by the primary of its key's slot. */
+  cluster?: ClusterTopology;
   username: string;
   password: string;
   tls: boolean;
@@ -46,9 +54,43 @@ export interface SendOptions {
   binary?: boolean;
   /** This command's own bound instead of the pool's `commandTimeoutMs` (a query with a longer timeout). */
   timeoutMs?: number;
+  /** In a cluster, a command about no key goes to the node serving this key (INFO of the node holding a graph). */
+  routeKey?: string;
 }
 
 type RawClient = ReturnType<typeof createClient>;
+
+/**
+ * What GraphDatabase and the server commands need of a database, whatever its topology: one node (or a Sentinel
+ * primary), CredentialPool; a sharded cluster, ClusterPool (cluster-pool.ts), which routes each command to the node
+ * serving its key's slot.
+ */
+export interface DatabasePool {
+  /** Schema names of the graphs queried through this pool, with their schema versions (graph-database.ts). */
+  readonly schemaNames: SchemaNamesCache;
+  readonly size: number;
+  readonly idleSince: number;
+  send<T = unknown>(args: CommandArgument[], options?: SendOptions, signal?: AbortSignal): Promise<T>;
+  sendQueries(
+    commands: QueryCommand[],
+    options?: Pick<SendOptions, 'timeoutMs'>,
+    signal?: AbortSignal,
+  ): Promise<PromiseSettledResult<RespValue>[]>;
+  /** What the database does not replicate (ACL users, GRAPH.CONFIG): on every data node; the first answer returned. */
+  sendToEveryNode<T = unknown>(args: CommandArgument[]): Promise<T>;
+  /** A command about every graph (GRAPH.LIST, running queries): each primary's answer, one per shard. */
+  sendToEveryPrimary<T = unknown>(args: CommandArgument[]): Promise<T[]>;
+  /** Whether a command naming both keys can run (always on one node; in a cluster, only within one hash slot). */
+  sameSlot(first: string, second: string): boolean;
+  /** The topology as the connection-info route reports it (a cluster's shards as its slot map names them). */
+  describe(): Promise<TopologyDescription>;
+  close(): Promise<void>;
+}
+
+export type TopologyDescription =
+  | { topology: 'single' }
+  | { topology: 'sentinel'; masterName: string }
+  | { topology: 'cluster'; shards: { primary: string; replicas: string[] }[] };
 
 export interface PoolOptions {
   maxConnectionsPerPool: number;
@@ -271,7 +313,7 @@ function replicaEntries(reply: unknown): { host: string; port: number; flags: st
 }
 
 /** One credential set's connections. `run` picks the least busy connection, opening another when all are busy. */
-export class CredentialPool {
+export class CredentialPool implements DatabasePool {
   /** Schema names of the graphs queried through this pool, with their schema versions (graph-database.ts). */
   readonly schemaNames = new SchemaNamesCache();
   private readonly clients: PooledClient[] = [];
@@ -402,6 +444,37 @@ export class CredentialPool {
       async (client, typeMapping) => (await client.sendCommand(args, { typeMapping })) as T,
       options,
       signal,
+    );
+  }
+
+  /** ASKING and the command pipelined on one connection: a cluster node importing the command's slot serves it then. */
+  async sendAsking<T = unknown>(args: CommandArgument[], options: SendOptions = {}, signal?: AbortSignal): Promise<T> {
+    return this.onConnection(
+      async (client, typeMapping) => {
+        // node-redis writes commands on one client in the order they are sent: ASKING applies to the next one.
+        const [, reply] = await Promise.all([
+          client.sendCommand(['ASKING']),
+          client.sendCommand(args, { typeMapping }),
+        ]);
+        return reply as T;
+      },
+      options,
+      signal,
+    );
+  }
+
+  async sendToEveryPrimary<T = unknown>(args: CommandArgument[]): Promise<T[]> {
+    return [await this.send<T>(args)];
+  }
+
+  sameSlot(): boolean {
+    return true;
+  }
+
+  describe(): Promise<TopologyDescription> {
+    const { sentinel } = this.credentials;
+    return Promise.resolve(
+      sentinel ? { topology: 'sentinel', masterName: sentinel.masterName } : { topology: 'single' },
     );
   }
 
@@ -742,7 +815,7 @@ export class CredentialPool {
 
 /** All pools, keyed by a hash of the full credential set (so a changed password gets its own pool). */
 export class ConnectionPools {
-  private readonly pools = new Map<string, CredentialPool>();
+  private readonly pools = new Map<string, DatabasePool>();
   private readonly options: PoolOptions;
   private readonly sweeper: NodeJS.Timeout;
 
@@ -766,19 +839,31 @@ export class ConnectionPools {
           credentials.tls,
           credentials.ca ?? '',
           credentials.sentinel ?? null,
+          credentials.cluster ?? null,
         ]),
       )
       .digest('hex');
   }
 
   /** `key`, when given, must be `keyOf(credentials)` (callers that use the same credentials often keep it). */
-  pool(credentials: DbCredentials, key = ConnectionPools.keyOf(credentials)): CredentialPool {
+  pool(credentials: DbCredentials, key = ConnectionPools.keyOf(credentials)): DatabasePool {
     let pool = this.pools.get(key);
     if (!pool) {
-      pool = new CredentialPool(credentials, this.options, this.logger);
+      pool = this.create(credentials, this.options);
       this.pools.set(key, pool);
     }
     return pool;
+  }
+
+  /** One node's (or a Sentinel primary's) pool, or, for a sharded cluster, a pool of such pools, one per node. */
+  private create(credentials: DbCredentials, options: PoolOptions): DatabasePool {
+    const { cluster } = credentials;
+    if (!cluster) return new CredentialPool(credentials, options, this.logger);
+    return new ClusterPool(
+      { ...credentials, cluster },
+      (node) => new CredentialPool(node, options, this.logger),
+      this.logger,
+    );
   }
 
   /**
@@ -787,18 +872,14 @@ export class ConnectionPools {
    */
   async withCheckConnection<T>(
     credentials: DbCredentials,
-    work: (pool: CredentialPool) => Promise<T>,
+    work: (pool: DatabasePool) => Promise<T>,
     deadlineMs?: number,
   ): Promise<T> {
-    const pool = new CredentialPool(
-      credentials,
-      {
-        ...this.options,
-        maxConnectionsPerPool: 1,
-        ...(deadlineMs === undefined ? {} : { socketTimeoutMs: deadlineMs }),
-      },
-      this.logger,
-    );
+    const pool = this.create(credentials, {
+      ...this.options,
+      maxConnectionsPerPool: 1,
+      ...(deadlineMs === undefined ? {} : { socketTimeoutMs: deadlineMs }),
+    });
     let timer: NodeJS.Timeout | undefined;
     const deadline =
       deadlineMs === undefined

@@ -1,6 +1,6 @@
 // FalkorDB commands over one credential pool: queries decoded from the compact protocol, graph key operations,
 // configuration and ACL. Every value travels as its own command argument; nothing is concatenated into a command.
-import type { CredentialPool } from './connection-pools.js';
+import type { DatabasePool } from './connection-pools.js';
 import { ResultTooLargeError } from './database-errors.js';
 import { DEFAULT_REPLY_BOUNDS, type QueryCommand } from './query-connection.js';
 import { ReplyTooLargeError, type ReplyBounds } from './resp-reader.js';
@@ -161,7 +161,7 @@ function procedureNamesOf(reply: unknown): string[] {
 }
 
 export class GraphDatabase {
-  constructor(readonly pool: CredentialPool) {}
+  constructor(readonly pool: DatabasePool) {}
 
   ping(): Promise<unknown> {
     return this.pool.send(['PING']);
@@ -442,8 +442,15 @@ export class GraphDatabase {
     };
   }
 
-  listGraphs(): Promise<string[]> {
-    return this.pool.send<string[]>(['GRAPH.LIST']);
+  /** Every graph; in a sharded cluster, each primary's, in shard order (a graph lives on one shard only). */
+  async listGraphs(): Promise<string[]> {
+    const lists = await this.pool.sendToEveryPrimary<string[]>(['GRAPH.LIST']);
+    return lists.length === 1 ? lists[0]! : [...new Set(lists.flat())];
+  }
+
+  /** Whether the two graphs can be copied or renamed into each other (in a cluster, only within one hash slot). */
+  sameSlot(first: string, second: string): boolean {
+    return this.pool.sameSlot(first, second);
   }
 
   /** True when `graph` names an existing graph (a missing key or another kind of key is not one). */
@@ -464,9 +471,10 @@ export class GraphDatabase {
    * GRAPH.DELETE answered): sampled every `intervalMs`, it must not fall for `quietMs` on end; false when it was
    * still falling at `deadlineMs`.
    */
-  async deletionsSettled(deadlineMs: number, quietMs = QUIET_MS, intervalMs = 50): Promise<boolean> {
+  async deletionsSettled(graph: string, deadlineMs: number, quietMs = QUIET_MS, intervalMs = 50): Promise<boolean> {
     const deadline = Date.now() + deadlineMs;
-    const usedMemory = async () => usedMemoryOf(await this.pool.send<string>(['INFO', 'memory']));
+    // The node that will hold `graph` (in a cluster, the primary of its slot).
+    const usedMemory = async () => usedMemoryOf(await this.pool.send<string>(['INFO', 'memory'], { routeKey: graph }));
     let quietFrom = { at: Date.now(), bytes: await usedMemory() };
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
@@ -512,7 +520,7 @@ export class GraphDatabase {
     return this.pool.send<unknown[]>(['GRAPH.CONFIG', 'GET', name]);
   }
 
-  /** On every data node of a Sentinel deployment (a replica promoted later must run with the same settings). */
+  /** On every data node of a Sentinel or cluster deployment (a replica promoted later must run with the same settings). */
   configSet(name: string, value: string): Promise<unknown> {
     return this.pool.sendToEveryNode(['GRAPH.CONFIG', 'SET', name, value]);
   }
@@ -530,7 +538,7 @@ export class GraphDatabase {
     return this.pool.send<string[]>(['ACL', 'USERS']);
   }
 
-  /** ACL is not replicated: on every data node of a Sentinel deployment, so a failover keeps the user. */
+  /** ACL is not replicated: on every data node of a Sentinel or cluster deployment, so a failover keeps the user. */
   aclSetUser(username: string, rules: string[]): Promise<unknown> {
     return this.pool.sendToEveryNode(['ACL', 'SETUSER', username, ...rules]);
   }

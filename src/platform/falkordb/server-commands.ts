@@ -120,12 +120,13 @@ export class ServerCommands {
     return this.send<string>(section ? ['INFO', section] : ['INFO']);
   }
 
-  runningQueries(): Promise<unknown> {
-    return this.send(['GRAPH.INFO', 'RunningQueries']);
+  /** Each primary's answer (one for a single node; one per shard of a cluster). */
+  runningQueries(): Promise<unknown[]> {
+    return this.database.pool.sendToEveryPrimary(['GRAPH.INFO', 'RunningQueries']);
   }
 
-  waitingQueries(): Promise<unknown> {
-    return this.send(['GRAPH.INFO', 'WaitingQueries']);
+  waitingQueries(): Promise<unknown[]> {
+    return this.database.pool.sendToEveryPrimary(['GRAPH.INFO', 'WaitingQueries']);
   }
 
   memoryUsage(graph: string): Promise<unknown> {
@@ -136,15 +137,24 @@ export class ServerCommands {
     return this.send(['GRAPH.UDF', 'LIST', ...(library ? [library] : []), ...(withCode ? ['WITHCODE'] : [])]);
   }
 
-  udfLoad(library: string, code: string, replace: boolean): Promise<unknown> {
-    return this.send(['GRAPH.UDF', 'LOAD', ...(replace ? ['REPLACE'] : []), library, code]);
+  // Functions are per node: in a cluster every shard's primary gets them (its replicas by replication), so a
+  // query uses them whichever shard holds its graph.
+  async udfLoad(library: string, code: string, replace: boolean): Promise<unknown> {
+    const [first] = await this.database.pool.sendToEveryPrimary([
+      'GRAPH.UDF',
+      'LOAD',
+      ...(replace ? ['REPLACE'] : []),
+      library,
+      code,
+    ]);
+    return first;
   }
 
-  udfDelete(library: string): Promise<unknown> {
-    return this.send(['GRAPH.UDF', 'DELETE', library]);
+  async udfDelete(library: string): Promise<unknown> {
+    return (await this.database.pool.sendToEveryPrimary(['GRAPH.UDF', 'DELETE', library]))[0];
   }
 
-  udfFlush(): Promise<unknown> {
-    return this.send(['GRAPH.UDF', 'FLUSH']);
+  async udfFlush(): Promise<unknown> {
+    return (await this.database.pool.sendToEveryPrimary(['GRAPH.UDF', 'FLUSH']))[0];
   }
 }
