@@ -103,6 +103,12 @@ describe('tokens through Sentinel', () => {
     expect(mine.find((token) => token.username === 'reader')).toMatchObject({ role: 'Read-Only' });
     const status = await t.app.inject({ method: 'GET', url: '/api/status', headers: bearer(tokens.reader) });
     expect(status.json()).toEqual({ status: 'online', topology: 'sentinel', masterName: group.masterName });
+    const info = await t.app.inject({ method: 'GET', url: '/api/connection-info', headers: bearer(tokens.admin) });
+    expect(info.json<{ result: unknown }>().result).toMatchObject({
+      role: 'master',
+      topology: 'sentinel',
+      masterName: group.masterName,
+    });
 
     // A master name no sentinel knows, and a wrong password, are the same 401 as any failed credential check.
     for (const body of [tokenBody('admin', { masterName: 'nobody' }), tokenBody('admin', { password: 'wrong' })]) {

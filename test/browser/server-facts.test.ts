@@ -70,7 +70,7 @@ describe('server facts', () => {
     const res = await get('/api/connection-info');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
-      result: { role: 'master', connectedReplicas: 0, replicas: [], clusterEnabled: false },
+      result: { role: 'master', connectedReplicas: 0, replicas: [], clusterEnabled: false, topology: 'single' },
     });
   });
 
