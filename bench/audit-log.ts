@@ -19,7 +19,11 @@ import {
   runIntersection,
 } from '../src/admin/audit/audit-store.js';
 import { startEmbeddedFalkorDB } from '../src/platform/falkordb/embedded-falkordb.js';
-import { createRedisConnection, type RedisConnection } from '../src/platform/redis/redis-connection.js';
+import {
+  createRedisConnection,
+  storeTransaction,
+  type RedisConnection,
+} from '../src/platform/redis/redis-connection.js';
 import { measureHttp, measureRaw } from './lib/load.js';
 import { startBenchServer } from './lib/server.js';
 import type { Measurement } from './lib/stats.js';
@@ -106,10 +110,8 @@ function rawPage(store: RedisConnection, filters: AuditFilters) {
     let ids: string[];
     if (plan.indexes.length > 1) ids = (await runIntersection(store, plan.indexes.map(keys.index), plan)).ids;
     else {
-      const multi = store.multi();
       const key = plan.indexes.length === 0 ? keys.all : keys.index(plan.indexes[0]!);
-      for (const command of pageCommands(key, plan)) multi.addCommand(command);
-      ids = ((await multi.exec()) as unknown as [number, string[]])[1];
+      ids = ((await storeTransaction(store, pageCommands(key, plan))) as [number, string[]])[1];
     }
     return store.mGet(ids.map(keys.entry));
   };

@@ -23,6 +23,7 @@ import { registerOpenApi } from './shared/openapi.js';
 import { trackRequestsInFlight } from './shared/graceful-close.js';
 import { enforceRequestDeadline } from './shared/request-deadline.js';
 import { createMetrics, recordRequestMetrics, type Metrics } from './shared/metrics.js';
+import { storeKeyPrefix, storeReady } from './platform/redis/redis-connection.js';
 
 /** The outside world, as services.ts (or a test) built it: what each plugin's composition root needs. */
 export interface AppDeps
@@ -38,7 +39,7 @@ export interface AppDeps
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
-const TOKEN_STORE_PROBE_KEY = 'graphdb:readiness-probe';
+const TOKEN_STORE_PROBE_KEY = 'readiness-probe';
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /** Longer than any valid path parameter, so the route schemas (not the router) report what is too long. */
 const MAX_PATH_SEGMENT = 2048;
@@ -150,10 +151,12 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     {
       name: 'tokenStore',
       check: async () => {
-        if (!deps.tokenStore.isReady) throw new Error('not connected');
+        if (!storeReady(deps.tokenStore)) throw new Error('not connected');
         // A write under the store's key prefix: an account that still answers PING but may no longer write
         // (its rules changed) must take the server out of rotation.
-        await deps.tokenStore.set(TOKEN_STORE_PROBE_KEY, String(Date.now()), { PX: 60_000 });
+        await deps.tokenStore.set(`${storeKeyPrefix(deps.tokenStore)}${TOKEN_STORE_PROBE_KEY}`, String(Date.now()), {
+          PX: 60_000,
+        });
       },
     },
     { name: 'settings', check: () => admin.context.settings.ready() },

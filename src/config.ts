@@ -8,7 +8,7 @@ import { parseCorsOrigins, type CorsOrigins } from './shared/cors.js';
 import { EmailSchema } from './shared/email.js';
 import { parseUrlAllowlist } from './shared/url-allowlist.js';
 import { parseAllowedTargets, type AllowedTarget } from './platform/falkordb/target-guard.js';
-import { isSentinelUrl, parseStoreUrl } from './platform/redis/store-url.js';
+import { isClusterUrl, isSentinelUrl, parseStoreUrl } from './platform/redis/store-url.js';
 
 /** An optional text variable that `parse` must accept; what `parse` throws is the validation message. */
 function parsedBy(parse: (text: string) => unknown) {
@@ -116,9 +116,14 @@ export const EnvSchema = z.object({
         } catch {
           return false;
         }
-        return isSentinelUrl(url) || (URL.canParse(url) && /^rediss?:$/.test(new URL(url).protocol));
+        return (
+          isSentinelUrl(url) || isClusterUrl(url) || (URL.canParse(url) && /^rediss?:$/.test(new URL(url).protocol))
+        );
       },
-      { error: 'must be a redis://, rediss://, redis+sentinel:// or rediss+sentinel:// URL' },
+      {
+        error:
+          'must be a redis://, rediss://, redis+sentinel://, rediss+sentinel://, redis+cluster:// or rediss+cluster:// URL',
+      },
     )
     .optional(),
   FALKORDB_SERVER_BIN: z.string().min(1).optional(),

@@ -36,7 +36,9 @@ import { createMetricsExporter } from './platform/metrics/metrics-exporter.js';
 import {
   binaryCommands,
   closeRedisConnection,
+  createClusterStoreConnection,
   createRedisConnection,
+  type RedisClientConnection,
   type RedisConnection,
 } from './platform/redis/redis-connection.js';
 import { createFileAdminStores, writeInitialAdminPassword } from './platform/stores/file-stores.js';
@@ -102,6 +104,8 @@ function tokenStoreAccountOf(url: string): AppDeps['tokenStoreAccount'] {
   const target = parseStoreUrl(url);
   // Behind Sentinel, a token reaches the same account through the first sentinel (topology sentinel).
   if (target.kind === 'sentinel') return { ...target.sentinels[0]!, username: target.username ?? 'default' };
+  if (target.kind === 'cluster')
+    return { ...target.seeds[0]!, username: target.username ?? 'default', everyCluster: true };
   const parsed = new URL(url);
   return {
     host: parsed.hostname.replace(/^\[|\]$/g, ''),
@@ -115,8 +119,8 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
   let config = initial;
   let embedded: EmbeddedFalkorDB | undefined;
   let tokenStore: RedisConnection | undefined;
-  let embeddedAdmin: RedisConnection | undefined;
-  let embeddedStoreDatabase: RedisConnection | undefined;
+  let embeddedAdmin: RedisClientConnection | undefined;
+  let embeddedStoreDatabase: RedisClientConnection | undefined;
   const release = async () => {
     if (tokenStore) await closeRedisConnection(tokenStore);
     if (embeddedAdmin) await closeRedisConnection(embeddedAdmin);
@@ -150,7 +154,9 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
     tokenStore =
       storeTarget.kind === 'sentinel'
         ? await createSentinelStoreConnection(storeTarget, logger)
-        : createRedisConnection(tokenStoreUrl, logger);
+        : storeTarget.kind === 'cluster'
+          ? createClusterStoreConnection(storeTarget, logger)
+          : createRedisConnection(tokenStoreUrl, logger);
     await tokenStore.connect();
     const store = tokenStore;
     const management = embeddedAdmin;

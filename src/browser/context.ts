@@ -43,15 +43,20 @@ export interface ProtectedDatabaseUser {
   host: string;
   port: number;
   username: string;
+  /**
+   * The token store is a sharded cluster: a cluster token may name any of its nodes (not only the store's seeds),
+   * and users go to every node, so the user is protected from every cluster token.
+   */
+  everyCluster?: boolean;
 }
 
 export function isProtectedUser(context: BrowserContext, principal: Principal, username: string): boolean {
-  const { host, port } = principal.credentials;
+  const { host, port, cluster } = principal.credentials;
   return context.protectedUsers.some(
     (user) =>
       user.username === username &&
-      user.port === port &&
-      canonicalDatabaseHost(user.host) === canonicalDatabaseHost(host),
+      ((user.everyCluster === true && cluster !== undefined) ||
+        (user.port === port && canonicalDatabaseHost(user.host) === canonicalDatabaseHost(host))),
   );
 }
 

@@ -14,7 +14,7 @@ import {
   binaryCommands,
   closeRedisConnection,
   createRedisConnection,
-  type RedisConnection,
+  type RedisClientConnection,
 } from '../../src/platform/redis/redis-connection.js';
 import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import { realOperations, validatorOf, type JsonSchema } from '../support/conformance/real-operations.js';
@@ -39,7 +39,7 @@ describe('backups and restores in embedded mode', () => {
   let falkordb: TestFalkorDB;
   let control: ReturnType<typeof createClient>;
   // Database 1, which a restore must leave as it is (the token store's in main's embedded mode).
-  let tokenDatabase: RedisConnection;
+  let tokenDatabase: RedisClientConnection;
   let backups: EmbeddedBackups;
   let backupsDir: string;
   let t: AdminTestApp;

@@ -29,7 +29,7 @@ export interface ClusterNodeProcess {
 
 export interface ClusterGroup {
   primaries: ClusterNodeProcess[];
-  /** One replica, of the first primary. */
+  /** One replica, of the primary `replicaOf` names (the first by default). */
   replica: ClusterNodeProcess;
   /** Every node, primaries first. */
   nodes: ClusterNodeProcess[];
@@ -63,7 +63,7 @@ async function answers(port: number): Promise<boolean> {
   }
 }
 
-export async function startClusterGroup(): Promise<ClusterGroup> {
+export async function startClusterGroup(options: { replicaOf?: number } = {}): Promise<ClusterGroup> {
   const binary = await findServerBinary({ explicit: process.env.FALKORDB_SERVER_BIN, bundledDir: bundledPackageDir() });
   const modulePath = resolveModulePath(process.env.FALKORDB_MODULE_PATH);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'gdb-cluster-'));
@@ -119,7 +119,8 @@ export async function startClusterGroup(): Promise<ClusterGroup> {
       return true;
     }, 20_000);
     if (!met) throw new Error('the cluster nodes did not meet in time');
-    await send(replica.port, ['CLUSTER', 'REPLICATE', primaries[0]!.id]);
+    const replicated = primaries[options.replicaOf ?? 0]!;
+    await send(replica.port, ['CLUSTER', 'REPLICATE', replicated.id]);
     const ready = await eventually(async () => {
       for (const node of nodes)
         if (!(await send<string>(node.port, ['CLUSTER', 'INFO'])).includes('cluster_state:ok')) return false;

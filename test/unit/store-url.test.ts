@@ -33,7 +33,27 @@ describe('parseStoreUrl', () => {
     expect(() => parseStoreUrl('redis+sentinel://s1/tokens/16')).toThrow('the database must be 0 to 15');
   });
 
+  it('reads cluster seeds (default port 6379), credentials and TLS; a cluster has no database number', () => {
+    expect(parseStoreUrl('rediss+cluster://app:p%40ss@n1:7000,n2,[::1]:7001')).toEqual({
+      kind: 'cluster',
+      seeds: [
+        { host: 'n1', port: 7000 },
+        { host: 'n2', port: 6379 },
+        { host: '::1', port: 7001 },
+      ],
+      username: 'app',
+      password: 'p@ss',
+      tls: true,
+    });
+    expect(parseStoreUrl('redis+cluster://n1:7000/')).toMatchObject({ kind: 'cluster', tls: false });
+    expect(() => parseStoreUrl('redis+cluster://n1:7000/1')).toThrow(/no database number/);
+    expect(() => parseStoreUrl('redis+cluster://n1:0')).toThrow('cluster node address n1:0 is not host:port');
+  });
+
   it('is accepted by the configuration, beside redis:// and rediss://', () => {
+    expect(loadConfig({ TOKEN_STORE_URL: 'redis+cluster://n1:6379,n2:6379' }, '/srv').tokenStoreUrl).toBe(
+      'redis+cluster://n1:6379,n2:6379',
+    );
     expect(loadConfig({ TOKEN_STORE_URL: 'redis+sentinel://s1:26379,s2:26379/tokens' }, '/srv').tokenStoreUrl).toBe(
       'redis+sentinel://s1:26379,s2:26379/tokens',
     );

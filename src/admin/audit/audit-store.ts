@@ -8,7 +8,12 @@
 // is full; the total is ZINTERCARD (or, with a date range, the walk's own count). Values are separate command
 // arguments, never parsed out of keys.
 import { createHash, randomBytes } from 'node:crypto';
-import type { RedisConnection } from '../../platform/redis/redis-connection.js';
+import {
+  storeCommand,
+  storeKeyPrefix,
+  storeTransaction,
+  type RedisConnection,
+} from '../../platform/redis/redis-connection.js';
 import { indexesOf, matches, type AuditEntry, type AuditPlan, type IndexFilter } from './audit-query.js';
 
 export interface AuditPageResult {
@@ -95,10 +100,10 @@ export async function runIntersection(redis: RedisConnection, keys: string[], pl
   const tail = [String(keys.length), ...keys, ...intersectionArguments(plan)];
   let reply: [number, string[]];
   try {
-    reply = await redis.sendCommand<[number, string[]]>(['EVALSHA', INTERSECTION_SHA, ...tail]);
+    reply = await storeCommand<[number, string[]]>(redis, ['EVALSHA', INTERSECTION_SHA, ...tail]);
   } catch (error) {
     if (!String((error as Error).message).includes('NOSCRIPT')) throw error;
-    reply = await redis.sendCommand<[number, string[]]>(['EVAL', INTERSECTION_SCRIPT, ...tail]);
+    reply = await storeCommand<[number, string[]]>(redis, ['EVAL', INTERSECTION_SCRIPT, ...tail]);
   }
   return { total: Number(reply[0]), ids: reply[1] };
 }
@@ -145,7 +150,8 @@ function fromStored(text: string | null): AuditEntry | undefined {
   }
 }
 
-export function createRedisAuditStore(redis: RedisConnection, prefix = AUDIT_PREFIX): AuditStore {
+/** `prefix`: the store's own (`graphdb:audit:`, or `{graphdb}:audit:` on a cluster, where every key shares a slot). */
+export function createRedisAuditStore(redis: RedisConnection, prefix = `${storeKeyPrefix(redis)}audit:`): AuditStore {
   const keys = auditKeys(prefix);
 
   async function read(ids: string[]): Promise<AuditEntry[]> {
@@ -175,9 +181,7 @@ export function createRedisAuditStore(redis: RedisConnection, prefix = AUDIT_PRE
         return { entries: await read(ids), total };
       }
       const key = plan.indexes.length === 0 ? keys.all : keys.index(plan.indexes[0]!);
-      const multi = redis.multi();
-      for (const command of pageCommands(key, plan)) multi.addCommand(command);
-      const [total, ids] = (await multi.exec()) as unknown as [number, string[]];
+      const [total, ids] = (await storeTransaction(redis, pageCommands(key, plan))) as [number, string[]];
       return { entries: await read(ids), total: Number(total) };
     },
 

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { ClusterPort } from '../../platform/clusters/cluster-port.js';
 import type { HostFacts } from '../../platform/host.js';
 import type { KubeClusterInfo } from '../../platform/kubernetes/kube-cluster-info.js';
-import type { RedisConnection } from '../../platform/redis/redis-connection.js';
+import { storeReady, type RedisConnection } from '../../platform/redis/redis-connection.js';
 import { ERROR_LEVEL, type LogRing } from '../../shared/log-ring.js';
 import type { ClusterService } from '../clusters/cluster-service.js';
 import type { RoleName } from '../permissions/permissions.js';
@@ -56,7 +56,7 @@ export function createDiagnosticsService(deps: DiagnosticsDeps) {
   async function health(): Promise<HealthStatus> {
     const [database, k8sApi, kubeBlocks] = await Promise.all([
       check('database', async () => {
-        if (!deps.tokenStore?.isReady) throw new Error('the token store is not connected');
+        if (!deps.tokenStore || !storeReady(deps.tokenStore)) throw new Error('the token store is not connected');
         await deps.tokenStore.ping();
       }),
       kube ? check('k8sApi', () => kube.probe()) : undefined,

@@ -4,7 +4,12 @@
 // next successful probe.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { RedisConnection } from '../../platform/redis/redis-connection.js';
+import {
+  duplicateStoreConnection,
+  storeKeyPrefix,
+  storeReady,
+  type RedisConnection,
+} from '../../platform/redis/redis-connection.js';
 import type { TokenCache } from '../auth/token-cache.js';
 import { CHANGED_MESSAGE, REVOKED_MESSAGE, revocationChannel } from './token-store.js';
 
@@ -19,10 +24,10 @@ export function listenForRevocations(
   store: RedisConnection,
   cache: TokenCache,
   logger: FastifyBaseLogger,
-  prefix = 'graphdb:',
+  prefix = storeKeyPrefix(store),
 ): RevocationListener {
   const channel = revocationChannel(prefix);
-  const subscriber = store.duplicate();
+  const subscriber = duplicateStoreConnection(store);
   let pendingProbe: string | undefined;
   let closed = false;
 
@@ -36,7 +41,7 @@ export function listenForRevocations(
   };
 
   const probe = () => {
-    if (closed || cache.enabled || !subscriber.isReady || !store.isReady) return;
+    if (closed || cache.enabled || !storeReady(subscriber) || !storeReady(store)) return;
     pendingProbe = randomUUID();
     store.publish(channel, `${PROBE_MESSAGE}${pendingProbe}`).catch(() => undefined);
   };

@@ -8,7 +8,7 @@
 //                          changed (replicas drop cached tokens)
 // Ids and hashes are validated before they become part of a key; values are separate command arguments.
 import type { ClusterTopology, SentinelTopology } from '../../platform/falkordb/connection-pools.js';
-import type { RedisConnection } from '../../platform/redis/redis-connection.js';
+import { storeKeyPrefix, type RedisConnection } from '../../platform/redis/redis-connection.js';
 import { HttpError } from '../../shared/http-errors.js';
 import type { Role } from '../auth/roles.js';
 
@@ -141,7 +141,7 @@ function unavailableAs503<A extends unknown[], R>(
   };
 }
 
-export function createTokenStore(redis: RedisConnection, prefix = 'graphdb:', observe?: Observe) {
+export function createTokenStore(redis: RedisConnection, prefix = storeKeyPrefix(redis), observe?: Observe) {
   const tokenKey = (id: string) => `${prefix}token:${keyPart(id, TOKEN_ID_PATTERN)}`;
   const hashKey = (hash: string) => `${prefix}token-hash:${keyPart(hash, HASH_PATTERN)}`;
   const dbKey = (db: string) => `${prefix}db-tokens:${keyPart(db, KEY_PART_PATTERN)}`;

@@ -4,7 +4,7 @@
 // also called when the subscription drops or comes back: a cache is then re-read rather than trusted.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { RedisConnection } from './redis-connection.js';
+import { duplicateStoreConnection, type RedisConnection } from './redis-connection.js';
 
 export const CHANGE_TOPICS = ['users', 'rbac', 'settings'] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
@@ -55,7 +55,7 @@ export function createChangeChannel(
     };
   }
 
-  const subscriber = store.duplicate();
+  const subscriber = duplicateStoreConnection(store);
   // Each replica hears its own announcements too; they carry its id so it does not drop what it just wrote.
   const self = randomUUID();
   let closed = false;

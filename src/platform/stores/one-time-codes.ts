@@ -1,7 +1,7 @@
 // Short-lived single-use records (the CLI sign-in's codes), shared by every replica when the server has a shared
 // store (the token store), or in this process's memory in embedded mode (one replica). `take` is atomic: a code is
 // handed out once.
-import type { RedisConnection } from '../redis/redis-connection.js';
+import { storeKeyPrefix, type RedisConnection } from '../redis/redis-connection.js';
 
 export interface OneTimeCodes {
   put(key: string, value: string, ttlMs: number): Promise<void>;
@@ -9,13 +9,13 @@ export interface OneTimeCodes {
   take(key: string): Promise<string | undefined>;
 }
 
-const PREFIX = 'graphdb:one-time:';
 const KEY = /^[0-9a-f]{64}$/;
 
 export function createRedisOneTimeCodes(redis: RedisConnection): OneTimeCodes {
+  const prefix = `${storeKeyPrefix(redis)}one-time:`;
   const keyOf = (key: string) => {
     if (!KEY.test(key)) throw new Error('one-time code keys are SHA-256 hex digests');
-    return `${PREFIX}${key}`;
+    return `${prefix}${key}`;
   };
   return {
     async put(key, value, ttlMs) {
