@@ -74,6 +74,9 @@ function redirectionIn(error: unknown): Redirection | undefined {
   return error instanceof DatabaseReplyError ? redirectionOf(error.message) : undefined;
 }
 
+/** Commands sent to every primary that only read, so they may be sent again after a failover. */
+const READ_ONLY_FAN_OUT = new Set(['GRAPH.LIST', 'GRAPH.INFO']);
+
 /** A batch command that changes data: it must not run twice when the rest of its batch is redirected. */
 const writes = (command: QueryCommand) => String(command.args[0]).toUpperCase() === 'GRAPH.QUERY';
 
@@ -103,14 +106,27 @@ export class ClusterPool implements DatabasePool {
     return latest || Date.now();
   }
 
-  /** The node's pool: the token's credentials at the node's address (no topology: it is one node). */
-  private nodePool(node: ClusterNode): CredentialPool {
+  /**
+   * The node's pool: the token's credentials at the node's address. A primary's pool checks the node is still one
+   * when it connects and waits for a replica to confirm writes (as behind Sentinel: a failover must not undo an
+   * answered write); a replica's (reached for users and configuration) does neither. One pool per node and role, so a
+   * replica promoted by a failover gets a primary's pool.
+   */
+  private nodePool(node: ClusterNode, primary = true): CredentialPool {
     if (this.closed) throw new DatabaseUnavailableError('the connection pool is closed');
-    const key = nodeAddress(node);
+    const key = `${nodeAddress(node)} ${primary ? 'primary' : 'replica'}`;
     let pool = this.nodes.get(key);
     if (!pool) {
       const { username, password, tls, ca } = this.credentials;
-      pool = this.nodePoolFor({ host: node.host, port: node.port, username, password, tls, ca });
+      pool = this.nodePoolFor({
+        host: node.host,
+        port: node.port,
+        username,
+        password,
+        tls,
+        ca,
+        ...(primary ? { shardPrimary: true } : {}),
+      });
       this.nodes.set(key, pool);
     }
     return pool;
@@ -157,7 +173,8 @@ export class ClusterPool implements DatabasePool {
       if (asked.has(key)) continue;
       asked.add(key);
       try {
-        const reply = await this.nodePool(node).send(['CLUSTER', 'SLOTS'], { timeoutMs: NODE_COMMAND_MS });
+        // Any node can tell the map, a replica too: no role check here.
+        const reply = await this.nodePool(node, false).send(['CLUSTER', 'SLOTS'], { timeoutMs: NODE_COMMAND_MS });
         return parseClusterSlots(reply, node.host);
       } catch (error) {
         if (isNoPermission(error)) throw new ClusterSlotsRefusedError();
@@ -256,7 +273,9 @@ export class ClusterPool implements DatabasePool {
     const map = await this.clusterMap();
     const nodes = [...map.primaries, ...map.replicas];
     const outcomes = await Promise.allSettled(
-      nodes.map((node) => this.nodePool(node).send<T>(args, { timeoutMs: NODE_COMMAND_MS })),
+      nodes.map((node, index) =>
+        this.nodePool(node, index < map.primaries.length).send<T>(args, { timeoutMs: NODE_COMMAND_MS }),
+      ),
     );
     const failed = outcomes.flatMap((outcome, index) =>
       outcome.status === 'rejected' ? [{ node: nodes[index]!, reason: outcome.reason as Error }] : [],
@@ -278,9 +297,21 @@ export class ClusterPool implements DatabasePool {
     );
   }
 
+  /**
+   * Each primary's answer. A primary that cannot be reached may have failed over: the map is read again, and a
+   * command that only reads (GRAPH.LIST, GRAPH.INFO) is sent once more to the primaries it names; a write (UDF
+   * libraries) is not repeated on the nodes that already have it — the caller hears of the failure.
+   */
   async sendToEveryPrimary<T = unknown>(args: CommandArgument[]): Promise<T[]> {
-    const map = await this.clusterMap();
-    return Promise.all(map.primaries.map((node) => this.nodePool(node).send<T>(args)));
+    const onEach = (map: ClusterMap) => Promise.all(map.primaries.map((node) => this.nodePool(node).send<T>(args)));
+    try {
+      return await onEach(await this.clusterMap());
+    } catch (error) {
+      if (!(error instanceof PortError && (error.kind === 'unavailable' || error.kind === 'timeout'))) throw error;
+      const map = await this.refresh();
+      if (!READ_ONLY_FAN_OUT.has(String(args[0]).toUpperCase())) throw error;
+      return onEach(map);
+    }
   }
 
   sameSlot(first: string, second: string): boolean {

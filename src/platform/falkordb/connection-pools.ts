@@ -40,6 +40,11 @@ export interface DbCredentials {
   sentinel?: SentinelTopology;
   /** Present when the database is a sharded cluster: each graph is served by the primary of its key's slot. */
   cluster?: ClusterTopology;
+  /**
+   * Set by ClusterPool for the pool of a shard's primary: the node must be a primary when dialled (a failover may
+   * have demoted it), and writes wait for a replica's confirmation as behind Sentinel.
+   */
+  shardPrimary?: boolean;
   username: string;
   password: string;
   tls: boolean;
@@ -192,6 +197,12 @@ async function assertRole(
     throw new DatabaseUnavailableError(`${where} is not a ${expected} (its role is ${role || 'unknown'})`);
   return replicas;
 }
+
+/**
+ * While a primary has no replica, how often a write batch also asks whether one has come back; writes in between are
+ * answered as a single node's (as they would be with no replica at all).
+ */
+const REPLICA_RECHECK_MS = 1000;
 
 /** Longest wait for one replica's answer to a command sent to every node. */
 const REPLICA_COMMAND_MS = 5000;
@@ -369,8 +380,13 @@ export class CredentialPool implements DatabasePool {
   private async dialTarget(): Promise<{ host: string; port: number; address: string; role?: NodeRole }> {
     const { sentinel } = this.credentials;
     if (!sentinel) {
-      const { host, port } = this.credentials;
-      return { host, port, address: await this.checkedAddress(host, port) };
+      const { host, port, shardPrimary } = this.credentials;
+      return {
+        host,
+        port,
+        address: await this.checkedAddress(host, port),
+        ...(shardPrimary ? { role: 'master' } : {}),
+      };
     }
     const node = await askSentinels(sentinel, this.credentials, this.options, (host, port) =>
       this.checkedAddress(host, port),
@@ -578,6 +594,8 @@ export class CredentialPool implements DatabasePool {
 
   /** Whether the primary had a replica when last looked at (a failover leaves the new primary with none for a while). */
   private primaryHasReplicas = true;
+  /** When a batch last asked a primary without replicas whether one has come (at most every REPLICA_RECHECK_MS). */
+  private replicasCheckedAt = 0;
 
   /**
    * What a new connection saw (the primary may be a new one): a primary without replicas gets INFO, not a WAIT
@@ -603,8 +621,13 @@ export class CredentialPool implements DatabasePool {
       }
     | undefined {
     const waitMs = this.options.replicaAckMs ?? 0;
-    const sentinel = this.credentials.sentinel;
-    if (!sentinel || waitMs <= 0) return undefined;
+    const { sentinel, shardPrimary, host, port } = this.credentials;
+    const primary = sentinel
+      ? `The primary of ${sentinel.masterName}`
+      : shardPrimary
+        ? `Shard primary ${host}:${port}`
+        : '';
+    if (!primary || waitMs <= 0) return undefined;
     if (!commands.some((command) => String(command.args[0]).toUpperCase() === 'GRAPH.QUERY')) return undefined;
     const refused = (outcome: PromiseSettledResult<RespValue>) => {
       if (outcome.status === 'rejected' && isNoPermission(outcome.reason)) {
@@ -615,7 +638,12 @@ export class CredentialPool implements DatabasePool {
     };
     const connectedReplicas = (outcome: PromiseSettledResult<RespValue>) =>
       outcome.status === 'fulfilled' ? Number(/^connected_slaves:(\d+)/m.exec(String(outcome.value))?.[1] ?? 0) : 0;
-    if (!this.primaryHasReplicas)
+    if (!this.primaryHasReplicas) {
+      // A cluster shard may run without replicas for good: INFO rides along with a write at most once a second,
+      // not with every one.
+      const now = Date.now();
+      if (now - this.replicasCheckedAt < REPLICA_RECHECK_MS) return undefined;
+      this.replicasCheckedAt = now;
       return {
         command: { args: ['INFO', 'replication'] },
         check: (outcome) => {
@@ -623,6 +651,7 @@ export class CredentialPool implements DatabasePool {
           return Promise.resolve();
         },
       };
+    }
     return {
       command: { args: ['WAIT', '1', String(waitMs)] },
       check: async (outcome, connection) => {
@@ -635,7 +664,7 @@ export class CredentialPool implements DatabasePool {
           return;
         }
         throw new DatabaseUnavailableError(
-          `The primary of ${sentinel.masterName} applied the write, but no replica confirmed it within ${waitMs} ms: a failover could lose it`,
+          `${primary} applied the write, but no replica confirmed it within ${waitMs} ms: a failover could lose it`,
         );
       },
     };
@@ -848,6 +877,7 @@ export class ConnectionPools {
           credentials.ca ?? '',
           credentials.sentinel ?? null,
           credentials.cluster ?? null,
+          credentials.shardPrimary ?? false,
         ]),
       )
       .digest('hex');
