@@ -40,6 +40,8 @@ function drained(raw: NodeJS.WritableStream, signal: AbortSignal): Promise<void>
 
 export interface EventStream {
   send(event: string, data: unknown): void;
+  /** Text already framed as events (`data: …\n\n`), written as it is. */
+  write(text: string): void;
   /**
    * One event whose JSON data arrives in pieces: written as they come, waiting whenever the socket's buffer is
    * full, so a large payload is never one string. Stops early when the client goes away.
@@ -59,27 +61,40 @@ export function openEventStream(
 ): EventStream {
   void reply.hijack();
   const raw = reply.raw;
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (typeof value === 'string') headers[name] = value;
-  raw.writeHead(200, {
-    ...headers,
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    'x-accel-buffering': 'no',
-  });
-  // A quick result leaves with its headers in one write, as a JSON answer does; a slow one shows the client its
-  // 200 soon anyway.
-  const headersFlush = setTimeout(() => raw.flushHeaders(), HEADERS_FLUSH_MS);
+  let headersSent = false;
+  /**
+   * The headers go with the first write. A result that is known whole before HEADERS_FLUSH_MS ends the stream
+   * with a Content-Length, in one write, as a JSON answer does (no chunked framing); a slower one shows the client
+   * its 200 at HEADERS_FLUSH_MS and is streamed.
+   */
+  const sendHeaders = (contentLength?: number) => {
+    if (headersSent) return;
+    headersSent = true;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(reply.getHeaders()))
+      if (typeof value === 'string') headers[name] = value;
+    raw.writeHead(200, {
+      ...headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+      ...(contentLength === undefined ? {} : { 'content-length': String(contentLength) }),
+    });
+  };
+  // One timer at a time: the headers' flush, then the heartbeat it starts (a quick result never starts one).
+  let timer: NodeJS.Timeout = setTimeout(() => {
+    sendHeaders();
+    raw.flushHeaders();
+    timer = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
+  }, HEADERS_FLUSH_MS);
 
   const controller = new AbortController();
   const socket = raw.socket;
   let ended = false;
-  const heartbeat = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
   const onClose = () => {
     if (!ended) {
       ended = true;
-      clearInterval(heartbeat);
-      clearTimeout(headersFlush);
+      clearTimeout(timer);
       controller.abort();
       // Nothing more will be written: release the socket now rather than at the keep-alive timeout
       // (by this point the response may already be detached from it).
@@ -93,10 +108,11 @@ export function openEventStream(
   const finish = (last?: string) => {
     if (ended) return;
     ended = true;
-    clearInterval(heartbeat);
-    clearTimeout(headersFlush);
+    // clearTimeout clears an interval too (Node's timers share one kind).
+    clearTimeout(timer);
     raw.off('close', onClose);
     socket?.off('end', onClose);
+    sendHeaders(last === undefined ? 0 : Buffer.byteLength(last));
     if (last === undefined) raw.end();
     else raw.end(last);
     request.log.info({ req: request, res: { statusCode: 200 } }, 'event stream completed');
@@ -104,10 +120,18 @@ export function openEventStream(
   return {
     signal: controller.signal,
     send(event, data) {
-      if (!ended) raw.write(formatEvent(event, data));
+      if (ended) return;
+      sendHeaders();
+      raw.write(formatEvent(event, data));
+    },
+    write(text) {
+      if (ended) return;
+      sendHeaders();
+      raw.write(text);
     },
     async sendChunks(event, jsonChunks) {
       if (ended) return;
+      sendHeaders();
       raw.write(`event: ${event}\ndata: `);
       for (const chunk of jsonChunks) {
         if (ended) return;

@@ -74,7 +74,7 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
       upstream.abort();
     }, maxStreamMs);
     const write = (text: string) => {
-      if (!stream.signal.aborted) reply.raw.write(text);
+      if (!stream.signal.aborted) stream.write(text);
     };
     void body(upstream.signal, write)
       .then(() => {
