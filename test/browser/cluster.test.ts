@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keySlot } from '../../src/platform/falkordb/cluster-slots.js';
 import { listen, startTestApp, type TestApp } from '../support/app.js';
 import { bearer, parseEvents, RULES } from '../support/browser.js';
+import { missingWrites, startFailoverWriters } from '../support/failover-writers.js';
 import { eventually } from '../support/wait.js';
 import { startClusterGroup, type ClusterGroup, type ClusterNodeProcess } from '../support/cluster-group.js';
 
@@ -366,34 +367,17 @@ describe('a failover of a shard under load', () => {
   it('follows the promoted replica; every client recovers; no write acknowledged before the kill is missing', async () => {
     const base = await listen(t.app);
     const graph = nameOnShard('failover-', 0);
-    const clients = 10;
-    const acknowledged: number[][] = Array.from({ length: clients }, () => []);
-    let killedAt = 0;
-    let promotedAt = 0;
-    const recoveredAt: number[] = Array.from({ length: clients }, () => 0);
-    let stop = false;
-    const loops = Array.from({ length: clients }, async (_, client) => {
-      for (let seq = 0; !stop; seq++) {
-        const cypher = `CREATE (:W {client: ${client}, seq: ${seq}})`;
-        try {
-          const res = await fetch(`${base}/api/graph/${graph}?timeout=10000&query=${encodeURIComponent(cypher)}`, {
-            headers: { ...bearer(tokens.writer), accept: 'application/json' },
-          });
-          await res.text();
-          if (res.status === 200) {
-            acknowledged[client]!.push(seq);
-            if (promotedAt > 0 && recoveredAt[client] === 0) recoveredAt[client] = Date.now();
-          } else expect(res.status).toBe(503);
-        } catch {
-          // the server answers every request; a network error would be a bug the counts below expose
-        }
-        if (killedAt > 0 && recoveredAt[client] === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+    const writers = startFailoverWriters(10, async (client, seq) => {
+      const cypher = `CREATE (:W {client: ${client}, seq: ${seq}})`;
+      const res = await fetch(`${base}/api/graph/${graph}?timeout=10000&query=${encodeURIComponent(cypher)}`, {
+        headers: { ...bearer(tokens.writer), accept: 'application/json' },
+      });
+      await res.text();
+      return res.status;
     });
-    expect(await eventually(() => acknowledged.every((seqs) => seqs.length >= 3), 10_000)).toBe(true);
-    const oldPrimary = group.primaries[0]!;
-    killedAt = Date.now();
-    oldPrimary.process.kill('SIGKILL');
+    expect(await eventually(() => writers.acknowledged.every((seqs) => seqs.length >= 3), 10_000)).toBe(true);
+    writers.markKilled();
+    group.primaries[0]!.process.kill('SIGKILL');
     expect(
       await eventually(
         async () => (await group.on<string>(group.replica.port, ['INFO', 'replication'])).includes('role:master'),
@@ -401,15 +385,15 @@ describe('a failover of a shard under load', () => {
         100,
       ),
     ).toBe(true);
-    promotedAt = Date.now();
-    expect(await eventually(() => recoveredAt.every((at) => at > 0), 15_000, 50)).toBe(true);
-    stop = true;
-    await Promise.all(loops);
+    writers.markPromoted();
+    expect(await eventually(() => writers.recoveredAt.every((at) => at > 0), 15_000, 50)).toBe(true);
+    await writers.stop();
+    const lastRecovery = Math.max(...writers.recoveredAt);
     // eslint-disable-next-line no-console -- the measured failover times, for the closing note and the decisions
     console.log(
-      `cluster failover: promoted ${promotedAt - killedAt} ms after the kill; every client writing ${Math.max(...recoveredAt) - killedAt} ms after it`,
+      `cluster failover: promoted ${writers.promotedAt() - writers.killedAt()} ms after the kill; every client writing ${lastRecovery - writers.killedAt()} ms after it`,
     );
-    expect(Math.max(...recoveredAt) - promotedAt).toBeLessThan(5000);
+    expect(lastRecovery - writers.promotedAt()).toBeLessThan(5000);
 
     // Every acknowledged write is on the promoted replica: each was confirmed by it before it was answered.
     const stored = await group.on<unknown[]>(group.replica.port, [
@@ -417,11 +401,7 @@ describe('a failover of a shard under load', () => {
       graph,
       'MATCH (w:W) RETURN w.client, w.seq',
     ]);
-    const have = new Set((stored[1] as [number, number][]).map(([client, seq]) => `${client}:${seq}`));
-    const missing = acknowledged.flatMap((seqs, client) =>
-      seqs.filter((seq) => !have.has(`${client}:${seq}`)).map((seq) => `${client}:${seq}`),
-    );
-    expect(missing).toEqual([]);
+    expect(missingWrites(writers.acknowledged, stored[1] as [number, number][])).toEqual([]);
     // The graph list still covers every shard.
     const listed = await t.app.inject({ method: 'GET', url: '/api/graph', headers: bearer(tokens.reader) });
     expect(listed.statusCode, listed.body).toBe(200);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, startTestApp, type TestApp } from '../support/app.js';
 import { bearer, RULES } from '../support/browser.js';
 import { startSentinelGroup, type SentinelGroup } from '../support/sentinel-group.js';
+import { missingWrites, startFailoverWriters } from '../support/failover-writers.js';
 import { eventually } from '../support/wait.js';
 
 const HOST = '127.0.0.1';
@@ -266,55 +267,39 @@ describe('replica confirmation', () => {
 
 describe('a failover under load', () => {
   it('keeps every token; every client recovers; no write acknowledged before the kill is missing after it', async () => {
-    const clients = 10;
-    const acknowledged: number[][] = Array.from({ length: clients }, () => []);
-    let killedAt = 0;
-    let promotedAt = 0;
-    const recoveredAt: number[] = Array.from({ length: clients }, () => 0);
-    let stop = false;
-    const loops = Array.from({ length: clients }, async (_, client) => {
-      for (let seq = 0; !stop; seq++) {
-        const failedSinceKill = killedAt > 0 && recoveredAt[client] === 0;
-        try {
-          const res = await fetch(
-            `${base}/api/graph/failover?timeout=10000&query=${encodeURIComponent(`CREATE (:W {client: ${client}, seq: ${seq}})`)}`,
-            { headers: { ...bearer(tokens.writer), accept: 'application/json' } },
-          );
-          await res.text();
-          if (res.status === 200) {
-            acknowledged[client]!.push(seq);
-            if (killedAt > 0 && recoveredAt[client] === 0 && (failedSinceKill || promotedAt > 0))
-              recoveredAt[client] = Date.now();
-          } else expect([503, 500]).toContain(res.status);
-        } catch {
-          // the server answers every request; a network error would be a bug the counts below expose
-        }
-        if (killedAt > 0 && recoveredAt[client] === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    });
+    const writers = startFailoverWriters(
+      10,
+      async (client, seq) => {
+        const cypher = `CREATE (:W {client: ${client}, seq: ${seq}})`;
+        const res = await fetch(`${base}/api/graph/failover?timeout=10000&query=${encodeURIComponent(cypher)}`, {
+          headers: { ...bearer(tokens.writer), accept: 'application/json' },
+        });
+        await res.text();
+        return res.status;
+      },
+      [503, 500],
+    );
     // Some writes before the kill.
-    expect(await eventually(() => acknowledged.every((seqs) => seqs.length >= 3), 10_000)).toBe(true);
+    expect(await eventually(() => writers.acknowledged.every((seqs) => seqs.length >= 3), 10_000)).toBe(true);
     const oldPrimary = await group.primaryPort();
-    const beforeKill = acknowledged.map((seqs) => seqs.length);
-    killedAt = Date.now();
+    const beforeKill = writers.acknowledged.map((seqs) => seqs.length);
+    writers.markKilled();
     group.kill(oldPrimary);
     expect(
       await eventually(async () => (await group.primaryPort().catch(() => oldPrimary)) !== oldPrimary, 30_000, 100),
     ).toBe(true);
-    promotedAt = Date.now();
+    writers.markPromoted();
     // Every client writes again, soon after the sentinels name the new primary.
-    expect(await eventually(() => recoveredAt.every((at) => at > 0), 15_000, 50)).toBe(true);
-    stop = true;
-    await Promise.all(loops);
-    const slowest = Math.max(...recoveredAt) - promotedAt;
-    const fromKill = Math.max(...recoveredAt) - killedAt;
+    expect(await eventually(() => writers.recoveredAt.every((at) => at > 0), 15_000, 50)).toBe(true);
+    await writers.stop();
+    const lastRecovery = Math.max(...writers.recoveredAt);
     // eslint-disable-next-line no-console -- the measured failover times, for the closing note and the decisions
     console.log(
-      `failover: promoted ${promotedAt - killedAt} ms after the kill; every client writing ${fromKill} ms after it`,
+      `failover: promoted ${writers.promotedAt() - writers.killedAt()} ms after the kill; every client writing ${lastRecovery - writers.killedAt()} ms after it`,
     );
-    expect(slowest).toBeLessThan(5000);
-    for (let client = 0; client < clients; client++)
-      expect(acknowledged[client]!.length).toBeGreaterThan(beforeKill[client]!);
+    expect(lastRecovery - writers.promotedAt()).toBeLessThan(5000);
+    for (const [client, seqs] of writers.acknowledged.entries())
+      expect(seqs.length).toBeGreaterThan(beforeKill[client]!);
 
     // Every write acknowledged (before or after the kill) is on the new primary.
     const newPrimary = await group.primaryPort();
@@ -322,11 +307,7 @@ describe('a failover under load', () => {
       number,
       number,
     ][];
-    const have = new Set(stored.map(([client, seq]) => `${client}:${seq}`));
-    const missing = acknowledged.flatMap((seqs, client) =>
-      seqs.filter((seq) => !have.has(`${client}:${seq}`)).map((seq) => `${client}:${seq}`),
-    );
-    expect(missing).toEqual([]);
+    expect(missingWrites(writers.acknowledged, stored)).toEqual([]);
 
     // No token lost: each still works, against the new primary.
     for (const token of Object.values(tokens)) {

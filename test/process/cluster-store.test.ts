@@ -2,15 +2,12 @@
 // 3-primary cluster (redis+cluster://). Every store key carries the hash tag {graphdb}, so the store lives on the
 // shard of that slot; that shard's primary is killed, its replica takes over, and tokens, their revocations and
 // the revocation announcements between the two servers keep working.
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keySlot } from '../../src/platform/falkordb/cluster-slots.js';
-import { TEST_SECRETS } from '../support/app.js';
 import { startClusterGroup, type ClusterGroup, type ClusterNodeProcess } from '../support/cluster-group.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
-import { runServerProcess, type ServerProcess } from '../support/server-process.js';
+import type { ServerProcess } from '../support/server-process.js';
+import { errorLines, issueToken, startServersOnStore, stopServers } from '../support/store-servers.js';
 import { eventually } from '../support/wait.js';
 
 /** The shard (as the group splits the slots) that serves the store's hash tag. */
@@ -26,17 +23,7 @@ const api = (route: string, init: RequestInit = {}) => fetch(`${server.baseUrl}$
 const onOther = (route: string, init: RequestInit = {}) => fetch(`${other.baseUrl}${route}`, init);
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-async function newToken(name: string): Promise<{ token: string; id: string }> {
-  const res = await api('/api/auth/tokens/credentials', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'default', host: graphs.host, port: String(graphs.port), tls: 'false', name }),
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-  const { token } = (await res.json()) as { token: string };
-  const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { jti: string };
-  return { token, id: claims.jti };
-}
+const newToken = (name: string) => issueToken(server, graphs, name);
 
 const replicationOffset = async (node: ClusterNodeProcess, field: string) =>
   Number(new RegExp(`^${field}:(\\d+)`, 'm').exec(await group.on<string>(node.port, ['INFO', 'replication']))?.[1]);
@@ -49,31 +36,11 @@ beforeAll(async () => {
     .filter((_node, index) => index !== STORE_SHARD)
     .map((node) => `${node.host}:${node.port}`)
     .join(',');
-  const start = async () => {
-    const started = await runServerProcess({
-      ...TEST_SECRETS,
-      LOG_LEVEL: 'info',
-      DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'gdb-cluster-store-')),
-      TOKEN_STORE_URL: `redis+cluster://${seeds}`,
-      DATABASE_HOSTS: '127.0.0.1',
-      TOKEN_CREATION_PER_MINUTE: '0',
-    });
-    await started
-      .waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('Server listening at'))
-      .catch((error: unknown) => {
-        // The server's last log lines say why it did not start.
-        throw new Error(`${(error as Error).message}; last lines: ${JSON.stringify(started.lines.slice(-4))}`);
-      });
-    return started;
-  };
-  [server, other] = await Promise.all([start(), start()]);
+  [server, other] = (await startServersOnStore(`redis+cluster://${seeds}`)) as [ServerProcess, ServerProcess];
 }, 90_000);
 afterAll(async () => {
   try {
-    for (const running of [server, other]) {
-      running?.child.kill('SIGTERM');
-      await running?.exited;
-    }
+    await stopServers([server, other]);
     await graphs?.stop();
   } finally {
     await group?.stop();
@@ -141,12 +108,6 @@ describe('a token store on a sharded cluster', () => {
         5000,
       ),
     ).toBe(true);
-    // Both replicas run on this one host: the second cannot open the metrics exporter's port (9090) the first holds.
-    const errors = (running: ServerProcess) =>
-      running.lines.filter(
-        (line) =>
-          line.level === 50 && !JSON.stringify(line).includes('EADDRINUSE: address already in use 127.0.0.1:9090'),
-      );
-    for (const running of [server, other]) expect(errors(running)).toEqual([]);
+    for (const running of [server, other]) expect(errorLines(running)).toEqual([]);
   }, 120_000);
 });

@@ -1,15 +1,12 @@
 // TOKEN_STORE_URL through Sentinel (issue 23): src/main.ts with its token store behind a real primary, replica and
 // three sentinels (the data nodes on one port, as a deployment's pods). A failover keeps every token, their
 // revocations, and the revocation announcements to the server's token cache.
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SECRETS } from '../support/app.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
 import { startSentinelGroup, type SentinelGroup, type SentinelNode } from '../support/sentinel-group.js';
-import { runServerProcess, type ServerProcess } from '../support/server-process.js';
+import type { ServerProcess } from '../support/server-process.js';
+import { errorLines, issueToken, startServersOnStore, stopServers } from '../support/store-servers.js';
 import { eventually } from '../support/wait.js';
 
 let group: SentinelGroup;
@@ -44,42 +41,20 @@ const api = (route: string, init: RequestInit = {}) => fetch(`${server.baseUrl}$
 const onOther = (route: string, init: RequestInit = {}) => fetch(`${other.baseUrl}${route}`, init);
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-async function newToken(name: string): Promise<{ token: string; id: string }> {
-  const res = await api('/api/auth/tokens/credentials', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'default', host: graphs.host, port: String(graphs.port), tls: 'false', name }),
-  });
-  expect(res.status, await res.clone().text()).toBe(200);
-  const { token } = (await res.json()) as { token: string };
-  const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { jti: string };
-  return { token, id: claims.jti };
-}
+const newToken = (name: string) => issueToken(server, graphs, name);
 
 beforeAll(async () => {
   group = await startSentinelGroup({ sharedPort: true });
   graphs = await startTestFalkorDB();
   const sentinels = group.sentinels.map((sentinel) => `${sentinel.host}:${sentinel.port}`).join(',');
-  const start = async () => {
-    const started = await runServerProcess({
-      ...TEST_SECRETS,
-      LOG_LEVEL: 'info',
-      DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'gdb-sentinel-store-')),
-      TOKEN_STORE_URL: `redis+sentinel://${sentinels}/${group.masterName}/1`,
-      DATABASE_HOSTS: '127.0.0.1',
-      TOKEN_CREATION_PER_MINUTE: '0',
-    });
-    await started.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('Server listening at'));
-    return started;
-  };
-  [server, other] = await Promise.all([start(), start()]);
+  [server, other] = (await startServersOnStore(`redis+sentinel://${sentinels}/${group.masterName}/1`)) as [
+    ServerProcess,
+    ServerProcess,
+  ];
 }, 60_000);
 afterAll(async () => {
   try {
-    for (const running of [server, other]) {
-      running?.child.kill('SIGTERM');
-      await running?.exited;
-    }
+    await stopServers([server, other]);
     await graphs?.stop();
   } finally {
     await group?.stop();
@@ -130,12 +105,6 @@ describe('a token store behind Sentinel', () => {
         5000,
       ),
     ).toBe(true);
-    // Both replicas run on this one host: the second cannot open the metrics exporter's port (9090) the first holds.
-    const errors = (running: ServerProcess) =>
-      running.lines.filter(
-        (line) =>
-          line.level === 50 && !JSON.stringify(line).includes('EADDRINUSE: address already in use 127.0.0.1:9090'),
-      );
-    for (const running of [server, other]) expect(errors(running)).toEqual([]);
+    for (const running of [server, other]) expect(errorLines(running)).toEqual([]);
   }, 90_000);
 });
