@@ -109,8 +109,8 @@ export interface PoolOptions {
   /** Resolves and checks the host before every new connection (DATABASE_HOSTS); the address it returns is dialled. */
   resolveTarget?: ResolveTarget;
   /**
-   * Behind Sentinel, how long a write waits for one replica to confirm it (WAIT) before it is answered; 0 answers at
-   * once. Single nodes never wait.
+   * Behind Sentinel or on a cluster shard's primary, how long a write waits for one replica to confirm it (WAIT)
+   * before it is answered; 0 answers at once. Single nodes never wait.
    */
   replicaAckMs?: number;
   /**
