@@ -228,6 +228,33 @@ describe('graphs on their shards', () => {
     expect(stored[1]).toEqual([[1815]]);
   });
 
+  it("reads a graph's memory on its shard, and lists a query running on any shard in the monitor", async () => {
+    const graph = graphs[2]!;
+    const memory = await t.app.inject({
+      method: 'GET',
+      url: `/api/graph/${graph}/memory`,
+      headers: bearer(tokens.reader),
+    });
+    expect(memory.statusCode, memory.body).toBe(200);
+    expect(memory.json<{ result: unknown[] }>().result).toContain('total_graph_sz_mb');
+
+    // A slow query straight on the third shard: the monitor asks every primary, not only the first.
+    const slow = group.on(group.primaries[2]!.port, [
+      'GRAPH.QUERY',
+      graph,
+      "UNWIND range(1, 40000000) AS x WITH x WHERE x = -1 RETURN 'on-the-third-shard' AS s",
+    ]);
+    try {
+      const seen = await eventually(async () => {
+        const res = await t.app.inject({ method: 'GET', url: '/api/monitor', headers: bearer(tokens.admin) });
+        return JSON.stringify(res.json<{ runningQueries: unknown[] }>().runningQueries).includes('on-the-third-shard');
+      }, 10_000);
+      expect(seen).toBe(true);
+    } finally {
+      await slow;
+    }
+  }, 30_000);
+
   it('renames and copies within a slot; across slots refuses with a name that would work, and changes nothing', async () => {
     const [source] = graphs;
     const copy = `{${source}}copy`;

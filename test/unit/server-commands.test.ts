@@ -8,6 +8,7 @@ import {
   parseInfo,
   parseMemoryUsage,
   parseQueryList,
+  parseQueryLists,
   parseUdfList,
 } from '../../src/platform/falkordb/server-commands.js';
 
@@ -44,6 +45,22 @@ describe('server command replies', () => {
     expect(running!.receivedAt % 1000).toBe(0);
     expect(parseQueryList(replies.waiting)).toEqual([]);
     expect(parseQueryList(replies.runningIdle)).toEqual([]);
+  });
+
+  it('reads both query lists from GRAPH.INFO without a section (one command, no key for a cluster to route)', () => {
+    const { running, waiting } = parseQueryLists(replies.infoAll);
+    expect(running).toEqual([
+      {
+        receivedAt: 1795562592000,
+        graph: 'g',
+        query: 'UNWIND range(1, 30000000) AS x WITH x WHERE x = -1 RETURN 1',
+        durationMs: 482.57462400215445,
+        replicated: false,
+      },
+    ]);
+    expect(waiting).toEqual([]);
+    expect(parseQueryLists(replies.infoAllIdle)).toEqual({ running: [], waiting: [] });
+    expect(parseQueryLists(null)).toEqual({ running: [], waiting: [] });
   });
 
   it('breaks GRAPH.MEMORY USAGE down per label and relationship type', () => {

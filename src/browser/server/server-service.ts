@@ -4,7 +4,7 @@ import {
   graphModuleVersion,
   parseInfo,
   parseMemoryUsage,
-  parseQueryList,
+  parseQueryLists,
   ServerCommands,
   type RunningQuery,
 } from '../../platform/falkordb/server-commands.js';
@@ -61,15 +61,12 @@ export function createServerService() {
 
     async monitor(database: GraphDatabase, showQueryText: boolean) {
       const server = commands(database);
-      const [memoryText, running, waiting] = await Promise.all([
-        server.info('memory'),
-        server.runningQueries(),
-        server.waitingQueries(),
-      ]);
+      const [memoryText, lists] = await Promise.all([server.info('memory'), server.queryLists()]);
       const memory = parseInfo(memoryText).memory ?? {};
-      // One list per primary (several in a sharded cluster).
-      const runningQueries = running.flatMap(parseQueryList);
-      const waitingQueries = waiting.flatMap(parseQueryList);
+      // One reply per primary (several in a sharded cluster).
+      const parsed = lists.map(parseQueryLists);
+      const runningQueries = parsed.flatMap((list) => list.running);
+      const waitingQueries = parsed.flatMap((list) => list.waiting);
       return {
         memory: MEMORY_SERIES.map((name) => ({ name, series: Number(memory[name] ?? 0) })),
         graph: [

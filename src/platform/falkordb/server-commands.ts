@@ -70,6 +70,16 @@ export function parseQueryList(reply: unknown): RunningQuery[] {
   });
 }
 
+/** The running and waiting queries of a `GRAPH.INFO` reply without a section: `["# Running queries", […], "# Waiting queries", […], …]`. */
+export function parseQueryLists(reply: unknown): { running: RunningQuery[]; waiting: RunningQuery[] } {
+  const items = Array.isArray(reply) ? reply : [];
+  const section = (header: string) => {
+    const at = items.indexOf(header);
+    return at === -1 ? [] : parseQueryList([header, items[at + 1]]);
+  };
+  return { running: section('# Running queries'), waiting: section('# Waiting queries') };
+}
+
 export interface UdfLibrary {
   name: string;
   functions: string[];
@@ -120,13 +130,13 @@ export class ServerCommands {
     return this.send<string>(section ? ['INFO', section] : ['INFO']);
   }
 
-  /** Each primary's answer (one for a single node; one per shard of a cluster). */
-  runningQueries(): Promise<unknown[]> {
-    return this.database.pool.sendToEveryPrimary(['GRAPH.INFO', 'RunningQueries']);
-  }
-
-  waitingQueries(): Promise<unknown[]> {
-    return this.database.pool.sendToEveryPrimary(['GRAPH.INFO', 'WaitingQueries']);
+  /**
+   * `GRAPH.INFO` without a section, from each primary (one for a single node; one per shard of a cluster): both
+   * query lists in one command. With a section name FalkorDB declares the name its key, so on a cluster only the
+   * node owning that name's slot would answer (the others say MOVED).
+   */
+  queryLists(): Promise<unknown[]> {
+    return this.database.pool.sendToEveryPrimary(['GRAPH.INFO']);
   }
 
   memoryUsage(graph: string): Promise<unknown> {
