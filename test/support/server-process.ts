@@ -83,7 +83,14 @@ export async function runServerProcess(env: Record<string, string>): Promise<Ser
           const found = lines.find(predicate);
           if (found) finish(() => resolve(found));
           else if (child.exitCode !== null || child.signalCode !== null)
-            finish(() => reject(new Error(`process exited (${child.exitCode}); stderr: ${stderr}`)));
+            // The last log lines usually say why (a fatal line goes to stdout, not stderr).
+            finish(() =>
+              reject(
+                new Error(
+                  `process exited (${child.exitCode}); stderr: ${stderr}; last lines: ${JSON.stringify(lines.slice(-3))}`,
+                ),
+              ),
+            );
         };
         waiters.add(check);
         check();
