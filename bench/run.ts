@@ -13,6 +13,7 @@ import { pino } from 'pino';
 import { startEmbeddedFalkorDB } from '../src/platform/falkordb/embedded-falkordb.js';
 import { createRedisConnection } from '../src/platform/redis/redis-connection.js';
 import { measureHttp, measureRaw, type HttpLoad } from './lib/load.js';
+import { costPerRequest, readProcessCounters, type RequestCost } from './lib/process-cost.js';
 import { currentRssMiB, peakRssMiB, startBenchServer } from './lib/server.js';
 import { bestRound, composedLimit, type Measurement } from './lib/stats.js';
 
@@ -45,7 +46,41 @@ interface Row {
   note?: string;
   /** For routes that do HTTP work and then database work on the same cores: 1 / (1/floor + 1/raw), req/s. */
   composedLimit?: number;
+  /** CPU time and system calls per request of each process, in the round that counts (see withCost). */
+  oursCost?: ProcessCosts;
+  rawCost?: ProcessCosts;
 }
+
+/** Per request, by process: where a route's time went (the cores are shared, so this explains the throughput). */
+type ProcessCosts = Record<string, RequestCost>;
+type CostedMeasurement = Measurement & { cost?: ProcessCosts };
+
+/** Runs a measurement and adds what each named process spent per request meanwhile (from /proc). */
+function withCost(
+  processes: Record<string, number>,
+  measure: () => Promise<Measurement>,
+): () => Promise<CostedMeasurement> {
+  return async () => {
+    const read = () => Promise.all(Object.values(processes).map((pid) => readProcessCounters(pid)));
+    const before = await read();
+    const measured = await measure();
+    const after = await read();
+    const cost: ProcessCosts = {};
+    Object.keys(processes).forEach((name, index) => {
+      const [start, end] = [before[index], after[index]];
+      if (start && end) cost[name] = costPerRequest(start, end, measured.requests);
+    });
+    return { ...measured, cost };
+  };
+}
+
+const describeCost = (cost: ProcessCosts) =>
+  Object.entries(cost)
+    .map(
+      ([name, c]) =>
+        `${name} ${c.cpuMicroseconds.toFixed(0)} µs (${c.readCalls.toFixed(1)} reads, ${c.writeCalls.toFixed(1)} writes)`,
+    )
+    .join(' + ');
 
 const fmt = (m: Measurement) =>
   `${m.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${m.p50Ms.toFixed(2).padStart(7)} ms  p99 ${m.p99Ms.toFixed(2).padStart(7)} ms  errors ${m.errors}`;
@@ -63,17 +98,19 @@ function report(row: Row): void {
     console.log(
       `  composed limit (HTTP floor with raw, serially) ${row.composedLimit.toFixed(0)} req/s: ours at ${((row.ours.requestsPerSecond / row.composedLimit) * 100).toFixed(0)}%`,
     );
+  if (row.oursCost) console.log(`  CPU per request, ours: ${describeCost(row.oursCost)}`);
+  if (row.rawCost) console.log(`  CPU per request, raw:  ${describeCost(row.rawCost)}`);
   if (row.note) console.log(`  ${row.note}`);
   // A run whose requests failed measures nothing: say so rather than print a flattering number.
   if (row.ours.errors > 0 || (row.raw?.errors ?? 0) > 0) console.log('  INVALID: some requests failed');
 }
 
 async function rounds(
-  ours: () => Promise<Measurement>,
-  raw?: () => Promise<Measurement>,
-): Promise<{ ours: Measurement; raw?: Measurement }> {
-  const mine: Measurement[] = [];
-  const direct: Measurement[] = [];
+  ours: () => Promise<CostedMeasurement>,
+  raw?: () => Promise<CostedMeasurement>,
+): Promise<{ ours: CostedMeasurement; raw?: CostedMeasurement }> {
+  const mine: CostedMeasurement[] = [];
+  const direct: CostedMeasurement[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     mine.push(await ours());
     if (raw) direct.push(await raw());
@@ -158,8 +195,14 @@ async function main(): Promise<void> {
       note?: string,
     ) => {
       if (ONLY && !ONLY.test(name)) return;
-      const measured = await rounds(ours, baseline);
-      const row: Row = { name, ...measured, note };
+      const { ours: mine, raw: direct } = await rounds(
+        withCost({ server: server.pid, FalkorDB: falkordb.pid, 'load generator': process.pid }, ours),
+        baseline && withCost({ FalkorDB: falkordb.pid, client: process.pid }, baseline),
+      );
+      const { cost: oursCost, ...oursMeasured } = mine;
+      const { cost: rawCost, ...rawMeasured } = direct ?? {};
+      const measured = { ours: oursMeasured, raw: direct && (rawMeasured as Measurement) };
+      const row: Row = { name, ...measured, note, oursCost, rawCost };
       if (name.startsWith('HTTP floor')) floor = measured.ours;
       else if (floor && measured.raw)
         row.composedLimit = composedLimit(floor.requestsPerSecond, measured.raw.requestsPerSecond);

@@ -22,12 +22,15 @@ function readConfig(): Readonly<Config> {
 
 async function main(): Promise<void> {
   const initial = readConfig();
-  // stdout, and the last lines in memory for diagnostics and the support package (both after censoring).
+  // stdout, and the last lines in memory for diagnostics and the support package (both after censoring). stdout is
+  // written synchronously: a line is out before the next request runs, so a killed process loses none, and a slow log
+  // reader slows the server rather than growing an unbounded buffer in it (pino's default is an asynchronous write
+  // through libuv's thread pool, which also measured slower: a thread hand-off per line on two cores).
   const recentLogs = new LogRing();
   const logger = pino(
     loggerOptions(initial.logLevel),
     multistream([
-      { level: 'trace', stream: destination(1) },
+      { level: 'trace', stream: destination({ dest: 1, sync: true }) },
       { level: 'trace', stream: recentLogs },
     ]),
   );

@@ -14,7 +14,7 @@ export function percentile(sortedMs: number[], fraction: number): number {
 }
 
 /** The better of several rounds by throughput: rounds are interleaved, so the best one is the least disturbed. */
-export function bestRound(rounds: Measurement[]): Measurement {
+export function bestRound<T extends Measurement>(rounds: T[]): T {
   return rounds.reduce((best, round) => (round.requestsPerSecond > best.requestsPerSecond ? round : best));
 }
 

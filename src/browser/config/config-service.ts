@@ -7,6 +7,7 @@ const STRING_VALUED = 'CMD_INFO';
 
 /** `CMD_INFO` is reported as the `yes`/`no` it is set with; other numbers stay numbers, text stays text. */
 export function presentConfigValue(name: string, raw: unknown): number | string {
+  if (typeof raw === 'number' && name.length !== STRING_VALUED.length) return raw; // the common case, without copies
   if (name.toUpperCase() === STRING_VALUED) {
     if (raw === 1 || raw === '1') return 'yes';
     if (raw === 0 || raw === '0') return 'no';
@@ -28,7 +29,9 @@ export function createConfigService() {
   return {
     async list(database: GraphDatabase): Promise<Record<string, number | string>> {
       const pairs = (await database.configGet('*')) as [string, unknown][];
-      return Object.fromEntries(pairs.map(([name, value]) => [name, presentConfigValue(name, value)]));
+      const configs: Record<string, number | string> = {};
+      for (const [name, value] of pairs) configs[name] = presentConfigValue(name, value);
+      return configs;
     },
 
     async read(database: GraphDatabase, name: string): Promise<number | string> {
