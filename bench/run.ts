@@ -41,18 +41,16 @@ interface BigResult {
 
 interface Row {
   name: string;
-  ours: Measurement;
-  raw?: Measurement;
+  ours: CostedMeasurement;
+  raw?: CostedMeasurement;
   note?: string;
   /** For routes that do HTTP work and then database work on the same cores: 1 / (1/floor + 1/raw), req/s. */
   composedLimit?: number;
-  /** CPU time and system calls per request of each process, in the round that counts (see withCost). */
-  oursCost?: ProcessCosts;
-  rawCost?: ProcessCosts;
 }
 
 /** Per request, by process: where a route's time went (the cores are shared, so this explains the throughput). */
 type ProcessCosts = Record<string, RequestCost>;
+/** `cost`: CPU time and system calls per request of each process in that round (see withCost). */
 type CostedMeasurement = Measurement & { cost?: ProcessCosts };
 
 /** Runs a measurement and adds what each named process spent per request meanwhile (from /proc). */
@@ -98,8 +96,8 @@ function report(row: Row): void {
     console.log(
       `  composed limit (HTTP floor with raw, serially) ${row.composedLimit.toFixed(0)} req/s: ours at ${((row.ours.requestsPerSecond / row.composedLimit) * 100).toFixed(0)}%`,
     );
-  if (row.oursCost) console.log(`  CPU per request, ours: ${describeCost(row.oursCost)}`);
-  if (row.rawCost) console.log(`  CPU per request, raw:  ${describeCost(row.rawCost)}`);
+  if (row.ours.cost) console.log(`  CPU per request, ours: ${describeCost(row.ours.cost)}`);
+  if (row.raw?.cost) console.log(`  CPU per request, raw:  ${describeCost(row.raw.cost)}`);
   if (row.note) console.log(`  ${row.note}`);
   // A run whose requests failed measures nothing: say so rather than print a flattering number.
   if (row.ours.errors > 0 || (row.raw?.errors ?? 0) > 0) console.log('  INVALID: some requests failed');
@@ -195,14 +193,11 @@ async function main(): Promise<void> {
       note?: string,
     ) => {
       if (ONLY && !ONLY.test(name)) return;
-      const { ours: mine, raw: direct } = await rounds(
+      const measured = await rounds(
         withCost({ server: server.pid, FalkorDB: falkordb.pid, 'load generator': process.pid }, ours),
         baseline && withCost({ FalkorDB: falkordb.pid, client: process.pid }, baseline),
       );
-      const { cost: oursCost, ...oursMeasured } = mine;
-      const { cost: rawCost, ...rawMeasured } = direct ?? {};
-      const measured = { ours: oursMeasured, raw: direct && (rawMeasured as Measurement) };
-      const row: Row = { name, ...measured, note, oursCost, rawCost };
+      const row: Row = { name, ...measured, note };
       if (name.startsWith('HTTP floor')) floor = measured.ours;
       else if (floor && measured.raw)
         row.composedLimit = composedLimit(floor.requestsPerSecond, measured.raw.requestsPerSecond);
