@@ -1,10 +1,11 @@
 // Process entry: read the config, start the embedded FalkorDB when no token store is configured,
 // build the app, listen, and shut down gracefully on SIGTERM/SIGINT.
-import { destination, multistream, pino } from 'pino';
+import { destination, pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { loggerOptions } from './shared/logging.js';
 import { LogRing } from './shared/log-ring.js';
+import { LogFanOut, TurnBatchedStream } from './shared/log-destinations.js';
 import { closeGracefully } from './shared/graceful-close.js';
 import { startServices, type Services } from './services.js';
 
@@ -23,17 +24,14 @@ function readConfig(): Readonly<Config> {
 async function main(): Promise<void> {
   const initial = readConfig();
   // stdout, and the last lines in memory for diagnostics and the support package (both after censoring). stdout is
-  // written synchronously: a line is out before the next request runs, so a killed process loses none, and a slow log
+  // written synchronously, the lines of one event-loop turn in one write at its end (log-destinations.ts): a slow log
   // reader slows the server rather than growing an unbounded buffer in it (pino's default is an asynchronous write
-  // through libuv's thread pool, which also measured slower: a thread hand-off per line on two cores).
+  // through libuv's thread pool, which also measured slower: a thread hand-off per line on two cores), and only a
+  // SIGKILL within the turn that logged them can lose lines.
   const recentLogs = new LogRing();
-  const logger = pino(
-    loggerOptions(initial.logLevel),
-    multistream([
-      { level: 'trace', stream: destination({ dest: 1, sync: true }) },
-      { level: 'trace', stream: recentLogs },
-    ]),
-  );
+  const stdout = new TurnBatchedStream(destination({ dest: 1, sync: true }));
+  process.on('exit', () => stdout.flush());
+  const logger = pino(loggerOptions(initial.logLevel), new LogFanOut([stdout, recentLogs]));
   let services: Services | undefined;
   // Signals are caught from the first moment: one that arrives while the server is still starting (a kubelet giving
   // up on a slow start, Ctrl-C) is kept and acted on as soon as there is something to shut down.

@@ -25,7 +25,8 @@ export class LogRing {
 
   /** pino calls this with one serialized line (newline included). */
   write(chunk: string | Buffer): void {
-    const text = (typeof chunk === 'string' ? chunk : chunk.toString('utf8')).replace(/\n$/, '');
+    const whole = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    const text = whole.endsWith('\n') ? whole.slice(0, -1) : whole;
     const line =
       text.length > this.maxLineLength
         ? JSON.stringify({ truncated: true, start: text.slice(0, this.maxLineLength) })

@@ -1,7 +1,7 @@
 // pino options shared by the process and the tests: what gets redacted and how a request is summarised.
 import { createHash } from 'node:crypto';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { LoggerOptions } from 'pino';
+import { symbols, type DestinationStream, type LoggerOptions } from 'pino';
 
 /**
  * Keys whose values never reach a log line, at whatever depth (up to MAX_DEPTH) they appear in a logged object:
@@ -83,8 +83,63 @@ export function queryHash(url: string): string | undefined {
 }
 
 /**
+ * What an access line says of a request: method, path without its query string, client address, and, when a
+ * route matched, its template and a hash of the query string. Callers may log a plain `req` object too; only a
+ * string URL is summarised.
+ */
+export function requestSummary(request: FastifyRequest): Record<string, unknown> {
+  const url: unknown = request.url;
+  const summary: Record<string, unknown> = {
+    method: request.method,
+    url: typeof url === 'string' ? loggableUrl(url) : url,
+    remoteAddress: request.ip,
+  };
+  // The route template names the operation without the caller's path parameters (graph names, user names).
+  const route = (request.routeOptions as FastifyRequest['routeOptions'] | undefined)?.url;
+  if (route !== undefined) summary.route = route;
+  const hash = typeof url === 'string' ? queryHash(url) : undefined;
+  if (hash !== undefined) summary.queryHash = hash;
+  return summary;
+}
+
+/** The parts of a pino logger's state the access line reuses, through the symbols pino exports for integrations. */
+interface PinoLoggerState {
+  [symbols.streamSym]: DestinationStream & { [symbols.needsMetadataGsym]?: boolean };
+  [symbols.lsCacheSym]: Record<number, string>;
+  [symbols.timeSym]: () => string;
+  [symbols.chindingsSym]: string;
+  [symbols.endSym]: string;
+  [symbols.mixinSym]?: unknown;
+  [symbols.hooksSym]: { streamWrite?: unknown };
+  levels: { values: Record<string, number> };
+  isLevelEnabled(level: string): boolean;
+}
+
+/**
+ * The JSON text of an access line, from its parts: `levelAndTime` and `bindings` are the logger's own (so the line
+ * carries the same level, time, pid, hostname and request id as any other), `end` closes it. Pure, for the test that
+ * compares it with what pino writes for the same fields.
+ */
+export function accessLineText(
+  levelAndTime: string,
+  bindings: string,
+  summary: Record<string, unknown>,
+  statusCode: number,
+  responseTime: number,
+  end: string,
+): string {
+  return `${levelAndTime}${bindings},"req":${JSON.stringify(summary)},"res":{"statusCode":${statusCode}},"responseTime":${responseTime},"msg":"request completed"${end}`;
+}
+
+/**
  * One access line per request, when it has been answered, instead of Fastify's two (every line costs a redaction
  * pass, and "incoming request" says nothing the completion line does not).
+ *
+ * The line of a request answered without error is composed here and handed to the logger's destination, instead of
+ * going through pino's object serialization: it costs a third as much (issue 25: the access line was the largest
+ * cost left in the simple routes). It holds no secret by construction (method, path without its query string,
+ * address, route template, status, time), so the censoring pass has nothing to do on it. Destinations that need
+ * pino's per-line metadata (its multistream), a mixin or a write hook get the line through pino as before.
  */
 export class AccessLog extends LogController {
   override incomingRequest(): void {
@@ -92,13 +147,32 @@ export class AccessLog extends LogController {
   }
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = {
-      req: request,
-      res: { statusCode: reply.statusCode },
-      responseTime: Math.round(reply.elapsedTime * 100) / 100,
-    };
-    if (error) request.log.error({ ...line, err: error }, 'request errored');
-    else request.log.info(line, 'request completed');
+    const responseTime = Math.round(reply.elapsedTime * 100) / 100;
+    if (error) {
+      request.log.error(
+        { req: request, res: { statusCode: reply.statusCode }, responseTime, err: error },
+        'request errored',
+      );
+      return;
+    }
+    const log = request.log as unknown as PinoLoggerState;
+    if (!log.isLevelEnabled('info')) return;
+    const destination = log[symbols.streamSym];
+    if (destination[symbols.needsMetadataGsym] === true || log[symbols.mixinSym] || log[symbols.hooksSym].streamWrite) {
+      request.log.info({ req: request, res: { statusCode: reply.statusCode }, responseTime }, 'request completed');
+      return;
+    }
+    const levelAndTime = log[symbols.lsCacheSym][log.levels.values.info!]! + log[symbols.timeSym]();
+    destination.write(
+      accessLineText(
+        levelAndTime,
+        log[symbols.chindingsSym],
+        requestSummary(request),
+        reply.statusCode,
+        responseTime,
+        log[symbols.endSym],
+      ),
+    );
   }
 }
 
@@ -107,21 +181,7 @@ export function loggerOptions(level: string): LoggerOptions {
     level,
     formatters: { log: (object) => censorSecrets(object) as Record<string, unknown> },
     serializers: {
-      req(request: FastifyRequest) {
-        // Callers may log a plain `req` object too; only a string URL is summarised.
-        const url: unknown = request.url;
-        const line: Record<string, unknown> = {
-          method: request.method,
-          url: typeof url === 'string' ? loggableUrl(url) : url,
-          remoteAddress: request.ip,
-        };
-        // The route template names the operation without the caller's path parameters (graph names, user names).
-        const route = (request.routeOptions as FastifyRequest['routeOptions'] | undefined)?.url;
-        if (route !== undefined) line.route = route;
-        const hash = typeof url === 'string' ? queryHash(url) : undefined;
-        if (hash !== undefined) line.queryHash = hash;
-        return line;
-      },
+      req: requestSummary,
     },
   };
 }

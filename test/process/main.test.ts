@@ -163,6 +163,28 @@ describe('the server process in embedded mode', () => {
     expect(await res.json()).toMatchObject({ data: [{ n: 10_000_000 }] });
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(isProcessAlive(embedded.pid)).toBe(false);
+    // stdout is written at the end of each event-loop turn; 'stopped' is logged in the turn that exits, so it is
+    // there only because the pending lines are flushed on exit.
+    expect(server.lines.at(-1)).toMatchObject({ level: 30, msg: 'stopped' });
+    // The access line of the query, composed outside pino's serializer: the path, the route and a hash of the
+    // query string, never the Cypher.
+    const access = server.lines.filter((line) => line.msg === 'request completed');
+    expect(access).toContainEqual(
+      expect.objectContaining({
+        reqId: expect.any(String) as unknown,
+        pid: server.child.pid,
+        req: {
+          method: 'GET',
+          url: '/api/graph/slow',
+          remoteAddress: '127.0.0.1',
+          route: expect.stringMatching(/^\/api\/graph\/:/) as unknown,
+          queryHash: expect.stringMatching(/^[0-9a-f]{16}$/) as unknown,
+        },
+        res: { statusCode: 200 },
+        responseTime: expect.any(Number) as unknown,
+      }),
+    );
+    expect(JSON.stringify(server.lines)).not.toContain('range(1');
   });
 
   it('refuses to start on a bad configuration, listing every problem', async () => {

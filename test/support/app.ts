@@ -5,11 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { multistream, pino } from 'pino';
+import { pino } from 'pino';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { loggerOptions } from '../../src/shared/logging.js';
 import { LogRing } from '../../src/shared/log-ring.js';
+import { LogFanOut } from '../../src/shared/log-destinations.js';
 import {
   closeRedisConnection,
   createRedisConnection,
@@ -78,13 +79,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logs = new LogCapture();
   // As main.ts: the captured lines, and the in-memory ring diagnostics read.
   const recentLogs = new LogRing();
-  const logger = pino(
-    loggerOptions(config.logLevel),
-    multistream([
-      { level: 'trace', stream: logs.stream },
-      { level: 'trace', stream: recentLogs },
-    ]),
-  );
+  const logger = pino(loggerOptions(config.logLevel), new LogFanOut([logs.stream, recentLogs]));
   const tokenStore = createRedisConnection(storeUrl, logger);
   await tokenStore.connect();
   const adminStores =

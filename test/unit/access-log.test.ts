@@ -1,0 +1,153 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { multistream, pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { LogFanOut, TurnBatchedStream } from '../../src/shared/log-destinations.js';
+import { AccessLog, loggerOptions } from '../../src/shared/logging.js';
+
+/** A destination that keeps every chunk it is handed, as handed. */
+function chunkSink() {
+  const chunks: string[] = [];
+  return { chunks, write: (chunk: string) => chunks.push(chunk) };
+}
+
+/** What Fastify hands the log controller: the request's child logger and the fields the line reads. */
+function answered(log: pino.Logger, url: string, route: string | undefined, statusCode: number, elapsedTime: number) {
+  const request = {
+    log,
+    method: 'GET',
+    url,
+    ip: '10.1.2.3',
+    ...(route === undefined ? {} : { routeOptions: { url: route } }),
+  } as unknown as FastifyRequest;
+  const reply = { statusCode, elapsedTime } as unknown as FastifyReply;
+  return { request, reply };
+}
+
+function withoutTime(line: string): Record<string, unknown> {
+  const { time, ...rest } = JSON.parse(line) as Record<string, unknown>;
+  expect(typeof time).toBe('number');
+  return rest;
+}
+
+describe('the access line', () => {
+  const cases: [string, string | undefined, number][] = [
+    ['/api/graph/people?query=MATCH%20(n)%20RETURN%20n&timeout=5000', '/api/graph/:graph', 200],
+    ['/api/status', '/api/status', 503],
+    ['/no/such/"route"\\', undefined, 404],
+  ];
+
+  it.each(cases)('for %s is, field for field, the line pino writes for the same request', (url, route, status) => {
+    const composed = chunkSink();
+    const throughPino = chunkSink();
+    const fast = pino(loggerOptions('info'), composed).child({ reqId: 'req-1' });
+    // pino's multistream asks for per-line metadata, which keeps the controller on pino's own serialization.
+    const slow = pino(loggerOptions('info'), multistream([{ level: 'info', stream: throughPino }])).child({
+      reqId: 'req-1',
+    });
+    const controller = new AccessLog();
+    const first = answered(fast, url, route, status, 1.23456);
+    controller.requestCompleted(null, first.request, first.reply);
+    const second = answered(slow, url, route, status, 1.23456);
+    controller.requestCompleted(null, second.request, second.reply);
+
+    expect(composed.chunks).toHaveLength(1);
+    expect(throughPino.chunks).toHaveLength(1);
+    expect(composed.chunks[0]!.endsWith('}\n')).toBe(true);
+    expect(composed.chunks[0]!.indexOf('\n')).toBe(composed.chunks[0]!.length - 1);
+    expect(withoutTime(composed.chunks[0]!)).toEqual(withoutTime(throughPino.chunks[0]!));
+    const line = withoutTime(composed.chunks[0]!);
+    expect(line).toMatchObject({
+      level: 30,
+      pid: process.pid,
+      reqId: 'req-1',
+      res: { statusCode: status },
+      responseTime: 1.23,
+      msg: 'request completed',
+    });
+    // No query string (Cypher, OAuth codes) in the line: the path, and a hash to correlate identical requests.
+    expect(JSON.stringify(line)).not.toContain('MATCH');
+    expect((line.req as Record<string, unknown>).url).toBe(url.split('?')[0]);
+  });
+
+  it('writes nothing when the route logs above info (probes) or the logger is silent', () => {
+    const sink = chunkSink();
+    const log = pino(loggerOptions('info'), sink).child({ reqId: 'probe' }, { level: 'warn' });
+    const { request, reply } = answered(log, '/healthz', '/healthz', 200, 0.1);
+    new AccessLog().requestCompleted(null, request, reply);
+    expect(sink.chunks).toEqual([]);
+  });
+
+  it('logs a request that ended in an error at error level, through pino, with the error', () => {
+    const sink = chunkSink();
+    const log = pino(loggerOptions('info'), sink).child({ reqId: 'broken' });
+    const { request, reply } = answered(log, '/api/graph', '/api/graph', 500, 2);
+    new AccessLog().requestCompleted(new Error('socket hang up'), request, reply);
+    expect(sink.chunks).toHaveLength(1);
+    expect(JSON.parse(sink.chunks[0]!)).toMatchObject({
+      level: 50,
+      reqId: 'broken',
+      msg: 'request errored',
+      err: { message: 'socket hang up' },
+      res: { statusCode: 500 },
+    });
+  });
+});
+
+describe('TurnBatchedStream', () => {
+  function scheduled() {
+    const pending: (() => void)[] = [];
+    return { pending, schedule: (flush: () => void) => pending.push(flush) };
+  }
+
+  it('hands the lines of one turn to the sink in one write when the turn ends', () => {
+    const sink = chunkSink();
+    const turn = scheduled();
+    const stream = new TurnBatchedStream(sink, turn.schedule);
+    stream.write('a\n');
+    stream.write('b\n');
+    expect(sink.chunks).toEqual([]);
+    expect(turn.pending).toHaveLength(1);
+    turn.pending.shift()!();
+    expect(sink.chunks).toEqual(['a\nb\n']);
+    stream.write('c\n');
+    expect(turn.pending).toHaveLength(1);
+    turn.pending.shift()!();
+    expect(sink.chunks).toEqual(['a\nb\n', 'c\n']);
+  });
+
+  it('writes a large batch at once, and what is pending on flush() (at exit)', () => {
+    const sink = chunkSink();
+    const turn = scheduled();
+    const stream = new TurnBatchedStream(sink, turn.schedule, 10);
+    stream.write('12345\n');
+    stream.write('67890\n');
+    expect(sink.chunks).toEqual(['12345\n67890\n']);
+    stream.write('tail\n');
+    stream.flush();
+    expect(sink.chunks).toEqual(['12345\n67890\n', 'tail\n']);
+    // The end of the turn finds nothing left, and writes nothing.
+    for (const flush of turn.pending.splice(0)) flush();
+    expect(sink.chunks).toHaveLength(2);
+  });
+
+  it('flushes by itself at the end of a real event-loop turn', async () => {
+    const sink = chunkSink();
+    const stream = new TurnBatchedStream(sink);
+    stream.write('x\n');
+    stream.write('y\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sink.chunks).toEqual(['x\ny\n']);
+  });
+});
+
+describe('LogFanOut', () => {
+  it('hands every line to every sink, in order', () => {
+    const first = chunkSink();
+    const second = chunkSink();
+    const fanOut = new LogFanOut([first, second]);
+    fanOut.write('one\n');
+    fanOut.write('two\n');
+    expect(first.chunks).toEqual(['one\n', 'two\n']);
+    expect(second.chunks).toEqual(['one\n', 'two\n']);
+  });
+});
