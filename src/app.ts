@@ -1,5 +1,4 @@
 // buildApp(config, deps): the whole HTTP application, shared layers then the two API plugins. No I/O here.
-import { randomUUID } from 'node:crypto';
 import Fastify, {
   type FastifyServerOptions,
   type FastifyInstance,
@@ -19,6 +18,7 @@ import { createClientErrors } from './shared/client-errors.js';
 import { errorBody } from './shared/error-shapes.js';
 import { registerHealthRoutes, type ReadinessCheck } from './shared/health-routes.js';
 import { AccessLog } from './shared/logging.js';
+import { idSequence } from './shared/id-sequence.js';
 import { registerOpenApi } from './shared/openapi.js';
 import { trackRequestsInFlight } from './shared/graceful-close.js';
 import { enforceRequestDeadline } from './shared/request-deadline.js';
@@ -65,6 +65,7 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   const clientErrors = createClientErrors((url) => (isBrowserPath(url) ? 'browser' : 'admin'));
   // Node looks for requests past their time every 30 s by default, too coarse for REQUEST_TIMEOUT_MS.
   const expiryCheckMs = Math.min(1000, Math.max(100, Math.floor(config.requestTimeoutMs / 4)));
+  const nextRequestId = idSequence();
   const app = Fastify({
     loggerInstance: deps.logger,
     // TRUST_PROXY: behind an Ingress, the client address (rate limits, logs) comes from X-Forwarded-For as far as
@@ -80,7 +81,7 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     // Accept a caller's request id only when it is short and plain, so it cannot forge log lines.
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : nextRequestId();
     },
     // `/api/users/` (the real admin product's spelling) and `/api/users` reach the same route.
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT, ignoreTrailingSlash: true },

@@ -44,6 +44,21 @@ describe('the compact-reply decoder on recorded replies', () => {
     expect(JSON.stringify(map)).toContain('"__proto__":"kept"');
   });
 
+  it('keeps a column alias and a property key named __proto__ as own keys, polluting no prototype', () => {
+    const names: GraphSchemaNames = { labels: ['L'], relationshipTypes: [], propertyKeys: ['__proto__', 'polluted'] };
+    // A node cell (type 8) with properties `__proto__: {polluted: 'yes'}`-like input: key 0 a map (type 10).
+    const node = [8, [0, [0], [[0, 10, ['polluted', [2, 'yes']]]]]];
+    const row = new CompactDecoder(names).row(['__proto__'], [node]);
+    expect(Object.keys(row)).toEqual(['__proto__']);
+    const decoded = Object.getOwnPropertyDescriptor(row, '__proto__')!.value as { properties: object };
+    expect(Object.keys(decoded.properties)).toEqual(['__proto__']);
+    expect(JSON.stringify(row)).toBe(
+      '{"__proto__":{"id":0,"labels":["L"],"properties":{"__proto__":{"polluted":"yes"}}}}',
+    );
+    expect(Object.getPrototypeOf(decoded.properties)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('decodes nodes, relationships and paths with their names', () => {
     const [row] = decode('graph');
     expect(row!.a).toEqual({ id: 0, labels: ['Person'], properties: { name: 'Ada', born: 1815 } });

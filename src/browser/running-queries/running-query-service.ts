@@ -1,7 +1,7 @@
 // The queries each token has running, so their owner can list them and stop one (issue 22). Stopping drops the
 // database connection and ends the HTTP answer; FalkorDB itself has no query abort yet and keeps executing until
 // the query's own timeout (documented).
-import { randomUUID } from 'node:crypto';
+import { idSequence } from '../../shared/id-sequence.js';
 import { HttpError, NotFoundError } from '../../shared/http-errors.js';
 
 export interface RunningQuery {
@@ -28,11 +28,12 @@ const SHOWN_QUERY_CHARS = 1000;
 
 export function createRunningQueries(now: () => number = Date.now) {
   const entries = new Map<string, Entry>();
+  const nextId = idSequence();
   return {
     /** Registers a query; its signal aborts when the owner stops it. `done()` forgets it (call it always). */
     start(tokenId: string, graph: string, query: string): { id: string; signal: AbortSignal; done: () => void } {
       const entry: Entry = {
-        id: randomUUID(),
+        id: nextId(),
         tokenId,
         graph,
         query,
