@@ -113,9 +113,9 @@ export function openEventStream(
     raw.off('close', onClose);
     socket?.off('end', onClose);
     sendHeaders(last === undefined ? 0 : Buffer.byteLength(last));
+    // The stream's end is logged by the access line of its request (logging.ts), as any answer is.
     if (last === undefined) raw.end();
     else raw.end(last);
-    request.log.info({ req: request, res: { statusCode: 200 } }, 'event stream completed');
   };
   return {
     signal: controller.signal,

@@ -43,6 +43,27 @@ describe('the query stream', () => {
     expect(data.metadata.some((line) => line.startsWith('Query internal execution time'))).toBe(true);
   });
 
+  it('logs an event stream once, as the access line of its request', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: url('social', 'MATCH (p:Person) RETURN p.name AS name'),
+      headers: { ...sse(t.tokens['Read-Only']), 'x-request-id': 'sse-access-line' },
+    });
+    expect(res.statusCode).toBe(200);
+    const lines = t.logs.lines.filter((line) => line.reqId === 'sse-access-line');
+    expect(lines).toEqual([
+      expect.objectContaining({
+        msg: 'request completed',
+        req: expect.objectContaining({
+          method: 'GET',
+          url: '/api/graph/social',
+          route: '/api/graph/:graph',
+        }) as unknown,
+        res: { statusCode: 200 },
+      }),
+    ]);
+  });
+
   it('answers other clients with the same outcome as JSON', async () => {
     const res = await t.app.inject({
       method: 'GET',
