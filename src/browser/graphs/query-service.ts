@@ -96,6 +96,8 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
       // Listed for its owner until it has been answered; DELETE /api/queries/{id} aborts `control.signal`.
       const control = running.start(principal.tokenId, request.graph, request.query);
       let finished = false;
+      // Whether the database's answer has been read to its end (or failed): past that, nothing listens to `gone`.
+      let settled = false;
       // The query's one signal: aborted by finish() (a stream whose answer is gone stops reading), by its owner's
       // stop, or by the caller's signal. Listeners rather than AbortSignal.any, which costs weak references and a
       // finalizer per query (seen in the query route's profile).
@@ -121,6 +123,7 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
           try {
             result = await databaseFor(context, principal).queryStream(request.graph, cypher, optionsFor());
           } catch (error) {
+            settled = true;
             control.done();
             throw stopped(error);
           }
@@ -137,6 +140,7 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
               } catch (error) {
                 throw stopped(error);
               } finally {
+                settled = true;
                 control.done();
               }
             },
@@ -150,6 +154,7 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
           } catch (error) {
             throw stopped(error);
           } finally {
+            settled = true;
             control.done();
           }
         },
@@ -158,8 +163,10 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
           finished = true;
           control.signal.removeEventListener('abort', stopForOwner);
           control.done();
-          // A reason made once: abort() without one builds a DOMException (and its stack) per query.
-          gone.abort(ANSWER_GONE);
+          // Only a query still being read is stopped: aborting a settled one would build and dispatch an abort event
+          // per query for no listener (seen in the query route's profile). A reason made once: abort() without one
+          // builds a DOMException (and its stack).
+          if (!settled) gone.abort(ANSWER_GONE);
           release();
         },
       };
