@@ -5,6 +5,7 @@ import { ErrorReply } from 'redis';
 import { describe, expect, it } from 'vitest';
 import {
   encodeCommand,
+  encodeCommands,
   ReplyTooLargeError,
   RespProtocolError,
   RespReader,
@@ -83,6 +84,20 @@ describe('RespReader decoding', () => {
       '*3\r\n$11\r\nGRAPH.QUERY\r\n$1\r\ng\r\n$11\r\nRETURN "é"\r\n',
     );
     expect(encodeCommand([Buffer.from([0, 255])])).toEqual(Buffer.from('*1\r\n$2\r\n\u0000\u00ff\r\n', 'latin1'));
+  });
+
+  it('encodes a batch as one text when every argument is text, with byte lengths, and as bytes otherwise', () => {
+    const batch = [
+      ['EXISTS', 'g'],
+      ['GRAPH.QUERY', 'g', 'RETURN "é😀"', '--compact'],
+    ];
+    const text = encodeCommands(batch);
+    expect(typeof text).toBe('string');
+    expect(Buffer.from(text as string, 'utf8')).toEqual(Buffer.concat(batch.map((args) => encodeCommand(args))));
+    const withBytes = [['PING'], ['RESTORE', 'g', '0', Buffer.from([0, 255, 10])]];
+    const bytes = encodeCommands(withBytes);
+    expect(Buffer.isBuffer(bytes)).toBe(true);
+    expect(bytes).toEqual(Buffer.concat(withBytes.map((args) => encodeCommand(args))));
   });
 });
 

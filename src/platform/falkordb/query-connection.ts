@@ -4,7 +4,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { ErrorReply } from 'redis';
-import { encodeCommand, RespReader, type ReplyBounds, type RespValue } from './resp-reader.js';
+import { encodeCommands, RespReader, type ReplyBounds, type RespValue } from './resp-reader.js';
 
 export interface QueryConnectionOptions {
   /** The address dialled (already resolved and checked by the caller). */
@@ -119,7 +119,7 @@ export class QueryConnection {
         new Promise<RespValue>((resolve, reject) => this.waiting.push({ bounds, resolve, reject })),
     );
     this.onData = onData;
-    this.socket.write(Buffer.concat(commands.map(({ args }) => encodeCommand(args))));
+    this.socket.write(encodeCommands(commands.map(({ args }) => args)));
     try {
       return await Promise.allSettled(replies);
     } finally {

@@ -293,3 +293,19 @@ export function encodeCommand(args: readonly (string | Buffer)[]): Buffer {
 }
 
 const CRLF = Buffer.from('\r\n', 'latin1');
+
+/**
+ * Commands as one piece for one write: text when every argument is text (the socket encodes it once, with no
+ * Buffer per argument and no concatenation, issue 25), bytes when one is a Buffer (a DUMP payload).
+ */
+export function encodeCommands(commands: readonly (readonly (string | Buffer)[])[]): string | Buffer {
+  let text = '';
+  for (const args of commands) {
+    text += `*${args.length}\r\n`;
+    for (const arg of args) {
+      if (typeof arg !== 'string') return Buffer.concat(commands.map(encodeCommand));
+      text += `$${Buffer.byteLength(arg, 'utf8')}\r\n${arg}\r\n`;
+    }
+  }
+  return text;
+}
