@@ -36,7 +36,8 @@ export async function measureHttp(load: HttpLoad): Promise<Measurement> {
         }
       : undefined,
   }) as unknown as autocannon.Instance & Promise<autocannon.Result>;
-  instance.on('response', onResponse);
+  const events: NodeJS.EventEmitter = instance;
+  events.on('response', onResponse);
   const result = await instance;
   latencies.sort((a, b) => a - b);
   const failures = result.errors + result.timeouts + result.non2xx;
