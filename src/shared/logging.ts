@@ -114,6 +114,30 @@ interface PinoLoggerState {
 }
 
 /**
+ * The logger's state when the access line can be composed from it: a pino logger (what main.ts and the tests build)
+ * whose destination takes plain lines. The logger is typed as Fastify's base logger, so any other kind, or a pino
+ * logger writing to a multistream (which wants per-line metadata), with a mixin or with a write hook, gets its line
+ * through its own info().
+ */
+function composableLogger(logger: unknown): PinoLoggerState | undefined {
+  const log = logger as Partial<PinoLoggerState>;
+  const destination = log[symbols.streamSym];
+  if (
+    typeof log.isLevelEnabled !== 'function' ||
+    typeof log[symbols.timeSym] !== 'function' ||
+    typeof log[symbols.chindingsSym] !== 'string' ||
+    !log[symbols.lsCacheSym] ||
+    !log.levels ||
+    !destination ||
+    destination[symbols.needsMetadataGsym] === true ||
+    log[symbols.mixinSym] ||
+    log[symbols.hooksSym]?.streamWrite
+  )
+    return undefined;
+  return log as PinoLoggerState;
+}
+
+/**
  * The JSON text of an access line, from its parts: `levelAndTime` and `bindings` are the logger's own (so the line
  * carries the same level, time, pid, hostname and request id as any other), `end` closes it. Pure, for the test that
  * compares it with what pino writes for the same fields.
@@ -153,13 +177,13 @@ export class AccessLog extends LogController {
       );
       return;
     }
-    const log = request.log as unknown as PinoLoggerState;
-    if (!log.isLevelEnabled('info')) return;
-    const destination = log[symbols.streamSym];
-    if (destination[symbols.needsMetadataGsym] === true || log[symbols.mixinSym] || log[symbols.hooksSym].streamWrite) {
+    const log = composableLogger(request.log);
+    if (!log) {
       request.log.info({ req: request, res: { statusCode: reply.statusCode }, responseTime }, 'request completed');
       return;
     }
+    if (!log.isLevelEnabled('info')) return;
+    const destination = log[symbols.streamSym];
     const levelAndTime = log[symbols.lsCacheSym][log.levels.values.info!]! + log[symbols.timeSym]();
     destination.write(
       accessLineText(

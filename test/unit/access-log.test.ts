@@ -77,6 +77,14 @@ describe('the access line', () => {
     expect(sink.chunks).toEqual([]);
   });
 
+  it("hands the line to a logger that is not pino's through its own info()", () => {
+    const calls: [Record<string, unknown>, string][] = [];
+    const other = { info: (fields: Record<string, unknown>, msg: string) => calls.push([fields, msg]) };
+    const { request, reply } = answered(other as unknown as pino.Logger, '/api/status', '/api/status', 200, 0.5);
+    new AccessLog().requestCompleted(null, request, reply);
+    expect(calls).toEqual([[{ req: request, res: { statusCode: 200 }, responseTime: 0.5 }, 'request completed']]);
+  });
+
   it('logs a request that ended in an error at error level, through pino, with the error', () => {
     const sink = chunkSink();
     const log = pino(loggerOptions('info'), sink).child({ reqId: 'broken' });
