@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { multistream, pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { LogFanOut, TurnBatchedStream } from '../../src/shared/log-destinations.js';
-import { AccessLog, loggerOptions } from '../../src/shared/logging.js';
+import { AccessLog, accessLineText, loggerOptions } from '../../src/shared/logging.js';
 
 /** A destination that keeps every chunk it is handed, as handed. */
 function chunkSink() {
@@ -67,6 +67,16 @@ describe('the access line', () => {
     // No query string (Cypher, OAuth codes) in the line: the path, and a hash to correlate identical requests.
     expect(JSON.stringify(line)).not.toContain('MATCH');
     expect((line.req as Record<string, unknown>).url).toBe(url.split('?')[0]);
+  });
+
+  it('writes a response time that is not a number as null, as pino does, so the line stays JSON', () => {
+    expect(JSON.parse(accessLineText('{"level":30', '', { method: 'GET' }, 200, Number.NaN, '}\n'))).toEqual({
+      level: 30,
+      req: { method: 'GET' },
+      res: { statusCode: 200 },
+      responseTime: null,
+      msg: 'request completed',
+    });
   });
 
   it('writes nothing when the route logs above info (probes) or the logger is silent', () => {
