@@ -24,12 +24,17 @@ export function runCommand(
   stdin = '',
   cwd?: string,
 ): Promise<Run> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // A command that exits without reading its input closes the pipe first (EPIPE): its exit code and output say how
+    // it went, so only another failure to write is the harness's.
+    child.stdin.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') reject(error);
+    });
     child.stdin.end(stdin);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
