@@ -1,5 +1,6 @@
 // Small network helpers for launching local servers: a free loopback port and a Redis-protocol PING.
 import net from 'node:net';
+import { encodeCommands } from './falkordb/resp-reader.js';
 
 export function findFreePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -26,11 +27,6 @@ export function isPortFree(host: string, port: number): Promise<boolean> {
   });
 }
 
-/** One command in the protocol's array form, so arguments may hold any byte. */
-function encodeCommand(args: string[]): string {
-  return `*${args.length}\r\n${args.map((arg) => `$${Buffer.byteLength(arg)}\r\n${arg}\r\n`).join('')}`;
-}
-
 /**
  * Sends PING (after AUTH when an account is given) and resolves with the reply line that tells the outcome:
  * `+PONG`, `-LOADING ...`, or the AUTH error.
@@ -51,7 +47,7 @@ export function pingRedisProtocol(
     socket.setTimeout(timeoutMs, () => fail(new Error(`no reply from ${host}:${port} within ${timeoutMs} ms`)));
     socket.once('error', fail);
     const commands = account ? [['AUTH', account.username, account.password], ['PING']] : [['PING']];
-    socket.once('connect', () => socket.write(commands.map(encodeCommand).join('')));
+    socket.once('connect', () => socket.write(encodeCommands(commands)));
     socket.on('data', (chunk) => {
       received += chunk.toString('utf8');
       const lines = received.split('\r\n');
