@@ -96,8 +96,13 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
       // Listed for its owner until it has been answered; DELETE /api/queries/{id} aborts `control.signal`.
       const control = running.start(principal.tokenId, request.graph, request.query);
       let finished = false;
-      // Whether the database's answer has been read to its end (or failed): past that, nothing listens to `gone`.
+      // Whether the reading of the database's answer has ended (read through, failed or given up): past that, nothing
+      // listens to `gone`. Ending it also takes the query off its owner's list.
       let settled = false;
+      const settle = () => {
+        settled = true;
+        control.done();
+      };
       // The query's one signal: aborted by finish() (a stream whose answer is gone stops reading), by its owner's
       // stop, or by the caller's signal. Listeners rather than AbortSignal.any, which costs weak references and a
       // finalizer per query (seen in the query route's profile).
@@ -123,8 +128,7 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
           try {
             result = await databaseFor(context, principal).queryStream(request.graph, cypher, optionsFor());
           } catch (error) {
-            settled = true;
-            control.done();
+            settle();
             throw stopped(error);
           }
           const { maxRows } = request;
@@ -140,8 +144,7 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
               } catch (error) {
                 throw stopped(error);
               } finally {
-                settled = true;
-                control.done();
+                settle();
               }
             },
           };
@@ -154,8 +157,7 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
           } catch (error) {
             throw stopped(error);
           } finally {
-            settled = true;
-            control.done();
+            settle();
           }
         },
         finish() {
