@@ -160,10 +160,10 @@ export function accessLineText(
  * pass, and "incoming request" says nothing the completion line does not).
  *
  * The line of a request answered without error is composed here and handed to the logger's destination, instead of
- * going through pino's object serialization: it cost about a third as much in a loop (issue 25: the access line was the largest
- * cost left in the simple routes). It holds no secret by construction (method, path without its query string,
- * address, route template, status, time), so the censoring pass has nothing to do on it. Destinations that need
- * pino's per-line metadata (its multistream), a mixin or a write hook get the line through pino as before.
+ * going through pino's object serialization: it cost about a third as much in a loop (issue 25: the access line was
+ * the largest cost left in the simple routes). It holds no secret by construction (method, path without its query
+ * string, address, route template, status, time), so the censoring pass has nothing to do on it. Other loggers get
+ * the line through their own info() (composableLogger).
  */
 export class AccessLog extends LogController {
   override incomingRequest(): void {
