@@ -205,7 +205,8 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
         podTelemetry: createKubePodTelemetry(kubeConfig, countKubeError),
       };
     } else {
-      // Without Kubernetes, settings, Secrets and users are files in DATA_DIR, and a first admin password may be generated.
+      // Without Kubernetes, settings, Secrets and users are files in DATA_DIR, and a first admin password may be
+      // generated.
       deps = {
         logger,
         tokenStore: store,

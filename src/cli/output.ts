@@ -1,4 +1,5 @@
-// Printing: `-o table|wide` aligned tables for people, `-o json|yaml` for scripts (stdout only; progress goes to stderr).
+// Printing: `-o table|wide` aligned tables for people, `-o json|yaml` for scripts (stdout only; progress goes to
+// stderr).
 import { CliError, EXIT } from './cli-errors.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'yaml', 'wide'] as const;

@@ -1,4 +1,5 @@
-// The entries of a comma-separated setting (DATABASE_HOSTS, CSV_URL_ALLOWLIST, TRUST_PROXY): trimmed, empty ones dropped.
+// The entries of a comma-separated setting (DATABASE_HOSTS, CSV_URL_ALLOWLIST, TRUST_PROXY): trimmed, empty ones
+// dropped.
 export function commaSeparated(text: string): string[] {
   return text
     .split(',')

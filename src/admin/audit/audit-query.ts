@@ -101,7 +101,8 @@ export function matches(entry: AuditEntry, plan: AuditPlan): boolean {
 
 /**
  * A date filter as milliseconds: an ISO 8601 date or date-time. A bare date is a whole day (UTC): as `startDate`
- * its first millisecond, as `endDate` its last; a date-time without a zone is UTC. Undefined when the text is not a date.
+ * its first millisecond, as `endDate` its last; a date-time without a zone is UTC. Undefined when the text is not a
+ * date.
  */
 export function parseDateBound(text: string, bound: 'start' | 'end'): number | undefined {
   const trimmed = text.trim();

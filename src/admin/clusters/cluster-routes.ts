@@ -1,4 +1,5 @@
-// /api/clusters: database deployments, permission-checked per cluster namespace (their day-2 operations: ../operations).
+// /api/clusters: database deployments, permission-checked per cluster namespace (their day-2 operations:
+// ../operations).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { namespaceOfRequest, onlyClusterNamespaceUnlessMultiCluster } from './cluster-scope.js';
 import { z } from 'zod';

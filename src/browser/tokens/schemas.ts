@@ -77,8 +77,8 @@ export type TokenMetadata = z.infer<typeof TokenMetadataSchema>;
 export const TokenListSchema = z.object({ tokens: z.array(TokenMetadataSchema), count: z.number().int() });
 export const TokenReadSchema = z.object({ token: TokenMetadataSchema });
 export const TokenRevokedSchema = z.object({ message: z.string(), tokenId: z.string() });
-// Any id is looked up: one that is not of the `<epoch_millis>-<uuid>` form names no token, which the specification answers
-// with 404 `Token not found` (the store never builds a key from it).
+// Any id is looked up: one that is not of the `<epoch_millis>-<uuid>` form names no token, which the specification
+// answers with 404 `Token not found` (the store never builds a key from it).
 export const TokenIdParamsSchema = z.object({
   tokenId: z.string().min(1).max(256).meta({ description: 'A token id, `<epoch_millis>-<uuid>`' }),
 });

@@ -1,7 +1,7 @@
 // The ACL rules each role gets (the public FalkorDB Browser's, so users made by either tool read the same, plus
 // CLUSTER SLOTS and ASKING, which a token for a sharded cluster needs to find the shards and follow a slot being
-// migrated, and WAIT, with which a write behind Sentinel or on a cluster shard is answered once a replica has it), and reading a user's role back from
-// what ACL GETUSER reports.
+// migrated, and WAIT, with which a write behind Sentinel or on a cluster shard is answered once a replica has it),
+// and reading a user's role back from what ACL GETUSER reports.
 import type { Role } from '../auth/roles.js';
 
 const READ_ONLY = [

@@ -1,4 +1,5 @@
-// config get-contexts / current-context / use-context / set-context / delete-context: several servers, one session each.
+// config get-contexts / current-context / use-context / set-context / delete-context: several servers, one session
+// each.
 import type { Command } from 'commander';
 import { CliError, EXIT } from '../cli-errors.js';
 import { printLine, printResult } from '../output.js';

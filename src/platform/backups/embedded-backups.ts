@@ -1,9 +1,8 @@
 // The backup port in embedded mode: a backup is the embedded FalkorDB's RDB snapshot (BGSAVE, then a copy of its dump
 // file) kept as DATA_DIR/backups/<name>.rdb with a JSON record beside it; a restore stops the server, replaces its
-// dump file (and its AOF, which would otherwise win at start-up, by one based on the snapshot), starts it and checks that the graphs the
-// backup recorded are there. Schedules are kept in schedules.json and run in this process on an injected clock, which
-// also deletes the backups whose retention has run out.
-// Backups and restores run one at a time.
+// dump file (and its AOF, which would otherwise win at start-up, by one based on the snapshot), starts it and checks
+// that the graphs the backup recorded are there. Schedules are kept in schedules.json and run in this process on an
+// injected clock, which also deletes the backups whose retention has run out. Backups and restores run one at a time.
 import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../atomic-file.js';
