@@ -1,5 +1,5 @@
 // The last log lines of this server, kept in memory for diagnostics and the support package: a pino destination
-// (beside stdout, through pino.multistream) that holds at most `capacity` lines of at most `maxLineLength`
+// (beside stdout, through LogFanOut in log-destinations.ts) that holds at most `capacity` lines of at most `maxLineLength`
 // characters. Lines arrive already serialized, so pino's censoring (logging.ts) has removed secrets from them.
 
 export interface LogLine {
