@@ -1,6 +1,7 @@
 // The last log lines of this server, kept in memory for diagnostics and the support package: a pino destination
-// (beside stdout, through LogFanOut in log-destinations.ts) that holds at most `capacity` lines of at most `maxLineLength`
-// characters. Lines arrive already serialized, so pino's censoring (logging.ts) has removed secrets from them.
+// (beside stdout, through LogFanOut in log-destinations.ts) that holds at most `capacity` lines of at most
+// `maxLineLength` characters. Lines arrive already serialized and hold no secret: pino's censoring (logging.ts) has
+// removed them, and the access line, composed apart from it, is made only of fields that cannot carry one.
 
 export interface LogLine {
   time?: number;
