@@ -7,6 +7,10 @@ export PATH
 sh scripts/ensure-node-modules.sh
 npm run --silent build
 node_modules/.bin/tsx bench/run.ts "$@"
+# Reading a query's reply apart from HTTP: our reader and decoder beside node-redis's decoder (about 30 seconds).
+if [ -z "${BENCH_ONLY:-}" ] || echo "reply decoding" | grep -qiE "$BENCH_ONLY"; then
+  node_modules/.bin/tsx bench/reply-decoding.ts
+fi
 # The audit log at scale loads its own 1,000,000 entries into a FalkorDB of its own (about a minute); it runs after
 # the rest, and with BENCH_ONLY only when the pattern matches "audit log".
 if [ -z "${BENCH_ONLY:-}" ] || echo "audit log" | grep -qiE "$BENCH_ONLY"; then

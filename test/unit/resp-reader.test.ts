@@ -52,6 +52,22 @@ describe('RespReader decoding', () => {
     expect((replies[7] as ErrorReply).message).toBe('WRONGTYPE top');
   });
 
+  it('leaves each reply as it was read while the next ones are read (the reader reuses its array frames)', () => {
+    const replies: RespValue[] = [];
+    const reader = new RespReader(
+      () => ({ maxBytes: 1 << 20 }),
+      (value) => replies.push(value),
+    );
+    const first: RespValue = [['a', ['b', 'c']], ['d']];
+    reader.feed(resp(wire(first)));
+    const snapshot = structuredClone(replies[0]);
+    const others: RespValue[] = [[['x'], ['y', 'z', ['w']]], [], ['1', ['2', ['3', ['4']]]]];
+    for (const other of others) reader.feed(resp(wire(other)));
+    expect(replies).toEqual([first, ...others]);
+    expect(replies[0]).toEqual(snapshot);
+    expect(replies[0]).not.toBe(replies[1]);
+  });
+
   it('gives the same replies whatever the chunk boundaries (a multi-byte character split included)', () => {
     const value: RespValue = [['1', 'zwölf 🙂', null], [], ['x'.repeat(70_000)], 'done'];
     const bytes = resp(wire(value) + wire('second'));

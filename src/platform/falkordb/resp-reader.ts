@@ -76,6 +76,9 @@ const ELEMENT_MIN_BYTES = 3;
 const CR = 13;
 const LF = 10;
 
+/** What an idle frame holds: nothing of the last reply. */
+const NO_ITEMS: RespValue[] = [];
+
 /** Where an element starts, what it needs before it can be parsed, or the offset after it once parsed. */
 const INCOMPLETE = -1;
 
@@ -85,7 +88,12 @@ export class RespReader {
   private heldBytes = 0;
   /** How many held bytes the element needs before parsing it again can succeed (0: any more). */
   private needed = 0;
-  private readonly stack: ArrayFrame[] = [];
+  /**
+   * The arrays being filled, outermost first: `frames[0 … depth - 1]`. Frames are reused from reply to reply (a
+   * small query's reply opens about 75 arrays: a new frame for each was a third of what the reader allocated).
+   */
+  private readonly frames: ArrayFrame[] = [];
+  private depth = 0;
   private bounds: ReplyBounds | undefined;
   private replyBytes = 0;
   /** The sink of the reply whose rows are being read, while they are. */
@@ -138,7 +146,7 @@ export class RespReader {
   }
 
   private parseElement(buffer: Buffer, start: number): number {
-    if (this.stack.length === 0 && this.bounds === undefined) {
+    if (this.depth === 0 && this.bounds === undefined) {
       this.bounds = this.boundsOfNext();
       this.replyBytes = 0;
     }
@@ -179,32 +187,24 @@ export class RespReader {
           this.complete(null);
           return afterLine;
         }
-        const root = this.stack[0];
+        const root = this.frames[0];
         const { maxRows, maxBytes } = this.bounds!;
-        if (maxRows !== undefined && this.stack.length === 1 && root!.filled === 1 && length > maxRows)
+        if (maxRows !== undefined && this.depth === 1 && root!.filled === 1 && length > maxRows)
           throw new ReplyTooLargeError('rows', maxRows);
         if (this.replyBytes + length * ELEMENT_MIN_BYTES > maxBytes) throw new ReplyTooLargeError('bytes', maxBytes);
         const sink = this.bounds!.rows;
-        if (sink && this.stack.length === 1 && root!.filled === 1 && root!.length === 3) {
+        if (sink && this.depth === 1 && root!.filled === 1 && root!.length === 3) {
           // The rows of a result set: handed over one by one, so the reply never holds them.
           sink.start(root!.items[0] as RespValue[], length);
           if (length === 0) this.complete([]);
           else {
             this.streaming = sink;
-            this.stack.push({ items: [], length, filled: 0, sink, rowStart: this.replyBytes });
+            this.open([], length, sink, this.replyBytes);
           }
           return afterLine;
         }
         if (length === 0) this.complete([]);
-        else
-          // Every frame has the same fields (sink and rowStart unused here): one shape keeps the hot loop monomorphic.
-          this.stack.push({
-            items: length <= PREALLOCATED_MAX ? new Array<RespValue>(length) : [],
-            length,
-            filled: 0,
-            sink: undefined,
-            rowStart: 0,
-          });
+        else this.open(length <= PREALLOCATED_MAX ? new Array<RespValue>(length) : [], length);
         return afterLine;
       }
       case 0x3a /* : integer */:
@@ -224,21 +224,41 @@ export class RespReader {
     }
   }
 
+  /**
+   * Starts filling an array, in a frame left by an earlier one when there is one. Every frame has the same fields
+   * (sink and rowStart unused outside streamed rows): one shape keeps the hot loop monomorphic.
+   */
+  private open(items: RespValue[], length: number, sink?: RowSink, rowStart = 0): void {
+    const frame = this.frames[this.depth];
+    if (frame === undefined) this.frames.push({ items, length, filled: 0, sink, rowStart });
+    else {
+      frame.items = items;
+      frame.length = length;
+      frame.filled = 0;
+      frame.sink = sink;
+      frame.rowStart = rowStart;
+    }
+    this.depth++;
+  }
+
   /** Places a finished value in its array, closing every array it completes; a finished root is a reply. */
   private complete(value: RespValue): void {
     let finished = value;
     for (;;) {
-      const top = this.stack[this.stack.length - 1];
-      if (top === undefined) break;
+      if (this.depth === 0) break;
+      const top = this.frames[this.depth - 1]!;
       if (top.sink) {
         top.filled++;
         top.sink.row(finished, this.replyBytes - top.rowStart);
         top.rowStart = this.replyBytes;
       } else top.items[top.filled++] = finished;
       if (top.filled < top.length) return;
-      this.stack.pop();
+      this.depth--;
       if (top.sink) this.streaming = undefined;
       finished = top.items;
+      // The frame is kept for the next array; it must not keep this one's values alive.
+      top.items = NO_ITEMS;
+      top.sink = undefined;
     }
     this.bounds = undefined;
     this.onReply(finished);
