@@ -68,6 +68,23 @@ describe('RespReader decoding', () => {
     expect(replies[0]).not.toBe(replies[1]);
   });
 
+  it('keeps no more than a bounded number of frames after a deeply nested reply', () => {
+    const replies: RespValue[] = [];
+    const reader = new RespReader(
+      () => ({ maxBytes: 1 << 20 }),
+      (value) => replies.push(value),
+    );
+    const depth = 10_000;
+    reader.feed(resp(`${'*1\r\n'.repeat(depth)}:7\r\n`));
+    let value = replies[0];
+    for (let level = 0; level < depth; level++) value = (value as RespValue[])[0];
+    expect(value).toBe('7');
+    // A private field read on purpose: what the reader keeps between replies is the point of the test.
+    expect((reader as unknown as { frames: unknown[] }).frames.length).toBeLessThanOrEqual(64);
+    reader.feed(resp(wire(['after'])));
+    expect(replies[1]).toEqual(['after']);
+  });
+
   it('gives the same replies whatever the chunk boundaries (a multi-byte character split included)', () => {
     const value: RespValue = [['1', 'zwölf 🙂', null], [], ['x'.repeat(70_000)], 'done'];
     const bytes = resp(wire(value) + wire('second'));

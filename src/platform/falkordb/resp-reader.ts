@@ -76,6 +76,9 @@ const ELEMENT_MIN_BYTES = 3;
 const CR = 13;
 const LF = 10;
 
+/** Frames kept between replies: deeper than any compact result nests in practice. */
+const FRAMES_KEPT = 64;
+
 /** What an idle frame holds: nothing of the last reply. */
 const NO_ITEMS: RespValue[] = [];
 
@@ -90,7 +93,8 @@ export class RespReader {
   private needed = 0;
   /**
    * The arrays being filled, outermost first: `frames[0 … depth - 1]`. Frames are reused from reply to reply (a
-   * small query's reply opens about 75 arrays: a new frame for each was a third of what the reader allocated).
+   * small query's reply opens about 75 arrays: a new frame for each was about half of what the reader allocated).
+   * At most FRAMES_KEPT stay between replies, so one deeply nested reply does not leave its depth in frames behind.
    */
   private readonly frames: ArrayFrame[] = [];
   private depth = 0;
@@ -261,6 +265,7 @@ export class RespReader {
       top.sink = undefined;
     }
     this.bounds = undefined;
+    if (this.frames.length > FRAMES_KEPT) this.frames.length = FRAMES_KEPT;
     this.onReply(finished);
   }
 }
