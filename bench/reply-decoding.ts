@@ -1,8 +1,8 @@
 // What reading a query's reply costs the server (issue 25), apart from HTTP and the database: the bytes of real
 // compact replies, read by our bounded RespReader and turned into the query route's JSON rows (CompactDecoder,
-// JSON.stringify), beside node-redis's RESP decoder on the same bytes (what the raw client runs before its own
-// result parsing, which does more than nothing). Prints microseconds per reply and young-generation collections
-// per 100,000 replies, a proxy for what each allocates. Results go to bench/results/reply-decoding.json.
+// JSON.stringify), beside node-redis's RESP decoder on the same bytes: the raw client's first step, before it
+// parses the result set its own way. Prints microseconds per reply and young-generation collections per 100,000
+// replies, a proxy for what each allocates. Results go to bench/results/reply-decoding.json.
 import { mkdir, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
@@ -22,13 +22,20 @@ const MILLISECONDS_PER_ROUND = 1500;
 /** The reply bytes of one command, read from a socket of our own (nothing decodes them on the way). */
 async function replyBytes(port: number, args: string[]): Promise<Buffer> {
   const socket = net.connect(port, '127.0.0.1');
+  let failure: Error | undefined;
+  socket.on('error', (error) => (failure = error));
   const chunks: Buffer[] = [];
   socket.on('data', (chunk: Buffer) => chunks.push(chunk));
   socket.write(encodeCommand(args));
   // The reply is complete once a second reply (PING's) follows it.
   socket.write(encodeCommand(['PING']));
   const pong = Buffer.from('+PONG\r\n');
-  while (!Buffer.concat(chunks).subarray(-pong.length).equals(pong)) await new Promise((r) => setTimeout(r, 5));
+  const deadline = Date.now() + 10_000;
+  while (!Buffer.concat(chunks).subarray(-pong.length).equals(pong)) {
+    if (failure) throw failure;
+    if (Date.now() > deadline) throw new Error(`no complete reply to ${args[0]} within 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
   socket.destroy();
   const all = Buffer.concat(chunks);
   return all.subarray(0, all.length - pong.length);
@@ -105,15 +112,20 @@ try {
       const columns = columnNames(parts.header!);
       written += JSON.stringify(parts.rows!.map((row) => decoder.row(columns, row))).length;
     };
+    let rawReply: unknown;
     const redis = new Decoder({
-      onReply: () => undefined,
+      onReply: (value: unknown) => (rawReply = value),
       onErrorReply: () => undefined,
       onPush: () => undefined,
       getTypeMapping: () => ({}),
     });
     const raw = () => redis.write(bytes);
+    // Both sides must have read the whole reply: the same number of rows.
     ours();
-    if (written === 0) throw new Error(`${name}: nothing was decoded`);
+    raw();
+    const rowCount = splitCompactReply(reply).rows?.length;
+    if (written === 0 || rowCount === undefined || rowCount !== (rawReply as unknown[][] | undefined)?.[1]?.length)
+      throw new Error(`${name}: the two readers disagree on the reply (${rowCount} rows)`);
     const oursTiming = await time(ours);
     const rawTiming = await time(raw);
     const row = { name, replyBytes: bytes.length, ours: oursTiming, raw: rawTiming };
