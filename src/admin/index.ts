@@ -336,9 +336,9 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     // is stale) while the session is checked rather than after it, so a slow store costs one round trip, not two.
     const authenticate = requireSession(context.sessions);
     guarded.addHook('onRoute', hoistPermissionGuard);
-    guarded.addHook('onRequest', (request) => {
+    guarded.addHook('onRequest', (request, reply, done) => {
       request.roleRules = context.rbac.freshRules() ?? context.rbac.current().then((snapshot) => snapshot.rules);
-      return authenticate(request);
+      authenticate(request, reply, done);
     });
     guarded.addHook('onRoute', stampSecurity(COOKIE_SCHEME, 'admin'));
     sessionAuthRoutes(guarded, context);

@@ -1,9 +1,9 @@
 // The onRequest hook of session-guarded routes, and what a request offers the session service: the only places
 // the sessions meet a request.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError } from '../../shared/http-errors.js';
 import type { SessionCredentials } from './session-cookies.js';
-import type { SessionService } from './session-service.js';
+import type { AuthenticatedUser, SessionService } from './session-service.js';
 
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
@@ -24,12 +24,24 @@ export const PASSWORD_CHANGE_REQUIRED = 'Password change required';
  * A valid session cookie naming an enabled user, or 401 before any other question is asked. A user whose password
  * an admin reset may only call the routes marked `duringPasswordChange` (validate, their profile, the password
  * change; logout is public) until they pick a new password: anything else is 403 `Password change required`.
+ * Callback style: a session known in memory (the usual case) settles without a promise.
  */
 export function requireSession(sessions: SessionService) {
-  return async (request: FastifyRequest): Promise<void> => {
-    const user = await sessions.authenticate(sessionCredentialsOf(request));
+  const admit = (request: FastifyRequest, user: AuthenticatedUser): ForbiddenError | undefined => {
     request.sessionUser = user;
-    if (user.mustChangePassword && !request.routeOptions.config.duringPasswordChange)
-      throw new ForbiddenError(PASSWORD_CHANGE_REQUIRED);
+    return user.mustChangePassword && !request.routeOptions.config.duringPasswordChange
+      ? new ForbiddenError(PASSWORD_CHANGE_REQUIRED)
+      : undefined;
+  };
+  return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
+    let user: AuthenticatedUser | Promise<AuthenticatedUser>;
+    try {
+      user = sessions.authenticate(sessionCredentialsOf(request));
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    if (user instanceof Promise) user.then((known) => done(admit(request, known)), done);
+    else done(admit(request, user));
   };
 }

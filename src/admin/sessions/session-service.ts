@@ -61,6 +61,17 @@ export function createSessionService(options: SessionOptions, users: UserService
     return options.secret;
   };
 
+  // A cookie seen for the first time, or a user list to read again.
+  async function authenticateFromStore(cookie: string, sessionSecret: string): Promise<AuthenticatedUser> {
+    let session: VerifiedSession;
+    try {
+      session = await verifiedSession(cookie, sessionSecret);
+    } catch {
+      throw new UnauthorizedError('Session expired or invalid');
+    }
+    return sessionUserOf(await users.findById(session.subject), session);
+  }
+
   return {
     /** Signs `user` in: the cookies carrying a new session JWT. */
     async start(user: StoredUser): Promise<CookieToSet[]> {
@@ -103,29 +114,44 @@ export function createSessionService(options: SessionOptions, users: UserService
       return user.email;
     },
 
-    /** The user a session-guarded request acts as: a valid cookie naming an enabled user, re-read from the store. */
-    async authenticate(credentials: SessionCredentials): Promise<AuthenticatedUser> {
+    /**
+     * The user a session-guarded request acts as: a valid cookie naming an enabled user, re-read from the store.
+     * Answered without a promise when the cookie was verified before and the user list is fresh in memory (the
+     * usual case, every request of a signed-in console); throws UnauthorizedError, synchronously then.
+     */
+    authenticate(credentials: SessionCredentials): AuthenticatedUser | Promise<AuthenticatedUser> {
       const cookie = sessionCookieOf(credentials, options.publicOrigin);
       if (!cookie || !options.secret) throw new UnauthorizedError('Authentication required');
-      let session: VerifiedSession;
-      try {
-        session = await verifiedSession(cookie, options.secret);
-      } catch {
-        throw new UnauthorizedError('Session expired or invalid');
-      }
-      const user = await users.findById(session.subject);
-      if (!user || user.disabled || (user.sessionVersion ?? 0) !== session.version)
-        throw new UnauthorizedError('Session expired or invalid');
-      return {
-        id: user.id,
-        email: user.email,
-        name: user.name,
-        role: user.role,
-        provider: user.provider,
-        mustChangePassword: user.mustChangePassword ?? false,
-      };
+      const known = verified.get(cookie);
+      const usersById = users.usersByIdFromMemory();
+      if (known && known.expiresAtMs > options.now() && usersById)
+        return sessionUserOf(usersById.get(known.subject), known);
+      return authenticateFromStore(cookie, options.secret);
     },
   };
+}
+
+/**
+ * What a request knows of its session's user: one frozen object per stored user, reused by its requests (a stored
+ * user is never changed in place: a change replaces it, and the list with it).
+ */
+const sessionUsers = new WeakMap<StoredUser, AuthenticatedUser>();
+function sessionUserOf(user: StoredUser | undefined, session: VerifiedSession): AuthenticatedUser {
+  if (!user || user.disabled || (user.sessionVersion ?? 0) !== session.version)
+    throw new UnauthorizedError('Session expired or invalid');
+  let known = sessionUsers.get(user);
+  if (!known) {
+    known = Object.freeze({
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      role: user.role,
+      provider: user.provider,
+      mustChangePassword: user.mustChangePassword ?? false,
+    });
+    sessionUsers.set(user, known);
+  }
+  return known;
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;

@@ -57,6 +57,21 @@ export function temporaryPassword(): string {
   return randomBytes(18).toString('base64url');
 }
 
+/** Each list's users by id, made once per list the store hands out (a session check looks one up per request). */
+const idIndexes = new WeakMap<readonly StoredUser[], ReadonlyMap<string, StoredUser>>();
+function byId(users: readonly StoredUser[]): ReadonlyMap<string, StoredUser> {
+  let index = idIndexes.get(users);
+  if (!index) {
+    const first = new Map<string, StoredUser>();
+    // The first of two users with one id wins, as a search from the start would find it (ids are UUIDs; a list
+    // edited by hand is the only way to two).
+    for (const user of users) if (!first.has(user.id)) first.set(user.id, user);
+    idIndexes.set(users, first);
+    index = first;
+  }
+  return index;
+}
+
 function indexOf(users: StoredUser[], email: string): number {
   const index = users.findIndex((user) => sameEmail(user.email, email));
   if (index === -1) throw new NotFoundError(`User ${email} not found`);
@@ -103,7 +118,13 @@ export function createUserService(
     },
 
     async findById(id: string): Promise<StoredUser | undefined> {
-      return (await store.list()).find((user) => user.id === id);
+      return byId(await store.list()).get(id);
+    },
+
+    /** The users by id as they are in memory, or undefined when the store must be read first (see findById). */
+    usersByIdFromMemory(): ReadonlyMap<string, StoredUser> | undefined {
+      const users = store.listFromMemory();
+      return users && byId(users);
     },
 
     async get(email: string): Promise<StoredUser> {

@@ -107,6 +107,10 @@ export function createUserStore(secrets: SecretPort, options: UserStoreOptions) 
       return refresh();
     },
 
+    /** The copy `list` would serve without reading the store, or undefined when it would read: no promise. */
+    listFromMemory: (): readonly StoredUser[] | undefined =>
+      snapshot && options.now() - snapshot.at < options.refreshMs ? snapshot.users : undefined,
+
     /**
      * Applies `change` to the current list and writes it back; re-reads and re-applies when another writer
      * changed the list in between. `change` may throw (HttpError) to refuse; it must not have side effects.
