@@ -4,6 +4,8 @@ import { readFile } from 'node:fs/promises';
 
 export interface ProcessCounters {
   cpuSeconds: number;
+  /** The part of cpuSeconds spent in the kernel (stime): on loopback, a send also runs the receiver's side of TCP. */
+  kernelSeconds: number;
   readCalls: number;
   writeCalls: number;
 }
@@ -23,13 +25,19 @@ export async function readProcessCounters(pid: number): Promise<ProcessCounters 
 export function parseProcessCounters(stat: string, io: string): ProcessCounters {
   // The command name in parentheses may hold spaces and parentheses: fields are counted after the last `)`.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
+  const [userTicks, kernelTicks] = [Number(fields[11]), Number(fields[12])];
   const counter = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(io)?.[1] ?? Number.NaN);
-  return { cpuSeconds: ticks / CLOCK_TICKS_PER_SECOND, readCalls: counter('syscr'), writeCalls: counter('syscw') };
+  return {
+    cpuSeconds: (userTicks + kernelTicks) / CLOCK_TICKS_PER_SECOND,
+    kernelSeconds: kernelTicks / CLOCK_TICKS_PER_SECOND,
+    readCalls: counter('syscr'),
+    writeCalls: counter('syscw'),
+  };
 }
 
 export interface RequestCost {
   cpuMicroseconds: number;
+  kernelMicroseconds: number;
   readCalls: number;
   writeCalls: number;
 }
@@ -39,6 +47,7 @@ export function costPerRequest(before: ProcessCounters, after: ProcessCounters, 
   const per = (value: number) => (requests > 0 ? value / requests : Number.NaN);
   return {
     cpuMicroseconds: per((after.cpuSeconds - before.cpuSeconds) * 1e6),
+    kernelMicroseconds: per((after.kernelSeconds - before.kernelSeconds) * 1e6),
     readCalls: per(after.readCalls - before.readCalls),
     writeCalls: per(after.writeCalls - before.writeCalls),
   };

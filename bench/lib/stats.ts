@@ -25,3 +25,34 @@ export function bestRound<T extends Measurement>(rounds: T[]): T {
 export function composedLimit(floorRequestsPerSecond: number, rawRequestsPerSecond: number): number {
   return 1 / (1 / floorRequestsPerSecond + 1 / rawRequestsPerSecond);
 }
+
+export interface PairedRatios {
+  pairs: number;
+  /** Of the per-pair ratios B/A. */
+  median: number;
+  lowerQuartile: number;
+  upperQuartile: number;
+  /** Pairs in which B made more requests per second than A. */
+  bAhead: number;
+  medianA: number;
+  medianB: number;
+}
+
+/**
+ * Two builds measured in interleaved pairs of rounds: the ratio is taken within each pair (the machine's drift
+ * between pairs cancels), and its median and middle half say how large the difference is and how sure.
+ */
+export function pairedRatios(pairs: { a: number; b: number }[]): PairedRatios {
+  if (pairs.length === 0) throw new Error('no pairs to compare');
+  const sorted = (values: number[]) => [...values].sort((x, y) => x - y);
+  const ratios = sorted(pairs.map((pair) => pair.b / pair.a));
+  return {
+    pairs: pairs.length,
+    median: percentile(ratios, 0.5),
+    lowerQuartile: percentile(ratios, 0.25),
+    upperQuartile: percentile(ratios, 0.75),
+    bAhead: pairs.filter((pair) => pair.b > pair.a).length,
+    medianA: percentile(sorted(pairs.map((pair) => pair.a)), 0.5),
+    medianB: percentile(sorted(pairs.map((pair) => pair.b)), 0.5),
+  };
+}

@@ -1,0 +1,134 @@
+// `npm run bench:compare -- <dir of the other build>`: this build (B) against another build of the server (A, a
+// checkout with its own `npm run build`), both running at once on one FalkorDB, in many short interleaved rounds
+// of the same route. A change worth a few percent drowns in this machine's drift between whole bench runs (about
+// 10%); alternating 2-second rounds of two warm servers, and taking the median of the per-pair ratios, shows it.
+// COMPARE_ONLY (a pattern over the scenario names), COMPARE_PAIRS and COMPARE_SECONDS bound the run.
+import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { FalkorDB } from 'falkordb';
+import { pino } from 'pino';
+import { startEmbeddedFalkorDB } from '../src/platform/falkordb/embedded-falkordb.js';
+import { measureHttp } from './lib/load.js';
+import { startBenchServer, type BenchServer } from './lib/server.js';
+import { pairedRatios, type PairedRatios } from './lib/stats.js';
+
+const PAIRS = Number(process.env.COMPARE_PAIRS ?? 12);
+const SECONDS = Number(process.env.COMPARE_SECONDS ?? 2);
+const ONLY = process.env.COMPARE_ONLY ? new RegExp(process.env.COMPARE_ONLY, 'i') : undefined;
+const ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };
+
+interface Side {
+  server: BenchServer;
+  bearer: Record<string, string>;
+  session: Record<string, string>;
+}
+
+async function main(): Promise<void> {
+  const otherBuild = process.argv[2];
+  if (!otherBuild) throw new Error('usage: npm run bench:compare -- <directory of the other build (with dist/)>');
+  const logger = pino({ level: 'warn' });
+  const falkordb = await startEmbeddedFalkorDB({ logger });
+  const secrets = {
+    AUTH_SECRET: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+  };
+  const start = async (entry: string, database: number): Promise<Side> => {
+    const server = await startBenchServer(
+      {
+        ...secrets,
+        TOKEN_STORE_URL: `${falkordb.url}/${database}`,
+        DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'gdb-compare-')),
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+        SETTINGS_REFRESH_MS: '5000',
+        DATABASE_HOSTS: '127.0.0.1',
+        QUERIES_PER_TOKEN: '10000',
+        QUERIES_PER_CLIENT: '10000',
+      },
+      [entry],
+    );
+    const created = await fetch(`${server.baseUrl}/api/auth/tokens/credentials`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'default', host: falkordb.host, port: String(falkordb.port), tls: 'false' }),
+    });
+    if (!created.ok) throw new Error(`token creation failed: ${created.status} ${await created.text()}`);
+    const { token } = (await created.json()) as { token: string };
+    const signedIn = await fetch(`${server.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
+    if (!signedIn.ok) throw new Error(`sign-in failed: ${signedIn.status}`);
+    return {
+      server,
+      bearer: { authorization: `Bearer ${token}` },
+      session: { cookie: signedIn.headers.getSetCookie()[0]!.split(';')[0]! },
+    };
+  };
+  // Separate token-store databases: each server keeps its own tokens and revocation channel.
+  const a = await start(path.resolve(otherBuild, 'dist/main.js'), 1);
+  const b = await start('dist/main.js', 2);
+  try {
+    const raw = await FalkorDB.connect({ socket: { host: falkordb.host, port: falkordb.port } });
+    await raw
+      .selectGraph('bench')
+      .query('UNWIND range(1, 1000) AS i CREATE (:Person {id: i, name: "p" + toString(i)})');
+    await raw.close();
+    const query = `/api/graph/bench?query=${encodeURIComponent('MATCH (n) RETURN n LIMIT 10')}&timeout=10000`;
+    const scenarios: [string, (side: Side) => { url: string; headers: Record<string, string> }][] = [
+      ['HTTP floor: GET /healthz', () => ({ url: '/healthz', headers: {} })],
+      ['GET /api/status', (side) => ({ url: '/api/status', headers: side.bearer })],
+      ['GET /api/graph', (side) => ({ url: '/api/graph', headers: side.bearer })],
+      ['GET /api/graph/config', (side) => ({ url: '/api/graph/config', headers: side.bearer })],
+      ['GET /api/user', (side) => ({ url: '/api/user', headers: side.bearer })],
+      ['small query as JSON', (side) => ({ url: query, headers: side.bearer })],
+      ['small query as SSE', (side) => ({ url: query, headers: { ...side.bearer, accept: 'text/event-stream' } })],
+      ['admin GET /api/settings/', (side) => ({ url: '/api/settings/', headers: side.session })],
+      ['admin GET /api/auth/validate', (side) => ({ url: '/api/auth/validate', headers: side.session })],
+    ];
+    console.log(`A: ${path.resolve(otherBuild)}   B: this checkout   ${PAIRS} pairs of ${SECONDS} s`);
+    for (const [name, request] of scenarios) {
+      if (ONLY && !ONLY.test(name)) continue;
+      const round = async (side: Side) => {
+        const { url, headers } = request(side);
+        const measured = await measureHttp({
+          url: `${side.server.baseUrl}${url}`,
+          headers,
+          connections: 10,
+          durationSeconds: SECONDS,
+        });
+        if (measured.errors > 0) throw new Error(`${name}: ${measured.errors} requests failed`);
+        return measured.requestsPerSecond;
+      };
+      await round(a); // warm-up of both, not counted
+      await round(b);
+      const pairs: { a: number; b: number }[] = [];
+      for (let pair = 0; pair < PAIRS; pair++) {
+        // Alternating which goes first, so neither side always gets the warmer or the noisier half.
+        if (pair % 2 === 0) pairs.push({ a: await round(a), b: await round(b) });
+        else {
+          const first = await round(b);
+          pairs.push({ a: await round(a), b: first });
+        }
+      }
+      report(name, pairedRatios(pairs));
+    }
+  } finally {
+    await Promise.all([a.server.stop(), b.server.stop()]);
+    await falkordb.stop();
+  }
+}
+
+function report(name: string, result: PairedRatios): void {
+  const percent = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`;
+  console.log(
+    `${name.padEnd(32)} A ${result.medianA.toFixed(0).padStart(6)} req/s  B ${result.medianB.toFixed(0).padStart(6)} req/s  ` +
+      `B/A median ${percent(result.median)} (middle half ${percent(result.lowerQuartile)} to ${percent(result.upperQuartile)}; B ahead in ${result.bAhead} of ${result.pairs})`,
+  );
+}
+
+await main();
