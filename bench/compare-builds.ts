@@ -4,7 +4,7 @@
 // 10%); alternating 2-second rounds of two warm servers, and taking the median of the per-pair ratios, shows it.
 // COMPARE_ONLY (a pattern over the scenario names), COMPARE_PAIRS and COMPARE_SECONDS bound the run.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { access, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FalkorDB } from 'falkordb';
@@ -28,6 +28,10 @@ interface Side {
 async function main(): Promise<void> {
   const otherBuild = process.argv[2];
   if (!otherBuild) throw new Error('usage: npm run bench:compare -- <directory of the other build (with dist/)>');
+  const otherEntry = path.resolve(otherBuild, 'dist/main.js');
+  await access(otherEntry).catch(() => {
+    throw new Error(`${otherEntry} does not exist: run npm run build in ${otherBuild} first`);
+  });
   const logger = pino({ level: 'warn' });
   const falkordb = await startEmbeddedFalkorDB({ logger });
   const secrets = {
@@ -50,29 +54,37 @@ async function main(): Promise<void> {
       },
       [entry],
     );
-    const created = await fetch(`${server.baseUrl}/api/auth/tokens/credentials`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'default', host: falkordb.host, port: String(falkordb.port), tls: 'false' }),
-    });
-    if (!created.ok) throw new Error(`token creation failed: ${created.status} ${await created.text()}`);
-    const { token } = (await created.json()) as { token: string };
-    const signedIn = await fetch(`${server.baseUrl}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(ADMIN),
-    });
-    if (!signedIn.ok) throw new Error(`sign-in failed: ${signedIn.status}`);
-    return {
-      server,
-      bearer: { authorization: `Bearer ${token}` },
-      session: { cookie: signedIn.headers.getSetCookie()[0]!.split(';')[0]! },
-    };
+    try {
+      const created = await fetch(`${server.baseUrl}/api/auth/tokens/credentials`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'default', host: falkordb.host, port: String(falkordb.port), tls: 'false' }),
+      });
+      if (!created.ok) throw new Error(`token creation failed: ${created.status} ${await created.text()}`);
+      const { token } = (await created.json()) as { token: string };
+      const signedIn = await fetch(`${server.baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(ADMIN),
+      });
+      if (!signedIn.ok) throw new Error(`sign-in failed: ${signedIn.status}`);
+      return {
+        server,
+        bearer: { authorization: `Bearer ${token}` },
+        session: { cookie: signedIn.headers.getSetCookie()[0]!.split(';')[0]! },
+      };
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
   };
   // Separate token-store databases: each server keeps its own tokens and revocation channel.
-  const a = await start(path.resolve(otherBuild, 'dist/main.js'), 1);
-  const b = await start('dist/main.js', 2);
+  const sides: Side[] = [];
   try {
+    const a = await start(otherEntry, 1);
+    sides.push(a);
+    const b = await start('dist/main.js', 2);
+    sides.push(b);
     const raw = await FalkorDB.connect({ socket: { host: falkordb.host, port: falkordb.port } });
     await raw
       .selectGraph('bench')
@@ -118,7 +130,7 @@ async function main(): Promise<void> {
       report(name, pairedRatios(pairs));
     }
   } finally {
-    await Promise.all([a.server.stop(), b.server.stop()]);
+    await Promise.all(sides.map((side) => side.server.stop()));
     await falkordb.stop();
   }
 }

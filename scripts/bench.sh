@@ -6,6 +6,11 @@ PATH="$(sh scripts/ensure-node.sh):$PATH"
 export PATH
 sh scripts/ensure-node-modules.sh
 npm run --silent build
+# `npm run bench:compare -- <dir>`: this build against the one in <dir> (bench/compare-builds.ts), nothing else.
+if [ "${1:-}" = "--compare" ]; then
+  shift
+  exec node_modules/.bin/tsx bench/compare-builds.ts "$@"
+fi
 node_modules/.bin/tsx bench/run.ts "$@"
 # Reading a query's reply apart from HTTP: our reader and decoder beside node-redis's decoder (about 30 seconds).
 if [ -z "${BENCH_ONLY:-}" ] || echo "reply decoding" | grep -qiE "$BENCH_ONLY"; then
