@@ -11,6 +11,7 @@ import { FalkorDB } from 'falkordb';
 import { pino } from 'pino';
 import { startEmbeddedFalkorDB } from '../src/platform/falkordb/embedded-falkordb.js';
 import { measureHttp } from './lib/load.js';
+import { costPerRequest, readProcessCounters } from './lib/process-cost.js';
 import { startBenchServer, type BenchServer } from './lib/server.js';
 import { pairedRatios, type PairedRatios } from './lib/stats.js';
 
@@ -107,18 +108,24 @@ async function main(): Promise<void> {
       if (ONLY && !ONLY.test(name)) continue;
       const round = async (side: Side) => {
         const { url, headers } = request(side);
+        const before = await readProcessCounters(side.server.pid);
         const measured = await measureHttp({
           url: `${side.server.baseUrl}${url}`,
           headers,
           connections: 10,
           durationSeconds: SECONDS,
         });
+        const after = await readProcessCounters(side.server.pid);
         if (measured.errors > 0) throw new Error(`${name}: ${measured.errors} requests failed`);
-        return measured.requestsPerSecond;
+        if (!before || !after) throw new Error(`${name}: the server's /proc counters could not be read`);
+        const cost = costPerRequest(before, after, measured.requests);
+        // Requests per second of the server's own CPU: unlike throughput, it does not move with what the load
+        // generator or a neighbour takes from the two cores in that round.
+        return { throughput: measured.requestsPerSecond, perCpuSecond: 1e6 / cost.cpuMicroseconds };
       };
       await round(a); // warm-up of both, not counted
       await round(b);
-      const pairs: { a: number; b: number }[] = [];
+      const pairs: { a: Awaited<ReturnType<typeof round>>; b: Awaited<ReturnType<typeof round>> }[] = [];
       for (let pair = 0; pair < PAIRS; pair++) {
         // Alternating which goes first, so neither side always gets the warmer or the noisier half.
         if (pair % 2 === 0) pairs.push({ a: await round(a), b: await round(b) });
@@ -127,7 +134,8 @@ async function main(): Promise<void> {
           pairs.push({ a: await round(a), b: first });
         }
       }
-      report(name, pairedRatios(pairs));
+      const of = (key: 'throughput' | 'perCpuSecond') => pairs.map((pair) => ({ a: pair.a[key], b: pair.b[key] }));
+      report(name, pairedRatios(of('throughput')), pairedRatios(of('perCpuSecond')));
     }
   } finally {
     await Promise.all(sides.map((side) => side.server.stop()));
@@ -135,11 +143,13 @@ async function main(): Promise<void> {
   }
 }
 
-function report(name: string, result: PairedRatios): void {
+function report(name: string, throughput: PairedRatios, perCpuSecond: PairedRatios): void {
   const percent = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`;
+  const ratios = (result: PairedRatios) =>
+    `B/A median ${percent(result.median)} (middle half ${percent(result.lowerQuartile)} to ${percent(result.upperQuartile)}; B ahead in ${result.bAhead} of ${result.pairs})`;
   console.log(
-    `${name.padEnd(32)} A ${result.medianA.toFixed(0).padStart(6)} req/s  B ${result.medianB.toFixed(0).padStart(6)} req/s  ` +
-      `B/A median ${percent(result.median)} (middle half ${percent(result.lowerQuartile)} to ${percent(result.upperQuartile)}; B ahead in ${result.bAhead} of ${result.pairs})`,
+    `${name.padEnd(32)} A ${throughput.medianA.toFixed(0).padStart(6)} req/s  B ${throughput.medianB.toFixed(0).padStart(6)} req/s  ${ratios(throughput)}\n` +
+      `${''.padEnd(32)} per server CPU-second: A ${perCpuSecond.medianA.toFixed(0).padStart(6)}  B ${perCpuSecond.medianB.toFixed(0).padStart(6)}  ${ratios(perCpuSecond)}`,
   );
 }
 

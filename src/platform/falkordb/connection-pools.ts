@@ -66,6 +66,21 @@ export interface SendOptions {
 type RawClient = ReturnType<typeof createClient>;
 
 /**
+ * node-redis's options for a command, one frozen object per combination of SendOptions' reply types, so that a
+ * command allocates none (node-redis copies them into its own).
+ */
+const COMMAND_OPTIONS = [
+  { typeMapping: {} },
+  { typeMapping: { [RESP_TYPES.NUMBER]: String } },
+  { typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } },
+  { typeMapping: { [RESP_TYPES.NUMBER]: String, [RESP_TYPES.BLOB_STRING]: Buffer } },
+].map((options) => Object.freeze(options));
+
+function commandOptionsFor({ integersAsStrings, binary }: SendOptions): { typeMapping?: Record<number, unknown> } {
+  return COMMAND_OPTIONS[(integersAsStrings ? 1 : 0) + (binary ? 2 : 0)]!;
+}
+
+/**
  * What GraphDatabase and the server commands need of a database, whatever its topology: one node (or a Sentinel
  * primary), CredentialPool; a sharded cluster, ClusterPool (cluster-pool.ts), which routes each command to the node
  * serving its key's slot.
@@ -448,40 +463,44 @@ export class CredentialPool implements DatabasePool {
     if (index !== -1) this.clients.splice(index, 1);
   }
 
-  private async acquire(): Promise<PooledClient> {
-    const ready = this.clients.filter((c) => c.client.isReady);
-    const idle = ready.find((c) => c.busy === 0);
-    if (idle) return idle;
+  /**
+   * An idle ready connection, else a new one while under the bound (single flight), else the least busy. The usual
+   * case, an idle connection, is answered without a promise: a command then costs no extra turn of the event loop.
+   */
+  private acquire(): PooledClient | Promise<PooledClient> {
+    let ready = 0;
+    let leastBusy: PooledClient | undefined;
+    for (const pooled of this.clients) {
+      if (!pooled.client.isReady) continue;
+      if (pooled.busy === 0) return pooled;
+      ready++;
+      if (leastBusy === undefined || pooled.busy < leastBusy.busy) leastBusy = pooled;
+    }
     const bound = Math.min(this.options.maxConnectionsPerPool, COMMAND_CONNECTIONS);
-    if (ready.length + (this.opening ? 1 : 0) < bound || ready.length === 0) {
+    if (leastBusy === undefined || ready + (this.opening ? 1 : 0) < bound) {
       // Single flight: concurrent first requests share one connection attempt.
       this.opening ??= this.open().finally(() => {
         this.opening = undefined;
       });
       return this.opening;
     }
-    return ready.reduce((least, c) => (c.busy < least.busy ? c : least));
+    return leastBusy;
   }
 
   /** Sends one command. With `signal`, an abort drops the connection so an abandoned reply is never parsed. */
-  async send<T = unknown>(args: CommandArgument[], options: SendOptions = {}, signal?: AbortSignal): Promise<T> {
+  send<T = unknown>(args: CommandArgument[], options: SendOptions = {}, signal?: AbortSignal): Promise<T> {
+    const commandOptions = commandOptionsFor(options);
     // The reply is typed by the caller, who knows the command sent.
-    return this.onConnection(
-      async (client, typeMapping) => (await client.sendCommand(args, { typeMapping })) as T,
-      options,
-      signal,
-    );
+    return this.onConnection((client) => client.sendCommand(args, commandOptions) as Promise<T>, options, signal);
   }
 
   /** ASKING and the command pipelined on one connection: a cluster node importing the command's slot serves it then. */
-  async sendAsking<T = unknown>(args: CommandArgument[], options: SendOptions = {}, signal?: AbortSignal): Promise<T> {
+  sendAsking<T = unknown>(args: CommandArgument[], options: SendOptions = {}, signal?: AbortSignal): Promise<T> {
+    const commandOptions = commandOptionsFor(options);
     return this.onConnection(
-      async (client, typeMapping) => {
+      async (client) => {
         // node-redis writes commands on one client in the order they are sent: ASKING applies to the next one.
-        const [, reply] = await Promise.all([
-          client.sendCommand(['ASKING']),
-          client.sendCommand(args, { typeMapping }),
-        ]);
+        const [, reply] = await Promise.all([client.sendCommand(['ASKING']), client.sendCommand(args, commandOptions)]);
         return reply as T;
       },
       options,
@@ -748,10 +767,10 @@ export class CredentialPool implements DatabasePool {
    * Like acquire(): an idle connection, else a new one while under the bound, else one being opened (so a burst
    * after an outage opens at most the bound), else the least busy.
    */
-  private async acquireQueryConnection(): Promise<PooledQueryConnection> {
+  private acquireQueryConnection(): PooledQueryConnection | Promise<PooledQueryConnection> {
     // One taken for a stream is not idle even before its lease counts it busy.
-    const idle = this.queryConnections.find((c) => c.busy === 0 && c.connection.open && !c.streaming);
-    if (idle) return idle;
+    for (const pooled of this.queryConnections)
+      if (pooled.busy === 0 && pooled.connection.open && !pooled.streaming) return pooled;
     const streams = this.queryConnections.filter(heldByStream).length;
     if (this.queryConnections.length - streams + this.queryOpenings.length < this.options.maxConnectionsPerPool) {
       const opening = this.openQueryConnection().finally(() => {
@@ -765,22 +784,18 @@ export class CredentialPool implements DatabasePool {
     return ready.reduce((least, c) => (c.busy < least.busy ? c : least));
   }
 
-  private async onConnection<T>(
-    work: (client: RawClient, typeMapping: Record<number, unknown>) => Promise<T>,
+  private onConnection<T>(
+    work: (client: RawClient) => Promise<T>,
     options: SendOptions,
     signal?: AbortSignal,
   ): Promise<T> {
-    const typeMapping = {
-      ...(options.integersAsStrings ? { [RESP_TYPES.NUMBER]: String } : {}),
-      ...(options.binary ? { [RESP_TYPES.BLOB_STRING]: Buffer } : {}),
-    };
     return this.leased(
       () => this.acquire(),
       (pooled) => {
         this.remove(pooled);
         discard(pooled.client);
       },
-      (pooled) => work(pooled.client, typeMapping),
+      (pooled) => work(pooled.client),
       options,
       signal,
     );
@@ -792,7 +807,7 @@ export class CredentialPool implements DatabasePool {
    * that can no longer be trusted is dropped.
    */
   private async leased<C extends { busy: number }, T>(
-    acquire: () => Promise<C>,
+    acquire: () => C | Promise<C>,
     drop: (pooled: C) => void,
     work: (pooled: C, touch: () => void) => Promise<T>,
     options: Pick<SendOptions, 'timeoutMs'>,
@@ -801,7 +816,9 @@ export class CredentialPool implements DatabasePool {
     // An abort that came first (a query stopped before it was sent) never fires the listener below.
     if (signal?.aborted) throw new DatabaseUnavailableError('request aborted');
     this.lastUsed = Date.now();
-    const pooled = await acquire();
+    const acquired = acquire();
+    // Awaited only when it is a promise: an idle connection is used in this same turn.
+    const pooled = acquired instanceof Promise ? await acquired : acquired;
     if (signal?.aborted) throw new DatabaseUnavailableError('request aborted');
     pooled.busy++;
     const onAbort = () => drop(pooled);
