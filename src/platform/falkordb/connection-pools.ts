@@ -491,7 +491,7 @@ export class CredentialPool implements DatabasePool {
   send<T = unknown>(args: CommandArgument[], options: SendOptions = {}, signal?: AbortSignal): Promise<T> {
     const commandOptions = commandOptionsFor(options);
     // The reply is typed by the caller, who knows the command sent.
-    return this.onConnection((client) => client.sendCommand(args, commandOptions) as Promise<T>, options, signal);
+    return this.onConnection((client) => client.sendCommand<T>(args, commandOptions), options, signal);
   }
 
   /** ASKING and the command pipelined on one connection: a cluster node importing the command's slot serves it then. */
