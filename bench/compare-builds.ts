@@ -119,8 +119,8 @@ async function main(): Promise<void> {
         if (measured.errors > 0) throw new Error(`${name}: ${measured.errors} requests failed`);
         if (!before || !after) throw new Error(`${name}: the server's /proc counters could not be read`);
         const cost = costPerRequest(before, after, measured.requests);
-        // Requests per second of the server's own CPU: unlike throughput, it does not move with what the load
-        // generator or a neighbour takes from the two cores in that round.
+        // Requests per second of the server's own CPU: the server's cost apart from what the load generator takes
+        // of the two cores. While the server runs at a full core it follows throughput, and then confirms it.
         return { throughput: measured.requestsPerSecond, perCpuSecond: 1e6 / cost.cpuMicroseconds };
       };
       await round(a); // warm-up of both, not counted
