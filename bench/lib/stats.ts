@@ -56,3 +56,72 @@ export function pairedRatios(pairs: { a: number; b: number }[]): PairedRatios {
     medianB: percentile(sorted(pairs.map((pair) => pair.b)), 0.5),
   };
 }
+
+/** The median and the range of a few per-round ratios. */
+export interface RatioSpread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+export interface InterleavedShares {
+  rounds: number;
+  /** `composed`: the route against 1 / (1/floor + 1/raw) of its round; `floor`: against the floor alone. */
+  limit: 'composed' | 'floor';
+  share: RatioSpread;
+  /** The route's p99 over the raw client's, per round (composed limits only). */
+  p99Ratio?: RatioSpread;
+}
+
+function spread(values: number[]): RatioSpread {
+  const sorted = [...values].sort((x, y) => x - y);
+  return { median: percentile(sorted, 0.5), min: sorted[0]!, max: sorted.at(-1)! };
+}
+
+export interface GoalRound {
+  floor: Measurement;
+  route: Measurement;
+  raw?: Measurement;
+}
+
+/** Each round's share of its own limit (the floor and the raw client measured in that round), summarised. */
+export function sharesOf(rounds: GoalRound[]): InterleavedShares {
+  if (rounds.length === 0) throw new Error('no rounds to summarise');
+  const composed = rounds.every((round) => round.raw !== undefined);
+  const share = rounds.map(({ floor, route, raw }) =>
+    raw
+      ? route.requestsPerSecond / composedLimit(floor.requestsPerSecond, raw.requestsPerSecond)
+      : route.requestsPerSecond / floor.requestsPerSecond,
+  );
+  return {
+    rounds: rounds.length,
+    limit: composed ? 'composed' : 'floor',
+    share: spread(share),
+    ...(composed
+      ? { p99Ratio: spread(rounds.map(({ route, raw }) => route.p99Ms / Math.max(raw!.p99Ms, 0.001))) }
+      : {}),
+  };
+}
+
+/**
+ * `count` rounds that each measure the floor, the route and (when given) the raw client back to back, the order
+ * rotating from round to round so that none of them always runs first or last; then each round's share.
+ */
+export async function interleavedShares(
+  count: number,
+  floor: () => Promise<Measurement>,
+  route: () => Promise<Measurement>,
+  raw?: () => Promise<Measurement>,
+): Promise<InterleavedShares> {
+  const loads: (() => Promise<Measurement>)[] = raw ? [floor, route, raw] : [floor, route];
+  const rounds: GoalRound[] = [];
+  for (let round = 0; round < count; round++) {
+    const measured: Measurement[] = [];
+    for (let step = 0; step < loads.length; step++) {
+      const which = (round + step) % loads.length;
+      measured[which] = await loads[which]!();
+    }
+    rounds.push({ floor: measured[0]!, route: measured[1]!, ...(raw ? { raw: measured[2]! } : {}) });
+  }
+  return sharesOf(rounds);
+}
