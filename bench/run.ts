@@ -17,6 +17,7 @@ import { USERS_SECRET } from '../src/admin/users/user-store.js';
 import { measureHttp, measureRaw, type HttpLoad } from './lib/load.js';
 import { costPerRequest, readProcessCounters, type RequestCost } from './lib/process-cost.js';
 import { currentRssMiB, peakRssMiB, startBenchServer } from './lib/server.js';
+import { describeVerdict, judgeGoal, type Goal, type GoalVerdict } from './lib/goals.js';
 import { bestRound, composedLimit, interleavedShares, type InterleavedShares, type Measurement } from './lib/stats.js';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -223,6 +224,12 @@ async function main(): Promise<void> {
 
     // The HTTP floor of this run, once measured: routes measured after it print their composed limit.
     let floor: Measurement | undefined;
+    // Issue 25's goals: a simple route at 90% of its composed limit, the small query at 80% with a p99 within 3x
+    // the raw client's, the admin reads at 10,000 req/s and 90% of the floor.
+    const goals: GoalVerdict[] = [];
+    const simpleRouteGoal: Goal = { limit: 'composed', minShare: 0.9 };
+    const smallQueryGoal: Goal = { limit: 'composed', minShare: 0.8, maxP99Ratio: 3 };
+    const adminReadGoal: Goal = { limit: 'floor', minShare: 0.9, minRequestsPerSecond: 10_000 };
     const floorLoad = http({ url: url('/healthz') });
     /**
      * `goal`: the row is one of issue 25's goals, a share of a limit measured in another row. Rows run minutes apart
@@ -234,7 +241,7 @@ async function main(): Promise<void> {
       name: string,
       ours: () => Promise<Measurement>,
       baseline?: () => Promise<Measurement>,
-      { note, goal }: { note?: string; goal?: 'share of the composed limit' | 'share of the floor' } = {},
+      { note, goal }: { note?: string; goal?: Goal } = {},
     ) => {
       if (ONLY && !ONLY.test(name)) return;
       const measured = await rounds(
@@ -250,10 +257,11 @@ async function main(): Promise<void> {
           GOAL_ROUNDS,
           floorLoad,
           ours,
-          goal === 'share of the composed limit' ? baseline : undefined,
+          goal.limit === 'composed' ? baseline : undefined,
         );
       rows.push(row);
       report(row);
+      if (goal) goals.push(judgeGoal(name, goal, row.interleaved, row.ours.requestsPerSecond));
     };
 
     await scenario(
@@ -265,37 +273,37 @@ async function main(): Promise<void> {
       "GET /api/status (one PING through the token's pool)",
       http({ url: url('/api/status'), headers: bearer }),
       direct(async () => (await raw.connection).ping()),
-      { goal: 'share of the composed limit' },
+      { goal: simpleRouteGoal },
     );
     await scenario(
       'GET /api/graph (GRAPH.LIST)',
       http({ url: url('/api/graph'), headers: bearer }),
       direct(() => raw.list()),
-      { goal: 'share of the composed limit' },
+      { goal: simpleRouteGoal },
     );
     await scenario(
       'GET /api/graph/config (GRAPH.CONFIG GET *)',
       http({ url: url('/api/graph/config'), headers: bearer }),
       direct(async () => (await raw.connection).sendCommand(['GRAPH.CONFIG', 'GET', '*'])),
-      { goal: 'share of the composed limit' },
+      { goal: simpleRouteGoal },
     );
     await scenario(
       'GET /api/user (ACL LIST)',
       http({ url: url('/api/user'), headers: bearer }),
       direct(async () => (await raw.connection).sendCommand(['ACL', 'LIST'])),
-      { goal: 'share of the composed limit' },
+      { goal: simpleRouteGoal },
     );
     await scenario(
       'small query as JSON (MATCH (n) RETURN n LIMIT 10, 1,000 nodes)',
       http({ url: queryUrl(smallQuery), headers: bearer }),
       direct(() => graph.query(smallQuery)),
-      { goal: 'share of the composed limit' },
+      { goal: smallQueryGoal },
     );
     await scenario(
       'small query as SSE',
       http({ url: queryUrl(smallQuery), headers: { ...bearer, accept: 'text/event-stream' } }),
       direct(() => graph.query(smallQuery)),
-      { goal: 'share of the composed limit' },
+      { goal: smallQueryGoal },
     );
     await scenario(
       'node read (GET /api/graph/bench/5)',
@@ -351,13 +359,13 @@ async function main(): Promise<void> {
       'admin GET /api/settings/ (goal: 10,000 req/s)',
       http({ url: url('/api/settings/'), headers: { cookie } }),
       undefined,
-      { goal: 'share of the floor' },
+      { goal: adminReadGoal },
     );
     await scenario(
       'admin GET /api/auth/validate (goal: 10,000 req/s)',
       http({ url: url('/api/auth/validate'), headers: { cookie } }),
       undefined,
-      { goal: 'share of the floor' },
+      { goal: adminReadGoal },
     );
     const manyUsersName = 'admin GET /api/settings/ with 10,000 admin users, the signed-in one last';
     if (wanted(manyUsersName)) {
@@ -680,6 +688,11 @@ async function main(): Promise<void> {
       );
     }
 
+    if (goals.length > 0) {
+      console.log("Issue 25's goals, judged by the interleaved medians of this run");
+      for (const verdict of goals) console.log(`  ${describeVerdict(verdict)}`);
+    }
+
     const machine = {
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model,
@@ -690,7 +703,7 @@ async function main(): Promise<void> {
     await mkdir(path.dirname(RESULTS_FILE), { recursive: true });
     await writeFile(
       RESULTS_FILE,
-      `${JSON.stringify({ date: new Date().toISOString(), machine, durationSeconds: DURATION_SECONDS, rounds: ROUNDS, rows, big, csvLoad, memoryUnderLoad, benchProcessPeakRssMiB: await peakRssMiB('self') }, null, 2)}\n`,
+      `${JSON.stringify({ date: new Date().toISOString(), machine, durationSeconds: DURATION_SECONDS, rounds: ROUNDS, rows, goals, big, csvLoad, memoryUnderLoad, benchProcessPeakRssMiB: await peakRssMiB('self') }, null, 2)}\n`,
     );
     console.log(`results written to ${path.relative(process.cwd(), RESULTS_FILE)}`);
   } finally {
