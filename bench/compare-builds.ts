@@ -3,6 +3,8 @@
 // of the same route. A change worth a few percent drowns in this machine's drift between whole bench runs (about
 // 10%); alternating 2-second rounds of two warm servers, and taking the median of the per-pair ratios, shows it.
 // COMPARE_ONLY (a pattern over the scenario names), COMPARE_PAIRS and COMPARE_SECONDS bound the run.
+// COMPARE_CONTROL=1 also runs a second copy of build A in every pair: how far apart two identical builds come out in
+// the same minutes, the spread a difference between A and B must clear before it is claimed.
 import { randomBytes } from 'node:crypto';
 import { access, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -18,6 +20,7 @@ import { pairedRatios, type PairedRatios } from './lib/stats.js';
 const PAIRS = Number(process.env.COMPARE_PAIRS ?? 12);
 const SECONDS = Number(process.env.COMPARE_SECONDS ?? 2);
 const ONLY = process.env.COMPARE_ONLY ? new RegExp(process.env.COMPARE_ONLY, 'i') : undefined;
+const CONTROL = process.env.COMPARE_CONTROL === '1';
 const ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };
 
 interface Side {
@@ -86,6 +89,8 @@ async function main(): Promise<void> {
     sides.push(a);
     const b = await start('dist/main.js', 2);
     sides.push(b);
+    const control = CONTROL ? await start(otherEntry, 3) : undefined;
+    if (control) sides.push(control);
     const raw = await FalkorDB.connect({ socket: { host: falkordb.host, port: falkordb.port } });
     await raw
       .selectGraph('bench')
@@ -103,7 +108,9 @@ async function main(): Promise<void> {
       ['admin GET /api/settings/', (side) => ({ url: '/api/settings/', headers: side.session })],
       ['admin GET /api/auth/validate', (side) => ({ url: '/api/auth/validate', headers: side.session })],
     ];
-    console.log(`A: ${path.resolve(otherBuild)}   B: this checkout   ${PAIRS} pairs of ${SECONDS} s`);
+    console.log(
+      `A: ${path.resolve(otherBuild)}   B: this checkout   ${PAIRS} pairs of ${SECONDS} s${control ? '   control: a second copy of A in each pair' : ''}`,
+    );
     for (const [name, request] of scenarios) {
       if (ONLY && !ONLY.test(name)) continue;
       const round = async (side: Side) => {
@@ -123,19 +130,25 @@ async function main(): Promise<void> {
         // of the two cores. While the server runs at a full core it follows throughput, and then confirms it.
         return { throughput: measured.requestsPerSecond, perCpuSecond: 1e6 / cost.cpuMicroseconds };
       };
-      await round(a); // warm-up of both, not counted
-      await round(b);
-      const pairs: { a: Awaited<ReturnType<typeof round>>; b: Awaited<ReturnType<typeof round>> }[] = [];
+      type Round = Awaited<ReturnType<typeof round>>;
+      const runners = control ? [a, b, control] : [a, b];
+      for (const side of runners) await round(side); // warm-up of each, not counted
+      const pairs: { a: Round; b: Round; control?: Round }[] = [];
       for (let pair = 0; pair < PAIRS; pair++) {
-        // Alternating which goes first, so neither side always gets the warmer or the noisier half.
-        if (pair % 2 === 0) pairs.push({ a: await round(a), b: await round(b) });
-        else {
-          const first = await round(b);
-          pairs.push({ a: await round(a), b: first });
+        // The order rotates from pair to pair, so no side always gets the warmer or the noisier part.
+        const measured: Round[] = [];
+        for (let step = 0; step < runners.length; step++) {
+          const which = (pair + step) % runners.length;
+          measured[which] = await round(runners[which]!);
         }
+        pairs.push({ a: measured[0]!, b: measured[1]!, ...(control ? { control: measured[2]! } : {}) });
       }
       const of = (key: 'throughput' | 'perCpuSecond') => pairs.map((pair) => ({ a: pair.a[key], b: pair.b[key] }));
       report(name, pairedRatios(of('throughput')), pairedRatios(of('perCpuSecond')));
+      if (control) {
+        const identical = pairedRatios(pairs.map((pair) => ({ a: pair.a.throughput, b: pair.control!.throughput })));
+        console.log(`${''.padEnd(32)} control (A again)/A: ${describeRatios(identical, "A'")}`);
+      }
     }
   } finally {
     await Promise.all(sides.map((side) => side.server.stop()));
@@ -143,10 +156,14 @@ async function main(): Promise<void> {
   }
 }
 
+const percent = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`;
+
+function describeRatios(result: PairedRatios, side: string): string {
+  return `median ${percent(result.median)} (middle half ${percent(result.lowerQuartile)} to ${percent(result.upperQuartile)}; ${side} ahead in ${result.bAhead} of ${result.pairs})`;
+}
+
 function report(name: string, throughput: PairedRatios, perCpuSecond: PairedRatios): void {
-  const percent = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`;
-  const ratios = (result: PairedRatios) =>
-    `B/A median ${percent(result.median)} (middle half ${percent(result.lowerQuartile)} to ${percent(result.upperQuartile)}; B ahead in ${result.bAhead} of ${result.pairs})`;
+  const ratios = (result: PairedRatios) => `B/A ${describeRatios(result, 'B')}`;
   console.log(
     `${name.padEnd(32)} A ${throughput.medianA.toFixed(0).padStart(6)} req/s  B ${throughput.medianB.toFixed(0).padStart(6)} req/s  ${ratios(throughput)}\n` +
       `${''.padEnd(32)} per server CPU-second: A ${perCpuSecond.medianA.toFixed(0).padStart(6)}  B ${perCpuSecond.medianB.toFixed(0).padStart(6)}  ${ratios(perCpuSecond)}`,
