@@ -117,7 +117,8 @@ function report(row: Row): void {
   if (row.raw?.cost) console.log(`  CPU per request, raw:  ${describeCost(row.raw.cost)}`);
   if (row.note) console.log(`  ${row.note}`);
   // A run whose requests failed measures nothing: say so rather than print a flattering number.
-  if (row.ours.errors > 0 || (row.raw?.errors ?? 0) > 0) console.log('  INVALID: some requests failed');
+  if (row.ours.errors > 0 || (row.raw?.errors ?? 0) > 0 || (row.interleaved?.errors ?? 0) > 0)
+    console.log('  INVALID: some requests failed');
 }
 
 async function rounds(

@@ -40,6 +40,8 @@ export function judgeGoal(
       met: requestsPerSecond >= goal.minRequestsPerSecond,
     });
   if (!interleaved) return { name, met: undefined, checks };
+  if (interleaved.errors > 0)
+    checks.push({ what: 'no failed requests', measured: `${interleaved.errors} failed`, met: false });
   checks.push({
     what: `≥ ${percent(goal.minShare)} of the ${goal.limit === 'composed' ? 'composed limit' : 'HTTP floor'}`,
     measured: `${percent(interleaved.share.median)} (${percent(interleaved.share.min)}–${percent(interleaved.share.max)})`,

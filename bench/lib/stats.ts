@@ -71,6 +71,8 @@ export interface InterleavedShares {
   share: RatioSpread;
   /** The route's p99 over the raw client's, per round (composed limits only). */
   p99Ratio?: RatioSpread;
+  /** Failed requests over every load of every round: a round with failures measured nothing. */
+  errors: number;
 }
 
 function spread(values: number[]): RatioSpread {
@@ -93,9 +95,14 @@ export function sharesOf(rounds: GoalRound[]): InterleavedShares {
       ? route.requestsPerSecond / composedLimit(floor.requestsPerSecond, raw.requestsPerSecond)
       : route.requestsPerSecond / floor.requestsPerSecond,
   );
+  const errors = rounds.reduce(
+    (sum, { floor, route, raw }) => sum + floor.errors + route.errors + (raw?.errors ?? 0),
+    0,
+  );
   return {
     rounds: rounds.length,
     limit: composed ? 'composed' : 'floor',
+    errors,
     share: spread(share),
     ...(composed
       ? { p99Ratio: spread(rounds.map(({ route, raw }) => route.p99Ms / Math.max(raw!.p99Ms, 0.001))) }

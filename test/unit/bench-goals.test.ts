@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { describeVerdict, judgeGoal } from '../../bench/lib/goals.js';
 import type { InterleavedShares } from '../../bench/lib/stats.js';
 
-const shares = (median: number, p99Ratio?: number): InterleavedShares => ({
+const shares = (median: number, p99Ratio?: number, errors = 0): InterleavedShares => ({
   rounds: 5,
+  errors,
   limit: p99Ratio === undefined ? 'floor' : 'composed',
   share: { median, min: median - 0.05, max: median + 0.05 },
   ...(p99Ratio === undefined ? {} : { p99Ratio: { median: p99Ratio, min: p99Ratio, max: p99Ratio } }),
@@ -32,6 +33,14 @@ describe("issue 25's goals", () => {
     );
     expect(judgeGoal('settings', goal, shares(0.91), 18_000).met).toBe(true);
     expect(judgeGoal('settings', goal, shares(0.91), 9_000).met).toBe(false);
+  });
+
+  it('does not judge a goal met from rounds whose requests failed', () => {
+    const verdict = judgeGoal('status', { limit: 'composed', minShare: 0.9 }, shares(0.95, 1, 12), 20_000);
+    expect(verdict.met).toBe(false);
+    expect(describeVerdict(verdict)).toBe(
+      'status: NOT MET — no failed requests: 12 failed (not met); ≥ 90% of the composed limit: 95% (90%–100%)',
+    );
   });
 
   it('says a share was not judged when the run measured no interleaved rounds', () => {

@@ -64,6 +64,8 @@ describe('bench statistics', () => {
     expect(shares.share.median).toBeCloseTo(0.8);
     expect(shares.share.min).toBeCloseTo(0.8);
     expect(shares.p99Ratio?.median).toBeCloseTo(3);
+    expect(shares.errors).toBe(0);
+    expect(sharesOf([{ ...rounds[0]!, raw: { ...rounds[0]!.raw, errors: 2 } }]).errors).toBe(2);
     // Across rounds the same figures would say 53% (the slow round's route against the fast round's limits).
     expect(rounds[2]!.route.requestsPerSecond / composedLimit(30_000, 60_000)).toBeCloseTo(0.4);
 
