@@ -15,7 +15,7 @@ import { startEmbeddedFalkorDB } from '../src/platform/falkordb/embedded-falkord
 import { measureHttp } from './lib/load.js';
 import { costPerRequest, readProcessCounters } from './lib/process-cost.js';
 import { startBenchServer, type BenchServer } from './lib/server.js';
-import { pairedRatios, type PairedRatios } from './lib/stats.js';
+import { pairedRatios, rotatedRounds, type PairedRatios } from './lib/stats.js';
 
 const PAIRS = Number(process.env.COMPARE_PAIRS ?? 12);
 const SECONDS = Number(process.env.COMPARE_SECONDS ?? 2);
@@ -133,16 +133,17 @@ async function main(): Promise<void> {
       type Round = Awaited<ReturnType<typeof round>>;
       const runners = control ? [a, b, control] : [a, b];
       for (const side of runners) await round(side); // warm-up of each, not counted
-      const pairs: { a: Round; b: Round; control?: Round }[] = [];
-      for (let pair = 0; pair < PAIRS; pair++) {
-        // The order rotates from pair to pair, so no side always gets the warmer or the noisier part.
-        const measured: Round[] = [];
-        for (let step = 0; step < runners.length; step++) {
-          const which = (pair + step) % runners.length;
-          measured[which] = await round(runners[which]!);
-        }
-        pairs.push({ a: measured[0]!, b: measured[1]!, ...(control ? { control: measured[2]! } : {}) });
-      }
+      // The order rotates from pair to pair, so no side always gets the warmer or the noisier part.
+      const pairs = (
+        await rotatedRounds(
+          PAIRS,
+          runners.map((side) => () => round(side)),
+        )
+      ).map(([aRound, bRound, controlRound]): { a: Round; b: Round; control?: Round } => ({
+        a: aRound!,
+        b: bRound!,
+        ...(controlRound ? { control: controlRound } : {}),
+      }));
       const of = (key: 'throughput' | 'perCpuSecond') => pairs.map((pair) => ({ a: pair.a[key], b: pair.b[key] }));
       report(name, pairedRatios(of('throughput')), pairedRatios(of('perCpuSecond')));
       if (control) {

@@ -18,7 +18,15 @@ import { measureHttp, measureRaw, type HttpLoad } from './lib/load.js';
 import { costPerRequest, readProcessCounters, type RequestCost } from './lib/process-cost.js';
 import { currentRssMiB, peakRssMiB, startBenchServer } from './lib/server.js';
 import { describeVerdict, judgeGoal, type Goal, type GoalVerdict } from './lib/goals.js';
-import { bestRound, composedLimit, interleavedShares, type InterleavedShares, type Measurement } from './lib/stats.js';
+import {
+  bestRound,
+  composedLimit,
+  describeShareSpread,
+  interleavedShares,
+  rotatedRounds,
+  type InterleavedShares,
+  type Measurement,
+} from './lib/stats.js';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -105,9 +113,8 @@ function report(row: Row): void {
     );
   if (row.interleaved) {
     const { share, p99Ratio, rounds: count, limit } = row.interleaved;
-    const pct = (value: number) => `${(value * 100).toFixed(0)}%`;
     console.log(
-      `  interleaved (${count} rounds of the floor${limit === 'composed' ? ', the route and raw' : ' and the route'}, each ratio within its round): ${limit === 'composed' ? 'share of the composed limit' : 'share of the floor'} median ${pct(share.median)} (${pct(share.min)}–${pct(share.max)})` +
+      `  interleaved (${count} rounds of the floor${limit === 'composed' ? ', the route and raw' : ' and the route'}, each ratio within its round): ${limit === 'composed' ? 'share of the composed limit' : 'share of the floor'} median ${describeShareSpread(share)}` +
         (p99Ratio
           ? `, p99 vs raw median ${p99Ratio.median.toFixed(2)}x (${p99Ratio.min.toFixed(2)}–${p99Ratio.max.toFixed(2)}x)`
           : ''),
@@ -415,14 +422,10 @@ async function main(): Promise<void> {
       );
       try {
         const { ours, raw } = await load(twin.baseUrl);
-        const pairs: { ours: Measurement; raw: Measurement }[] = [];
-        for (let pair = 0; pair < AUTH_PAIRS; pair++) {
-          if (pair % 2 === 0) pairs.push({ ours: await ours(), raw: await raw() });
-          else {
-            const first = await raw();
-            pairs.push({ ours: await ours(), raw: first });
-          }
-        }
+        const pairs = (await rotatedRounds(AUTH_PAIRS, [ours, raw])).map(([oursRound, rawRound]) => ({
+          ours: oursRound!,
+          raw: rawRound!,
+        }));
         const ratios = pairs.map((p) => p.ours.requestsPerSecond / p.raw.requestsPerSecond).sort((x, y) => x - y);
         const overhead = 1 - ratios[Math.floor(ratios.length / 2)]!;
         const row = {

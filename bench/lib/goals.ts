@@ -1,6 +1,6 @@
 // Issue 25's acceptance, judged from a run: each goal row's interleaved share (stats.ts), its p99 against the raw
 // client's and its rate, each check printed with what was measured, so a run says by itself which goals it met.
-import type { InterleavedShares } from './stats.js';
+import { describeShareSpread, type InterleavedShares } from './stats.js';
 
 export interface Goal {
   /** What the share is of: the composed limit (floor with the raw client) or the HTTP floor alone. */
@@ -44,7 +44,7 @@ export function judgeGoal(
     checks.push({ what: 'no failed requests', measured: `${interleaved.errors} failed`, met: false });
   checks.push({
     what: `≥ ${percent(goal.minShare)} of the ${goal.limit === 'composed' ? 'composed limit' : 'HTTP floor'}`,
-    measured: `${percent(interleaved.share.median)} (${percent(interleaved.share.min)}–${percent(interleaved.share.max)})`,
+    measured: describeShareSpread(interleaved.share),
     met: interleaved.share.median >= goal.minShare,
   });
   if (goal.maxP99Ratio !== undefined) {

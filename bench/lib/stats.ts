@@ -111,24 +111,42 @@ export function sharesOf(rounds: GoalRound[]): InterleavedShares {
 }
 
 /**
- * `count` rounds that each measure the floor, the route and (when given) the raw client back to back, the order
- * rotating from round to round so that none of them always runs first or last; then each round's share.
+ * `count` rounds that each run every load once, back to back, the order rotating from round to round so that none
+ * of them always runs first or last (the warmer or the noisier part of a round). Each round's results are in the
+ * order of `loads`.
  */
+export async function rotatedRounds<T>(count: number, loads: readonly (() => Promise<T>)[]): Promise<T[][]> {
+  const rounds: T[][] = [];
+  for (let round = 0; round < count; round++) {
+    const measured: T[] = [];
+    for (let step = 0; step < loads.length; step++) {
+      const which = (round + step) % loads.length;
+      measured[which] = await loads[which]!();
+    }
+    rounds.push(measured);
+  }
+  return rounds;
+}
+
+/** `count` rotated rounds of the floor, the route and (when given) the raw client; then each round's share. */
 export async function interleavedShares(
   count: number,
   floor: () => Promise<Measurement>,
   route: () => Promise<Measurement>,
   raw?: () => Promise<Measurement>,
 ): Promise<InterleavedShares> {
-  const loads: (() => Promise<Measurement>)[] = raw ? [floor, route, raw] : [floor, route];
-  const rounds: GoalRound[] = [];
-  for (let round = 0; round < count; round++) {
-    const measured: Measurement[] = [];
-    for (let step = 0; step < loads.length; step++) {
-      const which = (round + step) % loads.length;
-      measured[which] = await loads[which]!();
-    }
-    rounds.push({ floor: measured[0]!, route: measured[1]!, ...(raw ? { raw: measured[2]! } : {}) });
-  }
-  return sharesOf(rounds);
+  const rounds = await rotatedRounds(count, raw ? [floor, route, raw] : [floor, route]);
+  return sharesOf(
+    rounds.map(([floorRound, routeRound, rawRound]) => ({
+      floor: floorRound!,
+      route: routeRound!,
+      ...(rawRound ? { raw: rawRound } : {}),
+    })),
+  );
+}
+
+/** A spread of shares as printed: `median% (min%–max%)`. */
+export function describeShareSpread(spread: RatioSpread): string {
+  const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
+  return `${percent(spread.median)} (${percent(spread.min)}–${percent(spread.max)})`;
 }
