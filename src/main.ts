@@ -1,11 +1,11 @@
 // Process entry: read the config, start the embedded FalkorDB when no token store is configured,
 // build the app, listen, and shut down gracefully on SIGTERM/SIGINT.
-import { destination, pino } from 'pino';
+import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { loggerOptions } from './shared/logging.js';
 import { LogRing } from './shared/log-ring.js';
-import { LogFanOut, TurnBatchedStream } from './shared/log-destinations.js';
+import { DescriptorSink, LogFanOut, TurnBatchedStream } from './shared/log-destinations.js';
 import { closeGracefully } from './shared/graceful-close.js';
 import { startServices, type Services } from './services.js';
 
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   // through libuv's thread pool, which also measured slower: a thread hand-off per line on two cores), and only a
   // SIGKILL within the turn that logged them can lose lines.
   const recentLogs = new LogRing();
-  const stdout = new TurnBatchedStream(destination({ dest: 1, sync: true }));
+  const stdout = new TurnBatchedStream(new DescriptorSink(1));
   process.on('exit', () => stdout.flush());
   const logger = pino(loggerOptions(initial.logLevel), new LogFanOut([stdout, recentLogs]));
   let services: Services | undefined;

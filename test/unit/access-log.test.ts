@@ -1,7 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { spawn, execFileSync } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync, writeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { multistream, pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { LogFanOut, TurnBatchedStream } from '../../src/shared/log-destinations.js';
+import { DescriptorSink, LogFanOut, TurnBatchedStream } from '../../src/shared/log-destinations.js';
 import { AccessLog, accessLineText, loggerOptions } from '../../src/shared/logging.js';
 
 /** A destination that keeps every chunk it is handed, as handed. */
@@ -155,6 +159,63 @@ describe('TurnBatchedStream', () => {
     stream.write('y\n');
     await new Promise((resolve) => setImmediate(resolve));
     expect(sink.chunks).toEqual(['x\ny\n']);
+  });
+});
+
+describe('DescriptorSink', () => {
+  const scratch = () => mkdtempSync(path.join(os.tmpdir(), 'descriptor-sink-'));
+
+  it('writes each batch whole, multi-byte characters included', () => {
+    const file = path.join(scratch(), 'out.log');
+    const fd = openSync(file, 'w');
+    const sink = new DescriptorSink(fd);
+    sink.write('{"msg":"Zoë at the café"}\n');
+    sink.write('{"msg":"plain"}\n');
+    closeSync(fd);
+    expect(readFileSync(file, 'utf8')).toBe('{"msg":"Zoë at the café"}\n{"msg":"plain"}\n');
+  });
+
+  it('finishes a partial write and waits out a full pipe, losing nothing', async () => {
+    // A non-blocking pipe whose reader starts late: the first write fills it (64 KiB go), the next ones meet EAGAIN
+    // until the reader drains it.
+    const dir = scratch();
+    const fifo = path.join(dir, 'fifo');
+    const out = path.join(dir, 'out.log');
+    execFileSync('mkfifo', [fifo]);
+    const idleReader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+    // The reader opens the pipe at once and reads after 0.3 s.
+    const reader = spawn('sh', ['-c', `exec 3< '${fifo}'; sleep 0.3; cat <&3 > '${out}'`], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => reader.once('exit', resolve));
+    const attempts: number[] = [];
+    let failures = 0;
+    const sink = new DescriptorSink(writer, (fd, data) => {
+      attempts.push(typeof data === 'string' ? Buffer.byteLength(data) : data.length);
+      try {
+        return typeof data === 'string' ? writeSync(fd, data) : writeSync(fd, data);
+      } catch (error) {
+        failures++;
+        throw error;
+      }
+    });
+    const batch = `${'{"msg":"é"}\n'.repeat(40_000)}`;
+    try {
+      sink.write(batch);
+    } finally {
+      closeSync(writer);
+      closeSync(idleReader);
+    }
+    await exited;
+    expect(readFileSync(out, 'utf8')).toBe(batch);
+    expect(failures).toBeGreaterThan(0); // EAGAIN met and waited out
+    expect(attempts[1]).toBeLessThan(attempts[0]!); // the rest of a partial write, not the batch again
+  });
+
+  it('drops a batch the descriptor refuses for good instead of throwing into the request', () => {
+    const sink = new DescriptorSink(1, () => {
+      throw Object.assign(new Error('broken pipe'), { code: 'EPIPE' });
+    });
+    expect(() => sink.write('line\n')).not.toThrow();
   });
 });
 

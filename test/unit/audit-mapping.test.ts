@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   attemptedEmail,
   describeCall,
+  isAuditedRoute,
   redirectFailure,
   resultOf,
   singular,
@@ -188,6 +189,23 @@ describe('audit subject of a route', () => {
     expect(call('GET', '/api/auth/oauth/:provider', { provider: 'alpha' })).toBeUndefined();
     expect(call('POST', '/healthz')).toBeUndefined();
     expect(call('POST', '/api/:what', { what: 'x' })).toBeUndefined();
+  });
+});
+
+describe('routes that get the audit hooks', () => {
+  it('are the ones describeCall can name, by method and pattern alone', () => {
+    expect(isAuditedRoute('GET', '/api/settings/')).toBe(false);
+    expect(isAuditedRoute('GET', '/api/auth/validate')).toBe(false);
+    expect(isAuditedRoute('GET', '/api/clusters/:name/events')).toBe(false);
+    expect(isAuditedRoute('PATCH', '/api/settings/')).toBe(true);
+    expect(isAuditedRoute('DELETE', '/api/users/:id')).toBe(true);
+    // Audited reads and sign-ins, whatever their parameters will be.
+    expect(isAuditedRoute('GET', '/api/clusters/:clusterName/credentials')).toBe(true);
+    expect(isAuditedRoute('GET', '/api/auth/oauth/:provider/callback')).toBe(true);
+    expect(isAuditedRoute('POST', '/api/auth/login')).toBe(true);
+    // A route with several methods is audited when one of them is.
+    expect(isAuditedRoute(['GET', 'PUT'], '/api/rbac/')).toBe(true);
+    expect(isAuditedRoute(['GET', 'HEAD'], '/api/rbac/')).toBe(false);
   });
 });
 

@@ -166,6 +166,15 @@ export function describeCall(call: RouteCall): AuditSubject | undefined {
   return { ...subject, ...(cluster === undefined ? {} : { cluster }), signIn: false };
 }
 
+/**
+ * Whether any call of a route can be audited: what describeCall answers depends on the method and the pattern alone
+ * (the parameters only name the resource), so the audit hooks are installed on these routes only and a read pays
+ * nothing for them (issue 25).
+ */
+export function isAuditedRoute(method: string | readonly string[], pattern: string): boolean {
+  return [method].flat().some((one) => describeCall({ method: one, pattern, params: {} }) !== undefined);
+}
+
 /** Whether a status is a success in the log (redirects included: the OAuth callback marks its own failures). */
 export const resultOf = (statusCode: number): AuditResult => (statusCode < 400 ? 'success' : 'failure');
 

@@ -1,9 +1,16 @@
 // Records every mutating admin call and every sign-in: an `audit: true` log line at once, and the entry in the
 // store after the response has gone, through a bounded queue whose failures are logged and never reach a request.
 import { STATUS_CODES } from 'node:http';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onErrorHookHandler,
+  onResponseHookHandler,
+} from 'fastify';
 import { mapError } from '../../shared/error-handler.js';
-import { attemptedEmail, describeCall, redirectFailure, resultOf } from './audit-mapping.js';
+import { attemptedEmail, describeCall, isAuditedRoute, redirectFailure, resultOf } from './audit-mapping.js';
 import type { AuditEntry } from './audit-query.js';
 import { newEntryId, type AuditStore } from './audit-store.js';
 
@@ -182,16 +189,17 @@ export function logFieldsOf(entry: AuditEntry): Record<string, unknown> {
 }
 
 /**
- * Installs the hooks on the admin plugin's scope. The audit line is written at info level even when LOG_LEVEL is
- * higher (only `silent` silences it): an audit trail must not vanish with a quieter log.
+ * Installs the hooks on each route of the admin plugin's scope that can be audited (isAuditedRoute), as routes are
+ * added: the reads, most of the console's traffic, run no audit hook at all. The audit line is written at info level
+ * even when LOG_LEVEL is higher (only `silent` silences it): an audit trail must not vanish with a quieter log.
  */
 export function recordAuditEntries(app: FastifyInstance, options: AuditHookOptions): void {
   const log = app.log.level === 'silent' ? app.log : app.log.child({}, { level: 'info' });
-  app.addHook('onError', (request, _reply, error, done) => {
+  const onError: onErrorHookHandler = (request, _reply, error, done) => {
     request.auditError = error;
     done();
-  });
-  app.addHook('onResponse', (request, reply, done) => {
+  };
+  const onResponse: onResponseHookHandler = (request, reply, done) => {
     try {
       const entry = entryFor(request, reply, options, options.recorder.now());
       if (entry) {
@@ -202,5 +210,10 @@ export function recordAuditEntries(app: FastifyInstance, options: AuditHookOptio
       request.log.error({ err: error }, 'could not record an audit entry');
     }
     done();
+  };
+  app.addHook('onRoute', (route) => {
+    if (!isAuditedRoute(route.method, route.url)) return;
+    route.onError = [...[route.onError ?? []].flat(), onError];
+    route.onResponse = [...[route.onResponse ?? []].flat(), onResponse];
   });
 }
