@@ -454,7 +454,7 @@ async function main(): Promise<void> {
       );
 
     const permissionName =
-      'permission check: admin GET /api/settings/ (ours) vs the same route behind the session check only (raw), one process';
+      "permission check: admin GET /api/settings/ with its guard (ours) vs without it (raw), in one scope built like the admin plugin's, one process";
     if (wanted(permissionName))
       await layerCost(permissionName, 'under 5%', async (baseUrl) => {
         const signedIn = await fetch(`${baseUrl}/api/auth/login`, {
@@ -464,8 +464,8 @@ async function main(): Promise<void> {
         });
         const session = { cookie: signedIn.headers.getSetCookie()[0]!.split(';')[0]! };
         return {
-          ours: twoSeconds({ url: `${baseUrl}/api/settings/`, headers: session }),
-          raw: twoSeconds({ url: `${baseUrl}/unchecked/api/settings/`, headers: session }),
+          ours: twoSeconds({ url: `${baseUrl}/twin/checked/api/settings/`, headers: session }),
+          raw: twoSeconds({ url: `${baseUrl}/twin/unchecked/api/settings/`, headers: session }),
         };
       });
 

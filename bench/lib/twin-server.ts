@@ -1,9 +1,10 @@
 // A server for the overhead scenarios only: the production app, plus its graph routes a second time under
-// /unauthenticated with a fixed principal in place of bearer authentication, and GET /api/settings/ a second time
-// under /unchecked behind the same session check but without the permission check. Everything lives in one
-// process, so the difference between `GET /api/graph` and `GET /unauthenticated/api/graph` is what authentication
-// costs, and between `GET /api/settings/` and `GET /unchecked/api/settings/` what the permission check (the role's
-// rules read and matched) costs. Started by bench/run.ts; never part of the product.
+// /unauthenticated with a fixed principal in place of bearer authentication, and GET /api/settings/ twice more, under
+// /twin/checked and /twin/unchecked, in one scope built like the admin plugin's session scope, with and without the
+// permission check. Everything lives in one process, so the difference between `GET /api/graph` and
+// `GET /unauthenticated/api/graph` is what authentication costs, and between the two twins what the permission check
+// (the role's rules read and matched) costs. Started by bench/run.ts; never part of the product.
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
 import { browserLimitsOf } from '../../src/browser/index.js';
@@ -19,6 +20,7 @@ import { createAdminServices } from '../../src/admin/index.js';
 import { recordAuditEntries } from '../../src/admin/audit/audit-recorder.js';
 import { refuseCrossSiteRequests } from '../../src/admin/sessions/cross-site-guard.js';
 import { requireSession } from '../../src/admin/sessions/session-guard.js';
+import { hoistPermissionGuard, requirePermission } from '../../src/admin/permissions/permissions.js';
 import { settingsView, SettingsViewSchema, type Settings } from '../../src/admin/settings/schemas.js';
 import { jsonOncePerObject, sendJsonText } from '../../src/shared/prepared-json.js';
 
@@ -66,8 +68,12 @@ await app.register(
   },
   { prefix: '/unauthenticated' },
 );
-// The same hooks, settings, session and JSON as the admin plugin's route; only requirePermission (and the rules read
-// that feeds it) is left out.
+// The permission check's pair: two copies of GET /api/settings/ in one scope built as the admin plugin builds its
+// session scope (the cross-site guard, the audit hooks, the roles' rules read beside the session check, the guard
+// hoisted into the request phase), one declaring requirePermission and one not. Both sides share the scope, the
+// request class, the services and the JSON, so the pair differs by the guard alone. (Its first form set the real
+// route against a copy outside the admin plugin, served by other services; with the audit hooks gone from reads the
+// two sides moved apart for reasons other than the guard: docs/decisions.md, eighth session.)
 const admin = createAdminServices({
   ...services.deps,
   sharedStore: services.deps.tokenStore,
@@ -77,21 +83,33 @@ const admin = createAdminServices({
 });
 app.addHook('onClose', () => admin.close());
 await app.register(
-  function unchecked(scope, _options, done) {
+  function permissionPair(scope, _options, done) {
+    const { context } = admin;
+    scope.decorateRequest('roleRules', undefined);
     scope.addHook('onRequest', refuseCrossSiteRequests(services.config.publicOrigin));
     recordAuditEntries(scope, {
       recorder: admin.auditRecorder,
-      serverNamespace: admin.context.namespace,
+      serverNamespace: context.namespace,
       clusterNamespace: admin.clusterNamespace,
     });
-    scope.addHook('onRequest', requireSession(admin.context.sessions));
+    const authenticate = requireSession(context.sessions);
+    scope.addHook('onRoute', hoistPermissionGuard);
+    scope.addHook('onRequest', (request, reply, next) => {
+      request.roleRules = context.rbac.freshRules() ?? context.rbac.current().then((snapshot) => snapshot.rules);
+      authenticate(request, reply, next);
+    });
     const settingsJson = jsonOncePerObject((settings: Settings) => SettingsViewSchema.encode(settingsView(settings)));
-    scope.get('/api/settings/', async (_request, reply) =>
-      sendJsonText(reply, settingsJson(await admin.context.settings.current())),
+    const handler = async (_request: FastifyRequest, reply: FastifyReply) =>
+      sendJsonText(reply, settingsJson(await context.settings.current()));
+    scope.get(
+      '/checked/api/settings/',
+      { preValidation: requirePermission('settings', 'read', () => context.namespace) },
+      handler,
     );
+    scope.get('/unchecked/api/settings/', handler);
     done();
   },
-  { prefix: '/unchecked' },
+  { prefix: '/twin' },
 );
 await app.listen({ host: services.config.host, port: services.config.port });
 process.on('SIGTERM', () => {
