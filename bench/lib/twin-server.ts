@@ -19,7 +19,7 @@ import { loggerOptions } from '../../src/shared/logging.js';
 import { createAdminServices } from '../../src/admin/index.js';
 import { recordAuditEntries } from '../../src/admin/audit/audit-recorder.js';
 import { refuseCrossSiteRequests } from '../../src/admin/sessions/cross-site-guard.js';
-import { requireSession } from '../../src/admin/sessions/session-guard.js';
+import { requireSessionWithRules } from '../../src/admin/sessions/session-guard.js';
 import { hoistPermissionGuard, requirePermission } from '../../src/admin/permissions/permissions.js';
 import { settingsView, SettingsViewSchema, type Settings } from '../../src/admin/settings/schemas.js';
 import { jsonOncePerObject, sendJsonText } from '../../src/shared/prepared-json.js';
@@ -92,12 +92,8 @@ await app.register(
       serverNamespace: context.namespace,
       clusterNamespace: admin.clusterNamespace,
     });
-    const authenticate = requireSession(context.sessions);
     scope.addHook('onRoute', hoistPermissionGuard);
-    scope.addHook('onRequest', (request, reply, next) => {
-      request.roleRules = context.rbac.freshRules() ?? context.rbac.current().then((snapshot) => snapshot.rules);
-      authenticate(request, reply, next);
-    });
+    scope.addHook('onRequest', requireSessionWithRules(context.sessions, context.rbac));
     const settingsJson = jsonOncePerObject((settings: Settings) => SettingsViewSchema.encode(settingsView(settings)));
     const handler = async (_request: FastifyRequest, reply: FastifyReply) =>
       sendJsonText(reply, settingsJson(await context.settings.current()));

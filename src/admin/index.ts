@@ -35,7 +35,7 @@ import { createMemoryOneTimeCodes, createRedisOneTimeCodes } from '../platform/s
 import type { AdminContext } from './context.js';
 import { refuseCrossSiteRequests } from './sessions/cross-site-guard.js';
 import { createLoginThrottle } from './sessions/login-throttle.js';
-import { requireSession } from './sessions/session-guard.js';
+import { requireSessionWithRules } from './sessions/session-guard.js';
 import { hoistPermissionGuard } from './permissions/permissions.js';
 import { createSessionService } from './sessions/session-service.js';
 import { publicAuthRoutes, sessionAuthRoutes } from './sessions/session-routes.js';
@@ -332,14 +332,8 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
 
   // Everything else needs a session: no valid cookie is a 401 before any other question is asked.
   await app.register(function sessionRoutes(guarded, _options, done) {
-    // One hook: the session check, and what requirePermission checks against: the roles' rules, read (when their copy
-    // is stale) while the session is checked rather than after it, so a slow store costs one round trip, not two.
-    const authenticate = requireSession(context.sessions);
     guarded.addHook('onRoute', hoistPermissionGuard);
-    guarded.addHook('onRequest', (request, reply, done) => {
-      request.roleRules = context.rbac.freshRules() ?? context.rbac.current().then((snapshot) => snapshot.rules);
-      authenticate(request, reply, done);
-    });
+    guarded.addHook('onRequest', requireSessionWithRules(context.sessions, context.rbac));
     guarded.addHook('onRoute', stampSecurity(COOKIE_SCHEME, 'admin'));
     sessionAuthRoutes(guarded, context);
     settingsRoutes(guarded, context);

@@ -66,7 +66,8 @@ export class LogFanOut {
 /** Writes some of `data` to `fd`, answering how many bytes went (fs.writeSync's shape). */
 export type WriteToDescriptor = (fd: number, data: string | Uint8Array) => number;
 
-const writeToDescriptor: WriteToDescriptor = (fd, data) =>
+/** fs.writeSync for either kind of data (its overloads take one kind each). */
+export const writeToDescriptor: WriteToDescriptor = (fd, data) =>
   typeof data === 'string' ? writeSync(fd, data) : writeSync(fd, data);
 
 const pauseCell = new Int32Array(new SharedArrayBuffer(4));

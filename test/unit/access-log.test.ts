@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { spawn, execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { multistream, pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { DescriptorSink, LogFanOut, TurnBatchedStream } from '../../src/shared/log-destinations.js';
+import { DescriptorSink, LogFanOut, TurnBatchedStream, writeToDescriptor } from '../../src/shared/log-destinations.js';
 import { AccessLog, accessLineText, loggerOptions } from '../../src/shared/logging.js';
 
 /** A destination that keeps every chunk it is handed, as handed. */
@@ -192,7 +192,7 @@ describe('DescriptorSink', () => {
     const sink = new DescriptorSink(writer, (fd, data) => {
       attempts.push(typeof data === 'string' ? Buffer.byteLength(data) : data.length);
       try {
-        return typeof data === 'string' ? writeSync(fd, data) : writeSync(fd, data);
+        return writeToDescriptor(fd, data);
       } catch (error) {
         failures++;
         throw error;

@@ -3,6 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError } from '../../shared/http-errors.js';
 import type { SessionCredentials } from './session-cookies.js';
+import type { RbacService } from '../rbac/rbac-service.js';
 import type { AuthenticatedUser, SessionService } from './session-service.js';
 
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -26,7 +27,7 @@ export const PASSWORD_CHANGE_REQUIRED = 'Password change required';
  * change; logout is public) until they pick a new password: anything else is 403 `Password change required`.
  * Callback style: a session known in memory (the usual case) settles without a promise.
  */
-export function requireSession(sessions: SessionService) {
+function requireSession(sessions: SessionService) {
   const admit = (request: FastifyRequest, user: AuthenticatedUser): ForbiddenError | undefined => {
     request.sessionUser = user;
     return user.mustChangePassword && !request.routeOptions.config.duringPasswordChange
@@ -43,5 +44,18 @@ export function requireSession(sessions: SessionService) {
     }
     if (user instanceof Promise) user.then((known) => done(admit(request, known)), done);
     else done(admit(request, user));
+  };
+}
+
+/**
+ * The session scope's one request hook: the session check, and what requirePermission checks against: the roles'
+ * rules, read (when their copy is stale) while the session is checked rather than after it, so a slow store costs
+ * one round trip, not two.
+ */
+export function requireSessionWithRules(sessions: SessionService, rbac: Pick<RbacService, 'freshRules' | 'current'>) {
+  const authenticate = requireSession(sessions);
+  return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
+    request.roleRules = rbac.freshRules() ?? rbac.current().then((snapshot) => snapshot.rules);
+    authenticate(request, reply, done);
   };
 }
