@@ -5,7 +5,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { loggerOptions } from './shared/logging.js';
 import { LogRing } from './shared/log-ring.js';
-import { DescriptorSink, LogFanOut, TurnBatchedStream } from './shared/log-destinations.js';
+import { DescriptorSink, LogFanOut, BatchedLineStream } from './shared/log-destinations.js';
 import { closeGracefully } from './shared/graceful-close.js';
 import { startServices, type Services } from './services.js';
 
@@ -24,12 +24,12 @@ function readConfig(): Readonly<Config> {
 async function main(): Promise<void> {
   const initial = readConfig();
   // stdout, and the last lines in memory for diagnostics and the support package (both after censoring). stdout is
-  // written synchronously, the lines of one event-loop turn in one write at its end (log-destinations.ts): a slow log
-  // reader slows the server rather than growing an unbounded buffer in it (pino's default is an asynchronous write
-  // through libuv's thread pool, which also measured slower: a thread hand-off per line on two cores), and only a
-  // SIGKILL within the turn that logged them can lose lines.
+  // written synchronously, the lines of up to 10 ms in one write (log-destinations.ts): a slow log reader slows the
+  // server rather than growing an unbounded buffer in it (pino's default is an asynchronous write through libuv's
+  // thread pool, which also measured slower: a thread hand-off per line on two cores), and only a SIGKILL within
+  // those milliseconds can lose lines.
   const recentLogs = new LogRing();
-  const stdout = new TurnBatchedStream(new DescriptorSink(1));
+  const stdout = new BatchedLineStream(new DescriptorSink(1));
   process.on('exit', () => stdout.flush());
   const logger = pino(loggerOptions(initial.logLevel), new LogFanOut([stdout, recentLogs]));
   let services: Services | undefined;

@@ -21,8 +21,8 @@ import { recordAuditEntries } from '../../src/admin/audit/audit-recorder.js';
 import { refuseCrossSiteRequests } from '../../src/admin/sessions/cross-site-guard.js';
 import { requireSessionWithRules } from '../../src/admin/sessions/session-guard.js';
 import { hoistPermissionGuard, requirePermission } from '../../src/admin/permissions/permissions.js';
-import { settingsView, SettingsViewSchema, type Settings } from '../../src/admin/settings/schemas.js';
-import { jsonOncePerObject, sendJsonText } from '../../src/shared/prepared-json.js';
+import { settingsJson } from '../../src/admin/settings/settings-routes.js';
+import { sendJsonText } from '../../src/shared/prepared-json.js';
 
 const config = loadConfig(process.env);
 const logger = pino(loggerOptions(config.logLevel));
@@ -94,7 +94,6 @@ await app.register(
     });
     scope.addHook('onRoute', hoistPermissionGuard);
     scope.addHook('onRequest', requireSessionWithRules(context.sessions, context.rbac));
-    const settingsJson = jsonOncePerObject((settings: Settings) => SettingsViewSchema.encode(settingsView(settings)));
     const handler = async (_request: FastifyRequest, reply: FastifyReply) =>
       sendJsonText(reply, settingsJson(await context.settings.current()));
     scope.get(

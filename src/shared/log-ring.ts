@@ -24,14 +24,16 @@ export class LogRing {
     private readonly maxLineLength = MAX_LINE_LENGTH,
   ) {}
 
-  /** pino calls this with one serialized line (newline included). */
+  /**
+   * pino calls this with one serialized line (newline included). The line is kept as it came: its newline is cut
+   * when the ring is read, which is rare, rather than on every line logged (issue 25).
+   */
   write(chunk: string | Buffer): void {
     const whole = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-    const text = whole.endsWith('\n') ? whole.slice(0, -1) : whole;
     const line =
-      text.length > this.maxLineLength
-        ? JSON.stringify({ truncated: true, start: text.slice(0, this.maxLineLength) })
-        : text;
+      whole.length > this.maxLineLength && withoutNewline(whole).length > this.maxLineLength
+        ? JSON.stringify({ truncated: true, start: whole.slice(0, this.maxLineLength) })
+        : whole;
     if (this.lines.length < this.capacity) this.lines.push(line);
     else this.lines[this.next] = line;
     this.next = (this.next + 1) % this.capacity;
@@ -43,7 +45,7 @@ export class LogRing {
       this.lines.length < this.capacity
         ? this.lines
         : [...this.lines.slice(this.next), ...this.lines.slice(0, this.next)];
-    return count <= 0 ? [] : ordered.slice(-count);
+    return count <= 0 ? [] : ordered.slice(-count).map(withoutNewline);
   }
 
   /** The last `count` lines parsed (lines that are not JSON are skipped), oldest first. */
@@ -58,3 +60,5 @@ export class LogRing {
     });
   }
 }
+
+const withoutNewline = (line: string): string => (line.endsWith('\n') ? line.slice(0, -1) : line);

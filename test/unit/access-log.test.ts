@@ -5,7 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { multistream, pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { DescriptorSink, LogFanOut, TurnBatchedStream, writeToDescriptor } from '../../src/shared/log-destinations.js';
+import {
+  BatchedLineStream,
+  DescriptorSink,
+  FLUSH_INTERVAL_MS,
+  LogFanOut,
+  writeToDescriptor,
+} from '../../src/shared/log-destinations.js';
 import { AccessLog, accessLineText, loggerOptions } from '../../src/shared/logging.js';
 
 /** A destination that keeps every chunk it is handed, as handed. */
@@ -115,50 +121,61 @@ describe('the access line', () => {
   });
 });
 
-describe('TurnBatchedStream', () => {
+describe('BatchedLineStream', () => {
   function scheduled() {
     const pending: (() => void)[] = [];
     return { pending, schedule: (flush: () => void) => pending.push(flush) };
   }
 
-  it('hands the lines of one turn to the sink in one write when the turn ends', () => {
+  it('hands the lines written before the scheduled flush to the sink in one write', () => {
     const sink = chunkSink();
-    const turn = scheduled();
-    const stream = new TurnBatchedStream(sink, turn.schedule);
+    const interval = scheduled();
+    const stream = new BatchedLineStream(sink, interval.schedule);
     stream.write('a\n');
     stream.write('b\n');
     expect(sink.chunks).toEqual([]);
-    expect(turn.pending).toHaveLength(1);
-    turn.pending.shift()!();
+    expect(interval.pending).toHaveLength(1);
+    interval.pending.shift()!();
     expect(sink.chunks).toEqual(['a\nb\n']);
     stream.write('c\n');
-    expect(turn.pending).toHaveLength(1);
-    turn.pending.shift()!();
+    expect(interval.pending).toHaveLength(1);
+    interval.pending.shift()!();
     expect(sink.chunks).toEqual(['a\nb\n', 'c\n']);
   });
 
   it('writes a large batch at once, and what is pending on flush() (at exit)', () => {
     const sink = chunkSink();
-    const turn = scheduled();
-    const stream = new TurnBatchedStream(sink, turn.schedule, 10);
+    const interval = scheduled();
+    const stream = new BatchedLineStream(sink, interval.schedule, 10);
     stream.write('12345\n');
     stream.write('67890\n');
     expect(sink.chunks).toEqual(['12345\n67890\n']);
     stream.write('tail\n');
     stream.flush();
     expect(sink.chunks).toEqual(['12345\n67890\n', 'tail\n']);
-    // The end of the turn finds nothing left, and writes nothing.
-    for (const flush of turn.pending.splice(0)) flush();
+    // The scheduled flush finds nothing left, and writes nothing.
+    for (const flush of interval.pending.splice(0)) flush();
     expect(sink.chunks).toHaveLength(2);
   });
 
-  it('flushes by itself at the end of a real event-loop turn', async () => {
+  it('gathers the lines of several event-loop turns and flushes them by itself within the interval', async () => {
     const sink = chunkSink();
-    const stream = new TurnBatchedStream(sink);
+    const stream = new BatchedLineStream(sink);
     stream.write('x\n');
+    await new Promise((resolve) => setImmediate(resolve));
     stream.write('y\n');
     await new Promise((resolve) => setImmediate(resolve));
+    expect(sink.chunks).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, FLUSH_INTERVAL_MS + 20));
     expect(sink.chunks).toEqual(['x\ny\n']);
+  });
+
+  it('does not keep the process alive for its pending lines (exit flushes them)', () => {
+    const timersBefore = process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const stream = new BatchedLineStream(chunkSink());
+    stream.write('z\n');
+    expect(process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length).toBe(timersBefore);
+    stream.flush();
   });
 });
 

@@ -82,8 +82,14 @@ describe('log ring', () => {
     const long = ring.parsed(1)[0]!;
     expect(long.truncated).toBe(true);
     expect(String(long.start)).toHaveLength(40);
+    // A line of exactly the limit stays whole; its newline does not count.
+    const atLimit = `{"msg":"${'y'.repeat(30)}"}`;
+    ring.write(`${atLimit}\n`);
+    expect(ring.tail(1)).toEqual([atLimit]);
     ring.write('not json');
-    expect(ring.parsed().map((line) => line.msg)).toEqual(['line 5', undefined]);
+    expect(ring.tail(1)).toEqual(['not json']);
+    // The cut line (no msg of its own), the line at the limit; 'not json' is skipped.
+    expect(ring.parsed().map((line) => line.msg)).toEqual([undefined, 'y'.repeat(30)]);
   });
 });
 

@@ -8,8 +8,13 @@ import { SettingsPatchSchema, settingsView, SettingsViewSchema, type Settings } 
 
 const tags = ['Settings'];
 
-/** The settings change rarely and are read on every console page: each version becomes JSON once. */
-const settingsJson = jsonOncePerObject((settings: Settings) => SettingsViewSchema.encode(settingsView(settings)));
+/**
+ * The settings change rarely and are read on every console page: each version becomes JSON once. (Exported for the
+ * bench's permission-check pair, which serves this same read.)
+ */
+export const settingsJson = jsonOncePerObject((settings: Settings) =>
+  SettingsViewSchema.encode(settingsView(settings)),
+);
 
 export function settingsRoutes(app: FastifyInstance, context: AdminContext): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
