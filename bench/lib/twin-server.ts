@@ -22,7 +22,7 @@ import { refuseCrossSiteRequests } from '../../src/admin/sessions/cross-site-gua
 import { requireSessionWithRules } from '../../src/admin/sessions/session-guard.js';
 import { hoistPermissionGuard, requirePermission } from '../../src/admin/permissions/permissions.js';
 import { settingsJson } from '../../src/admin/settings/settings-routes.js';
-import { sendJsonText } from '../../src/shared/prepared-json.js';
+import { sendJsonOf } from '../../src/shared/prepared-json.js';
 
 const config = loadConfig(process.env);
 const logger = pino(loggerOptions(config.logLevel));
@@ -94,8 +94,8 @@ await app.register(
     });
     scope.addHook('onRoute', hoistPermissionGuard);
     scope.addHook('onRequest', requireSessionWithRules(context.sessions, context.rbac));
-    const handler = async (_request: FastifyRequest, reply: FastifyReply) =>
-      sendJsonText(reply, settingsJson(await context.settings.current()));
+    const handler = (_request: FastifyRequest, reply: FastifyReply) =>
+      sendJsonOf(reply, context.settings.inForce(), settingsJson);
     scope.get(
       '/checked/api/settings/',
       { preValidation: requirePermission('settings', 'read', () => context.namespace) },

@@ -8,6 +8,26 @@ export function sendJsonText(reply: FastifyReply, body: string | Readable): Fast
   return sendText(reply, 'application/json; charset=utf-8', body);
 }
 
+/**
+ * Sends `toJson(value)` as the JSON body. A value at hand (read from memory) is sent in this turn, and the handler
+ * returns nothing: no promise and no microtasks, which reads served on every console page would otherwise pay on every
+ * request (issue 25). A pending value is sent when it arrives, and its promise returned for Fastify to await.
+ */
+export function sendJsonOf<T>(
+  reply: FastifyReply,
+  value: T | Promise<T>,
+  toJson: (value: T) => string,
+): Promise<void> | undefined {
+  if (value instanceof Promise) return sendWhenSettled(reply, value, toJson);
+  sendJsonText(reply, toJson(value));
+  return undefined;
+}
+
+async function sendWhenSettled<T>(reply: FastifyReply, value: Promise<T>, toJson: (value: T) => string): Promise<void> {
+  // A reply is a thenable that settles when the response has gone, as an async handler that returns it would wait.
+  await sendJsonText(reply, toJson(await value));
+}
+
 /** Sends prepared text (or a stream of it) of any type as the body, past the route's typed reply. */
 export function sendText(reply: FastifyReply, contentType: string, body: string | Readable): FastifyReply {
   return reply.type(contentType).send(body);

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { tooManyRequests, UnauthorizedError } from '../../shared/http-errors.js';
-import { jsonOncePerObject, sendJsonText } from '../../shared/prepared-json.js';
+import { jsonOncePerObject, sendJsonOf } from '../../shared/prepared-json.js';
 import type { AdminContext } from '../context.js';
 import { setCookies } from '../reply-cookies.js';
 import { configuredProviders } from '../oauth/providers.js';
@@ -117,6 +117,10 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext, lo
 const validateJson = jsonOncePerObject((user: StoredUser) =>
   ValidateResultSchema.encode({ valid: true, user: toUserView(user) }),
 );
+const validUserJson = (user: StoredUser | undefined): string => {
+  if (!user) throw new UnauthorizedError('Session expired or invalid');
+  return validateJson(user);
+};
 
 export function sessionAuthRoutes(app: FastifyInstance, context: AdminContext): void {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -131,10 +135,12 @@ export function sessionAuthRoutes(app: FastifyInstance, context: AdminContext): 
         response: { 200: ValidateResultSchema },
       },
     },
-    async (request, reply) => {
-      const user = await context.users.findById(request.sessionUser!.id);
-      if (!user) throw new UnauthorizedError('Session expired or invalid');
-      return sendJsonText(reply, validateJson(user));
+    (request, reply) => {
+      const id = request.sessionUser!.id;
+      // From memory while the user list is fresh (as the session check itself read it): no promise per request.
+      const inMemory = context.users.usersByIdFromMemory();
+      const user = inMemory ? inMemory.get(id) : context.users.findById(id);
+      return sendJsonOf(reply, user, validUserJson);
     },
   );
 }

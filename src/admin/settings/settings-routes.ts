@@ -1,7 +1,7 @@
 // GET and PATCH /api/settings/: the settings document without its write-only values.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { jsonOncePerObject, sendJsonText } from '../../shared/prepared-json.js';
+import { jsonOncePerObject, sendJsonOf } from '../../shared/prepared-json.js';
 import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
 import { SettingsPatchSchema, settingsView, SettingsViewSchema, type Settings } from './schemas.js';
@@ -33,7 +33,7 @@ export function settingsRoutes(app: FastifyInstance, context: AdminContext): voi
         response: { 200: SettingsViewSchema },
       },
     },
-    async (_request, reply) => sendJsonText(reply, settingsJson(await context.settings.current())),
+    (_request, reply) => sendJsonOf(reply, context.settings.inForce(), settingsJson),
   );
 
   routes.patch(

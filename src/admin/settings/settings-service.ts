@@ -91,23 +91,35 @@ export function createSettingsService(options: SettingsServiceOptions) {
     });
   }
 
+  /**
+   * The settings in force, re-read when older than the refresh interval (single flight): the settings themselves
+   * while they are fresh, so that a read served from memory settles in the same turn, without a promise (the
+   * console reads them on every page; issue 25).
+   */
+  function inForce(): Settings | Promise<Settings> {
+    if (now() - readAt < options.refreshMs) return lastGood;
+    refreshing ??= load()
+      .catch((error: unknown) => {
+        logger.warn(
+          { reason: error instanceof Error ? error.message : String(error) },
+          'could not read the settings; using the last good ones',
+        );
+        return lastGood;
+      })
+      .finally(() => {
+        refreshing = undefined;
+      });
+    return refreshing;
+  }
+
   return {
     /** The settings in force, re-read when older than the refresh interval (single flight). */
     async current(): Promise<Settings> {
-      if (now() - readAt < options.refreshMs) return lastGood;
-      refreshing ??= load()
-        .catch((error: unknown) => {
-          logger.warn(
-            { reason: error instanceof Error ? error.message : String(error) },
-            'could not read the settings; using the last good ones',
-          );
-          return lastGood;
-        })
-        .finally(() => {
-          refreshing = undefined;
-        });
-      return refreshing;
+      return inForce();
     },
+
+    /** As current(), but the settings themselves, not a promise, while they are fresh. */
+    inForce,
 
     /** Readiness: the settings store answered at least once (before that the defaults would be guesses). */
     async ready(): Promise<void> {
