@@ -102,7 +102,9 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
 
       const stream = openEventStream(request, reply, context.sseHeartbeatMs);
       try {
-        const result = await run.rows(stream.signal);
+        // A client that goes away closes the response, whose 'close' (above) stops the query: no signal of the
+        // stream's own is needed to stop it.
+        const result = await run.rows();
         if (result.rowCount > STREAMED_ABOVE_ROWS) await stream.sendChunks('result', resultJsonChunks(result));
         else stream.endWith('result', resultJson(result));
       } catch (error) {

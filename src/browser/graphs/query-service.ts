@@ -8,7 +8,7 @@ import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
 import { HttpError } from '../../shared/http-errors.js';
 import { databaseFor, type BrowserContext, type BrowserLimits, type Principal } from '../context.js';
 import { limitRows } from './result-json.js';
-import type { RunningQueries } from '../running-queries/running-query-service.js';
+import { QueryStoppedError, type RunningQueries } from '../running-queries/running-query-service.js';
 
 /** FalkorDB reads timeout 0 as "no limit": with a maximum configured, 0 and anything above it become the maximum. */
 export function clampQueryTimeout(requestedMs: number, maxMs: number | undefined): number {
@@ -93,22 +93,20 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
     begin(principal: Principal, clientAddress: string, request: QueryRequest): QueryRun {
       const cypher = request.params ? withParameters(request.query, request.params) : request.query;
       const release = takeQuerySlot(principal.tokenId, clientAddress);
-      // Listed for its owner until it has been answered; DELETE /api/queries/{id} aborts `control.signal`.
-      const control = running.start(principal.tokenId, request.graph, request.query);
+      // The query's one signal: aborted by finish() (a stream whose answer is gone stops reading), by its owner's
+      // stop (DELETE /api/queries/{id}, while it is listed), or by the caller's signal. Listeners rather than
+      // AbortSignal.any, which costs weak references and a finalizer per query (seen in the query route's profile).
+      const gone = new AbortController();
+      // Listed for its owner until it has been answered.
+      const id = running.start(principal.tokenId, request.graph, request.query, gone);
       let finished = false;
       // Whether the reading of the database's answer has ended (read through, failed or given up): past that, nothing
       // listens to `gone`. Ending it also takes the query off its owner's list.
       let settled = false;
       const settle = () => {
         settled = true;
-        control.done();
+        running.done(id);
       };
-      // The query's one signal: aborted by finish() (a stream whose answer is gone stops reading), by its owner's
-      // stop, or by the caller's signal. Listeners rather than AbortSignal.any, which costs weak references and a
-      // finalizer per query (seen in the query route's profile).
-      const gone = new AbortController();
-      const stopForOwner = () => gone.abort(control.signal.reason);
-      control.signal.addEventListener('abort', stopForOwner, { once: true });
       const optionsFor = (signal?: AbortSignal) => {
         if (signal?.aborted) gone.abort(signal.reason);
         else signal?.addEventListener('abort', () => gone.abort(signal.reason), { once: true });
@@ -121,7 +119,8 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
         };
       };
       // A query its owner stopped says so, whatever the database connection reported.
-      const stopped = (error: unknown) => (control.signal.aborted ? (control.signal.reason as Error) : error);
+      const stopped = (error: unknown) =>
+        gone.signal.reason instanceof QueryStoppedError ? gone.signal.reason : error;
       return {
         async stream() {
           let result: QueryStream;
@@ -163,8 +162,7 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
         finish() {
           if (finished) return;
           finished = true;
-          control.signal.removeEventListener('abort', stopForOwner);
-          control.done();
+          running.done(id);
           // Only a query still being read is stopped: aborting a settled one would build and dispatch an abort event
           // per query for no listener (seen in the query route's profile). A reason made once: abort() without one
           // builds a DOMException (and its stack).

@@ -30,18 +30,19 @@ export function createRunningQueries(now: () => number = Date.now) {
   const entries = new Map<string, Entry>();
   const nextId = idSequence();
   return {
-    /** Registers a query; its signal aborts when the owner stops it. `done()` forgets it (call it always). */
-    start(tokenId: string, graph: string, query: string): { id: string; signal: AbortSignal; done: () => void } {
-      const entry: Entry = {
-        id: nextId(),
-        tokenId,
-        graph,
-        query,
-        startedAt: now(),
-        controller: new AbortController(),
-      };
+    /**
+     * Registers a query whose owner may stop it: stop() aborts `controller` (the query's own, so a query needs no
+     * second controller and listener of its own; issue 25) with a QueryStoppedError. `done(id)` forgets it (call it
+     * always). Answers the query's id.
+     */
+    start(tokenId: string, graph: string, query: string, controller: AbortController): string {
+      const entry: Entry = { id: nextId(), tokenId, graph, query, startedAt: now(), controller };
       entries.set(entry.id, entry);
-      return { id: entry.id, signal: entry.controller.signal, done: () => entries.delete(entry.id) };
+      return entry.id;
+    },
+
+    done(id: string): void {
+      entries.delete(id);
     },
 
     /** This token's running queries, oldest first. */
