@@ -51,7 +51,7 @@ export interface EventStream {
   endWith(event: string, json: string): void;
   end(): void;
   /** Aborted when the client goes away before the stream ends. */
-  readonly signal: AbortSignal;
+  signal: AbortSignal;
 }
 
 export function openEventStream(
@@ -88,24 +88,14 @@ export function openEventStream(
     timer = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
   }, HEADERS_FLUSH_MS);
 
-  // The signal is made when first asked for: a quick answer that never looks at it costs no controller (issue 25).
-  let controller: AbortController | undefined;
-  let clientGone = false;
-  const signal = (): AbortSignal => {
-    if (!controller) {
-      controller = new AbortController();
-      if (clientGone) controller.abort();
-    }
-    return controller.signal;
-  };
+  const controller = new AbortController();
   const socket = raw.socket;
   let ended = false;
   const onClose = () => {
     if (!ended) {
       ended = true;
-      clientGone = true;
       clearTimeout(timer);
-      controller?.abort();
+      controller.abort();
       // Nothing more will be written: release the socket now rather than at the keep-alive timeout
       // (by this point the response may already be detached from it).
       socket?.destroy();
@@ -128,9 +118,7 @@ export function openEventStream(
     else raw.end(last);
   };
   return {
-    get signal() {
-      return signal();
-    },
+    signal: controller.signal,
     send(event, data) {
       if (ended) return;
       sendHeaders();
@@ -147,7 +135,7 @@ export function openEventStream(
       raw.write(`event: ${event}\ndata: `);
       for (const chunk of jsonChunks) {
         if (ended) return;
-        if (!raw.write(chunk)) await drained(raw, signal());
+        if (!raw.write(chunk)) await drained(raw, controller.signal);
       }
       if (!ended) raw.write('\n\n');
     },
