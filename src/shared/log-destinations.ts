@@ -4,7 +4,7 @@
 // in five requests. A short interval takes one write per a few hundred lines instead (issue 25, ninth session). A line
 // waits at most FLUSH_INTERVAL_MS (or less, when MAX_PENDING_CHARS fill first); a process that exits (normally, by
 // process.exit, or on an uncaught error) flushes what is pending first, so only a SIGKILL within that window can lose
-// lines, which the in-memory log ring still holds until then.
+// lines.
 
 import { writeSync } from 'node:fs';
 
