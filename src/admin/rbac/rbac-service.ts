@@ -8,6 +8,7 @@ import type { ChangeChannel } from '../../platform/redis/change-channel.js';
 import type { ConfigMapPort } from '../../platform/stores/ports.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../shared/http-errors.js';
 import { Mutex } from '../../shared/mutex.js';
+import { singleFlightReload } from '../../shared/single-flight.js';
 import { isShippedRole, type PermissionRule, type RoleName, type RoleRulesTable } from '../permissions/permissions.js';
 import { withConflictRetries } from '../store-errors.js';
 import {
@@ -66,7 +67,6 @@ export function createRbacService(options: RbacServiceOptions) {
   /** Why the stored document is not in force (undefined while it is). */
   let storedProblem: string | undefined;
   let readAt = Number.NEGATIVE_INFINITY;
-  let refreshing: Promise<RbacSnapshot> | undefined;
   /** Counts this replica's writes: a read that started before one must not replace what it wrote. */
   let generation = 0;
   const writes = new Mutex();
@@ -106,21 +106,16 @@ export function createRbacService(options: RbacServiceOptions) {
     return lastGood;
   }
 
+  const reload = singleFlightReload(
+    load,
+    () => lastGood,
+    (reason) => logger.warn({ reason }, 'could not read the RBAC document; using the last good roles'),
+  );
+
   /** The configuration in force, re-read when older than the refresh interval (single flight). */
   async function current(): Promise<RbacSnapshot> {
     if (now() - readAt < options.refreshMs) return lastGood;
-    refreshing ??= load()
-      .catch((error: unknown) => {
-        logger.warn(
-          { reason: error instanceof Error ? error.message : String(error) },
-          'could not read the RBAC document; using the last good roles',
-        );
-        return lastGood;
-      })
-      .finally(() => {
-        refreshing = undefined;
-      });
-    return refreshing;
+    return reload();
   }
 
   /**

@@ -6,6 +6,7 @@ import type { ChangeChannel } from '../../platform/redis/change-channel.js';
 import type { AdminStores } from '../../platform/stores/ports.js';
 import { BadRequestError } from '../../shared/http-errors.js';
 import { Mutex } from '../../shared/mutex.js';
+import { singleFlightReload } from '../../shared/single-flight.js';
 import { withConflictRetries } from '../store-errors.js';
 import {
   applySettingsPatch,
@@ -38,7 +39,6 @@ export function createSettingsService(options: SettingsServiceOptions) {
   let lastGood: Settings = DEFAULT_SETTINGS;
   let lastVersion: string | undefined;
   let readAt = Number.NEGATIVE_INFINITY;
-  let refreshing: Promise<Settings> | undefined;
   let loadedOnce = false;
   const adopt = (settings: Settings): Settings => {
     const changed = settings !== lastGood || !loadedOnce;
@@ -91,6 +91,12 @@ export function createSettingsService(options: SettingsServiceOptions) {
     });
   }
 
+  const reload = singleFlightReload(
+    load,
+    () => lastGood,
+    (reason) => logger.warn({ reason }, 'could not read the settings; using the last good ones'),
+  );
+
   /**
    * The settings in force, re-read when older than the refresh interval (single flight): the settings themselves
    * while they are fresh, so that a read served from memory settles in the same turn, without a promise (the
@@ -98,18 +104,7 @@ export function createSettingsService(options: SettingsServiceOptions) {
    */
   function inForce(): Settings | Promise<Settings> {
     if (now() - readAt < options.refreshMs) return lastGood;
-    refreshing ??= load()
-      .catch((error: unknown) => {
-        logger.warn(
-          { reason: error instanceof Error ? error.message : String(error) },
-          'could not read the settings; using the last good ones',
-        );
-        return lastGood;
-      })
-      .finally(() => {
-        refreshing = undefined;
-      });
-    return refreshing;
+    return reload();
   }
 
   return {
