@@ -59,7 +59,7 @@ export interface QueryRequest {
 
 /** One query, begun: `rows()` runs it (once), `finish()` gives its slots back and forgets it (call it always). */
 export interface QueryRun {
-  rows(signal?: AbortSignal): Promise<QueryRows>;
+  rows(): Promise<QueryRows>;
   /**
    * Runs it with its rows read from the database as they are taken (NDJSON). The query stays listed, and can be
    * stopped, until its last row has been read; finish() drops what was not.
@@ -93,9 +93,8 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
     begin(principal: Principal, clientAddress: string, request: QueryRequest): QueryRun {
       const cypher = request.params ? withParameters(request.query, request.params) : request.query;
       const release = takeQuerySlot(principal.tokenId, clientAddress);
-      // The query's one signal: aborted by finish() (a stream whose answer is gone stops reading), by its owner's
-      // stop (DELETE /api/queries/{id}, while it is listed), or by the caller's signal. Listeners rather than
-      // AbortSignal.any, which costs weak references and a finalizer per query (seen in the query route's profile).
+      // The query's one signal: aborted by finish() (an answer whose response is gone stops reading) or by its
+      // owner's stop (DELETE /api/queries/{id}, while it is listed).
       const gone = new AbortController();
       // Listed for its owner until it has been answered.
       const id = running.start(principal.tokenId, request.graph, request.query, gone);
@@ -107,17 +106,13 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
         settled = true;
         running.done(id);
       };
-      const optionsFor = (signal?: AbortSignal) => {
-        if (signal?.aborted) gone.abort(signal.reason);
-        else signal?.addEventListener('abort', () => gone.abort(signal.reason), { once: true });
-        return {
-          readOnly: principal.role === 'Read-Only',
-          timeoutMs: clampQueryTimeout(request.timeoutMs, limits.queryTimeoutMaxMs),
-          maxRows: limits.queryRowsMax,
-          maxBytes: limits.queryResultBytesMax,
-          signal: gone.signal,
-        };
-      };
+      const queryOptions = () => ({
+        readOnly: principal.role === 'Read-Only',
+        timeoutMs: clampQueryTimeout(request.timeoutMs, limits.queryTimeoutMaxMs),
+        maxRows: limits.queryRowsMax,
+        maxBytes: limits.queryResultBytesMax,
+        signal: gone.signal,
+      });
       // A query its owner stopped says so, whatever the database connection reported.
       const stopped = (error: unknown) =>
         gone.signal.reason instanceof QueryStoppedError ? gone.signal.reason : error;
@@ -125,7 +120,7 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
         async stream() {
           let result: QueryStream;
           try {
-            result = await databaseFor(context, principal).queryStream(request.graph, cypher, optionsFor());
+            result = await databaseFor(context, principal).queryStream(request.graph, cypher, queryOptions());
           } catch (error) {
             settle();
             throw stopped(error);
@@ -148,10 +143,9 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
             },
           };
         },
-        async rows(signal) {
-          const options = optionsFor(signal);
+        async rows() {
           try {
-            const result = await databaseFor(context, principal).queryRows(request.graph, cypher, options);
+            const result = await databaseFor(context, principal).queryRows(request.graph, cypher, queryOptions());
             return limitRows(result, request.maxRows);
           } catch (error) {
             throw stopped(error);
