@@ -135,12 +135,7 @@ export function sessionAuthRoutes(app: FastifyInstance, context: AdminContext): 
         response: { 200: ValidateResultSchema },
       },
     },
-    (request, reply) => {
-      const id = request.sessionUser!.id;
-      // From memory while the user list is fresh (as the session check itself read it): no promise per request.
-      const inMemory = context.users.usersByIdFromMemory();
-      const user = inMemory ? inMemory.get(id) : context.users.findById(id);
-      return sendJsonOf(reply, user, validUserJson);
-    },
+    // From memory while the user list is fresh (as the session check itself read it): no promise per request.
+    (request, reply) => sendJsonOf(reply, context.users.findByIdInForce(request.sessionUser!.id), validUserJson),
   );
 }

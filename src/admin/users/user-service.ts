@@ -95,6 +95,8 @@ export function createUserService(
       return { users: next, result: after };
     });
 
+  const findById = async (id: string): Promise<StoredUser | undefined> => byId(await store.list()).get(id);
+
   return {
     list: () => store.list(),
 
@@ -117,14 +119,18 @@ export function createUserService(
       };
     },
 
-    async findById(id: string): Promise<StoredUser | undefined> {
-      return byId(await store.list()).get(id);
-    },
+    findById,
 
     /** The users by id as they are in memory, or undefined when the store must be read first (see findById). */
     usersByIdFromMemory(): ReadonlyMap<string, StoredUser> | undefined {
       const users = store.listFromMemory();
       return users && byId(users);
+    },
+
+    /** As findById, but the user itself (or undefined), not a promise, while the list in memory is fresh. */
+    findByIdInForce(id: string): StoredUser | undefined | Promise<StoredUser | undefined> {
+      const users = store.listFromMemory();
+      return users ? byId(users).get(id) : findById(id);
     },
 
     async get(email: string): Promise<StoredUser> {
