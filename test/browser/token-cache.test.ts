@@ -1,11 +1,12 @@
 // The token cache: a checked token is served from memory, and revocation still applies at once on every
 // replica (announced through the token store's pub/sub channel). Store reads are counted with INFO
 // commandstats on the real FalkorDB, so "from memory" is an observed fact, not an assumption.
+import http from 'node:http';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenCache } from '../../src/browser/auth/token-cache.js';
 import type { Principal } from '../../src/browser/context.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { listen, startTestApp, type TestApp } from '../support/app.js';
 import { adminClient, bearer, createDbUser, createToken, credentials, storeReadsDuring } from '../support/browser.js';
 
 let t: TestApp;
@@ -85,6 +86,57 @@ describe('token cache', () => {
       ).statusCode,
     ).toBe(200);
     expect((await status(t, token)).json()).toEqual({ message: 'Token has been revoked' });
+  });
+
+  it('checks every request of a keep-alive connection: revocation, another token and a forged one', async () => {
+    const listening = await startTestApp({ falkordb: t.falkordb });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const baseUrl = await listen(listening.app);
+      /** GET /api/status on the agent's one connection: the status, the message and the client's port. */
+      const statusOverConnection = (token: string) =>
+        new Promise<{ status: number; message?: string; port: number }>((resolve, reject) => {
+          const request = http.get(`${baseUrl}/api/status`, { agent, headers: bearer(token) }, (response) => {
+            let body = '';
+            response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+            response.on('end', () =>
+              resolve({
+                status: response.statusCode!,
+                message: (JSON.parse(body) as { message?: string }).message,
+                port: request.socket!.localPort!,
+              }),
+            );
+          });
+          request.on('error', reject);
+        });
+      const first = await createToken(listening.app, credentials(t.falkordb, 'cache-user', 'cache-pw'));
+      const second = await createToken(listening.app, credentials(t.falkordb, 'cache-user', 'cache-pw'));
+      await warmCache(listening, first);
+      const accepted = await statusOverConnection(first);
+      expect(accepted.status).toBe(200);
+      expect((await statusOverConnection(first)).status).toBe(200);
+
+      // The same token's signature with one character changed: never accepted for the one it resembles.
+      const forged = first.slice(0, -2) + (first.at(-2) === 'A' ? 'B' : 'A') + first.at(-1)!;
+      const refused = await statusOverConnection(forged);
+      expect([refused.status, refused.port]).toEqual([401, accepted.port]);
+      expect((await statusOverConnection(second)).status).toBe(200);
+
+      const revoked = await listening.app.inject({
+        method: 'DELETE',
+        url: `/api/auth/tokens/${decodeJwt(first).jti}`,
+        headers: bearer(second),
+      });
+      expect(revoked.statusCode).toBe(200);
+      // The connection sent `first` before `second`: it is refused now, on the same connection, as revoked.
+      const afterRevocation = await statusOverConnection(first);
+      expect(afterRevocation).toEqual({ status: 401, message: 'Token has been revoked', port: accepted.port });
+      expect(await statusOverConnection(first)).toEqual(afterRevocation);
+      expect(await statusOverConnection(second)).toMatchObject({ status: 200, port: accepted.port });
+    } finally {
+      agent.destroy();
+      await listening.close();
+    }
   });
 
   it('forgets every cached token when the revocation channel drops, since announcements may be lost', async () => {
