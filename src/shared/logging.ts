@@ -2,6 +2,7 @@
 import { hash } from 'node:crypto';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { symbols, type DestinationStream, type LoggerOptions } from 'pino';
+import { jsonString } from './prepared-json.js';
 
 /**
  * Keys whose values never reach a log line, at whatever depth (up to MAX_DEPTH) they appear in a logged object:
@@ -100,6 +101,27 @@ export function requestSummary(request: FastifyRequest): Record<string, unknown>
   return summary;
 }
 
+/**
+ * `JSON.stringify(requestSummary(request))`, composed field by field: JSON.stringify of the summary object took
+ * about 0.9 µs of every access line in the server (a third of that in a loop), this about a tenth (issue 25).
+ */
+export function requestSummaryJson(request: FastifyRequest): string {
+  const url: unknown = request.url;
+  const method: unknown = request.method;
+  const address: unknown = request.ip;
+  const route: unknown = (request.routeOptions as FastifyRequest['routeOptions'] | undefined)?.url;
+  const textOrAbsent = (value: unknown) => value === undefined || typeof value === 'string';
+  if (typeof url !== 'string' || typeof method !== 'string' || !textOrAbsent(address) || !textOrAbsent(route))
+    return JSON.stringify(requestSummary(request));
+  let json = `{"method":${jsonString(method)},"url":${jsonString(loggableUrl(url))}`;
+  if (typeof address === 'string') json += `,"remoteAddress":${jsonString(address)}`;
+  if (typeof route === 'string') json += `,"route":${jsonString(route)}`;
+  const hash = queryHash(url);
+  // Hex digits: nothing to escape.
+  if (hash !== undefined) json += `,"queryHash":"${hash}"`;
+  return `${json}}`;
+}
+
 /** The parts of a pino logger's state the access line reuses, through the symbols pino exports for integrations. */
 interface PinoLoggerState {
   [symbols.streamSym]: DestinationStream & { [symbols.needsMetadataGsym]?: boolean };
@@ -145,14 +167,14 @@ function composableLogger(logger: unknown): PinoLoggerState | undefined {
 export function accessLineText(
   levelAndTime: string,
   bindings: string,
-  summary: Record<string, unknown>,
+  summaryJson: string,
   statusCode: number,
   responseTime: number,
   end: string,
 ): string {
   // As pino writes a number that is not finite: null (JSON has no NaN).
   const time = Number.isFinite(responseTime) ? responseTime : null;
-  return `${levelAndTime}${bindings},"req":${JSON.stringify(summary)},"res":{"statusCode":${statusCode}},"responseTime":${time},"msg":"request completed"${end}`;
+  return `${levelAndTime}${bindings},"req":${summaryJson},"res":{"statusCode":${statusCode}},"responseTime":${time},"msg":"request completed"${end}`;
 }
 
 /**
@@ -191,7 +213,7 @@ export class AccessLog extends LogController {
       accessLineText(
         levelAndTime,
         log[symbols.chindingsSym],
-        requestSummary(request),
+        requestSummaryJson(request),
         reply.statusCode,
         responseTime,
         log[symbols.endSym],

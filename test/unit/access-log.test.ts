@@ -12,7 +12,14 @@ import {
   LogFanOut,
   writeToDescriptor,
 } from '../../src/shared/log-destinations.js';
-import { AccessLog, accessLineText, loggerOptions } from '../../src/shared/logging.js';
+import {
+  AccessLog,
+  accessLineText,
+  loggerOptions,
+  requestSummary,
+  requestSummaryJson,
+} from '../../src/shared/logging.js';
+import { jsonString } from '../../src/shared/prepared-json.js';
 
 /** A destination that keeps every chunk it is handed, as handed. */
 function chunkSink() {
@@ -80,13 +87,47 @@ describe('the access line', () => {
   });
 
   it('writes a response time that is not a number as null, as pino does, so the line stays JSON', () => {
-    expect(JSON.parse(accessLineText('{"level":30', '', { method: 'GET' }, 200, Number.NaN, '}\n'))).toEqual({
+    expect(JSON.parse(accessLineText('{"level":30', '', '{"method":"GET"}', 200, Number.NaN, '}\n'))).toEqual({
       level: 30,
       req: { method: 'GET' },
       res: { statusCode: 200 },
       responseTime: null,
       msg: 'request completed',
     });
+  });
+
+  it('quotes a string as JSON.stringify does, escapes and lone surrogates included', () => {
+    const texts = [
+      '',
+      '/api/graph',
+      'a"b',
+      'a\\b',
+      'tab\there',
+      'nul\u0000',
+      '\u001f',
+      'caf\u00e9',
+      '\u{1f600}',
+      '\ud800',
+      'x\udc00y',
+      '\u2028\u007f',
+    ];
+    for (const text of texts) expect(jsonString(text)).toBe(JSON.stringify(text));
+  });
+
+  it.each([
+    ['/api/graph/people?query=x', '/api/graph/:graph', '10.1.2.3', 'GET'],
+    ['/api/status', '/api/status', undefined, 'GET'],
+    ['/no/such/"route"\\\u0001', undefined, '::ffff:10.0.0.1', 'POST'],
+    ['/caf\u00e9/\ud83d?', undefined, '10.1.2.3', 'GET'],
+    ['/odd', 42, 10, 'GET'],
+  ])('summarises %s field for field as JSON.stringify(requestSummary(…)) does', (url, route, ip, method) => {
+    const request = {
+      method,
+      url,
+      ip,
+      ...(route === undefined ? {} : { routeOptions: { url: route } }),
+    } as unknown as FastifyRequest;
+    expect(requestSummaryJson(request)).toBe(JSON.stringify(requestSummary(request)));
   });
 
   it('writes nothing when the route logs above info (probes) or the logger is silent', () => {
