@@ -35,9 +35,9 @@ export function configRoutes(app: FastifyInstance, context: BrowserContext, conf
         response: { 200: ConfigListSchema },
       },
     },
-    // Serialized here: every value is a number or a string made by the service from the database's reply, so the
+    // Serialized by the service: every value is a number or a string it made from the database's reply, so the
     // schema's encoding pass (a copy of some forty entries per request) would check nothing the types do not.
-    async (request, reply) => sendJsonText(reply, JSON.stringify({ configs: await config.list(db(request)) })),
+    async (request, reply) => sendJsonText(reply, await config.listJson(db(request))),
   );
 
   routes.get(

@@ -116,3 +116,5 @@ export const QueryResultSchema = z
     description:
       'Row values: nodes {id, labels, properties}; relationships {id, relationshipType, sourceId, destinationId, properties}; paths {nodes, edges}; points {latitude, longitude}; temporal values as ISO 8601 strings; integers beyond 2^53 as strings',
   });
+
+export type GraphList = z.infer<typeof GraphListSchema>;

@@ -9,3 +9,5 @@ export const StatusSchema = z.object({
   }),
   masterName: z.string().optional().meta({ description: 'The Sentinel master name (topology `sentinel`)' }),
 });
+
+export type Status = z.infer<typeof StatusSchema>;

@@ -2,7 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
-import { StatusSchema } from './schemas.js';
+import type { DbCredentials } from '../../platform/falkordb/connection-pools.js';
+import { sendJsonText } from '../../shared/prepared-json.js';
+import { StatusSchema, type Status } from './schemas.js';
 import type { StatusService } from './status-service.js';
 
 export function statusRoutes(app: FastifyInstance, context: BrowserContext, status: StatusService): void {
@@ -17,14 +19,23 @@ export function statusRoutes(app: FastifyInstance, context: BrowserContext, stat
         response: { 200: StatusSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const principal = principalOf(request);
-      const { sentinel, cluster } = principal.credentials;
-      return {
-        status: await status.status(databaseFor(context, principal), request.log),
-        topology: sentinel ? ('sentinel' as const) : cluster ? ('cluster' as const) : ('single' as const),
-        ...(sentinel ? { masterName: sentinel.masterName } : {}),
-      };
+      await status.status(databaseFor(context, principal), request.log);
+      return sendJsonText(reply, statusJson(principal.credentials));
     },
   );
+}
+
+const SINGLE = JSON.stringify({ status: 'online', topology: 'single' } satisfies Status);
+const CLUSTER = JSON.stringify({ status: 'online', topology: 'cluster' } satisfies Status);
+
+/**
+ * The body of an online database, written without the schema's encoding pass (about 2 µs of a request that is
+ * mostly one PING, issue 25): the same two texts for every single node and cluster, built from typed fields only.
+ */
+export function statusJson({ sentinel, cluster }: Pick<DbCredentials, 'sentinel' | 'cluster'>): string {
+  if (sentinel)
+    return JSON.stringify({ status: 'online', topology: 'sentinel', masterName: sentinel.masterName } satisfies Status);
+  return cluster ? CLUSTER : SINGLE;
 }

@@ -39,3 +39,5 @@ export const UserItemSchema = z.object({ username: z.string(), role: z.enum(ROLE
 export const UserListSchema = z.object({ result: z.array(UserItemSchema) });
 
 export type UserItem = z.infer<typeof UserItemSchema>;
+
+export type UserList = z.infer<typeof UserListSchema>;

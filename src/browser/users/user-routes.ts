@@ -5,6 +5,7 @@ import { requireRole } from '../auth/roles.js';
 import { principalOf } from '../context.js';
 import { MessageSchema } from '../graphs/schemas.js';
 import { hoistBodyParameter } from '../query-parameters.js';
+import { sendJsonText } from '../../shared/prepared-json.js';
 import {
   CreateUserBodySchema,
   DeleteUsersBodySchema,
@@ -13,6 +14,7 @@ import {
   UserItemSchema,
   UserListSchema,
   UserParamsSchema,
+  type UserList,
 } from './schemas.js';
 import type { DatabaseUserService } from './user-service.js';
 
@@ -33,7 +35,9 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         response: { 200: UserListSchema },
       },
     },
-    async (request) => ({ result: await users.list(principalOf(request)) }),
+    // Serialized here: items the service builds field by field, which the schema's encoding pass would only copy.
+    async (request, reply) =>
+      sendJsonText(reply, JSON.stringify({ result: await users.list(principalOf(request)) } satisfies UserList)),
   );
 
   routes.get(
