@@ -4,6 +4,9 @@ import { quantityValue, requestedResources } from '../../src/admin/system/quanti
 import { moduleVersionText, newestFirst } from '../../src/platform/clusters/versions.js';
 import { toVersionCatalogEntry } from '../../src/platform/kubernetes/kubeblocks.js';
 import { LogRing } from '../../src/shared/log-ring.js';
+import { randomBytes } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 describe('Kubernetes quantities', () => {
   it('reads CPU in cores and memory in bytes; anything else is 0', () => {
@@ -90,6 +93,46 @@ describe('log ring', () => {
     expect(ring.tail(1)).toEqual(['not json']);
     // The cut line (no msg of its own), the line at the limit; 'not json' is skipped.
     expect(ring.parsed().map((line) => line.msg)).toEqual([undefined, 'y'.repeat(30)]);
+  });
+});
+
+describe('log ring blocks', () => {
+  const accessLine = (index: number) =>
+    `{"level":30,"msg":"request completed","n":${index},"pad":"${'p'.repeat(300)}"}\n`;
+
+  it('keeps exactly the last lines across many blocks, multi-byte characters included', () => {
+    const ring = new LogRing(500, 8192);
+    for (let index = 0; index < 5000; index++) ring.write(accessLine(index));
+    ring.write('{"msg":"caf\u00e9 \u{1f600}"}\n');
+    const tail = ring.tail();
+    expect(tail).toHaveLength(500);
+    expect(tail[0]).toBe(accessLine(4501).slice(0, -1));
+    expect(tail[498]).toBe(accessLine(4999).slice(0, -1));
+    expect(ring.parsed(1)[0]!.msg).toBe('caf\u00e9 \u{1f600}');
+  });
+
+  it('keeps a line near the block size whole, and lines of up to three bytes per character', () => {
+    const ring = new LogRing(10, 30_000);
+    const wide = `{"msg":"${'\u20ac'.repeat(20_000)}"}`;
+    ring.write(`${wide}\n`);
+    ring.write(`${wide}\n`);
+    ring.write(`${wide}\n`);
+    expect(ring.tail()).toEqual([wide, wide, wide]);
+  });
+
+  it("keeps its lines outside V8's heap: none of the strings it was given stays alive", () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const ring = new LogRing(2000, 8192);
+    gc();
+    const before = process.memoryUsage();
+    // 2000 distinct lines of 4 KB: 8 MB of strings, had the ring kept them.
+    for (let index = 0; index < 2000; index++) ring.write(`{"msg":"${randomBytes(2000).toString('hex')}"}\n`);
+    gc();
+    const after = process.memoryUsage();
+    expect(after.heapUsed - before.heapUsed).toBeLessThan(2 * 1024 * 1024);
+    expect(after.arrayBuffers - before.arrayBuffers).toBeGreaterThan(6_000_000);
+    expect(ring.tail()).toHaveLength(2000);
   });
 });
 
