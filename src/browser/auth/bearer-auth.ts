@@ -6,7 +6,7 @@ import { verifyHs256 } from '../../shared/jwt.js';
 import { UnauthorizedError } from '../../shared/http-errors.js';
 import type { BrowserContext, Principal } from '../context.js';
 import { ConnectionPools } from '../../platform/falkordb/connection-pools.js';
-import { decryptPassword, hashTokenPerConnection, sameDigest } from '../tokens/token-crypto.js';
+import { decryptPassword, hashToken, sameDigest } from '../tokens/token-crypto.js';
 
 const LAST_USED_INTERVAL_MS = 60_000;
 const BEARER_PREFIX_LENGTH = 'Bearer '.length;
@@ -17,7 +17,6 @@ export const INVALID_TOKEN = 'Invalid or expired token';
 export const REVOKED_TOKEN = 'Token has been revoked';
 
 export function createBearerAuth(context: BrowserContext) {
-  const tokenHashOf = hashTokenPerConnection();
   /**
    * A callback-style hook: a cached token is accepted synchronously, without the promise and microtask an
    * async hook costs on every request; only a cache miss goes to the store.
@@ -30,8 +29,7 @@ export function createBearerAuth(context: BrowserContext) {
 
     // A cached entry exists only for a token that passed every check, so its hash alone identifies it; the
     // token's syntax is checked on the way to the store.
-    // An injected request (tests, light-my-request) has a socket of its own too; without one, the request is the key.
-    const tokenHash = tokenHashOf(request.raw.socket ?? request, token);
+    const tokenHash = hashToken(token);
     const cached = context.tokenCache.get(tokenHash);
     if (cached) {
       const now = context.now();

@@ -25,37 +25,6 @@ export function hashToken(token: string): string {
   return hash('sha256', token, 'hex');
 }
 
-/**
- * Whether two strings are equal, in a time that depends on their length only (not on where they first differ): for
- * secrets held as text, where `===` would stop at the first difference.
- */
-export function sameSecretText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let index = 0; index < a.length; index++) difference |= a.charCodeAt(index) ^ b.charCodeAt(index);
-  return difference === 0;
-}
-
-/**
- * `hashToken` remembered per connection: the last token each connection sent, with its hash. A keep-alive client
- * sends the same token on every request, and its SHA-256 was about 2 µs of each bearer request (issue 25). A token is
- * compared (in constant time, sameSecretText) only with the one the same connection sent before, so its timing can
- * tell a caller nothing but whether it repeated itself; a different token replaces the remembered one. What the hash
- * then unlocks is unchanged: the token cache and its revocation checks still decide.
- */
-export function hashTokenPerConnection(
-  hasher: (token: string) => string = hashToken,
-): (connection: object, token: string) => string {
-  const lastOf = new WeakMap<object, { token: string; tokenHash: string }>();
-  return (connection, token) => {
-    const last = lastOf.get(connection);
-    if (last !== undefined && sameSecretText(last.token, token)) return last.tokenHash;
-    const tokenHash = hasher(token);
-    lastOf.set(connection, { token, tokenHash });
-    return tokenHash;
-  };
-}
-
 /** Constant-time comparison of two hex digests. */
 export function sameDigest(a: string, b: string): boolean {
   const left = Buffer.from(a, 'hex');
