@@ -5,7 +5,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { loggerOptions } from './shared/logging.js';
 import { LogRing } from './shared/log-ring.js';
-import { DescriptorSink, LogFanOut, BatchedLineStream } from './shared/log-destinations.js';
+import { DescriptorSink, BatchedLineStream } from './shared/log-destinations.js';
 import { closeGracefully } from './shared/graceful-close.js';
 import { startServices, type Services } from './services.js';
 
@@ -29,9 +29,10 @@ async function main(): Promise<void> {
   // thread pool, which also measured slower: a thread hand-off per line on two cores), and only a SIGKILL within
   // those milliseconds can lose lines.
   const recentLogs = new LogRing();
-  const stdout = new BatchedLineStream(new DescriptorSink(1));
+  // Each batch is encoded once, into the ring, and those bytes are what stdout gets.
+  const stdout = new BatchedLineStream(new DescriptorSink(1), undefined, undefined, recentLogs);
   process.on('exit', () => stdout.flush());
-  const logger = pino(loggerOptions(initial.logLevel), new LogFanOut([stdout, recentLogs]));
+  const logger = pino(loggerOptions(initial.logLevel), stdout);
   let services: Services | undefined;
   // Signals are caught from the first moment: one that arrives while the server is still starting (a kubelet giving
   // up on a slow start, Ctrl-C) is kept and acted on as soon as there is something to shut down.

@@ -7,10 +7,11 @@
 // lines.
 
 import { writeSync } from 'node:fs';
+import type { LogRing } from './log-ring.js';
 
-/** Where the batches go: a synchronous destination (DescriptorSink below). */
+/** Where the batches go: a synchronous destination (DescriptorSink below), given text or its UTF-8 bytes. */
 export interface LineSink {
-  write(chunk: string): unknown;
+  write(chunk: string | Uint8Array): unknown;
 }
 
 /** Past this many characters pending, the batch is written at once instead of at the end of the interval. */
@@ -25,17 +26,24 @@ const afterInterval = (flush: () => void): void => {
 
 export class BatchedLineStream {
   private pending = '';
+  private pendingLines = 0;
   private scheduled = false;
 
+  /**
+   * With `ring`, each batch is encoded once, into the ring, and those bytes go to the sink: the ring sees a line
+   * when its batch is written (within FLUSH_INTERVAL_MS), not before.
+   */
   constructor(
     private readonly sink: LineSink,
     private readonly schedule: (flush: () => void) => void = afterInterval,
     private readonly maxPendingChars = MAX_PENDING_CHARS,
+    private readonly ring?: LogRing,
   ) {}
 
   /** pino calls this with one serialized line. */
   write(line: string): boolean {
     this.pending += line;
+    this.pendingLines++;
     if (this.pending.length >= this.maxPendingChars) this.flush();
     else if (!this.scheduled) {
       this.scheduled = true;
@@ -44,12 +52,19 @@ export class BatchedLineStream {
     return true;
   }
 
-  /** Writes what is pending now (on exit, and when the batch is large). */
-  flush(): void {
-    if (this.pending === '') return;
-    const batch = this.pending;
-    this.pending = '';
-    this.sink.write(batch);
+  /**
+   * Writes what is pending now (on exit, and when the batch is large). `done`, when given, is called once written:
+   * pino's `logger.flush(callback)` calls a destination's flush so, and waits for it.
+   */
+  flush(done?: () => void): void {
+    if (this.pending !== '') {
+      const batch = this.pending;
+      const lines = this.pendingLines;
+      this.pending = '';
+      this.pendingLines = 0;
+      this.sink.write(this.ring ? this.ring.append(batch, lines) : batch);
+    }
+    done?.();
   }
 
   private readonly scheduledFlush = (): void => {
@@ -89,8 +104,9 @@ const FULL_PIPE_PAUSE_MS = 1;
 /**
  * Each batch written to a file descriptor (stdout) at once, on the main thread. pino's SonicBoom in its synchronous
  * mode measured the batch's UTF-8 length, wrote it, then encoded it a second time to account for what went: about
- * twice the cost of the write alone, on every batch (issue 25). Here the batch is encoded once by the write and once
- * more only when the write was partial (a non-blocking pipe nearly full), to finish from the bytes that did not go.
+ * twice the cost of the write alone, on every batch (issue 25). Here a batch given as bytes (the server's: encoded
+ * once, into the log ring) is written as it is; one given as text is encoded by the write, and once more only when
+ * the write was partial (a non-blocking pipe nearly full), to finish from the bytes that did not go.
  * A full pipe (EAGAIN, EBUSY) is waited out, as SonicBoom did, so a slow log reader slows the server instead of
  * losing lines or growing memory; any other failure (the reader gone: EPIPE, EBADF) drops the batch, which the log
  * ring still holds, rather than failing the request that logged it.
@@ -102,12 +118,12 @@ export class DescriptorSink implements LineSink {
     private readonly pause: (ms: number) => void = pauseSync,
   ) {}
 
-  write(batch: string): void {
+  write(batch: string | Uint8Array): void {
     const written = this.attempt(batch);
     if (written === undefined) return;
-    const total = Buffer.byteLength(batch);
+    const total = typeof batch === 'string' ? Buffer.byteLength(batch) : batch.length;
     if (written >= total) return;
-    let rest = Buffer.from(batch).subarray(written);
+    let rest = (typeof batch === 'string' ? Buffer.from(batch) : batch).subarray(written);
     while (rest.length > 0) {
       const more = this.attempt(rest);
       if (more === undefined) return;

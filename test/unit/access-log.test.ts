@@ -12,6 +12,7 @@ import {
   LogFanOut,
   writeToDescriptor,
 } from '../../src/shared/log-destinations.js';
+import { LogRing } from '../../src/shared/log-ring.js';
 import {
   AccessLog,
   accessLineText,
@@ -217,6 +218,38 @@ describe('BatchedLineStream', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('with a ring, encodes each batch once, into the ring, and hands the sink those bytes', () => {
+    const written: string[] = [];
+    const kinds: string[] = [];
+    const sink = {
+      write: (chunk: string | Uint8Array) => {
+        kinds.push(typeof chunk === 'string' ? 'text' : 'bytes');
+        written.push(Buffer.from(chunk).toString('utf8'));
+      },
+    };
+    const ring = new LogRing(100, 8192);
+    const interval = scheduled();
+    const stream = new BatchedLineStream(sink, interval.schedule, undefined, ring);
+    stream.write('{"msg":"a"}\n');
+    stream.write('{"msg":"caf\u00e9"}\n');
+    // The ring sees a batch when it is written.
+    expect(ring.tail()).toEqual([]);
+    interval.pending.shift()!();
+    expect([kinds, written]).toEqual([['bytes'], ['{"msg":"a"}\n{"msg":"caf\u00e9"}\n']]);
+    expect(ring.tail()).toEqual(['{"msg":"a"}', '{"msg":"caf\u00e9"}']);
+    stream.write('{"msg":"b"}\n');
+    stream.flush();
+    expect(written[1]).toBe('{"msg":"b"}\n');
+    expect(ring.tail(2)).toEqual(['{"msg":"caf\u00e9"}', '{"msg":"b"}']);
+    // As a pino destination: logger.flush(callback) is answered once the batch is written.
+    const logger = pino({ base: null, timestamp: false }, stream);
+    logger.info('c');
+    const flushed = vi.fn();
+    logger.flush(flushed);
+    expect(flushed).toHaveBeenCalledOnce();
+    expect(written[2]).toBe('{"level":30,"msg":"c"}\n');
   });
 
   it('does not keep the process alive for its pending lines (exit flushes them)', () => {

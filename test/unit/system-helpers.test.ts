@@ -120,6 +120,30 @@ describe('log ring blocks', () => {
     expect(ring.tail()).toEqual([wide, wide, wide]);
   });
 
+  it('keeps a batch larger than a block whole, and cuts its long lines when they are read', () => {
+    const ring = new LogRing(10, 100);
+    const long = `{"msg":"${'x'.repeat(70_000)}"}`;
+    ring.append(`${long}\n{"msg":"short"}\n`, 2);
+    const [cut, short] = ring.parsed();
+    expect(cut).toMatchObject({ truncated: true });
+    expect(String(cut!.start)).toBe(long.slice(0, 100));
+    expect(short).toEqual({ msg: 'short' });
+  });
+
+  it('holds at most capacity times the line length in bytes, whatever the batches hold', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const ring = new LogRing(1000, 100);
+    gc();
+    const before = process.memoryUsage().arrayBuffers;
+    for (let index = 0; index < 50; index++) ring.append(`${String(index).padEnd(60_000, 'y')}\n`, 1);
+    gc();
+    // 50 blocks of 64 KiB had the ring kept every batch; its bound is 1000 x 100 bytes, plus the newest block.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(400 * 1024);
+    expect(ring.tail().length).toBeLessThanOrEqual(2);
+    expect(String(ring.parsed().at(-1)!.start)).toMatch(/^49/);
+  });
+
   it("keeps its lines outside V8's heap: none of the strings it was given stays alive", () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
