@@ -6,8 +6,9 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
+import { validatorCompiler } from './shared/fast-validation.js';
 import type { AdminStores } from './platform/stores/ports.js';
 import { adminPlugin, createAdminServices, type AdminDeps, type AdminPluginOptions } from './admin/index.js';
 import { browserPlugin, createBrowserServices, type BrowserDeps } from './browser/index.js';

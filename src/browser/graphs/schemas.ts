@@ -1,15 +1,28 @@
 // The graph routes' requests and responses, and the shapes the node, config and user routes share with them.
 import { z } from 'zod';
-import { printableString } from '../../shared/printable.js';
+import { hasControlCharacter, printableString } from '../../shared/printable.js';
 import { verbatim } from '../../shared/verbatim-messages.js';
 import { loadCsvViolation } from './load-csv-guard.js';
 import { parseQueryParams } from './query-params.js';
+import { withFastPath } from '../../shared/fast-validation.js';
 import { INFO_TYPES } from './graph-service.js';
 
 /** Any name FalkorDB accepts as a key, except control characters (they would corrupt headers and logs). */
-export const GraphNameSchema = printableString({ max: 512 });
+const GRAPH_NAME_MAX = 512;
+export const GraphNameSchema = printableString({ max: GRAPH_NAME_MAX });
 
-export const GraphParamsSchema = z.object({ graph: GraphNameSchema });
+/** Every /api/graph/:graph route's path parameters, with a fast path for a valid name (fast-validation.ts). */
+export const GraphParamsSchema = withFastPath(z.object({ graph: GraphNameSchema }), usualGraphParams);
+
+/** `{ graph }` as GraphParamsSchema answers it, when the name is one it accepts; else undefined, for zod to word. */
+export function usualGraphParams(input: unknown): { graph: string } | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  for (const key in input) if (key !== 'graph' && Object.hasOwn(input, key)) return undefined;
+  const { graph } = input as Record<string, unknown>;
+  if (typeof graph !== 'string' || graph.length === 0 || graph.length > GRAPH_NAME_MAX || hasControlCharacter(graph))
+    return undefined;
+  return { graph };
+}
 
 /**
  * Every query route (stream, explain, profile) parses its query with this schema, so none can make the database
@@ -84,6 +97,47 @@ export const ParamsSchema = z
   });
 
 export const queryStreamQuerySchema = (csvUrlAllowlist: readonly string[]) =>
+  withFastPath(queryStreamQueryZod(csvUrlAllowlist), (input) => usualQueryStreamQuery(input, csvUrlAllowlist));
+
+const TIMEOUT_SYNTAX = /^\d{1,10}$/;
+const MAX_ROWS_SYNTAX = /^[1-9]\d{0,8}$/;
+
+/**
+ * The query route's usual querystring, checked by hand: a query, a timeout, perhaps params and maxRows, nothing
+ * else, each as queryStreamQueryZod accepts it, parsed to what it answers. Undefined for anything else, which zod
+ * then parses and words (fast-validation.ts).
+ */
+export function usualQueryStreamQuery(
+  input: unknown,
+  csvUrlAllowlist: readonly string[],
+): z.output<ReturnType<typeof queryStreamQueryZod>> | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  let fields = 0;
+  for (const key in input) {
+    if (!Object.hasOwn(input, key)) continue;
+    if (key !== 'query' && key !== 'timeout' && key !== 'params' && key !== 'maxRows') return undefined;
+    fields++;
+  }
+  const { query, timeout, params, maxRows } = input as Record<string, unknown>;
+  if (typeof query !== 'string' || query.length === 0 || query.length > 1_000_000) return undefined;
+  if (typeof timeout !== 'string' || !TIMEOUT_SYNTAX.test(timeout)) return undefined;
+  if (maxRows !== undefined && (typeof maxRows !== 'string' || !MAX_ROWS_SYNTAX.test(maxRows))) return undefined;
+  if (params !== undefined && typeof params !== 'string') return undefined;
+  if (fields !== 2 + (params === undefined ? 0 : 1) + (maxRows === undefined ? 0 : 1)) return undefined;
+  if (loadCsvViolation(query, csvUrlAllowlist) !== undefined) return undefined;
+  // As zod answers: an optional field that was not given is absent, not present as undefined (its output type has
+  // `params` as a key whose value may be undefined).
+  const parsed = { query, timeout: Number(timeout) } as z.output<ReturnType<typeof queryStreamQueryZod>>;
+  if (params !== undefined) {
+    const cypherParams = parseQueryParams(params);
+    if ('error' in cypherParams) return undefined;
+    parsed.params = cypherParams.params;
+  }
+  if (maxRows !== undefined) parsed.maxRows = Number(maxRows);
+  return parsed;
+}
+
+const queryStreamQueryZod = (csvUrlAllowlist: readonly string[]) =>
   z.object({
     query: requiredString('query').pipe(cypherQuerySchema(csvUrlAllowlist)),
     timeout: requiredString('timeout')
