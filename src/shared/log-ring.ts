@@ -15,8 +15,11 @@ const MAX_LINE_LENGTH = 8192;
 /** pino's level numbers. */
 export const ERROR_LEVEL = 50;
 
-/** Bytes of one block of lines: room for a couple of hundred access lines, and for any line the ring keeps whole. */
-const BLOCK_BYTES = 64 * 1024;
+/**
+ * Bytes of one block: several of stdout's batches (written at 64 Ki characters, MAX_PENDING_CHARS, a line past it
+ * included), so that under load a batch lands in a block the ring reuses rather than in one made for it.
+ */
+const BLOCK_BYTES = 256 * 1024;
 /** A UTF-16 code unit takes at most three bytes in UTF-8 (a surrogate pair, two units, takes four). */
 const MAX_BYTES_PER_UNIT = 3;
 
