@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findFreePort } from '../../src/platform/net.js';
+import { findFreePort, isPortFree } from '../../src/platform/net.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -20,8 +20,21 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/**
+ * A free port below Linux's ephemeral range (32768 and up by default), which nothing binding port 0 can be given.
+ * The server's embedded FalkorDB picks its port that way while the server starts, and once took the port chosen for
+ * the server's own listener between this check and the server's listen (EADDRINUSE in a CI run).
+ */
+async function portOutsideEphemeralRange(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await isPortFree('127.0.0.1', port)) return port;
+  }
+  return findFreePort();
+}
+
 export async function runServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await findFreePort();
+  const port = await portOutsideEphemeralRange();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: {
