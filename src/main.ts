@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   // those milliseconds can lose lines.
   const recentLogs = new LogRing();
   // Each batch is encoded once, into the ring, and those bytes are what stdout gets.
-  const stdout = new BatchedLineStream(new DescriptorSink(1), undefined, undefined, recentLogs);
+  const stdout = new BatchedLineStream(new DescriptorSink(1), { ring: recentLogs });
   process.on('exit', () => stdout.flush());
   const logger = pino(loggerOptions(initial.logLevel), stdout);
   let services: Services | undefined;

@@ -29,16 +29,27 @@ export class BatchedLineStream {
   private pendingLines = 0;
   private scheduled = false;
 
+  private readonly schedule: (flush: () => void) => void;
+  private readonly maxPendingChars: number;
+  private readonly ring: LogRing | undefined;
+
   /**
    * With `ring`, each batch is encoded once, into the ring, and those bytes go to the sink: the ring sees a line
-   * when its batch is written (within FLUSH_INTERVAL_MS), not before.
+   * when its batch is written (within FLUSH_INTERVAL_MS), not before. `schedule` and `maxPendingChars` are the
+   * tests' (a flush they run themselves, a smaller batch).
    */
   constructor(
     private readonly sink: LineSink,
-    private readonly schedule: (flush: () => void) => void = afterInterval,
-    private readonly maxPendingChars = MAX_PENDING_CHARS,
-    private readonly ring?: LogRing,
-  ) {}
+    options: {
+      ring?: LogRing;
+      schedule?: (flush: () => void) => void;
+      maxPendingChars?: number;
+    } = {},
+  ) {
+    this.ring = options.ring;
+    this.schedule = options.schedule ?? afterInterval;
+    this.maxPendingChars = options.maxPendingChars ?? MAX_PENDING_CHARS;
+  }
 
   /** pino calls this with one serialized line. */
   write(line: string): boolean {

@@ -172,7 +172,7 @@ describe('BatchedLineStream', () => {
   it('hands the lines written before the scheduled flush to the sink in one write', () => {
     const sink = chunkSink();
     const interval = scheduled();
-    const stream = new BatchedLineStream(sink, interval.schedule);
+    const stream = new BatchedLineStream(sink, { schedule: interval.schedule });
     stream.write('a\n');
     stream.write('b\n');
     expect(sink.chunks).toEqual([]);
@@ -188,7 +188,7 @@ describe('BatchedLineStream', () => {
   it('writes a large batch at once, and what is pending on flush() (at exit)', () => {
     const sink = chunkSink();
     const interval = scheduled();
-    const stream = new BatchedLineStream(sink, interval.schedule, 10);
+    const stream = new BatchedLineStream(sink, { schedule: interval.schedule, maxPendingChars: 10 });
     stream.write('12345\n');
     stream.write('67890\n');
     expect(sink.chunks).toEqual(['12345\n67890\n']);
@@ -231,7 +231,7 @@ describe('BatchedLineStream', () => {
     };
     const ring = new LogRing(100, 8192);
     const interval = scheduled();
-    const stream = new BatchedLineStream(sink, interval.schedule, undefined, ring);
+    const stream = new BatchedLineStream(sink, { schedule: interval.schedule, ring });
     stream.write('{"msg":"a"}\n');
     stream.write('{"msg":"caf\u00e9"}\n');
     // The ring sees a batch when it is written.

@@ -96,6 +96,11 @@ export function createUserService(
     });
 
   const findById = async (id: string): Promise<StoredUser | undefined> => byId(await store.list()).get(id);
+  /** The users by id as they are in memory, or undefined when the store must be read first (see findById). */
+  const usersByIdFromMemory = (): ReadonlyMap<string, StoredUser> | undefined => {
+    const users = store.listFromMemory();
+    return users && byId(users);
+  };
 
   return {
     list: () => store.list(),
@@ -121,16 +126,12 @@ export function createUserService(
 
     findById,
 
-    /** The users by id as they are in memory, or undefined when the store must be read first (see findById). */
-    usersByIdFromMemory(): ReadonlyMap<string, StoredUser> | undefined {
-      const users = store.listFromMemory();
-      return users && byId(users);
-    },
+    usersByIdFromMemory,
 
     /** As findById, but the user itself (or undefined), not a promise, while the list in memory is fresh. */
     findByIdInForce(id: string): StoredUser | undefined | Promise<StoredUser | undefined> {
-      const users = store.listFromMemory();
-      return users ? byId(users).get(id) : findById(id);
+      const users = usersByIdFromMemory();
+      return users ? users.get(id) : findById(id);
     },
 
     async get(email: string): Promise<StoredUser> {
