@@ -20,8 +20,8 @@ export const ERROR_LEVEL = 50;
  * included), so that under load a batch lands in a block the ring reuses rather than in one made for it.
  */
 const BLOCK_BYTES = 256 * 1024;
-/** A UTF-16 code unit takes at most three bytes in UTF-8 (a surrogate pair, two units, takes four). */
-const MAX_BYTES_PER_UNIT = 3;
+/** The most bytes one character takes in UTF-8 (a surrogate pair). */
+const MAX_BYTES_PER_CHARACTER = 4;
 
 interface Block {
   bytes: Buffer;
@@ -34,14 +34,16 @@ interface Block {
  * strings. A ring of 2000 strings, each a tree of the pieces the access line was composed of, lived just long enough
  * (tens of milliseconds under load) for every line to be copied by each scavenge and promoted to the old generation,
  * where only a full collection frees it: without the ring, an admin read's p99 fell from about 3 ms to 1.4 ms
- * (issue 25). The server's lines now cost one UTF-8 encoding per stdout batch, whose bytes both stdout and the ring
- * take, and leave no object behind.
+ * (issue 25). The server's lines now cost one UTF-8 encoding each, made as the line is written (appendUnsent), whose
+ * bytes both the ring and stdout take, and leave no object behind.
  */
 export class LogRing {
   private readonly blocks: Block[] = [];
   private lineCount = 0;
   private heldBytes = 0;
   private spare: Block | undefined;
+  /** What appendUnsent kept since takeUnsent last answered, per block. */
+  private readonly unsent: { block: Block; start: number; end: number }[] = [];
 
   constructor(
     readonly capacity = LOG_RING_CAPACITY,
@@ -61,20 +63,53 @@ export class LogRing {
   }
 
   /**
-   * Keeps `text`, `lines` whole lines each ending with a newline (a batch of them, as stdout gets it: encoded once
-   * for both), and answers the bytes it was stored as. They stay valid until the next call, for the caller to write
-   * elsewhere at once. Long lines are cut when read (`tail`).
+   * Keeps `text`, `lines` whole lines each ending with a newline, and answers the bytes it was stored as. They stay
+   * valid until the next call. Long lines are cut when read (`tail`).
    */
   append(text: string, lines: number): Buffer {
+    const { block, start } = this.store(text, lines);
+    return block.bytes.subarray(start, block.used);
+  }
+
+  /**
+   * Keeps one line (newline included), as `append`, and counts its bytes among those `takeUnsent` answers next: a
+   * stream that sends the ring's bytes on (BatchedLineStream) encodes each line once, when it is written, while its
+   * strings are young, instead of holding them until its batch is written. A ring fed so is fed only so.
+   */
+  appendUnsent(line: string): void {
+    const { block, start } = this.store(line, 1);
+    const newest = this.unsent.at(-1);
+    if (newest !== undefined && newest.block === block && newest.end === start) newest.end = block.used;
+    else this.unsent.push({ block, start, end: block.used });
+  }
+
+  /**
+   * The bytes kept by `appendUnsent` since the last call, in order: one view per block they lie in (usually one).
+   * They stay valid until the next append.
+   */
+  takeUnsent(): Buffer[] {
+    const views = this.unsent.map(({ block, start, end }) => block.bytes.subarray(start, end));
+    this.unsent.length = 0;
+    return views;
+  }
+
+  /** Writes `text` into the newest block, or a new one when it does not fit, and lets the oldest go past the bounds. */
+  private store(text: string, lines: number): { block: Block; start: number } {
     let block = this.blocks.at(-1);
-    const room = block === undefined ? 0 : block.bytes.length - block.used;
-    // Measured only when the text might not fit: a batch is usually far shorter than what is left of its block.
-    if (block === undefined || room < text.length * MAX_BYTES_PER_UNIT) {
-      const needed = Buffer.byteLength(text);
-      if (block === undefined || room < needed) block = this.nextBlock(needed);
+    let start = block?.used ?? 0;
+    // One pass in the usual case: write, and measure the text only when the block may have been too short for it.
+    // Buffer.write stops only before a character that does not fit (at most 4 bytes), so 4 bytes of room left
+    // after it mean the whole text went.
+    let written = block === undefined ? -1 : block.bytes.write(text, start);
+    if (block !== undefined && block.bytes.length - start - written < MAX_BYTES_PER_CHARACTER) {
+      if (written !== Buffer.byteLength(text)) written = -1;
     }
-    const start = block.used;
-    block.used += block.bytes.write(text, start);
+    if (block === undefined || written < 0) {
+      block = this.nextBlock(Buffer.byteLength(text));
+      start = 0;
+      written = block.bytes.write(text, 0);
+    }
+    block.used += written;
     block.lines += lines;
     this.lineCount += lines;
     // The oldest block goes once the others hold `capacity` lines, or the ring's byte bound, without it.
@@ -89,9 +124,11 @@ export class LogRing {
       this.blocks.shift();
       this.lineCount -= oldest.lines;
       this.heldBytes -= oldest.bytes.length;
-      if (oldest.bytes.length === BLOCK_BYTES) this.spare = oldest;
+      // A block whose bytes are still to be sent is not reused: its views must read what was written.
+      if (oldest.bytes.length === BLOCK_BYTES && !this.unsent.some((range) => range.block === oldest))
+        this.spare = oldest;
     }
-    return block.bytes.subarray(start, block.used);
+    return { block, start };
   }
 
   /** A block for at least `bytes`: the spare one when it is large enough, else a new one (larger than usual if need be). */

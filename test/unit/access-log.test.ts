@@ -220,7 +220,7 @@ describe('BatchedLineStream', () => {
     }
   });
 
-  it('with a ring, encodes each batch once, into the ring, and hands the sink those bytes', () => {
+  it('with a ring, encodes each line once, into the ring, and hands the sink those bytes in batches', () => {
     const written: string[] = [];
     const kinds: string[] = [];
     const sink = {
@@ -234,8 +234,9 @@ describe('BatchedLineStream', () => {
     const stream = new BatchedLineStream(sink, { schedule: interval.schedule, ring });
     stream.write('{"msg":"a"}\n');
     stream.write('{"msg":"caf\u00e9"}\n');
-    // The ring sees a batch when it is written.
-    expect(ring.tail()).toEqual([]);
+    // The ring has each line at once; the sink gets them as one batch when it is written.
+    expect(ring.tail()).toEqual(['{"msg":"a"}', '{"msg":"caf\u00e9"}']);
+    expect(written).toEqual([]);
     interval.pending.shift()!();
     expect([kinds, written]).toEqual([['bytes'], ['{"msg":"a"}\n{"msg":"caf\u00e9"}\n']]);
     expect(ring.tail()).toEqual(['{"msg":"a"}', '{"msg":"caf\u00e9"}']);
@@ -250,6 +251,35 @@ describe('BatchedLineStream', () => {
     logger.flush(flushed);
     expect(flushed).toHaveBeenCalledOnce();
     expect(written[2]).toBe('{"level":30,"msg":"c"}\n');
+  });
+
+  it("with a ring, hands the sink a batch that filled a block in order, and an evicted block's bytes intact", () => {
+    const written: string[] = [];
+    const sink = { write: (chunk: string | Uint8Array) => written.push(Buffer.from(chunk).toString('utf8')) };
+    // One line of capacity: the block a batch began in falls out of the ring as soon as the next one starts, and is
+    // not reused while its bytes are still to be written.
+    const ring = new LogRing(1, 200_000);
+    const streamWithRing = new BatchedLineStream(sink, {
+      ring,
+      schedule: () => undefined,
+      maxPendingChars: 1_000_000,
+    });
+    const big = (index: number) => `{"n":${index},"msg":"${String(index).repeat(100_000)}"}\n`;
+    // 100 KB each: a 256 KiB block holds two, so five lines span three blocks, the first two evicted meanwhile.
+    const lines = [0, 1, 2, 3, 4].map(big);
+    for (const line of lines) streamWithRing.write(line);
+    streamWithRing.flush();
+    expect(written.length).toBe(3);
+    expect(written.join('')).toBe(lines.join(''));
+    expect(ring.tail()).toEqual([lines[4]!.slice(0, -1)]);
+    // Lines after the batch start a new one.
+    streamWithRing.write('{"msg":"after"}\n');
+    streamWithRing.flush();
+    expect(written.at(-1)).toBe('{"msg":"after"}\n');
+    // And the sink gets nothing when nothing is pending.
+    streamWithRing.flush();
+    expect(written.at(-1)).toBe('{"msg":"after"}\n');
+    expect(written.length).toBe(4);
   });
 
   it('does not keep the process alive for its pending lines (exit flushes them)', () => {
