@@ -1,7 +1,7 @@
 // GET /api/graph/config's body, written straight from GRAPH.CONFIG GET *'s pairs: the same JSON as the object it
 // replaced, value rules (numbers, CMD_INFO as yes/no, text) included.
 import { describe, expect, it } from 'vitest';
-import { configListJson, presentConfigValue } from '../../src/browser/config/config-service.js';
+import { configListJson, lastConfigListJson, presentConfigValue } from '../../src/browser/config/config-service.js';
 
 const asObject = (pairs: [unknown, unknown][]) =>
   JSON.stringify({
@@ -27,5 +27,28 @@ describe('configListJson', () => {
 
   it('writes an empty list as an empty object', () => {
     expect(configListJson([])).toBe('{"configs":{}}');
+  });
+});
+
+describe('lastConfigListJson', () => {
+  const reply = (threads: unknown, name = 'THREAD_COUNT'): [unknown, unknown][] => [
+    ['TIMEOUT', 0],
+    [name, threads],
+    ['CMD_INFO', 1],
+  ];
+
+  it('answers the text of the reply it is given, reusing the last one only for the same names and values', () => {
+    const listJson = lastConfigListJson();
+    const first = listJson(reply(8));
+    expect(first).toBe(configListJson(reply(8)));
+    // A new reply (new arrays, new strings) with the same content: the same text.
+    expect(listJson(reply(8))).toBe(first);
+    for (const changed of [reply(4), reply('8'), reply(8, 'THREADS'), reply(8).slice(0, 2), [...reply(8), ['X', 1]]])
+      expect(listJson(changed as [unknown, unknown][])).toBe(configListJson(changed as [unknown, unknown][]));
+    // Values that are not numbers or text are compared by identity: a new one is written again, never mistaken.
+    const binary = Buffer.from('yes');
+    expect(listJson(reply(binary))).toBe(configListJson(reply(binary)));
+    expect(listJson(reply(Buffer.from('no!')))).toBe(configListJson(reply(Buffer.from('no!'))));
+    expect(listJson(reply(8))).toBe(first);
   });
 });

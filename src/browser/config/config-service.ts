@@ -26,13 +26,16 @@ export function parseConfigValue(name: string, value: string | number | undefine
   return text;
 }
 
+/** GRAPH.CONFIG GET *'s reply: name/value pairs. */
+type ConfigPairs = readonly (readonly [unknown, unknown])[];
+
 /**
  * `JSON.stringify({ configs })` of GRAPH.CONFIG GET *'s name/value pairs, written as they are read: an object of some
  * forty properties built per request and then serialized cost about 5 µs of every `GET /api/graph/config` (issue 25).
  * FalkorDB lists each name once; a server that repeated one would get a repeated key, whose last value JSON readers
  * keep, as the object did.
  */
-export function configListJson(pairs: readonly (readonly [unknown, unknown])[]): string {
+export function configListJson(pairs: ConfigPairs): string {
   let json = '{"configs":{';
   for (let index = 0; index < pairs.length; index++) {
     const name = String(pairs[index]![0]);
@@ -43,11 +46,40 @@ export function configListJson(pairs: readonly (readonly [unknown, unknown])[]):
   return `${json}}}`;
 }
 
+/** Whether two replies hold the same names and values, in order (numbers and text compared by value). */
+export function samePairs(a: ConfigPairs, b: ConfigPairs): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) {
+    const x = a[index]!;
+    const y = b[index]!;
+    if (x[0] !== y[0] || x[1] !== y[1]) return false;
+  }
+  return true;
+}
+
+/**
+ * configListJson that answers the text it wrote last when the reply is the same as the last one. The values change
+ * only when someone sets one, and comparing a reply with the last costs far less than writing its forty properties
+ * again (and the garbage of doing so).
+ */
+export function lastConfigListJson(): (pairs: ConfigPairs) => string {
+  let lastPairs: ConfigPairs | undefined;
+  let lastJson = '';
+  return (pairs) => {
+    if (lastPairs === undefined || !samePairs(pairs, lastPairs)) {
+      lastJson = configListJson(pairs);
+      lastPairs = pairs;
+    }
+    return lastJson;
+  };
+}
+
 export function createConfigService() {
+  const listJsonOf = lastConfigListJson();
   return {
     /** Every value, as the JSON text of `{ configs }` (ConfigListSchema). */
     async listJson(database: GraphDatabase): Promise<string> {
-      return configListJson((await database.configGet('*')) as [unknown, unknown][]);
+      return listJsonOf((await database.configGet('*')) as [unknown, unknown][]);
     },
 
     async read(database: GraphDatabase, name: string): Promise<number | string> {

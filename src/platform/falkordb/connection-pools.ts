@@ -154,6 +154,17 @@ const DEFAULTS: PoolOptions = {
 interface PooledClient {
   client: RawClient;
   busy: number;
+  /** A command went to it in this event-loop turn: its write (node-redis's, at setImmediate) has not gone out yet. */
+  joinable: boolean;
+}
+
+/** Marks `pooled` joinable until the end of this turn's setImmediate phase, when node-redis has written its commands. */
+function joinUntilWritten(pooled: PooledClient): void {
+  if (pooled.joinable) return;
+  pooled.joinable = true;
+  setImmediate(() => {
+    pooled.joinable = false;
+  });
 }
 
 interface PooledQueryConnection {
@@ -452,7 +463,7 @@ export class CredentialPool implements DatabasePool {
         throw error;
       }
     }
-    const pooled = { client, busy: 0 };
+    const pooled: PooledClient = { client, busy: 0, joinable: false };
     client.on('end', () => this.remove(pooled));
     this.clients.push(pooled);
     return pooled;
@@ -467,15 +478,24 @@ export class CredentialPool implements DatabasePool {
    * An idle ready connection, else a new one while under the bound (single flight), else the least busy. The usual
    * case, an idle connection, is answered without a promise: a command then costs no extra turn of the event loop.
    */
+  /**
+   * A connection for a command: one that already takes a command in this turn, so both go out in one write (and
+   * come back in one read); else an idle one, so a slow command sent earlier holds up nothing; else a new one, up to
+   * the bound; else the least busy. Commands of the requests one turn answers shared a write only by chance before:
+   * the second took the other, idle, connection (issue 25).
+   */
   private acquire(): PooledClient | Promise<PooledClient> {
     let ready = 0;
+    let idle: PooledClient | undefined;
     let leastBusy: PooledClient | undefined;
     for (const pooled of this.clients) {
       if (!pooled.client.isReady) continue;
-      if (pooled.busy === 0) return pooled;
+      if (pooled.joinable) return pooled;
       ready++;
-      if (leastBusy === undefined || pooled.busy < leastBusy.busy) leastBusy = pooled;
+      if (pooled.busy === 0) idle ??= pooled;
+      else if (leastBusy === undefined || pooled.busy < leastBusy.busy) leastBusy = pooled;
     }
+    if (idle) return idle;
     const bound = Math.min(this.options.maxConnectionsPerPool, COMMAND_CONNECTIONS);
     if (leastBusy === undefined || ready + (this.opening ? 1 : 0) < bound) {
       // Single flight: concurrent first requests share one connection attempt.
@@ -795,7 +815,10 @@ export class CredentialPool implements DatabasePool {
         this.remove(pooled);
         discard(pooled.client);
       },
-      (pooled) => work(pooled.client),
+      (pooled) => {
+        joinUntilWritten(pooled);
+        return work(pooled.client);
+      },
       options,
       signal,
     );
