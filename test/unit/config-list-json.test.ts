@@ -1,7 +1,8 @@
 // GET /api/graph/config's body, written straight from GRAPH.CONFIG GET *'s pairs: the same JSON as the object it
 // replaced, value rules (numbers, CMD_INFO as yes/no, text) included.
 import { describe, expect, it } from 'vitest';
-import { configListJson, lastConfigListJson, presentConfigValue } from '../../src/browser/config/config-service.js';
+import { configListJson, presentConfigValue, samePairs } from '../../src/browser/config/config-service.js';
+import { writtenOncePerReply } from '../../src/shared/last-reply.js';
 
 const asObject = (pairs: [unknown, unknown][]) =>
   JSON.stringify({
@@ -30,7 +31,7 @@ describe('configListJson', () => {
   });
 });
 
-describe('lastConfigListJson', () => {
+describe('the config list written once per reply', () => {
   const reply = (threads: unknown, name = 'THREAD_COUNT'): [unknown, unknown][] => [
     ['TIMEOUT', 0],
     [name, threads],
@@ -38,7 +39,7 @@ describe('lastConfigListJson', () => {
   ];
 
   it('answers the text of the reply it is given, reusing the last one only for the same names and values', () => {
-    const listJson = lastConfigListJson();
+    const listJson = writtenOncePerReply(configListJson, samePairs);
     const first = listJson(reply(8));
     expect(first).toBe(configListJson(reply(8)));
     // A new reply (new arrays, new strings) with the same content: the same text.

@@ -2,6 +2,7 @@
 import { integerValue } from '../../platform/falkordb/compact-reply.js';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { BadRequestError } from '../../shared/http-errors.js';
+import { sameItems, writtenOncePerReply } from '../../shared/last-reply.js';
 import { jsonString } from '../../shared/prepared-json.js';
 
 const STRING_VALUED = 'CMD_INFO';
@@ -47,35 +48,12 @@ export function configListJson(pairs: ConfigPairs): string {
 }
 
 /** Whether two replies hold the same names and values, in order (numbers and text compared by value). */
-export function samePairs(a: ConfigPairs, b: ConfigPairs): boolean {
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index++) {
-    const x = a[index]!;
-    const y = b[index]!;
-    if (x[0] !== y[0] || x[1] !== y[1]) return false;
-  }
-  return true;
-}
-
-/**
- * configListJson that answers the text it wrote last when the reply is the same as the last one. The values change
- * only when someone sets one, and comparing a reply with the last costs far less than writing its forty properties
- * again (and the garbage of doing so).
- */
-export function lastConfigListJson(): (pairs: ConfigPairs) => string {
-  let lastPairs: ConfigPairs | undefined;
-  let lastJson = '';
-  return (pairs) => {
-    if (lastPairs === undefined || !samePairs(pairs, lastPairs)) {
-      lastJson = configListJson(pairs);
-      lastPairs = pairs;
-    }
-    return lastJson;
-  };
-}
+export const samePairs = (a: ConfigPairs, b: ConfigPairs): boolean =>
+  a.length === b.length && a.every((pair, index) => sameItems(pair, b[index]!));
 
 export function createConfigService() {
-  const listJsonOf = lastConfigListJson();
+  // The values change only when someone sets one.
+  const listJsonOf = writtenOncePerReply(configListJson, samePairs);
   return {
     /** Every value, as the JSON text of `{ configs }` (ConfigListSchema). */
     async listJson(database: GraphDatabase): Promise<string> {

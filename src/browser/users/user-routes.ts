@@ -14,7 +14,6 @@ import {
   UserItemSchema,
   UserListSchema,
   UserParamsSchema,
-  type UserList,
 } from './schemas.js';
 import type { DatabaseUserService } from './user-service.js';
 
@@ -35,9 +34,7 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         response: { 200: UserListSchema },
       },
     },
-    // Serialized here: items the service builds field by field, which the schema's encoding pass would only copy.
-    async (request, reply) =>
-      sendJsonText(reply, JSON.stringify({ result: await users.list(principalOf(request)) } satisfies UserList)),
+    async (request, reply) => sendJsonText(reply, await users.listJson(principalOf(request))),
   );
 
   routes.get(

@@ -2,15 +2,27 @@
 // server's own accounts protected and each change saved to the database's ACL file and reflected in tokens.
 import type { FastifyBaseLogger } from 'fastify';
 import { BadRequestError, ConflictError, NotFoundError } from '../../shared/http-errors.js';
+import { sameItems, writtenOncePerReply } from '../../shared/last-reply.js';
 import { KeyedMutex } from '../../shared/mutex.js';
 import type { Role } from '../auth/roles.js';
 import { databaseFor, isProtectedUser, type BrowserContext, type Principal } from '../context.js';
 import type { TokenService } from '../tokens/token-service.js';
 import { roleFromAclUser, rulesFor, usersFromAclList } from './acl-rules.js';
-import type { UserItem } from './schemas.js';
+import type { UserItem, UserList } from './schemas.js';
+
+/**
+ * The list's JSON from ACL LIST's lines, each user's role read from its rules. Serialized here: items built field by
+ * field, which the schema's encoding pass would only copy.
+ */
+export function userListJson(lines: readonly string[]): string {
+  const result = usersFromAclList(lines).map(({ username, role }) => ({ username, role, selected: false }));
+  return JSON.stringify({ result } satisfies UserList);
+}
 
 export function createDatabaseUserService(context: BrowserContext, tokens: TokenService, logger: FastifyBaseLogger) {
   const db = (principal: Principal) => databaseFor(context, principal);
+  // Users change far less often than the list is read (the console's users page).
+  const userListJsonOf = writtenOncePerReply(userListJson, sameItems);
 
   // ACL has no "create if absent": the existence check and ACL SETUSER of one user on one database run one at a
   // time here, so concurrent creations of the same name answer one 201 and 409s (within this process).
@@ -41,9 +53,9 @@ export function createDatabaseUserService(context: BrowserContext, tokens: Token
   };
 
   return {
-    async list(principal: Principal): Promise<UserItem[]> {
-      const users = usersFromAclList(await db(principal).aclList());
-      return users.map(({ username, role }) => ({ username, role, selected: false }));
+    /** The users and roles of the principal's database, as the JSON text of `{ result }` (UserListSchema). */
+    async listJson(principal: Principal): Promise<string> {
+      return userListJsonOf(await db(principal).aclList());
     },
 
     async get(principal: Principal, username: string): Promise<UserItem> {
