@@ -121,8 +121,8 @@ const FULL_PIPE_PAUSE_MS = 1;
  * Each batch written to a file descriptor (stdout) at once, on the main thread. pino's SonicBoom in its synchronous
  * mode measured the batch's UTF-8 length, wrote it, then encoded it a second time to account for what went: about
  * twice the cost of the write alone, on every batch (issue 25). Here a batch given as bytes (the server's: encoded
- * once, line by line, into the log ring) is written as it is; one given as text is encoded by the write, and once more only when
- * the write was partial (a non-blocking pipe nearly full), to finish from the bytes that did not go.
+ * once, line by line, into the log ring) is written as it is; one given as text is encoded by the write, and once
+ * more only when the write was partial (a non-blocking pipe nearly full), to finish from the bytes that did not go.
  * A full pipe (EAGAIN, EBUSY) is waited out, as SonicBoom did, so a slow log reader slows the server instead of
  * losing lines or growing memory; any other failure (the reader gone: EPIPE, EBADF) drops the batch, which the log
  * ring still holds, rather than failing the request that logged it.

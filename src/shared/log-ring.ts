@@ -1,7 +1,8 @@
-// The last log lines of this server, kept in memory for diagnostics and the support package: fed the batches stdout
+// The last log lines of this server, kept in memory for diagnostics and the support package: fed each line stdout
 // gets (log-destinations.ts), or used as a pino destination of its own, it holds at least the last `capacity` lines
-// and answers at most that many, each cut to `maxLineLength` characters. Lines arrive already serialized and hold no secret: pino's censoring (logging.ts) has
-// removed them, and the access line, composed apart from it, is made only of fields that cannot carry one.
+// and answers at most that many, each cut to `maxLineLength` characters. Lines arrive already serialized and hold no
+// secret: pino's censoring (logging.ts) has removed them, and the access line, composed apart from it, is made only
+// of fields that cannot carry one.
 
 export interface LogLine {
   time?: number;
@@ -131,7 +132,7 @@ export class LogRing {
     return { block, start };
   }
 
-  /** A block for at least `bytes`: the spare one when it is large enough, else a new one (larger than usual if need be). */
+  /** A block for at least `bytes`: the spare one when large enough, else a new one (larger than usual if need be). */
   private nextBlock(bytes: number): Block {
     let block = this.spare;
     if (block === undefined || block.bytes.length < bytes)

@@ -26,7 +26,7 @@ describe("a credential pool's command connections", () => {
 
   const clientId = () => pool.send<number>(['CLIENT', 'ID']);
 
-  it('answers a command sent after a slow one on the other connection, and the commands of one turn on one', async () => {
+  it('answers a command after a slow one on the other connection, and the commands of one turn on one', async () => {
     // One connection open and idle.
     await pool.send(['PING']);
     const slow = pool.send(['GRAPH.QUERY', 'slow', SLOW_QUERY]).then(() => 'slow');

@@ -158,7 +158,7 @@ interface PooledClient {
   joinable: boolean;
 }
 
-/** Marks `pooled` joinable until the end of this turn's setImmediate phase, when node-redis has written its commands. */
+/** Marks `pooled` joinable until this turn's setImmediate phase, in which node-redis writes its commands. */
 function joinUntilWritten(pooled: PooledClient): void {
   if (pooled.joinable) return;
   pooled.joinable = true;
@@ -475,14 +475,11 @@ export class CredentialPool implements DatabasePool {
   }
 
   /**
-   * An idle ready connection, else a new one while under the bound (single flight), else the least busy. The usual
-   * case, an idle connection, is answered without a promise: a command then costs no extra turn of the event loop.
-   */
-  /**
    * A connection for a command: one that already takes a command in this turn, so both go out in one write (and
-   * come back in one read); else an idle one, so a slow command sent earlier holds up nothing; else a new one, up to
-   * the bound; else the least busy. Commands of the requests one turn answers shared a write only by chance before:
-   * the second took the other, idle, connection (issue 25).
+   * come back in one read); else an idle one, so a slow command sent earlier holds up nothing; else a new one while
+   * under the bound (single flight); else the least busy. Commands of the requests one turn answers shared a write
+   * only by chance before: the second took the other, idle, connection (issue 25). A connection at hand is answered
+   * without a promise: a command then costs no extra turn of the event loop.
    */
   private acquire(): PooledClient | Promise<PooledClient> {
     let ready = 0;
