@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   // thread pool, which also measured slower: a thread hand-off per line on two cores), and only a SIGKILL within
   // those milliseconds can lose lines.
   const recentLogs = new LogRing();
-  // Each batch is encoded once, into the ring, and those bytes are what stdout gets.
+  // Each line is encoded once, into the ring, and stdout gets those bytes in batches.
   const stdout = new BatchedLineStream(new DescriptorSink(1), { ring: recentLogs });
   process.on('exit', () => stdout.flush());
   const logger = pino(loggerOptions(initial.logLevel), stdout);

@@ -53,7 +53,7 @@ export class LogRing {
 
   /**
    * pino calls this with one serialized line (newline included), when the ring is a destination of its own (the
-   * tests' loggers; the server's stdout batches hand theirs to `append`). A line past `maxLineLength` characters is
+   * tests' loggers; the server's stdout hands it each line through `appendUnsent`). A line past `maxLineLength` characters is
    * kept as `{"truncated":true,"start":…}`; a chunk without a final newline gets one. (pino's lines hold no other
    * newline: JSON escapes them. A chunk that did would read back as several lines.)
    */
@@ -63,13 +63,9 @@ export class LogRing {
     this.append(`${line}\n`, 1);
   }
 
-  /**
-   * Keeps `text`, `lines` whole lines each ending with a newline, and answers the bytes it was stored as. They stay
-   * valid until the next call. Long lines are cut when read (`tail`).
-   */
-  append(text: string, lines: number): Buffer {
-    const { block, start } = this.store(text, lines);
-    return block.bytes.subarray(start, block.used);
+  /** Keeps `text`, `lines` whole lines each ending with a newline. Long lines are cut when read (`tail`). */
+  append(text: string, lines: number): void {
+    this.store(text, lines);
   }
 
   /**
