@@ -11,6 +11,7 @@ import {
   legacySharded,
   OPS_V1,
   OPS_V1ALPHA1,
+  standalone,
 } from '../support/kube/kubeblocks-fixtures.js';
 import { ageOf } from '../../src/admin/clusters/cluster-service.js';
 import { realOperations, validatorOf, type JsonSchema } from '../support/conformance/real-operations.js';
@@ -132,6 +133,48 @@ describe('clusters on KubeBlocks 1.x', () => {
     } finally {
       t.kube!.clearFaults();
       await call('DELETE', `/api/clusters/after-write?namespace=${NS}`);
+    }
+  });
+
+  it('parses an unchanged deployment once, and answers every change: status, spec, a delete and a recreate', async () => {
+    const kube = t.kube!;
+    const port = createKubeBlocksClusters(
+      loadKubeConfig({ kind: 'kubeconfig', path: kube.kubeconfigPath }),
+      pino({ level: 'silent' }),
+    );
+    const record = async (name: string) => (await port.list({ namespace: NS })).find((c) => c.name === name);
+    const listed = async (name: string) => {
+      const res = await call('GET', '/api/clusters/', undefined, sessions.viewer);
+      expect(res.statusCode, res.body).toBe(200);
+      return res
+        .json<{ clusters: { name: string; state: string; replicas: number }[] }>()
+        .clusters.find((c) => c.name === name);
+    };
+    kube.put(CLUSTERS_V1, NS, standalone('kept', NS));
+    try {
+      const first = await record('kept');
+      // The same object version: the same record, frozen, so no caller can change it for the next.
+      expect(await record('kept')).toBe(first);
+      expect(Object.isFrozen(first)).toBe(true);
+      expect(Object.isFrozen(first!.components[0])).toBe(true);
+      expect(await listed('kept')).toMatchObject({ state: 'Running', replicas: 1 });
+
+      // A status change (a new resourceVersion): a new record, and the list says so.
+      kube.put(CLUSTERS_V1, NS, standalone('kept', NS, 'Failed'));
+      const failed = await record('kept');
+      expect(failed).not.toBe(first);
+      expect(failed!.phase).toBe('Failed');
+      expect(await listed('kept')).toMatchObject({ state: 'Failed' });
+
+      // Deleted and created again under the same name with another spec (a new uid).
+      kube.remove(CLUSTERS_V1, NS, 'kept');
+      expect(await listed('kept')).toBeUndefined();
+      const again = standalone('kept', NS, 'Stopped');
+      (again.spec as { componentSpecs: { replicas: number }[] }).componentSpecs[0]!.replicas = 3;
+      kube.put(CLUSTERS_V1, NS, again);
+      expect(await listed('kept')).toMatchObject({ state: 'Stopped', replicas: 3 });
+    } finally {
+      kube.remove(CLUSTERS_V1, NS, 'kept');
     }
   });
 

@@ -116,6 +116,10 @@ export interface NewCluster {
 }
 
 export interface ClusterPort {
+  /**
+   * The deployments of a scope. A record handed out is never changed afterwards (a change is a new record): the
+   * routes keep each record's JSON.
+   */
   list(scope: ClusterScope): Promise<ClusterRecord[]>;
   get(namespace: string, name: string): Promise<ClusterRecord | undefined>;
   /** Creates the operation and returns its name at once; it does not wait for completion. */

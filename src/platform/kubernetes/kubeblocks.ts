@@ -261,6 +261,29 @@ function podRecordOf(pod: V1Pod, cluster: string): PodRecord {
   };
 }
 
+/**
+ * What names one version of an object's content: every write gives an object a new resourceVersion, its uid tells
+ * it from a namesake created after a delete, and the API version the shape it was served in. Undefined when the
+ * object lacks one of them (it is then parsed every time).
+ */
+export function objectVersionOf(item: unknown): string | undefined {
+  const object = item as { apiVersion?: unknown; metadata?: { uid?: unknown; resourceVersion?: unknown } } | null;
+  const apiVersion = object?.apiVersion;
+  const uid = object?.metadata?.uid;
+  const resourceVersion = object?.metadata?.resourceVersion;
+  if (typeof apiVersion !== 'string' || typeof uid !== 'string' || typeof resourceVersion !== 'string')
+    return undefined;
+  if (!apiVersion || !uid || !resourceVersion) return undefined;
+  return `${apiVersion}|${uid}|${resourceVersion}`;
+}
+
+/** A record shared by the lists that saw the same object version: frozen, so no caller can change it for another. */
+function frozenRecord(record: ClusterRecord): ClusterRecord {
+  for (const component of record.components) Object.freeze(component);
+  Object.freeze(record.components);
+  return Object.freeze(record);
+}
+
 /** At most this many OpsRequests of one cluster are read for its list (KubeBlocks keeps a bounded history). */
 const OPS_LIST_LIMIT = 1000;
 
@@ -296,18 +319,36 @@ export function createKubeBlocksClusters(
   });
   const opsParamsOf = (api: KubeBlocksApi) => ({ group: api.opsGroup, version: 'v1alpha1', plural: 'opsrequests' });
 
+  /** The record of one Cluster object; undefined when it does not parse or is not a FalkorDB deployment. */
+  function parseCluster(item: unknown): ClusterRecord | undefined {
+    const parsed = RawClusterSchema.safeParse(item);
+    if (!parsed.success) {
+      logger.warn(
+        { reason: parsed.error.issues[0]?.message, name: (item as { metadata?: { name?: string } }).metadata?.name },
+        'skipping a Cluster object that does not parse',
+      );
+      return undefined;
+    }
+    const clusterDef = parsed.data.spec.clusterDef ?? parsed.data.spec.clusterDefinitionRef;
+    return clusterDef === undefined || clusterDef === 'falkordb'
+      ? frozenRecord(toClusterRecord(parsed.data))
+      : undefined;
+  }
+
+  // Each object version is parsed once: a list of 1,000 deployments, most unchanged since the last one, reuses their
+  // records (and with them the JSON the routes keep per record). At most twice a full list's worth is kept.
+  const parsedVersions = new Map<string, ClusterRecord | undefined>();
   function parseClusters(items: unknown[]): ClusterRecord[] {
+    if (parsedVersions.size > 2 * CLUSTER_LIST_MAX) parsedVersions.clear();
     return items.flatMap((item) => {
-      const parsed = RawClusterSchema.safeParse(item);
-      if (!parsed.success) {
-        logger.warn(
-          { reason: parsed.error.issues[0]?.message, name: (item as { metadata?: { name?: string } }).metadata?.name },
-          'skipping a Cluster object that does not parse',
-        );
-        return [];
+      const version = objectVersionOf(item);
+      if (version !== undefined && parsedVersions.has(version)) {
+        const known = parsedVersions.get(version);
+        return known ? [known] : [];
       }
-      const clusterDef = parsed.data.spec.clusterDef ?? parsed.data.spec.clusterDefinitionRef;
-      return clusterDef === undefined || clusterDef === 'falkordb' ? [toClusterRecord(parsed.data)] : [];
+      const record = parseCluster(item);
+      if (version !== undefined) parsedVersions.set(version, record);
+      return record ? [record] : [];
     });
   }
 

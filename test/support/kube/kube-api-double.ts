@@ -60,6 +60,8 @@ export interface KubeApiDouble {
   endPodLog(namespace: string, pod: string): void;
   /** How many follows of pod logs are still open (a client that leaves must close its request). */
   openLogFollows(): number;
+  /** How many TLS connections clients have opened to the double since it started. */
+  tlsConnections(): number;
   /**
    * What the pod proxy (`GET …/pods/{pod}:{port}/proxy/{path}`) answers for a pod's port: the exporter's page; a port
    * without one answers 503 as the API server does when nothing listens there. `delayMs` holds the answer that long.
@@ -465,6 +467,8 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
   const server: Server = createServer(tls, (req, res) => {
     handle(req, res).catch((error: unknown) => sendStatus(res, 500, 'InternalError', String(error)));
   });
+  let tlsConnections = 0;
+  server.on('secureConnection', () => tlsConnections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
@@ -518,6 +522,7 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
         }
     },
     openLogFollows: () => followers.size,
+    tlsConnections: () => tlsConnections,
     setMetricsApi: (served) => {
       metricsServed = served;
     },
