@@ -336,7 +336,8 @@ export function createKubeBlocksClusters(
   }
 
   // Each object version is parsed once: a list of 1,000 deployments, most unchanged since the last one, reuses their
-  // records (and with them the JSON the routes keep per record). At most twice a full list's worth is kept.
+  // records (and with them the JSON the routes keep per record). Past twice a full list's worth, it starts over. An
+  // object that does not parse is warned about once per version, not on every list.
   const parsedVersions = new Map<string, ClusterRecord | undefined>();
   function parseClusters(items: unknown[]): ClusterRecord[] {
     if (parsedVersions.size > 2 * CLUSTER_LIST_MAX) parsedVersions.clear();
