@@ -53,9 +53,9 @@ export class LogRing {
 
   /**
    * pino calls this with one serialized line (newline included), when the ring is a destination of its own (the
-   * tests' loggers; the server's stdout hands it each line through `appendUnsent`). A line past `maxLineLength` characters is
-   * kept as `{"truncated":true,"start":…}`; a chunk without a final newline gets one. (pino's lines hold no other
-   * newline: JSON escapes them. A chunk that did would read back as several lines.)
+   * tests' loggers; the server's stdout hands it each line through `appendUnsent`). A line past `maxLineLength`
+   * characters is kept as `{"truncated":true,"start":…}`; a chunk without a final newline gets one. (pino's lines hold
+   * no other newline: JSON escapes them. A chunk that did would read back as several lines.)
    */
   write(chunk: string | Buffer): void {
     const whole = typeof chunk === 'string' ? chunk : chunk.toString('utf8');

@@ -18,7 +18,6 @@ describe('ReusedKubeAgents', () => {
     expect(first).toBeInstanceOf(HttpsAgent);
     expect(optionsOf(first)).toMatchObject({ keepAlive: true, maxSockets: 7, maxFreeSockets: 2, timeout: 1234 });
     expect(optionsOf(first).ca).toEqual(Buffer.from('CA'));
-    agents.destroy();
   });
 
   it('answers a new agent when the CA, the client certificate or the verification changes', () => {
@@ -31,7 +30,6 @@ describe('ReusedKubeAgents', () => {
     const unverified = agents.agentFor(new HttpsAgent({ ca: 'CA-2', cert: 'C2', key: 'K', rejectUnauthorized: false }));
     expect(unverified).not.toBe(rotatedCert);
     expect(optionsOf(unverified)).toMatchObject({ rejectUnauthorized: false, keepAlive: true });
-    agents.destroy();
   });
 
   it('keeps plain-HTTP and HTTPS pools apart, and passes other agents (a proxy) and none through', () => {
@@ -45,7 +43,6 @@ describe('ReusedKubeAgents', () => {
     const proxy = new ProxyAgent({});
     expect(agents.agentFor(proxy)).toBe(proxy);
     expect(agents.agentFor(undefined)).toBeUndefined();
-    agents.destroy();
   });
 });
 

@@ -16,7 +16,7 @@ export interface KubeAgentBounds {
   idleMs: number;
 }
 
-export const DEFAULT_KUBE_AGENT_BOUNDS: KubeAgentBounds = { maxSockets: 32, maxFreeSockets: 8, idleMs: 30_000 };
+const DEFAULT_KUBE_AGENT_BOUNDS: KubeAgentBounds = { maxSockets: 32, maxFreeSockets: 8, idleMs: 30_000 };
 
 /** The connection options that decide who we talk to and as whom: a change of any of them needs new connections. */
 const IDENTITY_OPTIONS = [
@@ -53,6 +53,7 @@ export function sameConnectionIdentity(a: AgentOptions, b: AgentOptions): boolea
 export class ReusedKubeAgents {
   #current: { kind: 'http' | 'https'; options: AgentOptions; agent: HttpAgent } | undefined;
 
+  // Idle pooled sockets are unreferenced by Node, so they never hold the process open: nothing to close at shutdown.
   constructor(private readonly bounds: KubeAgentBounds = DEFAULT_KUBE_AGENT_BOUNDS) {}
 
   agentFor(built: HttpAgent | HttpsAgent | undefined): HttpAgent | HttpsAgent | undefined {
@@ -74,11 +75,5 @@ export class ReusedKubeAgents {
     const agent = kind === 'https' ? new HttpsAgent(pooled) : new HttpAgent(pooled);
     this.#current = { kind, options, agent };
     return agent;
-  }
-
-  /** Closes every pooled connection (at shutdown). */
-  destroy(): void {
-    this.#current?.agent.destroy();
-    this.#current = undefined;
   }
 }
