@@ -5,6 +5,9 @@
 // COMPARE_ONLY (a pattern over the scenario names), COMPARE_PAIRS and COMPARE_SECONDS bound the run.
 // COMPARE_CONTROL=1 also runs a second copy of build A in every pair: how far apart two identical builds come out in
 // the same minutes, the spread a difference between A and B must clear before it is claimed.
+// COMPARE_RATE offers each server that many requests per second instead of as many as it answers: below saturation
+// the server's CPU per request is compared without the feedback of a saturated machine (a slower server batches
+// fewer requests per wake-up, so every request costs more), and throughput says nothing then.
 import { randomBytes } from 'node:crypto';
 import { access, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -21,6 +24,7 @@ const PAIRS = Number(process.env.COMPARE_PAIRS ?? 12);
 const SECONDS = Number(process.env.COMPARE_SECONDS ?? 2);
 const ONLY = process.env.COMPARE_ONLY ? new RegExp(process.env.COMPARE_ONLY, 'i') : undefined;
 const CONTROL = process.env.COMPARE_CONTROL === '1';
+const RATE = process.env.COMPARE_RATE ? Number(process.env.COMPARE_RATE) : undefined;
 const ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };
 
 interface Side {
@@ -109,7 +113,7 @@ async function main(): Promise<void> {
       ['admin GET /api/auth/validate', (side) => ({ url: '/api/auth/validate', headers: side.session })],
     ];
     console.log(
-      `A: ${path.resolve(otherBuild)}   B: this checkout   ${PAIRS} pairs of ${SECONDS} s${control ? '   control: a second copy of A in each pair' : ''}`,
+      `A: ${path.resolve(otherBuild)}   B: this checkout   ${PAIRS} pairs of ${SECONDS} s${RATE ? ` at ${RATE} req/s offered` : ''}${control ? '   control: a second copy of A in each pair' : ''}`,
     );
     for (const [name, request] of scenarios) {
       if (ONLY && !ONLY.test(name)) continue;
@@ -121,6 +125,7 @@ async function main(): Promise<void> {
           headers,
           connections: 10,
           durationSeconds: SECONDS,
+          ...(RATE === undefined ? {} : { overallRate: RATE }),
         });
         const after = await readProcessCounters(side.server.pid);
         if (measured.errors > 0) throw new Error(`${name}: ${measured.errors} requests failed`);

@@ -12,6 +12,8 @@ export interface HttpLoad {
   body?: string;
   /** Per-connection headers, e.g. a different token for each simulated client. */
   headersFor?: (connection: number) => Record<string, string>;
+  /** A fixed offered load (requests per second over all connections) instead of as fast as the server answers. */
+  overallRate?: number;
 }
 
 export async function measureHttp(load: HttpLoad): Promise<Measurement> {
@@ -30,6 +32,7 @@ export async function measureHttp(load: HttpLoad): Promise<Measurement> {
     headers: load.headers,
     method: load.method ?? 'GET',
     ...(load.body === undefined ? {} : { body: load.body }),
+    ...(load.overallRate === undefined ? {} : { overallRate: load.overallRate }),
     setupClient: load.headersFor
       ? (client) => {
           client.setHeaders({ ...load.headers, ...load.headersFor!(connection++) });

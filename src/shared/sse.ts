@@ -1,4 +1,5 @@
-// Server-sent events on a hijacked reply: headers, named events, comment heartbeats, and the disconnect signal.
+// Server-sent events: headers, named events, comment heartbeats, and the disconnect signal. A result known whole
+// before anything was written goes out through the reply like any answer; anything streamed, on the hijacked reply.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const HEARTBEAT_INTERVAL_MS = 15_000;
@@ -54,6 +55,8 @@ export interface EventStream {
   signal: AbortSignal;
 }
 
+const EVENT_STREAM_TYPE = 'text/event-stream; charset=utf-8';
+
 /** Headers an event stream sets itself: the reply's own values of these are left out, not sent twice. */
 const STREAM_HEADERS = new Set(['content-type', 'cache-control', 'x-accel-buffering', 'content-length']);
 
@@ -62,8 +65,7 @@ export function openEventStream(
   reply: FastifyReply,
   heartbeatMs = HEARTBEAT_INTERVAL_MS,
 ): EventStream {
-  void reply.hijack();
-  return new HijackedEventStream(request, reply, heartbeatMs);
+  return new ReplyEventStream(request, reply, heartbeatMs);
 }
 
 /**
@@ -71,7 +73,7 @@ export function openEventStream(
  * the prototype keeps one shape; the ninth session's getter in a literal gave each stream a shape of its own and
  * made the SSE query 11–15% slower). A quick query result never reads it, and creating it cost about 2 µs.
  */
-class HijackedEventStream implements EventStream {
+class ReplyEventStream implements EventStream {
   private readonly raw: FastifyReply['raw'];
   private headersSent = false;
   private ended = false;
@@ -99,7 +101,7 @@ class HijackedEventStream implements EventStream {
     const raw = reply.raw;
     this.raw = raw;
     this.timer = setTimeout(() => {
-      this.sendHeaders();
+      this.startStreaming();
       raw.flushHeaders();
       this.timer = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
     }, HEADERS_FLUSH_MS);
@@ -118,25 +120,32 @@ class HijackedEventStream implements EventStream {
   }
 
   /**
-   * The headers go with the first write. A result that is known whole before HEADERS_FLUSH_MS ends the stream
-   * with a Content-Length, in one write, as a JSON answer does (no chunked framing); a slower one shows the client
-   * its 200 at HEADERS_FLUSH_MS and is streamed. Given to Node as one flat list of names and values.
+   * The reply is hijacked, and its headers written, only when the stream starts: its first write, or HEADERS_FLUSH_MS
+   * without one (the client then sees its 200 and waits for events). Given to Node as one flat list of names and
+   * values, the reply's own headers included.
    */
-  private sendHeaders(contentLength?: number): void {
+  private startStreaming(): void {
     if (this.headersSent) return;
     this.headersSent = true;
+    void this.reply.hijack();
     const headers: string[] = [];
     const replyHeaders = this.reply.getHeaders();
     for (const name in replyHeaders) {
+      if (STREAM_HEADERS.has(name)) continue;
       const value = replyHeaders[name];
-      if (typeof value === 'string' && !STREAM_HEADERS.has(name)) headers.push(name, value);
+      // A repeated header (Set-Cookie) goes once per value; a number as its text.
+      if (Array.isArray(value)) for (const item of value) headers.push(name, item);
+      else if (value !== undefined) headers.push(name, String(value));
     }
-    headers.push('content-type', 'text/event-stream; charset=utf-8', 'cache-control', 'no-cache');
-    headers.push('x-accel-buffering', 'no');
-    if (contentLength !== undefined) headers.push('content-length', String(contentLength));
+    headers.push('content-type', EVENT_STREAM_TYPE, 'cache-control', 'no-cache', 'x-accel-buffering', 'no');
     this.raw.writeHead(200, headers);
   }
 
+  /**
+   * A stream that never started (a result known whole before HEADERS_FLUSH_MS, the usual quick query) is sent
+   * through the reply on the path a JSON answer takes: one write with a Content-Length, the reply's headers and
+   * onSend hooks as for any answer, no copy of the headers of our own.
+   */
   private finish(last?: string): void {
     if (this.ended) return;
     this.ended = true;
@@ -144,27 +153,35 @@ class HijackedEventStream implements EventStream {
     clearTimeout(this.timer);
     this.raw.off('close', this.onClose);
     this.raw.socket?.off('end', this.onClose);
-    this.sendHeaders(last === undefined ? 0 : Buffer.byteLength(last));
     // The stream's end is logged by the access line of its request (logging.ts), as any answer is.
+    if (!this.headersSent) {
+      this.headersSent = true;
+      void this.reply
+        .header('cache-control', 'no-cache')
+        .header('x-accel-buffering', 'no')
+        .type(EVENT_STREAM_TYPE)
+        .send(last ?? '');
+      return;
+    }
     if (last === undefined) this.raw.end();
     else this.raw.end(last);
   }
 
   send(event: string, data: unknown): void {
     if (this.ended) return;
-    this.sendHeaders();
+    this.startStreaming();
     this.raw.write(formatEvent(event, data));
   }
 
   write(text: string): void {
     if (this.ended) return;
-    this.sendHeaders();
+    this.startStreaming();
     this.raw.write(text);
   }
 
   async sendChunks(event: string, jsonChunks: Iterable<string>): Promise<void> {
     if (this.ended) return;
-    this.sendHeaders();
+    this.startStreaming();
     const raw = this.raw;
     raw.write(`event: ${event}\ndata: `);
     for (const chunk of jsonChunks) {

@@ -1,6 +1,7 @@
 // openEventStream through a real Fastify and real sockets: the reply's own headers carried once each, the stream's
-// headers in place of the reply's values of them, and the abort signal (made only when read) aborted for a client
-// that went away, whether it is read before or after.
+// headers in place of the reply's values of them, a result known whole sent through the reply (its onSend hooks see
+// it) while a stream is written on the hijacked reply, and the abort signal (made only when read) aborted for a
+// client that went away, whether it is read before or after.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
@@ -9,12 +10,30 @@ import { openEventStream, type EventStream } from '../../src/shared/sse.js';
 
 const app = Fastify();
 const opened: EventStream[] = [];
+const sentThroughReply: string[] = [];
 let baseUrl = '';
+
+app.addHook('onSend', (request, _reply, payload, done) => {
+  sentThroughReply.push(`${request.url} ${String(payload)}`);
+  done(null, payload);
+});
 
 app.get('/quick', (request, reply) => {
   void reply.header('x-custom', 'kept').header('content-type', 'application/json').header('cache-control', 'max-age=5');
   const stream = openEventStream(request, reply);
   stream.endWith('result', '{"ok":true}');
+  return reply;
+});
+app.get('/streamed', (request, reply) => {
+  void reply.header('set-cookie', ['a=1', 'b=2']).header('x-count', 3).header('content-type', 'application/json');
+  const stream = openEventStream(request, reply);
+  stream.send('progress', { loaded: 1 });
+  setImmediate(() => stream.endWith('result', '{"done":true}'));
+  return reply;
+});
+app.get('/slow', (request, reply) => {
+  const stream = openEventStream(request, reply);
+  setTimeout(() => stream.endWith('result', '{"late":true}'), 120);
   return reply;
 });
 app.get('/held', (request, reply) => {
@@ -55,6 +74,29 @@ describe('openEventStream', () => {
     expect(res.headers.get('cache-control')).toBe('no-cache');
     expect(res.headers.get('x-accel-buffering')).toBe('no');
     expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
+  });
+
+  it("carries the reply's repeated and numeric headers on a streamed answer", async () => {
+    const res = await fetch(`${baseUrl}/streamed`);
+    expect(await res.text()).toBe('event: progress\ndata: {"loaded":1}\n\nevent: result\ndata: {"done":true}\n\n');
+    expect(res.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    expect(res.headers.get('x-count')).toBe('3');
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+  });
+
+  it('sends a result known whole through the reply, and a stream on the hijacked reply', async () => {
+    sentThroughReply.length = 0;
+    const quick = await fetch(`${baseUrl}/quick`);
+    expect(await quick.text()).toBe('event: result\ndata: {"ok":true}\n\n');
+    expect(sentThroughReply).toEqual(['/quick event: result\ndata: {"ok":true}\n\n']);
+
+    // Past the headers' flush the stream has started: its 200 went out alone, the result follows, chunked.
+    const slow = await fetch(`${baseUrl}/slow`);
+    expect(slow.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(slow.headers.get('content-length')).toBeNull();
+    expect(slow.headers.get('transfer-encoding')).toBe('chunked');
+    expect(await slow.text()).toBe('event: result\ndata: {"late":true}\n\n');
+    expect(sentThroughReply).toHaveLength(1);
   });
 
   it.each(['early', 'late'] as const)('aborts the signal of a client that went away (signal read %s)', async (when) => {
