@@ -608,10 +608,10 @@ async function main(): Promise<void> {
     let memoryUnderLoad:
       { name: string; warmUpRssMiB: number[]; windowsMiB: number[]; growth: number; rising: boolean } | undefined;
     if (wanted('memory under load')) {
-      // 50 clients streaming 10,000-row results. Warm-up: 10-second segments until the server's RSS grew by at most
-      // 1% over the last one (V8 grows its heap a page at a time while the load ramps up; on a slow machine that
-      // outlasts a fixed 10 s), at most 90 s. Then 60 s with RSS sampled every second and averaged over three
-      // 20-second windows: a leak shows as a rising trend, a flat server does not.
+      // 50 clients streaming 10,000-row results. Warm-up: 10-second segments until two in a row each grew the server's
+      // RSS by at most 1% (V8 grows its heap in steps while the load ramps up; on a slow machine that outlasts a
+      // fixed 10 s), at most 90 s. Then 60 s with RSS sampled every second and averaged over three 20-second windows:
+      // a leak shows as a rising trend, a flat server does not.
       const fresh = await startBenchServer({
         ...serverEnv,
         DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'gdb-bench-')),

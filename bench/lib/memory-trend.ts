@@ -2,17 +2,20 @@
 // shows a rising trend. V8 grows its heap a page at a time while a heavy load ramps up; on a slow machine that lasts
 // past a fixed ten-second warm-up and read as a trend in the windows after it.
 
-/** RSS grown by at most this share over the last warm-up segment counts as settled. */
+/** RSS grown by at most this share over each of the last two warm-up segments counts as settled. */
 export const SETTLED_GROWTH = 0.01;
 /** The measured windows' last over first above 1 + this share is a rising trend. */
 export const TREND_GROWTH = 0.02;
 
-/** After a warm-up segment: whether RSS (MiB, sampled at the end of each segment) has stopped growing. */
+/**
+ * After a warm-up segment: whether RSS (MiB, sampled at the end of each segment) has stopped growing. Two flat
+ * segments in a row, not one: the heap also grows in steps with pauses between them (a run of 2026-11-27 paused at
+ * 439 → 442 MiB and stepped to 470 MiB within the next 20 s).
+ */
 export function rssSettled(segmentEndsMiB: readonly number[]): boolean {
-  if (segmentEndsMiB.length < 2) return false;
-  const last = segmentEndsMiB.at(-1)!;
-  const before = segmentEndsMiB.at(-2)!;
-  return last <= before * (1 + SETTLED_GROWTH);
+  if (segmentEndsMiB.length < 3) return false;
+  const [before, middle, last] = segmentEndsMiB.slice(-3) as [number, number, number];
+  return middle <= before * (1 + SETTLED_GROWTH) && last <= middle * (1 + SETTLED_GROWTH);
 }
 
 /** Averages of the samples in three equal windows, and the verdict: the last more than TREND_GROWTH above the first. */
