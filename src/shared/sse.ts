@@ -83,6 +83,12 @@ class ReplyEventStream implements EventStream {
   private timer: NodeJS.Timeout;
   private readonly onClose = (): void => {
     if (this.ended) return;
+    // A response that finished before the stream did was answered by something else (the error handler, for an
+    // error the route let escape): the client did not leave, and its connection stays open for its next request.
+    if (this.raw.writableFinished) {
+      this.stopWatching();
+      return;
+    }
     this.ended = true;
     this.closedByClient = true;
     clearTimeout(this.timer);
@@ -102,6 +108,7 @@ class ReplyEventStream implements EventStream {
     this.raw = raw;
     this.timer = setTimeout(() => {
       this.startStreaming();
+      if (this.ended) return;
       raw.flushHeaders();
       this.timer = setInterval(() => raw.write(': heartbeat\n\n'), heartbeatMs);
     }, HEADERS_FLUSH_MS);
@@ -127,6 +134,11 @@ class ReplyEventStream implements EventStream {
   private startStreaming(): void {
     if (this.headersSent) return;
     this.headersSent = true;
+    // Answered by something else (the error handler, for an error the route let escape): nothing more to write.
+    if (this.reply.sent) {
+      this.stopWatching();
+      return;
+    }
     void this.reply.hijack();
     const headers: string[] = [];
     const replyHeaders = this.reply.getHeaders();
@@ -148,14 +160,11 @@ class ReplyEventStream implements EventStream {
    */
   private finish(last?: string): void {
     if (this.ended) return;
-    this.ended = true;
-    // clearTimeout clears an interval too (Node's timers share one kind).
-    clearTimeout(this.timer);
-    this.raw.off('close', this.onClose);
-    this.raw.socket?.off('end', this.onClose);
+    this.stopWatching();
     // The stream's end is logged by the access line of its request (logging.ts), as any answer is.
     if (!this.headersSent) {
       this.headersSent = true;
+      if (this.reply.sent) return;
       void this.reply
         .header('cache-control', 'no-cache')
         .header('x-accel-buffering', 'no')
@@ -167,21 +176,31 @@ class ReplyEventStream implements EventStream {
     else this.raw.end(last);
   }
 
+  /** The stream writes no more: its timer and its watch of the client stop. */
+  private stopWatching(): void {
+    this.ended = true;
+    // clearTimeout clears an interval too (Node's timers share one kind).
+    clearTimeout(this.timer);
+    this.raw.off('close', this.onClose);
+    this.raw.socket?.off('end', this.onClose);
+  }
+
   send(event: string, data: unknown): void {
     if (this.ended) return;
     this.startStreaming();
-    this.raw.write(formatEvent(event, data));
+    if (!this.ended) this.raw.write(formatEvent(event, data));
   }
 
   write(text: string): void {
     if (this.ended) return;
     this.startStreaming();
-    this.raw.write(text);
+    if (!this.ended) this.raw.write(text);
   }
 
   async sendChunks(event: string, jsonChunks: Iterable<string>): Promise<void> {
     if (this.ended) return;
     this.startStreaming();
+    if (this.ended) return;
     const raw = this.raw;
     raw.write(`event: ${event}\ndata: `);
     for (const chunk of jsonChunks) {

@@ -31,6 +31,11 @@ app.get('/streamed', (request, reply) => {
   setImmediate(() => stream.endWith('result', '{"done":true}'));
   return reply;
 });
+app.get('/escaped', async (request, reply) => {
+  opened.push(openEventStream(request, reply));
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  throw new Error('escaped the route');
+});
 app.get('/slow', (request, reply) => {
   const stream = openEventStream(request, reply);
   setTimeout(() => stream.endWith('result', '{"late":true}'), 120);
@@ -97,6 +102,20 @@ describe('openEventStream', () => {
     expect(slow.headers.get('transfer-encoding')).toBe('chunked');
     expect(await slow.text()).toBe('event: result\ndata: {"late":true}\n\n');
     expect(sentThroughReply).toHaveLength(1);
+  });
+
+  it('leaves a reply answered by the error handler alone, past the headers flush too', async () => {
+    opened.length = 0;
+    const res = await fetch(`${baseUrl}/escaped`);
+    expect(res.status).toBe(500);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    await res.text();
+    // The client did not go away: the stream's signal stays quiet and the connection is not cut.
+    expect(opened[0]!.signal.aborted).toBe(false);
+    expect(res.headers.get('connection')).not.toBe('close');
+    // The stream's flush timer (50 ms) has run by now: the server is still up and answers.
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect((await fetch(`${baseUrl}/quick`)).status).toBe(200);
   });
 
   it.each(['early', 'late'] as const)('aborts the signal of a client that went away (signal read %s)', async (when) => {
