@@ -75,7 +75,8 @@ export function openEventStream(
  */
 class ReplyEventStream implements EventStream {
   private readonly raw: FastifyReply['raw'];
-  private headersSent = false;
+  /** The answer is under way: the stream started (hijacked, headers written), or its whole result was sent. */
+  private answerStarted = false;
   private ended = false;
   private closedByClient = false;
   private controller: AbortController | undefined = undefined;
@@ -132,8 +133,8 @@ class ReplyEventStream implements EventStream {
    * values, the reply's own headers included.
    */
   private startStreaming(): void {
-    if (this.headersSent) return;
-    this.headersSent = true;
+    if (this.answerStarted) return;
+    this.answerStarted = true;
     // Answered by something else (the error handler, for an error the route let escape): nothing more to write.
     if (this.reply.sent) {
       this.stopWatching();
@@ -162,8 +163,8 @@ class ReplyEventStream implements EventStream {
     if (this.ended) return;
     this.stopWatching();
     // The stream's end is logged by the access line of its request (logging.ts), as any answer is.
-    if (!this.headersSent) {
-      this.headersSent = true;
+    if (!this.answerStarted) {
+      this.answerStarted = true;
       if (this.reply.sent) return;
       void this.reply
         .header('cache-control', 'no-cache')
