@@ -4,8 +4,7 @@ import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { loggerOptions } from './shared/logging.js';
-import { LogRing } from './shared/log-ring.js';
-import { DescriptorSink, BatchedLineStream } from './shared/log-destinations.js';
+import { serverLogDestination } from './shared/log-destinations.js';
 import { closeGracefully } from './shared/graceful-close.js';
 import { startServices, type Services } from './services.js';
 
@@ -28,10 +27,7 @@ async function main(): Promise<void> {
   // server rather than growing an unbounded buffer in it (pino's default is an asynchronous write through libuv's
   // thread pool, which also measured slower: a thread hand-off per line on two cores), and only a SIGKILL within
   // those milliseconds can lose lines.
-  const recentLogs = new LogRing();
-  // Each line is encoded once, into the ring, and stdout gets those bytes in batches.
-  const stdout = new BatchedLineStream(new DescriptorSink(1), { ring: recentLogs });
-  process.on('exit', () => stdout.flush());
+  const { stdout, recentLogs } = serverLogDestination();
   const logger = pino(loggerOptions(initial.logLevel), stdout);
   let services: Services | undefined;
   // Signals are caught from the first moment: one that arrives while the server is still starting (a kubelet giving

@@ -1,9 +1,9 @@
 // A server for the overhead scenarios only: the production app, plus its graph routes a second time under
 // /unauthenticated with a fixed principal in place of bearer authentication, and GET /api/settings/ twice more, under
 // /twin/checked and /twin/unchecked, in one scope built like the admin plugin's session scope, with and without the
-// permission check. Everything lives in one process, so the difference between `GET /api/graph` and
+// permission check, and under /twin/unlogged as the checked one at log level warn (no access line). Everything lives in one process, so the difference between `GET /api/graph` and
 // `GET /unauthenticated/api/graph` is what authentication costs, and between the two twins what the permission check
-// (the role's rules read and matched) costs. Started by bench/run.ts; never part of the product.
+// (the role's rules read and matched) costs, and between checked and unlogged what its access line costs. Started by bench/run.ts; never part of the product.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
@@ -16,6 +16,7 @@ import { loadConfig } from '../../src/config.js';
 import { ConnectionPools } from '../../src/platform/falkordb/connection-pools.js';
 import { startServices } from '../../src/services.js';
 import { loggerOptions } from '../../src/shared/logging.js';
+import { serverLogDestination } from '../../src/shared/log-destinations.js';
 import { createAdminServices } from '../../src/admin/index.js';
 import { recordAuditEntries } from '../../src/admin/audit/audit-recorder.js';
 import { refuseCrossSiteRequests } from '../../src/admin/sessions/cross-site-guard.js';
@@ -25,9 +26,11 @@ import { settingsJson } from '../../src/admin/settings/settings-routes.js';
 import { sendJsonOf } from '../../src/shared/prepared-json.js';
 
 const config = loadConfig(process.env);
-const logger = pino(loggerOptions(config.logLevel));
+// The server's own log destination (main.ts), so that a logged route costs here what it costs there.
+const { stdout, recentLogs } = serverLogDestination();
+const logger = pino(loggerOptions(config.logLevel), stdout);
 const services = await startServices(config, logger);
-const app = await buildApp(services.config, services.deps);
+const app = await buildApp(services.config, { ...services.deps, recentLogs });
 const credentials = {
   host: process.env.BENCH_DB_HOST ?? '127.0.0.1',
   port: Number(process.env.BENCH_DB_PORT),
@@ -102,6 +105,13 @@ await app.register(
       handler,
     );
     scope.get('/unchecked/api/settings/', handler);
+    // The access line's pair: the checked route again, at log level warn, so it writes no access line (the floor,
+    // GET /healthz, writes none either).
+    scope.get(
+      '/unlogged/api/settings/',
+      { logLevel: 'warn', preValidation: requirePermission('settings', 'read', () => context.namespace) },
+      handler,
+    );
     done();
   },
   { prefix: '/twin' },

@@ -7,7 +7,7 @@
 // lines.
 
 import { writeSync } from 'node:fs';
-import type { LogRing } from './log-ring.js';
+import { LogRing } from './log-ring.js';
 
 /** Where the batches go: a synchronous destination (DescriptorSink below), given text or its UTF-8 bytes. */
 export interface LineSink {
@@ -160,4 +160,16 @@ export class DescriptorSink implements LineSink {
       return undefined;
     }
   }
+}
+
+/**
+ * The server's log destination: stdout, written in batches by the main thread, and the last lines in memory for
+ * diagnostics and the support package, each line encoded once, into the ring, whose bytes stdout then takes. What is
+ * pending is written when the process exits.
+ */
+export function serverLogDestination(): { stdout: BatchedLineStream; recentLogs: LogRing } {
+  const recentLogs = new LogRing();
+  const stdout = new BatchedLineStream(new DescriptorSink(1), { ring: recentLogs });
+  process.on('exit', () => stdout.flush());
+  return { stdout, recentLogs };
 }
