@@ -1,9 +1,11 @@
 // A server for the overhead scenarios only: the production app, plus its graph routes a second time under
-// /unauthenticated with a fixed principal in place of bearer authentication, and GET /api/settings/ twice more, under
-// /twin/checked and /twin/unchecked, in one scope built like the admin plugin's session scope, with and without the
-// permission check, and under /twin/unlogged as the checked one at log level warn (no access line). Everything lives in one process, so the difference between `GET /api/graph` and
-// `GET /unauthenticated/api/graph` is what authentication costs, and between the two twins what the permission check
-// (the role's rules read and matched) costs, and between checked and unlogged what its access line costs. Started by bench/run.ts; never part of the product.
+// /unauthenticated with a fixed principal in place of bearer authentication, and GET /api/settings/ three times more,
+// in one scope built like the admin plugin's session scope: under /twin/checked with the permission check, under
+// /twin/unchecked without it, and under /twin/unlogged with it at log level warn (no access line). Everything lives in
+// one process, so the difference between `GET /api/graph` and `GET /unauthenticated/api/graph` is what
+// authentication costs, between checked and unchecked what the permission check (the role's rules read and matched)
+// costs, and between checked and unlogged what the access line costs. Started by bench/run.ts; never part of the
+// product.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
