@@ -89,6 +89,40 @@ describe('the server process in embedded mode', () => {
     }
   });
 
+  it('writes its access lines to stdout and keeps them in memory, where diagnostics count them', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-main-logs-'));
+    const server = await runServerProcess({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      ADMIN_EMAIL: 'root@example.com',
+      ADMIN_PASSWORD: 'log-ring-password',
+    });
+    try {
+      await server.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('Server listening at'));
+      const login = await fetch(`${server.baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.baseUrl },
+        body: JSON.stringify({ email: 'root@example.com', password: 'log-ring-password' }),
+      });
+      expect(login.status, await login.text()).toBe(200);
+      const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+      for (let i = 0; i < 3; i++)
+        expect((await fetch(`${server.baseUrl}/api/auth/validate`, { headers: { cookie } })).status).toBe(200);
+      // stdout: one access line per request, written within the destination's 10-ms batch.
+      await server.waitForLine(
+        (l) => (l.req as { url?: string } | undefined)?.url === '/api/auth/validate' && l.msg === 'request completed',
+      );
+      // The in-memory copy: the sign-in and the three reads are this hour's activity (an access line each).
+      const res = await fetch(`${server.baseUrl}/api/admin/diagnostics/`, { headers: { cookie } });
+      const diagnostics = (await res.json()) as { resources: { recentActivityCount: number } };
+      expect(res.status).toBe(200);
+      expect(diagnostics.resources.recentActivityCount).toBeGreaterThanOrEqual(4);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  });
+
   it("keeps the audit log in the embedded FalkorDB under the shared store's least-privilege account", async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-main-audit-'));
     const server = await runServerProcess({
