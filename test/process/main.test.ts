@@ -36,6 +36,32 @@ async function withGraphClient<T>(
   }
 }
 
+/** The server process in embedded mode with a first admin, and that admin's session cookie. */
+async function signedInServer(dataDirPrefix: string) {
+  const admin = { email: 'root@example.com', password: 'process-test-password' };
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), dataDirPrefix));
+  const server = await runServerProcess({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+  });
+  try {
+    await server.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('Server listening at'));
+    const login = await fetch(`${server.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.baseUrl },
+      body: JSON.stringify(admin),
+    });
+    expect(login.status, await login.text()).toBe(200);
+    return { server, cookie: login.headers.getSetCookie()[0]!.split(';')[0]! };
+  } catch (error) {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    throw error;
+  }
+}
+
 describe('the server process in embedded mode', () => {
   it('starts its own FalkorDB, keeps data across a restart, and leaves no child process behind', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-main-'));
@@ -90,22 +116,8 @@ describe('the server process in embedded mode', () => {
   });
 
   it('writes its access lines to stdout and keeps them in memory, where diagnostics count them', async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-main-logs-'));
-    const server = await runServerProcess({
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-      ADMIN_EMAIL: 'root@example.com',
-      ADMIN_PASSWORD: 'log-ring-password',
-    });
+    const { server, cookie } = await signedInServer('gdb-main-logs-');
     try {
-      await server.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('Server listening at'));
-      const login = await fetch(`${server.baseUrl}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: server.baseUrl },
-        body: JSON.stringify({ email: 'root@example.com', password: 'log-ring-password' }),
-      });
-      expect(login.status, await login.text()).toBe(200);
-      const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
       for (let i = 0; i < 3; i++)
         expect((await fetch(`${server.baseUrl}/api/auth/validate`, { headers: { cookie } })).status).toBe(200);
       // stdout: one access line per request, written within the destination's 10-ms batch.
@@ -124,22 +136,8 @@ describe('the server process in embedded mode', () => {
   });
 
   it("keeps the audit log in the embedded FalkorDB under the shared store's least-privilege account", async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-main-audit-'));
-    const server = await runServerProcess({
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-      ADMIN_EMAIL: 'root@example.com',
-      ADMIN_PASSWORD: 'audit-walk-password',
-    });
+    const { server, cookie } = await signedInServer('gdb-main-audit-');
     try {
-      await server.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('Server listening at'));
-      const login = await fetch(`${server.baseUrl}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: server.baseUrl },
-        body: JSON.stringify({ email: 'root@example.com', password: 'audit-walk-password' }),
-      });
-      expect(login.status, await login.text()).toBe(200);
-      const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
       // Every query shape of the audit store: the plain page (ZCARD, ZRANGE, MGET) and a filtered one (its script).
       for (const query of ['', '?action=auth.login&result=success&limit=10']) {
         let body = '';
