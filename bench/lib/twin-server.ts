@@ -101,19 +101,12 @@ await app.register(
     scope.addHook('onRequest', requireSessionWithRules(context.sessions, context.rbac));
     const handler = (_request: FastifyRequest, reply: FastifyReply) =>
       sendJsonOf(reply, context.settings.inForce(), settingsJson);
-    scope.get(
-      '/checked/api/settings/',
-      { preValidation: requirePermission('settings', 'read', () => context.namespace) },
-      handler,
-    );
+    const guard = requirePermission('settings', 'read', () => context.namespace);
+    scope.get('/checked/api/settings/', { preValidation: guard }, handler);
     scope.get('/unchecked/api/settings/', handler);
     // The access line's pair: the checked route again, at log level warn, so it writes no access line (the floor,
     // GET /healthz, writes none either).
-    scope.get(
-      '/unlogged/api/settings/',
-      { logLevel: 'warn', preValidation: requirePermission('settings', 'read', () => context.namespace) },
-      handler,
-    );
+    scope.get('/unlogged/api/settings/', { logLevel: 'warn', preValidation: guard }, handler);
     done();
   },
   { prefix: '/twin' },
