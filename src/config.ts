@@ -88,7 +88,7 @@ const duration = z
 
 const secret = z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters long`);
 
-/** Every environment variable the server reads, with its default. The README's configuration table mirrors this. */
+/** Every environment variable the server reads, with its default. docs/configuration.md documents each one (a test compares them). */
 export const EnvSchema = z.object({
   PORT: portNumber.default(3000),
   /** Default: 127.0.0.1 in embedded mode (no TOKEN_STORE_URL), 0.0.0.0 otherwise. */
