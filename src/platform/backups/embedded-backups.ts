@@ -1,8 +1,10 @@
 // The backup port in embedded mode: a backup is the embedded FalkorDB's RDB snapshot (BGSAVE, then a copy of its dump
 // file) kept as DATA_DIR/backups/<name>.rdb with a JSON record beside it; a restore stops the server, replaces its
 // dump file (and its AOF, which would otherwise win at start-up, by one based on the snapshot), starts it and checks
-// that the graphs the backup recorded are there. Schedules are kept in schedules.json and run in this process on an
-// injected clock, which also deletes the backups whose retention has run out. Backups and restores run one at a time.
+// that the graphs the backup recorded are there. Schedules and restores are kept in lists/schedules.json and
+// lists/restores.json, apart from the backups' own files (docs/decisions/embedded-backup-files.md), and schedules run
+// in this process on an injected clock, which also deletes the backups whose retention has run out. Backups and
+// restores run one at a time.
 import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../atomic-file.js';
@@ -68,6 +70,40 @@ function infoField(info: string, key: string): string | undefined {
   return new RegExp(`^${key}:(.*)$`, 'm').exec(info)?.[1]?.trim();
 }
 
+/**
+ * Earlier versions kept the lists as schedules.json and restores.json beside the backups' records, where a backup
+ * of that name replaced one with the other. A list found there (a JSON array) moves into lists/, unless lists/
+ * already has one; a backup record found there (an object) stays, and is read as the backup it is.
+ */
+async function moveLegacyLists(dir: string, moves: Record<string, string>, logger: PlatformLogger): Promise<void> {
+  for (const [name, target] of Object.entries(moves)) {
+    const legacy = path.join(dir, name);
+    let content: string;
+    try {
+      content = await readFile(legacy, 'utf8');
+    } catch {
+      continue;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(content);
+    } catch (error) {
+      logger.warn({ err: error, file: legacy }, 'leaving a backup file that does not parse where it is');
+      continue;
+    }
+    if (!Array.isArray(parsed)) continue;
+    const moved = await readFile(target, 'utf8').then(
+      () => false,
+      async () => {
+        await writeFileAtomic(target, content, 0o600);
+        return true;
+      },
+    );
+    if (!moved) logger.warn({ file: legacy, kept: target }, 'an older copy of a backup list was found and removed');
+    await rm(legacy, { force: true });
+  }
+}
+
 export async function createEmbeddedBackups(options: EmbeddedBackupsOptions): Promise<EmbeddedBackups> {
   const now = options.now ?? Date.now;
   const { dir, namespace, cluster, logger } = options;
@@ -78,14 +114,19 @@ export async function createEmbeddedBackups(options: EmbeddedBackupsOptions): Pr
   const backups = new Map<string, StoredBackup>();
   let schedules: ScheduleRecord[] = [];
   let restores: RestoreRecord[] = [];
-  const schedulesFile = path.join(dir, 'schedules.json');
-  const restoresFile = path.join(dir, 'restores.json');
+  // The lists live in a folder of their own: a backup's files are <name>.json and <name>.rdb beside it, and a backup
+  // may be named `schedules` or `restores`.
+  const listsDir = path.join(dir, 'lists');
+  await mkdir(listsDir, { recursive: true, mode: 0o700 });
+  const schedulesFile = path.join(listsDir, 'schedules.json');
+  const restoresFile = path.join(listsDir, 'restores.json');
   const recordFile = (name: string) => path.join(dir, `${name}.json`);
   const snapshotFile = (name: string) => path.join(dir, `${name}.rdb`);
+  await moveLegacyLists(dir, { 'schedules.json': schedulesFile, 'restores.json': restoresFile }, logger);
 
   // What a previous run left: backup records (one that was under way then has failed), schedules, restores.
   for (const file of await readdir(dir)) {
-    if (!file.endsWith('.json') || file === 'schedules.json' || file === 'restores.json') continue;
+    if (!file.endsWith('.json')) continue;
     try {
       const stored = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as StoredBackup;
       if (!BACKUP_NAME.test(stored.name)) continue;
