@@ -22,6 +22,7 @@ import { AccessLog } from './shared/logging.js';
 import { idSequence } from './shared/id-sequence.js';
 import { registerOpenApi } from './shared/openapi.js';
 import { trackRequestsInFlight } from './shared/graceful-close.js';
+import { capConnectionsPerAddress, trustedProxies } from './shared/connection-share.js';
 import { enforceRequestDeadline } from './shared/request-deadline.js';
 import { createMetrics, recordRequestMetrics, type Metrics } from './shared/metrics.js';
 import { storeKeyPrefix, storeReady } from './platform/redis/redis-connection.js';
@@ -76,6 +77,10 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     exposeHeadRoutes: false,
     logController: new AccessLog(),
     forceCloseConnections: 'idle',
+    // An idle connection is closed soon after its last answer (Fastify's default keeps it 72 s), and a busy one after
+    // MAX_REQUESTS_PER_SOCKET requests (docs/decisions/connection-share.md).
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    maxRequestsPerSocket: config.maxRequestsPerSocket,
     return503OnClosing: true,
     // The header is read in genReqId, which validates it; Fastify's own handling would trust any value.
     requestIdHeader: false,
@@ -97,6 +102,11 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   });
   // issue 15: a cap on open connections, so idle or slow sockets cannot exhaust file descriptors.
   app.server.maxConnections = config.maxConnections;
+  // …and of them, CONNECTIONS_PER_ADDRESS per client address, so that one client cannot hold them all.
+  capConnectionsPerAddress(app.server, {
+    perAddress: config.connectionsPerAddress,
+    exempt: trustedProxies(config.trustProxy),
+  });
   // Both APIs speak JSON only; any other body type is refused (400) instead of reaching a handler as a string.
   app.removeContentTypeParser('text/plain');
   // Fetch wrappers send `Content-Type: application/json` with no body on logout and the like: an empty body is no

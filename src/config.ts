@@ -214,6 +214,9 @@ export const EnvSchema = z.object({
   TRUST_PROXY: parsedBy(parseTrustProxy),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
+  CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(128),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+  MAX_REQUESTS_PER_SOCKET: z.coerce.number().int().min(0).max(1_000_000).default(1000),
   // Basic authentication of the metrics exporter: both or neither.
   METRICS_USERNAME: z
     .string()
@@ -329,6 +332,12 @@ export interface Config {
   trustProxy: TrustProxy;
   headersTimeoutMs: number;
   maxConnections: number;
+  /** Open connections one peer address may hold (the proxies TRUST_PROXY names are exempt); at most maxConnections. */
+  connectionsPerAddress: number;
+  /** How long an idle keep-alive connection stays open after its last response. */
+  keepAliveTimeoutMs: number;
+  /** Requests one connection may carry before the server closes it (0: no limit). */
+  maxRequestsPerSocket: number;
   /** METRICS_USERNAME and METRICS_PASSWORD: when set, every scrape of the exporter must authenticate with them. */
   metricsBasicAuth: { username: string; password: string } | undefined;
   /** Where database deployments live when multi_cluster_mode is off, and the default of `?namespace=`. */
@@ -446,6 +455,9 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     // Never longer than a whole request may take.
     headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
     maxConnections: e.MAX_CONNECTIONS,
+    connectionsPerAddress: Math.min(e.CONNECTIONS_PER_ADDRESS, e.MAX_CONNECTIONS),
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    maxRequestsPerSocket: e.MAX_REQUESTS_PER_SOCKET,
     metricsBasicAuth:
       e.METRICS_USERNAME && e.METRICS_PASSWORD
         ? { username: e.METRICS_USERNAME, password: e.METRICS_PASSWORD }
