@@ -477,7 +477,7 @@ async function main(): Promise<void> {
       await layerCost(permissionName, 'under 5%', settingsTwins('/twin/unchecked/api/settings/'));
 
     // No goal: the admin reads are judged against GET /healthz, which writes no access line; this row says, in the
-    // same run, how much of their distance from it the line accounts for (docs/decisions.md, fourteenth session).
+    // same run, how much of their distance from it the line accounts for (docs/decisions/access-log.md).
     const accessLineName =
       "access line: admin GET /api/settings/ writing its access line (ours) vs the same route at log level warn (raw), in one scope built like the admin plugin's, one process";
     if (wanted(accessLineName))

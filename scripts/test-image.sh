@@ -11,7 +11,7 @@
 # `podman run` cannot start a container on these machines (crun: setrlimit RLIMIT_NOFILE/RLIMIT_NPROC "Operation
 # not permitted", even with --ulimit set to the host's own limits and --cgroups=disabled), so the built image's
 # root filesystem (podman export of a created container) runs under chroot in a new PID namespace, with the
-# image's own entrypoint, command, user, working directory and environment (docs/decisions.md).
+# image's own entrypoint, command, user, working directory and environment (docs/decisions/container-image-test.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

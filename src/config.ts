@@ -350,7 +350,7 @@ export interface Config {
     /** OAUTH_PROVIDER (alpha when unset): the provider whose flow GET /api/auth/oauth/callback completes. */
     provider: 'alpha' | 'beta';
     alpha: { clientId?: string; clientSecret?: string; redirectUri?: string };
-    /** Only honoured when OAUTH_PROVIDER=beta, as the admin API specification says (docs/decisions.md). */
+    /** Only honoured when OAUTH_PROVIDER=beta, as the admin API specification says (docs/decisions/oauth-sign-in.md). */
     beta: { clientId?: string; clientSecret?: string; tenantId?: string; redirectUri?: string };
   };
 }

@@ -184,7 +184,7 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
         logger,
         tokenStore: store,
         // The admin API serves the last good copy of settings and users while the API server is away: a short outage
-        // leaves the replicas ready (degraded) rather than taking every one of them out at once (docs/decisions.md).
+        // leaves the replicas ready (degraded) rather than taking every one of them out at once (docs/decisions/readiness-during-kubernetes-outage.md).
         readinessChecks: [
           {
             name: 'kubernetes',

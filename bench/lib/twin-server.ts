@@ -78,7 +78,7 @@ await app.register(
 // hoisted into the request phase), one declaring requirePermission and one not. Both sides share the scope, the
 // request class, the services and the JSON, so the pair differs by the guard alone. (Its first form set the real
 // route against a copy outside the admin plugin, served by other services; with the audit hooks gone from reads the
-// two sides moved apart for reasons other than the guard: docs/decisions.md, eighth session.)
+// two sides moved apart for reasons other than the guard: docs/decisions/conformance-walk.md.)
 const admin = createAdminServices({
   ...services.deps,
   sharedStore: services.deps.tokenStore,

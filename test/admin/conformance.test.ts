@@ -42,7 +42,7 @@ const WALKED_TAGS = new Set([
 ]);
 const WALKED_EXTRA = new Set(['GET /api/clusters/{clusterName}/events']);
 
-/** Where we answer differently on purpose (docs/decisions.md says why); the walk checks that answer instead. */
+/** Where we answer differently on purpose (docs/decisions/conformance-walk.md says why); the walk checks that answer instead. */
 const DEVIATIONS: Record<string, { status: number; reason: string; bodyIsNotJson?: boolean }> = {
   'POST /api/admin/licensing/activate': {
     status: 422,

@@ -1,5 +1,5 @@
 // Where audit entries are kept: the Redis-protocol store every replica shares (the token store), or, without one,
-// this process's memory. Redis layout (docs/decisions.md, "Audit log"):
+// this process's memory. Redis layout (docs/decisions/audit-log.md):
 //   <p>entry:<id>          string: the entry as JSON
 //   <p>all                 sorted set of every id, scored by time (ms)
 //   <p>by:<family>:<value> sorted set of the ids with that user, action, type, name, result or cluster, by time

@@ -70,7 +70,7 @@ const storageOf = (persistence: { enabled: boolean; size?: string; storageClass?
         ...(persistence?.storageClass ? { storageClass: persistence.storageClass } : {}),
       };
 
-/** Default data volume size of a new deployment (decisions.md, issue 20). */
+/** Default data volume size of a new deployment (docs/decisions/cluster-lifecycle.md). */
 export const DEFAULT_STORAGE = '10Gi';
 
 /** The create body as the port's NewCluster: topology inferred, the real product's scaling rules (§1.11) checked. */

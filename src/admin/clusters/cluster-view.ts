@@ -6,7 +6,7 @@ import type { ClusterRecord, ComponentRecord } from '../../platform/clusters/clu
 export type ClusterState =
   'Pending' | 'Running' | 'Stopping' | 'Stopped' | 'Deleting' | 'Failed' | 'Degraded' | 'Unknown';
 
-/** KubeBlocks' Cluster.status.phase → the real product's state (decisions.md, issue 20). */
+/** KubeBlocks' Cluster.status.phase → the real product's state (docs/decisions/clusters.md). */
 const STATES: Record<string, ClusterState> = {
   Creating: 'Pending',
   Running: 'Running',

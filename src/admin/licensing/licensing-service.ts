@@ -1,5 +1,5 @@
 // This server needs no licence: licensing is `disabled` (the real product's state for "no enforcement"; writes
-// allowed), every limit is unlimited, and activation is refused as pointless (docs/decisions.md).
+// allowed), every limit is unlimited, and activation is refused as pointless (docs/decisions/system-diagnostics-licensing.md).
 import type { z } from 'zod';
 import { UnprocessableError } from '../../shared/http-errors.js';
 import type { ClusterService } from '../clusters/cluster-service.js';

@@ -132,7 +132,7 @@ export function resolveRole(expression: string, profile: Claims, rbac: RbacConfi
 }
 
 /**
- * The role an OAuth sign-in gets (docs/decisions.md, "RBAC as data"): role_attribute_path first, when it yields an
+ * The role an OAuth sign-in gets (docs/decisions/rbac-as-data.md): role_attribute_path first, when it yields an
  * existing role; otherwise the group mappings, whose highest-priority match among `groups` (compared ignoring case)
  * decides; otherwise none (the caller keeps the user's role, or refuses under role_attribute_strict).
  */

@@ -33,7 +33,7 @@ export interface PermissionRule {
 
 const READS: Action[] = ['list', 'get', 'read'];
 
-/** The shipped roles' rules (docs/decisions.md: the real product does not publish its own). */
+/** The shipped roles' rules (docs/decisions/rbac-as-data.md: the FalkorDB Enterprise admin API does not publish its own). */
 export const SHIPPED_ROLE_RULES: Record<AdminRole, PermissionRule[]> = {
   admin: [{ resource: '*', actions: ['*'] }],
   operator: [
@@ -102,7 +102,7 @@ declare module 'fastify' {
 
 /**
  * The guard every admin route declares. Without a session: 401 (before any permission question); without the
- * permission in the namespace the request concerns: 403 with the specified message (docs/decisions.md). The
+ * permission in the namespace the request concerns: 403 with the specified message (docs/decisions/rbac-as-data.md). The
  * caller's rules are read from the RBAC store (cached for SETTINGS_REFRESH_MS, dropped on every replica when
  * the roles change); a role that no longer exists holds nothing.
  */
@@ -148,7 +148,7 @@ export function isPermissionGuard(hook: unknown): hook is PermissionGuard {
  * An onRoute hook of the session scope: a route's requirePermission, declared as a preValidation hook (where a
  * reader looks for it), becomes the route's last onRequest hook instead, run right after the scope's session check.
  * A guarded request then passes through one hook phase, not two, and a caller without the right still gets 403
- * before its body is read or validated. The bench's "permission check" scenario is why (docs/decisions.md).
+ * before its body is read or validated. The bench's "permission check" scenario is why (docs/decisions/conformance-walk.md).
  */
 export function hoistPermissionGuard(route: { preValidation?: unknown; onRequest?: unknown }): void {
   const hooks = [route.preValidation].flat().filter((hook) => hook !== undefined);

@@ -26,7 +26,7 @@ export function createLoginService(context: AdminContext) {
       if (!user) throw new UnauthorizedError(INVALID_LOGIN);
       const cookies = await context.sessions.start(user);
       await context.users.recordLogin(user.id);
-      // The JWT the cookies carry, also answered in the body as the real product does (docs/decisions.md).
+      // The JWT the cookies carry, also answered in the body as the FalkorDB Enterprise admin API does (docs/decisions/identity-routes.md).
       return { user: (await context.users.findById(user.id)) ?? user, cookies, token: cookies[0]!.value };
     },
   };

@@ -4,7 +4,9 @@ import { UserSchema } from '../users/schemas.js';
 
 export const LoginBodySchema = z.object({ email: z.string().min(1).max(254), password: z.string().min(1).max(1024) });
 export const LoginResultSchema = UserSchema.extend({
-  token: z.string().describe('The session JWT, the same value as the HttpOnly cookie `token` (docs/decisions.md)'),
+  token: z
+    .string()
+    .describe('The session JWT, the same value as the HttpOnly cookie `token` (docs/decisions/identity-routes.md)'),
 });
 export const ValidateResultSchema = z.object({ valid: z.boolean(), user: UserSchema });
 export const SuccessMessageSchema = z.object({ success: z.boolean(), message: z.string() });

@@ -1,7 +1,7 @@
 // Facts about the platform for the console: namespaces, FalkorDB versions, StorageClasses, capacity and metrics.
 // Cluster-scoped Kubernetes objects are read only in multi-cluster mode, when the chart's ClusterRole
 // (adminServer.multiClusterRbac) grants them; otherwise, and in embedded mode, the answer is what the server knows
-// (its namespaces and deployments), with `notes` saying so (docs/decisions.md).
+// (its namespaces and deployments), with `notes` saying so (docs/decisions/system-diagnostics-licensing.md).
 import type { z } from 'zod';
 import type { ClusterPort, VersionCatalogEntry } from '../../platform/clusters/cluster-port.js';
 import type { ClusterRecord } from '../../platform/clusters/cluster-records.js';

@@ -41,7 +41,7 @@ export function cypherQuerySchema(csvUrlAllowlist: readonly string[]) {
 
 export const MessageSchema = z.object({ message: z.string() });
 
-/** A required string parameter reported with the specification's literal messages (docs/decisions.md) when it is absent or empty. */
+/** A required string parameter reported with the specification's literal messages (docs/decisions/embedded-mode-persistence.md) when it is absent or empty. */
 export function requiredString(name: string) {
   return z
     .string({
@@ -52,7 +52,7 @@ export function requiredString(name: string) {
 }
 
 /**
- * `sourceName` is a required query parameter (see docs/decisions.md); the public browser's JSON body copy is moved
+ * `sourceName` is a required query parameter (see docs/decisions/embedded-mode-persistence.md); the public browser's JSON body copy is moved
  * into the query before validation (hoistBodyParameter), and the query wins when both are sent.
  */
 export const SourceNameQuerySchema = z.object({ sourceName: requiredString('sourceName').pipe(GraphNameSchema) });

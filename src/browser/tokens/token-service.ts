@@ -44,7 +44,7 @@ export function userIdOf(host: string, port: number, username: string, topology:
 /**
  * The seed's checks that need no database, in its order: expiry, then TTL, then the password rule. Every token
  * expires: without expiresAt or ttlSeconds it lives `defaultTtlSeconds`, and no later than the specification's
- * longest TTL (docs/decisions.md).
+ * longest TTL (docs/decisions/server-facts-and-udfs.md, "Token lifetime").
  */
 export function resolveExpiry(body: CreateTokenBody, now: number, defaultTtlSeconds: number): number {
   if (body.expiresAt !== undefined && body.expiresAt !== null) {

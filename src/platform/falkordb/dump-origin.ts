@@ -1,5 +1,5 @@
 // Which graph a DUMP came from. FalkorDB keeps the graph's name inside its DUMP, and a server that already holds a
-// graph of that name crashes when the dump is RESTOREd under another key (docs/decisions.md, "Export"). The name is
+// graph of that name crashes when the dump is RESTOREd under another key (docs/decisions/uploaded-cypher-batches.md). The name is
 // read by restoring the dump into a throw-away FalkorDB on loopback (same module, no persistence, no other data),
 // so no knowledge of the dump's internal format is needed and every format that module reads is supported.
 import { spawn } from 'node:child_process';

@@ -1,6 +1,6 @@
 // Whether FalkorDB has finished freeing deleted graphs. GRAPH.DELETE answers once the key is gone, and the graph
 // itself is freed afterwards on a thread of the module's (ASYNC_DELETE, on by default); a RESTORE while that runs
-// can crash the server (docs/decisions.md, "Restore racing async deletion"). FalkorDB reports no such work, but
+// can crash the server (docs/decisions/restore-after-async-delete.md). FalkorDB reports no such work, but
 // its used memory falls as it goes (a graph of 3 million entities released about 380 MB over 130-310 ms here):
 // memory that stopped falling is taken as the end of it.
 

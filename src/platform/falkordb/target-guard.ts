@@ -49,7 +49,7 @@ export function isLoopback(address: string): boolean {
  * One spelling per database host, for identities (which tokens an Admin token sees, whose account is protected):
  * lower case, IPv6 without brackets and in canonical form, IPv4-mapped addresses as IPv4, and every name or address
  * of this machine's loopback (`localhost`, 127.0.0.0/8, `::1`) as `127.0.0.1`, all of which reach the same server
- * here. Other names stay names: resolving them would let DNS choose an identity (see docs/decisions.md).
+ * here. Other names stay names: resolving them would let DNS choose an identity (see docs/decisions/token-creation-targets.md).
  */
 export function canonicalDatabaseHost(host: string): string {
   const lower = host

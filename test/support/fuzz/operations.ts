@@ -52,7 +52,7 @@ export interface Operation {
 
 export const OPENAPI_PATH = path.resolve(import.meta.dirname, '../../../openapi/openapi.json');
 
-// The URL space of the browser API as docs/decisions.md ("Unknown routes") states it, written out independently of src/.
+// The URL space of the browser API as docs/decisions/http-conventions.md ("Unknown routes") states it, written out independently of src/.
 const BROWSER_PREFIXES = [
   '/api/auth/tokens',
   '/api/status',

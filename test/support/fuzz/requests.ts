@@ -180,7 +180,7 @@ export function violation(request: FuzzRequest): string | undefined {
   if ('json' in request.body) return schemaProblem(op.body.schema, request.body.json, 'body');
   if (!request.body.contentType.startsWith('application/json'))
     return `body has Content-Type ${request.body.contentType}`;
-  // An empty or blank JSON body is no body (docs/decisions.md, issue 17): fine where the body is optional.
+  // An empty or blank JSON body is no body (docs/decisions/http-conventions.md): fine where the body is optional.
   if (request.body.text.trim() === '') return op.body.required ? 'body is required' : undefined;
   let parsed: unknown;
   try {

@@ -13,7 +13,7 @@ export const KUBEBLOCKS_09 = 'v0.9.0';
 
 /** The CRD file of each custom resource (`group/version/plural`, as the API double names them) the tests install. */
 const CRD_FILES: Record<string, [release: string, file: string]> = {
-  // The 1.x Cluster CRD serves v1 (storage) and v1alpha1; see docs/decisions.md on its conversion.
+  // The 1.x Cluster CRD serves v1 (storage) and v1alpha1; see docs/decisions/real-kubeblocks-crds.md on its conversion.
   'apps.kubeblocks.io/v1/clusters': [KUBEBLOCKS_1X, 'apps.kubeblocks.io_clusters.yaml'],
   'operations.kubeblocks.io/v1alpha1/opsrequests': [KUBEBLOCKS_1X, 'operations.kubeblocks.io_opsrequests.yaml'],
   // 0.9 serves Cluster only at v1alpha1, so a server with these CRDs is a 0.9 one (the same CRD name as 1.x's:
