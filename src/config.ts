@@ -86,6 +86,15 @@ const duration = z
       .max(30 * 86_400, 'must be at most 30 days'),
   );
 
+/** A ConfigMap or Secret name (DNS-1123 subdomain). */
+const kubernetesObjectName = z
+  .string()
+  .max(253)
+  .regex(
+    /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/,
+    'must be a Kubernetes object name (lower-case letters, digits, `-` and `.`)',
+  );
+
 const secret = z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters long`);
 
 /** Every environment variable the server reads, with its default. docs/configuration.md documents each one (a test compares them). */
@@ -174,6 +183,11 @@ export const EnvSchema = z.object({
       'must be the start of a Kubernetes Secret name (lower-case letters, digits, `-` and `.`)',
     )
     .default('graphdb-settings-'),
+  // The objects in POD_NAMESPACE the server keeps its state in; the chart derives them from the release name, so two
+  // releases can share a namespace. Defaults: the names a single installation has always used.
+  SETTINGS_CONFIGMAP_NAME: kubernetesObjectName.default('graphdb-admin-settings'),
+  RBAC_CONFIGMAP_NAME: kubernetesObjectName.default('graphdb-rbac'),
+  USERS_SECRET_NAME: kubernetesObjectName.default('graphdb-admin-users'),
   SETTINGS_REFRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
   TOKEN_CREATION_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
@@ -294,6 +308,8 @@ export interface Config {
   /** False when `namespace` is only the default: inside a pod, the service account's namespace is used instead. */
   namespaceFromEnvironment: boolean;
   settingsRefreshMs: number;
+  /** Where the settings, the custom roles and the users live in `namespace` (Kubernetes stores only). */
+  stateObjects: { settingsConfigMap: string; rbacConfigMap: string; usersSecret: string };
   /** Existing Secrets whose names start with this may receive write-only settings (besides the server's own). */
   settingsSecretPrefix: string;
   tokenCacheTtlMs: number;
@@ -425,6 +441,11 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     namespace: e.POD_NAMESPACE ?? 'graphdb-system',
     namespaceFromEnvironment: e.POD_NAMESPACE !== undefined,
     settingsRefreshMs: e.SETTINGS_REFRESH_MS,
+    stateObjects: {
+      settingsConfigMap: e.SETTINGS_CONFIGMAP_NAME,
+      rbacConfigMap: e.RBAC_CONFIGMAP_NAME,
+      usersSecret: e.USERS_SECRET_NAME,
+    },
     settingsSecretPrefix: e.SETTINGS_SECRET_PREFIX,
     tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
     tokenCreationPerMinute: e.TOKEN_CREATION_PER_MINUTE,

@@ -193,7 +193,7 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
             isLasting: isCredentialRefusal,
           },
         ],
-        adminStores: createKubeAdminStores(kubeConfig, config.namespace, countKubeError),
+        adminStores: createKubeAdminStores(kubeConfig, config.namespace, countKubeError, config.stateObjects),
         firstAdmin: { ...config.initialAdmin },
         clusters: createKubeBlocksClusters(kubeConfig, logger, kubeBlocks, countKubeError),
         backups: createKubeBlocksBackups(kubeConfig, {

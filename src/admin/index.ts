@@ -123,7 +123,13 @@ export function createAdminServices(deps: AdminDeps) {
     users: { list: () => users.list() },
   });
   const users = createUserService(
-    createUserStore(deps.stores.secrets, { refreshMs: config.settingsRefreshMs, now, logger, changes }),
+    createUserStore(deps.stores.secrets, {
+      refreshMs: config.settingsRefreshMs,
+      secretName: config.stateObjects.usersSecret,
+      now,
+      logger,
+      changes,
+    }),
     now,
     (name) => rbac.roleExists(name),
   );
@@ -134,7 +140,10 @@ export function createAdminServices(deps: AdminDeps) {
       stores: deps.stores,
       logger,
       refreshMs: config.settingsRefreshMs,
-      secretPolicy: { prefix: config.settingsSecretPrefix, reserved: [USERS_SECRET] },
+      secretPolicy: {
+        prefix: config.settingsSecretPrefix,
+        reserved: [...new Set([USERS_SECRET, config.stateObjects.usersSecret])],
+      },
       now,
       changes,
       refusal: (next) => signInRefusal(next, config.oauthEnv),

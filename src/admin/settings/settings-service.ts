@@ -160,7 +160,10 @@ export function createSettingsService(options: SettingsServiceOptions) {
 
     /** A value kept in a Secret the settings refer to (e.g. an OAuth client secret), read at request time. */
     secretValue: async (secretName: string, dataKey: string): Promise<string | undefined> =>
-      (await stores.secrets.read(secretName))?.value[dataKey],
+      // The user store is never a credential, whatever name USERS_SECRET_NAME gives it.
+      options.secretPolicy.reserved.includes(secretName)
+        ? undefined
+        : (await stores.secrets.read(secretName))?.value[dataKey],
   };
 }
 

@@ -43,6 +43,8 @@ export interface UserStoreOptions {
   refreshMs: number;
   now: () => number;
   logger: Pick<FastifyBaseLogger, 'warn'>;
+  /** The Secret holding the list (USERS_SECRET_NAME); USERS_SECRET when not given. */
+  secretName?: string;
   /** Announces writes to the other replicas and drops the copy when they write (so revocations apply at once). */
   changes?: ChangeChannel;
 }
@@ -55,6 +57,7 @@ interface Snapshot {
 
 export function createUserStore(secrets: SecretPort, options: UserStoreOptions) {
   const mutex = new Mutex();
+  const secretName = options.secretName ?? USERS_SECRET;
   let snapshot: Snapshot | undefined;
   let reading: Promise<StoredUser[]> | undefined;
   /** Bumped by every announcement: a read that began before one may hold what it announced as changed. */
@@ -67,11 +70,11 @@ export function createUserStore(secrets: SecretPort, options: UserStoreOptions) 
   options.changes?.onChange('users', markStale);
 
   async function readAll(): Promise<Snapshot> {
-    const stored = await secrets.read(USERS_SECRET);
+    const stored = await secrets.read(secretName);
     const at = options.now();
     if (!stored) return { users: [], version: undefined, at };
     const parsed = UsersSchema.safeParse(JSON.parse(stored.value[USERS_KEY] ?? '[]'));
-    if (!parsed.success) throw new Error(`Secret ${USERS_SECRET} does not hold a valid user list`);
+    if (!parsed.success) throw new Error(`Secret ${secretName} does not hold a valid user list`);
     return { users: parsed.data, version: stored.version, at };
   }
 
@@ -120,7 +123,7 @@ export function createUserStore(secrets: SecretPort, options: UserStoreOptions) 
         withConflictRetries(async () => {
           const { users, version } = await readAll();
           const { users: next, result } = change(structuredClone(users));
-          const written = await secrets.write(USERS_SECRET, { [USERS_KEY]: JSON.stringify(next) }, version);
+          const written = await secrets.write(secretName, { [USERS_KEY]: JSON.stringify(next) }, version);
           return { result, fresh: { users: next, version: written.version, at: options.now() } };
         }),
       );

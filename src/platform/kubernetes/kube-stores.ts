@@ -53,10 +53,32 @@ export function createKubeConfigMap(
   onError?: KubeErrorObserver,
 ): ConfigMapPort {
   const resource = `configmaps/${name}`;
-  const versioned = (configMap: V1ConfigMap): Versioned<DataMap> => ({
-    value: configMap.data ?? {},
-    version: configMap.metadata?.resourceVersion ?? '',
-  });
+  // The labels and annotations of the version last seen: a replace must carry them, or it would drop what others put
+  // there, such as the chart's `helm.sh/resource-policy: keep` (without which the next `helm upgrade` deletes it).
+  let lastSeen: { version: string; labels?: Record<string, string>; annotations?: Record<string, string> } | undefined;
+  const versioned = (configMap: V1ConfigMap): Versioned<DataMap> => {
+    const version = configMap.metadata?.resourceVersion ?? '';
+    lastSeen = { version, labels: configMap.metadata?.labels, annotations: configMap.metadata?.annotations };
+    return { value: configMap.data ?? {}, version };
+  };
+  const metadataOf = async (version: string) => {
+    if (lastSeen?.version !== version) {
+      const current = await call(
+        'get',
+        resource,
+        namespace,
+        () => api.readNamespacedConfigMap({ name, namespace }),
+        onError,
+      );
+      // Another version (or none) is there now: the replace below fails with a conflict, as it should.
+      if (current) versioned(current);
+    }
+    const seen = lastSeen?.version === version ? lastSeen : undefined;
+    return {
+      ...(seen?.labels ? { labels: seen.labels } : {}),
+      ...(seen?.annotations ? { annotations: seen.annotations } : {}),
+    };
+  };
   return {
     description: `ConfigMap ${namespace}/${name}`,
     async read() {
@@ -73,7 +95,11 @@ export function createKubeConfigMap(
       const body: V1ConfigMap = {
         apiVersion: 'v1',
         kind: 'ConfigMap',
-        metadata: { name, namespace, ...(version ? { resourceVersion: version } : { labels: { ...MANAGED_BY } }) },
+        metadata: {
+          name,
+          namespace,
+          ...(version ? { ...(await metadataOf(version)), resourceVersion: version } : { labels: { ...MANAGED_BY } }),
+        },
         data,
       };
       const written = version
@@ -158,11 +184,15 @@ export function createKubeAdminStores(
   kubeConfig: KubeConfig,
   namespace: string,
   onError?: KubeErrorObserver,
+  names: { settingsConfigMap: string; rbacConfigMap: string } = {
+    settingsConfigMap: SETTINGS_CONFIGMAP,
+    rbacConfigMap: RBAC_CONFIGMAP,
+  },
 ): AdminStores {
   const api = kubeConfig.makeApiClient(CoreV1Api);
   return {
-    settings: createKubeConfigMap(api, namespace, SETTINGS_CONFIGMAP, onError),
-    rbac: createKubeConfigMap(api, namespace, RBAC_CONFIGMAP, onError),
+    settings: createKubeConfigMap(api, namespace, names.settingsConfigMap, onError),
+    rbac: createKubeConfigMap(api, namespace, names.rbacConfigMap, onError),
     secrets: createKubeSecrets(api, namespace, onError),
   };
 }
