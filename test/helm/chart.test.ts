@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -8,10 +9,13 @@ import { parseAllDocuments } from 'yaml';
 import { parseStoredRbac } from '../../src/admin/rbac/rbac-document.js';
 import { parseStoredSettings } from '../../src/admin/settings/settings-document.js';
 import { EnvSchema, loadConfig } from '../../src/config.js';
+import { CHART_SETTINGS, sampleValueArgs } from '../support/chart-settings.js';
+import { GrafanaDashboard } from '../support/grafana-dashboard.js';
 
 const run = promisify(execFile);
 const CHART = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../helm/graphdb-admin-server');
 const HELM = process.env.HELM_BIN ?? '';
+const IMAGE = 'registry.corp.example/graphdb-server';
 
 interface Probe {
   httpGet: { path: string; port: string };
@@ -42,6 +46,9 @@ async function template(args: string[] = []): Promise<Manifest[]> {
     CHART,
     '--namespace',
     'graphdb-system',
+    // The image is required (no public registry serves it): every render names one.
+    '--set',
+    `image.repository=${IMAGE}`,
     ...args,
   ]);
   return parseAllDocuments(stdout)
@@ -64,7 +71,7 @@ beforeAll(() => {
 
 describe('the Helm chart', () => {
   it('lints clean', async () => {
-    const { stdout } = await run(HELM, ['lint', CHART, '--strict']);
+    const { stdout } = await run(HELM, ['lint', CHART, '--strict', '--set', `image.repository=${IMAGE}`]);
     expect(stdout).toContain('0 chart(s) failed');
     expect(stdout).not.toMatch(/\[(WARNING|ERROR)\]/);
   });
@@ -387,7 +394,10 @@ describe('the Helm chart', () => {
       expect(failure, args.join(' ')).toBeDefined();
       return failure!;
     };
-    expect(await refused(['--set', 'replicaCount=2'])).toMatch(/replicaCount: Must be less than or equal to 1/);
+    // The schema's message names what to set.
+    expect(await refused(['--set', 'replicaCount=2'])).toMatch(
+      /adminServer\.tokenStoreUrl: String length must be greater than or equal to 1/,
+    );
     expect(await refused(['--set', 'adminServer.terminationGracePeriodSeconds=5'])).toMatch(
       /terminationGracePeriodSeconds: Must be greater than or equal to 10/,
     );
@@ -404,7 +414,15 @@ describe('the Helm chart', () => {
     expect(
       (await template(['--set', 'replicaCount=3', '--set', 'adminServer.tokenStoreUrl=redis://falkordb:6379'])).length,
     ).toBeGreaterThan(0);
-    const lint = await run(HELM, ['lint', CHART, '--strict', '--set', 'replicaCount=2']).then(
+    const lint = await run(HELM, [
+      'lint',
+      CHART,
+      '--strict',
+      '--set',
+      `image.repository=${IMAGE}`,
+      '--set',
+      'replicaCount=2',
+    ]).then(
       () => 'passed',
       (error: { stdout: string; stderr: string }) => `${error.stdout}${error.stderr}`,
     );
@@ -419,6 +437,8 @@ describe('the Helm chart', () => {
       'ADMIN_PASSWORD',
       'AUTH_SECRET',
       'ENCRYPTION_KEY',
+      'METRICS_PASSWORD',
+      'METRICS_USERNAME',
       'SESSION_SECRET',
     ]);
     expect(Buffer.from(generated.data.ADMIN_PASSWORD!, 'base64').toString()).toMatch(/^[A-Za-z0-9]{24}$/);
@@ -428,7 +448,8 @@ describe('the Helm chart', () => {
     const [first, second] = await Promise.all([template(args), template(args)]);
     expect(JSON.stringify(first)).toBe(JSON.stringify(second));
     const secret = find(first, 'Secret', 'graphdb-admin-server') as unknown as { data?: Record<string, string> };
-    expect(Object.keys(secret.data ?? {})).toEqual([]);
+    // Only the metrics username, which is not random; its password comes from the managed Secret.
+    expect(Object.keys(secret.data ?? {})).toEqual(['METRICS_USERNAME']);
     const deployment = find(first, 'Deployment', 'graphdb-admin-server') as unknown as {
       spec: { template: { spec: { containers: { envFrom: unknown[] }[] } } };
     };
@@ -511,5 +532,427 @@ describe('the Helm chart', () => {
         plain.some((m) => m.kind === kind),
         kind,
       ).toBe(false);
+  });
+});
+
+interface Container {
+  env: { name: string; value?: string; valueFrom?: unknown }[];
+  envFrom?: unknown[];
+  volumeMounts: { name: string; mountPath: string }[];
+  securityContext?: Record<string, unknown>;
+  lifecycle?: unknown;
+}
+interface Deployment {
+  metadata: { name: string };
+  spec: {
+    template: {
+      metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+      spec: {
+        securityContext?: Record<string, unknown>;
+        containers: Container[];
+        volumes: { name: string; persistentVolumeClaim?: { claimName: string }; emptyDir?: unknown }[];
+        priorityClassName?: string;
+        topologySpreadConstraints?: unknown[];
+      };
+    };
+  };
+}
+
+const deploymentOf = (manifests: Manifest[]) => manifests.find((m) => m.kind === 'Deployment') as unknown as Deployment;
+const envOf = (manifests: Manifest[]) =>
+  Object.fromEntries(deploymentOf(manifests).spec.template.spec.containers[0]!.env.map((e) => [e.name, e.value]));
+const secretOf = (manifests: Manifest[]) => {
+  const secret = manifests.find((m) => m.kind === 'Secret') as unknown as { data?: Record<string, string> };
+  return Object.fromEntries(
+    Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
+  );
+};
+const refusal = (args: string[]) =>
+  template(args).then(
+    () => 'rendered',
+    (error: { stderr?: string }) => error.stderr ?? 'failed',
+  );
+
+describe('the Helm chart: every setting, several releases, persistence', () => {
+  it('reaches every setting of src/config.ts: by a named value, by the chart, or through extraEnv', async () => {
+    // A setting added to the server without a row in CHART_SETTINGS (and a chart path) fails here.
+    expect(Object.keys(CHART_SETTINGS).sort()).toEqual(Object.keys(EnvSchema.shape).sort());
+
+    const manifests = await template(sampleValueArgs());
+    const env = envOf(manifests);
+    const secret = secretOf(manifests);
+    const values = await readFile(path.join(CHART, 'values.yaml'), 'utf8');
+    const schema = JSON.parse(await readFile(path.join(CHART, 'values.schema.json'), 'utf8')) as {
+      properties: Record<string, unknown>;
+    };
+    for (const [name, chartPath] of Object.entries(CHART_SETTINGS)) {
+      if (chartPath.kind !== 'value') continue;
+      const rendered = chartPath.secret ? secret[name] : env[name];
+      expect(rendered, `${chartPath.value} → ${name}`).toBe(chartPath.expected ?? chartPath.sample);
+      // Documented in values.yaml (a `# --` comment right above the key) and declared in the schema.
+      const key = chartPath.value.split('.').at(-1)!;
+      expect(values, `${chartPath.value} documented`).toMatch(
+        new RegExp(`# -- [^\\n]*\\n(\\s*#[^\\n]*\\n)*\\s*${key}:`),
+      );
+      let node: unknown = schema;
+      for (const part of chartPath.value.split('.'))
+        node = (node as { properties?: Record<string, unknown> }).properties?.[part];
+      expect(node, `${chartPath.value} in the schema`).toBeDefined();
+    }
+    // All of them together are a configuration the server starts with.
+    const all = Object.fromEntries(
+      Object.entries({ ...env, ...secret }).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
+    expect(() => loadConfig(all)).not.toThrow();
+
+    // The rest through extraEnv, and a name the chart sets itself is refused there.
+    const extra = Object.entries(CHART_SETTINGS)
+      .filter(([, p]) => p.kind === 'extraEnv')
+      .map(([name]) => ({ name, value: '/opt/x' }));
+    const withExtra = envOf(await template(['--set-json', `extraEnv=${JSON.stringify(extra)}`]));
+    for (const { name } of extra) expect(withExtra[name], name).toBe('/opt/x');
+    expect(await refusal(['--set-json', 'extraEnv=[{"name":"DATA_DIR","value":"/x"}]'])).toMatch(
+      /extraEnv: DATA_DIR is set by the chart/,
+    );
+    expect(await refusal(['--set', 'adminServer.config.queryRowsMax=lots'])).toMatch(/queryRowsMax/);
+    expect(await refusal(['--set', 'adminServer.config.queryRowMax=5'])).toMatch(
+      /Additional property queryRowMax is not allowed/,
+    );
+  });
+
+  it('derives every name from the release, so two releases share a namespace; graphdb-admin-server keeps the old names', async () => {
+    const render = (release: string, args: string[] = []) =>
+      run(HELM, [
+        'template',
+        release,
+        CHART,
+        '--namespace',
+        'shared',
+        '--set',
+        `image.repository=${IMAGE}`,
+        '--set',
+        'adminServer.multiClusterRbac=true',
+        '--set',
+        'adminServer.bootstrap.rbacConfig.create=true',
+        '--set',
+        'metrics.serviceMonitor.enabled=true',
+        '--set',
+        'networkPolicy.enabled=true',
+        '--set',
+        'podDisruptionBudget.enabled=true',
+        ...args,
+      ]).then(({ stdout }) =>
+        parseAllDocuments(stdout)
+          .map((doc) => doc.toJS() as Manifest | null)
+          .filter((doc): doc is Manifest => doc !== null),
+      );
+    const [alpha, beta] = await Promise.all([render('alpha'), render('beta')]);
+    const ids = (manifests: Manifest[]) => manifests.map((m) => `${m.kind}/${m.metadata.name}`);
+    expect(ids(alpha).filter((id) => ids(beta).includes(id))).toEqual([]);
+    const env = envOf(alpha);
+    expect(env).toMatchObject({
+      SETTINGS_CONFIGMAP_NAME: 'alpha-graphdb-admin-server-settings',
+      RBAC_CONFIGMAP_NAME: 'alpha-graphdb-admin-server-rbac',
+      USERS_SECRET_NAME: 'alpha-graphdb-admin-server-users',
+    });
+    // The Role grants exactly those, and the binding names the release's ServiceAccount.
+    const role = alpha.find(
+      (m) => m.kind === 'Role' && m.metadata.name === 'alpha-graphdb-admin-server',
+    ) as unknown as {
+      rules: { resources: string[]; resourceNames?: string[] }[];
+    };
+    expect(role.rules[0]!.resourceNames).toEqual([
+      'alpha-graphdb-admin-server-settings',
+      'alpha-graphdb-admin-server-rbac',
+    ]);
+    expect(alpha.map((m) => m.metadata.name)).toContain('alpha-graphdb-admin-server-settings');
+    expect(alpha.map((m) => m.metadata.name)).toContain('alpha-graphdb-admin-server-rbac');
+    for (const binding of alpha.filter((m) => m.kind.endsWith('Binding')) as unknown as {
+      subjects: { name: string }[];
+    }[])
+      expect(binding.subjects).toEqual([expect.objectContaining({ name: 'alpha-graphdb-admin-server' })]);
+    // Cluster-scoped names carry the namespace too.
+    expect(alpha.filter((m) => m.kind === 'ClusterRole').map((m) => m.metadata.name)).toEqual(
+      expect.arrayContaining(['shared-alpha-graphdb-admin-server-kubeblocks']),
+    );
+    const service = alpha.find((m) => m.kind === 'Service')!;
+    expect(service.metadata.name).toBe('alpha-graphdb-admin-server');
+
+    // fullnameOverride and nameOverride.
+    const named = await render('gamma', ['--set', 'fullnameOverride=graphs-admin', '--set', 'nameOverride=graphs']);
+    expect(deploymentOf(named).metadata.name).toBe('graphs-admin');
+    expect(deploymentOf(named).spec.template.metadata.labels['app.kubernetes.io/name']).toBe('graphs');
+    expect(envOf(named).USERS_SECRET_NAME).toBe('graphs-admin-users');
+
+    // The release the README installs keeps every historical name (upgrades find their data).
+    const legacy = await template();
+    expect(envOf(legacy)).toMatchObject({
+      SETTINGS_CONFIGMAP_NAME: 'graphdb-admin-settings',
+      RBAC_CONFIGMAP_NAME: 'graphdb-rbac',
+      USERS_SECRET_NAME: 'graphdb-admin-users',
+    });
+    expect(legacy.find((m) => m.kind === 'Service')!.metadata.name).toBe('graphdb-enterprise-admin-server');
+  });
+
+  it('keeps embedded data on a claim by default, kept on uninstall; an emptyDir only when asked or with an external store', async () => {
+    const claimOf = (manifests: Manifest[]) =>
+      manifests.find((m) => m.kind === 'PersistentVolumeClaim') as unknown as
+        { metadata: { name: string; annotations?: Record<string, string> }; spec: Record<string, unknown> } | undefined;
+    const dataVolume = (manifests: Manifest[]) =>
+      deploymentOf(manifests).spec.template.spec.volumes.find((v) => v.name === 'data');
+
+    const defaults = await template();
+    expect(claimOf(defaults)).toMatchObject({
+      metadata: { name: 'graphdb-admin-server-data', annotations: { 'helm.sh/resource-policy': 'keep' } },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '8Gi' } } },
+    });
+    expect(claimOf(defaults)!.spec.storageClassName).toBeUndefined();
+    expect(dataVolume(defaults)).toEqual({
+      name: 'data',
+      persistentVolumeClaim: { claimName: 'graphdb-admin-server-data' },
+    });
+    expect(deploymentOf(defaults).spec.template.spec.containers[0]!.volumeMounts).toContainEqual({
+      name: 'data',
+      mountPath: '/data',
+    });
+
+    const tuned = claimOf(
+      await template([
+        '--set',
+        'persistence.storageClass=fast',
+        '--set',
+        'persistence.size=20Gi',
+        '--set',
+        'persistence.accessModes[0]=ReadWriteOncePod',
+        '--set',
+        'persistence.annotations.backup=daily',
+        '--set',
+        'persistence.keepOnUninstall=false',
+      ]),
+    )!;
+    expect(tuned).toMatchObject({
+      metadata: { annotations: { backup: 'daily' } },
+      spec: {
+        storageClassName: 'fast',
+        accessModes: ['ReadWriteOncePod'],
+        resources: { requests: { storage: '20Gi' } },
+      },
+    });
+    expect(tuned.metadata.annotations!['helm.sh/resource-policy']).toBeUndefined();
+    expect(claimOf(await template(['--set', 'persistence.storageClass=-']))!.spec.storageClassName).toBe('');
+
+    const existing = await template(['--set', 'persistence.existingClaim=mine']);
+    expect(claimOf(existing)).toBeUndefined();
+    expect(dataVolume(existing)).toEqual({ name: 'data', persistentVolumeClaim: { claimName: 'mine' } });
+
+    const off = await template(['--set', 'persistence.enabled=false']);
+    expect(claimOf(off)).toBeUndefined();
+    expect(dataVolume(off)).toEqual({ name: 'data', emptyDir: { sizeLimit: '1Gi' } });
+    const external = await template([
+      '--set',
+      'adminServer.tokenStoreUrl=redis://falkordb:6379',
+      '--set',
+      'replicaCount=2',
+    ]);
+    expect(claimOf(external)).toBeUndefined();
+    expect(await refusal(['--set', 'persistence.size=big'])).toMatch(/persistence\.size/);
+  });
+
+  it('takes the security contexts from values: {} renders no fixed UID (OpenShift), unset keeps uid 1000', async () => {
+    const defaults = deploymentOf(await template()).spec.template.spec;
+    expect(defaults.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, fsGroup: 1000 });
+    expect(defaults.containers[0]!.securityContext).toMatchObject({ readOnlyRootFilesystem: true });
+
+    const openshift = deploymentOf(
+      await template([
+        '--set-json',
+        'podSecurityContext={}',
+        '--set-json',
+        'containerSecurityContext={"allowPrivilegeEscalation":false}',
+      ]),
+    ).spec.template.spec;
+    expect(JSON.stringify(openshift)).not.toMatch(/runAsUser|runAsGroup|fsGroup/);
+    expect(openshift.securityContext).toBeUndefined();
+    expect(openshift.containers[0]!.securityContext).toEqual({ allowPrivilegeEscalation: false });
+  });
+
+  it('renders the operator options: service, ingress, pod metadata, scheduling, lifecycle, extra env and volumes', async () => {
+    const manifests = await template([
+      '--set',
+      'service.type=LoadBalancer',
+      '--set',
+      'service.annotations.lb=internal',
+      '--set',
+      'service.loadBalancerSourceRanges[0]=10.0.0.0/8',
+      '--set',
+      'ingress.enabled=true',
+      '--set',
+      'ingress.className=nginx',
+      '--set',
+      'ingress.annotations.cert-manager\\.io/cluster-issuer=letsencrypt',
+      '--set-json',
+      'ingress.tls=[{"secretName":"admin-tls","hosts":["admin.example.com"]}]',
+      '--set',
+      'podLabels.team=graphs',
+      '--set',
+      'podAnnotations.scrape=yes',
+      '--set',
+      'priorityClassName=system-cluster-critical',
+      '--set-json',
+      'topologySpreadConstraints=[{"maxSkew":1,"topologyKey":"topology.kubernetes.io/zone","whenUnsatisfiable":"ScheduleAnyway"}]',
+      '--set-json',
+      'lifecycle={"preStop":{"sleep":{"seconds":5}}}',
+      '--set-json',
+      'extraEnvFrom=[{"secretRef":{"name":"more-settings"}}]',
+      '--set-json',
+      'extraVolumes=[{"name":"ca","configMap":{"name":"corp-ca"}}]',
+      '--set-json',
+      'extraVolumeMounts=[{"name":"ca","mountPath":"/etc/corp-ca","readOnly":true}]',
+    ]);
+    expect(find(manifests, 'Service', 'graphdb-enterprise-admin-server')).toMatchObject({
+      metadata: { annotations: { lb: 'internal' } },
+      spec: { type: 'LoadBalancer', loadBalancerSourceRanges: ['10.0.0.0/8'] },
+    });
+    expect(find(manifests, 'Ingress', 'graphdb-admin-server')).toMatchObject({
+      metadata: { annotations: { 'cert-manager.io/cluster-issuer': 'letsencrypt' } },
+      spec: { ingressClassName: 'nginx', tls: [{ secretName: 'admin-tls', hosts: ['admin.example.com'] }] },
+    });
+    const deployment = deploymentOf(manifests);
+    const pod = deployment.spec.template;
+    expect(pod.metadata.labels).toMatchObject({ team: 'graphs', 'app.kubernetes.io/instance': 'graphdb-admin-server' });
+    expect(pod.metadata.annotations).toMatchObject({ scrape: 'yes' });
+    expect(pod.spec.priorityClassName).toBe('system-cluster-critical');
+    expect(pod.spec.topologySpreadConstraints).toEqual([
+      {
+        maxSkew: 1,
+        topologyKey: 'topology.kubernetes.io/zone',
+        whenUnsatisfiable: 'ScheduleAnyway',
+        labelSelector: {
+          matchLabels: {
+            'app.kubernetes.io/name': 'graphdb-admin-server',
+            'app.kubernetes.io/instance': 'graphdb-admin-server',
+          },
+        },
+      },
+    ]);
+    const container = pod.spec.containers[0]!;
+    expect(container.lifecycle).toEqual({ preStop: { sleep: { seconds: 5 } } });
+    expect(container.envFrom).toContainEqual({ secretRef: { name: 'more-settings' } });
+    expect(container.volumeMounts).toContainEqual({ name: 'ca', mountPath: '/etc/corp-ca', readOnly: true });
+    expect(pod.spec.volumes).toContainEqual({ name: 'ca', configMap: { name: 'corp-ca' } });
+    expect(await refusal(['--set', 'service.type=External'])).toMatch(/service\.type/);
+  });
+
+  it('fails early, saying what to do, when no image is named', async () => {
+    const failure = await run(HELM, ['template', 'graphdb-admin-server', CHART]).then(
+      () => 'rendered',
+      (error: { stderr: string }) => error.stderr,
+    );
+    expect(failure).toMatch(/image\.repository is required: build the image from this repository's Dockerfile/);
+  });
+
+  it('protects the metrics exporter by default, and the ServiceMonitor and NetworkPolicy follow', async () => {
+    const manifests = await template([
+      '--set',
+      'metrics.serviceMonitor.enabled=true',
+      '--set',
+      'networkPolicy.enabled=true',
+    ]);
+    const secret = secretOf(manifests);
+    expect(secret.METRICS_USERNAME).toBe('prometheus');
+    expect(secret.METRICS_PASSWORD).toMatch(/^[A-Za-z0-9]{32}$/);
+    expect(() => loadConfig({ ...secret })).not.toThrow();
+    expect(loadConfig({ ...secret }).metricsBasicAuth).toEqual({
+      username: 'prometheus',
+      password: secret.METRICS_PASSWORD,
+    });
+    expect(find(manifests, 'ServiceMonitor', 'graphdb-admin-server')).toMatchObject({
+      spec: {
+        endpoints: [
+          {
+            port: 'metrics',
+            basicAuth: {
+              username: { name: 'graphdb-admin-server', key: 'METRICS_USERNAME' },
+              password: { name: 'graphdb-admin-server', key: 'METRICS_PASSWORD' },
+            },
+          },
+        ],
+      },
+    });
+    // The NetworkPolicy's egress reaches Sentinel and the cluster bus too.
+    const policy = find(manifests, 'NetworkPolicy', 'graphdb-admin-server') as unknown as {
+      spec: { egress: { ports: { port: number }[] }[] };
+    };
+    expect(policy.spec.egress.flatMap((rule) => rule.ports.map((p) => p.port))).toEqual(
+      expect.arrayContaining([53, 443, 6443, 6379, 26379, 16379]),
+    );
+
+    // With existingSecret the password comes from there; with auth off nothing is sent or set.
+    const managed = await template([
+      '--set',
+      'adminServer.existingSecret=managed',
+      '--set',
+      'metrics.serviceMonitor.enabled=true',
+    ]);
+    expect(find(managed, 'ServiceMonitor', 'graphdb-admin-server')).toMatchObject({
+      spec: { endpoints: [{ basicAuth: { password: { name: 'managed', key: 'METRICS_PASSWORD' } } }] },
+    });
+    const open = await template([
+      '--set',
+      'metrics.auth.enabled=false',
+      '--set',
+      'metrics.serviceMonitor.enabled=true',
+    ]);
+    expect(secretOf(open).METRICS_USERNAME).toBeUndefined();
+    expect(JSON.stringify(find(open, 'ServiceMonitor', 'graphdb-admin-server'))).not.toContain('basicAuth');
+  });
+
+  it('ships a Grafana dashboard ConfigMap, the alerts and a helm test pod', async () => {
+    const manifests = await template([
+      '--set',
+      'dashboards.enabled=true',
+      '--set',
+      'metrics.prometheusRule.enabled=true',
+    ]);
+    const dashboard = find(manifests, 'ConfigMap', 'graphdb-admin-server-dashboard') as unknown as {
+      metadata: { labels: Record<string, string> };
+      data: Record<string, string>;
+    };
+    expect(dashboard.metadata.labels.grafana_dashboard).toBe('1');
+    expect(GrafanaDashboard.safeParse(JSON.parse(dashboard.data['graphdb-server.json']!)).error).toBeUndefined();
+
+    const rule = find(manifests, 'PrometheusRule', 'graphdb-admin-server') as unknown as {
+      spec: { groups: { rules: { alert: string; expr: string; annotations: Record<string, string> }[] }[] };
+    };
+    const alerts = rule.spec.groups[0]!.rules;
+    expect(alerts.map((a) => a.alert)).toEqual([
+      'GraphdbServerDown',
+      'GraphdbReadinessFailing',
+      'GraphdbHighErrorRate',
+      'GraphdbSlowRequests',
+      'GraphdbTokenStoreSlow',
+      'GraphdbKubernetesApiUnreachable',
+      'GraphdbKubernetesApiForbidden',
+    ]);
+    // Each alert selects this release's series and is documented in the chart README with what to do.
+    const readme = await readFile(path.join(CHART, 'README.md'), 'utf8');
+    for (const alert of alerts) {
+      expect(alert.expr, alert.alert).toContain('service="graphdb-enterprise-admin-server"');
+      expect(alert.annotations.summary, alert.alert).toBeTruthy();
+      expect(readme, alert.alert).toMatch(new RegExp(`\\| \`${alert.alert}\` \\|[^|]+\\|[^|]+\\|`));
+    }
+
+    const test = manifests.find((m) => m.kind === 'Pod') as unknown as {
+      metadata: { annotations: Record<string, string> };
+      spec: { containers: { image: string; env: { name: string }[] }[] };
+    };
+    expect(test.metadata.annotations['helm.sh/hook']).toBe('test');
+    expect(test.spec.containers[0]!.image).toBe(`${IMAGE}:0.1.0`);
+    expect(test.spec.containers[0]!.env.map((e) => e.name)).toEqual([
+      'API',
+      'METRICS',
+      'METRICS_USERNAME',
+      'METRICS_PASSWORD',
+    ]);
   });
 });

@@ -3,16 +3,26 @@
 // NOTES are rendered, an upgrade keeps the generated secrets, and the schema refuses bad values before anything is
 // created.
 import { execFile } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { AppsV1Api, CoreV1Api, NetworkingV1Api, PolicyV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EnvSchema, loadConfig } from '../../src/config.js';
+import { CHART_SETTINGS, sampleValueArgs } from '../support/chart-settings.js';
 import { startRealApiServer, type RealApiServer } from '../support/kube/real-apiserver.js';
+import { runServerProcess, type ServerProcess } from '../support/server-process.js';
 
 const run = promisify(execFile);
 const CHART = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../helm/graphdb-admin-server');
 const HELM = process.env.HELM_BIN ?? '';
+const IMAGE = 'registry.corp.example/graphdb-server';
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const DATA_NS = 'graphdb-data';
+const DATA_RELEASE = 'graphs';
+const DATA_FULLNAME = 'graphs-graphdb-admin-server';
 
 let api: RealApiServer;
 const helm = (args: string[]) =>
@@ -22,7 +32,15 @@ const helm = (args: string[]) =>
 
 beforeAll(async () => {
   if (!HELM) throw new Error('HELM_BIN is not set: `npm run test:kube` provides helm with scripts/ensure-helm.sh');
-  api = await startRealApiServer();
+  // The persistence test runs the server as its release's service account (a static token for that user name).
+  api = await startRealApiServer({
+    users: [
+      {
+        name: `system:serviceaccount:${DATA_NS}:${DATA_FULLNAME}`,
+        groups: ['system:serviceaccounts', `system:serviceaccounts:${DATA_NS}`],
+      },
+    ],
+  });
 });
 afterAll(() => api?.close());
 
@@ -35,6 +53,8 @@ describe('helm install into a real API server', () => {
       '--namespace',
       'graphdb-system',
       '--create-namespace',
+      '--set',
+      `image.repository=${IMAGE}`,
     ]);
     expect(stdout).toContain('STATUS: deployed');
     expect(stdout).toContain(
@@ -50,7 +70,7 @@ describe('helm install into a real API server', () => {
     const deployment = await apps.readNamespacedDeployment({ name: 'graphdb-admin-server', namespace: ns });
     expect(deployment.spec?.strategy?.type).toBe('Recreate');
     const container = deployment.spec!.template.spec!.containers[0]!;
-    expect(container.image).toBe('graphdb-server:0.1.0');
+    expect(container.image).toBe(`${IMAGE}:0.1.0`);
     expect(container.ports?.map((port) => [port.name, port.containerPort])).toEqual([
       ['http', 3000],
       ['metrics', 9090],
@@ -65,6 +85,8 @@ describe('helm install into a real API server', () => {
       'ADMIN_PASSWORD',
       'AUTH_SECRET',
       'ENCRYPTION_KEY',
+      'METRICS_PASSWORD',
+      'METRICS_USERNAME',
       'SESSION_SECRET',
     ]);
     expect(
@@ -77,7 +99,17 @@ describe('helm install into a real API server', () => {
     expect(binding.subjects).toEqual([{ kind: 'ServiceAccount', name: 'graphdb-admin-server', namespace: ns }]);
 
     // An upgrade keeps what the first install generated (lookup against the live Secret).
-    await helm(['upgrade', 'graphdb-admin-server', CHART, '--namespace', ns, '--set', 'adminServer.logLevel=debug']);
+    await helm([
+      'upgrade',
+      'graphdb-admin-server',
+      CHART,
+      '--namespace',
+      ns,
+      '--set',
+      `image.repository=${IMAGE}`,
+      '--set',
+      'adminServer.logLevel=debug',
+    ]);
     const after = await core.readNamespacedSecret({ name: 'graphdb-admin-server', namespace: ns });
     expect(after.data).toEqual(secret.data);
   });
@@ -91,6 +123,8 @@ describe('helm install into a real API server', () => {
       '--namespace',
       ns,
       '--create-namespace',
+      '--set',
+      `image.repository=${IMAGE}`,
       '--set',
       'adminServer.env.oauthProvider=beta',
       '--set',
@@ -151,13 +185,408 @@ describe('helm install into a real API server', () => {
       'graphdb-broken',
       '--create-namespace',
       '--set',
+      `image.repository=${IMAGE}`,
+      '--set',
       'replicaCount=3',
     ]).then(
       () => 'installed',
       (error: { stderr: string }) => error.stderr,
     );
-    expect(attempt).toMatch(/replicaCount: Must be less than or equal to 1/);
+    expect(attempt).toMatch(/adminServer\.tokenStoreUrl: String length must be greater than or equal to 1/);
     const namespaces = await api.admin.makeApiClient(CoreV1Api).listNamespace();
     expect(namespaces.items.map((item) => item.metadata?.name)).not.toContain('graphdb-broken');
+  });
+});
+
+/** The environment the chart gives the server's container, resolved the way the kubelet would (no kubelet runs here). */
+async function containerEnvironment(namespace: string, deploymentName: string): Promise<Record<string, string>> {
+  const core = api.admin.makeApiClient(CoreV1Api);
+  const deployment = await api.admin
+    .makeApiClient(AppsV1Api)
+    .readNamespacedDeployment({ name: deploymentName, namespace });
+  const container = deployment.spec!.template.spec!.containers[0]!;
+  const secretData = async (name: string) =>
+    Object.fromEntries(
+      Object.entries((await core.readNamespacedSecret({ name, namespace })).data ?? {}).map(([k, v]) => [
+        k,
+        Buffer.from(v, 'base64').toString('utf8'),
+      ]),
+    );
+  const env: Record<string, string> = {};
+  for (const source of container.envFrom ?? [])
+    if (source.secretRef) Object.assign(env, await secretData(source.secretRef.name!));
+  for (const entry of container.env ?? []) {
+    if (entry.value !== undefined) env[entry.name] = entry.value;
+    else if (entry.valueFrom?.fieldRef?.fieldPath === 'metadata.namespace') env[entry.name] = namespace;
+    else if (entry.valueFrom?.secretKeyRef)
+      env[entry.name] = (await secretData(entry.valueFrom.secretKeyRef.name!))[entry.valueFrom.secretKeyRef.key]!;
+  }
+  return env;
+}
+
+/** The server as the release's pod would run it: its env, its service account, and DATA_DIR on `dataDir`. */
+async function startAsPod(env: Record<string, string>, dataDir: string): Promise<ServerProcess> {
+  const kubeconfig = api.kubeconfigPath(`system:serviceaccount:${DATA_NS}:${DATA_FULLNAME}`);
+  // PORT and HOST are the harness's (a free loopback port); everything else is what the chart set.
+  const { PORT: _port, HOST: _host, ...rest } = env;
+  const server = await runServerProcess({ ...rest, DATA_DIR: dataDir, KUBECONFIG: kubeconfig });
+  await server.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('Server listening at'), 60_000);
+  return server;
+}
+
+async function call(
+  server: ServerProcess,
+  method: string,
+  url: string,
+  options: { token?: string; cookie?: string; body?: unknown } = {},
+): Promise<{ status: number; json: unknown; cookie: string | undefined }> {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.cookie) headers.cookie = options.cookie;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${server.baseUrl}${url}`, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    json: text ? (JSON.parse(text) as unknown) : undefined,
+    cookie: res.headers.getSetCookie()[0]?.split(';', 1)[0],
+  };
+}
+
+async function stop(server: ServerProcess): Promise<void> {
+  if (server.child.exitCode === null && server.child.signalCode === null) {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+}
+
+describe('the chart an operator keeps: persistence, release names, every value, the quick start', () => {
+  it('keeps a token, a user and a setting across a new pod, and the claim across upgrade and uninstall', async () => {
+    const core = api.admin.makeApiClient(CoreV1Api);
+    const apps = api.admin.makeApiClient(AppsV1Api);
+    const install = await helm([
+      'install',
+      DATA_RELEASE,
+      CHART,
+      '--namespace',
+      DATA_NS,
+      '--create-namespace',
+      '--set',
+      `image.repository=${IMAGE}`,
+      '--set',
+      'persistence.size=2Gi',
+    ]);
+    expect(install.stdout).toContain('STATUS: deployed');
+    expect(install.stdout).toContain(`Data: PersistentVolumeClaim ${DATA_FULLNAME}-data (2Gi)`);
+    expect(install.stdout).not.toContain('PERSISTENCE IS OFF');
+
+    // The Deployment mounts the claim the chart created at DATA_DIR.
+    const claimName = `${DATA_FULLNAME}-data`;
+    const deployment = await apps.readNamespacedDeployment({ name: DATA_FULLNAME, namespace: DATA_NS });
+    const podSpec = deployment.spec!.template.spec!;
+    expect(podSpec.volumes).toContainEqual({ name: 'data', persistentVolumeClaim: { claimName } });
+    expect(podSpec.containers[0]!.volumeMounts).toContainEqual({ name: 'data', mountPath: '/data' });
+    expect(podSpec.containers[0]!.env).toContainEqual({ name: 'DATA_DIR', value: '/data' });
+    const claim = await core.readNamespacedPersistentVolumeClaim({ name: claimName, namespace: DATA_NS });
+    expect(claim.metadata?.annotations?.['helm.sh/resource-policy']).toBe('keep');
+    expect(claim.spec?.resources?.requests?.storage).toBe('2Gi');
+
+    // The pod, played by the server process with the Deployment's environment and the release's service account;
+    // the claim's volume is a directory that outlives the process.
+    const env = await containerEnvironment(DATA_NS, DATA_FULLNAME);
+    expect(env).toMatchObject({
+      SETTINGS_CONFIGMAP_NAME: `${DATA_FULLNAME}-settings`,
+      RBAC_CONFIGMAP_NAME: `${DATA_FULLNAME}-rbac`,
+      USERS_SECRET_NAME: `${DATA_FULLNAME}-users`,
+    });
+    const volume = await mkdtemp(path.join(os.tmpdir(), 'gdb-claim-'));
+    const servers: ServerProcess[] = [];
+    try {
+      const first = await startAsPod(env, volume);
+      servers.push(first);
+      const embedded = (await first.waitForLine((l) => 'embeddedFalkorDB' in l)) as unknown as {
+        embeddedFalkorDB: { host: string; port: number; passwordFile: string };
+      };
+      const target = {
+        host: embedded.embeddedFalkorDB.host,
+        port: String(embedded.embeddedFalkorDB.port),
+        tls: 'false',
+      };
+      const dbPassword = (await readFile(embedded.embeddedFalkorDB.passwordFile, 'utf8')).trim();
+      const tokenReply = await call(first, 'POST', '/api/auth/tokens/credentials', {
+        body: { username: 'admin', password: dbPassword, ...target },
+      });
+      expect(tokenReply.status).toBe(200);
+      const token = (tokenReply.json as { token: string }).token;
+
+      const login = await call(first, 'POST', '/api/auth/login', {
+        body: { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD },
+      });
+      expect(login.status).toBe(200);
+      const cookie = login.cookie!;
+      expect((await call(first, 'PATCH', '/api/settings/', { cookie, body: { ui: { theme: 'dark' } } })).status).toBe(
+        200,
+      );
+      expect(
+        (
+          await call(first, 'POST', '/api/users', {
+            cookie,
+            body: { email: 'ops@corp.example', name: 'Ops', role: 'operator', password: 'ops-password-1' },
+          })
+        ).status,
+      ).toBe(201);
+      // Written to the release's own objects, through the chart's RBAC.
+      const settings = await core.readNamespacedConfigMap({ name: `${DATA_FULLNAME}-settings`, namespace: DATA_NS });
+      expect(JSON.parse(settings.data!['settings.json']!)).toMatchObject({ ui: { theme: 'dark' } });
+      // The server's write keeps the chart's annotation: without it the next upgrade would delete the ConfigMap.
+      expect(settings.metadata?.annotations?.['helm.sh/resource-policy']).toBe('keep');
+      const users = await core.readNamespacedSecret({ name: `${DATA_FULLNAME}-users`, namespace: DATA_NS });
+      expect(Buffer.from(users.data!['users.json']!, 'base64').toString('utf8')).toContain('ops@corp.example');
+      await expect(
+        core.readNamespacedSecret({ name: 'graphdb-admin-users', namespace: DATA_NS }),
+      ).rejects.toMatchObject({ code: 404 });
+
+      // The pod is deleted; its replacement mounts the same claim.
+      await stop(first);
+      const second = await startAsPod(await containerEnvironment(DATA_NS, DATA_FULLNAME), volume);
+      servers.push(second);
+      expect((await call(second, 'GET', '/api/graph', { token })).status).toBe(200);
+      const opsLogin = await call(second, 'POST', '/api/auth/login', {
+        body: { email: 'ops@corp.example', password: 'ops-password-1' },
+      });
+      expect(opsLogin.status).toBe(200);
+      const adminAgain = await call(second, 'POST', '/api/auth/login', {
+        body: { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD },
+      });
+      expect((await call(second, 'GET', '/api/settings/', { cookie: adminAgain.cookie! })).json).toMatchObject({
+        ui: { theme: 'dark' },
+      });
+    } finally {
+      for (const server of servers) await stop(server);
+    }
+
+    // helm upgrade keeps the very same claim (and the Deployment still mounts it) ...
+    await helm([
+      'upgrade',
+      DATA_RELEASE,
+      CHART,
+      '--namespace',
+      DATA_NS,
+      '--set',
+      `image.repository=${IMAGE}`,
+      '--set',
+      'persistence.size=2Gi',
+      '--set',
+      'adminServer.logLevel=debug',
+    ]);
+    const upgraded = await core.readNamespacedPersistentVolumeClaim({ name: claimName, namespace: DATA_NS });
+    expect(upgraded.metadata?.uid).toBe(claim.metadata?.uid);
+    expect(
+      (await apps.readNamespacedDeployment({ name: DATA_FULLNAME, namespace: DATA_NS })).spec!.template.spec!.volumes,
+    ).toContainEqual({ name: 'data', persistentVolumeClaim: { claimName } });
+
+    // ... and helm uninstall leaves it, with the settings and the users.
+    await helm(['uninstall', DATA_RELEASE, '--namespace', DATA_NS]);
+    await expect(apps.readNamespacedDeployment({ name: DATA_FULLNAME, namespace: DATA_NS })).rejects.toMatchObject({
+      code: 404,
+    });
+    const kept = await core.readNamespacedPersistentVolumeClaim({ name: claimName, namespace: DATA_NS });
+    expect(kept.metadata?.uid).toBe(claim.metadata?.uid);
+    expect(
+      (await core.readNamespacedConfigMap({ name: `${DATA_FULLNAME}-settings`, namespace: DATA_NS })).data,
+    ).toBeDefined();
+    expect(
+      (await core.readNamespacedSecret({ name: `${DATA_FULLNAME}-users`, namespace: DATA_NS })).data,
+    ).toBeDefined();
+
+    // A reinstall under the same name adopts the kept claim.
+    const again = await helm([
+      'install',
+      DATA_RELEASE,
+      CHART,
+      '--namespace',
+      DATA_NS,
+      '--set',
+      `image.repository=${IMAGE}`,
+      '--set',
+      'persistence.size=2Gi',
+    ]);
+    expect(again.stdout).toContain('STATUS: deployed');
+    expect(
+      (await core.readNamespacedPersistentVolumeClaim({ name: claimName, namespace: DATA_NS })).metadata?.uid,
+    ).toBe(claim.metadata?.uid);
+  }, 180_000);
+
+  it('installs two releases in one namespace without a collision', async () => {
+    const ns = 'graphdb-twins';
+    const installs = [];
+    for (const release of ['blue', 'green'])
+      installs.push(
+        await helm([
+          'install',
+          release,
+          CHART,
+          '--namespace',
+          ns,
+          '--create-namespace',
+          '--set',
+          `image.repository=${IMAGE}`,
+          '--set',
+          'adminServer.bootstrap.rbacConfig.create=true',
+          '--set',
+          'networkPolicy.enabled=true',
+          '--set',
+          'adminServer.multiClusterRbac=true',
+        ]),
+      );
+    for (const install of installs) expect(install.stdout).toContain('STATUS: deployed');
+    const core = api.admin.makeApiClient(CoreV1Api);
+    const names = async (list: Promise<{ items: { metadata?: { name?: string } }[] }>) =>
+      (await list).items.map((item) => item.metadata?.name).sort();
+    expect(await names(api.admin.makeApiClient(AppsV1Api).listNamespacedDeployment({ namespace: ns }))).toEqual([
+      'blue-graphdb-admin-server',
+      'green-graphdb-admin-server',
+    ]);
+    expect(await names(core.listNamespacedService({ namespace: ns }))).toEqual([
+      'blue-graphdb-admin-server',
+      'green-graphdb-admin-server',
+    ]);
+    expect(await names(core.listNamespacedConfigMap({ namespace: ns }))).toEqual(
+      expect.arrayContaining([
+        'blue-graphdb-admin-server-rbac',
+        'blue-graphdb-admin-server-settings',
+        'green-graphdb-admin-server-rbac',
+        'green-graphdb-admin-server-settings',
+      ]),
+    );
+    expect(await names(core.listNamespacedPersistentVolumeClaim({ namespace: ns }))).toEqual([
+      'blue-graphdb-admin-server-data',
+      'green-graphdb-admin-server-data',
+    ]);
+    // Each release's server is told its own objects, and each Role grants only those.
+    for (const release of ['blue', 'green']) {
+      const env = await containerEnvironment(ns, `${release}-graphdb-admin-server`);
+      expect(env).toMatchObject({
+        SETTINGS_CONFIGMAP_NAME: `${release}-graphdb-admin-server-settings`,
+        USERS_SECRET_NAME: `${release}-graphdb-admin-server-users`,
+      });
+      const role = await api.admin
+        .makeApiClient(RbacAuthorizationV1Api)
+        .readNamespacedRole({ name: `${release}-graphdb-admin-server`, namespace: ns });
+      expect(role.rules?.[0]?.resourceNames).toEqual([
+        `${release}-graphdb-admin-server-settings`,
+        `${release}-graphdb-admin-server-rbac`,
+      ]);
+    }
+    const clusterRoles = await names(api.admin.makeApiClient(RbacAuthorizationV1Api).listClusterRole());
+    expect(clusterRoles).toEqual(
+      expect.arrayContaining([
+        `${ns}-blue-graphdb-admin-server-kubeblocks`,
+        `${ns}-green-graphdb-admin-server-kubeblocks`,
+      ]),
+    );
+  });
+
+  it('renders every documented value into the Deployment as the setting it names, and {} security contexts as none', async () => {
+    const ns = 'graphdb-values';
+    // The sample cluster namespace (adminServer.clusterNamespace) holds the KubeBlocks Role.
+    await api.admin.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: 'graphs' } } });
+    const install = await helm([
+      'install',
+      'graphdb-admin-server',
+      CHART,
+      '--namespace',
+      ns,
+      '--create-namespace',
+      '--set',
+      `image.repository=${IMAGE}`,
+      ...sampleValueArgs(),
+      '--set-json',
+      'podSecurityContext={}',
+    ]);
+    expect(install.stdout).toContain('STATUS: deployed');
+    const env = await containerEnvironment(ns, 'graphdb-admin-server');
+    const named = Object.entries(CHART_SETTINGS).filter(([, p]) => p.kind === 'value');
+    expect(named.length).toBeGreaterThan(40);
+    for (const [name, chartPath] of named)
+      if (chartPath.kind === 'value')
+        expect(env[name], `${chartPath.value} → ${name}`).toBe(chartPath.expected ?? chartPath.sample);
+    // Every variable the pod gets is one the server reads, and together the server starts with them.
+    const known = new Set(Object.keys(EnvSchema.shape));
+    for (const name of Object.keys(env)) expect(known.has(name), name).toBe(true);
+    expect(() => loadConfig(env)).not.toThrow();
+
+    const pod = (
+      await api.admin.makeApiClient(AppsV1Api).readNamespacedDeployment({ name: 'graphdb-admin-server', namespace: ns })
+    ).spec!.template.spec!;
+    expect(pod.securityContext ?? {}).toEqual({});
+    expect(JSON.stringify(pod)).not.toMatch(/runAsUser|fsGroup/);
+  });
+
+  it("follows the chart README's quick start as written: every object, and NOTES saying how to reach the server and where the password is", async () => {
+    const readme = await readFile(path.join(CHART, 'README.md'), 'utf8');
+    const quickStart = /## Quick start\n[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(quickStart).toBeDefined();
+    const lines = quickStart!.split('\n').filter((line) => line.trim() !== '');
+    // podman build/push is scripts/test-image.sh's; kubectl needs a kubelet behind it. Helm's lines run here.
+    const install = lines.find((line) => line.startsWith('helm install'))!;
+    expect(install).toBeDefined();
+    const args = install.split(/\s+/).slice(1);
+    const { stdout } = await run(HELM, [...args, '--kubeconfig', api.adminKubeconfigPath], {
+      cwd: ROOT,
+      env: { ...process.env, HOME: path.dirname(api.adminKubeconfigPath) },
+    }).catch(async (error: { stderr?: string }) => {
+      // graphdb-system may exist from the first test of this file: the quick start then runs in a fresh one.
+      if (!/cannot re-use a name that is still in use/.test(error.stderr ?? '')) throw error;
+      await helm(['uninstall', 'graphdb-admin-server', '--namespace', 'graphdb-system']);
+      return run(HELM, [...args, '--kubeconfig', api.adminKubeconfigPath], {
+        cwd: ROOT,
+        env: { ...process.env, HOME: path.dirname(api.adminKubeconfigPath) },
+      });
+    });
+    expect(stdout).toContain('STATUS: deployed');
+    // The NOTES print the README's own password and port-forward commands, and the helm test.
+    for (const command of lines.filter((line) => /^kubectl .*(get secret|port-forward)/.test(line)))
+      expect(stdout, command).toContain(command);
+    expect(stdout).toContain('http://localhost:3000/api-docs');
+    expect(stdout).toContain('helm test graphdb-admin-server -n graphdb-system');
+    expect(stdout).toContain('Data: PersistentVolumeClaim graphdb-admin-server-data');
+
+    const ns = 'graphdb-system';
+    const core = api.admin.makeApiClient(CoreV1Api);
+    const rbac = api.admin.makeApiClient(RbacAuthorizationV1Api);
+    // Every object of the README's "What it creates" that the defaults render.
+    await api.admin.makeApiClient(AppsV1Api).readNamespacedDeployment({ name: 'graphdb-admin-server', namespace: ns });
+    await core.readNamespacedPersistentVolumeClaim({ name: 'graphdb-admin-server-data', namespace: ns });
+    await core.readNamespacedService({ name: 'graphdb-enterprise-admin-server', namespace: ns });
+    await core.readNamespacedConfigMap({ name: 'graphdb-admin-settings', namespace: ns });
+    await core.readNamespacedServiceAccount({ name: 'graphdb-admin-server', namespace: ns });
+    await rbac.readNamespacedRole({ name: 'graphdb-admin-server', namespace: ns });
+    await rbac.readNamespacedRoleBinding({ name: 'graphdb-admin-server', namespace: ns });
+    await rbac.readNamespacedRole({ name: 'graphdb-admin-server-kubeblocks', namespace: ns });
+    await rbac.readNamespacedRoleBinding({ name: 'graphdb-admin-server-kubeblocks', namespace: ns });
+    const secret = await core.readNamespacedSecret({ name: 'graphdb-admin-server', namespace: ns });
+    // Where the NOTES say the password is.
+    expect(Buffer.from(secret.data!.ADMIN_PASSWORD!, 'base64').toString('utf8')).toMatch(/^[A-Za-z0-9]{24}$/);
+  });
+
+  it('warns loudly in the NOTES when persistence is off', async () => {
+    const { stdout } = await helm([
+      'install',
+      'scratch',
+      CHART,
+      '--namespace',
+      'graphdb-scratch',
+      '--create-namespace',
+      '--set',
+      `image.repository=${IMAGE}`,
+      '--set',
+      'persistence.enabled=false',
+    ]);
+    expect(stdout).toContain('WARNING: PERSISTENCE IS OFF');
   });
 });

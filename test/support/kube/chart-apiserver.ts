@@ -32,7 +32,17 @@ export async function renderChartRbac(
   if (!helm || !existsSync(helm))
     throw new Error('HELM_BIN is not set: `npm run test:kube` provides helm with scripts/ensure-helm.sh');
   const sets = Object.entries(values).flatMap(([key, value]) => ['--set', `${key}=${value}`]);
-  const { stdout } = await run(helm, ['template', 'graphdb-admin-server', CHART, '--namespace', namespace, ...sets]);
+  const { stdout } = await run(helm, [
+    'template',
+    'graphdb-admin-server',
+    CHART,
+    '--namespace',
+    namespace,
+    // Required by the chart; only the RBAC objects are used here.
+    '--set',
+    'image.repository=registry.test/graphdb-server',
+    ...sets,
+  ]);
   return parseAllDocuments(stdout)
     .map((doc) => doc.toJS() as KubernetesObject | null)
     .filter((object): object is KubernetesObject => object !== null && RBAC_KINDS.has(object.kind ?? ''));
