@@ -162,16 +162,15 @@ export function createImportService(
     const exists = `Graph ${graph} already exists: restore into a new name`;
     const graphs = await database.listGraphs();
     if (graphs.includes(graph)) throw new ConflictError(exists);
-    const chunks: Buffer[] = [];
-    for await (const chunk of await uploads.open(file)) chunks.push(chunk as Buffer);
-    const payload = Buffer.concat(chunks);
+    // The dump streams from disk to each server, never held whole here.
+    const dump = { size: file.size, open: () => uploads.open(file) };
     // Each inspection starts a FalkorDB process: a few at a time for the whole server, whoever asks.
     const releaseScratch = scratchServers.tryAcquire('restore');
     if (!releaseScratch)
       throw new HttpError(429, 'Other restores are being prepared; try again in a moment', { 'retry-after': '1' });
     let origin: string;
     try {
-      origin = await originGraphName(payload, scratch);
+      origin = await originGraphName(dump, scratch);
     } finally {
       releaseScratch();
     }
@@ -191,7 +190,7 @@ export function createImportService(
         { 'retry-after': '1' },
       );
     try {
-      await database.restore(origin, payload);
+      await database.restore(origin, dump);
     } catch (error) {
       if (isReplyError(error) && /BUSYKEY/.test(error.message)) throw new ConflictError(`Key ${origin} is in use`);
       throw error;

@@ -21,6 +21,7 @@ import type {
   DatabasePool,
   DbCredentials,
   SendOptions,
+  StreamedArgument,
   TopologyDescription,
 } from './connection-pools.js';
 import { DatabaseReplyError, DatabaseUnavailableError } from './database-errors.js';
@@ -232,6 +233,20 @@ export class ClusterPool implements DatabasePool {
   send<T = unknown>(args: CommandArgument[], options: SendOptions = {}, signal?: AbortSignal): Promise<T> {
     return this.routed(routingKey(args) ?? options.routeKey, (pool, asking) =>
       asking ? pool.sendAsking<T>(args, options, signal).catch(askingRefused) : pool.send<T>(args, options, signal),
+    );
+  }
+
+  /** On the node serving the command's key; a slot being migrated (ASK) is refused, to be tried again. */
+  sendStreamed(
+    args: CommandArgument[],
+    body: StreamedArgument,
+    options: Pick<SendOptions, 'timeoutMs'> = {},
+    signal?: AbortSignal,
+  ): Promise<RespValue> {
+    return this.routed(routingKey(args), (pool, asking) =>
+      asking
+        ? Promise.reject(new DatabaseUnavailableError('the graph is being moved between shards: try again shortly'))
+        : pool.sendStreamed(args, body, options, signal),
     );
   }
 

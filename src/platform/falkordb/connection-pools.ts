@@ -63,6 +63,12 @@ export interface SendOptions {
   routeKey?: string;
 }
 
+/** A command's last argument of `size` bytes, read from a stream opened for each attempt (a file on disk). */
+export interface StreamedArgument {
+  size: number;
+  open(): Promise<AsyncIterable<Buffer | string>>;
+}
+
 type RawClient = ReturnType<typeof createClient>;
 
 /**
@@ -96,6 +102,16 @@ export interface DatabasePool {
     options?: Pick<SendOptions, 'timeoutMs'>,
     signal?: AbortSignal,
   ): Promise<PromiseSettledResult<RespValue>[]>;
+  /**
+   * One command whose last argument is read from `body` as it is written (a graph's DUMP for RESTORE), on a
+   * connection of its own: the value is never held whole in memory.
+   */
+  sendStreamed(
+    args: CommandArgument[],
+    body: StreamedArgument,
+    options?: Pick<SendOptions, 'timeoutMs'>,
+    signal?: AbortSignal,
+  ): Promise<RespValue>;
   /** What the database does not replicate (ACL users, GRAPH.CONFIG): on every data node; the first answer returned. */
   sendToEveryNode<T = unknown>(args: CommandArgument[]): Promise<T>;
   /** A command about every graph (GRAPH.LIST, running queries): each primary's answer, one per shard. */
@@ -631,6 +647,33 @@ export class CredentialPool implements DatabasePool {
           });
         } finally {
           if (streaming) pooled.streaming = false;
+        }
+      },
+      options,
+      signal,
+    );
+  }
+
+  /**
+   * A command whose last argument streams from `body` (QueryConnection.sendStreamed), on a connection held alone
+   * for it; the deadline is one of silence, started again by every chunk written.
+   */
+  sendStreamed(
+    args: CommandArgument[],
+    body: StreamedArgument,
+    options: Pick<SendOptions, 'timeoutMs'> = {},
+    signal?: AbortSignal,
+  ): Promise<RespValue> {
+    return this.leased(
+      () => this.acquireStreamingConnection(),
+      (pooled) => pooled.connection.destroy(),
+      async (pooled, touch) => {
+        try {
+          const outcome = await pooled.connection.sendStreamed(args, await body.open(), body.size, touch);
+          if (outcome.status === 'rejected') throw outcome.reason;
+          return outcome.value;
+        } finally {
+          pooled.streaming = false;
         }
       },
       options,

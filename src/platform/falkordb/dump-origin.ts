@@ -1,13 +1,17 @@
 // Which graph a DUMP came from. FalkorDB keeps the graph's name inside its DUMP, and a server that already holds a
-// graph of that name crashes when the dump is RESTOREd under another key (docs/decisions/uploaded-cypher-batches.md). The name is
-// read by restoring the dump into a throw-away FalkorDB on loopback (same module, no persistence, no other data),
-// so no knowledge of the dump's internal format is needed and every format that module reads is supported.
+// graph of that name crashes when the dump is RESTOREd under another key (docs/decisions/uploaded-cypher-batches.md).
+// The name is read by restoring the dump into a throw-away FalkorDB (same module, no persistence, no other data), so
+// no knowledge of the dump's internal format is needed and every format that module reads is supported.
+// The throw-away server listens on no TCP port, only on a Unix socket in a directory of its own that only this
+// process's user may enter (0700): nobody else on the machine can reach it (docs/decisions/restore-bounds.md).
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { createClient } from 'redis';
-import { findFreePort } from '../net.js';
 import { PortError } from '../port-errors.js';
+import type { StreamedArgument } from './connection-pools.js';
 import { bundledPackageDir, resolveModulePath } from './embedded-falkordb.js';
+import { QueryConnection } from './query-connection.js';
 import { findServerBinary } from './server-binary.js';
 
 export interface ScratchServerOptions {
@@ -16,23 +20,44 @@ export interface ScratchServerOptions {
   modulePath?: string;
 }
 
-const START_TIMEOUT_MS = 10_000;
+export interface ScratchServer {
+  /** The server's process id. */
+  pid: number;
+  /** Its private directory (0700), which holds the socket. */
+  directory: string;
+  socketPath: string;
+  /** A connection to it (no credentials: only this user can reach the socket). */
+  connection: QueryConnection;
+  /** Kills the server and removes its directory. */
+  stop(): Promise<void>;
+}
 
-/** Answers the name of the graph `payload` was dumped from; PortError `rejected` when it is no graph export. */
-export async function originGraphName(payload: Buffer, options: ScratchServerOptions = {}): Promise<string> {
+const START_TIMEOUT_MS = 10_000;
+const CONNECT_TIMEOUT_MS = 1000;
+/** The longest silence while a dump is sent and read. */
+const COMMAND_TIMEOUT_MS = 60_000;
+
+/** Starts a throw-away FalkorDB on a Unix socket in a fresh private directory, with no TCP port and no persistence. */
+export async function startScratchServer(options: ScratchServerOptions = {}): Promise<ScratchServer> {
   const packageDir = bundledPackageDir();
   const server = await findServerBinary({
     explicit: options.serverBin,
     bundledDir: packageDir && path.join(packageDir, 'bin'),
   });
-  const port = await findFreePort();
+  // mkdtemp creates the directory with mode 0700.
+  const directory = await mkdtemp(path.join(os.tmpdir(), 'graphdb-scratch-'));
+  const socketPath = path.join(directory, 'falkordb.sock');
   const child = spawn(
     server.path,
     [
       '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
+      '0',
+      '--unixsocket',
+      socketPath,
+      '--unixsocketperm',
+      '700',
+      '--dir',
+      directory,
       '--save',
       '',
       '--appendonly',
@@ -40,37 +65,75 @@ export async function originGraphName(payload: Buffer, options: ScratchServerOpt
       '--loadmodule',
       resolveModulePath(options.modulePath),
     ],
-    { stdio: 'ignore', cwd: '/' },
+    { stdio: 'ignore', cwd: directory },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const client = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: false, connectTimeout: 1000 } });
-  client.on('error', () => undefined);
+  const stop = async () => {
+    child.kill('SIGKILL');
+    await exited;
+    await rm(directory, { recursive: true, force: true });
+  };
   try {
     const deadline = Date.now() + START_TIMEOUT_MS;
     for (;;) {
       try {
-        await client.connect();
-        break;
+        const connection = await QueryConnection.open({
+          address: '',
+          port: 0,
+          path: socketPath,
+          tls: false,
+          username: '',
+          password: '',
+          connectTimeoutMs: CONNECT_TIMEOUT_MS,
+          socketTimeoutMs: COMMAND_TIMEOUT_MS,
+        });
+        return {
+          pid: child.pid!,
+          directory,
+          socketPath,
+          connection,
+          stop: async () => {
+            connection.destroy();
+            await stop();
+          },
+        };
       } catch (error) {
-        if (child.exitCode !== null || Date.now() > deadline)
+        if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline)
           throw new PortError('unavailable', 'Could not start FalkorDB to read the export', { cause: error });
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }
-    try {
-      await client.sendCommand(['RESTORE', 'export', '0', payload]);
-    } catch (error) {
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/**
+ * Answers the name of the graph `dump` was dumped from; PortError `rejected` when it is no graph export. The dump
+ * streams from its file to the throw-away server, never held whole in memory.
+ */
+export async function originGraphName(dump: StreamedArgument, options: ScratchServerOptions = {}): Promise<string> {
+  const scratch = await startScratchServer(options);
+  try {
+    const restored = await scratch.connection
+      .sendStreamed(['RESTORE', 'export', '0'], await dump.open(), dump.size)
+      .catch((error: unknown) => {
+        // The throw-away server stopped or went silent while reading it: the file is what it could not read.
+        throw new PortError('rejected', 'The file is not a graph export this server can read', { cause: error });
+      });
+    if (restored.status === 'rejected')
       throw new PortError(
         'rejected',
-        `The file is not a graph export this server can read (${(error as Error).message})`,
+        `The file is not a graph export this server can read (${(restored.reason as Error).message})`,
       );
-    }
-    const graphs = await client.sendCommand<string[]>(['GRAPH.LIST']);
-    if (graphs.length !== 1) throw new PortError('rejected', 'The file is not a graph export');
-    return graphs[0]!;
+    const [listed] = await scratch.connection.send([{ args: ['GRAPH.LIST'] }]);
+    if (listed!.status === 'rejected') throw new PortError('unavailable', 'Could not read the export’s graph name');
+    const graphs = listed!.value;
+    if (!Array.isArray(graphs) || graphs.length !== 1)
+      throw new PortError('rejected', 'The file is not a graph export');
+    return String(graphs[0]);
   } finally {
-    if (client.isOpen) client.destroy();
-    child.kill('SIGKILL');
-    await exited;
+    await scratch.stop();
   }
 }

@@ -1,6 +1,6 @@
 // FalkorDB commands over one credential pool: queries decoded from the compact protocol, graph key operations,
 // configuration and ACL. Every value travels as its own command argument; nothing is concatenated into a command.
-import type { DatabasePool } from './connection-pools.js';
+import type { DatabasePool, StreamedArgument } from './connection-pools.js';
 import { ResultTooLargeError } from './database-errors.js';
 import { DEFAULT_REPLY_BOUNDS, type QueryCommand } from './query-connection.js';
 import { ReplyTooLargeError, type ReplyBounds } from './resp-reader.js';
@@ -497,9 +497,12 @@ export class GraphDatabase {
     return this.pool.send<number>(['RENAMENX', source, target]);
   }
 
-  /** RESTORE of a DUMP into a new key (fails with BUSYKEY when the key exists). */
-  restore(graph: string, payload: Buffer): Promise<unknown> {
-    return this.pool.send(['RESTORE', graph, '0', payload]);
+  /**
+   * RESTORE of a DUMP into a new key (fails with BUSYKEY when the key exists). The dump streams from `dump` to the
+   * socket as it is read, never held whole.
+   */
+  restore(graph: string, dump: StreamedArgument): Promise<unknown> {
+    return this.pool.sendStreamed(['RESTORE', graph, '0'], dump);
   }
 
   dump(graph: string): Promise<Buffer | null> {

@@ -4,11 +4,13 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { ErrorReply } from 'redis';
-import { encodeCommands, RespReader, type ReplyBounds, type RespValue } from './resp-reader.js';
+import { encodeCommand, encodeCommands, RespReader, type ReplyBounds, type RespValue } from './resp-reader.js';
 
 export interface QueryConnectionOptions {
   /** The address dialled (already resolved and checked by the caller). */
   address: string;
+  /** A Unix socket dialled instead of `address` and `port` (a throw-away server of this process, dump-origin.ts). */
+  path?: string;
   port: number;
   tls: boolean;
   ca?: string;
@@ -127,6 +129,52 @@ export class QueryConnection {
     }
   }
 
+  /**
+   * Sends one command whose last argument is `size` bytes read from `body`, written to the socket as they are read
+   * (waiting for the socket to drain), so a large value (a graph's DUMP) is never held whole. A body of another
+   * length drops the connection: the server would read the next command's bytes as this one's. `onChunk` hears of
+   * each chunk written (the pool's deadline of a streamed command).
+   */
+  async sendStreamed(
+    args: readonly (string | Buffer)[],
+    body: AsyncIterable<Buffer | string>,
+    size: number,
+    onChunk?: () => void,
+  ): Promise<PromiseSettledResult<RespValue>> {
+    if (this.failure) throw this.failure;
+    const reply = new Promise<RespValue>((resolve, reject) =>
+      this.waiting.push({ bounds: DEFAULT_REPLY_BOUNDS, resolve, reject }),
+    );
+    // Settled by the write's failure too; the reply's own outcome is what is returned.
+    const outcome = Promise.allSettled([reply]);
+    // A command with an empty last argument ends in `$0\r\n\r\n`; that length is replaced by the body's.
+    const head = encodeCommand([...args, '']);
+    this.socket.write(Buffer.concat([head.subarray(0, head.length - 6), Buffer.from(`$${size}\r\n`, 'latin1')]));
+    let written = 0;
+    try {
+      for await (const chunk of body) {
+        // Lost while the chunk before was written (a dropped connection, the pool's deadline).
+        const lost = this.lostReason();
+        if (lost) throw lost;
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        written += bytes.length;
+        if (written > size) throw new QueryConnectionLostError(`the value is longer than the ${size} bytes announced`);
+        onChunk?.();
+        if (!this.socket.write(bytes)) await drainedOrClosed(this.socket);
+      }
+      if (written !== size) throw new QueryConnectionLostError(`the value ended after ${written} of ${size} bytes`);
+      this.socket.write('\r\n');
+    } catch (error) {
+      this.destroy(error instanceof Error ? error : new QueryConnectionLostError(String(error)));
+      throw error;
+    }
+    return (await outcome)[0];
+  }
+
+  private lostReason(): Error | undefined {
+    return this.failure;
+  }
+
   /** Drops the connection; what still waits fails with `reason`. */
   destroy(reason: Error = new QueryConnectionLostError('the connection was closed')): void {
     this.fail(reason);
@@ -149,12 +197,28 @@ export class QueryConnection {
   }
 }
 
+/** Resolves when the socket can take more, or has closed (then the connection's failure says why). */
+function drainedOrClosed(socket: net.Socket): Promise<void> {
+  return new Promise((resolve) => {
+    if (socket.destroyed) return resolve();
+    const done = () => {
+      socket.off('drain', done);
+      socket.off('close', done);
+      resolve();
+    };
+    socket.once('drain', done);
+    socket.once('close', done);
+  });
+}
+
 function connectSocket(options: QueryConnectionOptions): Promise<net.Socket> {
   const { address, port, ca, servername, connectTimeoutMs, socketTimeoutMs } = options;
   return new Promise((resolve, reject) => {
     const socket = options.tls
       ? tls.connect({ host: address, port, ca, ...(servername ? { servername } : {}) })
-      : net.connect({ host: address, port });
+      : options.path !== undefined
+        ? net.connect({ path: options.path })
+        : net.connect({ host: address, port });
     const timer = setTimeout(
       () => socket.destroy(new QueryConnectionLostError(`no connection within ${connectTimeoutMs} ms`)),
       connectTimeoutMs,
