@@ -221,6 +221,26 @@ export const EnvSchema = z.object({
     .max(2 ** 40)
     .default(256 * 1024 * 1024),
   IMPORT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
+  // Staged files on disk (one user's, and everyone's), and dumps being restored at once (bytes, and per user).
+  UPLOAD_STAGED_BYTES_PER_USER: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(2 ** 44)
+    .default(2 ** 30),
+  UPLOAD_STAGED_BYTES_MAX: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(2 ** 44)
+    .default(4 * 2 ** 30),
+  RESTORE_BYTES_MAX: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(2 ** 44)
+    .default(512 * 2 ** 20),
+  RESTORES_PER_USER: z.coerce.number().int().min(1).max(1000).default(1),
   LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(12),
   LOGIN_FAILURES_BEFORE_BACKOFF: z.coerce.number().int().min(1).max(1000).default(5),
   LOGIN_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
@@ -337,6 +357,12 @@ export interface Config {
   uploadBytesMax: number;
   /** IMPORT_TIMEOUT_MS: how long one batch or CSV load may run in all (each statement has its own bound too). */
   importTimeoutMs: number;
+  /** Bytes of staged files one user, and all users together, may keep on disk (the first at most the second). */
+  uploadStagedBytesPerUser: number;
+  uploadStagedBytesMax: number;
+  /** Bytes of dumps being restored at once, server-wide, and restores one user may run at once. */
+  restoreBytesMax: number;
+  restoresPerUser: number;
   /** Local sign-in bounds (see admin/sessions/login-throttle.ts). */
   loginLimits: {
     attemptsPerAddressPerMinute: number;
@@ -466,6 +492,10 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
     uploadBytesMax: e.UPLOAD_BYTES_MAX,
     importTimeoutMs: e.IMPORT_TIMEOUT_MS,
+    uploadStagedBytesPerUser: Math.min(e.UPLOAD_STAGED_BYTES_PER_USER, e.UPLOAD_STAGED_BYTES_MAX),
+    uploadStagedBytesMax: e.UPLOAD_STAGED_BYTES_MAX,
+    restoreBytesMax: e.RESTORE_BYTES_MAX,
+    restoresPerUser: e.RESTORES_PER_USER,
     loginLimits: {
       attemptsPerAddressPerMinute: e.LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE,
       failuresBeforeBackoff: e.LOGIN_FAILURES_BEFORE_BACKOFF,

@@ -37,6 +37,9 @@ export interface BrowserLimits {
   csvUrlAllowlist: readonly string[];
   uploadBytesMax: number;
   importTimeoutMs: number;
+  /** Bytes of dumps being restored at once, server-wide, and restores one user may run at once. */
+  restoreBytesMax: number;
+  restoresPerUser: number;
 }
 
 export interface ProtectedDatabaseUser {

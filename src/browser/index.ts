@@ -61,7 +61,7 @@ export interface BrowserDeps {
 export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
   const { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds } = config;
   const { queryRowsMax, queryResultBytesMax, queriesPerToken, queriesPerClient, csvUrlAllowlist } = config;
-  const { uploadBytesMax, importTimeoutMs, sentinelReadReplicas } = config;
+  const { uploadBytesMax, importTimeoutMs, sentinelReadReplicas, restoreBytesMax, restoresPerUser } = config;
   return {
     credentialCheckTimeoutMs,
     credentialChecksMax,
@@ -75,6 +75,8 @@ export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
     uploadBytesMax,
     importTimeoutMs,
     sentinelReadReplicas,
+    restoreBytesMax,
+    restoresPerUser,
   };
 }
 
@@ -121,7 +123,14 @@ export function createBrowserServices(deps: BrowserDeps) {
   const running = createRunningQueries(now);
   const queries = createQueryService(context, running);
   // Staged uploads live in a private temporary directory, for their uploader, for an hour.
-  const uploads = createUploadStore({ ttlMs: 60 * 60_000, maxFilesPerOwner: 8, maxFiles: 64, now });
+  const uploads = createUploadStore({
+    ttlMs: 60 * 60_000,
+    maxFilesPerOwner: 8,
+    maxFiles: 64,
+    bytesPerOwner: config.uploadStagedBytesPerUser,
+    bytesMax: config.uploadStagedBytesMax,
+    now,
+  });
   return {
     context,
     pools,

@@ -35,7 +35,7 @@ export function importRoutes(app: FastifyInstance, imports: ImportService, csvUr
         tags,
         summary: 'Stage a Cypher batch or a graph export (multipart/form-data, one file field)',
         description:
-          'The file (`.cypher` or `.txt`: one statement per line, or statements ended by `;`; or `.dump`: an export of GET /api/graph/{graph}/export) is streamed to disk, at most UPLOAD_BYTES_MAX bytes (413 beyond), and kept for an hour for this token user only. Run it with POST /api/graph/{graph}/upload.',
+          "The file (`.cypher` or `.txt`: one statement per line, or statements ended by `;`; or `.dump`: an export of GET /api/graph/{graph}/export) is streamed to disk, at most UPLOAD_BYTES_MAX bytes (413 beyond), and kept for an hour for this token user only. One user's staged files take at most UPLOAD_STAGED_BYTES_PER_USER bytes together (413 beyond), everyone's UPLOAD_STAGED_BYTES_MAX (503 with `Retry-After` beyond); nothing of a refused file is kept. Run it with POST /api/graph/{graph}/upload.",
         consumes: ['multipart/form-data'],
         response: { 200: StagedFileSchema },
       },
@@ -59,7 +59,7 @@ export function importRoutes(app: FastifyInstance, imports: ImportService, csvUr
         tags,
         summary: 'Run a staged Cypher batch into the graph, or restore a staged export as a new graph',
         description:
-          'A `.dump` is restored as this graph, which must not exist (409); an export whose origin graph still exists on this server is refused (409): FalkorDB crashes when it holds two copies of one graph. A restore waits (up to 5 s) until FalkorDB has finished freeing a graph deleted just before, which it does after `GRAPH.DELETE` answered; past that it is a 409 with `Retry-After`. A batch: each statement runs like a query (QUERY_TIMEOUT_MAX_MS, QUERY_ROWS_MAX, the LOAD CSV guard); the first that fails stops the batch with 422 naming its line (statements before it stay applied). With `Accept: text/event-stream`: `progress` events `{executed}`, then one `result` event `{message, executed}` or one `error` event `{message, status, line?}`.',
+          'A `.dump` is restored as this graph, which must not exist (409); an export whose origin graph still exists on this server is refused (409): FalkorDB crashes when it holds two copies of one graph. A restore is admitted before its file is read: one user runs at most RESTORES_PER_USER restores at once, and the exports of all restores under way take at most RESTORE_BYTES_MAX bytes (429 with `Retry-After` beyond; 413 for an export larger than RESTORE_BYTES_MAX); the export then streams from disk to the database. A restore waits (up to 5 s) until FalkorDB has finished freeing a graph deleted just before, which it does after `GRAPH.DELETE` answered; past that it is a 409 with `Retry-After`. A batch: each statement runs like a query (QUERY_TIMEOUT_MAX_MS, QUERY_ROWS_MAX, the LOAD CSV guard); the first that fails stops the batch with 422 naming its line (statements before it stay applied). With `Accept: text/event-stream`: `progress` events `{executed}`, then one `result` event `{message, executed}` or one `error` event `{message, status, line?}`.',
         params: GraphParamsSchema,
         body: RunBatchBodySchema,
         response: {

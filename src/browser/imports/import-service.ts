@@ -6,7 +6,12 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { isPortError } from '../../platform/port-errors.js';
-import { UploadTooLargeError, type StagedFile, type UploadStore } from '../../platform/uploads/upload-store.js';
+import {
+  StagingSpaceError,
+  UploadTooLargeError,
+  type StagedFile,
+  type UploadStore,
+} from '../../platform/uploads/upload-store.js';
 import { isReplyError } from '../../platform/falkordb/database-errors.js';
 import { originGraphName, type ScratchServerOptions } from '../../platform/falkordb/dump-origin.js';
 import { textRowsLiteral, withParameterText } from '../../platform/falkordb/cypher.js';
@@ -18,6 +23,7 @@ import { loadCsvViolation } from '../graphs/load-csv-guard.js';
 import type { QueryService } from '../graphs/query-service.js';
 import { createBatchSplitter, createModeDetector, type BatchStatement } from './cypher-batch.js';
 import { createCsvReader, CsvFormatError, type CsvRecord } from './csv-records.js';
+import { createRestoreAdmission, type RestoreRefusal } from './restore-admission.js';
 
 /** Staged files a batch can run: Cypher text, one statement per line or `;`-separated. */
 const BATCH_EXTENSIONS = ['.cypher', '.txt'];
@@ -114,6 +120,7 @@ export function createImportService(
 ) {
   const { limits } = context;
   const scratchServers = new ConcurrencyLimit(SCRATCH_SERVERS_MAX);
+  const restores = createRestoreAdmission({ bytesMax: limits.restoreBytesMax, perUser: limits.restoresPerUser });
 
   /**
    * One statement of an import, bounded like a query. The database refusing it (its text verbatim) goes to
@@ -162,7 +169,47 @@ export function createImportService(
     const exists = `Graph ${graph} already exists: restore into a new name`;
     const graphs = await database.listGraphs();
     if (graphs.includes(graph)) throw new ConflictError(exists);
-    // The dump streams from disk to each server, never held whole here.
+    // Before a byte of the dump is read: the user's share and the server's budget of restores under way, then one
+    // of the throw-away servers. The dump then streams from disk to each server, never held whole here.
+    const admitted = restores.admit(principal.userId, file.size);
+    if ('refused' in admitted) throw restoreRefused(admitted.refused);
+    try {
+      return await admittedRestore(database, graphs, graph, file, exists);
+    } finally {
+      admitted.release();
+    }
+  }
+
+  function restoreRefused(refusal: RestoreRefusal): HttpError {
+    const retry = { 'retry-after': '1' };
+    switch (refusal) {
+      case 'too-large':
+        return new HttpError(
+          413,
+          `The export is larger than the ${limits.restoreBytesMax} bytes a restore may hold (RESTORE_BYTES_MAX)`,
+        );
+      case 'user':
+        return new HttpError(
+          429,
+          `You are running ${limits.restoresPerUser} restore(s) already (RESTORES_PER_USER): try again once one has finished`,
+          retry,
+        );
+      case 'server':
+        return new HttpError(
+          429,
+          'Other restores hold the bytes restores may take at once (RESTORE_BYTES_MAX): try again in a moment',
+          retry,
+        );
+    }
+  }
+
+  async function admittedRestore(
+    database: ReturnType<typeof databaseFor>,
+    graphs: string[],
+    graph: string,
+    file: StagedFile,
+    exists: string,
+  ) {
     const dump = { size: file.size, open: () => uploads.open(file) };
     // Each inspection starts a FalkorDB process: a few at a time for the whole server, whoever asks.
     const releaseScratch = scratchServers.tryAcquire('restore');
@@ -218,6 +265,15 @@ export function createImportService(
         file = await uploads.stage(principal.userId, name, content, { bytes: limits.uploadBytesMax, truncated });
       } catch (error) {
         const code = (error as { code?: unknown }).code;
+        if (error instanceof StagingSpaceError)
+          throw error.scope === 'owner'
+            ? new HttpError(
+                413,
+                `Your staged files would take more than the ${error.limit} bytes allowed (UPLOAD_STAGED_BYTES_PER_USER): run them, or wait an hour for them to expire`,
+              )
+            : new HttpError(503, `The server's staging space (UPLOAD_STAGED_BYTES_MAX) is full: try again later`, {
+                'retry-after': '60',
+              });
         if (error instanceof UploadTooLargeError || code === 'FST_REQ_FILE_TOO_LARGE')
           throw new HttpError(
             413,
