@@ -147,6 +147,7 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
       embeddedDatabase = {
         host: embedded.host,
         port: embedded.port,
+        formerPorts: embedded.formerPorts,
         serviceAccounts: [storeAccount.username, admin.username],
       };
     }

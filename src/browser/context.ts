@@ -3,7 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ConnectionPools, DbCredentials } from '../platform/falkordb/connection-pools.js';
 import { GraphDatabase } from '../platform/falkordb/graph-database.js';
-import { canonicalDatabaseHost } from '../platform/falkordb/target-guard.js';
+import { canonicalDatabaseHost, type EmbeddedPorts } from '../platform/falkordb/target-guard.js';
 import type { Role } from './auth/roles.js';
 import type { TokenCache } from './auth/token-cache.js';
 import type { TokenStore } from './tokens/token-store.js';
@@ -19,6 +19,8 @@ export interface BrowserContext {
   /** Database users this server itself signs in as (the token store's account): browser users may not change them. */
   protectedUsers: ProtectedDatabaseUser[];
   limits: BrowserLimits;
+  /** Embedded mode: where the embedded FalkorDB listens now and listened before (tokens name the port of then). */
+  embeddedPorts?: EmbeddedPorts;
 }
 
 /** What a caller can make the server do, at most (issue 15; each one an environment variable, see config.ts). */

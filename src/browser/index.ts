@@ -52,7 +52,7 @@ export interface BrowserDeps {
   sseHeartbeatMs?: number;
   observeTokenStore?: (operation: string, seconds: number) => void;
   /** The embedded FalkorDB: where it listens and the accounts the server itself uses there. */
-  embeddedDatabase?: { host: string; port: number; serviceAccounts: string[] };
+  embeddedDatabase?: { host: string; port: number; formerPorts?: readonly number[]; serviceAccounts: string[] };
   /** The database account of the token store: browser users may not change or delete it. */
   tokenStoreAccount?: ProtectedDatabaseUser;
 }
@@ -117,6 +117,9 @@ export function createBrowserServices(deps: BrowserDeps) {
     sseHeartbeatMs: deps.sseHeartbeatMs ?? HEARTBEAT_INTERVAL_MS,
     protectedUsers: protectedUsersOf(deps),
     limits: browserLimitsOf(config),
+    ...(deps.embeddedDatabase
+      ? { embeddedPorts: { port: deps.embeddedDatabase.port, former: deps.embeddedDatabase.formerPorts ?? [] } }
+      : {}),
   };
   // One token service: its cap on credential checks in flight counts every creation.
   const tokens = createTokenService(context);

@@ -6,6 +6,7 @@ import { verifyHs256 } from '../../shared/jwt.js';
 import { UnauthorizedError } from '../../shared/http-errors.js';
 import type { BrowserContext, Principal } from '../context.js';
 import { ConnectionPools } from '../../platform/falkordb/connection-pools.js';
+import { currentPortOf } from '../../platform/falkordb/target-guard.js';
 import { decryptPassword, hashToken, sameDigest } from '../tokens/token-crypto.js';
 
 const LAST_USED_INTERVAL_MS = 60_000;
@@ -76,7 +77,7 @@ export function createBearerAuth(context: BrowserContext) {
 
     const credentials = {
       host: record.host,
-      port: record.port,
+      port: currentPortOf(context.embeddedPorts, record.host, record.port),
       ...(record.sentinel
         ? {
             sentinel: {

@@ -1,6 +1,7 @@
 // Launches and stops the embedded FalkorDB: a Valkey/Redis child process with the FalkorDB module loaded.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import type { Logger } from 'pino';
 import { writeFileAtomic } from '../atomic-file.js';
 import { findFreePort, isPortFree, pingRedisProtocol } from '../net.js';
 import { mergeAclFile, type DatabaseAccount, type EmbeddedAccounts } from './embedded-accounts.js';
+import { claimDatabaseDirectory, DATABASE_PID_FILE, releaseDatabaseDirectory } from './embedded-ownership.js';
 import { findServerBinary, type ServerBinary } from './server-binary.js';
 
 export interface EmbeddedFalkorDBOptions {
@@ -29,11 +31,18 @@ export interface EmbeddedFalkorDBOptions {
   resultSetSize?: number;
   /** FalkorDB's IMPORT_FOLDER, where `LOAD CSV FROM 'file://…'` reads (the benchmark's baseline only). */
   importFolder?: string;
+  /** More server arguments, after (and so over) the ones above: tests use them to slow the loading of data down. */
+  extraArguments?: readonly string[];
 }
 
 export interface EmbeddedFalkorDB {
   readonly host: string;
   readonly port: number;
+  /**
+   * Ports this directory's database listened on before `port` (when its port was taken by another program while it
+   * was stopped): tokens made for the embedded database name one of them and still reach it.
+   */
+  readonly formerPorts: readonly number[];
   readonly url: string;
   /** Of the current child process (a restart changes it). */
   readonly pid: number;
@@ -54,6 +63,32 @@ const OUTPUT_LINES_KEPT = 40;
 const PORT_ATTEMPTS = 3;
 /** The port is kept here so that tokens, which name host and port, still reach the server after a restart. */
 const PORT_FILE = 'port';
+const FORMER_PORTS_FILE = 'former-ports';
+const FORMER_PORTS_KEPT = 16;
+/**
+ * The supervisor between this process and the database: it starts the server (argument 1 on), reports its pid on
+ * fd 3, and stops it with SIGTERM (which makes Valkey write its data) when its stdin reaches end of file, that is when
+ * this process closes the pipe or dies in any way, SIGKILL included, or when it is sent SIGTERM or SIGINT itself. It
+ * exits with the server's status. Node cannot ask Linux for a parent-death signal (prctl PR_SET_PDEATHSIG), and
+ * Valkey cannot watch its parent: a pipe's end of file is what every death of this process is sure to produce.
+ * (docs/decisions/embedded-database-ownership.md)
+ */
+const SUPERVISOR_SCRIPT = [
+  'exec 4<&0 </dev/null',
+  '"$@" 3>&- 4<&- &',
+  'server=$!',
+  'echo "$server" >&3',
+  'exec 3>&-',
+  '(read -r _ <&4; kill -TERM "$server" 2>/dev/null) &',
+  'watcher=$!',
+  'exec 4<&-',
+  `trap 'kill -TERM "$server" 2>/dev/null' TERM INT`,
+  'status=0',
+  'wait "$server" || status=$?',
+  'while kill -0 "$server" 2>/dev/null; do wait "$server"; status=$?; done',
+  'kill "$watcher" 2>/dev/null',
+  'exit "$status"',
+].join('\n');
 /** Snapshot after 1 h with 1 change, 5 min with 100, 1 min with 10 000; AOF covers the time in between. */
 const SNAPSHOT_POLICY = '3600 1 300 100 60 10000';
 
@@ -88,7 +123,18 @@ function serverArguments(
   importFolder?: string,
 ): string[] {
   const persistence = dataDir
-    ? ['--dir', dataDir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', SNAPSHOT_POLICY]
+    ? [
+        '--dir',
+        dataDir,
+        '--pidfile',
+        path.join(dataDir, DATABASE_PID_FILE),
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'everysec',
+        '--save',
+        SNAPSHOT_POLICY,
+      ]
     : ['--dir', os.tmpdir(), '--appendonly', 'no', '--save', ''];
   const acl = aclFile ? ['--aclfile', aclFile] : [];
   const moduleArguments = [
@@ -112,13 +158,60 @@ function serverArguments(
   ];
 }
 
+function parsePort(text: string): number | undefined {
+  const port = Number.parseInt(text.trim(), 10);
+  return Number.isInteger(port) && port > 0 && port < 65536 ? port : undefined;
+}
+
+async function readStoredPort(dataDir: string | undefined): Promise<number | undefined> {
+  if (!dataDir) return undefined;
+  return parsePort(await readFile(path.join(dataDir, PORT_FILE), 'utf8').catch(() => ''));
+}
+
+async function readFormerPorts(dataDir: string | undefined): Promise<number[]> {
+  if (!dataDir) return [];
+  const text = await readFile(path.join(dataDir, FORMER_PORTS_FILE), 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .map(parsePort)
+    .filter((port): port is number => port !== undefined);
+}
+
 /** The port of the previous run when it is still free, so existing tokens keep working; otherwise a new one. */
-async function choosePort(dataDir: string | undefined, attempt: number): Promise<number> {
-  if (dataDir && attempt === 1) {
-    const stored = Number.parseInt(await readFile(path.join(dataDir, PORT_FILE), 'utf8').catch(() => ''), 10);
-    if (Number.isInteger(stored) && stored > 0 && stored < 65536 && (await isPortFree(HOST, stored))) return stored;
-  }
+async function choosePort(stored: number | undefined, attempt: number): Promise<number> {
+  if (stored !== undefined && attempt === 1 && (await isPortFree(HOST, stored))) return stored;
   return findFreePort(HOST);
+}
+
+/** The first line the supervisor writes on fd 3: the server's pid. */
+function readServerPid(stream: Readable | null | undefined): Promise<number> {
+  return new Promise((resolve, reject) => {
+    if (!stream) return reject(new Error('the supervisor has no pid pipe'));
+    let text = '';
+    stream.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const pid = Number.parseInt(text, 10);
+      if (text.includes('\n') && Number.isInteger(pid) && pid > 0) resolve(pid);
+    });
+    stream.once('end', () => reject(new Error('the supervisor did not report the server pid')));
+    stream.once('error', reject);
+  });
+}
+
+interface Running {
+  /** The supervisor (see SUPERVISOR_SCRIPT). */
+  child: ChildProcess;
+  output: string[];
+  /** The database server's own pid. */
+  pid: number;
+}
+
+function killQuietly(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
 }
 
 function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
@@ -164,6 +257,11 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
   });
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const accounts = options.accounts;
+  const storedPort = await readStoredPort(options.dataDir);
+  // Before anything is written: a directory served by another live server is refused, and a database left running
+  // by a server that was killed is stopped cleanly (it writes its data), so its port is free to take back.
+  if (options.dataDir)
+    await claimDatabaseDirectory({ dir: options.dataDir, storedPort, admin: accounts?.admin, logger: log });
   if (accounts) {
     // Users saved by the browser API are kept; the service accounts are rewritten from the password files.
     await mkdir(path.dirname(accounts.aclFile), { recursive: true, mode: 0o700 });
@@ -177,22 +275,31 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
   const startTimeoutMs = options.startTimeoutMs ?? 15_000;
 
   /** Spawns the server on `port` and waits for PING; `clash` is true when the port was taken meanwhile. */
-  async function launch(
-    port: number,
-  ): Promise<{ child: ChildProcess; output: string[] } | { error: Error; clash: boolean }> {
+  async function launch(port: number): Promise<Running | { error: Error; clash: boolean }> {
     const output: string[] = [];
     const child = spawn(
-      server.path,
-      serverArguments(
-        port,
-        modulePath,
-        options.dataDir,
-        accounts?.aclFile,
-        options.resultSetSize,
-        options.importFolder,
-      ),
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      '/bin/sh',
+      [
+        '-c',
+        SUPERVISOR_SCRIPT,
+        'falkordb-supervisor',
+        server.path,
+        ...serverArguments(
+          port,
+          modulePath,
+          options.dataDir,
+          accounts?.aclFile,
+          options.resultSetSize,
+          options.importFolder,
+        ),
+        ...(options.extraArguments ?? []),
+      ],
+      { stdio: ['pipe', 'pipe', 'pipe', 'pipe'] },
     );
+    // The pipe's end of file is the supervisor's signal to stop the server: it must not keep this process alive.
+    child.stdin?.on('error', () => undefined);
+    const serverPid = readServerPid(child.stdio[3] as Readable | null);
+    serverPid.catch(() => undefined);
     const remember = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) {
         if (!line.trim()) continue;
@@ -207,8 +314,13 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
     spawnFailure.catch(() => undefined);
     try {
       await Promise.race([waitUntilReady(child, port, startTimeoutMs, accounts?.admin), spawnFailure]);
-      return { child, output };
+      return { child, output, pid: await serverPid };
     } catch (error) {
+      const pid = await Promise.race([
+        serverPid,
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1000)),
+      ]).catch(() => undefined);
+      if (pid !== undefined) killQuietly(pid, 'SIGKILL');
       child.kill('SIGKILL');
       await waitForExit(child, 2000);
       const tail = output.slice(-8).join('\n    ');
@@ -221,11 +333,11 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
     }
   }
 
-  let launched: { child: ChildProcess; output: string[] } | undefined;
+  let launched: Running | undefined;
   let port = 0;
   let lastError: Error | undefined;
   for (let attempt = 1; attempt <= PORT_ATTEMPTS && !launched; attempt++) {
-    port = await choosePort(options.dataDir, attempt);
+    port = await choosePort(storedPort, attempt);
     const result = await launch(port);
     if ('child' in result) launched = result;
     else {
@@ -234,13 +346,26 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
     }
   }
   if (!launched) throw lastError ?? new Error('Embedded FalkorDB failed to start');
-  if (options.dataDir) await writeFileAtomic(path.join(options.dataDir, PORT_FILE), `${port}\n`, 0o600);
+  let formerPorts = (await readFormerPorts(options.dataDir)).filter((former) => former !== port);
+  if (options.dataDir) {
+    if (storedPort !== undefined && storedPort !== port) {
+      // Tokens name the port they were made for: it stays the embedded database's (target-guard.ts).
+      formerPorts = [storedPort, ...formerPorts.filter((former) => former !== storedPort)].slice(0, FORMER_PORTS_KEPT);
+      log.warn(
+        { storedPort, port },
+        `the embedded FalkorDB's port ${storedPort} is used by another program; it listens on ${port} now, and tokens made for port ${storedPort} still reach it`,
+      );
+    }
+    await writeFileAtomic(path.join(options.dataDir, FORMER_PORTS_FILE), formerPorts.map((p) => `${p}\n`).join(''));
+    await writeFileAtomic(path.join(options.dataDir, PORT_FILE), `${port}\n`, 0o600);
+  }
 
   let current = launched;
   let stopping = false;
-  const killOnExit = () => current.child.kill('SIGKILL');
-  process.on('exit', killOnExit);
-  const watch = (running: { child: ChildProcess; output: string[] }) => {
+  // Belt and braces: when this process exits, the supervisor's pipe closes and it stops the server anyway.
+  const stopOnExit = () => killQuietly(current.pid, 'SIGTERM');
+  process.on('exit', stopOnExit);
+  const watch = (running: Running) => {
     running.child.once('exit', (code, signal) => {
       if (!stopping)
         log.error({ code, signal, output: running.output.slice(-8) }, 'embedded FalkorDB exited unexpectedly');
@@ -248,22 +373,25 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
   };
   watch(current);
 
-  async function terminate(child: ChildProcess): Promise<void> {
-    // SIGTERM makes Valkey/Redis flush the AOF and write a final snapshot before it exits.
-    child.kill('SIGTERM');
-    if (!(await waitForExit(child, 10_000))) {
+  async function terminate(running: Running): Promise<void> {
+    // Closing the pipe makes the supervisor send SIGTERM, on which Valkey/Redis flushes the AOF and writes a final
+    // snapshot before it exits; the supervisor exits after it.
+    running.child.stdin?.end();
+    if (!(await waitForExit(running.child, 10_000))) {
       log.warn('embedded FalkorDB did not stop within 10 s; killing it');
-      child.kill('SIGKILL');
-      await waitForExit(child, 2000);
+      killQuietly(running.pid, 'SIGKILL');
+      running.child.kill('SIGKILL');
+      await waitForExit(running.child, 2000);
     }
   }
 
   return {
     host: HOST,
     port,
+    formerPorts,
     url: `redis://${HOST}:${port}`,
     get pid() {
-      return current.child.pid ?? -1;
+      return current.pid;
     },
     server,
     startedAt: new Date(),
@@ -271,7 +399,7 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
     async restart(whileStopped?: () => Promise<void>) {
       if (stopping) throw new Error('the embedded FalkorDB is stopping');
       stopping = true;
-      await terminate(current.child);
+      await terminate(current);
       let failure: Error | undefined;
       if (whileStopped)
         await whileStopped().catch((error: unknown) => {
@@ -287,8 +415,9 @@ export async function startEmbeddedFalkorDB(options: EmbeddedFalkorDBOptions): P
     async stop() {
       if (stopping) return;
       stopping = true;
-      process.removeListener('exit', killOnExit);
-      await terminate(current.child);
+      process.removeListener('exit', stopOnExit);
+      await terminate(current);
+      if (options.dataDir) await releaseDatabaseDirectory(options.dataDir);
     },
   };
 }

@@ -120,6 +120,22 @@ export function isTargetAllowed(policy: TargetPolicy, name: string, address: str
   return !isLoopback(address);
 }
 
+/** Where the embedded FalkorDB listens, and where it listened before a change of port (its `former-ports`). */
+export interface EmbeddedPorts {
+  port: number;
+  former: readonly number[];
+}
+
+/**
+ * The port to dial for a token's target: a token made for the embedded FalkorDB names the port it listened on then,
+ * and reaches it on the port it listens on now. The embedded database is this machine's loopback on any of its
+ * ports, not whatever took one of its former ports since.
+ */
+export function currentPortOf(embedded: EmbeddedPorts | undefined, host: string, port: number): number {
+  if (!embedded || !embedded.former.includes(port) || canonicalDatabaseHost(host) !== '127.0.0.1') return port;
+  return embedded.port;
+}
+
 export type ResolveTarget = (host: string, port: number) => Promise<string>;
 
 /** Resolves `host` once and returns the address to dial, or throws TargetRefusedError. */
