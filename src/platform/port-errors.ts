@@ -17,13 +17,17 @@ export type PortErrorKind =
   | 'rejected';
 
 export class PortError extends Error {
+  /** A condition expected to pass by itself: clients are told (Retry-After) to try again after this many seconds. */
+  readonly retryAfterSeconds: number | undefined;
+
   constructor(
     readonly kind: PortErrorKind,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterSeconds?: number },
   ) {
     super(message, options);
     this.name = 'PortError';
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 }
 

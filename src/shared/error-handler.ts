@@ -73,8 +73,10 @@ export function portErrorStatus(kind: PortErrorKind, shape: ErrorShape): number 
 export function mapError(error: unknown, shape: ErrorShape = 'admin'): MappedError {
   if (error instanceof PortError) {
     const statusCode = portErrorStatus(error.kind, shape);
+    const headers: Record<string, string> =
+      error.retryAfterSeconds === undefined ? {} : { 'retry-after': String(error.retryAfterSeconds) };
     // A refusal of the server's own credentials is a deployment problem worth an error line; outages are warnings.
-    return { statusCode, message: error.message, headers: {}, unexpected: statusCode === 500 };
+    return { statusCode, message: error.message, headers, unexpected: statusCode === 500 };
   }
   if (error instanceof HttpError) {
     // 503 is an outage the message already explains (a store or database away), not a bug to trace.

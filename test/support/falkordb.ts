@@ -5,11 +5,13 @@ import { startEmbeddedFalkorDB, type EmbeddedFalkorDB } from '../../src/platform
 export type TestFalkorDB = EmbeddedFalkorDB;
 
 export async function startTestFalkorDB(
-  options: { dataDir?: string; resultSetSize?: number } = {},
+  options: { dataDir?: string; resultSetSize?: number; extraArguments?: string[]; startTimeoutMs?: number } = {},
 ): Promise<TestFalkorDB> {
   return startEmbeddedFalkorDB({
     dataDir: options.dataDir,
     resultSetSize: options.resultSetSize,
+    extraArguments: options.extraArguments,
+    startTimeoutMs: options.startTimeoutMs,
     logger: pino({ level: 'silent' }),
   });
 }

@@ -44,6 +44,30 @@ export class ResultTooLargeError extends PortError {
   }
 }
 
+/**
+ * Error replies that describe the server's state, not the command: it is loading its data after a restart (LOADING),
+ * running a script or module command that blocks it (BUSY), a replica without its master (MASTERDOWN), a cluster
+ * moving slots or not serving them (TRYAGAIN, CLUSTERDOWN). The same command succeeds later.
+ */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN)\b/;
+/** Loading a dataset or a failover takes seconds; a client polling sooner only adds load. */
+const TRANSIENT_RETRY_AFTER_SECONDS = 1;
+
+/** The server answered that it cannot serve now (TRANSIENT_REPLY): 503 with Retry-After, never a client error. */
+export class DatabaseBusyError extends PortError {
+  constructor(readonly detail: string) {
+    const condition = TRANSIENT_REPLY.exec(detail)?.[1] ?? 'BUSY';
+    super('unavailable', `The database cannot answer now (${condition}); try again shortly`, {
+      retryAfterSeconds: TRANSIENT_RETRY_AFTER_SECONDS,
+    });
+    this.name = 'DatabaseBusyError';
+  }
+}
+
+export function isTransientReply(message: string): boolean {
+  return TRANSIENT_REPLY.test(message);
+}
+
 /** A reply error (the server answered with an error) versus a transport failure. */
 export function isReplyError(error: unknown): error is DatabaseReplyError {
   return error instanceof DatabaseReplyError;
@@ -68,7 +92,10 @@ export function translateCommandError(error: unknown, fate: CommandFate = {}): P
   if (fate.aborted) return new DatabaseUnavailableError('request aborted', { cause: error });
   if (error instanceof PortError) return error;
   if (isAuthFailure(error)) return new DatabaseAuthError((error as Error).message);
-  if (error instanceof ErrorReply) return new DatabaseReplyError(error.message);
+  if (error instanceof ErrorReply)
+    return isTransientReply(error.message)
+      ? new DatabaseBusyError(error.message)
+      : new DatabaseReplyError(error.message);
   return new DatabaseUnavailableError('connection to the database failed', { cause: error });
 }
 
@@ -84,5 +111,6 @@ export function connectionLost(error: PortError): boolean {
 export function translateConnectError(error: unknown, target: string): PortError {
   if (error instanceof PortError) return error;
   if (isAuthFailure(error)) return new DatabaseAuthError((error as Error).message);
+  if (error instanceof ErrorReply && isTransientReply(error.message)) return new DatabaseBusyError(error.message);
   return new DatabaseUnavailableError(`cannot connect to ${target}`, { cause: error });
 }
