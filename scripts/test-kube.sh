@@ -28,5 +28,9 @@ if ! KUBEBLOCKS_CRDS_DIR=$(ENSURE_KUBEBLOCKS_CRDS_REASON_FILE="$REASON_FILE" sh 
   exit 0
 fi
 export KUBEBLOCKS_CRDS_DIR
+# The chart test installs its ServiceMonitor and PrometheusRule against prometheus-operator's own CRDs; without them
+# that test fails and says why (the other suites do not need them).
+PROMETHEUS_OPERATOR_CRDS_DIR=$(sh scripts/ensure-prometheus-operator-crds.sh) || PROMETHEUS_OPERATOR_CRDS_DIR=''
+export PROMETHEUS_OPERATOR_CRDS_DIR
 echo "== tests against a real API server: $("$KUBE_APISERVER_BIN" --version), etcd $("$ETCD_BIN" --version | sed -n 's/^etcd Version: //p'), KubeBlocks CRDs $(cat "$KUBEBLOCKS_CRDS_DIR"/*/.complete | sed 's/ .*//' | tr '\n' ' ')"
 node scripts/run-vitest.mjs --config vitest.kube.config.ts "$@"

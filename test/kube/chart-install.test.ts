@@ -8,7 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { AppsV1Api, CoreV1Api, NetworkingV1Api, PolicyV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import {
+  AppsV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  NetworkingV1Api,
+  PolicyV1Api,
+  RbacAuthorizationV1Api,
+} from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnvSchema, loadConfig } from '../../src/config.js';
 import { CHART_SETTINGS, sampleValueArgs } from '../support/chart-settings.js';
@@ -23,6 +30,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const DATA_NS = 'graphdb-data';
 const DATA_RELEASE = 'graphs';
 const DATA_FULLNAME = 'graphs-graphdb-admin-server';
+const MONITORING_CRDS = process.env.PROMETHEUS_OPERATOR_CRDS_DIR ?? '';
+const MONITORING_KINDS = ['servicemonitors', 'prometheusrules'];
 
 let api: RealApiServer;
 const helm = (args: string[]) =>
@@ -34,6 +43,10 @@ beforeAll(async () => {
   if (!HELM) throw new Error('HELM_BIN is not set: `npm run test:kube` provides helm with scripts/ensure-helm.sh');
   // The persistence test runs the server as its release's service account (a static token for that user name).
   api = await startRealApiServer({
+    // prometheus-operator's own ServiceMonitor and PrometheusRule CRDs, so their schemas check the chart's objects.
+    crds: MONITORING_CRDS
+      ? MONITORING_KINDS.map((kind) => path.join(MONITORING_CRDS, `monitoring.coreos.com_${kind}.yaml`))
+      : [],
     users: [
       {
         name: `system:serviceaccount:${DATA_NS}:${DATA_FULLNAME}`,
@@ -588,5 +601,73 @@ describe('the chart an operator keeps: persistence, release names, every value, 
       'persistence.enabled=false',
     ]);
     expect(stdout).toContain('WARNING: PERSISTENCE IS OFF');
+  });
+
+  it("installs the ServiceMonitor and the PrometheusRule past prometheus-operator's own schemas, with the dashboard", async () => {
+    if (!MONITORING_CRDS)
+      throw new Error(
+        'PROMETHEUS_OPERATOR_CRDS_DIR is not set: `npm run test:kube` provides it with scripts/ensure-prometheus-operator-crds.sh',
+      );
+    const ns = 'graphdb-monitoring';
+    const { stdout } = await helm([
+      'install',
+      'watched',
+      CHART,
+      '--namespace',
+      ns,
+      '--create-namespace',
+      '--set',
+      `image.repository=${IMAGE}`,
+      '--set',
+      'metrics.serviceMonitor.enabled=true',
+      '--set',
+      'metrics.prometheusRule.enabled=true',
+      '--set',
+      'dashboards.enabled=true',
+    ]);
+    expect(stdout).toContain('STATUS: deployed');
+    expect(stdout).toContain('(the ServiceMonitor sends them)');
+    const objects = api.admin.makeApiClient(CustomObjectsApi);
+    const read = (plural: string) =>
+      objects.getNamespacedCustomObject({
+        group: 'monitoring.coreos.com',
+        version: 'v1',
+        namespace: ns,
+        plural,
+        name: 'watched-graphdb-admin-server',
+      }) as Promise<Record<string, unknown>>;
+    const monitor = (await read('servicemonitors')) as {
+      spec: { endpoints: { basicAuth: { username: { name: string; key: string } } }[] };
+    };
+    const credentials = monitor.spec.endpoints[0]!.basicAuth.username;
+    const secret = await api.admin
+      .makeApiClient(CoreV1Api)
+      .readNamespacedSecret({ name: credentials.name, namespace: ns });
+    expect(Object.keys(secret.data ?? {})).toEqual(expect.arrayContaining(['METRICS_USERNAME', 'METRICS_PASSWORD']));
+    const rule = (await read('prometheusrules')) as { spec: { groups: { rules: { alert: string }[] }[] } };
+    expect(rule.spec.groups[0]!.rules.map((r) => r.alert)).toHaveLength(7);
+    await api.admin
+      .makeApiClient(CoreV1Api)
+      .readNamespacedConfigMap({ name: 'watched-graphdb-admin-server-dashboard', namespace: ns });
+
+    // The CRD's schema is really in force: a rule with a malformed duration is refused.
+    const refused = await objects
+      .createNamespacedCustomObject({
+        group: 'monitoring.coreos.com',
+        version: 'v1',
+        namespace: ns,
+        plural: 'prometheusrules',
+        body: {
+          apiVersion: 'monitoring.coreos.com/v1',
+          kind: 'PrometheusRule',
+          metadata: { name: 'malformed' },
+          spec: { groups: [{ name: 'x', rules: [{ alert: 'X', expr: 'up == 0', for: '5 minutes' }] }] },
+        },
+      })
+      .then(
+        () => 201,
+        (error: { code?: number }) => error.code,
+      );
+    expect(refused).toBe(422);
   });
 });
