@@ -52,7 +52,43 @@ export async function errorFor(res: Response, options: CallOptions = {}): Promis
     await res.body?.cancel();
     return new CliError(EXIT.auth, SESSION_EXPIRED);
   }
-  return new CliError(exitCodeForStatus(res.status), await readErrorMessage(res));
+  const message = await readErrorMessage(res);
+  return new CliError(exitCodeForStatus(res.status, message), inCliTerms(message));
+}
+
+/** API routes a server message may name, and the command that does the same. */
+const ROUTE_COMMANDS: [RegExp, string][] = [
+  [/\bGET \/api\/rbac\/roles\b/g, '`graphdb-admin rbac roles list`'],
+  [/\bPOST \/api\/backups\/repositories\/?/g, '`graphdb-admin backups repos create`'],
+  [/\bGET \/api\/users\/?(?=[\s).;,]|$)/g, '`graphdb-admin users list`'],
+  [/\bGET \/api\/clusters\/?(?=[\s).;,]|$)/g, '`graphdb-admin deployments list`'],
+  [/\bGET \/api\/settings\/?/g, '`graphdb-admin settings get`'],
+];
+
+/** The options of the command being run, so a body field the server names can be named as its flag. */
+let currentFlags: ReadonlySet<string> = new Set();
+export function setCommandFlags(flags: Iterable<string>): void {
+  currentFlags = new Set(flags);
+}
+
+/**
+ * A server message in the CLI's terms: a request path (`body.retention: Unrecognized key: "audit_days"`) becomes the
+ * name the operator typed (`retention.audit_days: unknown name`, or `--backupName: …` when the command has that
+ * flag), and an API route the command that does the same.
+ */
+export function inCliTerms(message: string): string {
+  let text = message.replace(
+    /\b(?:body|querystring)((?:\.[\w-]+)*): Unrecognized keys?: ((?:"[^"]*"(?:, )?)+)/g,
+    (_all, where: string, keys: string) => {
+      const names = [...keys.matchAll(/"([^"]*)"/g)].map(([, key]) => `${where.slice(1)}${where ? '.' : ''}${key}`);
+      return `unknown name${names.length > 1 ? 's' : ''} ${names.join(', ')}`;
+    },
+  );
+  text = text.replace(/\b(?:body|querystring)\.([\w-]+)((?:\.[\w-]+)*)(?=:)/g, (_all, field: string, rest: string) =>
+    !rest && currentFlags.has(`--${field}`) ? `--${field}` : `${field}${rest}`,
+  );
+  for (const [route, command] of ROUTE_COMMANDS) text = text.replace(route, command);
+  return text;
 }
 
 export function clientFor(session: Pick<StoredSession, 'server' | 'cookie'>): ApiClient {

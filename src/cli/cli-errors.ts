@@ -7,11 +7,24 @@ export const EXIT = {
   forbidden: 4,
   notFound: 5,
   timeout: 6,
+  unsupported: 7,
   interrupted: 130,
 } as const;
 
-export const EXIT_CODES_HELP =
-  'Exit codes: 0 ok, 1 other error (server unreachable, failed operation), 2 usage, 3 not signed in / session expired, 4 forbidden, 5 not found, 6 --wait timed out.';
+/** Each exit code and when it is given: the table in --help, the README and docs/cli.md. */
+export const EXIT_CODE_TABLE: [code: number, meaning: string][] = [
+  [EXIT.ok, 'success'],
+  [EXIT.other, 'any other failure: server unreachable, a conflict, an operation that ended Failed, a refusal'],
+  [EXIT.usage, 'usage: unknown command or flag, bad value, a 400 from the server, --yes missing without a terminal'],
+  [EXIT.auth, 'not signed in, or the session expired'],
+  [EXIT.forbidden, 'forbidden: the role does not allow it (403)'],
+  [EXIT.notFound, 'not found (404)'],
+  [EXIT.timeout, '--wait gave up at --timeout (the operation goes on)'],
+  [EXIT.unsupported, 'not supported by this server: embedded mode has no such thing (422)'],
+  [EXIT.interrupted, 'cancelled with Ctrl-C'],
+];
+
+export const EXIT_CODES_HELP = `Exit codes:\n${EXIT_CODE_TABLE.map(([code, meaning]) => `  ${String(code).padStart(3)}  ${meaning}`).join('\n')}`;
 
 export class CliError extends Error {
   constructor(
@@ -23,7 +36,11 @@ export class CliError extends Error {
   }
 }
 
-export function exitCodeForStatus(status: number): number {
+/** A 422 that says the server has no such thing (embedded mode), rather than that the input was wrong. */
+const UNSUPPORTED = /embedded mode|embedded FalkorDB|not supported/i;
+
+export function exitCodeForStatus(status: number, message = ''): number {
+  if (status === 422 && UNSUPPORTED.test(message)) return EXIT.unsupported;
   if (status === 401) return EXIT.auth;
   if (status === 403) return EXIT.forbidden;
   if (status === 404) return EXIT.notFound;

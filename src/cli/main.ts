@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { CliError, EXIT, EXIT_CODES_HELP } from './cli-errors.js';
+import { setCommandFlags } from './api-client.js';
 import { registerAdminCommands } from './commands/admin-commands.js';
+import { registerBackupCommands } from './commands/backup-commands.js';
 import { registerAuthCommands } from './commands/auth-commands.js';
 import { registerClusterCommands } from './commands/cluster-commands.js';
 import { registerCompletionCommand } from './commands/completion-command.js';
@@ -12,6 +14,7 @@ import { registerRawCommand } from './commands/raw-command.js';
 import { registerRbacCommands } from './commands/rbac-commands.js';
 import { registerSettingsCommands } from './commands/settings-commands.js';
 import { registerUserCommands } from './commands/user-commands.js';
+import { registerVersionCommand } from './commands/version-command.js';
 import { OUTPUT_FORMATS, setOutputFormat } from './output.js';
 import { setConfigOverrides } from './session-file.js';
 
@@ -44,28 +47,34 @@ export function buildProgram(): Command {
     .option('--context <name>', 'use this context instead of the current one, for this command only')
     .configureHelp({ showGlobalOptions: true })
     .exitOverride()
-    .showHelpAfterError()
     .addHelpText('after', `\n${EXIT_CODES_HELP}`);
   program.hook('preAction', (_root, action) => {
     const options = action.optsWithGlobals<{ output?: string; json?: boolean; config?: string; context?: string }>();
     setOutputFormat(options);
     setConfigOverrides(options);
+    const flags: string[] = [];
+    for (let command: Command | null = action; command; command = command.parent)
+      for (const option of command.options) if (option.long) flags.push(option.long);
+    setCommandFlags(flags);
   });
   registerAuthCommands(program);
   registerConfigCommands(program);
   registerSettingsCommands(program);
   registerClusterCommands(program);
   registerDeploymentCommands(program);
+  registerBackupCommands(program);
   registerUserCommands(program);
   registerRbacCommands(program);
   registerAdminCommands(program);
   registerRawCommand(program);
+  registerVersionCommand(program, packageVersion());
   registerCompletionCommand(program);
-  const overrideAll = (command: Command) => {
-    command.exitOverride();
-    command.commands.forEach(overrideAll);
+  // A usage error is one line and where to read more, as kubectl says it: not the whole help.
+  const overrideAll = (command: Command, path: string) => {
+    command.exitOverride().showHelpAfterError(`See '${path} --help'.`);
+    command.commands.forEach((sub) => overrideAll(sub, `${path} ${sub.name()}`));
   };
-  overrideAll(program);
+  overrideAll(program, program.name());
   return program;
 }
 

@@ -139,3 +139,34 @@ export async function readStdin(): Promise<string> {
     .toString('utf8')
     .replace(/\r?\n$/, '');
 }
+
+const SIZE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+
+/** A size for a table: a byte count becomes 1.5 MiB; a Kubernetes quantity (12Mi) or text is shown as it is. */
+export function humanSize(value: string | number | undefined | null): string {
+  if (value === undefined || value === null || value === '') return '';
+  const text = String(value).trim();
+  if (!/^\d+$/.test(text)) return text;
+  let size = Number(text);
+  let unit = 0;
+  while (size >= 1024 && unit < SIZE_UNITS.length - 1) {
+    size /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${size} B` : `${size < 10 ? size.toFixed(1) : Math.round(size)} ${SIZE_UNITS[unit]}`;
+}
+
+/** How long ago a time was, as kubectl's AGE column shows it: 45s, 12m, 5h, 3d, 2y; '' for no or a bad time. */
+export function age(iso: string | undefined | null, now = Date.now()): string {
+  if (!iso) return '';
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return iso;
+  const seconds = Math.max(0, Math.floor((now - then) / 1000));
+  if (seconds < 120) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 120) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours}h`;
+  const days = Math.floor(hours / 24);
+  return days < 730 ? `${days}d` : `${Math.floor(days / 365)}y`;
+}

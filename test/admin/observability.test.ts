@@ -490,7 +490,7 @@ describe('pod logs and metrics of the embedded FalkorDB', () => {
       const res = await t.app.inject({ method: 'GET', url, headers: { cookie } });
       expect(res.statusCode, url).toBe(422);
       expect(res.json<{ message: string }>().message).toMatch(
-        /^Cluster embedded is this server's embedded FalkorDB: it runs inside the server's process, not in a Kubernetes pod/,
+        /^Cluster embedded is this server's embedded FalkorDB: a child process the server runs on its own machine, not a Kubernetes pod/,
       );
     }
   });

@@ -97,9 +97,11 @@ describe.each(ADAPTERS)('graphdb-admin admin commands (%s)', (adapter) => {
     expect(badResource.code).toBe(2);
     expect((await cli(['rbac', 'roles', 'get', 'nope'])).code).toBe(5);
 
-    expect(json(await cli(['rbac', 'roles', 'delete', 'from-file', '-o', 'json']))).toMatchObject({ success: true });
+    expect(json(await cli(['rbac', 'roles', 'delete', 'from-file', '-o', 'json', '--yes']))).toMatchObject({
+      success: true,
+    });
     expect((await cli(['rbac', 'roles', 'get', 'from-file'])).code).toBe(5);
-    expect((await cli(['rbac', 'roles', 'delete', 'from-file'])).code).toBe(5);
+    expect((await cli(['rbac', 'roles', 'delete', 'from-file', '--yes'])).code).toBe(5);
   });
 
   it('rbac mappings list, set (create, then change), delete', async () => {
@@ -126,9 +128,9 @@ describe.each(ADAPTERS)('graphdb-admin admin commands (%s)', (adapter) => {
     expect(list).toEqual([{ groupEmail: 'sre@corp.example', roleName: 'viewer', priority: -5 }]);
     expect((await cli(['rbac', 'mappings', 'list'])).stdout).toMatch(/^sre@corp\.example\s+viewer\s+-5$/m);
     expect((await cli(['rbac', 'mappings', 'set', 'ops@corp.example', '--role', 'no-such-role'])).code).not.toBe(0);
-    expect((await cli(['rbac', 'mappings', 'delete', 'sre@corp.example'])).code).toBe(0);
+    expect((await cli(['rbac', 'mappings', 'delete', 'sre@corp.example', '--yes'])).code).toBe(0);
     expect(json(await cli(['rbac', 'mappings', 'list', '-o', 'json']))).toEqual([]);
-    expect((await cli(['rbac', 'mappings', 'delete', 'sre@corp.example'])).code).toBe(5);
+    expect((await cli(['rbac', 'mappings', 'delete', 'sre@corp.example', '--yes'])).code).toBe(5);
   });
 
   it('system namespaces', async () => {

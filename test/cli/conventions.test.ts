@@ -89,6 +89,20 @@ describe('terminal behaviour', () => {
     expect(run.stdout.trim()).toBe(version);
   });
 
+  it('answers a usage error in one line and where to read more, not with the whole help', async () => {
+    const flag = await cli(['backups', 'list', 'orders', '--bogus']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toBe("error: unknown option '--bogus'\nSee 'graphdb-admin backups list --help'.\n");
+    const command = await cli(['backupz']);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toBe(
+      "error: unknown command 'backupz'\n(Did you mean backups?)\nSee 'graphdb-admin --help'.\n",
+    );
+    const missing = await cli(['restores', 'get', 'orders']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).not.toContain('Usage:');
+  });
+
   it('treats a number option that is not a number as a usage error', async () => {
     const run = await cli(['clusters', 'restart', 'x', '--wait', '--poll-interval', 'abc']);
     expect(run.code).toBe(2);

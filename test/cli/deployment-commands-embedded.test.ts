@@ -1,12 +1,12 @@
 // The real CLI's command groups against the server process in embedded mode (src/main.ts, its own FalkorDB): the
 // one deployment `embedded`, its restart and operations, its backups as RDB snapshots, and clear refusals (with
 // their exit codes) where one embedded process has no counterpart.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runServerProcess, type ServerProcess } from '../support/server-process.js';
-import { cliIn, schemaCheck } from './harness.js';
+import { cliIn, ROOT, schemaCheck } from './harness.js';
 
 let server: ServerProcess;
 let cli: ReturnType<typeof cliIn>;
@@ -58,14 +58,82 @@ describe('graphdb-admin against embedded mode', () => {
     const listed = await cli(['backups', 'list', 'embedded']);
     expect(listed.stdout).toMatch(/^before-upgrade\s+(completed|running|pending)/m);
 
-    // 422 (nothing to scale, no pod log outside the server's own): exit code 1 with the server's reason.
+    // 422 (nothing to scale, no pod log, no account Secret, no second deployment): exit code 7, "not supported by
+    // this server", with the server's reason.
     const scale = await cli(['deployments', 'scale', 'embedded', '--replicas', '3']);
-    expect(scale.code).toBe(1);
+    expect(scale.code).toBe(7);
     expect(scale.stderr).toContain('Not supported in embedded mode');
     const logs = await cli(['logs', 'get', 'embedded', 'embedded-falkordb-0']);
-    expect(logs.code).toBe(1);
-    expect(logs.stderr).toContain('not in a Kubernetes pod');
+    expect(logs.code).toBe(7);
+    expect(logs.stderr).toContain('a child process the server runs on its own machine, not a Kubernetes pod');
+    const credentials = await cli(['deployments', 'credentials', 'embedded']);
+    expect(credentials.code).toBe(7);
+    expect(credentials.stderr).toContain("falkordb-admin-password in the server's DATA_DIR");
+    const clone = await cli(['backups', 'clone', 'embedded', 'before-upgrade', '--newClusterName', 'copy']);
+    expect(clone.code, clone.stderr).toBe(7);
+    const policy = await cli(['backups', 'policies', 'embedded', 'create', 'extra']);
+    expect(policy.code, policy.stderr).toBe(7);
     const missing = await cli(['deployments', 'get', 'nope']);
     expect(missing.code).toBe(5);
+  }, 120_000);
+
+  it('gets a backup, restores it in place with --wait, and lists, gets and deletes the restore', async () => {
+    const created = await cli(['backups', 'create', 'embedded', '--backupName', 'restorable', '--wait']);
+    expect(created.code, created.stderr).toBe(0);
+    const got = await cli(['backups', 'get', 'embedded', 'restorable', '-o', 'json']);
+    expect(got.code, got.stderr).toBe(0);
+    (await schemaCheck('get', '/api/clusters/{clusterName}/backups/{backupName}'))(JSON.parse(got.stdout));
+    expect(JSON.parse(got.stdout)).toMatchObject({ status: 'completed', canRestore: true });
+    // No terminal, no --yes: refused before anything is sent.
+    expect((await cli(['backups', 'restore', 'embedded', 'restorable'])).code).toBe(2);
+    const dry = await cli(['backups', 'restore', 'embedded', 'restorable', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('dry run: nothing was changed');
+    const restored = await cli([
+      'backups',
+      'restore',
+      'embedded',
+      'restorable',
+      '--yes',
+      '--wait',
+      '--poll-interval',
+      '200',
+      '-o',
+      'json',
+    ]);
+    expect(restored.code, restored.stderr).toBe(0);
+    const restore = JSON.parse(restored.stdout) as { name: string; status: string };
+    (await schemaCheck('get', '/api/clusters/{clusterName}/restores/{restoreName}'))(restore);
+    expect(restore.status).toBe('completed');
+    const listed = await cli(['restores', 'list', 'embedded', '-o', 'json']);
+    expect(JSON.parse(listed.stdout)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: restore.name })]),
+    );
+    expect((await cli(['restores', 'get', 'embedded', restore.name])).code).toBe(0);
+    expect((await cli(['restores', 'delete', 'embedded', restore.name, '--yes'])).code).toBe(0);
+    expect((await cli(['backups', 'delete', 'embedded', 'restorable', '--yes'])).code).toBe(0);
+    expect((await cli(['backups', 'get', 'embedded', 'restorable'])).code).toBe(5);
+  }, 180_000);
+
+  it('version: the client, the server (GET /health) and whether they work together', async () => {
+    const manifest = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const health = (await (await fetch(`${server.baseUrl}/health`)).json()) as { version: string };
+    const run = await cli(['version', '-o', 'json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      client: { version: manifest.version },
+      server: { url: server.baseUrl, version: health.version },
+      compatible: true,
+    });
+    const table = await cli(['version']);
+    expect(table.stdout).toContain(`Client: ${manifest.version}`);
+    expect(table.stdout).toContain(`Server: ${health.version} at ${server.baseUrl}`);
+    expect(JSON.parse((await cli(['version', '--client', '-o', 'json'])).stdout)).toEqual({
+      client: { version: manifest.version, node: process.versions.node },
+    });
+    const unreachable = await cli(['version', '--server', 'http://127.0.0.1:9', '-o', 'json']);
+    expect(unreachable.code).toBe(1);
+    expect(JSON.parse(unreachable.stdout)).toMatchObject({ client: { version: manifest.version } });
+    expect(unreachable.stderr).toContain('cannot reach http://127.0.0.1:9');
   }, 60_000);
 });

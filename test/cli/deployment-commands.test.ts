@@ -129,7 +129,7 @@ describe('graphdb-admin deployments', () => {
     (await schemaCheck('get', '/api/clusters/{clusterName}/credentials', '200'))(JSON.parse(credentials.stdout));
     expect(JSON.parse(credentials.stdout)).toMatchObject({ username: 'default', password: 's3cret-pw' });
 
-    expect((await cli(['deployments', 'delete', 'fresh', '-n', NS])).code).toBe(0);
+    expect((await cli(['deployments', 'delete', 'fresh', '-n', NS, '--yes'])).code).toBe(0);
     expect(t.kube!.get(CLUSTERS_V1, NS, 'fresh')).toBeUndefined();
     const missing = await cli(['deployments', 'get', 'fresh', '-n', NS]);
     expect(missing.code).toBe(5);
@@ -218,31 +218,5 @@ describe('graphdb-admin logs', () => {
     expect(followed.code, followed.stderr).toBe(0);
     expect(followed.stdout).toBe('Ready to accept connections tcp\nDB saved on disk\na new line\n');
     expect((await cli(['logs', 'get', 'orders', 'nobody-0', '-n', NS])).code).toBe(5);
-  });
-});
-
-describe('graphdb-admin backups', () => {
-  it('lists backups, repositories, policies, schedules and restores, and creates a backup', async () => {
-    const list = await cli(['backups', 'list', 'orders', '-n', NS]);
-    expect(list.code, list.stderr).toBe(0);
-    expect(list.stdout).toMatch(/^orders-nightly\s+completed\s+datafile\s+12Mi\s+2026-11-20T03:00:00Z\s+s3-main$/m);
-    (await schemaCheck('get', '/api/clusters/{clusterName}/backups/', '200', '/properties/backups/items'))(
-      (JSON.parse((await cli(['backups', 'list', 'orders', '-n', NS, '-o', 'json'])).stdout) as unknown[])[0],
-    );
-    const repos = await cli(['backups', 'repos', 'list']);
-    expect(repos.code, repos.stderr).toBe(0);
-    expect(repos.stdout).toMatch(/s3-main/);
-    const policies = await cli(['backups', 'policies', 'orders', 'list', '-n', NS]);
-    expect(policies.code, policies.stderr).toBe(0);
-    expect(policies.stdout).toContain('orders');
-    for (const group of ['schedules', 'restores']) {
-      const run = await cli(['backups', group, 'orders', 'list', '-n', NS, '-o', 'json']);
-      expect(run.code, `${group}: ${run.stderr}`).toBe(0);
-      expect(Array.isArray(JSON.parse(run.stdout))).toBe(true);
-    }
-    const created = await cli(['backups', 'create', 'orders', '-n', NS, '-o', 'json']);
-    expect(created.code, created.stderr).toBe(0);
-    const { name } = JSON.parse(created.stdout) as { name: string };
-    expect(t.kube!.get(BACKUPS, NS, name)).toBeDefined();
   });
 });

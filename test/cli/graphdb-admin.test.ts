@@ -326,7 +326,7 @@ describe('graphdb-admin', () => {
     expect(JSON.parse((await cli(['users', 'list', '--json'])).stdout)).toContainEqual(
       expect.objectContaining({ email: 'viewer@corp.example', status: 'disabled' }),
     );
-    expect((await cli(['users', 'remove', 'viewer@corp.example'])).code).toBe(0);
+    expect((await cli(['users', 'remove', 'viewer@corp.example', '--yes'])).code).toBe(0);
     expect((await cli(['users', 'list'])).stdout).not.toContain('viewer@corp.example');
   });
 
@@ -336,11 +336,11 @@ describe('graphdb-admin', () => {
       'temp-password-1',
     );
     expect(add.code, add.stderr).toBe(0);
-    const reset = await cli(['users', 'reset-password', 'temp@corp.example', '--json']);
+    const reset = await cli(['users', 'reset-password', 'temp@corp.example', '--json', '-y']);
     expect(reset.code, reset.stderr).toBe(0);
     const { tempPassword } = JSON.parse(reset.stdout) as { tempPassword: string };
     expect(tempPassword).toMatch(/^[\w-]{24}$/);
-    expect((await cli(['users', 'reset-password', 'ghost@corp.example'])).code).toBe(5);
+    expect((await cli(['users', 'reset-password', 'ghost@corp.example', '--yes'])).code).toBe(5);
 
     const signIn = await cli(
       ['login', '--server', server, '--email', 'temp@corp.example', '--password-stdin'],
@@ -362,7 +362,7 @@ describe('graphdb-admin', () => {
     expect(
       (await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], ADMIN.password)).code,
     ).toBe(0);
-    expect((await cli(['users', 'remove', 'temp@corp.example'])).code).toBe(0);
+    expect((await cli(['users', 'remove', 'temp@corp.example', '--yes'])).code).toBe(0);
   });
 
   it('documents every command with --help', async () => {

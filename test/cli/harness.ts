@@ -68,3 +68,84 @@ export async function schemaCheck(method: string, route: string, status = '200',
     expect(ok, JSON.stringify(validate.errors)).toBe(true);
   };
 }
+
+/** One step of a terminal conversation: when the screen shows `when`, type `send`. */
+export interface Exchange {
+  when: RegExp;
+  send: string;
+  /** Awaited after `when` matched and before typing (e.g. until the server shows the query running). */
+  before?: () => Promise<void>;
+}
+
+const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Runs a command in a pseudo-terminal (util-linux `script`), typing each exchange's answer once its prompt is on the
+ * screen. `screen` is everything the terminal showed (stdout and stderr together, as a terminal shows them).
+ */
+export function runInTerminal(
+  argv: string[],
+  env: Record<string, string>,
+  exchanges: Exchange[] = [],
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; screen: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qefc', argv.map(shellQuote).join(' '), '/dev/null'], {
+      env: { SHELL: '/bin/sh', TERM: 'xterm', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    let next = 0;
+    let answeredAt = 0;
+    let waiting = false;
+    const advance = () => {
+      if (waiting || next >= exchanges.length) return;
+      const exchange = exchanges[next]!;
+      if (!exchange.when.test(screen.slice(answeredAt))) return;
+      answeredAt = screen.length;
+      next++;
+      waiting = true;
+      void (exchange.before ?? (() => Promise.resolve()))().then(
+        () => {
+          child.stdin.write(exchange.send);
+          waiting = false;
+          advance();
+        },
+        (error: unknown) => {
+          child.kill();
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    };
+    const onOutput = (chunk: Buffer) => {
+      screen += chunk.toString();
+      advance();
+    };
+    child.stdout.on('data', onOutput);
+    child.stderr.on('data', onOutput);
+    child.on('error', reject);
+    // A conversation that stalls (a prompt that never came) ends with the screen so far, for the assertion to show.
+    const stall = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(stall);
+      child.stdin.destroy();
+      resolve({ code, screen });
+    });
+  });
+}
+
+export const SHELL_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/graphdb.js');
+
+/** runInTerminal for graphdb-admin with its config in `configDir`. */
+export function cliInTerminal(configDir: string) {
+  return (args: string[], exchanges: Exchange[] = []) =>
+    runInTerminal(
+      [process.execPath, BIN, ...args],
+      {
+        PATH: process.env.PATH ?? '',
+        HOME: configDir,
+        GRAPHDB_ADMIN_CONFIG_DIR: configDir,
+      },
+      exchanges,
+    );
+}

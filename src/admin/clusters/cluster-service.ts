@@ -287,7 +287,11 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
     async credentials(namespace: string, name: string) {
       const cluster = await existing(namespace, name);
       if (!port.readAccount)
-        throw new UnprocessableError("Embedded mode has no account Secret: use the server's FalkorDB settings");
+        throw new UnprocessableError(
+          'Embedded mode has no account Secret: the embedded FalkorDB\'s administrator is user "admin", its password ' +
+            "is in the file falkordb-admin-password in the server's DATA_DIR (on the server's machine, mode 0600); " +
+            'with an external FalkorDB, use the credentials the server was configured with',
+        );
       const component =
         cluster.components.find((c) => c.kind === 'sharding') ?? cluster.components.find((c) => !/sent/.test(c.name));
       const componentName = component?.name ?? 'falkordb';

@@ -54,7 +54,7 @@ export function createObservabilityService(deps: ObservabilityDeps) {
   function platform(cluster: string, what: string): PodTelemetryPort {
     if (!deps.telemetry)
       throw new UnprocessableError(
-        `Cluster ${cluster} is this server's embedded FalkorDB: it runs inside the server's process, not in a Kubernetes pod, so it has no ${what}`,
+        `Cluster ${cluster} is this server's embedded FalkorDB: a child process the server runs on its own machine, not a Kubernetes pod, so it has no ${what}`,
       );
     return deps.telemetry;
   }

@@ -100,10 +100,14 @@ export function registerAuthCommands(program: Command): void {
           );
           return;
         }
-        const email = options.email ?? process.env.GRAPHDB_ADMIN_EMAIL ?? (await promptHidden('E-mail: ', false));
+        const email =
+          options.email ??
+          process.env.GRAPHDB_ADMIN_EMAIL ??
+          (await promptHidden('E-mail: ', false, 'pass --email or set GRAPHDB_ADMIN_EMAIL'));
         const password = options.passwordStdin
           ? await readStdin()
-          : (process.env.GRAPHDB_ADMIN_PASSWORD ?? (await promptHidden('Password: ', true)));
+          : (process.env.GRAPHDB_ADMIN_PASSWORD ??
+            (await promptHidden('Password: ', true, 'pass --password-stdin or set GRAPHDB_ADMIN_PASSWORD')));
         const res = await send(server, '/api/auth/login', {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
@@ -173,8 +177,8 @@ export function registerAuthCommands(program: Command): void {
         currentPassword = current;
         newPassword = next;
       } else {
-        currentPassword = await promptHidden('Current password: ', true);
-        newPassword = await promptHidden('New password: ', true);
+        currentPassword = await promptHidden('Current password: ', true, 'pass --password-stdin');
+        newPassword = await promptHidden('New password: ', true, 'pass --password-stdin');
       }
       const res = await clientFor(session).raw(
         'PATCH',

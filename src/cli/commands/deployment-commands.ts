@@ -1,10 +1,10 @@
-// The real CLI's command groups (REAL-PRODUCT-FACTS.md §2) under our seed name: deployments, operations, logs and
-// backups, each a thin layer over the admin API's routes at their real paths. `clusters` (cluster-commands.ts)
+// The real CLI's command groups under our name: deployments, operations and logs (backups: backup-commands.ts), each a thin layer over the admin API's routes at their real paths. `clusters` (cluster-commands.ts)
 // stays as the earlier name of `deployments` and `operations`.
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { signedInClient } from '../api-client.js';
 import { CliError, EXIT } from '../cli-errors.js';
+import { confirmDestructive, withYes, type ConfirmOptions } from '../confirm.js';
 import { printLine, printResult } from '../output.js';
 import { wholeNumber } from '../parsers.js';
 import {
@@ -136,12 +136,15 @@ function registerDeployments(program: Command): void {
     },
   );
 
-  namespaceOption(deployments.command('delete').description('Delete a deployment').argument('<name>')).action(
-    async (name: string, options: { namespace?: string }) => {
-      await (await signedInClient()).call('DELETE', clusterPath(name, '', options.namespace));
-      printResult({ deleted: name }, () => printLine(`${name} deleted`));
-    },
-  );
+  withYes(
+    namespaceOption(
+      deployments.command('delete').description('Delete a deployment (and, by its termination policy, its data)'),
+    ).argument('<name>'),
+  ).action(async (name: string, options: { namespace?: string } & ConfirmOptions) => {
+    await confirmDestructive(`Delete deployment ${name}`, name, options, true);
+    await (await signedInClient()).call('DELETE', clusterPath(name, '', options.namespace));
+    printResult({ deleted: name }, () => printLine(`${name} deleted`));
+  });
 }
 
 function registerOperations(program: Command): void {
@@ -290,112 +293,8 @@ async function printEvents(res: Response): Promise<void> {
   }
 }
 
-interface BackupView {
-  name: string;
-  status: string;
-  backupMethodName?: string;
-  size?: string;
-  startTime: string;
-  repository: string;
-}
-
-function registerBackups(program: Command): void {
-  const backups = program.command('backups').description('Backups, policies, schedules, repositories and restores');
-  const listOf = async <T>(path: string, key: string): Promise<T[]> => {
-    const listed = await (await signedInClient()).call<Record<string, T[]>>('GET', path);
-    return listed[key] ?? [];
-  };
-
-  namespaceOption(backups.command('list').description("A deployment's backups").argument('<name>')).action(
-    async (name: string, options: { namespace?: string }) => {
-      const items = await listOf<BackupView>(clusterPath(name, '/backups/', options.namespace), 'backups');
-      printResult(items, {
-        headers: ['NAME', 'STATUS', 'METHOD', 'SIZE', 'STARTED', 'REPOSITORY'],
-        rows: items.map((b) => [b.name, b.status, b.backupMethodName, b.size, b.startTime, b.repository]),
-      });
-    },
-  );
-
-  namespaceOption(backups.command('create').description('Back a deployment up now').argument('<name>'))
-    .option('-f, --file <file>', 'the request as JSON (backupName, backupMethod, retentionPeriod, …)')
-    .option('--backupName <name>', 'the backup (default: <deployment>-<UTC timestamp>)')
-    .option('--backupMethod <method>', 'datafile (default) or volume-snapshot')
-    .action(
-      async (
-        name: string,
-        options: { namespace?: string; file?: string; backupName?: string; backupMethod?: string },
-      ) => {
-        const given = options.file ? await jsonFile(options.file) : {};
-        if (!given || typeof given !== 'object' || Array.isArray(given))
-          throw new CliError(EXIT.usage, `${options.file} must hold a JSON object`);
-        const stamp = new Date()
-          .toISOString()
-          .replace(/[-:]/g, '')
-          .replace(/\..*$/, '')
-          .replace('T', '-')
-          .toLowerCase();
-        const body = {
-          backupName: `${name}-${stamp}`,
-          backupMethod: 'datafile',
-          ...given,
-          ...(options.backupName ? { backupName: options.backupName } : {}),
-          ...(options.backupMethod ? { backupMethod: options.backupMethod } : {}),
-        };
-        const created = await (
-          await signedInClient()
-        ).call<{ name: string; status?: string }>('POST', clusterPath(name, '/backups/', options.namespace), body);
-        printResult(created, () => printLine(`${created.name} ${created.status ?? 'created'}`));
-      },
-    );
-
-  const repos = backups.command('repos').description('Backup repositories');
-  repos
-    .command('list')
-    .description('List backup repositories')
-    .action(async () => {
-      const items = await listOf<{ name: string; type: string; status: string; isDefault: boolean }>(
-        '/api/backups/repositories/',
-        'repositories',
-      );
-      printResult(items, {
-        headers: ['NAME', 'TYPE', 'STATUS', 'DEFAULT'],
-        rows: items.map((r) => [r.name, r.type, r.status, r.isDefault]),
-      });
-    });
-
-  for (const [group, path, key, description] of [
-    ['policies', '/backups/policies/', 'policies', 'backup policies'],
-    ['schedules', '/backups/schedules/', 'schedules', 'backup schedules'],
-    ['restores', '/restores/', 'restores', 'restores'],
-  ] as const) {
-    // The real CLI's form, `backups policies <name> list`: the deployment before the action.
-    namespaceOption(
-      backups
-        .command(group)
-        .description(`A deployment's ${description} (the action: list)`)
-        .argument('<name>')
-        .argument('[action]', 'list (the default)', 'list'),
-    ).action(async (name: string, action: string, options: { namespace?: string }) => {
-      if (action !== 'list')
-        throw new CliError(
-          EXIT.usage,
-          `unknown action ${JSON.stringify(action)}: graphdb-admin backups ${group} <name> list`,
-        );
-      const items = await listOf<{ name?: string; status?: string; phase?: string }>(
-        clusterPath(name, path, options.namespace),
-        key,
-      );
-      printResult(items, {
-        headers: ['NAME', 'STATUS'],
-        rows: items.map((item) => [item.name ?? '', item.status ?? item.phase ?? '']),
-      });
-    });
-  }
-}
-
 export function registerDeploymentCommands(program: Command): void {
   registerDeployments(program);
   registerOperations(program);
   registerLogs(program);
-  registerBackups(program);
 }

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { signedInClient } from '../api-client.js';
 import { CliError, EXIT } from '../cli-errors.js';
+import { confirmDestructive, withYes, type ConfirmOptions } from '../confirm.js';
 import { printLine, printResult, printTable, readStdin } from '../output.js';
 import { integer } from '../parsers.js';
 
@@ -111,16 +112,13 @@ export function registerRbacCommands(program: Command): void {
       printResult({ ...answer, role: role.name }, () => printLine(`Created role ${role.name}`));
     });
 
-  roles
-    .command('delete')
-    .description('Delete a custom role (not one still mapped or assigned)')
-    .argument('<name>')
-    .action(async (name: string) => {
-      const answer = await (
-        await signedInClient()
-      ).call<{ success: boolean; message: string }>('DELETE', rolePath(name));
-      printResult(answer, () => printLine(`Deleted role ${name}`));
-    });
+  withYes(
+    roles.command('delete').description('Delete a custom role (not one still mapped or assigned)').argument('<name>'),
+  ).action(async (name: string, options: ConfirmOptions) => {
+    await confirmDestructive(`Delete role ${name}`, name, options);
+    const answer = await (await signedInClient()).call<{ success: boolean; message: string }>('DELETE', rolePath(name));
+    printResult(answer, () => printLine(`Deleted role ${name}`));
+  });
 
   const mappings = rbac
     .command('mappings')
@@ -170,14 +168,13 @@ export function registerRbacCommands(program: Command): void {
       );
     });
 
-  mappings
-    .command('delete')
-    .description('Remove a group mapping')
-    .argument('<group-email>')
-    .action(async (groupEmail: string) => {
+  withYes(mappings.command('delete').description('Remove a group mapping').argument('<group-email>')).action(
+    async (groupEmail: string, options: ConfirmOptions) => {
+      await confirmDestructive(`Remove the role mapping of ${groupEmail}`, groupEmail, options);
       const answer = await (
         await signedInClient()
       ).call<{ success: boolean; message: string }>('DELETE', mappingPath(groupEmail));
       printResult(answer, () => printLine(`Deleted mapping of ${groupEmail}`));
-    });
+    },
+  );
 }

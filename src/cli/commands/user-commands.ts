@@ -1,6 +1,7 @@
 // users list / add / set-role / disable / remove / reset-password: users are named by e-mail, as the API names them.
 import type { Command } from 'commander';
 import { signedInClient } from '../api-client.js';
+import { confirmDestructive, withYes, type ConfirmOptions } from '../confirm.js';
 import { printLine, printResult, readStdin } from '../output.js';
 import type { UserView } from './auth-commands.js';
 
@@ -90,27 +91,28 @@ export function registerUserCommands(program: Command): void {
       printResult(user, () => printLine(`${email} ${options.enable ? 'enabled' : 'disabled'}`));
     });
 
-  users
-    .command('remove')
-    .description('Delete a user')
-    .argument('<email>')
-    .action(async (email: string) => {
+  withYes(users.command('remove').description('Delete a user').argument('<email>')).action(
+    async (email: string, options: ConfirmOptions) => {
+      await confirmDestructive(`Remove user ${email}`, email, options);
       const answer = await (await signedInClient()).call<unknown>('DELETE', userPath(email));
       printResult(answer ?? { deleted: email }, () => printLine(`Removed ${email}`));
-    });
+    },
+  );
 
-  users
-    .command('reset-password')
-    .description('Give a local user a temporary password, printed once; they must change it at their next sign-in')
-    .argument('<email>')
-    .action(async (email: string) => {
-      const { tempPassword } = await (
-        await signedInClient()
-      ).call<{ message: string; tempPassword: string }>('POST', `${userPath(email)}/reset-password`, {});
-      printResult({ email, tempPassword }, () =>
-        printLine(
-          `Temporary password for ${email} (shown once; it must be changed at the next sign-in): ${tempPassword}`,
-        ),
-      );
-    });
+  withYes(
+    users
+      .command('reset-password')
+      .description('Give a local user a temporary password, printed once; they must change it at their next sign-in')
+      .argument('<email>'),
+  ).action(async (email: string, options: ConfirmOptions) => {
+    await confirmDestructive(`Reset the password of ${email} (their current one stops working)`, email, options);
+    const { tempPassword } = await (
+      await signedInClient()
+    ).call<{ message: string; tempPassword: string }>('POST', `${userPath(email)}/reset-password`, {});
+    printResult({ email, tempPassword }, () =>
+      printLine(
+        `Temporary password for ${email} (shown once; it must be changed at the next sign-in): ${tempPassword}`,
+      ),
+    );
+  });
 }

@@ -1,0 +1,128 @@
+// Destructive commands ask before they act: on a terminal (a pseudo-terminal here) the operator retypes the name of
+// a deployment or a backup, or answers y for a user, a password reset or a role; without a terminal they refuse
+// (exit code 2) unless --yes is given. Nothing reaches the server before the confirmation.
+import { mkdtemp } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { BACKUPS, DATA_PROTECTION_CRDS, backupObject, policyObject, POLICIES } from '../support/backup-scenarios.js';
+import { CLUSTERS_V1, OPS_V1, replication } from '../support/kube/kubeblocks-fixtures.js';
+import { cliIn, cliInTerminal } from './harness.js';
+
+const NS = 'graphdb-system';
+let t: AdminTestApp;
+let cli: ReturnType<typeof cliIn>;
+let terminal: ReturnType<typeof cliInTerminal>;
+
+beforeAll(async () => {
+  t = await startAdminTestApp('kubernetes', { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1, ...DATA_PROTECTION_CRDS] });
+  for (const name of ['doomed', 'kept']) t.kube!.put(CLUSTERS_V1, NS, replication(name, NS));
+  t.kube!.put(POLICIES, NS, policyObject('kept', NS, 's3-main'));
+  t.kube!.put(
+    BACKUPS,
+    NS,
+    backupObject('kept-nightly', 'kept', NS, {
+      phase: 'Completed',
+      backupRepoName: 's3-main',
+      startTimestamp: '2026-11-20T03:00:00Z',
+      completionTimestamp: '2026-11-20T03:01:00Z',
+    }),
+  );
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-confirm-'));
+  cli = cliIn(dir);
+  terminal = cliInTerminal(dir);
+  const login = await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], ADMIN.password);
+  expect(login.code, login.stderr).toBe(0);
+  for (const email of ['leaver@corp.example', 'forgetful@corp.example']) {
+    const added = await cli(['users', 'add', email, '--role', 'viewer', '--password-stdin'], 'Temp-password-123!');
+    expect(added.code, added.stderr).toBe(0);
+  }
+  expect((await cli(['rbac', 'roles', 'create', 'short-lived', '--rule', 'system:list'])).code).toBe(0);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('without a terminal', () => {
+  it('refuses every destructive command without --yes, in one line naming --yes, and changes nothing', async () => {
+    for (const args of [
+      ['deployments', 'delete', 'doomed', '-n', NS],
+      ['backups', 'delete', 'kept', 'kept-nightly', '-n', NS],
+      ['backups', 'restore', 'kept', 'kept-nightly', '-n', NS],
+      ['backups', 'cleanup', 'kept', '-n', NS],
+      ['users', 'remove', 'leaver@corp.example'],
+      ['users', 'reset-password', 'forgetful@corp.example'],
+      ['rbac', 'roles', 'delete', 'short-lived'],
+    ]) {
+      const run = await cli(args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toMatch(/needs confirmation: run it on a terminal or pass --yes\n$/);
+      expect(run.stderr.split('\n')).toHaveLength(2);
+    }
+    expect(t.kube!.get(CLUSTERS_V1, NS, 'doomed')).toBeDefined();
+    expect(t.kube!.get(BACKUPS, NS, 'kept-nightly')).toBeDefined();
+    expect((await cli(['users', 'list'])).stdout).toContain('leaver@corp.example');
+    // --dry-run needs no confirmation: it changes nothing.
+    const dry = await cli(['backups', 'restore', 'kept', 'kept-nightly', '-n', NS, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+  });
+});
+
+describe('on a terminal', () => {
+  it('deletes a deployment only when its name is retyped', async () => {
+    const wrong = await terminal(
+      ['deployments', 'delete', 'doomed', '-n', NS],
+      [{ when: /to confirm/, send: 'doome\r' }],
+    );
+    expect(wrong.code, wrong.screen).toBe(1);
+    expect(wrong.screen).toContain('type the name (doomed) to confirm');
+    expect(t.kube!.get(CLUSTERS_V1, NS, 'doomed')).toBeDefined();
+
+    const right = await terminal(
+      ['deployments', 'delete', 'doomed', '-n', NS],
+      [{ when: /to confirm/, send: 'doomed\r' }],
+    );
+    expect(right.code, right.screen).toBe(0);
+    expect(right.screen).toContain('doomed deleted');
+    expect(t.kube!.get(CLUSTERS_V1, NS, 'doomed')).toBeUndefined();
+  });
+
+  it('deletes a backup when its name is retyped; Ctrl-C cancels with 130', async () => {
+    const cancelled = await terminal(
+      ['backups', 'delete', 'kept', 'kept-nightly', '-n', NS],
+      [{ when: /to confirm/, send: '\x03' }],
+    );
+    expect(cancelled.code, cancelled.screen).toBe(130);
+    expect(t.kube!.get(BACKUPS, NS, 'kept-nightly')).toBeDefined();
+    const deleted = await terminal(
+      ['backups', 'delete', 'kept', 'kept-nightly', '-n', NS],
+      [{ when: /to confirm/, send: 'kept-nightly\r' }],
+    );
+    expect(deleted.code, deleted.screen).toBe(0);
+    expect(t.kube!.get(BACKUPS, NS, 'kept-nightly')).toBeUndefined();
+  });
+
+  it('removes a user, resets a password and deletes a role on y, and not on anything else', async () => {
+    const declined = await terminal(['users', 'remove', 'leaver@corp.example'], [{ when: /\[y\/N\]/, send: 'n\r' }]);
+    expect(declined.code, declined.screen).toBe(1);
+    expect((await cli(['users', 'list'])).stdout).toContain('leaver@corp.example');
+    const removed = await terminal(['users', 'remove', 'leaver@corp.example'], [{ when: /\[y\/N\]/, send: 'y\r' }]);
+    expect(removed.code, removed.screen).toBe(0);
+    expect((await cli(['users', 'list'])).stdout).not.toContain('leaver@corp.example');
+
+    const reset = await terminal(
+      ['users', 'reset-password', 'forgetful@corp.example'],
+      [{ when: /\[y\/N\]/, send: 'yes\r' }],
+    );
+    expect(reset.code, reset.screen).toBe(0);
+    expect(reset.screen).toContain('Temporary password for forgetful@corp.example');
+
+    const role = await terminal(['rbac', 'roles', 'delete', 'short-lived'], [{ when: /\[y\/N\]/, send: 'y\r' }]);
+    expect(role.code, role.screen).toBe(0);
+    expect((await cli(['rbac', 'roles', 'get', 'short-lived'])).code).toBe(5);
+  });
+});
