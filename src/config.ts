@@ -149,6 +149,7 @@ export const EnvSchema = z.object({
   EXPORTER_METRICS: booleanFlag.default(true),
   SENTINEL_WRITE_ACK_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   SENTINEL_READ_REPLICAS: booleanFlag.default(false),
+  AUDIT_STORE_REQUIRED: booleanFlag.default(false),
   SESSION_TTL: duration.default(8 * 3600),
   ADMIN_EMAIL: EmailSchema.optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters long').optional(),
@@ -319,6 +320,8 @@ export interface Config {
   sentinelWriteAckMs: number;
   /** Behind Sentinel, Read-Only tokens are served by a replica (SENTINEL_READ_REPLICAS). */
   sentinelReadReplicas: boolean;
+  /** Audited admin writes answer 503 while the audit store is unreachable, rather than being kept for later. */
+  auditStoreRequired: boolean;
   /** Seconds an admin session lasts. */
   sessionTtlSeconds: number;
   /** Seeds the first admin when the user store is empty. */
@@ -462,6 +465,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     exporterMetrics: e.EXPORTER_METRICS,
     sentinelWriteAckMs: e.SENTINEL_WRITE_ACK_MS,
     sentinelReadReplicas: e.SENTINEL_READ_REPLICAS,
+    auditStoreRequired: e.AUDIT_STORE_REQUIRED,
     sessionTtlSeconds: e.SESSION_TTL,
     initialAdmin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
     namespace: e.POD_NAMESPACE ?? 'graphdb-system',

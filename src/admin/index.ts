@@ -46,7 +46,7 @@ import { bootstrapFirstAdmin, type BootstrapOptions } from './users/bootstrap.js
 import { userRoutes } from './users/user-routes.js';
 import { createUserService } from './users/user-service.js';
 import { createUserStore, USERS_SECRET } from './users/user-store.js';
-import type { Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { SERVER_VERSION } from '../platform/build-info.js';
 import { createHostFacts } from '../platform/host.js';
 import type { KubeClusterInfo } from '../platform/kubernetes/kube-cluster-info.js';
@@ -224,7 +224,29 @@ export function createAdminServices(deps: AdminDeps) {
   // Every replica writes to and reads from the shared store; without one the log is this process's only.
   const auditStore =
     deps.auditStore ?? (deps.sharedStore ? createRedisAuditStore(deps.sharedStore) : createMemoryAuditStore());
-  const auditRecorder = createAuditRecorder({ store: auditStore, logger, now });
+  // Entries the recorder had to drop (its queue full during a long outage of the store): never expected, so counted.
+  const auditDropped = deps.metricsRegistry
+    ? new Counter({
+        name: 'graphdb_audit_entries_dropped_total',
+        help: 'Audit entries dropped because too many waited for an unreachable audit store (their log lines remain)',
+        registers: [deps.metricsRegistry],
+      })
+    : undefined;
+  const auditRecorder = createAuditRecorder({
+    store: auditStore,
+    logger,
+    now,
+    onDropped: (count) => auditDropped?.inc(count),
+  });
+  if (deps.metricsRegistry)
+    new Gauge({
+      name: 'graphdb_audit_entries_waiting',
+      help: 'Audit entries recorded and not yet stored (they wait for the audit store)',
+      registers: [deps.metricsRegistry],
+      collect() {
+        this.set(auditRecorder.waiting);
+      },
+    });
   const audit = createAuditService({
     store: auditStore,
     settings: context.settings,
@@ -237,6 +259,7 @@ export function createAdminServices(deps: AdminDeps) {
     oauth,
     audit,
     auditRecorder,
+    auditStoreRequired: config.auditStoreRequired,
     logins: createLoginService(context),
     clusters,
     backups,
@@ -297,7 +320,7 @@ export function createAdminServices(deps: AdminDeps) {
       clearInterval(refresher);
       audit.stopRetention();
       await backupPort.close?.();
-      await auditRecorder.flush();
+      await auditRecorder.close();
       await exporter?.close();
       if (!deps.changes) await changes.close();
     },
@@ -328,6 +351,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   // Every route of this plugin, public ones included (sign-ins), whatever other features add later.
   recordAuditEntries(app, {
     recorder: services.auditRecorder,
+    refuseWhileUnavailable: services.auditStoreRequired,
     serverNamespace: context.namespace,
     clusterNamespace: services.clusterNamespace,
   });

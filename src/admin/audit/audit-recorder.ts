@@ -1,5 +1,8 @@
 // Records every mutating admin call and every sign-in: an `audit: true` log line at once, and the entry in the
-// store after the response has gone, through a bounded queue whose failures are logged and never reach a request.
+// store after the response has gone, through a bounded queue. A batch the store refuses stays at the head of the
+// queue and is tried again, with a growing pause, until the store answers: an outage of the store delays entries
+// but loses none unless the queue overflows (counted, and logged at error level) or the process dies meanwhile.
+// Optionally (AUDIT_STORE_REQUIRED) audited writes are refused with 503 while the store is known to be unreachable.
 import { STATUS_CODES } from 'node:http';
 import type {
   FastifyBaseLogger,
@@ -8,8 +11,10 @@ import type {
   FastifyRequest,
   onErrorHookHandler,
   onResponseHookHandler,
+  preHandlerHookHandler,
 } from 'fastify';
 import { mapError } from '../../shared/error-handler.js';
+import { HttpError } from '../../shared/http-errors.js';
 import { attemptedEmail, describeCall, isAuditedRoute, redirectFailure, resultOf } from './audit-mapping.js';
 import type { AuditEntry } from './audit-query.js';
 import { newEntryId, type AuditStore } from './audit-store.js';
@@ -36,36 +41,74 @@ export interface AuditRecorderOptions {
   maxQueue?: number;
   batchSize?: number;
   now?: () => number;
+  /** The pause after a failed write, doubled at each failure up to `retryMaxMs`. */
+  retryFirstMs?: number;
+  retryMaxMs?: number;
+  /** Called with the number of entries dropped each time some are (the metric). */
+  onDropped?: (count: number) => void;
 }
+
+/** What a refused audited write answers while the audit store is unreachable (AUDIT_STORE_REQUIRED). */
+export const AUDIT_STORE_UNAVAILABLE =
+  'The audit log cannot be written now, so the change was not made; try again shortly';
 
 export function createAuditRecorder(options: AuditRecorderOptions) {
   const { store, logger, maxQueue = 10_000, batchSize = 500 } = options;
+  const retryFirstMs = options.retryFirstMs ?? 200;
+  const retryMaxMs = options.retryMaxMs ?? 5000;
   let queue: AuditEntry[] = [];
   let writing: Promise<void> | undefined;
   let dropped = 0;
-  let lastWarning = 0;
+  let lastDropWarning = 0;
+  /** The last write failed and its entries wait: the store is unreachable as far as this process knows. */
+  let failing = false;
+  let closed = false;
+  let wakeUp: (() => void) | undefined;
   const now = options.now ?? Date.now;
 
-  function warnAtMostEvery10s(fields: Record<string, unknown>, message: string): void {
-    const at = Date.now();
-    if (at - lastWarning < 10_000) return;
-    lastWarning = at;
-    logger.warn(fields, message);
-  }
+  /** A pause that close() cuts short. */
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => {
+      wakeUp = undefined;
+    });
 
   async function drain(): Promise<void> {
+    let delay = retryFirstMs;
     try {
       while (queue.length > 0) {
+        // Appending is idempotent (each entry is written under its own id), so a batch that failed halfway is
+        // simply written again.
         const batch = queue.slice(0, batchSize);
-        queue = queue.slice(batch.length);
         try {
           await store.append(batch);
+          queue = queue.slice(batch.length);
+          delay = retryFirstMs;
+          if (failing) {
+            failing = false;
+            logger.warn(
+              { waiting: queue.length },
+              'the audit store answers again; the entries kept meanwhile are being stored',
+            );
+          }
         } catch (error) {
-          warnAtMostEvery10s(
-            { err: { message: (error as Error).message }, lost: batch.length },
-            'audit entries could not be stored (their audit log lines were written)',
-          );
+          if (!failing) {
+            failing = true;
+            logger.error(
+              { err: { message: (error as Error).message }, waiting: queue.length },
+              'audit entries cannot be stored: they are kept in memory and written when the audit store answers',
+            );
+          }
+          if (closed) return;
+          await pause(delay);
+          delay = Math.min(delay * 2, retryMaxMs);
         }
+        if (closed && failing) return;
       }
     } finally {
       writing = undefined;
@@ -77,19 +120,53 @@ export function createAuditRecorder(options: AuditRecorderOptions) {
     enqueue(entry: AuditEntry): void {
       if (queue.length >= maxQueue) {
         dropped++;
-        warnAtMostEvery10s({ dropped }, 'audit queue full: entries dropped (their audit log lines were written)');
+        options.onDropped?.(1);
+        const at = Date.now();
+        if (at - lastDropWarning >= 10_000) {
+          lastDropWarning = at;
+          logger.error(
+            { dropped, waiting: queue.length },
+            `audit entries LOST: ${maxQueue} entries already wait for the audit store, so new ones are dropped (only their audit log lines remain)`,
+          );
+        }
         return;
       }
       queue.push(entry);
       // On the next turn: entries of requests finishing together go in one pipeline.
       writing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(drain);
     },
-    /** Resolves when everything queued so far has been written (or failed). */
+    /** Resolves when everything queued so far has been written (it waits through an outage of the store). */
     async flush(): Promise<void> {
       while (writing) await writing;
     },
+    /**
+     * At shutdown: one more attempt for what waits, then no more retries. Entries still not stored are reported at
+     * error level (their log lines exist).
+     */
+    async close(): Promise<void> {
+      closed = true;
+      wakeUp?.();
+      while (writing) await writing;
+      if (queue.length > 0) {
+        writing = drain();
+        await writing;
+      }
+      if (queue.length > 0)
+        logger.error({ lost: queue.length }, 'audit entries not stored at shutdown: the audit store did not answer');
+    },
+    /** Throws the 503 of AUDIT_STORE_REQUIRED while the audit store is unreachable or the queue is full. */
+    assertWritable(): void {
+      if (failing || queue.length >= maxQueue)
+        throw new HttpError(503, AUDIT_STORE_UNAVAILABLE, { 'retry-after': String(Math.ceil(retryMaxMs / 1000)) });
+    },
     get dropped() {
       return dropped;
+    },
+    get waiting() {
+      return queue.length;
+    },
+    get failing() {
+      return failing;
     },
     now,
   };
@@ -103,6 +180,8 @@ export interface AuditHookOptions {
   serverNamespace: string;
   /** The deployments' namespace when a cluster route is not given one. */
   clusterNamespace: string;
+  /** AUDIT_STORE_REQUIRED: audited writes (not sign-ins) answer 503 while the audit store is unreachable. */
+  refuseWhileUnavailable?: boolean;
 }
 
 const clip = (text: string | undefined, max: number) =>
@@ -211,8 +290,20 @@ export function recordAuditEntries(app: FastifyInstance, options: AuditHookOptio
     }
     done();
   };
+  // After the session and permission checks (preValidation), before the handler changes anything.
+  const refuseUnaudited: preHandlerHookHandler = (request, _reply, done) => {
+    // Reads change nothing; signing in and out stays possible, so an operator can reach the console meanwhile.
+    if (request.method === 'GET' || (request.routeOptions.url ?? '').startsWith('/api/auth/')) return done();
+    try {
+      options.recorder.assertWritable();
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  };
   app.addHook('onRoute', (route) => {
     if (!isAuditedRoute(route.method, route.url)) return;
+    if (options.refuseWhileUnavailable) route.preHandler = [...[route.preHandler ?? []].flat(), refuseUnaudited];
     route.onError = [...[route.onError ?? []].flat(), onError];
     route.onResponse = [...[route.onResponse ?? []].flat(), onResponse];
   });
