@@ -1,7 +1,14 @@
 // Issue 15: a query's timeout is clamped to QUERY_TIMEOUT_MAX_MS, and timeout=0 no longer means "no limit".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { bearer, parseEvents, tokensForEveryRole, type RoleTokens, useBrowserApp } from '../support/browser.js';
+import {
+  bearer,
+  graphQuery,
+  parseEvents,
+  tokensForEveryRole,
+  type RoleTokens,
+  useBrowserApp,
+} from '../support/browser.js';
 import { createClient } from 'redis';
 import { clampQueryTimeout } from '../../src/browser/graphs/query-service.js';
 import { startTestFalkorDB } from '../support/falkordb.js';
@@ -9,6 +16,9 @@ import { sleep } from '../support/wait.js';
 
 const t = useBrowserApp({ prefix: 'bounds', env: { QUERY_TIMEOUT_MAX_MS: '100' } });
 const SLOW_QUERY = 'UNWIND range(1, 20000000) AS x RETURN count(x) AS n';
+
+// Reads of a graph that does not exist answer 404: the suite's graphs exist.
+beforeAll(() => graphQuery(t.falkordb, 'bounds', 'CREATE (:Seed)'));
 
 const url = (timeout: string) => `/api/graph/bounds?query=${encodeURIComponent(SLOW_QUERY)}&timeout=${timeout}`;
 
@@ -43,6 +53,7 @@ describe('QUERY_ROWS_MAX, QUERY_RESULT_BYTES_MAX, QUERIES_PER_TOKEN and QUERIES_
     });
     holders = await tokensForEveryRole(bounded.app, bounded.falkordb, 'rows');
     otherHolders = await tokensForEveryRole(bounded.app, bounded.falkordb, 'rows-other');
+    await graphQuery(bounded.falkordb, 'rows', 'CREATE (:Seed)');
   });
   afterAll(() => bounded.close());
 

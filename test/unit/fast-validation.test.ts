@@ -117,6 +117,7 @@ describe('the graph name parameter fast path', () => {
       '\u2028',
       '\ud800',
       '%2F',
+      'config',
       ['a', 'b'],
       42,
       undefined,

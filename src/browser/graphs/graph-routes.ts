@@ -19,6 +19,7 @@ import {
 import { hoistBodyParameter } from '../query-parameters.js';
 import {
   CountResultSchema,
+  CreateGraphBodySchema,
   explainQuerySchema,
   GraphChangedSchema,
   GraphCreatedSchema,
@@ -65,7 +66,10 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'createGraph',
         tags,
         summary: 'Create a graph, or verify that it exists',
+        description:
+          'Creates an empty graph (a write, kept across restarts), or answers that it exists. Takes no body: a body with fields is refused (400), so a query sent here by mistake is never dropped silently; queries go to `POST /api/graph/{graph}/query`.',
         params: GraphParamsSchema,
+        body: CreateGraphBodySchema,
         response: { 200: MessageSchema },
       },
     },

@@ -27,6 +27,14 @@ function problemOf(value: unknown, depth: number): string | undefined {
   return `unsupported value type ${typeof value}`;
 }
 
+/** Why a JSON body's `params` object is not acceptable (its size as JSON text, its depth, its values), or undefined. */
+export function queryParamsProblem(params: Record<string, unknown>): string | undefined {
+  if (Buffer.byteLength(JSON.stringify(params)) > PARAMS_MAX_BYTES)
+    return `params must be at most ${PARAMS_MAX_BYTES} bytes`;
+  const problem = problemOf(params, 0);
+  return problem ? `params: ${problem}` : undefined;
+}
+
 /** Parses `params` text: a JSON object whose values are Cypher values; names are checked when the header is built. */
 export function parseQueryParams(text: string): { params: Record<string, CypherValue> } | { error: string } {
   if (Buffer.byteLength(text) > PARAMS_MAX_BYTES) return { error: `params must be at most ${PARAMS_MAX_BYTES} bytes` };

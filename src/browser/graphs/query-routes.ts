@@ -1,4 +1,5 @@
-// GET /api/graph/{graph}?query=&timeout=[&params=]: runs Cypher and answers as server-sent events or as JSON.
+// GET /api/graph/{graph}?query=&timeout=[&params=] and POST /api/graph/{graph}/query {query, params, timeout, maxRows}:
+// run Cypher and answer as JSON, server-sent events or NDJSON, by Accept.
 import { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -6,8 +7,8 @@ import { z } from 'zod';
 import { createErrorHandler, mapError } from '../../shared/error-handler.js';
 import { sendJsonText, sendText } from '../../shared/prepared-json.js';
 import { principalOf, type BrowserContext } from '../context.js';
-import type { QueryService, StreamedResult } from './query-service.js';
-import { GraphParamsSchema, QueryResultSchema, queryStreamQuerySchema } from './schemas.js';
+import type { QueryRequest, QueryService, StreamedResult } from './query-service.js';
+import { GraphParamsSchema, queryBodySchema, QueryResultSchema, queryStreamQuerySchema } from './schemas.js';
 import { accepts, openEventStream, wantsEventStream } from '../../shared/sse.js';
 import { ndjsonLines, resultJson, resultJsonChunks, STREAMED_ABOVE_ROWS } from './result-json.js';
 
@@ -40,82 +41,116 @@ function streamAwareErrors(error: FastifyError, request: FastifyRequest, reply: 
   stream.end();
 }
 
+const QUERY_ANSWERS =
+  'With `Accept: text/event-stream`: HTTP 200 and one `result` event `{metadata, data}` or one `error` event `{message, status}`, then the end of the stream; comment heartbeats every 15 s while the query runs. With `Accept: application/x-ndjson`: one JSON object per line, `{"type":"header","columns":[…]}`, then `{"type":"row","data":{…}}` per row, then `{"type":"summary","metadata":[…],"rows":n,"truncated":false}`; rows are sent as they arrive from the database. An error before the first line is a JSON error response; one after it (the query stopped, the connection lost) ends the stream with `{"type":"error","message":…,"status":n}` in place of the summary. Otherwise a JSON response `{metadata, data}` (`data` is `[]` without rows). A query that changes nothing on a graph that does not exist answers 404 and creates no graph; a write creates the graph.';
+
+/** The body form's own bound: the longest query and the largest `params` as JSON, with room for the framing. */
+const QUERY_BODY_LIMIT_BYTES = 4 * 1_000_000 + 64 * 1024 + 4096;
+
 export function queryRoutes(app: FastifyInstance, context: BrowserContext, queries: QueryService): void {
-  app.withTypeProvider<ZodTypeProvider>().get(
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  /** One query's answer, as the Accept header asks: the two routes differ only in where the fields are read. */
+  async function answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    query: QueryRequest,
+  ): Promise<FastifyReply | undefined> {
+    const run = queries.begin(principalOf(request), request.ip, query);
+    // The slots are held until the response is gone: a streamed body still holds its rows.
+    reply.raw.once('close', () => run.finish());
+
+    if (!wantsEventStream(request) && accepts(request, 'application/x-ndjson')) {
+      const result = await run.stream();
+      // Rows go out as the database's reply arrives, and only as fast as the client reads them: the socket to the
+      // database is paused while the response is not draining, so a long result is never held whole.
+      return sendText(
+        reply,
+        'application/x-ndjson; charset=utf-8',
+        Readable.from(streamedNdjson(result, request), { highWaterMark: 1 }),
+      );
+    }
+    if (!wantsEventStream(request)) {
+      const result = await run.rows();
+      // Serialized here, once, rather than by the schema serializer; a large result is streamed in chunks.
+      return sendJsonText(
+        reply,
+        result.rowCount > STREAMED_ABOVE_ROWS ? Readable.from(resultJsonChunks(result)) : resultJson(result),
+      );
+    }
+
+    const stream = openEventStream(request, reply, context.sseHeartbeatMs);
+    try {
+      // A client that goes away closes the response, whose 'close' (above) stops the query: no signal of the
+      // stream's own is needed to stop it.
+      const result = await run.rows();
+      if (result.rowCount > STREAMED_ABOVE_ROWS) await stream.sendChunks('result', resultJsonChunks(result));
+      else stream.endWith('result', resultJson(result));
+    } catch (error) {
+      if (stream.signal.aborted) return reply;
+      const mapped = mapError(error, 'browser');
+      if (mapped.unexpected) request.log.error({ err: error }, 'query failed');
+      stream.send('error', { message: mapped.message, status: mapped.statusCode });
+    } finally {
+      stream.end();
+    }
+    return reply;
+  }
+
+  const queryResponses = {
+    200: {
+      description: 'Query result',
+      content: {
+        'application/json': { schema: QueryResultSchema },
+        'text/event-stream': { schema: z.string() },
+        'application/x-ndjson': { schema: z.string() },
+      },
+    },
+  };
+
+  routes.get(
     '/api/graph/:graph',
     {
       errorHandler: streamAwareErrors,
       // The query's own required `timeout` bounds this handler (FalkorDB stops the query), so REQUEST_TIMEOUT_MS
       // must not cut a long query short.
-      config: { requestDeadline: false, errorResponses: [429] },
+      config: { requestDeadline: false, errorResponses: [404, 429] },
       schema: {
         operationId: 'runQuery',
         tags: ['graphs'],
-        summary: 'Run a Cypher query (Read-Only tokens run GRAPH.RO_QUERY)',
-        description:
-          'With `Accept: text/event-stream`: HTTP 200 and one `result` event `{metadata, data}` or one `error` event `{message, status}`, then the end of the stream; comment heartbeats every 15 s while the query runs. With `Accept: application/x-ndjson`: one JSON object per line, `{"type":"header","columns":[…]}`, then `{"type":"row","data":{…}}` per row, then `{"type":"summary","metadata":[…],"rows":n,"truncated":false}`; rows are sent as they arrive from the database. An error before the first line is a JSON error response; one after it (the query stopped, the connection lost) ends the stream with `{"type":"error","message":…,"status":n}` in place of the summary. Otherwise a JSON response.',
+        summary: 'Run a Cypher query given in the URL (Read-Only tokens run GRAPH.RO_QUERY)',
+        description: `${QUERY_ANSWERS} A long query or large \`params\` is better sent to \`POST /api/graph/{graph}/query\`, which takes them in a JSON body.`,
         params: GraphParamsSchema,
         querystring: queryStreamQuerySchema(context.limits.csvUrlAllowlist),
-        response: {
-          200: {
-            description: 'Query result',
-            content: {
-              'application/json': { schema: QueryResultSchema },
-              'text/event-stream': { schema: z.string() },
-              'application/x-ndjson': { schema: z.string() },
-            },
-          },
-        },
+        response: queryResponses,
       },
     },
     async (request, reply) => {
-      const { graph } = request.params;
       const { query, params, timeout, maxRows } = request.query;
-      const run = queries.begin(principalOf(request), request.ip, {
-        graph,
-        query,
-        params,
-        timeoutMs: timeout,
-        maxRows,
-      });
-      // The slots are held until the response is gone: a streamed body still holds its rows.
-      reply.raw.once('close', () => run.finish());
+      return answer(request, reply, { graph: request.params.graph, query, params, timeoutMs: timeout, maxRows });
+    },
+  );
 
-      if (!wantsEventStream(request) && accepts(request, 'application/x-ndjson')) {
-        const result = await run.stream();
-        // Rows go out as the database's reply arrives, and only as fast as the client reads them: the socket to the
-        // database is paused while the response is not draining, so a long result is never held whole.
-        return sendText(
-          reply,
-          'application/x-ndjson; charset=utf-8',
-          Readable.from(streamedNdjson(result, request), { highWaterMark: 1 }),
-        );
-      }
-      if (!wantsEventStream(request)) {
-        const result = await run.rows();
-        // Serialized here, once, rather than by the schema serializer; a large result is streamed in chunks.
-        return sendJsonText(
-          reply,
-          result.rowCount > STREAMED_ABOVE_ROWS ? Readable.from(resultJsonChunks(result)) : resultJson(result),
-        );
-      }
-
-      const stream = openEventStream(request, reply, context.sseHeartbeatMs);
-      try {
-        // A client that goes away closes the response, whose 'close' (above) stops the query: no signal of the
-        // stream's own is needed to stop it.
-        const result = await run.rows();
-        if (result.rowCount > STREAMED_ABOVE_ROWS) await stream.sendChunks('result', resultJsonChunks(result));
-        else stream.endWith('result', resultJson(result));
-      } catch (error) {
-        if (stream.signal.aborted) return reply;
-        const mapped = mapError(error, 'browser');
-        if (mapped.unexpected) request.log.error({ err: error }, 'query failed');
-        stream.send('error', { message: mapped.message, status: mapped.statusCode });
-      } finally {
-        stream.end();
-      }
-      return reply;
+  routes.post(
+    '/api/graph/:graph/query',
+    {
+      errorHandler: streamAwareErrors,
+      bodyLimit: QUERY_BODY_LIMIT_BYTES,
+      // As the GET form: the query's `timeout` bounds it.
+      config: { requestDeadline: false, errorResponses: [404, 429] },
+      schema: {
+        operationId: 'runQueryFromBody',
+        tags: ['graphs'],
+        summary: 'Run a Cypher query given in a JSON body (Read-Only tokens run GRAPH.RO_QUERY)',
+        description: `The GET form's query as a JSON body, bounded the same way (QUERY_TIMEOUT_MAX_MS, QUERY_ROWS_MAX, QUERY_RESULT_BYTES_MAX, the query slots of QUERIES_PER_TOKEN and QUERIES_PER_CLIENT) and listed in \`GET /api/queries\` while it runs. ${QUERY_ANSWERS}`,
+        params: GraphParamsSchema,
+        body: queryBodySchema(context.limits.csvUrlAllowlist),
+        response: queryResponses,
+      },
+    },
+    async (request, reply) => {
+      const { query, params, timeout, maxRows } = request.body;
+      return answer(request, reply, { graph: request.params.graph, query, params, timeoutMs: timeout, maxRows });
     },
   );
 }

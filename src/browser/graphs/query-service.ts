@@ -112,6 +112,8 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
         maxRows: limits.queryRowsMax,
         maxBytes: limits.queryResultBytesMax,
         signal: gone.signal,
+        // Reads never create graphs: a query that changes nothing on a missing graph is a 404.
+        missingGraph: 'not-found' as const,
       });
       // A query its owner stopped says so, whatever the database connection reported.
       const stopped = (error: unknown) =>

@@ -13,10 +13,10 @@ function closing(result: QueryRows): string {
   return result.truncated === undefined ? '}' : `,"truncated":${result.truncated}}`;
 }
 
-/** The specified body leaves `data` out when the query returned no rows. */
+/** `data` is always there: `[]` when the query returned no rows, so clients read one shape. */
 function opening(result: QueryRows): string {
   const metadata = `{"metadata":${JSON.stringify(result.metadata)}`;
-  return result.rowCount > 0 ? `${metadata},"data":[` : `${metadata}${closing(result)}`;
+  return result.rowCount > 0 ? `${metadata},"data":[` : `${metadata},"data":[]${closing(result)}`;
 }
 
 export function* resultJsonChunks(result: QueryRows): Generator<string> {

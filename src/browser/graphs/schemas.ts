@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { hasControlCharacter, printableString } from '../../shared/printable.js';
 import { verbatim } from '../../shared/verbatim-messages.js';
 import { loadCsvViolation } from './load-csv-guard.js';
-import { parseQueryParams } from './query-params.js';
+import { parseQueryParams, queryParamsProblem } from './query-params.js';
+import type { CypherValue } from '../../platform/falkordb/cypher.js';
 import { withFastPath } from '../../shared/fast-validation.js';
 import { INFO_TYPES } from './graph-service.js';
 
@@ -11,8 +12,23 @@ import { INFO_TYPES } from './graph-service.js';
 const GRAPH_NAME_MAX = 512;
 export const GraphNameSchema = printableString({ max: GRAPH_NAME_MAX });
 
+/**
+ * Words the browser API routes under `/api/graph/<word>` (the configuration routes): a graph of that name could not be
+ * queried or addressed there, so no route creates or addresses one (a graph made outside the API can still be
+ * renamed away: `sourceName` accepts it).
+ */
+export const RESERVED_GRAPH_NAMES: readonly string[] = ['config'];
+
+/** A graph name in a path: any name GraphNameSchema accepts except the reserved route words. */
+export const GraphPathNameSchema = GraphNameSchema.refine((name) => !RESERVED_GRAPH_NAMES.includes(name), {
+  error: (issue) => `${String(issue.input)} is a route of the API and cannot name a graph`,
+}).meta({
+  description: `The graph's name: 1 to ${GRAPH_NAME_MAX} characters, no control characters, not ${RESERVED_GRAPH_NAMES.map((name) => `\`${name}\``).join(' or ')} (a route of the API)`,
+  example: 'social',
+});
+
 /** Every /api/graph/:graph route's path parameters, with a fast path for a valid name (fast-validation.ts). */
-export const GraphParamsSchema = withFastPath(z.object({ graph: GraphNameSchema }), usualGraphParams);
+export const GraphParamsSchema = withFastPath(z.object({ graph: GraphPathNameSchema }), usualGraphParams);
 
 /** `{ graph }` as GraphParamsSchema answers it, when the name is one it accepts; else undefined, for zod to word. */
 export function usualGraphParams(input: unknown): { graph: string } | undefined {
@@ -21,6 +37,7 @@ export function usualGraphParams(input: unknown): { graph: string } | undefined 
   const { graph } = input as Record<string, unknown>;
   if (typeof graph !== 'string' || graph.length === 0 || graph.length > GRAPH_NAME_MAX || hasControlCharacter(graph))
     return undefined;
+  if (RESERVED_GRAPH_NAMES.includes(graph)) return undefined;
   return { graph };
 }
 
@@ -70,6 +87,23 @@ export const CountSchema = z.object({ nodes: z.number().int(), edges: z.number()
 
 export const explainQuerySchema = (csvUrlAllowlist: readonly string[]) =>
   z.object({ query: requiredString('query').pipe(cypherQuerySchema(csvUrlAllowlist)) });
+
+/**
+ * `POST /api/graph/{graph}` creates a graph and reads no body. A body with fields is refused rather than dropped, so a
+ * query sent there by mistake (a client expecting a query endpoint) is not answered as if it ran.
+ */
+export const CreateGraphBodySchema = z
+  .strictObject(
+    {},
+    {
+      error: () =>
+        verbatim(
+          'POST /api/graph/{graph} creates a graph and takes no body; send a query to POST /api/graph/{graph}/query',
+        ),
+    },
+  )
+  .nullish()
+  .meta({ description: 'No body, or an empty object' });
 
 export const GraphListSchema = z.object({ opts: z.array(z.string()) });
 export const GraphCreatedSchema = z.object({ data: z.object({ result: z.literal('OK') }) });
@@ -155,11 +189,53 @@ const queryStreamQueryZod = (csvUrlAllowlist: readonly string[]) =>
       }),
   });
 
+/** The default `timeout` of the body form, in milliseconds (the GET form requires one). */
+export const BODY_QUERY_DEFAULT_TIMEOUT_MS = 30_000;
+
+/** `params` of the body form: a JSON object, within the same bounds as the GET form's text. */
+const CypherParamsObjectSchema = z
+  .record(z.string(), z.unknown())
+  .superRefine((params, context) => {
+    const problem = queryParamsProblem(params);
+    if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+  })
+  .transform((params) => params as Record<string, CypherValue>)
+  .meta({
+    description:
+      'Cypher parameters (`{"name": "Ada", "born": 1815}`), used in the query as `$name`; sent to FalkorDB as its `CYPHER` header, never spliced into the text. At most 64 KiB as JSON, 32 levels deep; numbers must be finite.',
+    example: { name: 'Ada' },
+  });
+
+/**
+ * The body of `POST /api/graph/{graph}/query`: the GET form's fields as JSON, so a long query or a large `params`
+ * object is not bounded by the size of a URL. Unknown fields are refused, so a misspelt field is not ignored.
+ */
+export const queryBodySchema = (csvUrlAllowlist: readonly string[]) =>
+  z
+    .strictObject({
+      query: cypherQuerySchema(csvUrlAllowlist).meta({
+        description: 'The Cypher query (at most 1,000,000 characters)',
+        example: 'MATCH (p:Person {name: $name}) RETURN p.name AS name, p.born AS born',
+      }),
+      params: CypherParamsObjectSchema.optional(),
+      timeout: z.number().int().min(0).max(9_999_999_999).default(BODY_QUERY_DEFAULT_TIMEOUT_MS).meta({
+        description:
+          "Milliseconds FalkorDB may run the query (30000 when absent); clamped to the server's QUERY_TIMEOUT_MAX_MS, where 0 also means that maximum.",
+        example: 5000,
+      }),
+      maxRows: z.number().int().min(1).max(999_999_999).optional().meta({
+        description:
+          'At most this many rows: a longer result is cut there and says so with `"truncated": true`. Without it a result longer than the server allows is refused (400).',
+        example: 100,
+      }),
+    })
+    .meta({ id: 'QueryRequest', description: 'A Cypher query with its parameters and bounds' });
+
 export const RowSchema = z.record(z.string(), z.unknown());
 export const QueryResultSchema = z
   .object({
     metadata: z.array(z.string()),
-    data: z.array(RowSchema).optional(),
+    data: z.array(RowSchema).meta({ description: 'One object per row, keyed by column name; `[]` without rows' }),
     truncated: z
       .boolean()
       .optional()

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { printableString } from '../../shared/printable.js';
 import { verbatim } from '../../shared/verbatim-messages.js';
-import { GraphNameSchema } from '../graphs/schemas.js';
+import { GraphPathNameSchema } from '../graphs/schemas.js';
 
 const EntityIdSchema = z
   .string()
@@ -13,7 +13,7 @@ const EntityIdSchema = z
 /** Backticks cannot be escaped in FalkorDB identifiers, so names containing them are refused. */
 const IdentifierSchema = (what: string) => printableString({ max: 256, alsoRefused: '`', what });
 
-export const NodeParamsSchema = z.object({ graph: GraphNameSchema, node: EntityIdSchema });
+export const NodeParamsSchema = z.object({ graph: GraphPathNameSchema, node: EntityIdSchema });
 export const PropertyParamsSchema = NodeParamsSchema.extend({ key: IdentifierSchema('property key') });
 
 const entityKind = z.boolean({
@@ -81,7 +81,7 @@ export const CreateEntityBodySchema = z
   });
 /** The element segment is a placeholder; it must still be a segment (not empty, not `.` or `..`, which URLs remove). */
 export const CreateEntityParamsSchema = z.object({
-  graph: GraphNameSchema,
+  graph: GraphPathNameSchema,
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
   node: z.string().regex(/^(?!\.{1,2}$)[^/\u0000-\u001f\u007f]{1,256}$/, 'must be one path segment'),
 });

@@ -68,6 +68,19 @@ export function isTransientReply(message: string): boolean {
   return TRANSIENT_REPLY.test(message);
 }
 
+/** A query route's read of a graph that does not exist: reads never create graphs (docs/decisions/query-api.md). */
+export class GraphNotFoundError extends PortError {
+  constructor(graph: string) {
+    super('not-found', `Graph ${graph} not found`);
+    this.name = 'GraphNotFoundError';
+  }
+}
+
+/** FalkorDB's answer to GRAPH.RO_QUERY on a key that does not exist. */
+export function isEmptyKeyReply(error: unknown): boolean {
+  return error instanceof Error && /Invalid graph operation on empty key/i.test(error.message);
+}
+
 /** A reply error (the server answered with an error) versus a transport failure. */
 export function isReplyError(error: unknown): error is DatabaseReplyError {
   return error instanceof DatabaseReplyError;

@@ -1,7 +1,7 @@
 // FalkorDB commands over one credential pool: queries decoded from the compact protocol, graph key operations,
 // configuration and ACL. Every value travels as its own command argument; nothing is concatenated into a command.
 import type { DatabasePool, StreamedArgument } from './connection-pools.js';
-import { ResultTooLargeError } from './database-errors.js';
+import { GraphNotFoundError, isEmptyKeyReply, ResultTooLargeError } from './database-errors.js';
 import { DEFAULT_REPLY_BOUNDS, type QueryCommand } from './query-connection.js';
 import { ReplyTooLargeError, type ReplyBounds } from './resp-reader.js';
 import {
@@ -30,6 +30,20 @@ export interface QueryOptions {
    */
   maxRows?: number;
   maxBytes?: number;
+  /**
+   * The query route's rule that reads never create graphs: a query on a graph that did not exist and that changed
+   * nothing answers GraphNotFoundError (404), and the empty graph FalkorDB made for it is removed. A write creates
+   * the graph as before. Costs nothing on an existing graph: the EXISTS a write-capable query carries is reused,
+   * and GRAPH.RO_QUERY answers an error on a missing key by itself.
+   */
+  missingGraph?: 'not-found';
+}
+
+/** FalkorDB's statistics lines other than these report a change (nodes created, properties set, indices...). */
+const UNCHANGED_STATISTICS = /^(Cached execution|Query internal execution time)/;
+
+function changedSomething(statistics: readonly string[]): boolean {
+  return statistics.some((line) => !UNCHANGED_STATISTICS.test(line));
 }
 
 /** The message names the bound that was enforced (the caller's, or the default of a reply without one). */
@@ -125,6 +139,27 @@ function rowsOf(header: unknown[], statistics: string[], rows: unknown[], names:
   };
 }
 
+/** A result read whole, handed out as a stream (the rows are decoded as they are taken). */
+function streamOfRows(result: QueryRows): QueryStream {
+  return {
+    hasColumns: result.hasColumns,
+    columns: result.columns,
+    rowCount: result.rowCount,
+    // eslint-disable-next-line @typescript-eslint/require-await -- the interface is an async generator
+    async *batches(keep = Number.POSITIVE_INFINITY) {
+      const end = Math.min(result.rowCount, keep);
+      for (let start = 0; start < end; start += STREAM_OF_ROWS_BATCH) {
+        const batch: JsonValue[][] = [];
+        for (let index = start; index < Math.min(start + STREAM_OF_ROWS_BATCH, end); index++)
+          batch.push(result.takeValues(index));
+        yield batch;
+      }
+    },
+    statistics: () => result.statistics,
+  };
+}
+const STREAM_OF_ROWS_BATCH = 500;
+
 const DELETE_SETTLE_MS = 2000;
 /**
  * How long used memory must hold still to count as settled: a free starved of CPU stalls for a while (pauses of
@@ -206,7 +241,7 @@ export class GraphDatabase {
     const existed = options.readOnly || (settled[0]!.status === 'fulfilled' && Number(settled[0]!.value) === 1);
     if (outcome.status === 'rejected') {
       if (!existed) await this.dropIfEmpty(graph).catch(() => undefined);
-      throw outcome.reason;
+      throw this.missingGraphError(graph, options, outcome.reason);
     }
     if (versionMismatchOf(outcome.value) !== undefined) {
       this.pool.schemaNames.forget(graph);
@@ -215,6 +250,7 @@ export class GraphDatabase {
       return undefined;
     }
     const parts = splitCompactReply(outcome.value);
+    if (!existed) await this.refuseReadOfMissingGraph(graph, options, parts.statistics);
     if (!parts.header) return statisticsOnly(parts);
     const rows: unknown[] = parts.rows ?? [];
     let names = cached.names;
@@ -233,11 +269,13 @@ export class GraphDatabase {
     const head = options.readOnly ? [versionProbe] : [{ args: ['EXISTS', graph] }, versionProbe];
     const settled = await this.sendQueries([...head, query, ...lookups], options);
     const [probeOutcome, queryOutcome, ...lookupOutcomes] = settled.slice(head.length - 1);
+    const existed = options.readOnly || (settled[0]!.status === 'fulfilled' && Number(settled[0]!.value) === 1);
     if (queryOutcome!.status === 'rejected') {
-      const existed = options.readOnly || (settled[0]!.status === 'fulfilled' && Number(settled[0]!.value) === 1);
       if (!existed) await this.dropIfEmpty(graph).catch(() => undefined);
-      throw queryOutcome!.reason;
+      throw this.missingGraphError(graph, options, queryOutcome!.reason);
     }
+    if (!existed)
+      await this.refuseReadOfMissingGraph(graph, options, splitCompactReply(queryOutcome!.value).statistics);
     // The version before the query; a query that changed the schema makes the next one miss and read names again.
     if (probeOutcome!.status === 'fulfilled' && lookupOutcomes.every((outcome) => outcome.status === 'fulfilled')) {
       const [labels, relationshipTypes, propertyKeys] = lookupOutcomes.map((outcome) =>
@@ -279,6 +317,9 @@ export class GraphDatabase {
    */
   async queryStream(graph: string, cypher: string, options: QueryOptions = {}): Promise<QueryStream> {
     let cached = this.pool.schemaNames.get(graph) ?? (await this.readSchemaNames(graph, options));
+    // A graph whose names could not be read is usually missing: whether the query may create it is known only from
+    // its statistics, after its rows, so it runs whole (within the same bounds) and is then handed out as a stream.
+    if (cached === undefined && options.missingGraph) return streamOfRows(await this.queryRows(graph, cypher, options));
     const first = await this.startStream(graph, cypher, options, cached, cached?.version);
     if (first !== 'version mismatch') return first;
     this.pool.schemaNames.forget(graph);
@@ -338,7 +379,7 @@ export class GraphDatabase {
       const existed = options.readOnly || (settled[0]!.status === 'fulfilled' && Number(settled[0]!.value) === 1);
       if (outcome.status === 'rejected') {
         if (!existed) await this.dropIfEmpty(graph).catch(() => undefined);
-        throw outcome.reason;
+        throw this.missingGraphError(graph, options, outcome.reason);
       }
       if (versionMismatchOf(outcome.value) !== undefined) {
         if (!existed) await this.dropIfEmpty(graph).catch(() => undefined);
@@ -346,6 +387,7 @@ export class GraphDatabase {
       }
       // A statement without columns (`[statistics]`), or a result set without rows.
       const parts = splitCompactReply(outcome.value);
+      if (!existed) await this.refuseReadOfMissingGraph(graph, options, parts.statistics);
       return {
         hasColumns: parts.header !== undefined,
         columns: parts.header ? columnNames(parts.header) : [],
@@ -420,6 +462,19 @@ export class GraphDatabase {
       if (error instanceof ReplyTooLargeError) throw tooLarge(error);
       throw error;
     }
+  }
+
+  /** GRAPH.RO_QUERY's error on a missing key, as GraphNotFoundError when the caller asked for it; else the error. */
+  private missingGraphError(graph: string, options: QueryOptions, error: unknown): unknown {
+    return options.missingGraph && isEmptyKeyReply(error) ? new GraphNotFoundError(graph) : error;
+  }
+
+  /** A query that changed nothing on a graph that did not exist: the graph FalkorDB made for it goes, and 404. */
+  private async refuseReadOfMissingGraph(graph: string, options: QueryOptions, statistics: string[]): Promise<void> {
+    if (!options.missingGraph || changedSomething(statistics)) return;
+    this.pool.schemaNames.forget(graph);
+    await this.dropIfEmpty(graph).catch(() => undefined);
+    throw new GraphNotFoundError(graph);
   }
 
   /** Deletes `graph` only when it holds no node (another client may have filled it meanwhile). */
