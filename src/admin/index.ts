@@ -12,7 +12,7 @@ import { createGroupDirectories } from '../platform/oidc/group-directories.js';
 import { createChangeChannel, type ChangeChannel } from '../platform/redis/change-channel.js';
 import type { RedisConnection } from '../platform/redis/redis-connection.js';
 import { installErrorHandling } from '../shared/error-handler.js';
-import { COOKIE_SCHEME, stampSecurity } from '../shared/openapi.js';
+import { COOKIE_SCHEME, SESSION_BEARER_SCHEME, stampSecurity } from '../shared/openapi.js';
 import type { ClusterPort } from '../platform/clusters/cluster-port.js';
 import { recordAuditEntries, createAuditRecorder } from './audit/audit-recorder.js';
 import { auditRoutes } from './audit/audit-routes.js';
@@ -367,7 +367,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   await app.register(function sessionRoutes(guarded, _options, done) {
     guarded.addHook('onRoute', hoistPermissionGuard);
     guarded.addHook('onRequest', requireSessionWithRules(context.sessions, context.rbac));
-    guarded.addHook('onRoute', stampSecurity(COOKIE_SCHEME, 'admin'));
+    guarded.addHook('onRoute', stampSecurity([COOKIE_SCHEME, SESSION_BEARER_SCHEME], 'admin'));
     sessionAuthRoutes(guarded, context);
     settingsRoutes(guarded, context);
     clusterRoutes(guarded, context, services.clusters, services.clusterNamespace);

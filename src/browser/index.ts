@@ -171,7 +171,7 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
   // Every other route needs a token; authentication runs first, before the body is even read.
   await app.register(function tokenGuardedRoutes(guarded, _options, done) {
     guarded.addHook('onRequest', createBearerAuth(context));
-    guarded.addHook('onRoute', stampSecurity(BEARER_SCHEME, 'browser'));
+    guarded.addHook('onRoute', stampSecurity([BEARER_SCHEME], 'browser'));
     tokenRoutes(guarded, tokens);
     statusRoutes(guarded, context, services.status);
     configRoutes(guarded, context, services.config);

@@ -18,6 +18,9 @@ declare module 'fastify' {
 export const API_VERSION = '1.4.6';
 export const BEARER_SCHEME = 'bearerAuth';
 export const COOKIE_SCHEME = 'cookieAuth';
+/** The admin session's JWT sent as `Authorization: Bearer` instead of the cookie (scripts, Swagger UI's Try it out). */
+export const SESSION_BEARER_SCHEME = 'sessionBearerAuth';
+type SecurityScheme = typeof BEARER_SCHEME | typeof COOKIE_SCHEME | typeof SESSION_BEARER_SCHEME;
 
 export interface OpenApiOptions {
   /** Serve the interactive browser at /api-docs. */
@@ -61,6 +64,13 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
             description: 'Personal access token (browser API)',
           },
           [COOKIE_SCHEME]: { type: 'apiKey', in: 'cookie', name: 'token', description: 'Session cookie (admin API)' },
+          [SESSION_BEARER_SCHEME]: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description:
+              'Admin API session as a bearer token: the `token` that `POST /api/auth/login` answers, sent as `Authorization: Bearer <token>` instead of the cookie. It is the same session (logout and expiry end it).',
+          },
         },
       },
     },
@@ -185,11 +195,12 @@ function isGuarded(route: RouteOptions): boolean {
  * document cannot drift from what is enforced. Runs after the plugin's error-response hook, so it adds the
  * guard's own 401 and 403 too.
  */
-export function stampSecurity(scheme: typeof BEARER_SCHEME | typeof COOKIE_SCHEME, shape: ErrorShape) {
+export function stampSecurity(schemes: readonly SecurityScheme[], shape: ErrorShape) {
   const schema = errorSchemaFor(shape);
   return (route: RouteOptions): void => {
     if (!route.schema || (route.schema as { hide?: boolean }).hide) return;
-    route.schema.security = [{ [scheme]: [] }];
+    // Alternatives: any one of the schemes is enough.
+    route.schema.security = schemes.map((scheme) => ({ [scheme]: [] }));
     const response = { ...(route.schema.response as Record<string, unknown> | undefined) };
     response[401] ??= schema;
     response[403] ??= schema;

@@ -86,6 +86,7 @@ describe('/api-spec.json', () => {
     expect(document.components.securitySchemes).toMatchObject({
       bearerAuth: { type: 'http', scheme: 'bearer' },
       cookieAuth: { type: 'apiKey', in: 'cookie', name: 'token' },
+      sessionBearerAuth: { type: 'http', scheme: 'bearer' },
     });
   });
 
@@ -97,7 +98,8 @@ describe('/api-spec.json', () => {
       const url = path.replace(/\{[^}]+\}/g, 'x');
       const res = await t.app.inject({ method: method.toUpperCase() as 'GET', url });
       const declared = (op.security ?? []).flatMap((requirement) => Object.keys(requirement));
-      const expected = res.statusCode === 401 ? [isBrowserPath(url) ? 'bearerAuth' : 'cookieAuth'] : [];
+      const expected =
+        res.statusCode === 401 ? (isBrowserPath(url) ? ['bearerAuth'] : ['cookieAuth', 'sessionBearerAuth']) : [];
       expect(declared, `${method} ${path} answered ${res.statusCode}`).toEqual(expected);
       if (declared.length > 0)
         expect(Object.keys(op.responses ?? {}), `${method} ${path}`).toEqual(expect.arrayContaining(['401', '403']));

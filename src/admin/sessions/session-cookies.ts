@@ -36,15 +36,25 @@ export function clearedSessionCookies(publicOrigin: string): CookieToSet[] {
   return names.map((name) => clearedCookie(name, attributes));
 }
 
-/** What a request offers as its session: its cookies and whether a browser says where it comes from. */
+/** What a request offers as its session: its cookies, its Authorization header, and where a browser says it is from. */
 export interface SessionCredentials {
   cookies: Readonly<Record<string, string | undefined>>;
   /** The `Sec-Fetch-Site` header; browsers send it, other clients do not. */
   secFetchSite: string | undefined;
+  /** The `Authorization` header: `Bearer <session JWT>` from scripts, generated clients and Swagger UI. */
+  authorization?: string | undefined;
 }
 
-/** Over HTTPS, a browser's session is the `__Host-` cookie only: a planted `token` from a sibling site is ignored. */
+const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
+
+/**
+ * The session JWT a request presents: `Authorization: Bearer <token>` when it sends one (a browser never adds that
+ * header on its own, so another site cannot make it send one), else the session cookie. Over HTTPS, a browser's
+ * cookie session is the `__Host-` cookie only: a planted `token` from a sibling site is ignored.
+ */
 export function sessionCookieOf(credentials: SessionCredentials, publicOrigin: string): string | undefined {
+  const bearer = credentials.authorization === undefined ? undefined : BEARER.exec(credentials.authorization)?.[1];
+  if (bearer !== undefined) return bearer;
   const { cookies } = credentials;
   if (!sessionCookieAttributes(publicOrigin, 0).secure) return cookies[SESSION_COOKIE];
   if (credentials.secFetchSite !== undefined) return cookies[HOST_ONLY_SESSION_COOKIE];

@@ -9,7 +9,11 @@ import type { AuthenticatedUser, SessionService } from './session-service.js';
 const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 export function sessionCredentialsOf(request: FastifyRequest): SessionCredentials {
-  return { cookies: request.cookies, secFetchSite: header(request.headers['sec-fetch-site']) };
+  return {
+    cookies: request.cookies,
+    secFetchSite: header(request.headers['sec-fetch-site']),
+    authorization: request.headers.authorization,
+  };
 }
 
 declare module 'fastify' {
