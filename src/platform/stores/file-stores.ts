@@ -1,10 +1,12 @@
 // Embedded-mode adapters of the storage ports: the settings and RBAC documents and each Secret are files under the
-// data directory, written atomically; Secret files have mode 0600. Versions are content hashes.
+// data directory, written atomically; Secret files have mode 0600. Versions are content hashes. Each read-check-write
+// holds an in-process mutex and a lock file, so replicas sharing DATA_DIR cannot overwrite each other's writes.
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Mutex } from '../../shared/mutex.js';
 import { writeFileAtomic } from '../atomic-file.js';
+import { withFileLock } from './file-lock.js';
 import {
   AlreadyExistsError,
   MANAGED_BY,
@@ -33,6 +35,12 @@ async function readText(file: string): Promise<string | undefined> {
   }
 }
 
+/** Holds `dir/name` as the cross-process lock of one read-check-write (the directory is made first). */
+async function locked<T>(dir: string, name: string, work: () => Promise<T>): Promise<T> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  return withFileLock(path.join(dir, name), work);
+}
+
 /**
  * A "ConfigMap" is one file (`settings.json` or `rbac.json` holds the document), so an operator can edit it
  * by hand exactly as they would edit the ConfigMap's data key.
@@ -48,15 +56,17 @@ export function createFileConfigMap(dir: string, key = 'settings.json'): ConfigM
     description: file,
     read,
     write: (data, version) =>
-      mutex.run(async () => {
-        const current = await read();
-        if (version === undefined && current) throw new AlreadyExistsError(file);
-        if (version !== undefined && current?.version !== version) throw new StaleVersionError(file);
-        const text = data[key] ?? '';
-        await mkdir(dir, { recursive: true, mode: 0o700 });
-        await writeFileAtomic(file, text, 0o600);
-        return { value: { [key]: text }, version: versionOf(text) };
-      }),
+      mutex.run(() =>
+        locked(dir, `.${key}.lock`, async () => {
+          const current = await read();
+          if (version === undefined && current) throw new AlreadyExistsError(file);
+          if (version !== undefined && current?.version !== version) throw new StaleVersionError(file);
+          const text = data[key] ?? '';
+          await mkdir(dir, { recursive: true, mode: 0o700 });
+          await writeFileAtomic(file, text, 0o600);
+          return { value: { [key]: text }, version: versionOf(text) };
+        }),
+      ),
   };
 }
 
@@ -83,20 +93,22 @@ export function createFileSecrets(dir: string): SecretPort {
   return {
     read,
     write: (name, data, version, labels) =>
-      mutex.run(async () => {
-        const current = await read(name);
-        if (version === undefined && current) throw new AlreadyExistsError(`secret ${name}`);
-        if (version !== undefined && current?.version !== version) throw new StaleVersionError(`secret ${name}`);
-        const text = `${JSON.stringify(data, null, 2)}\n`;
-        await mkdir(dir, { recursive: true, mode: 0o700 });
-        if (version === undefined) {
-          // Labels first: a crash before the data file leaves no Secret, and the next creation rewrites them.
-          await mkdir(labelDir, { recursive: true, mode: 0o700 });
-          await writeFileAtomic(labelFileOf(name), `${JSON.stringify({ ...labels, ...MANAGED_BY })}\n`, 0o600);
-        }
-        await writeFileAtomic(fileOf(name), text, 0o600);
-        return { value: { ...data }, version: versionOf(text) };
-      }),
+      mutex.run(() =>
+        locked(dir, `.${checked(name)}.lock`, async () => {
+          const current = await read(name);
+          if (version === undefined && current) throw new AlreadyExistsError(`secret ${name}`);
+          if (version !== undefined && current?.version !== version) throw new StaleVersionError(`secret ${name}`);
+          const text = `${JSON.stringify(data, null, 2)}\n`;
+          await mkdir(dir, { recursive: true, mode: 0o700 });
+          if (version === undefined) {
+            // Labels first: a crash before the data file leaves no Secret, and the next creation rewrites them.
+            await mkdir(labelDir, { recursive: true, mode: 0o700 });
+            await writeFileAtomic(labelFileOf(name), `${JSON.stringify({ ...labels, ...MANAGED_BY })}\n`, 0o600);
+          }
+          await writeFileAtomic(fileOf(name), text, 0o600);
+          return { value: { ...data }, version: versionOf(text) };
+        }),
+      ),
   };
 }
 
