@@ -1,4 +1,4 @@
-// The audit log at scale (issue 19): loads BENCH_AUDIT_ENTRIES (1,000,000) entries into a real FalkorDB through the
+// The audit log at scale: loads BENCH_AUDIT_ENTRIES (1,000,000) entries into a real FalkorDB through the
 // store's own write path (pipelined), then measures GET /api/audit/ with filters and a page of 50 beside the raw
 // store commands the route runs (the baseline: one MULTI of ZCARD/ZCOUNT + ZRANGE, then MGET of the page).
 // Runs on its own: `npx tsx bench/audit-log.ts` (the server runs from dist/ when built, from src/ with tsx

@@ -1,4 +1,4 @@
-// GET /api/clusters/ with 1,000 deployments (issue 20): a real kube-apiserver with KubeBlocks' real Cluster CRD and
+// GET /api/clusters/ with 1,000 deployments: a real kube-apiserver with KubeBlocks' real Cluster CRD and
 // the chart's RBAC, 1,000 Cluster objects in the cluster namespace, and the compiled server signed in as the chart's
 // service account. Beside it the raw baseline: the same list read straight from the API server by the bench process
 // (as the admin, through @kubernetes/client-node). Needs the binaries and CRDs `npm run test:kube` builds and

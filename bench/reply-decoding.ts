@@ -1,4 +1,4 @@
-// What reading a query's reply costs the server (issue 25), apart from HTTP and the database: the bytes of real
+// What reading a query's reply costs the server, apart from HTTP and the database: the bytes of real
 // compact replies, read by our bounded RespReader and turned into the query route's JSON rows (CompactDecoder,
 // JSON.stringify), beside node-redis's RESP decoder on the same bytes: the raw client's first step, before it
 // parses the result set its own way. Prints microseconds per reply and young-generation collections per 100,000

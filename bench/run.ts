@@ -143,7 +143,7 @@ async function rounds(
 }
 
 /**
- * The bench drives many connections with one token from one address: the per-token and per-client caps (issue 15)
+ * The bench drives many connections with one token from one address: the per-token and per-client caps
  * would answer most of them 429, which measures the cap, not the path.
  */
 const UNCAPPED = {
@@ -233,7 +233,7 @@ async function main(): Promise<void> {
 
     // The HTTP floor of this run, once measured: routes measured after it print their composed limit.
     let floor: Measurement | undefined;
-    // Issue 25's goals: a simple route at 90% of its composed limit, the small query at 80% with a p99 within 3x
+    // The performance goals: a simple route at 90% of its composed limit, the small query at 80% with a p99 within 3x
     // the raw client's, the admin reads at 10,000 req/s and 90% of the floor.
     const goals: GoalVerdict[] = [];
     const simpleRouteGoal: Goal = { limit: 'composed', minShare: 0.9 };
@@ -241,7 +241,7 @@ async function main(): Promise<void> {
     const adminReadGoal: Goal = { limit: 'floor', minShare: 0.9, minRequestsPerSecond: 10_000 };
     const floorLoad = http({ url: url('/healthz') });
     /**
-     * `goal`: the row is one of issue 25's goals, a share of a limit measured in another row. Rows run minutes apart
+     * `goal`: the row is one of the performance goals, a share of a limit measured in another row. Rows run minutes apart
      * on a machine whose speed drifts by 10% and more between them, so the share is also measured in GOAL_ROUNDS
      * rounds that each run the floor, the route and (for a composed limit) the raw client back to back, in a
      * rotating order; the ratio is taken within each round, and its median is the figure the goal is judged by.
@@ -713,7 +713,7 @@ async function main(): Promise<void> {
     }
 
     if (goals.length > 0) {
-      console.log("Issue 25's goals, judged by the interleaved medians of this run");
+      console.log('The performance goals, judged by the interleaved medians of this run');
       for (const verdict of goals) console.log(`  ${describeVerdict(verdict)}`);
     }
 

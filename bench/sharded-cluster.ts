@@ -1,5 +1,5 @@
 // `npm run bench` (or BENCH_ONLY=sharded): the browser API in front of a 3-primary FalkorDB cluster beside the same
-// routes in front of one node, in one run, on the same server process, interleaved round by round (issue 23).
+// routes in front of one node, in one run, on the same server process, interleaved round by round.
 // Goals: GET /api/graph on the cluster at least 60% of the single node's (it asks every primary); a query routed
 // to its shard within 10% of the single node's. Results go to bench/results/sharded-cluster.json.
 import { randomBytes } from 'node:crypto';

@@ -32,7 +32,7 @@ if [ -z "${BENCH_ONLY:-}" ] || echo "cluster list" | grep -qiE "$BENCH_ONLY"; th
   fi
   node_modules/.bin/tsx bench/cluster-list.ts
 fi
-# The browser API in front of a 3-primary FalkorDB cluster beside one node (issue 23); about 30 seconds.
+# The browser API in front of a 3-primary FalkorDB cluster beside one node; about 30 seconds.
 if [ -z "${BENCH_ONLY:-}" ] || echo "sharded cluster" | grep -qiE "$BENCH_ONLY"; then
   node_modules/.bin/tsx bench/sharded-cluster.ts
 fi

@@ -14,10 +14,10 @@ redis_is_new_enough() {
 
 say() { printf '[ensure-system] %s\n' "$*" >&2; }
 
-# For the tests (--for-tests): the Kubernetes API double makes its certificate with the openssl CLI, and the
-# OAuth browser test drives Debian's chromium.
+# For the tests (--for-tests): the Kubernetes API double makes its certificate with the openssl CLI, the OAuth
+# browser test drives Debian's chromium, and the README's tour (run as written by a test) uses curl and jq.
 if [ "${1:-}" = "--for-tests" ]; then
-  for package in openssl chromium; do
+  for package in openssl chromium curl jq; do
     if ! command -v "$package" >/dev/null 2>&1; then
       if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
         say "installing $package"

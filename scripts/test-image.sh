@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The shipped artifact, built and started (issue 18): builds the unchanged Dockerfile with podman, runs the image,
+# The shipped artifact, built and started: builds the unchanged Dockerfile with podman, runs the image,
 # and proves that the server comes up in embedded mode, issues a token, answers a query and stops cleanly on
 # SIGTERM (scripts/image-smoke.mjs). Then it proves the check can fail: the same Dockerfile without libgomp1 must
 # not pass.

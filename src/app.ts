@@ -96,11 +96,11 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     // A client too slow to send its whole request gets 408 from Node; a request not answered in time gets 503
     // from enforceRequestDeadline (408 too while its body is still arriving).
     requestTimeout: config.requestTimeoutMs,
-    // issue 15: a slow-header client is dropped after HEADERS_TIMEOUT_MS (408), not held for a minute.
+    // A slow-header client is dropped after HEADERS_TIMEOUT_MS (408), not held for a minute.
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: expiryCheckMs },
     clientErrorHandler: clientErrors.handler,
   });
-  // issue 15: a cap on open connections, so idle or slow sockets cannot exhaust file descriptors.
+  // A cap on open connections, so idle or slow sockets cannot exhaust file descriptors.
   app.server.maxConnections = config.maxConnections;
   // …and of them, CONNECTIONS_PER_ADDRESS per client address, so that one client cannot hold them all.
   capConnectionsPerAddress(app.server, {

@@ -192,7 +192,7 @@ export const EnvSchema = z.object({
   SETTINGS_REFRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
   TOKEN_CREATION_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
-  // Bounds on what a caller can make the server do (issue 15): targets, checks, queries, connections.
+  // Bounds on what a caller can make the server do: targets, checks, queries, connections.
   DATABASE_HOSTS: parsedBy(parseAllowedTargets),
   CREDENTIAL_CHECK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   CREDENTIAL_CHECKS_MAX: z.coerce.number().int().min(1).max(10_000).default(16),

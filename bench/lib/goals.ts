@@ -1,4 +1,4 @@
-// Issue 25's acceptance, judged from a run: each goal row's interleaved share (stats.ts), its p99 against the raw
+// The performance goals, judged from a run: each goal row's interleaved share (stats.ts), its p99 against the raw
 // client's and its rate, each check printed with what was measured, so a run says by itself which goals it met.
 import { describeShareSpread, type InterleavedShares } from './stats.js';
 

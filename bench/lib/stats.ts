@@ -20,7 +20,7 @@ export function bestRound<T extends Measurement>(rounds: T[]): T {
 
 /**
  * On one machine the server's HTTP work and the database's work share the cores, so a route that does both can at
- * best run at the serial composition of the two rates measured alone (issue 25): the HTTP floor and the raw client.
+ * best run at the serial composition of the two rates measured alone: the HTTP floor and the raw client.
  */
 export function composedLimit(floorRequestsPerSecond: number, rawRequestsPerSecond: number): number {
   return 1 / (1 / floorRequestsPerSecond + 1 / rawRequestsPerSecond);

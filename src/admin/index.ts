@@ -98,7 +98,7 @@ export interface AdminDeps {
   auditStore?: AuditStore;
   /** How often entries past their retention are purged (besides at start); an hour by default. */
   auditPurgeIntervalMs?: number;
-  /** Pod logs and metrics from Kubernetes; absent without Kubernetes (issue 20). */
+  /** Pod logs and metrics from Kubernetes; absent without Kubernetes. */
   podTelemetry?: PodTelemetryPort;
   /** Heartbeat period of the pod log and metrics event streams (tests shorten it). */
   streamHeartbeatMs?: number;
@@ -203,7 +203,7 @@ export function createAdminServices(deps: AdminDeps) {
     logger,
     now,
   });
-  // issue 19: system facts, search, diagnostics and licensing.
+  // System facts, search, diagnostics and licensing.
   const host = createHostFacts();
   const kube = deps.clusterInfo;
   const { recentLogs } = deps;

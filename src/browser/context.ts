@@ -23,7 +23,7 @@ export interface BrowserContext {
   embeddedPorts?: EmbeddedPorts;
 }
 
-/** What a caller can make the server do, at most (issue 15; each one an environment variable, see config.ts). */
+/** What a caller can make the server do, at most (each one an environment variable, see config.ts). */
 export interface BrowserLimits {
   /** Behind Sentinel, Read-Only tokens read from a replica (SENTINEL_READ_REPLICAS). */
   sentinelReadReplicas?: boolean;

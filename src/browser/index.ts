@@ -57,7 +57,7 @@ export interface BrowserDeps {
   tokenStoreAccount?: ProtectedDatabaseUser;
 }
 
-/** What a caller can make the server do, at most (issue 15; each one an environment variable, see config.ts). */
+/** What a caller can make the server do, at most (each one an environment variable, see config.ts). */
 export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
   const { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds } = config;
   const { queryRowsMax, queryResultBytesMax, queriesPerToken, queriesPerClient, csvUrlAllowlist } = config;

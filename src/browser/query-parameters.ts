@@ -1,4 +1,4 @@
-// The seed names some parameters as query parameters (`sourceName`, `value`, `role`) while the public browser sends
+// The browser API specification names some parameters as query parameters (`sourceName`, `value`, `role`) while the FalkorDB Browser sends
 // them in a JSON body: the body's copy is moved into the query before validation, so one schema, in the query
 // string, says what is required and the OpenAPI document tells the truth.
 import type { FastifyReply, FastifyRequest } from 'fastify';

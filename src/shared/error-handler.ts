@@ -102,7 +102,7 @@ export function mapError(error: unknown, shape: ErrorShape = 'admin'): MappedErr
   if (isFastifyError(error) && !isResponseSerializationError(error)) {
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-        // The seeds list 400 for a body that cannot be accepted; a wrong Content-Type is one of those.
+        // Both API specifications list 400 for a body that cannot be accepted; a wrong Content-Type is one of those.
         return {
           statusCode: 400,
           message: 'Unsupported Content-Type: send application/json',

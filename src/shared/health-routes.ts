@@ -1,5 +1,5 @@
 // /healthz (the process answers) and /readyz (every dependency answers), for probes and load balancers; /health and
-// /ready are the real product's spellings of the same probes, with its fields (timestamp, version, uptime) added.
+// /ready are the FalkorDB Enterprise admin API's spellings of the same probes, with its fields (timestamp, version, uptime) added.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -8,7 +8,7 @@ export const ReadinessSchema = z.object({
   checks: z.record(z.string(), z.object({ ok: z.boolean() })),
 });
 
-/** /health: the real product's liveness body. */
+/** /health: the FalkorDB Enterprise admin API's liveness body. */
 export const HealthSchema = LivenessSchema.extend({
   timestamp: z.string(),
   version: z.string(),
@@ -16,5 +16,5 @@ export const HealthSchema = LivenessSchema.extend({
   uptime: z.number(),
 });
 
-/** /ready: the real product's readiness body (status, timestamp) with the checks of /readyz. */
+/** /ready: the FalkorDB Enterprise admin API's readiness body (status, timestamp) with the checks of /readyz. */
 export const ReadySchema = ReadinessSchema.extend({ timestamp: z.string() });

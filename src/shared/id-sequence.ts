@@ -2,7 +2,7 @@
 // one is checked against its owner). UUID-shaped, so callers that expect a UUID keep working: a random prefix drawn
 // once per sequence (the first 24 characters of a random UUID: unique across processes and replicas) and a counter
 // as the last group. A random UUID per id cost two string builds and a share of a random-buffer refill per query
-// (issue 25: about 1 KiB of garbage per request).
+// (about 1 KiB of garbage per request).
 import { randomUUID } from 'node:crypto';
 
 /** Below 16^12, so the counter fills the last 12 hex digits and never overflows in a process's life. */

@@ -1,6 +1,6 @@
 // A response body written from a database reply, kept with that reply: for reads whose replies change far less
 // often than they are asked (GRAPH.CONFIG GET *, ACL LIST), comparing a reply with the last costs a fraction of
-// writing it again, and of the garbage writing leaves (issue 25).
+// writing it again, and of the garbage writing leaves.
 
 /**
  * `write`, which must be a function of the reply alone, answered again without writing while each reply equals the

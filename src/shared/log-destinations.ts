@@ -1,7 +1,7 @@
 // A log destination that gathers lines and hands them to the sink in one write every few milliseconds. Batching by
 // event-loop turn (the previous design) took `GET /api/status` from 2.4 to 1.6 writes per request; under load a turn
 // of a database-backed route answers only the requests whose replies came in together, so stdout still took one write
-// in five requests. A short interval takes one write per a few hundred lines instead (issue 25, ninth session). A line
+// in five requests. A short interval takes one write per a few hundred lines instead. A line
 // waits at most FLUSH_INTERVAL_MS (or less, when MAX_PENDING_CHARS fill first); a process that exits (normally, by
 // process.exit, or on an uncaught error) flushes what is pending first, so only a SIGKILL within that window can lose
 // lines.
@@ -37,7 +37,7 @@ export class BatchedLineStream {
   /**
    * With `ring`, each line is encoded once, into the ring, when it is written, and each batch's bytes go from there
    * to the sink: a string then lives for one request, not for the batch's 10 ms, in which every scavenge copied it
-   * (issue 25). `schedule` and `maxPendingChars` are the tests' (a flush they run themselves, a smaller batch).
+   *. `schedule` and `maxPendingChars` are the tests' (a flush they run themselves, a smaller batch).
    */
   constructor(
     private readonly sink: LineSink,
@@ -120,7 +120,7 @@ const FULL_PIPE_PAUSE_MS = 1;
 /**
  * Each batch written to a file descriptor (stdout) at once, on the main thread. pino's SonicBoom in its synchronous
  * mode measured the batch's UTF-8 length, wrote it, then encoded it a second time to account for what went: about
- * twice the cost of the write alone, on every batch (issue 25). Here a batch given as bytes (the server's: encoded
+ * twice the cost of the write alone, on every batch. Here a batch given as bytes (the server's: encoded
  * once, line by line, into the log ring) is written as it is; one given as text is encoded by the write, and once
  * more only when the write was partial (a non-blocking pipe nearly full), to finish from the bytes that did not go.
  * A full pipe (EAGAIN, EBUSY) is waited out, as SonicBoom did, so a slow log reader slows the server instead of

@@ -35,7 +35,7 @@ interface Block {
  * strings. A ring of 2000 strings, each a tree of the pieces the access line was composed of, lived just long enough
  * (tens of milliseconds under load) for every line to be copied by each scavenge and promoted to the old generation,
  * where only a full collection frees it: without the ring, an admin read's p99 fell from about 3 ms to 1.4 ms
- * (issue 25). The server's lines now cost one UTF-8 encoding each, made as the line is written (appendUnsent), whose
+ *. The server's lines now cost one UTF-8 encoding each, made as the line is written (appendUnsent), whose
  * bytes both the ring and stdout take, and leave no object behind.
  */
 export class LogRing {

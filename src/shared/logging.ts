@@ -103,7 +103,7 @@ export function requestSummary(request: FastifyRequest): Record<string, unknown>
 
 /**
  * `JSON.stringify(requestSummary(request))`, composed field by field: JSON.stringify of the summary object took
- * about 0.9 µs of every access line in the server (a third of that in a loop), this about a tenth (issue 25).
+ * about 0.9 µs of every access line in the server (a third of that in a loop), this about a tenth.
  */
 export function requestSummaryJson(request: FastifyRequest): string {
   const url: unknown = request.url;
@@ -182,7 +182,7 @@ export function accessLineText(
  * pass, and "incoming request" says nothing the completion line does not).
  *
  * The line of a request answered without error is composed here and handed to the logger's destination, instead of
- * going through pino's object serialization: it cost about a third as much in a loop (issue 25: the access line was
+ * going through pino's object serialization: it cost about a third as much in a loop (the access line was
  * the largest cost left in the simple routes). It holds no secret by construction (method, path without its query
  * string, address, route template, status, time), so the censoring pass has nothing to do on it. Other loggers get
  * the line through their own info() (composableLogger).

@@ -107,7 +107,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
 }
 
 /**
- * Headers of every /api-docs response (issue 15). The page loads its scripts and styles from /api-docs/static
+ * Headers of every /api-docs response. The page loads its scripts and styles from /api-docs/static
  * (no inline script); Swagger UI sets style attributes at run time, hence 'unsafe-inline' for styles only, and
  * draws its icons from data: URLs. It fetches /api-spec.json and sends "try it out" requests to this origin only.
  */

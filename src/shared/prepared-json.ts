@@ -11,7 +11,7 @@ export function sendJsonText(reply: FastifyReply, body: string | Readable): Fast
 /**
  * Sends `toJson(value)` as the JSON body. A value at hand (read from memory) is sent in this turn, and the handler
  * returns nothing: no promise and no microtasks, which reads served on every console page would otherwise pay on every
- * request (issue 25). A pending value is sent when it arrives, and its promise returned for Fastify to await.
+ * request. A pending value is sent when it arrives, and its promise returned for Fastify to await.
  */
 export function sendJsonOf<T>(
   reply: FastifyReply,

@@ -1,4 +1,4 @@
-// REQUEST_TIMEOUT_MS for every request, with or without a body (issue 15). Fastify's own handler timer listens for
+// REQUEST_TIMEOUT_MS for every request, with or without a body. Fastify's own handler timer listens for
 // the request's `close`, which Node emits as soon as a body has been read, so a POST whose handler hangs (a silent
 // database during a credential check) was never answered. This timer runs from arrival until the response closes.
 import type { FastifyInstance } from 'fastify';
@@ -24,7 +24,7 @@ export class RequestDeadlineError extends Error {
 /**
  * The answer past the deadline is all the hook does: no AbortSignal per request for handlers to listen to. Every
  * outbound call a handler makes has its own bound (database commands, the Kubernetes API, OpenID providers), and no
- * handler listened; creating the signal cost about 2 µs of every request, /healthz's included (issue 25).
+ * handler listened; creating the signal cost about 2 µs of every request, /healthz's included.
  */
 export function enforceRequestDeadline(app: FastifyInstance, deadlineMs: number): void {
   app.addHook('onRequest', (request, reply, done) => {

@@ -70,7 +70,7 @@ export function openEventStream(
 
 /**
  * A class, not an object literal, so that the abort controller can be made only when `signal` is read (a getter on
- * the prototype keeps one shape; the ninth session's getter in a literal gave each stream a shape of its own and
+ * the prototype keeps one shape; a getter in an object literal gave each stream a shape of its own and
  * made the SSE query 11–15% slower). A quick query result never reads it, and creating it cost about 2 µs.
  */
 class ReplyEventStream implements EventStream {

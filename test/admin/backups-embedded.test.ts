@@ -1,7 +1,7 @@
-// Backups in embedded mode (issue 21), through the admin API against a real FalkorDB with a data directory: a backup
+// Backups in embedded mode, through the admin API against a real FalkorDB with a data directory: a backup
 // is the server's RDB snapshot under the backups directory; graphs are then changed and deleted, the backup restored
 // (stop, replace, start), and the original graphs and data are back. A schedule fires on an injected clock. Every
-// answer is checked against the real product's response schema.
+// answer is checked against the FalkorDB Enterprise admin API's response schema.
 import { mkdtemp, readdir, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// The conformance walk over the "Clusters" tag of the real admin API (issue 20): lifecycle, YAML, pods, logs,
+// The conformance walk over the "Clusters" tag of the real admin API: lifecycle, YAML, pods, logs,
 // metrics, upgrade, credentials and configuration. Each operation is called at its real path (both slash spellings),
 // with `?namespace=` and a body built from the real request schema, and must answer the real success status with a
 // body the real response schema accepts. On the Kubernetes API double with KubeBlocks 1.x, and in embedded mode, where

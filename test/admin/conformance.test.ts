@@ -1,6 +1,6 @@
-// The conformance walk (issue 19): every identity-and-access operation of the real admin API, called at its real
+// The conformance walk: every identity-and-access operation of the real admin API, called at its real
 // path (both slash spellings) with a body built from the real request schema, must answer the real success status
-// with a body the real response schema accepts (after the seed's renames). Deliberate differences are listed in
+// with a body the real response schema accepts (after this server's renames). Deliberate differences are listed in
 // DEVIATIONS with their reason; anything else that does not match fails here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, login, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
@@ -55,7 +55,7 @@ const DEVIATIONS: Record<string, { status: number; reason: string; bodyIsNotJson
   },
 };
 
-/** The data-protection tags (issue 21), walked in embedded mode: RDB snapshots of the embedded FalkorDB. */
+/** The data-protection tags, walked in embedded mode: RDB snapshots of the embedded FalkorDB. */
 const BACKUP_TAGS = new Set(['Backup Repositories', 'Backups', 'Backup Policies', 'Backup Schedules', 'Restores']);
 const EMBEDDED_ONLY = 'embedded mode keeps backups in DATA_DIR/backups';
 const BACKUP_DEVIATIONS: Record<string, { status: number; reason: string }> = {
@@ -424,7 +424,7 @@ describe('conformance with the real admin API: identity and access', () => {
   walk(walked, SCENARIOS, DEVIATIONS);
 });
 
-describe('conformance with the real admin API: data protection in embedded mode (issue 21)', () => {
+describe('conformance with the real admin API: data protection in embedded mode', () => {
   const walkedBackups = realOperations().filter((operation) => BACKUP_TAGS.has(operation.tag));
   it('walks every data-protection operation', () => {
     expect(walkedBackups.length).toBe(24);

@@ -1,4 +1,4 @@
-// Issue 15: CSRF. A state-changing admin request that a browser sends from another site is refused (403) and changes
+// CSRF. A state-changing admin request that a browser sends from another site is refused (403) and changes
 // nothing, even with a valid session cookie; the console's own requests and non-browser clients pass.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, login, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
@@ -103,7 +103,7 @@ describe('cross-site requests to the admin API', () => {
       (await validate({ cookie: `__Host-token=${byName['__Host-token']!.value}`, 'sec-fetch-site': 'same-origin' }))
         .statusCode,
     ).toBe(200);
-    // The CLI and other non-browser clients keep the seed's `token`.
+    // The CLI and other non-browser clients keep the admin API's `token`.
     expect((await validate({ cookie: await login(t.app, ADMIN.email, ADMIN.password) })).statusCode).toBe(200);
     // Logout clears both.
     const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });

@@ -1,4 +1,4 @@
-// Diagnostics, its export and health, and the support package (issue 19), over local files (embedded) and the
+// Diagnostics, its export and health, and the support package, over local files (embedded) and the
 // Kubernetes API double. The package is opened and every file scanned for planted secrets.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS, ADMIN, useAdminApp } from '../support/admin.js';

@@ -1,6 +1,6 @@
-// Pod logs and metrics (issue 20) over the Kubernetes API double: the pod log endpoint (plain and followed), the
+// Pod logs and metrics over the Kubernetes API double: the pod log endpoint (plain and followed), the
 // pods' label selector and the metrics.k8s.io API, which the double serves only when a test turns it on. Every JSON
-// response is validated against the real product's schema; event streams are read over real HTTP.
+// response is validated against the FalkorDB Enterprise admin API's schema; event streams are read over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../support/app.js';
 import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';

@@ -1,4 +1,4 @@
-// Day-2 operations at the real product's paths (issue 20), checked against its schemas: every operation of the
+// Day-2 operations at the FalkorDB Enterprise admin API's paths, checked against its schemas: every operation of the
 // "Cluster Operations" tag is called at its real path, with `?namespace=` as the real API has it and a body built
 // from the real request schema, and must answer the real success status with a body the real response schema
 // accepts; our cancel answers the real OpsAccepted shape too. On the Kubernetes API double (KubeBlocks 1.x) and in

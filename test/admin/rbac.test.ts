@@ -557,7 +557,7 @@ doubleOnly('two replicas sharing the Kubernetes store and the change channel', (
   });
 });
 
-doubleOnly('every /api/rbac operation against the real product’s request and response schemas', () => {
+doubleOnly('every /api/rbac operation against the FalkorDB Enterprise admin API’s request and response schemas', () => {
   const t = useAdminApp('embedded');
   const operations = realOperations().filter((operation) => operation.path.startsWith('/api/rbac'));
   const operation = (method: string, path: string) => {

@@ -47,7 +47,7 @@ describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
       token: expect.any(String) as unknown,
     });
     expect(res.headers['cache-control']).toBe('no-store');
-    // The seed's `token`, and over HTTPS the same session under `__Host-token` (cross-site.test.ts).
+    // The admin API's `token`, and over HTTPS the same session under `__Host-token` (cross-site.test.ts).
     const headers = [res.headers['set-cookie']].flat().map(String);
     expect(headers).toHaveLength(2);
     expect(headers[0]).toMatch(

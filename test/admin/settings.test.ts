@@ -126,7 +126,7 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
     expect(onboarding((await patch({ features: { self_service_onboarding: false } })).json())).toEqual([false, false]);
   });
 
-  it('asks for a session first (401), then for the permission (403 with the seed message)', async () => {
+  it('asks for a session first (401), then for the permission (403 with the specified message)', async () => {
     for (const [method, payload] of [
       ['GET', undefined],
       ['PATCH', { nonsense: true }],

@@ -1,6 +1,6 @@
-// System facts, metrics, search and licensing (issue 19): embedded mode (the embedded deployment, no Kubernetes) and
+// System facts, metrics, search and licensing: embedded mode (the embedded deployment, no Kubernetes) and
 // the Kubernetes API double (cluster-scoped reads only in multi-cluster mode). Every body is checked against the
-// real product's response schema.
+// FalkorDB Enterprise admin API's response schema.
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +19,7 @@ import { CLUSTERS_V1, standalone } from '../support/kube/kubeblocks-fixtures.js'
 
 const REAL = new Map(realOperations().map((operation) => [operationKey(operation), operation]));
 
-/** The body has the real product's shape for this operation and status. */
+/** The body has the FalkorDB Enterprise admin API's shape for this operation and status. */
 function expectRealShape(method: string, path: string, status: number, body: unknown): void {
   const schema = REAL.get(`${method} ${path}`)?.responses[String(status)]?.['application/json'];
   expect(schema, `${method} ${path} ${status} in the reference`).toBeDefined();

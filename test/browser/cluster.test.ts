@@ -1,4 +1,4 @@
-// A sharded FalkorDB cluster behind the browser API (issue 23): three real primaries and a replica on loopback
+// A sharded FalkorDB cluster behind the browser API: three real primaries and a replica on loopback
 // (Valkey with the module, --cluster-enabled yes). Tokens name one node; the slot map is read from it; each graph is
 // served by the primary of its key's slot, the graph list asks every primary, users and configuration go to every
 // node, and a slot that moves (MOVED, ASK) is followed.

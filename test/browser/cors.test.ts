@@ -1,4 +1,4 @@
-// Issue 22: CORS_ORIGINS lets pages on the listed origins call the browser API with a bearer token, from a real
+// CORS_ORIGINS lets pages on the listed origins call the browser API with a bearer token, from a real
 // Chromium: every browser operation of the OpenAPI document answers a page on an allowed origin readably, a page
 // on another origin is blocked at its preflight, and the admin API is never readable cross-origin.
 import { existsSync, readFileSync } from 'node:fs';

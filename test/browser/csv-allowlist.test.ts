@@ -1,4 +1,4 @@
-// CSV_URL_ALLOWLIST (issue 15, issue 22): LOAD CSV may read URLs only under the public prefixes an operator named;
+// CSV_URL_ALLOWLIST: LOAD CSV may read URLs only under the public prefixes an operator named;
 // an admitted query reaches the database, a URL beside the prefix or on an internal address is refused before the
 // database sees the query (so no connection is ever attempted), and the setting itself refuses internal prefixes.
 import { createServer, type Server } from 'node:http';

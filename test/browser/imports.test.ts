@@ -1,4 +1,4 @@
-// Issue 22: Cypher batches are staged by POST /api/upload (multipart, streamed to disk, bounded) and run by
+// Cypher batches are staged by POST /api/upload (multipart, streamed to disk, bounded) and run by
 // POST /api/graph/{graph}/upload in order, with progress events, stopping at the first failing statement.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, startTestApp, type TestApp } from '../support/app.js';

@@ -1,4 +1,4 @@
-// Issue 15: a query's timeout is clamped to QUERY_TIMEOUT_MAX_MS, and timeout=0 no longer means "no limit".
+// A query's timeout is clamped to QUERY_TIMEOUT_MAX_MS, and timeout=0 no longer means "no limit".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';
 import {

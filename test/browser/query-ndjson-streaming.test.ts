@@ -1,4 +1,4 @@
-// Issue 22: an NDJSON result streams out of the database's reply as it arrives, and only as fast as the client
+// An NDJSON result streams out of the database's reply as it arrives, and only as fast as the client
 // reads it. Proof without a clock: a client that stops reading after the first line leaves most of the reply in
 // FalkorDB's output buffer for our connection (CLIENT LIST `omem`), which a server holding the whole reply would
 // have emptied; the query stays listed, and stoppable, until its last row was read.

@@ -1,4 +1,4 @@
-// Issue 22: `Accept: application/x-ndjson` streams a header, one line per row and a summary; `maxRows` cuts a result
+// `Accept: application/x-ndjson` streams a header, one line per row and a summary; `maxRows` cuts a result
 // and says so with `truncated` in every answer form, instead of refusing it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, graphQuery, parseEvents, useBrowserApp } from '../support/browser.js';

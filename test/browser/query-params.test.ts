@@ -1,4 +1,4 @@
-// `params` on the query route (issue 22): every JSON value type arrives in FalkorDB as the value it is, text never
+// `params` on the query route: every JSON value type arrives in FalkorDB as the value it is, text never
 // becomes Cypher, and bad parameters are a 400 before anything runs.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, graphQuery, parseEvents, useBrowserApp } from '../support/browser.js';

@@ -292,7 +292,7 @@ describe('keys named __proto__', () => {
   });
 });
 
-describe('LOAD CSV from URLs (issue 15)', () => {
+describe('LOAD CSV from URLs', () => {
   const refused = { message: 'LOAD CSV may only read file:// URLs given as a string literal' };
   const attempts = [
     "LOAD CSV FROM 'http://169.254.169.254/latest/meta-data' AS row RETURN row",

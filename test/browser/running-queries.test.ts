@@ -1,4 +1,4 @@
-// GET /api/queries and DELETE /api/queries/{id} (issue 22): a token sees its own running queries and can stop one;
+// GET /api/queries and DELETE /api/queries/{id}: a token sees its own running queries and can stop one;
 // the stopped query's client gets a clear answer at once, and no other token can see or stop it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, graphQuery, parseEvents, useBrowserApp } from '../support/browser.js';

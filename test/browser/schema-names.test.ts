@@ -1,4 +1,4 @@
-// Issue 25: a query pays for no name lookups once the graph's names are known, and the names stay right when anyone
+// A query pays for no name lookups once the graph's names are known, and the names stay right when anyone
 // deletes and recreates the graph, adds names, or reorders them: FalkorDB confirms the schema version in the same
 // command (src/platform/falkordb/schema-names.ts).
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Sentinel behind the browser API (issue 23): a real FalkorDB primary, a replica and three sentinels on loopback.
+// Sentinel behind the browser API: a real FalkorDB primary, a replica and three sentinels on loopback.
 // Tokens name a sentinel and the master name; every connection asks the sentinels where the primary is, so a
 // failover keeps every token, and a write is answered only once a replica has it, so the failover loses none that
 // was acknowledged.

@@ -1,5 +1,5 @@
-// The public browser's server-facts routes against a real FalkorDB: module version, INFO, monitor, connection
-// info, a graph's memory use and its counts, for every role (issue 22).
+// The FalkorDB Browser's server-facts routes against a real FalkorDB: module version, INFO, monitor, connection
+// info, a graph's memory use and its counts, for every role.
 import { createClient } from 'redis';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, graphQuery, parseEvents, type RoleTokens, useBrowserApp } from '../support/browser.js';

@@ -1,4 +1,4 @@
-// Issue 15: a token's role is not frozen at creation. A demoted or deleted database Admin's old token loses its
+// A token's role is not frozen at creation. A demoted or deleted database Admin's old token loses its
 // power over other users' tokens, whether the change came through /api/user or straight to the database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.js';

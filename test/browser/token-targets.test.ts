@@ -1,4 +1,4 @@
-// Token creation as a prober would use it (issue 15, high finding): which targets the server will dial, and that
+// Token creation as a prober would use it (high finding): which targets the server will dial, and that
 // silent, closed, refusing and impostor servers all answer alike, within one deadline, holding nothing open.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';

@@ -310,7 +310,7 @@ describe('token visibility and revocation', () => {
     expect(revokeForeign.statusCode).toBe(403);
     expect(revokeForeign.json()).toEqual({ message: 'Forbidden: You can only revoke your own tokens' });
 
-    // An id of the right form that names no token, and ids of any other form (the seed: 404 `Token not found`).
+    // An id of the right form that names no token, and ids of any other form (the browser API specification: 404 `Token not found`).
     for (const missing of [`${Date.now()}-${randomUUID()}`, 'not-a-token-id', '1..2', 'x'.repeat(200)]) {
       for (const method of ['GET', 'DELETE'] as const) {
         const res = await t.app.inject({ method, url: `/api/auth/tokens/${missing}`, headers: bearer(admin) });
@@ -329,7 +329,7 @@ describe('token visibility and revocation', () => {
     const again = await t.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${theirsId}`, headers: bearer(admin) });
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual({ message: 'Token is already revoked' });
-    // The seed's revoked-token table: a second revocation answers 400 under any condition, a non-owner's included.
+    // The browser API specification's revoked-token table: a second revocation answers 400 under any condition, a non-owner's included.
     const againByStranger = await t.app.inject({
       method: 'DELETE',
       url: `/api/auth/tokens/${theirsId}`,

@@ -1,4 +1,4 @@
-// UDF libraries through GRAPH.UDF against a real FalkorDB (issue 22): Admin only, each refusal with its status.
+// UDF libraries through GRAPH.UDF against a real FalkorDB: Admin only, each refusal with its status.
 import { describe, expect, it } from 'vitest';
 import { adminClient, useBrowserApp } from '../support/browser.js';
 

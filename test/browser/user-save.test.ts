@@ -1,4 +1,4 @@
-// POST /api/user/save (the public browser's route, issue 22): ACL SAVE on demand, Admin only; a database without an
+// POST /api/user/save (the FalkorDB Browser's route): ACL SAVE on demand, Admin only; a database without an
 // ACL file answers 400, one with a file has the users written there, those made by hand included.
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';

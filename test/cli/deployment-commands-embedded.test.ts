@@ -1,4 +1,4 @@
-// The real CLI's command groups against the server process in embedded mode (src/main.ts, its own FalkorDB): the
+// The FalkorDB Enterprise admin CLI's command groups against the server process in embedded mode (src/main.ts, its own FalkorDB): the
 // one deployment `embedded`, its restart and operations, its backups as RDB snapshots, and clear refusals (with
 // their exit codes) where one embedded process has no counterpart.
 import { mkdtemp, readFile } from 'node:fs/promises';

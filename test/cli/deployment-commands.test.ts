@@ -1,4 +1,4 @@
-// The real CLI's command groups (issue 24): deployments, operations, logs and backups, run as the compiled
+// The FalkorDB Enterprise admin CLI's command groups: deployments, operations, logs and backups, run as the compiled
 // graphdb-admin against the admin API over the Kubernetes API double with KubeBlocks (clusters, OpsRequests, pods,
 // pod logs, data protection). Exit codes, tables, `-o json` checked against the API's own response schemas, and
 // what reached Kubernetes.

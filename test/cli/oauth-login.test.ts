@@ -1,4 +1,4 @@
-// `graphdb-admin login --provider` (issue 24): sign-in through the identity provider the way native apps do it
+// `graphdb-admin login --provider`: sign-in through the identity provider the way native apps do it
 // (RFC 8252, loopback redirect, PKCE). The compiled CLI runs as a child process; the test plays the browser
 // through the server's start route, the real OpenID provider's login form and the callback, to the CLI's loopback
 // listener. Refusals are checked at the server: a non-loopback redirect, a reused, expired or mis-bound code.

@@ -76,7 +76,7 @@ describe('the Helm chart', () => {
     expect(stdout).not.toMatch(/\[(WARNING|ERROR)\]/);
   });
 
-  it('renders the names, namespace, port, probes and settings key the seed and the server expect', async () => {
+  it('renders the names, namespace, port, probes and settings key the admin API specification and the server expect', async () => {
     const manifests = await template();
     for (const manifest of manifests)
       if (!manifest.kind.startsWith('Cluster'))
@@ -199,7 +199,7 @@ describe('the Helm chart', () => {
       { apiGroups: [''], resources: ['configmaps'], verbs: ['list'] },
       { apiGroups: [''], resources: ['secrets'], verbs: ['get'] },
     ]);
-    // issue 21: backup repositories are cluster-scoped, managed only with multiClusterRbac.
+    // Backup repositories are cluster-scoped, managed only with multiClusterRbac.
     expect(find(manifests, 'ClusterRole', 'graphdb-admin-server-backup-repos')).toMatchObject({
       rules: [
         {
@@ -209,7 +209,7 @@ describe('the Helm chart', () => {
         },
       ],
     });
-    // issue 19: the system routes' cluster-scoped reads, list only, and only with multiClusterRbac.
+    // The system routes' cluster-scoped reads, list only, and only with multiClusterRbac.
     const clusterReads = find(manifests, 'ClusterRole', 'graphdb-admin-server-cluster-reads') as unknown as {
       rules: unknown[];
     };
@@ -284,7 +284,7 @@ describe('the Helm chart', () => {
     ).toMatch(/priority/);
   });
 
-  it('renders with every optional feature on, mapping the seed value names to the server variables', async () => {
+  it('renders with every optional feature on, mapping the specified value names to the server variables', async () => {
     const manifests = await template([
       '--set',
       'ingress.enabled=true',

@@ -1,5 +1,5 @@
 // Backups, policies, schedules, repositories and restores against a real API server with the real KubeBlocks 1.x
-// data-protection CRDs (issue 21): every object the server creates must be accepted by the real schema, and the
+// data-protection CRDs: every object the server creates must be accepted by the real schema, and the
 // controller's status transitions (New → Running → Completed/Failed) are written through the status subresource
 // by the admin, as KubeBlocks would. The server runs with the chart's RBAC; a denial fails the suite.
 import { afterAll, beforeAll, describe } from 'vitest';

@@ -1,4 +1,4 @@
-// `helm install` of the chart into a real kube-apiserver (issue 18): with the default values and with the seed's beta
+// `helm install` of the chart into a real kube-apiserver: with the default values and with the specification's beta
 // values, every object is accepted by the API server's own validation (Kubernetes 1.36 schemas, admission), the
 // NOTES are rendered, an upgrade keeps the generated secrets, and the schema refuses bad values before anything is
 // created.
@@ -127,7 +127,7 @@ describe('helm install into a real API server', () => {
     expect(after.data).toEqual(secret.data);
   });
 
-  it("installs with the seed's beta values and the operator options, several replicas on an external token store", async () => {
+  it("installs with the specification's beta values and the operator options, several replicas on an external token store", async () => {
     const ns = 'graphdb-beta';
     const { stdout } = await helm([
       'install',

@@ -166,7 +166,7 @@ describe("the chart's namespaced RBAC (default values) on a real API server", ()
       200,
     ],
     [
-      // issue 20: a cluster's rendered configuration (GET …/config), found by its label in the cluster namespace.
+      // A cluster's rendered configuration (GET …/config), found by its label in the cluster namespace.
       'list the ConfigMaps of a cluster in its namespace',
       ({ core }) => core.listNamespacedConfigMap({ namespace: NS, labelSelector: 'app.kubernetes.io/instance=solo' }),
       200,
@@ -199,7 +199,7 @@ describe("the chart's namespaced RBAC (default values) on a real API server", ()
       'delete the RBAC ConfigMap',
       ({ core }) => core.deleteNamespacedConfigMap({ name: 'graphdb-rbac', namespace: NS }),
     ],
-    // issue 20: pods are listed (and their logs read) in the cluster namespace only; never read one by one or changed.
+    // Pods are listed (and their logs read) in the cluster namespace only; never read one by one or changed.
     ['list pods in another namespace', ({ core }) => core.listNamespacedPod({ namespace: 'team-b' })],
     ['get a pod', ({ core }) => core.readNamespacedPod({ name: 'solo-falkordb-0', namespace: NS })],
     ['delete a pod', ({ core }) => core.deleteNamespacedPod({ name: 'solo-falkordb-0', namespace: NS })],
@@ -327,10 +327,10 @@ describe('the server end to end on a real API server: its audited requests again
     await succeeds('operator', { method: 'POST', url: '/api/clusters/solo/ops/restart', payload: {} });
     await succeeds('operator', { method: 'GET', url: '/api/clusters/solo/ops' });
     await succeeds('operator', { method: 'GET', url: '/api/clusters/solo/pods' });
-    // issue 19: in multi-cluster mode the system routes list cluster-scoped objects through the cluster-reads role.
+    // In multi-cluster mode the system routes list cluster-scoped objects through the cluster-reads role.
     for (const url of ['namespaces', 'storage-classes', 'falkordb-versions', 'cluster-resources'])
       await succeeds('viewer', { method: 'GET', url: `/api/system/${url}` });
-    // issue 20: pod logs and metrics. No kubelet runs here: an unscheduled pod's log is empty (the API server answers
+    // Pod logs and metrics. No kubelet runs here: an unscheduled pod's log is empty (the API server answers
     // 204), and there is no metrics-server (503 naming the metrics API): both after the chart's RBAC let them through.
     await t.real!.api.admin.makeApiClient(CoreV1Api).createNamespacedPod({
       namespace: NS,

@@ -161,7 +161,7 @@ describe('two replicas on a real API server', () => {
     for (let i = 0; i < 10; i++) expect(users.map((u) => u.email)).toContain(`many-${i}@corp.example`);
   });
 
-  // Every settings field is bounded now (ui: 64 KiB, issue 15), so no request can reach the API server's 1 MiB
+  // Every settings field is bounded now (ui: 64 KiB), so no request can reach the API server's 1 MiB
   // ConfigMap limit: the bound answers first, and nothing is written on either replica.
   it('refuses settings beyond their bounds with 400 before Kubernetes is asked, leaving the settings as they were', async () => {
     const before = await one.backdoor.settingsText();

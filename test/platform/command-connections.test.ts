@@ -1,4 +1,4 @@
-// Issue 25: single commands (PING, GRAPH.LIST, ACL LIST…) sent in one event-loop turn go out together on one of the
+// Single commands (PING, GRAPH.LIST, ACL LIST…) sent in one event-loop turn go out together on one of the
 // pool's command connections, one write for all; a command sent later does not wait behind a slow one.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';

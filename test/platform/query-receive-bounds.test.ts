@@ -1,4 +1,4 @@
-// Issue 15: a query's reply from an external FalkorDB is refused while it arrives, not after it has been read
+// A query's reply from an external FalkorDB is refused while it arrives, not after it has been read
 // whole. The server here speaks real RESP over TCP and plays a database that sends a reply without end: the only
 // way to stand for an external server that returns more than any bound without filling this machine's memory.
 import net from 'node:net';

@@ -1,4 +1,4 @@
-// Backups in embedded mode as `npm start` runs them (issue 21): src/main.ts as a child process with its own FalkorDB
+// Backups in embedded mode as `npm start` runs them: src/main.ts as a child process with its own FalkorDB
 // (accounts, AOF on), so the wiring of services.ts is what is tested: a backup through the admin API lands in
 // DATA_DIR/backups, a restore brings back the graphs changed and deleted since, and the admin's session still works
 // after it.

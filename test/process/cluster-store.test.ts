@@ -1,4 +1,4 @@
-// TOKEN_STORE_URL on a sharded cluster (issue 23): two src/main.ts processes share a token store on a real
+// TOKEN_STORE_URL on a sharded cluster: two src/main.ts processes share a token store on a real
 // 3-primary cluster (redis+cluster://). Every store key carries the hash tag {graphdb}, so the store lives on the
 // shard of that slot; that shard's primary is killed, its replica takes over, and tokens, their revocations and
 // the revocation announcements between the two servers keep working.

@@ -1,5 +1,5 @@
 // The embedded database as a stranger on the network sees it: no passwordless account, no way to the token
-// store's account, loopback-only by default (issue 15, critical finding).
+// store's account, loopback-only by default (critical finding).
 import { request as httpRequest } from 'node:http';
 import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import net from 'node:net';

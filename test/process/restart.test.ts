@@ -1,5 +1,5 @@
 // What a user makes in embedded mode survives a restart of the embedded FalkorDB (the admin API's own restart
-// operation) and of the whole server process with the same DATA_DIR (issue 17).
+// operation) and of the whole server process with the same DATA_DIR.
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

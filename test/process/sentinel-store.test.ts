@@ -1,4 +1,4 @@
-// TOKEN_STORE_URL through Sentinel (issue 23): src/main.ts with its token store behind a real primary, replica and
+// TOKEN_STORE_URL through Sentinel: src/main.ts with its token store behind a real primary, replica and
 // three sentinels (the data nodes on one port, as a deployment's pods). A failover keeps every token, their
 // revocations, and the revocation announcements to the server's token cache.
 import { createClient } from 'redis';

@@ -1,4 +1,4 @@
-// Issue 15: a slow-header client is dropped after HEADERS_TIMEOUT_MS, and MAX_CONNECTIONS caps open sockets.
+// A slow-header client is dropped after HEADERS_TIMEOUT_MS, and MAX_CONNECTIONS caps open sockets.
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

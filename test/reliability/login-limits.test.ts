@@ -1,4 +1,4 @@
-// Issue 15: local sign-in bounded per client address (over all e-mails), per account (over all addresses, with a
+// Local sign-in bounded per client address (over all e-mails), per account (over all addresses, with a
 // doubling wait after repeated failures), and by password checks in flight; TRUST_PROXY decides which address is
 // the client's. Against the real server, with real scrypt.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -32,7 +32,7 @@ function keep(name: string, value: string | undefined): string {
 
 async function send(what: string, request: InjectOptions): Promise<LightMyRequestResponse> {
   const res = await t.app.inject(request);
-  // A sign-in answers the session JWT it sets as the cookie, by design (the real product's `token`): only there.
+  // A sign-in answers the session JWT it sets as the cookie, by design (the FalkorDB Enterprise admin API's `token`): only there.
   const jwt = res.cookies.find((c) => c.name === 'token' && c.value)?.value;
   if (request.url === '/api/auth/login' && jwt) {
     expect(res.json<{ token: string }>().token).toBe(jwt);
@@ -53,7 +53,7 @@ beforeAll(async () => {
   idp.accounts.set('ada', { email: 'ada@corp.example', email_verified: true, hd: 'corp.example', name: 'Ada' });
   doubles.alphaGroups.set('ada@corp.example', ['admins@corp.example']);
   t = await startAdminTestApp('kubernetes', {
-    // KubeBlocks through the double, for the backup repositories' credentials (issue 21).
+    // KubeBlocks through the double, for the backup repositories' credentials.
     kubeBlocks: true,
     env: { LOG_LEVEL: 'trace', PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: idp.issuer, ALPHA_DIRECTORY_URL: doubles.url },
   });
@@ -290,7 +290,7 @@ describe('a full run of the flows, logged at trace', () => {
     expect((await send('revoked token use', { method: 'GET', url: '/api/graph', headers: auth })).statusCode).toBe(401);
   });
 
-  it('writes backup repository credentials to a Secret, never to an answer or a log (issue 21)', async () => {
+  it('writes backup repository credentials to a Secret, never to an answer or a log', async () => {
     const call = (what: string, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: InjectOptions['payload']) =>
       send(what, { method, url, headers: { cookie: admin }, ...(payload ? { payload } : {}) });
     // Repositories are cluster-wide: managed in multi-cluster mode.

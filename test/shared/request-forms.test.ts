@@ -1,5 +1,5 @@
 // Request forms real clients send: a JSON Content-Type with an empty body, and collection paths with or without
-// their trailing slash (issue 17).
+// their trailing slash.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, login, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import { bearer, createDbUser, createToken, credentials } from '../support/browser.js';

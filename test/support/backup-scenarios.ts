@@ -1,4 +1,4 @@
-// Backups, policies, schedules, repositories and restores on KubeBlocks (issue 21), the same on the Kubernetes API
+// Backups, policies, schedules, repositories and restores on KubeBlocks, the same on the Kubernetes API
 // double and on a real API server with the real dataprotection.kubeblocks.io CRDs: every operation of the real
 // product's five data-protection tags is called at its real path and its answer checked against the real response
 // schema; what the server asked Kubernetes for is read back from the store; the KubeBlocks controller's status

@@ -107,7 +107,7 @@ export function sharedClusterReads(context: () => ClusterReadContext): void {
     });
   });
 
-  it("answers the list, one cluster and its operations in the real product's shapes", async () => {
+  it("answers the list, one cluster and its operations in the FalkorDB Enterprise admin API's shapes", async () => {
     const real = (path: string) => {
       const operation = realOperations().find((o) => o.method === 'GET' && o.path === path);
       return validatorOf(operation!.responses['200']!['application/json'] as JsonSchema);

@@ -805,7 +805,7 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
     expect((await call('POST', '/api/clusters/cancelme/ops/nope-123/cancel', {})).statusCode).toBe(404);
   });
 
-  it('lets a viewer read but not change clusters (403 with the seed message), and an operator change them', async () => {
+  it('lets a viewer read but not change clusters (403 with the specified message), and an operator change them', async () => {
     const { app, sessions, namespace } = context();
     const denied = await call('POST', '/api/clusters/solo/ops/restart', {}, 'viewer');
     expect(denied.statusCode).toBe(403);

@@ -1,5 +1,5 @@
-// The pure rules of issue 21: five-field cron expressions and their next run (UTC), retention durations, and the
-// mapping of KubeBlocks' phases and repository config to the real product's words and types.
+// The pure rules of backups: five-field cron expressions and their next run (UTC), retention durations, and the
+// mapping of KubeBlocks' phases and repository config to the FalkorDB Enterprise admin API's words and types.
 import { describe, expect, it } from 'vitest';
 import { cronProblem, nextRun, parseCron, retentionMs } from '../../src/shared/cron.js';
 import {

@@ -1,4 +1,4 @@
-// Issue 25's goals judged from a bench run (bench/lib/goals.ts): which checks a row meets, and what is printed.
+// The performance goals judged from a bench run (bench/lib/goals.ts): which checks a row meets, and what is printed.
 import { describe, expect, it } from 'vitest';
 import { describeVerdict, judgeGoal } from '../../bench/lib/goals.js';
 import type { InterleavedShares } from '../../bench/lib/stats.js';
@@ -11,7 +11,7 @@ const shares = (median: number, p99Ratio?: number, errors = 0): InterleavedShare
   ...(p99Ratio === undefined ? {} : { p99Ratio: { median: p99Ratio, min: p99Ratio, max: p99Ratio } }),
 });
 
-describe("issue 25's goals", () => {
+describe('the performance goals', () => {
   it('meets a query goal only when both the share and the p99 are within it', () => {
     const goal = { limit: 'composed', minShare: 0.8, maxP99Ratio: 3 } as const;
     expect(judgeGoal('query', goal, shares(0.82, 2.7), 9000).met).toBe(true);

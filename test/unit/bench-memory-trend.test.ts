@@ -19,7 +19,7 @@ describe('memory under load: warm-up and trend', () => {
     const flat = rssTrend([440, 441, 440, 441, 441, 441]);
     expect(flat.windowsMiB).toEqual([440.5, 440.5, 441]);
     expect(flat.rising).toBe(false);
-    // The twelfth session's full run: 397 → 422 → 431 MiB.
+    // A full run's figures before the warm-up settled: 397 → 422 → 431 MiB.
     const rising = rssTrend([397, 397, 422, 422, 431, 431]);
     expect(rising.growth).toBeCloseTo(431 / 397, 6);
     expect(rising.rising).toBe(true);

@@ -1,4 +1,4 @@
-// The CSRF rule of the admin API (issue 15), as a table of what browsers and other clients send.
+// The CSRF rule of the admin API, as a table of what browsers and other clients send.
 import { describe, expect, it } from 'vitest';
 import { isCrossSite, type RequestOrigin } from '../../src/admin/sessions/cross-site-guard.js';
 

@@ -1,4 +1,4 @@
-// Splitting an uploaded Cypher batch into statements (issue 22): `;`-terminated or one per line, strings and
+// Splitting an uploaded Cypher batch into statements: `;`-terminated or one per line, strings and
 // comments respected, each statement with the line it starts on.
 import { describe, expect, it } from 'vitest';
 import {

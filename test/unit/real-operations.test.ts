@@ -13,7 +13,7 @@ describe('the real operations the conformance walk reads', () => {
     expect(realOperations().length).toBeGreaterThanOrEqual(101);
   });
 
-  it('renames the real product names to the seed names in keys, required lists and enums', () => {
+  it('renames the names of the FalkorDB Enterprise admin API to the names of this server in keys, required lists and enums', () => {
     expect(
       renamed({
         type: 'object',

@@ -1,4 +1,4 @@
-// CSV_URL_ALLOWLIST (issue 15): which URLs a prefix admits, and which entries the setting refuses.
+// CSV_URL_ALLOWLIST: which URLs a prefix admits, and which entries the setting refuses.
 import { describe, expect, it } from 'vitest';
 import { isInternalHost, isUnderUrlPrefix, parseUrlAllowlist } from '../../src/shared/url-allowlist.js';
 import { loadCsvViolation } from '../../src/browser/graphs/load-csv-guard.js';

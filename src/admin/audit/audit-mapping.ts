@@ -46,7 +46,7 @@ const SESSION_ROUTES: Record<string, (params: Record<string, unknown>) => Omit<A
   'POST /api/auth/logout': () => ({ action: 'auth.logout', resourceType: 'session' }),
 };
 
-/** Verb segments whose audited name differs from the segment (the real product audits a reset as a change). */
+/** Verb segments whose audited name differs from the segment (the FalkorDB Enterprise admin API audits a reset as a change). */
 const VERB_ALIASES: Record<string, string> = { 'reset-password': 'password_change', password: 'password_change' };
 /** Plural-looking segments that name one thing or group actions rather than a collection of items. */
 const NOT_COLLECTIONS = new Set(['ops', 'settings', 'status', 'diagnostics', 'metrics', 'costs']);
@@ -169,7 +169,7 @@ export function describeCall(call: RouteCall): AuditSubject | undefined {
 /**
  * Whether any call of a route can be audited: what describeCall answers depends on the method and the pattern alone
  * (the parameters only name the resource), so the audit hooks are installed on these routes only and a read pays
- * nothing for them (issue 25).
+ * nothing for them.
  */
 export function isAuditedRoute(method: string | readonly string[], pattern: string): boolean {
   return [method].flat().some((one) => describeCall({ method: one, pattern, params: {} }) !== undefined);

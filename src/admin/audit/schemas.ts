@@ -1,5 +1,5 @@
-// Shapes of GET /api/audit/, GET /api/users/me/activity and GET /api/clusters/{name}/events (the real product's
-// AuditEntry; REAL-PRODUCT-FACTS.md §1.3, §1.4).
+// Shapes of GET /api/audit/, GET /api/users/me/activity and GET /api/clusters/{name}/events (the FalkorDB Enterprise admin API's
+// AuditEntry).
 import { z } from 'zod';
 import { ClusterParamsSchema } from '../clusters/schemas.js';
 import type { AuditEntry } from './audit-query.js';

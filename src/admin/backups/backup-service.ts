@@ -31,7 +31,7 @@ import type {
 
 /** KubeBlocks' annotation on a new Cluster: restore each named component from a backup. */
 export const RESTORE_FROM_BACKUP_ANNOTATION = 'kubeblocks.io/restore-from-backup';
-/** The real product's default schedule (issue 21): daily at 03:00 UTC, kept 30 days. */
+/** The FalkorDB Enterprise admin API's default schedule: daily at 03:00 UTC, kept 30 days. */
 export const DEFAULT_SCHEDULE = { cronExpression: '0 3 * * *', retentionPeriod: '30d', method: 'datafile' };
 
 export interface BackupServiceOptions {

@@ -1,4 +1,4 @@
-// The platform's backup records in the real product's shapes (Backup, BackupPolicy, BackupSchedule, Restore,
+// The platform's backup records in the FalkorDB Enterprise admin API's shapes (Backup, BackupPolicy, BackupSchedule, Restore,
 // BackupRepository): KubeBlocks' phases mapped to the API's words, repository config values typed again. Pure.
 import type {
   BackupRecord,

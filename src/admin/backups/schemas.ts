@@ -1,5 +1,5 @@
 // Shapes of the data-protection endpoints (/api/backups/repositories…, /api/clusters/{clusterName}/backups…,
-// …/cleanup/, …/restores…): the real product's request bodies and its BackupRepository, Backup, BackupPolicy,
+// …/cleanup/, …/restores…): the FalkorDB Enterprise admin API's request bodies and its BackupRepository, Backup, BackupPolicy,
 // BackupSchedule and Restore answers. Credentials appear in requests only: no response schema has them.
 import { z } from 'zod';
 

@@ -15,7 +15,7 @@ export function namespaceOfRequest(clusterNamespace: string) {
 }
 
 /**
- * multi_cluster_mode for every cluster route (issue 15: only the list honoured it). While it is off, the cluster
+ * multi_cluster_mode for every cluster route (only the list honoured it). While it is off, the cluster
  * namespace is the only one: the list shows nothing elsewhere, and a cluster, its operations, pods, logs or metrics
  * elsewhere are not found (404) after validation, before any Kubernetes call.
  */

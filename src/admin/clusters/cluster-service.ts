@@ -73,7 +73,7 @@ const storageOf = (persistence: { enabled: boolean; size?: string; storageClass?
 /** Default data volume size of a new deployment (docs/decisions/cluster-lifecycle.md). */
 export const DEFAULT_STORAGE = '10Gi';
 
-/** The create body as the port's NewCluster: topology inferred, the real product's scaling rules (§1.11) checked. */
+/** The create body as the port's NewCluster: topology inferred, the FalkorDB Enterprise admin API's scaling rules (§1.11) checked. */
 export function newClusterOf(body: CreateClusterBody): NewCluster {
   const { spec } = body;
   const unsupported = [
@@ -360,7 +360,7 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
         throw new NotFoundError(`Cluster ${name} not found in namespace ${namespace}`);
     },
 
-    /** The cluster's Pods in the real product's shape (404 when the cluster does not exist). */
+    /** The cluster's Pods in the FalkorDB Enterprise admin API's shape (404 when the cluster does not exist). */
     /** The data component's FalkorDB configuration, credentials left out. */
     async config(namespace: string, name: string) {
       await existing(namespace, name);

@@ -1,4 +1,4 @@
-// A normalised cluster record in the real product's Cluster shape (REAL-PRODUCT-FACTS.md §1.4): what GET
+// A normalised cluster record in the FalkorDB Enterprise admin API's Cluster shape: what GET
 // /api/clusters/ and GET /api/clusters/{clusterName} answer. The record's own fields (phase, components, …) stay
 // alongside, since the real shape allows extra properties and the CLI shows them.
 import type { ClusterRecord, ComponentRecord } from '../../platform/clusters/cluster-records.js';
@@ -6,7 +6,7 @@ import type { ClusterRecord, ComponentRecord } from '../../platform/clusters/clu
 export type ClusterState =
   'Pending' | 'Running' | 'Stopping' | 'Stopped' | 'Deleting' | 'Failed' | 'Degraded' | 'Unknown';
 
-/** KubeBlocks' Cluster.status.phase → the real product's state (docs/decisions/clusters.md). */
+/** KubeBlocks' Cluster.status.phase → the FalkorDB Enterprise admin API's state (docs/decisions/clusters.md). */
 const STATES: Record<string, ClusterState> = {
   Creating: 'Pending',
   Running: 'Running',

@@ -35,7 +35,7 @@ const ResourceAmountsSchema = z.object({
     .regex(/^[0-9]+(Mi|Gi)?$/)
     .optional(),
 });
-/** The real product's Cluster (REAL-PRODUCT-FACTS.md §1.4), with the normalised record's fields alongside. */
+/** The FalkorDB Enterprise admin API's Cluster, with the normalised record's fields alongside. */
 export const ClusterSchema = z
   .object({
     name: z.string(),
@@ -140,7 +140,7 @@ const ServicesSchema = z
     message: 'service names must be unique',
   });
 
-/** POST /api/clusters/: the real product's structured spec (what this server cannot apply yet is refused, 422). */
+/** POST /api/clusters/: the FalkorDB Enterprise admin API's structured spec (what this server cannot apply yet is refused, 422). */
 export const CreateClusterBodySchema = z.object({
   name: z
     .string()

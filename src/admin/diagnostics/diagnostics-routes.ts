@@ -1,4 +1,4 @@
-// /api/admin/diagnostics/*: every route needs admin:read (REAL-PRODUCT-FACTS §1.8), the support package included.
+// /api/admin/diagnostics/*: every route needs admin:read (as the FalkorDB Enterprise admin API documents), the support package included.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 // Shapes of /api/admin/diagnostics/*: HealthStatus, Diagnostics and the support-package request, field for field
-// the real product's.
+// the FalkorDB Enterprise admin API's.
 import { z } from 'zod';
 import { EmailSchema } from '../../shared/email.js';
 import { LOG_RING_CAPACITY } from '../../shared/log-ring.js';
@@ -11,7 +11,7 @@ export const HealthStatusSchema = z.object({
   checks: z.object({ k8sApi: Check, kubeBlocks: Check, database: Check }),
   timestamp: z.string(),
   error: z.string().optional(),
-  /** Not a field of the real product: checks that do not apply here (no Kubernetes in embedded mode). */
+  /** Not a field of the FalkorDB Enterprise admin API: checks that do not apply here (no Kubernetes in embedded mode). */
   notApplicable: z.array(z.enum(['k8sApi', 'kubeBlocks'])).optional(),
 });
 export type HealthStatus = z.infer<typeof HealthStatusSchema>;

@@ -1,4 +1,4 @@
-// This server needs no licence: licensing is `disabled` (the real product's state for "no enforcement"; writes
+// This server needs no licence: licensing is `disabled` (the FalkorDB Enterprise admin API's state for "no enforcement"; writes
 // allowed), every limit is unlimited, and activation is refused as pointless (docs/decisions/system-diagnostics-licensing.md).
 import type { z } from 'zod';
 import { UnprocessableError } from '../../shared/http-errors.js';

@@ -1,4 +1,4 @@
-// Licensing in the real product's shapes (LicenseStatus, LicenseLimits). This server needs no licence.
+// Licensing in the FalkorDB Enterprise admin API's shapes (LicenseStatus, LicenseLimits). This server needs no licence.
 import { z } from 'zod';
 
 const Limit = z.union([z.number().min(0), z.literal('unlimited')]);
@@ -10,7 +10,7 @@ export const LicenseStatusSchema = z.object({
   limits: LicenseLimitsSchema,
   usage: LicenseLimitsSchema,
   violations: z.array(z.string()),
-  /** Not a field of the real product: the edition serving the API (`community`). */
+  /** Not a field of the FalkorDB Enterprise admin API: the edition serving the API (`community`). */
   edition: z.string(),
 });
 

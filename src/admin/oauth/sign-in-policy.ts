@@ -100,7 +100,7 @@ export interface LinkCandidate {
 
 /**
  * Whether a provider-verified sign-in with the e-mail of an existing account, not yet linked to this identity, may
- * take that account over (issue 15: it linked into any local account, the local admin included). Only:
+ * take that account over (it linked into any local account, the local admin included). Only:
  * - an account the same provider created (auto-onboarding) and not linked to another subject of it, or
  * - an invitation: an account an admin created without a password ("OAuth sign-in only") that no provider has
  *   claimed yet.

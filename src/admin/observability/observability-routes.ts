@@ -1,5 +1,5 @@
 // /api/clusters/{name}/pods/{podName}/logs[/stream], /api/clusters/{name}/metrics[/stream] and
-// /api/clusters/{name}/pods/{podName}/metrics[/stream]: pod logs and resource metrics at the real product's paths,
+// /api/clusters/{name}/pods/{podName}/metrics[/stream]: pod logs and resource metrics at the FalkorDB Enterprise admin API's paths,
 // permission-checked as `clusters:read` in the cluster's namespace. Streams are server-sent events.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { namespaceOfRequest } from '../clusters/cluster-scope.js';

@@ -1,5 +1,5 @@
 // Pod logs and resource metrics of a deployment: checks the pod belongs to the cluster, reads or follows its log
-// within bounds, and turns the metrics API's usage into the real product's ClusterMetrics and metric families.
+// within bounds, and turns the metrics API's usage into the FalkorDB Enterprise admin API's ClusterMetrics and metric families.
 // Event streams are limited per user and in time. Without Kubernetes (the embedded FalkorDB) there are no pods: 422.
 import type { PodSummary, PodTelemetryPort } from '../../platform/kubernetes/kube-pod-telemetry.js';
 import { BadRequestError, HttpError, NotFoundError, UnprocessableError } from '../../shared/http-errors.js';

@@ -1,4 +1,4 @@
-// Shapes of the pod logs and metrics endpoints: the real product's query parameters, its `{podName, logs}`,
+// Shapes of the pod logs and metrics endpoints: the FalkorDB Enterprise admin API's query parameters, its `{podName, logs}`,
 // ClusterMetrics and PromMetricFamilies answers.
 import { z } from 'zod';
 import { MAX_TAIL_LINES } from './observability-service.js';

@@ -1,4 +1,4 @@
-// /api/clusters/{clusterName}/ops…: day-2 operations at the real product's paths, permission-checked in the
+// /api/clusters/{clusterName}/ops…: day-2 operations at the FalkorDB Enterprise admin API's paths, permission-checked in the
 // cluster's namespace (`clusters:update` to request or cancel, `get`/`list` to read, `delete` to delete).
 import type { FastifyInstance } from 'fastify';
 import { namespaceOfRequest, onlyClusterNamespaceUnlessMultiCluster } from '../clusters/cluster-scope.js';
@@ -174,7 +174,7 @@ function operationScopeRoutes(
       schema: {
         operationId: 'cancelOpsRequest',
         tags,
-        summary: 'Cancel a running scaling (not in the real product)',
+        summary: 'Cancel a running scaling (not in the FalkorDB Enterprise admin API)',
         description:
           'Sets `spec.cancel` on a Creating or Running HorizontalScaling or VerticalScaling OpsRequest; KubeBlocks ' +
           'rolls the change back and ends it Cancelled. Any other type or phase is a 409.',

@@ -1,4 +1,4 @@
-// Shapes of the day-2 operations endpoints (/api/clusters/{clusterName}/ops…): the real product's request bodies,
+// Shapes of the day-2 operations endpoints (/api/clusters/{clusterName}/ops…): the FalkorDB Enterprise admin API's request bodies,
 // its OpsRequestSummary and OpsAccepted answers, and the list with its total.
 import { z } from 'zod';
 

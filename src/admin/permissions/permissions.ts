@@ -1,4 +1,4 @@
-// Permissions are (resource, action, namespace) tuples in the real product's vocabulary (REAL-PRODUCT-FACTS.md §1.8):
+// Permissions are (resource, action, namespace) tuples in the FalkorDB Enterprise admin API's vocabulary:
 // a role holds rules `{resource, actions, namespace?}` where `*` matches any resource, action or namespace and a rule
 // without a namespace holds in every namespace. Which rules a role holds is data (the RBAC store, admin/rbac): the
 // shipped roles below are always there and cannot be changed; custom roles are added through /api/rbac.

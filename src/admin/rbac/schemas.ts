@@ -1,5 +1,5 @@
 // Shapes of the /api/rbac endpoints and of the stored RBAC document (`rbac.json`: custom roles and group mappings),
-// in the real product's vocabulary (REAL-PRODUCT-FACTS.md §1.3 "Tag: RBAC", §1.4 Role, GroupMapping, SuccessMessage).
+// in the FalkorDB Enterprise admin API's vocabulary (its RBAC tag; Role, GroupMapping, SuccessMessage).
 import { z } from 'zod';
 import { EmailSchema } from '../../shared/email.js';
 import { printableString } from '../../shared/printable.js';

@@ -1,4 +1,4 @@
-// GET /api/search/: the query and the real product's result shape.
+// GET /api/search/: the query and the FalkorDB Enterprise admin API's result shape.
 import { z } from 'zod';
 
 export const SEARCH_TYPES = ['cluster', 'backup', 'user', 'role', 'backup-repository'] as const;

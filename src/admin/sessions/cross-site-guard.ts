@@ -1,4 +1,4 @@
-// CSRF defence of the cookie-authenticated admin API (issue 15), on top of SameSite=Lax: a state-changing request
+// CSRF defence of the cookie-authenticated admin API, on top of SameSite=Lax: a state-changing request
 // sent by a browser must come from this server's own origin. Browsers say where a request comes from (`Origin` on
 // every cross-origin and every non-GET request, `Sec-Fetch-Site` in current browsers); clients that are not
 // browsers (the CLI, curl) send neither and are not at risk, since no other site can make them send a cookie.

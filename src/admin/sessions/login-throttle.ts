@@ -1,4 +1,4 @@
-// Bounds on local sign-in beyond the per-address-and-e-mail rate limit of the route (issue 15):
+// Bounds on local sign-in beyond the per-address-and-e-mail rate limit of the route:
 // - per client address, over all e-mails (one client guessing many accounts);
 // - per account, over all addresses: after a few failures in a row each further attempt waits longer (doubling,
 //   capped), so a distributed guesser gets few tries; a success clears it;

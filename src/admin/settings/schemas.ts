@@ -89,7 +89,7 @@ const Retention = z.strictObject({
 const Metrics = z.strictObject({
   exporter_port: z.int().min(1, 'must be a port between 1 and 65535').max(65535, 'must be a port between 1 and 65535'),
 });
-/** Bounds of the free-form `ui` object (issue 15: a 4,000-level object broke every later PATCH). */
+/** Bounds of the free-form `ui` object (a 4,000-level object broke every later PATCH). */
 export const UI_MAX_DEPTH = 16;
 export const UI_MAX_BYTES = 65_536;
 

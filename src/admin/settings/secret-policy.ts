@@ -1,4 +1,4 @@
-// Which Secrets a write-only setting may write (issue 15): one this server created for settings (both labels), one
+// Which Secrets a write-only setting may write: one this server created for settings (both labels), one
 // whose name starts with SETTINGS_SECRET_PREFIX, or a new one; never a reserved Secret such as the user store.
 import { MANAGED_BY, type Labels } from '../../platform/stores/ports.js';
 

@@ -100,7 +100,7 @@ export function createSettingsService(options: SettingsServiceOptions) {
   /**
    * The settings in force, re-read when older than the refresh interval (single flight): the settings themselves
    * while they are fresh, so that a read served from memory settles in the same turn, without a promise (the
-   * console reads them on every page; issue 25).
+   * console reads them on every page).
    */
   function inForce(): Settings | Promise<Settings> {
     if (now() - readAt < options.refreshMs) return lastGood;

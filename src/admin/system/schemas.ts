@@ -1,4 +1,4 @@
-// Shapes of the system routes (/api/system/*, /api/metrics/), field for field the real product's.
+// Shapes of the system routes (/api/system/*, /api/metrics/), field for field the FalkorDB Enterprise admin API's.
 import { z } from 'zod';
 
 const DateTime = z.iso.datetime({ offset: true });

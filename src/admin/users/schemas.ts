@@ -1,4 +1,4 @@
-// Shapes of /api/users/ (keyed by e-mail) and /api/users/me/: the real product's User object and its requests.
+// Shapes of /api/users/ (keyed by e-mail) and /api/users/me/: the FalkorDB Enterprise admin API's User object and its requests.
 import { z } from 'zod';
 import { EmailSchema } from '../../shared/email.js';
 import { ADMIN_ROLES } from '../permissions/permissions.js';
@@ -6,7 +6,7 @@ import { ADMIN_ROLES } from '../permissions/permissions.js';
 const StatusSchema = z.enum(['active', 'disabled']);
 const SourceSchema = z.enum(['local', 'alpha', 'beta']);
 
-/** The real product's User (google → alpha, azure → beta). No id, no password hash: users are named by e-mail. */
+/** The FalkorDB Enterprise admin API's User (google → alpha, azure → beta). No id, no password hash: users are named by e-mail. */
 export const UserSchema = z
   .object({
     email: z.string(),

@@ -1,4 +1,4 @@
-// Admin users: the public view (the real product's User), local sign-in checks, management by e-mail with the
+// Admin users: the public view (the FalkorDB Enterprise admin API's User), local sign-in checks, management by e-mail with the
 // last-admin guard, password resets and changes, and the first admin.
 import { randomBytes } from 'node:crypto';
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../shared/http-errors.js';
@@ -9,7 +9,7 @@ import { newUserId, type StoredUser, type UserStore } from './user-store.js';
 
 export type UserStatus = 'active' | 'disabled';
 
-/** The real product's User object (providers renamed: google → alpha, azure → beta). */
+/** The FalkorDB Enterprise admin API's User object (providers renamed: google → alpha, azure → beta). */
 export interface UserView {
   email: string;
   name: string;

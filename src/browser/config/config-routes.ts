@@ -65,7 +65,7 @@ export function configRoutes(app: FastifyInstance, context: BrowserContext, conf
         tags,
         summary: 'Set a configuration value',
         description:
-          'Sets one `GRAPH.CONFIG` value. `value` is required, in the query string (the seed) or a JSON body `{"value": …}` (the public browser); the query wins. Integers are parsed strictly; `CMD_INFO` takes `yes`/`no`.',
+          'Sets one `GRAPH.CONFIG` value. `value` is required, in the query string (the browser API specification) or a JSON body `{"value": …}` (the FalkorDB Browser); the query wins. Integers are parsed strictly; `CMD_INFO` takes `yes`/`no`.',
 
         params: ConfigParamsSchema,
         querystring: SetValueQuerySchema,

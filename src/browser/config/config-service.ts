@@ -18,7 +18,7 @@ export function presentConfigValue(name: string, raw: unknown): number | string 
   return typeof raw === 'number' ? raw : /^-?\d+$/.test(String(raw)) ? integerValue(raw) : String(raw);
 }
 
-/** The seed's rule: integers, parsed strictly (`12abc` is refused), except for `CMD_INFO`. */
+/** The browser API specification's rule: integers, parsed strictly (`12abc` is refused), except for `CMD_INFO`. */
 export function parseConfigValue(name: string, value: string | number | undefined): string {
   if (value === undefined || value === '') throw new BadRequestError('Missing parameter value');
   const text = String(value).trim();
@@ -32,7 +32,7 @@ type ConfigPairs = readonly (readonly [unknown, unknown])[];
 
 /**
  * `JSON.stringify({ configs })` of GRAPH.CONFIG GET *'s name/value pairs, written as they are read: an object of some
- * forty properties built per request and then serialized cost about 5 µs of every `GET /api/graph/config` (issue 25).
+ * forty properties built per request and then serialized cost about 5 µs of every `GET /api/graph/config`.
  * FalkorDB lists each name once; a server that repeated one would get a repeated key, whose last value JSON readers
  * keep, as the object did.
  */

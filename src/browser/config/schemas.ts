@@ -8,7 +8,7 @@ export const ConfigNameSchema = z
 export const ConfigParamsSchema = z.object({ config: ConfigNameSchema });
 export const ConfigValueSchema = z.union([z.number(), z.string()]);
 /**
- * The seed puts `value` in the query string, required; a JSON body's `value` (the public browser) is moved there
+ * The browser API specification puts `value` in the query string, required; a JSON body's `value` (the FalkorDB Browser) is moved there
  * before validation, so either place may carry it.
  */
 export const SetValueQuerySchema = z.object({ value: requiredString('value').max(1024) });

@@ -1,4 +1,4 @@
-// Refuses queries whose LOAD CSV would make the database fetch a URL (issue 15): only file:// imports, and URLs
+// Refuses queries whose LOAD CSV would make the database fetch a URL: only file:// imports, and URLs
 // under CSV_URL_ALLOWLIST, pass.
 import { isUnderUrlPrefix } from '../../shared/url-allowlist.js';
 
@@ -58,7 +58,7 @@ const REFUSED_WITH_ALLOWLIST =
 /** The reason a query is refused, or undefined when every LOAD CSV in it reads an allowed literal source. */
 export function loadCsvViolation(query: string, allowlist: readonly string[] = []): string | undefined {
   // A LOAD keyword is made of those four letters in the text (Cypher has no escapes outside strings): a query
-  // without them, almost every query, skips the lexer (about 1 µs of the small query's CPU, issue 25).
+  // without them, almost every query, skips the lexer (about 1 µs of the small query's CPU).
   if (!/load/i.test(query)) return undefined;
   const refused = allowlist.length === 0 ? REFUSED : REFUSED_WITH_ALLOWLIST;
   const tokens = cypherTokens(query);

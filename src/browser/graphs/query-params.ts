@@ -1,4 +1,4 @@
-// The optional `params` of the query route (issue 22): a JSON object of Cypher parameters, sent to FalkorDB as its
+// The optional `params` of the query route: a JSON object of Cypher parameters, sent to FalkorDB as its
 // `CYPHER name=value …` header (withParameters), so clients never splice values into query text.
 import type { CypherValue } from '../../platform/falkordb/cypher.js';
 

@@ -69,7 +69,7 @@ export function requiredString(name: string) {
 }
 
 /**
- * `sourceName` is a required query parameter (see docs/decisions/embedded-mode-persistence.md); the public browser's JSON body copy is moved
+ * `sourceName` is a required query parameter (see docs/decisions/embedded-mode-persistence.md); the FalkorDB Browser's JSON body copy is moved
  * into the query before validation (hoistBodyParameter), and the query wins when both are sent.
  */
 export const SourceNameQuerySchema = z.object({ sourceName: requiredString('sourceName').pipe(GraphNameSchema) });

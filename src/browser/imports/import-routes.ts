@@ -1,5 +1,5 @@
 // POST /api/upload stages a Cypher batch, an export or a CSV file; POST /api/graph/{graph}/upload runs a batch or
-// restores an export, POST /api/graph/{graph}/load-csv loads a CSV (the public browser's paths).
+// restores an export, POST /api/graph/{graph}/load-csv loads a CSV (the FalkorDB Browser's paths).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -58,7 +58,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
         tags,
         summary: 'Create a node or a relationship',
         description:
-          'The public browser’s element creation. `type: true` creates a node with the labels in `label`; `type: false` a relationship of the one type in `label` from `selectedNodes[0]` to `selectedNodes[1]`. `attributes` are `[key, value]` pairs, sent as one map parameter. The last path segment is not read (the browser sends a placeholder). 404 when the graph or an end node does not exist.',
+          'The FalkorDB Browser’s element creation. `type: true` creates a node with the labels in `label`; `type: false` a relationship of the one type in `label` from `selectedNodes[0]` to `selectedNodes[1]`. `attributes` are `[key, value]` pairs, sent as one map parameter. The last path segment is not read (the browser sends a placeholder). 404 when the graph or an end node does not exist.',
         params: CreateEntityParamsSchema,
         body: CreateEntityBodySchema,
         response: { 200: CreateEntityResponseSchema },

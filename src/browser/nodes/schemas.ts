@@ -57,7 +57,7 @@ export const NodeReadSchema = z.object({
   }),
 });
 
-/** `POST /api/graph/{graph}/{element}` as the public browser sends it. */
+/** `POST /api/graph/{graph}/{element}` as the FalkorDB Browser sends it. */
 export const CreateEntityBodySchema = z
   .object({
     type: entityKind,

@@ -1,4 +1,4 @@
-// GET /api/queries and DELETE /api/queries/{id}: a token's own running queries, listed and stopped (issue 22).
+// GET /api/queries and DELETE /api/queries/{id}: a token's own running queries, listed and stopped.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { principalOf } from '../context.js';

@@ -1,4 +1,4 @@
-// The queries each token has running, so their owner can list them and stop one (issue 22). Stopping drops the
+// The queries each token has running, so their owner can list them and stop one. Stopping drops the
 // database connection and ends the HTTP answer; FalkorDB itself has no query abort yet and keeps executing until
 // the query's own timeout (documented).
 import { idSequence } from '../../shared/id-sequence.js';
@@ -32,7 +32,7 @@ export function createRunningQueries(now: () => number = Date.now) {
   return {
     /**
      * Registers a query whose owner may stop it: stop() aborts `controller` (the query's own, so a query needs no
-     * second controller and listener of its own; issue 25) with a QueryStoppedError. `done(id)` forgets it (call it
+     * second controller and listener of its own) with a QueryStoppedError. `done(id)` forgets it (call it
      * always). Answers the query's id.
      */
     start(tokenId: string, graph: string, query: string, controller: AbortController): string {

@@ -62,7 +62,7 @@ export const ConnectionInfoSchema = z.object({
 });
 
 export const GraphMemorySchema = z.object({
-  /** GRAPH.MEMORY USAGE as FalkorDB answers it (the public browser's shape). */
+  /** GRAPH.MEMORY USAGE as FalkorDB answers it (the FalkorDB Browser's shape). */
   result: z.array(z.unknown()),
   /** The same numbers (MB) as an object, broken down per label and relationship type where FalkorDB does. */
   usage: z.record(z.string(), z.union([z.number(), z.record(z.string(), z.number())])),

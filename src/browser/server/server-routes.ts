@@ -1,5 +1,5 @@
 // /api/DBVersion, /api/info, /api/monitor, /api/connection-info and /api/graph/{graph}/memory|count/nodes|count/edges:
-// the public browser's server-facts routes, at its paths and in its shapes.
+// the FalkorDB Browser's server-facts routes, at its paths and in its shapes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -112,7 +112,7 @@ export function serverRoutes(app: FastifyInstance, context: BrowserContext, serv
           operationId: what === 'nodes' ? 'countNodes' : 'countEdges',
           tags,
           summary: `Number of ${what === 'nodes' ? 'nodes' : 'relationships'} in a graph`,
-          description: `\`{result: {${what}: N}}\`, or with \`Accept: text/event-stream\` one \`result\` event carrying \`{${what}: N}\` (the public browser's form). 404 when the graph does not exist.`,
+          description: `\`{result: {${what}: N}}\`, or with \`Accept: text/event-stream\` one \`result\` event carrying \`{${what}: N}\` (the FalkorDB Browser's form). 404 when the graph does not exist.`,
           params: CountParamsSchema,
           response: {
             200: {

@@ -32,7 +32,7 @@ const CLUSTER = JSON.stringify({ status: 'online', topology: 'cluster' } satisfi
 
 /**
  * The body of an online database, written without the schema's encoding pass (about 2 µs of a request that is
- * mostly one PING, issue 25): the same two texts for every single node and cluster, built from typed fields only.
+ * mostly one PING): the same two texts for every single node and cluster, built from typed fields only.
  */
 export function statusJson({ sentinel, cluster }: Pick<DbCredentials, 'sentinel' | 'cluster'>): string {
   if (sentinel)

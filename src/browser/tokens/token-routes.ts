@@ -29,7 +29,7 @@ export function publicTokenRoutes(app: FastifyInstance, tokens: TokenService, cr
   app.withTypeProvider<ZodTypeProvider>().post(
     '/api/auth/tokens/credentials',
     {
-      // The seed answers a server without secrets with 500 before it looks at the body.
+      // The browser API specification answers a server without secrets with 500 before it looks at the body.
       onRequest: (_request, _reply, done) => {
         tokens.assertConfigured();
         done();

@@ -42,7 +42,7 @@ export function userIdOf(host: string, port: number, username: string, topology:
 }
 
 /**
- * The seed's checks that need no database, in its order: expiry, then TTL, then the password rule. Every token
+ * The browser API specification's checks that need no database, in its order: expiry, then TTL, then the password rule. Every token
  * expires: without expiresAt or ttlSeconds it lives `defaultTtlSeconds`, and no later than the specification's
  * longest TTL (docs/decisions/server-facts-and-udfs.md, "Token lifetime").
  */
@@ -146,7 +146,7 @@ export function topologyOf(body: CreateTokenBody): TokenTopology {
 /**
  * The identity of the database a token reaches: its host and port; through Sentinel, the master name at the
  * sentinel named first (the same master behind other sentinels is another identity; the docs say so); for a
- * cluster, the seed named first.
+ * cluster, the caller named first.
  */
 export function tokenDatabaseKey(host: string, port: number, topology: TokenTopology = {}): string {
   if (topology.sentinel) return `sentinel:${topology.sentinel.masterName}:${databaseKey(host, port)}`;
@@ -288,7 +288,7 @@ export function createTokenService(context: BrowserContext) {
     },
 
     async revoke(principal: Principal, tokenId: string): Promise<void> {
-      // The seed's revoked-token table: a second revocation answers 400 whoever asks, before ownership is judged.
+      // The browser API specification's revoked-token table: a second revocation answers 400 whoever asks, before ownership is judged.
       const record = await liveRecord(tokenId);
       if (record.revokedAt !== null) throw new BadRequestError('Token is already revoked');
       await assertVisible(principal, record, 'Forbidden: You can only revoke your own tokens');

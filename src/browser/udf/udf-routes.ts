@@ -1,4 +1,4 @@
-// /api/udf and /api/udf/{lib}: user-defined function libraries (Admin only), at the public browser's paths.
+// /api/udf and /api/udf/{lib}: user-defined function libraries (Admin only), at the FalkorDB Browser's paths.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRole } from '../auth/roles.js';

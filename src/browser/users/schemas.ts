@@ -27,7 +27,7 @@ export const DeleteUsersBodySchema = z.object({
     .max(1000),
 });
 export const UserParamsSchema = z.object({ user: UsernameSchema });
-// Required in the query (the browser API specification; docs/decisions/embedded-mode-persistence.md); the public browser's body copy is moved
+// Required in the query (the browser API specification; docs/decisions/embedded-mode-persistence.md); the FalkorDB Browser's body copy is moved
 // there before validation.
 export const RoleQuerySchema = z.object({
   role: z.enum(ROLES, {

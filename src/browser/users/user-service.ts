@@ -85,7 +85,7 @@ export function createDatabaseUserService(context: BrowserContext, tokens: Token
       for (const username of usernames) await tokens.revokeTokensOfUser(principal, username);
     },
 
-    /** ACL SAVE on demand (the public browser's route); a database without an ACL file says so (400, its text). */
+    /** ACL SAVE on demand (the FalkorDB Browser's route); a database without an ACL file says so (400, its text). */
     async save(principal: Principal): Promise<void> {
       if ((await db(principal).aclSave()) === 'no-acl-file') {
         throw new BadRequestError(

@@ -1,4 +1,4 @@
-// The real CLI's command groups under our name: deployments, operations and logs (backups: backup-commands.ts), each a thin layer over the admin API's routes at their real paths. `clusters` (cluster-commands.ts)
+// The FalkorDB Enterprise admin CLI's command groups, under this server's names: deployments, operations and logs (backups: backup-commands.ts), each a thin layer over the admin API's routes at their real paths. `clusters` (cluster-commands.ts)
 // stays as the earlier name of `deployments` and `operations`.
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';

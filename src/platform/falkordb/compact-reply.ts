@@ -57,7 +57,7 @@ export class CompactReplyError extends Error {}
  * Sets a key that comes from the database (a column alias, a property key, a map key) on a plain object: a key
  * named `__proto__` is defined as an ordinary own key instead of replacing the object's prototype. Plain objects,
  * not prototype-less ones: `Object.create(null)` objects start as hash tables, each a larger allocation and a
- * slower `JSON.stringify` than objects sharing a shape (issue 25: a third of the small query's garbage was rows).
+ * slower `JSON.stringify` than objects sharing a shape (a third of the small query's garbage was rows).
  */
 function setKey(target: Record<string, JsonValue>, key: string, value: JsonValue): void {
   if (key === '__proto__')

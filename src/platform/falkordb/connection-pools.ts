@@ -494,7 +494,7 @@ export class CredentialPool implements DatabasePool {
    * A connection for a command: one that already takes a command in this turn, so both go out in one write (and
    * come back in one read); else an idle one, so a slow command sent earlier holds up nothing; else a new one while
    * under the bound (single flight); else the least busy. Commands of the requests one turn answers shared a write
-   * only by chance before: the second took the other, idle, connection (issue 25). A connection at hand is answered
+   * only by chance before: the second took the other, idle, connection. A connection at hand is answered
    * without a promise: a command then costs no extra turn of the event loop.
    */
   private acquire(): PooledClient | Promise<PooledClient> {

@@ -321,7 +321,7 @@ const CRLF = Buffer.from('\r\n', 'latin1');
 
 /**
  * Commands as one piece for one write: text when every argument is text (the socket encodes it once, with no
- * Buffer per argument and no concatenation, issue 25), bytes when one is a Buffer (a DUMP payload).
+ * Buffer per argument and no concatenation), bytes when one is a Buffer (a DUMP payload).
  */
 export function encodeCommands(commands: readonly (readonly (string | Buffer)[])[]): string | Buffer {
   let text = '';

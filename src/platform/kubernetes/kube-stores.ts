@@ -14,7 +14,7 @@ import {
 } from '../stores/ports.js';
 
 export const SETTINGS_CONFIGMAP = 'graphdb-admin-settings';
-/** Custom roles and group mappings, data key `rbac.json` (the real product's `falkordb-rbac`). */
+/** Custom roles and group mappings, data key `rbac.json` (the FalkorDB Enterprise admin API's `falkordb-rbac`). */
 export const RBAC_CONFIGMAP = 'graphdb-rbac';
 
 /** Counts failed API calls by status (or `unreachable`), for the metrics. */

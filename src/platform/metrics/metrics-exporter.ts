@@ -12,7 +12,7 @@ export interface MetricsExporter {
 }
 
 export interface MetricsExporterOptions {
-  /** Where to listen: the API's HOST (issue 15: it listened on 0.0.0.0 whatever HOST said). */
+  /** Where to listen: the API's HOST (it listened on 0.0.0.0 whatever HOST said). */
   host: string;
   /** When given, every scrape must send these with HTTP Basic authentication. */
   basicAuth?: { username: string; password: string };

@@ -1,5 +1,5 @@
-// The real product's admin operations (shared/reference/admin-api-operations.json), translated through the seed's
-// name map (REAL-PRODUCT-FACTS.md §0.1), with what a conformance walk needs: a minimal valid request body built
+// The FalkorDB Enterprise admin API's operations (admin-api-operations.json beside this file), translated through
+// this server's name map, with what a conformance walk needs: a minimal valid request body built
 // from the request schema, and a validator of each response schema.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -27,10 +27,10 @@ export interface RealOperation {
   responses: Record<string, Record<string, JsonSchema>>;
 }
 
-/** A copy of shared/reference/admin-api-operations.json (interface facts only), so a clean clone has it. */
+/** The published operations of the FalkorDB Enterprise admin API (interface facts only). */
 const REFERENCE = path.join(import.meta.dirname, 'admin-api-operations.json');
 
-/** The seed's names for the real product's (§0.1): enum values and object keys. */
+/** This server's names for the FalkorDB Enterprise admin API's: enum values and object keys. */
 const RENAMED_VALUES: Record<string, string> = { google: 'alpha', azure: 'beta' };
 const RENAMED_KEYS: Record<string, string> = {
   google_oauth: 'alpha_oauth',
@@ -39,7 +39,7 @@ const RENAMED_KEYS: Record<string, string> = {
   prometheus_port: 'exporter_port',
 };
 
-/** Applies the seed's renames to a schema, deeply: enum members, `properties`/`required` keys. */
+/** Applies this server's renames to a schema, deeply: enum members, `properties`/`required` keys. */
 export function renamed(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(renamed);
   if (typeof schema === 'string') return RENAMED_VALUES[schema] ?? schema;

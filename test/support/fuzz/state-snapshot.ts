@@ -10,7 +10,7 @@ export type RedisClient = ReturnType<typeof createClient>;
 const VOLATILE_TOKEN_FIELDS = new Set(['last_used']);
 /** The readiness probe's own key: /readyz writes it to prove the store accepts writes (docs/decisions/embedded-database-accounts.md). */
 const READINESS_PROBE_KEY = 'graphdb:readiness-probe';
-/** The audit log records refusals too (issue 19): an entry for a rejected call is the log doing its job. */
+/** The audit log records refusals too: an entry for a rejected call is the log doing its job. */
 const AUDIT_KEYS = 'graphdb:audit:';
 
 async function tokenStoreState(client: RedisClient): Promise<Record<string, unknown>> {

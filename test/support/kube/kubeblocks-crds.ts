@@ -20,7 +20,7 @@ const CRD_FILES: Record<string, [release: string, file: string]> = {
   // a 0.9 test gets an API server of its own).
   'apps.kubeblocks.io/v1alpha1/clusters': [KUBEBLOCKS_09, 'apps.kubeblocks.io_clusters.yaml'],
   'apps.kubeblocks.io/v1alpha1/opsrequests': [KUBEBLOCKS_09, 'apps.kubeblocks.io_opsrequests.yaml'],
-  // Data protection (issue 21): backups, policies, schedules, repositories, restores.
+  // Data protection: backups, policies, schedules, repositories, restores.
   ...Object.fromEntries(
     ['backuprepos', 'backups', 'backuppolicies', 'backupschedules', 'restores'].map((plural) => [
       `dataprotection.kubeblocks.io/v1alpha1/${plural}`,
