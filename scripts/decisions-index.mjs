@@ -29,5 +29,5 @@ if (added.length > 0 && !kept.at(-1)?.startsWith('- [')) kept.push('');
 const text = `${[...kept, ...added].join('\n')}\n`;
 writeFileSync(indexPath, text);
 for (const line of added) console.log(`added: ${line}`);
-const dropped = lines.length - kept.length;
+const dropped = lines.filter((line) => line.startsWith('- [')).length - listed.size;
 if (added.length === 0) console.log(dropped > 0 ? 'dropped lines of removed records' : 'index up to date');
