@@ -249,6 +249,8 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
     deps.metricsExporter = createMetricsExporter(metrics.registry, logger, {
       host: config.host,
       basicAuth: config.metricsBasicAuth,
+      // A second local instance finds the port taken: it exports on a free port and says so, once.
+      fallbackToFreePort: config.kubernetes === undefined,
     });
     return { config, deps, embedded, release };
   } catch (error) {

@@ -143,4 +143,40 @@ describe('the Prometheus exporter', () => {
       await server.exited;
     }
   });
+  it('on a port another instance holds, says so once in a plain line and exports on a free port instead', async () => {
+    const port = await findFreePort();
+    const start = async (prefix: string) => {
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), prefix));
+      await mkdir(path.join(dataDir, 'admin'), { recursive: true });
+      await writeFile(
+        path.join(dataDir, 'admin', 'settings.json'),
+        JSON.stringify({ features: { metrics_collection: true }, metrics: { exporter_port: port } }),
+      );
+      return runServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info', SETTINGS_REFRESH_MS: '200' });
+    };
+    const first = await start('gdb-metrics-first-');
+    let second: Awaited<ReturnType<typeof start>> | undefined;
+    try {
+      await first.waitForLine((l) => l.msg === `metrics exporter listening on 127.0.0.1:${port}`);
+      second = await start('gdb-metrics-second-');
+      const moved = await second.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('metrics exporter:'));
+      const fallbackPort = moved.fallbackPort as number;
+      expect(moved.msg).toBe(
+        `metrics exporter: 127.0.0.1:${port} is in use by another program (another local instance?), so this server's metrics are on 127.0.0.1:${fallbackPort} instead`,
+      );
+      expect(moved.level).toBe(40);
+      expect(moved.err).toBeUndefined();
+      expect(await scrape(fallbackPort)).toContain('graphdb_http_requests_total');
+      // Settings refreshes (every 200 ms here) do not repeat it, and nothing is logged as an error.
+      await second.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('Server listening at'));
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // several refreshes: the point is that time passes
+      expect(second.lines.filter((l) => String(l.msg).startsWith('metrics exporter')).length).toBe(2);
+      expect(second.lines.filter((l) => (l.level as number) >= 50)).toEqual([]);
+    } finally {
+      for (const server of [first, second]) {
+        server?.child.kill('SIGTERM');
+        await server?.exited;
+      }
+    }
+  }, 90_000);
 });

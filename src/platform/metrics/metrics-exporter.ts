@@ -16,6 +16,12 @@ export interface MetricsExporterOptions {
   host: string;
   /** When given, every scrape must send these with HTTP Basic authentication. */
   basicAuth?: { username: string; password: string };
+  /**
+   * When the port is taken, listen on a free port instead (and say which, once). For local instances, where two
+   * servers on one machine would otherwise fight over one port; in Kubernetes the port is what scrapers are told, so
+   * it is kept and the exporter stays off until it is free.
+   */
+  fallbackToFreePort?: boolean;
 }
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
@@ -42,7 +48,12 @@ export function createMetricsExporter(
   const { host, basicAuth } = options;
   let server: Server | undefined;
   let listeningOn: number | undefined;
+  /** The port settings ask for (listeningOn differs after a fallback). */
+  let wanted: number | undefined;
+  /** Ports whose being taken was already reported: a settings refresh does not repeat it. */
+  const reported = new Set<number>();
   let pending: Promise<void> = Promise.resolve();
+  const shown = (port: number) => `${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   const stop = async () => {
     const current = server;
@@ -54,7 +65,7 @@ export function createMetricsExporter(
     }
   };
 
-  const start = async (port: number) => {
+  const start = async (port: number): Promise<void> => {
     const next = createServer((req, res) => {
       if (basicAuth && !basicAuthMatches(req, basicAuth)) {
         res
@@ -79,11 +90,32 @@ export function createMetricsExporter(
       next.listen(port, host, () => resolve());
     });
     server = next;
-    listeningOn = port;
+    const address = next.address();
+    listeningOn = address && typeof address === 'object' ? address.port : port;
     logger.info(
-      { host, port, basicAuth: basicAuth !== undefined },
-      `metrics exporter listening on ${host.includes(':') ? `[${host}]` : host}:${port}${basicAuth ? ' (basic authentication)' : ''}`,
+      { host, port: listeningOn, basicAuth: basicAuth !== undefined },
+      `metrics exporter listening on ${shown(listeningOn)}${basicAuth ? ' (basic authentication)' : ''}`,
     );
+  };
+
+  /** One plain line per taken port (no stack: nothing is broken in this server), and a free port when allowed. */
+  const portTaken = async (port: number) => {
+    const first = !reported.has(port);
+    reported.add(port);
+    if (!options.fallbackToFreePort) {
+      if (first)
+        logger.warn(
+          { port },
+          `metrics exporter: ${shown(port)} is in use by another program, so this server exports no metrics until it is free or metrics.exporter_port names another port`,
+        );
+      return;
+    }
+    await start(0);
+    if (first)
+      logger.warn(
+        { port, fallbackPort: listeningOn },
+        `metrics exporter: ${shown(port)} is in use by another program (another local instance?), so this server's metrics are on ${shown(listeningOn!)} instead`,
+      );
   };
 
   return {
@@ -93,13 +125,22 @@ export function createMetricsExporter(
     apply(enabled, port) {
       // Serialised: settings refreshes may overlap.
       pending = pending.then(async () => {
-        if (enabled && listeningOn === port) return;
+        if (enabled && wanted === port && server) return;
         await stop();
+        wanted = enabled ? port : undefined;
         if (!enabled) return;
         try {
           await start(port);
         } catch (error) {
-          logger.error({ err: error, port }, 'metrics exporter could not listen');
+          try {
+            if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') await portTaken(port);
+            else throw error;
+          } catch (failure) {
+            logger.error(
+              { port, reason: (failure as Error).message },
+              `metrics exporter could not listen on ${shown(port)}: ${(failure as Error).message}`,
+            );
+          }
         }
       });
       return pending;
