@@ -46,14 +46,31 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         { name: 'graphs', description: 'Browser API: graphs and queries' },
         { name: 'nodes', description: 'Browser API: nodes, labels and properties' },
         { name: 'config', description: 'Browser API: database configuration' },
-        { name: 'users', description: 'Browser API: database users' },
+        { name: 'database-users', description: 'Browser API: database users (ACL users of FalkorDB)' },
+        { name: 'server', description: 'Browser API: facts about the database server (version, info, memory, counts)' },
+        { name: 'udf', description: 'Browser API: user-defined function libraries' },
         { name: 'Authentication', description: 'Admin API: local sign-in and sessions' },
         { name: 'OAuth', description: 'Admin API: sign-in through provider alpha or beta' },
         { name: 'Users', description: 'Admin API: admin users, keyed by e-mail' },
         { name: 'User Profile', description: 'Admin API: the signed-in user' },
         { name: 'Settings', description: 'Admin API: settings document' },
-        { name: 'clusters', description: 'Admin API: database deployments and operations' },
+        { name: 'Clusters', description: 'Admin API: database deployments, their pods, logs, metrics and events' },
+        {
+          name: 'Cluster Operations',
+          description: 'Admin API: operations on a deployment (restart, scale, configure…)',
+        },
+        { name: 'Backups', description: 'Admin API: backups of a deployment' },
+        { name: 'Backup Policies', description: 'Admin API: backup policies of a deployment' },
+        { name: 'Backup Schedules', description: 'Admin API: scheduled backups of a deployment' },
+        { name: 'Backup Repositories', description: 'Admin API: where backups are stored' },
+        { name: 'Restores', description: 'Admin API: restores and clones from backups' },
         { name: 'rbac', description: 'Admin API: roles and group-to-role mappings' },
+        { name: 'audit', description: 'Admin API: the audit log' },
+        { name: 'system', description: 'Admin API: facts about the platform (namespaces, versions, storage classes)' },
+        { name: 'metrics', description: 'Admin API: system metrics' },
+        { name: 'search', description: 'Admin API: search across deployments and users' },
+        { name: 'licensing', description: 'Admin API: license status and activation' },
+        { name: 'diagnostics', description: 'Admin API: health checks, diagnostics and support packages' },
       ],
       components: {
         securitySchemes: {
@@ -79,7 +96,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       return withResponseHeaders(zodTransform)(input);
     },
     transformObject: (input: Parameters<ReturnType<typeof createJsonSchemaTransformObject>>[0]) =>
-      markOptionalBodies(zodTransformObject(input), optionalBodies),
+      withoutClosedTupleItems(markOptionalBodies(zodTransformObject(input), optionalBodies)),
   });
 
   app.get('/api-spec.json', { schema: { hide: true } }, () => app.swagger());
@@ -149,6 +166,30 @@ function noteOptionalBody(input: TransformInput, optional: Set<string>): void {
   const body = schema?.body as { safeParse?: (value: unknown) => { success: boolean } } | undefined;
   if (schema?.operationId && typeof body?.safeParse === 'function' && body.safeParse(undefined).success)
     optional.add(schema.operationId);
+}
+
+/**
+ * zod writes a tuple as `prefixItems` with `items: false`. That is valid JSON Schema 2020-12, but client generators
+ * refuse it (openapi-python-client stops on the boolean schema); `minItems` and `maxItems` of the tuple's length
+ * say the same (no item past the prefix), so the boolean is replaced by them throughout the document.
+ */
+export function withoutClosedTupleItems<T>(document: T): T {
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    const schema = node as Record<string, unknown>;
+    if (Array.isArray(schema.prefixItems) && schema.items === false) {
+      delete schema.items;
+      schema.minItems ??= schema.prefixItems.length;
+      schema.maxItems ??= schema.prefixItems.length;
+    }
+    for (const value of Object.values(schema)) visit(value);
+  };
+  visit(document);
+  return document;
 }
 
 function markOptionalBodies<T>(document: T, optional: Set<string>): T {

@@ -82,6 +82,24 @@ describe('/api-spec.json', () => {
     expect(limited).toBeGreaterThan(1);
   });
 
+  it('declares every tag it uses once, with one spelling, and carries no boolean `items` beside prefixItems', () => {
+    const declared = (document as unknown as { tags: { name: string }[] }).tags.map((tag) => tag.name);
+    const used = new Set(
+      Object.values(document.paths).flatMap((methods) => Object.values(methods).flatMap((op) => op.tags ?? [])),
+    );
+    expect([...used].filter((tag) => !declared.includes(tag))).toEqual([]);
+    expect(new Set(declared.map((tag) => tag.toLowerCase())).size).toBe(declared.length);
+    const closedTuples: string[] = [];
+    const visit = (node: unknown, at: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      if ('prefixItems' in schema && schema.items === false) closedTuples.push(at);
+      for (const [key, value] of Object.entries(schema)) visit(value, `${at}/${key}`);
+    };
+    visit(document, '');
+    expect(closedTuples).toEqual([]);
+  });
+
   it('declares the bearer and cookie security schemes', () => {
     expect(document.components.securitySchemes).toMatchObject({
       bearerAuth: { type: 'http', scheme: 'bearer' },

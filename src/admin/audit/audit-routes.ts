@@ -88,7 +88,7 @@ export function auditRoutes(
       config: { errorResponses: [404] },
       schema: {
         operationId: 'listClusterEvents',
-        tags: ['clusters'],
+        tags: ['Clusters'],
         summary: "The audit log's entries about one deployment, newest first",
         description:
           'Calls on the deployment and on what belongs to it (operations, backups, restores), by anyone. A ' +

@@ -17,7 +17,7 @@ import {
 } from './schemas.js';
 import type { DatabaseUserService } from './user-service.js';
 
-const tags = ['users'];
+const tags = ['database-users'];
 
 export function userRoutes(app: FastifyInstance, users: DatabaseUserService): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
