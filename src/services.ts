@@ -48,6 +48,8 @@ export interface Services {
   config: Readonly<Config>;
   deps: AppDeps;
   embedded: EmbeddedFalkorDB | undefined;
+  /** Embedded mode: the file holding the password of the embedded database's `admin` user. */
+  embeddedAdminPasswordFile?: string;
   /** Closes the token-store connection and stops the embedded FalkorDB; safe to call more than once. */
   release: () => Promise<void>;
 }
@@ -128,12 +130,14 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
     await embedded?.stop();
   };
 
+  let embeddedAdminPasswordFile: string | undefined;
   try {
     let tokenStoreUrl = config.tokenStoreUrl;
     let embeddedDatabase: AppDeps['embeddedDatabase'];
     if (!tokenStoreUrl) {
       const started = await startEmbedded(config, logger);
       embedded = started.embedded;
+      embeddedAdminPasswordFile = started.accounts.adminPasswordFile;
       const { admin, tokenStore: storeAccount } = started.accounts;
       config = await withEmbeddedSecrets(config, logger);
       // Tokens live in database 1, apart from the users' graphs in database 0, under an account that can touch
@@ -252,7 +256,7 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
       // A second local instance finds the port taken: it exports on a free port and says so, once.
       fallbackToFreePort: config.kubernetes === undefined,
     });
-    return { config, deps, embedded, release };
+    return { config, deps, embedded, embeddedAdminPasswordFile, release };
   } catch (error) {
     await release();
     throw error;

@@ -1,5 +1,6 @@
 // OpenAPI 3.1 generated from the zod route schemas: /api-spec.json, the optional /api-docs UI,
 // and the hook that adds each API's error responses to every route of that API.
+import { SERVER_VERSION } from '../platform/build-info.js';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -15,7 +16,13 @@ declare module 'fastify' {
   }
 }
 
+/** The version of the FalkorDB Browser API the browser routes implement; the server's own version is package.json's. */
 export const API_VERSION = '1.4.6';
+/** What the two APIs are compatible with, stated apart from the server's version (info.x-compatibility). */
+export const API_COMPATIBILITY = {
+  browserApi: `FalkorDB Browser API ${API_VERSION}`,
+  adminApi: 'FalkorDB Enterprise admin API',
+} as const;
 export const BEARER_SCHEME = 'bearerAuth';
 export const COOKIE_SCHEME = 'cookieAuth';
 /** The admin session's JWT sent as `Authorization: Bearer` instead of the cookie (scripts, Swagger UI's Try it out). */
@@ -30,16 +37,19 @@ export interface OpenApiOptions {
 }
 
 export async function registerOpenApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
+  // The server's own version (package.json), with the compatibility level of each API stated apart from it; a
+  // variable rather than a literal, because the plugin's types do not list specification extensions.
+  const info = {
+    title: 'graphdb-server',
+    description: `Graph browser API (Bearer personal access tokens) and administration API (cookie sessions) for FalkorDB. Compatible with the ${API_COMPATIBILITY.browserApi} and the ${API_COMPATIBILITY.adminApi}.`,
+    version: SERVER_VERSION,
+    'x-compatibility': API_COMPATIBILITY,
+  };
   const optionalBodies = new Set<string>();
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
-      info: {
-        title: 'graphdb-server',
-        description:
-          'Graph browser API (Bearer personal access tokens) and administration API (cookie sessions) for FalkorDB.',
-        version: API_VERSION,
-      },
+      info,
       tags: [
         { name: 'ops', description: 'Liveness and readiness probes' },
         { name: 'tokens', description: 'Browser API: personal access tokens' },
@@ -100,6 +110,18 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
   });
 
   app.get('/api-spec.json', { schema: { hide: true } }, () => app.swagger());
+
+  // The server's root leads a person who typed only the address to the documentation, or says where the API
+  // document is when the documentation UI is off.
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => {
+    if (options.docsUi && (options.docsUiAllowed?.() ?? true)) return reply.redirect('/api-docs', 302);
+    return reply.send({
+      name: 'graphdb-server',
+      version: SERVER_VERSION,
+      compatibility: API_COMPATIBILITY,
+      message: 'The API document is at /api-spec.json (the documentation UI at /api-docs is turned off).',
+    });
+  });
 
   if (options.docsUi) {
     const allowed = options.docsUiAllowed;

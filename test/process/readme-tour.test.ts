@@ -57,7 +57,7 @@ describe("README.md's five-minute tour", () => {
 
     const child = spawn('unshare', ['-rn', 'sh', '-c', RUNNER], {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? '', HOME: dir, ROOT, LOG_FORMAT: 'json' },
+      env: { PATH: process.env.PATH ?? '', HOME: dir, ROOT },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

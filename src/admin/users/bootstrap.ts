@@ -1,5 +1,5 @@
 // The first admin: from ADMIN_EMAIL/ADMIN_PASSWORD when the user store is empty; in embedded mode without them,
-// a generated password written to a file only the server's user can read.
+// a generated password written to a file only the server's user can read (a password given in ADMIN_PASSWORD never is).
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { ConflictError } from '../../shared/http-errors.js';
@@ -26,9 +26,14 @@ export async function bootstrapFirstAdmin(users: UserService, options: Bootstrap
       return;
     }
     email ??= EMBEDDED_ADMIN_EMAIL;
-    password ??= randomBytes(18).toString('base64url');
-    const file = await options.writeGeneratedPassword(password);
-    options.logger.info({ email, file }, `created the first admin ${email}; its password is in ${file}`);
+    if (password) {
+      // A password given in ADMIN_PASSWORD stays where it was given: it is never written to disk.
+      options.logger.info({ email }, `created the first admin ${email} with the password from ADMIN_PASSWORD`);
+    } else {
+      password = randomBytes(18).toString('base64url');
+      const file = await options.writeGeneratedPassword(password);
+      options.logger.info({ email, file }, `created the first admin ${email}; its password is in ${file}`);
+    }
   } else {
     options.logger.info({ email }, `created the first admin ${email}`);
   }
