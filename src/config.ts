@@ -189,6 +189,7 @@ export const EnvSchema = z.object({
   SETTINGS_CONFIGMAP_NAME: kubernetesObjectName.default('graphdb-admin-settings'),
   RBAC_CONFIGMAP_NAME: kubernetesObjectName.default('graphdb-rbac'),
   USERS_SECRET_NAME: kubernetesObjectName.default('graphdb-admin-users'),
+  SERVICE_ACCOUNTS_SECRET_NAME: kubernetesObjectName.default('graphdb-admin-serviceaccounts'),
   SETTINGS_REFRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
   TOKEN_CREATION_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
@@ -332,7 +333,12 @@ export interface Config {
   namespaceFromEnvironment: boolean;
   settingsRefreshMs: number;
   /** Where the settings, the custom roles and the users live in `namespace` (Kubernetes stores only). */
-  stateObjects: { settingsConfigMap: string; rbacConfigMap: string; usersSecret: string };
+  stateObjects: {
+    settingsConfigMap: string;
+    rbacConfigMap: string;
+    usersSecret: string;
+    serviceAccountsSecret: string;
+  };
   /** Existing Secrets whose names start with this may receive write-only settings (besides the server's own). */
   settingsSecretPrefix: string;
   tokenCacheTtlMs: number;
@@ -475,6 +481,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
       settingsConfigMap: e.SETTINGS_CONFIGMAP_NAME,
       rbacConfigMap: e.RBAC_CONFIGMAP_NAME,
       usersSecret: e.USERS_SECRET_NAME,
+      serviceAccountsSecret: e.SERVICE_ACCOUNTS_SECRET_NAME,
     },
     settingsSecretPrefix: e.SETTINGS_SECRET_PREFIX,
     tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,

@@ -46,6 +46,11 @@ import { bootstrapFirstAdmin, type BootstrapOptions } from './users/bootstrap.js
 import { userRoutes } from './users/user-routes.js';
 import { createUserService } from './users/user-service.js';
 import { createUserStore, USERS_SECRET } from './users/user-store.js';
+import { serviceAccountAuthentication } from './service-accounts/bearer.js';
+import { serviceAccountRoutes } from './service-accounts/service-account-routes.js';
+import { createServiceAccountService } from './service-accounts/service-account-service.js';
+import { createServiceAccountStore, SERVICE_ACCOUNTS_SECRET } from './service-accounts/service-account-store.js';
+import { createTokenThrottle } from './service-accounts/token-throttle.js';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { SERVER_VERSION } from '../platform/build-info.js';
 import { createHostFacts } from '../platform/host.js';
@@ -142,7 +147,14 @@ export function createAdminServices(deps: AdminDeps) {
       refreshMs: config.settingsRefreshMs,
       secretPolicy: {
         prefix: config.settingsSecretPrefix,
-        reserved: [...new Set([USERS_SECRET, config.stateObjects.usersSecret])],
+        reserved: [
+          ...new Set([
+            USERS_SECRET,
+            config.stateObjects.usersSecret,
+            SERVICE_ACCOUNTS_SECRET,
+            config.stateObjects.serviceAccountsSecret,
+          ]),
+        ],
       },
       now,
       changes,
@@ -160,6 +172,25 @@ export function createAdminServices(deps: AdminDeps) {
     loginThrottle: createLoginThrottle({ ...config.loginLimits, now }),
     changes,
   };
+  // Automation's identities: bearer tokens beside the sessions, their store announced like the users'.
+  const serviceAccounts = createServiceAccountService({
+    store: createServiceAccountStore(deps.stores.secrets, {
+      refreshMs: config.settingsRefreshMs,
+      secretName: config.stateObjects.serviceAccountsSecret,
+      now,
+      logger,
+      changes,
+    }),
+    now,
+    settings: () => context.settings.inForce(),
+    rulesOf: (role) => rbac.rulesOf(role),
+    roleExists: (role) => rbac.roleExists(role),
+    logger,
+  });
+  const serviceAccountTokens = serviceAccountAuthentication(
+    serviceAccounts,
+    createTokenThrottle({ failuresPerAddressPerMinute: config.loginLimits.attemptsPerAddressPerMinute, now }),
+  );
   const oauth = createOAuthService({
     context,
     codes: deps.sharedStore ? createRedisOneTimeCodes(deps.sharedStore) : createMemoryOneTimeCodes(now),
@@ -260,6 +291,8 @@ export function createAdminServices(deps: AdminDeps) {
     audit,
     auditRecorder,
     auditStoreRequired: config.auditStoreRequired,
+    serviceAccounts,
+    serviceAccountTokens,
     logins: createLoginService(context),
     clusters,
     backups,
@@ -366,7 +399,10 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   // Everything else needs a session: no valid cookie is a 401 before any other question is asked.
   await app.register(function sessionRoutes(guarded, _options, done) {
     guarded.addHook('onRoute', hoistPermissionGuard);
-    guarded.addHook('onRequest', requireSessionWithRules(context.sessions, context.rbac));
+    guarded.addHook(
+      'onRequest',
+      requireSessionWithRules(context.sessions, context.rbac, services.serviceAccountTokens),
+    );
     guarded.addHook('onRoute', stampSecurity([COOKIE_SCHEME, SESSION_BEARER_SCHEME], 'admin'));
     sessionAuthRoutes(guarded, context);
     settingsRoutes(guarded, context);
@@ -375,6 +411,11 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     backupRoutes(guarded, services.backups, services.clusters, services.clusterNamespace);
     userRoutes(guarded, context);
     rbacRoutes(guarded, context);
+    serviceAccountRoutes(guarded, {
+      serviceAccounts: services.serviceAccounts,
+      namespace: context.namespace,
+      now: services.now,
+    });
     systemRoutes(guarded, context, services.system);
     searchRoutes(guarded, services.search);
     licensingRoutes(guarded, context, services.licensing);

@@ -7,8 +7,13 @@ export interface AuditEntry {
   id: string;
   /** Milliseconds since the epoch. */
   time: number;
-  /** The actor's e-mail (lower case); for a failed sign-in, the e-mail the attempt named (or `anonymous`). */
+  /**
+   * The actor's e-mail (lower case), or `serviceaccount:<name>` for a service account's token; for a failed
+   * sign-in, the e-mail the attempt named (or `anonymous`).
+   */
   userId: string;
+  /** The service account token the call was made with (its id, never its value). */
+  tokenId?: string;
   action: string;
   resourceType: string;
   resourceName?: string;

@@ -44,6 +44,10 @@ export const ClusterEventsParamsSchema = ClusterParamsSchema;
 export const AuditEntrySchema = z
   .object({
     userId: z.string(),
+    tokenId: z
+      .string()
+      .optional()
+      .meta({ description: 'The service account token the call was made with (userId is then serviceaccount:<name>)' }),
     timestamp: z.string().meta({ description: 'ISO 8601, UTC' }),
     action: z.string(),
     resourceType: z.string().optional(),
@@ -82,6 +86,7 @@ export const ActivityListSchema = z.object({
 export function toAuditView(entry: AuditEntry): z.infer<typeof AuditEntrySchema> {
   return {
     userId: entry.userId,
+    ...(entry.tokenId === undefined ? {} : { tokenId: entry.tokenId }),
     ...toActivityView(entry),
     ...(entry.ip === undefined ? {} : { ip: entry.ip }),
     ...(entry.userAgent === undefined ? {} : { userAgent: entry.userAgent }),

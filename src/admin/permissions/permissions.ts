@@ -19,6 +19,7 @@ export const RESOURCES = [
   'admin',
   'settings',
   'system',
+  'serviceaccounts',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
 export const ACTIONS = ['list', 'get', 'read', 'create', 'update', 'delete'] as const;
@@ -89,7 +90,13 @@ export interface SessionUser {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    sessionUser?: SessionUser & { email: string; name: string; provider: 'local' | 'alpha' | 'beta' };
+    sessionUser?: SessionUser & {
+      email: string;
+      name: string;
+      provider: 'local' | 'alpha' | 'beta' | 'serviceaccount';
+      /** Set when a service account's token authenticated the request (service-accounts/bearer.ts). */
+      serviceAccount?: { id: string; name: string; tokenId: string };
+    };
   }
   interface FastifyRequest {
     /**

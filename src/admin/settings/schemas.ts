@@ -4,6 +4,7 @@
 import { compile } from '@jmespath-community/jmespath';
 import { z } from 'zod';
 import { EmailSchema } from '../../shared/email.js';
+import { SERVICE_ACCOUNTS_SECRET } from '../service-accounts/service-account-store.js';
 import { USERS_SECRET } from '../users/user-store.js';
 
 const emptyOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(''), schema]);
@@ -17,7 +18,11 @@ export const SecretNameSchema = z
     'must be a Kubernetes Secret name (lower-case letters, digits, `-` and `.`)',
   )
   // The user store is the server's own: a setting naming it could read it as a credential or overwrite it.
-  .refine((name) => name !== USERS_SECRET, `must not name the server's user store (${USERS_SECRET})`);
+  .refine((name) => name !== USERS_SECRET, `must not name the server's user store (${USERS_SECRET})`)
+  .refine(
+    (name) => name !== SERVICE_ACCOUNTS_SECRET,
+    `must not name the server's service account store (${SERVICE_ACCOUNTS_SECRET})`,
+  );
 const DomainSchema = z
   .string()
   .max(253)
@@ -89,6 +94,18 @@ const Retention = z.strictObject({
 const Metrics = z.strictObject({
   exporter_port: z.int().min(1, 'must be a port between 1 and 65535').max(65535, 'must be a port between 1 and 65535'),
 });
+const ServiceAccounts = z.strictObject({
+  enabled: z
+    .boolean()
+    .describe(
+      'Off: every service account token is refused (401) at once, on every replica; sign-in policy does not apply to them',
+    ),
+  max_token_lifetime_days: z
+    .int()
+    .min(1)
+    .max(3650)
+    .describe('The longest expiry a new service account token may be given'),
+});
 /** Bounds of the free-form `ui` object (a 4,000-level object broke every later PATCH). */
 export const UI_MAX_DEPTH = 16;
 export const UI_MAX_BYTES = 65_536;
@@ -128,6 +145,7 @@ export const SettingsSchema = z
     alpha_workspace: AlphaWorkspace,
     retention: Retention,
     metrics: Metrics,
+    service_accounts: ServiceAccounts,
     ui: Ui,
   })
   .meta({ id: 'StoredSettings' });
@@ -168,6 +186,7 @@ export const SettingsPatchSchema = z
     alpha_workspace: AlphaWorkspace.extend({ private_key: WRITE_ONLY_VALUE }).partial().optional(),
     retention: Retention.partial().optional(),
     metrics: Metrics.partial().optional(),
+    service_accounts: ServiceAccounts.partial().optional(),
     ui: Ui.optional(),
   })
   .meta({ id: 'SettingsPatch' });
@@ -189,6 +208,7 @@ export const DEFAULT_SETTINGS: Settings = {
   alpha_workspace: { domain: '', admin_email: '', service_account_email: '', private_key_secret_ref: '' },
   retention: { audit_log_retention_days: 90, metrics_retention_days: 30 },
   metrics: { exporter_port: 9090 },
+  service_accounts: { enabled: true, max_token_lifetime_days: 365 },
   ui: {},
 };
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { duplicateStoreConnection, type RedisConnection } from './redis-connection.js';
 
-export const CHANGE_TOPICS = ['users', 'rbac', 'settings'] as const;
+export const CHANGE_TOPICS = ['users', 'rbac', 'settings', 'serviceaccounts'] as const;
 export type ChangeTopic = (typeof CHANGE_TOPICS)[number];
 
 export interface ChangeChannel {

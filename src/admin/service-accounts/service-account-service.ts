@@ -1,0 +1,313 @@
+// Service accounts: admin-API identities for automation, each holding one role, with tokens (shown once, stored as
+// hashes) that authenticate as `Authorization: Bearer gdbsa_…`. Management follows the escalation rule (grant-check.ts);
+// authentication answers from memory while the copy is fresh, so a token's permission check costs what a session's
+// does (bench/run.ts), and a change made on any replica is announced to all (service-account-store.ts).
+import { randomUUID } from 'node:crypto';
+import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../shared/http-errors.js';
+import type { PermissionRule, RoleName } from '../permissions/permissions.js';
+import type { Settings } from '../settings/schemas.js';
+import type { GrantCheck } from './grant-check.js';
+import {
+  MAX_SERVICE_ACCOUNTS,
+  MAX_TOKENS_PER_ACCOUNT,
+  type CreateServiceAccount,
+  type CreateToken,
+  type ServiceAccountView,
+  type TokenView,
+  type UpdateServiceAccount,
+} from './schemas.js';
+import type { ServiceAccountStore, StoredServiceAccount, StoredToken } from './service-account-store.js';
+import { addressAllowed, newTokenId, newTokenText, sameHash, tokenHash, wellFormedToken } from './tokens.js';
+
+/** What a token-authenticated request acts as (request.sessionUser, with the account and token named). */
+export interface ServiceAccountCaller {
+  id: string;
+  email: string;
+  name: string;
+  role: RoleName;
+  provider: 'serviceaccount';
+  mustChangePassword: false;
+  serviceAccount: { id: string; name: string; tokenId: string };
+}
+
+const DAY_MS = 86_400_000;
+/** A token's last use is written at most this often (a write per request would load the store and every replica). */
+export const LAST_USED_INTERVAL_MS = 60_000;
+export const INVALID_TOKEN = 'Invalid, expired or revoked token';
+export const SERVICE_ACCOUNTS_OFF = 'Service accounts are turned off (settings: service_accounts.enabled)';
+
+export interface ServiceAccountServiceOptions {
+  store: ServiceAccountStore;
+  now: () => number;
+  /** The settings in force, without a promise while they are fresh (settings.inForce). */
+  settings: () => Settings | Promise<Settings>;
+  /** A role's rules (context.rbac.rulesOf): what the escalation rule compares. */
+  rulesOf: (role: RoleName) => Promise<readonly PermissionRule[]>;
+  roleExists: (role: RoleName) => Promise<boolean>;
+  logger: { warn(fields: object, message: string): void };
+}
+
+export const actorOf = (account: Pick<StoredServiceAccount, 'name'>) => `serviceaccount:${account.name}`;
+
+export function toServiceAccountView(account: StoredServiceAccount): ServiceAccountView {
+  return {
+    id: account.id,
+    name: account.name,
+    ...(account.description ? { description: account.description } : {}),
+    role: account.role,
+    disabled: account.disabled,
+    createdAt: account.createdAt,
+    createdBy: account.createdBy,
+    tokens: account.tokens.length,
+  };
+}
+
+export function toTokenView(token: StoredToken, now: number): TokenView {
+  return {
+    id: token.id,
+    name: token.name,
+    createdAt: token.createdAt,
+    createdBy: token.createdBy,
+    expiresAt: token.expiresAt,
+    expired: Date.parse(token.expiresAt) <= now,
+    allowedCidrs: token.allowedCidrs ?? [],
+    ...(token.lastUsedAt ? { lastUsedAt: token.lastUsedAt } : {}),
+    ...(token.lastUsedIp ? { lastUsedIp: token.lastUsedIp } : {}),
+  };
+}
+
+interface IndexedToken {
+  account: StoredServiceAccount;
+  token: StoredToken;
+  expiresAtMs: number;
+}
+
+/** Each list's tokens by hash, made once per list the store hands out. */
+const hashIndexes = new WeakMap<readonly StoredServiceAccount[], ReadonlyMap<string, IndexedToken>>();
+function byHash(accounts: readonly StoredServiceAccount[]): ReadonlyMap<string, IndexedToken> {
+  let index = hashIndexes.get(accounts);
+  if (!index) {
+    const built = new Map<string, IndexedToken>();
+    for (const account of accounts)
+      for (const token of account.tokens)
+        built.set(token.hash, { account, token, expiresAtMs: Date.parse(token.expiresAt) });
+    hashIndexes.set(accounts, built);
+    index = built;
+  }
+  return index;
+}
+
+/** One frozen caller per stored token of a stored account (stored objects are replaced, never changed in place). */
+const callers = new WeakMap<StoredToken, ServiceAccountCaller>();
+function callerOf({ account, token }: IndexedToken): ServiceAccountCaller {
+  let caller = callers.get(token);
+  if (!caller) {
+    caller = Object.freeze({
+      id: `serviceaccount:${account.id}`,
+      email: actorOf(account),
+      name: account.name,
+      role: account.role,
+      provider: 'serviceaccount' as const,
+      mustChangePassword: false as const,
+      serviceAccount: Object.freeze({ id: account.id, name: account.name, tokenId: token.id }),
+    });
+    callers.set(token, caller);
+  }
+  return caller;
+}
+
+export function createServiceAccountService(options: ServiceAccountServiceOptions) {
+  const { store, now } = options;
+  /** When each token's last use was last written (this replica), so it is written at most once a minute. */
+  const lastWritten = new Map<string, number>();
+
+  const find = (accounts: readonly StoredServiceAccount[], id: string) => {
+    const account = accounts.find((candidate) => candidate.id === id || candidate.name === id);
+    if (!account) throw new NotFoundError(`Service account ${id} not found`);
+    return account;
+  };
+
+  async function knownRole(role: string): Promise<string> {
+    if (!(await options.roleExists(role)))
+      throw new BadRequestError(`Unknown role ${role}; the roles are listed by GET /api/rbac/roles`);
+    return role;
+  }
+
+  /** The caller acts on `account` only when it holds all of the account's role (it could act as the account). */
+  async function mayManage(account: StoredServiceAccount, may: GrantCheck) {
+    may(await options.rulesOf(account.role), `service account ${account.name}'s role ${account.role}`);
+  }
+
+  const change = (id: string, apply: (account: StoredServiceAccount) => StoredServiceAccount) =>
+    store.update((accounts) => {
+      const target = find(accounts, id);
+      const after = apply(target);
+      return { accounts: accounts.map((account) => (account === target ? after : account)), result: after };
+    });
+
+  function resolve(
+    text: string,
+    address: string,
+    settings: Settings,
+  ): ServiceAccountCaller | Promise<ServiceAccountCaller> {
+    if (!settings.service_accounts.enabled) throw new UnauthorizedError(SERVICE_ACCOUNTS_OFF);
+    if (!wellFormedToken(text)) throw new UnauthorizedError(INVALID_TOKEN);
+    const hash = tokenHash(text);
+    const admit = (accounts: readonly StoredServiceAccount[]) => {
+      const found = byHash(accounts).get(hash);
+      // The map is keyed by the hash, which a guesser cannot steer; the stored hash is still compared in constant time.
+      if (!found || !sameHash(found.token.hash, hash) || found.account.disabled || found.expiresAtMs <= now())
+        throw new UnauthorizedError(INVALID_TOKEN);
+      if (!addressAllowed(found.token.allowedCidrs ?? [], address)) throw new UnauthorizedError(INVALID_TOKEN);
+      noteUse(found, address);
+      return callerOf(found);
+    };
+    const inMemory = store.listFromMemory();
+    return inMemory ? admit(inMemory) : store.list().then(admit);
+  }
+
+  /** Writes the token's last use when the last write from this replica is over a minute old; never fails a request. */
+  function noteUse({ account, token }: IndexedToken, address: string): void {
+    const at = now();
+    const last = lastWritten.get(token.id) ?? (token.lastUsedAt ? Date.parse(token.lastUsedAt) : 0);
+    if (at - last < LAST_USED_INTERVAL_MS) return;
+    lastWritten.set(token.id, at);
+    if (lastWritten.size > 10_000) lastWritten.delete(lastWritten.keys().next().value!);
+    const stamp = new Date(at).toISOString();
+    store
+      .update(
+        (accounts) => ({
+          accounts: accounts.map((candidate) =>
+            candidate.id !== account.id
+              ? candidate
+              : {
+                  ...candidate,
+                  tokens: candidate.tokens.map((kept) =>
+                    kept.id === token.id ? { ...kept, lastUsedAt: stamp, lastUsedIp: address } : kept,
+                  ),
+                },
+          ),
+          result: undefined,
+        }),
+        { announce: false },
+      )
+      .catch((error: unknown) =>
+        options.logger.warn(
+          { reason: error instanceof Error ? error.message : String(error), serviceAccount: account.name },
+          "could not record a service account token's last use",
+        ),
+      );
+  }
+
+  return {
+    async list(): Promise<StoredServiceAccount[]> {
+      return store.list();
+    },
+
+    async get(id: string): Promise<StoredServiceAccount> {
+      return find(await store.list(), id);
+    },
+
+    async create(input: CreateServiceAccount, createdBy: string, may: GrantCheck): Promise<StoredServiceAccount> {
+      const role = await knownRole(input.role);
+      may(await options.rulesOf(role), `role ${role}`);
+      return store.update((accounts) => {
+        if (accounts.some((account) => account.name === input.name))
+          throw new ConflictError(`Service account ${input.name} already exists`);
+        if (accounts.length >= MAX_SERVICE_ACCOUNTS)
+          throw new BadRequestError(`At most ${MAX_SERVICE_ACCOUNTS} service accounts; delete one first`);
+        const account: StoredServiceAccount = {
+          id: randomUUID(),
+          name: input.name,
+          ...(input.description ? { description: input.description } : {}),
+          role,
+          disabled: input.disabled ?? false,
+          createdAt: new Date(now()).toISOString(),
+          createdBy,
+          tokens: [],
+        };
+        return { accounts: [...accounts, account], result: account };
+      });
+    },
+
+    /** Description, role and disabled flag; disabling stops every token at once, on every replica. */
+    async update(id: string, changes: UpdateServiceAccount, may: GrantCheck): Promise<StoredServiceAccount> {
+      await mayManage(await this.get(id), may);
+      const role = changes.role === undefined ? undefined : await knownRole(changes.role);
+      if (role !== undefined) may(await options.rulesOf(role), `role ${role}`);
+      return change(id, (before) => ({
+        ...before,
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(role !== undefined ? { role } : {}),
+        ...(changes.disabled !== undefined ? { disabled: changes.disabled } : {}),
+      }));
+    },
+
+    async remove(id: string, may: GrantCheck): Promise<StoredServiceAccount> {
+      await mayManage(await this.get(id), may);
+      return store.update((accounts) => {
+        const target = find(accounts, id);
+        return { accounts: accounts.filter((account) => account !== target), result: target };
+      });
+    },
+
+    async createToken(
+      id: string,
+      input: CreateToken,
+      createdBy: string,
+      may: GrantCheck,
+    ): Promise<{ account: StoredServiceAccount; token: StoredToken; key: string }> {
+      const account = await this.get(id);
+      await mayManage(account, may);
+      const settings = await options.settings();
+      const maxDays = settings.service_accounts.max_token_lifetime_days;
+      if (input.expiresInDays > maxDays)
+        throw new BadRequestError(
+          `expiresInDays must be at most ${maxDays} (settings: service_accounts.max_token_lifetime_days)`,
+        );
+      const key = newTokenText();
+      const at = now();
+      const token: StoredToken = {
+        id: newTokenId(),
+        name: input.name,
+        hash: tokenHash(key),
+        createdAt: new Date(at).toISOString(),
+        createdBy,
+        expiresAt: new Date(at + input.expiresInDays * DAY_MS).toISOString(),
+        ...(input.allowedCidrs && input.allowedCidrs.length > 0 ? { allowedCidrs: input.allowedCidrs } : {}),
+      };
+      const updated = await change(id, (before) => {
+        if (before.tokens.length >= MAX_TOKENS_PER_ACCOUNT)
+          throw new BadRequestError(`At most ${MAX_TOKENS_PER_ACCOUNT} tokens per service account; revoke one first`);
+        if (before.tokens.some((kept) => kept.name === input.name))
+          throw new ConflictError(`Service account ${before.name} already has a token named ${input.name}`);
+        return { ...before, tokens: [...before.tokens, token] };
+      });
+      return { account: updated, token, key };
+    },
+
+    /** Revokes a token: it stops at once on every replica. */
+    async revokeToken(id: string, tokenId: string, may: GrantCheck): Promise<StoredServiceAccount> {
+      await mayManage(await this.get(id), may);
+      return change(id, (before) => {
+        if (!before.tokens.some((token) => token.id === tokenId))
+          throw new NotFoundError(`Token ${tokenId} of service account ${before.name} not found`);
+        return { ...before, tokens: before.tokens.filter((token) => token.id !== tokenId) };
+      });
+    },
+
+    /**
+     * The account a bearer token authenticates as, from `address`: 401 for every kind of failure alike (unknown,
+     * revoked, expired, disabled account, address not allowed). Without a promise while settings and accounts are
+     * fresh in memory; throws synchronously then.
+     */
+    authenticate(text: string, address: string): ServiceAccountCaller | Promise<ServiceAccountCaller> {
+      const settings = options.settings();
+      return settings instanceof Promise
+        ? settings.then((fresh) => resolve(text, address, fresh))
+        : resolve(text, address, settings);
+    },
+  };
+}
+
+export type ServiceAccountService = ReturnType<typeof createServiceAccountService>;
