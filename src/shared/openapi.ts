@@ -63,6 +63,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         { name: 'OAuth', description: 'Admin API: sign-in through provider alpha or beta' },
         { name: 'Users', description: 'Admin API: admin users, keyed by e-mail' },
         { name: 'User Profile', description: 'Admin API: the signed-in user' },
+        { name: 'Service Accounts', description: 'Admin API: identities for automation and their bearer tokens' },
         { name: 'Settings', description: 'Admin API: settings document' },
         { name: 'Clusters', description: 'Admin API: database deployments, their pods, logs, metrics and events' },
         {
