@@ -43,10 +43,19 @@ afterAll(async () => {
 describe('the npm package', () => {
   it('holds the compiled code, the bin script, package.json and README only', () => {
     expect(files).toEqual(
-      expect.arrayContaining(['bin/graphdb-admin.js', 'dist/cli/main.js', 'dist/main.js', 'package.json', 'README.md']),
+      expect.arrayContaining([
+        'bin/graphdb-admin.js',
+        'bin/graphdb.js',
+        'dist/cli/main.js',
+        'dist/cli/shell/main.js',
+        'dist/main.js',
+        'package.json',
+        'README.md',
+      ]),
     );
     const outside = files.filter(
-      (f) => !f.startsWith('dist/') && !['bin/graphdb-admin.js', 'package.json', 'README.md'].includes(f),
+      (f) =>
+        !f.startsWith('dist/') && !['bin/graphdb-admin.js', 'bin/graphdb.js', 'package.json', 'README.md'].includes(f),
     );
     expect(outside).toEqual([]);
     expect(files.filter((f) => /\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
@@ -96,5 +105,9 @@ describe('the npm package', () => {
     expect(login.stdout).toContain(path.join(clean, '.config', 'graphdb-admin', 'session.json'));
     const who = await runCommand(bin, ['whoami', '-o', 'json'], env, '', clean);
     expect(JSON.parse(who.stdout)).toMatchObject({ user: { email: ADMIN.email }, server });
+    // The Cypher shell is installed with it.
+    const shell = await runCommand(path.join(prefix, 'node_modules', '.bin', 'graphdb'), ['--version'], env, '', clean);
+    expect(shell.code, shell.stderr).toBe(0);
+    expect(shell.stdout.trim()).toBe(version);
   }, 240_000);
 });

@@ -1,0 +1,151 @@
+// The Cypher shell's memory while it streams a large result: the compiled server in embedded mode (its own
+// FalkorDB), a token made from the embedded database's credentials, then `graphdb --format <f>` reading
+// `UNWIND range(1, N) RETURN …` with its output drained to nothing. The shell's resident set size is sampled from
+// /proc every 50 ms; its peak (VmHWM) is compared across result sizes: flat means the peak does not grow with N.
+// Run: npm run build && npx tsx bench/shell-memory.ts   (SHELL_BENCH_ROWS=1000000 by default)
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findFreePort } from '../src/platform/net.js';
+import { currentRssMiB, peakRssMiB } from './lib/server.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROWS = Number(process.env.SHELL_BENCH_ROWS ?? 1_000_000);
+
+interface Embedded {
+  host: string;
+  port: number;
+  username: string;
+  passwordFile: string;
+}
+
+async function startServer(): Promise<{ baseUrl: string; embedded: Embedded; stop: () => Promise<void> }> {
+  const port = await findFreePort();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'shell-bench-'));
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: dataDir,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      // The result is the point: allow it whole.
+      QUERY_ROWS_MAX: String(ROWS * 2),
+      QUERY_RESULT_BYTES_MAX: String(2 ** 32),
+      QUERY_TIMEOUT_MAX_MS: '600000',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let pending = '';
+  const embedded = await new Promise<Embedded>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    child.stdout.on('data', (chunk: Buffer) => {
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines)
+        if (line.includes('embeddedFalkorDB'))
+          resolve((JSON.parse(line) as { embeddedFalkorDB: Embedded }).embeddedFalkorDB);
+    });
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    if (
+      await fetch(`${baseUrl}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    baseUrl,
+    embedded,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+/** Runs the shell on one query; answers its peak RSS (MiB), the bytes it wrote and how long it took. */
+async function measure(baseUrl: string, token: string, rows: number, format: string, heapCapMiB?: number) {
+  const started = Date.now();
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin/graphdb.js'), 'bench', '--server', baseUrl, '--format', format, '--timeout', '600000'],
+    {
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: os.tmpdir(),
+        GRAPHDB_TOKEN: token,
+        // With a small old-space cap a shell that kept the rows would die of it: finishing proves it did not.
+        ...(heapCapMiB ? { NODE_OPTIONS: `--max-old-space-size=${heapCapMiB}` } : {}),
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  let bytes = 0;
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end(`UNWIND range(1, ${rows}) AS x RETURN x, 'row ' + toString(x) AS label;\n`);
+  let peak = 0;
+  let sampled = 0;
+  const sampler = setInterval(() => {
+    void Promise.all([peakRssMiB(child.pid!), currentRssMiB(child.pid!)]).then(
+      ([high]) => {
+        // A process that is exiting has no VmHWM any more (NaN): keep what was seen.
+        if (Number.isFinite(high)) peak = Math.max(peak, high);
+        sampled++;
+      },
+      () => {},
+    );
+  }, 50);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearInterval(sampler);
+  if (code !== 0) throw new Error(`graphdb exited with ${code}: ${stderr}`);
+  return { peak, bytes, seconds: (Date.now() - started) / 1000, sampled };
+}
+
+const server = await startServer();
+try {
+  const password = (await readFile(server.embedded.passwordFile, 'utf8')).trim();
+  const res = await fetch(`${server.baseUrl}/api/auth/tokens/credentials`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      username: server.embedded.username,
+      password,
+      host: server.embedded.host,
+      port: String(server.embedded.port),
+      tls: 'false',
+    }),
+  });
+  if (!res.ok) throw new Error(`token: ${res.status} ${await res.text()}`);
+  const { token } = (await res.json()) as { token: string };
+  console.log(`graphdb shell memory, streaming a result to /dev/null (peak RSS of the shell process, VmHWM)`);
+  console.log('rows       format  peak RSS  output     time');
+  const runs: [rows: number, format: string, heapCapMiB?: number][] = [
+    [1_000, 'ndjson'],
+    [ROWS, 'ndjson'],
+    [1_000, 'csv'],
+    [ROWS, 'csv'],
+    [1_000, 'table'],
+    [ROWS, 'table'],
+    [ROWS, 'ndjson', 16],
+  ];
+  for (const [rows, format, cap] of runs) {
+    const m = await measure(server.baseUrl, token, rows, format, cap);
+    console.log(
+      `${String(rows).padEnd(10)} ${format.padEnd(7)} ${m.peak.toFixed(1).padStart(5)} MiB  ${(m.bytes / 1024 / 1024).toFixed(1).padStart(6)} MiB  ${m.seconds.toFixed(1)} s${cap ? `  (old space capped at ${cap} MiB)` : ''}`,
+    );
+  }
+} finally {
+  await server.stop();
+}

@@ -1,0 +1,121 @@
+// Writers of a streamed result: each takes the columns, then one row at a time, and writes as it goes (waiting for
+// the output to drain), so a result of any length is never held whole. The table alone looks at its first rows to
+// size its columns, then prints the rest at those widths.
+import type { Writable } from 'node:stream';
+
+export const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export interface ResultWriter {
+  header(columns: string[]): Promise<void>;
+  row(data: Record<string, unknown>): Promise<void>;
+  end(): Promise<void>;
+}
+
+/** Writes, and waits for the stream to drain when its buffer is full (the server's rows wait meanwhile). */
+export function writerTo(out: Writable): (text: string) => Promise<void> {
+  return (text) =>
+    out.write(text)
+      ? Promise.resolve()
+      : new Promise<void>((resolve, reject) => {
+          const onDrain = () => {
+            out.off('error', onError);
+            resolve();
+          };
+          const onError = (error: Error) => {
+            out.off('drain', onDrain);
+            reject(error);
+          };
+          out.once('drain', onDrain);
+          out.once('error', onError);
+        });
+}
+
+/** A value as one cell: strings as they are, everything else (numbers, nodes, lists) as JSON. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return value === null ? 'null' : '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function csvField(value: unknown): string {
+  const text = value === null || value === undefined ? '' : cellText(value);
+  return /[",\r\n]/.test(text) || /^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** How many rows the table reads before it fixes its column widths. */
+export const TABLE_SAMPLE_ROWS = 500;
+
+export function resultWriter(format: Format, out: Writable): ResultWriter {
+  const write = writerTo(out);
+  let columns: string[] = [];
+  switch (format) {
+    case 'ndjson':
+      return {
+        header: (names) => {
+          columns = names;
+          return Promise.resolve();
+        },
+        row: (data) => write(`${JSON.stringify(data)}\n`),
+        end: async () => {},
+      };
+    case 'json': {
+      let first = true;
+      return {
+        header: (names) => {
+          columns = names;
+          return names.length > 0 ? write('[') : Promise.resolve();
+        },
+        row: (data) => {
+          const text = `${first ? '\n  ' : ',\n  '}${JSON.stringify(data)}`;
+          first = false;
+          return write(text);
+        },
+        // A statement without columns (a write without RETURN) prints nothing: its summary says what it did.
+        end: () => (columns.length === 0 ? Promise.resolve() : write(first ? ']\n' : '\n]\n')),
+      };
+    }
+    case 'csv':
+      return {
+        header: (names) => {
+          columns = names;
+          return names.length > 0 ? write(`${names.map(csvField).join(',')}\r\n`) : Promise.resolve();
+        },
+        row: (data) => write(`${columns.map((name) => csvField(data[name])).join(',')}\r\n`),
+        end: async () => {},
+      };
+    case 'table': {
+      let sample: string[][] | undefined = [];
+      let widths: number[] = [];
+      const line = (cells: string[]) =>
+        `${cells
+          .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+          .join(' | ')
+          .trimEnd()}\n`;
+      const flush = async () => {
+        if (!sample) return;
+        const rows = sample;
+        sample = undefined;
+        widths = columns.map((name, i) => Math.max(name.length, ...rows.map((row) => row[i]!.length)));
+        await write(line(columns));
+        await write(`${widths.map((width) => '-'.repeat(width)).join('-+-')}\n`);
+        for (const row of rows) await write(line(row));
+      };
+      return {
+        header: (names) => {
+          columns = names;
+          return Promise.resolve();
+        },
+        row: async (data) => {
+          const cells = columns.map((name) => cellText(data[name]).replace(/\r?\n/g, '\\n'));
+          if (sample) {
+            sample.push(cells);
+            if (sample.length >= TABLE_SAMPLE_ROWS) await flush();
+          } else await write(line(cells));
+        },
+        end: async () => {
+          if (columns.length > 0) await flush();
+        },
+      };
+    }
+  }
+}

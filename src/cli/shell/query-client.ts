@@ -1,0 +1,154 @@
+// One query against the browser API, its result read as NDJSON (`Accept: application/x-ndjson`) line by line as it
+// arrives and handed to a writer, which waits for its output to drain: the shell holds one chunk at a time. Stopping
+// (Ctrl-C) asks the server to stop the query (DELETE /api/queries/{id}, found in GET /api/queries) and drops the
+// connection.
+import { connectionCause } from '../cli-errors.js';
+import type { ResultWriter } from './formats.js';
+
+export interface Connection {
+  server: string;
+  token: string;
+}
+
+export interface QueryOutcome {
+  ok: boolean;
+  rows: number;
+  /** The server's statistics (`Nodes created: 1`, `Query internal execution time: …`). */
+  statistics: string[];
+  truncated?: boolean;
+  message?: string;
+  /** 0 when ok; else the HTTP status of the failure (0 when no answer came, -1 when stopped). */
+  status: number;
+  stopped?: boolean;
+}
+
+interface RunningQuery {
+  id: string;
+  graph: string;
+  query: string;
+  started_at: string;
+}
+
+const headers = (connection: Connection, accept: string) => ({
+  authorization: `Bearer ${connection.token}`,
+  accept,
+});
+
+/** The server's message of an error answer. */
+async function messageOf(res: Response): Promise<string> {
+  const text = await res.text();
+  try {
+    const body = JSON.parse(text) as { message?: unknown };
+    if (typeof body.message === 'string') return body.message;
+  } catch {
+    // not JSON
+  }
+  return `${res.status} ${res.statusText}`;
+}
+
+export class QueryRun {
+  private readonly abort = new AbortController();
+  private readonly startedAt = Date.now();
+  private stopping: Promise<void> | undefined;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly graph: string,
+    private readonly query: string,
+  ) {}
+
+  /** Runs the query, writing each row as it comes. */
+  async run(params: Record<string, unknown>, timeoutMs: number, writer: ResultWriter): Promise<QueryOutcome> {
+    const search = new URLSearchParams({ query: this.query, timeout: String(timeoutMs) });
+    if (Object.keys(params).length > 0) search.set('params', JSON.stringify(params));
+    const url = new URL(`/api/graph/${encodeURIComponent(this.graph)}?${search.toString()}`, this.connection.server);
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        headers: headers(this.connection, 'application/x-ndjson'),
+        signal: this.abort.signal,
+      });
+    } catch (error) {
+      if (this.abort.signal.aborted) return this.stoppedOutcome(0);
+      return {
+        ok: false,
+        rows: 0,
+        statistics: [],
+        status: 0,
+        message: `cannot reach ${this.connection.server}: ${connectionCause(error)}`,
+      };
+    }
+    if (!res.ok) return { ok: false, rows: 0, statistics: [], status: res.status, message: await messageOf(res) };
+    let rows = 0;
+    let pending = '';
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        pending += decoder.decode(chunk, { stream: true });
+        let end: number;
+        while ((end = pending.indexOf('\n')) !== -1) {
+          const line = pending.slice(0, end);
+          pending = pending.slice(end + 1);
+          if (!line) continue;
+          const event = JSON.parse(line) as
+            | { type: 'header'; columns: string[] }
+            | { type: 'row'; data: Record<string, unknown> }
+            | { type: 'summary'; metadata: string[]; rows: number; truncated: boolean }
+            | { type: 'error'; message: string; status: number };
+          if (event.type === 'header') await writer.header(event.columns);
+          else if (event.type === 'row') {
+            rows++;
+            await writer.row(event.data);
+          } else if (event.type === 'summary') {
+            await writer.end();
+            return { ok: true, rows, statistics: event.metadata, truncated: event.truncated, status: 0 };
+          } else {
+            await writer.end();
+            if (this.stopping) return this.stoppedOutcome(rows);
+            return { ok: false, rows, statistics: [], status: event.status, message: event.message };
+          }
+        }
+      }
+    } catch (error) {
+      if (this.abort.signal.aborted) return this.stoppedOutcome(rows);
+      return { ok: false, rows, statistics: [], status: 0, message: `the result broke off: ${connectionCause(error)}` };
+    }
+    if (this.stopping) return this.stoppedOutcome(rows);
+    return { ok: false, rows, statistics: [], status: 0, message: 'the result ended without its summary' };
+  }
+
+  private stoppedOutcome(rows: number): QueryOutcome {
+    return { ok: false, rows, statistics: [], status: -1, stopped: true, message: 'stopped' };
+  }
+
+  /** Asks the server to stop this query, then drops the connection. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      try {
+        const res = await fetch(new URL('/api/queries', this.connection.server), {
+          headers: headers(this.connection, 'application/json'),
+        });
+        if (res.ok) {
+          const { queries } = (await res.json()) as { queries: RunningQuery[] };
+          // Ours: the same graph and text, started since we sent it; the newest when the token runs it twice.
+          const text = this.query.slice(0, 1000);
+          const ours = queries
+            .filter(
+              (q) => q.graph === this.graph && q.query === text && Date.parse(q.started_at) >= this.startedAt - 1000,
+            )
+            .at(-1);
+          if (ours)
+            await fetch(new URL(`/api/queries/${encodeURIComponent(ours.id)}`, this.connection.server), {
+              method: 'DELETE',
+              headers: headers(this.connection, 'application/json'),
+            }).then((r) => r.body?.cancel());
+        } else await res.body?.cancel();
+      } catch {
+        // The connection is dropped below in any case.
+      } finally {
+        this.abort.abort();
+      }
+    })();
+    return this.stopping;
+  }
+}
