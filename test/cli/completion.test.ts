@@ -68,6 +68,10 @@ describe('completion', () => {
     expect(await bashComplete('graphdb-admin users list -o ')).toEqual(['table', 'json', 'yaml', 'wide']);
     expect(await bashComplete('graphdb-admin --context prod clusters restart mygraph --t')).toEqual(['--timeout']);
     expect(await bashComplete('graphdb-admin completion ')).not.toContain('login');
+    // -h and --help once each, though every command and the program both have them.
+    const help = await bashComplete('graphdb-admin backups list --');
+    expect(help.filter((word) => word === '--help')).toHaveLength(1);
+    expect(scripts.fish!.match(/-s h -l help/g)).toHaveLength(1);
   });
 
   it('every command path of the program is in every script (generated from the tree, not a list kept by hand)', () => {

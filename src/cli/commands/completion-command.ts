@@ -55,11 +55,14 @@ function valueFlags(nodes: CompletionNode[]): Map<string, CompletionOption['valu
   return flags;
 }
 
+// Every command has -h/--help of its own and the program's too: each word once.
 const wordsAt = (node: CompletionNode, globals: CompletionOption[]) =>
   [
-    ...node.commands.map((c) => c.name),
-    ...node.options.flatMap((o) => o.flags),
-    ...(node.path === '' ? [] : globals.flatMap((o) => o.flags)),
+    ...new Set([
+      ...node.commands.map((c) => c.name),
+      ...node.options.flatMap((o) => o.flags),
+      ...(node.path === '' ? [] : globals.flatMap((o) => o.flags)),
+    ]),
   ].join(' ');
 
 export function bashScript(program: Command): string {
@@ -181,7 +184,9 @@ export function fishScript(program: Command): string {
         `complete -c graphdb-admin -n ${fishQuote(`__graphdb_admin_at ${fishQuote(node.path)}`)} -a ${fishQuote(command.name)} -d ${fishQuote(command.description)}`,
       );
     // The program's own options are accepted after any command: no condition.
-    for (const option of node.options) lines.push(optionLine(option, node.path === '' ? undefined : node.path));
+    for (const option of node.options)
+      if (node.path === '' || !option.flags.includes('--help'))
+        lines.push(optionLine(option, node.path === '' ? undefined : node.path));
   }
   return `${lines.join('\n')}\n`;
 }
