@@ -48,13 +48,20 @@ export interface SessionCredentials {
 const BEARER = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i;
 
 /**
- * The session JWT a request presents: `Authorization: Bearer <token>` when it sends one (a browser never adds that
- * header on its own, so another site cannot make it send one), else the session cookie. Over HTTPS, a browser's
- * cookie session is the `__Host-` cookie only: a planted `token` from a sibling site is ignored.
+ * The session JWT a request presents: its session cookie, or, without one, `Authorization: Bearer <token>` (scripts,
+ * generated clients, Swagger UI). A cookie wins, so a browser's own session is never replaced by a header another
+ * piece of code added. Over HTTPS, a browser's cookie session is the `__Host-` cookie only: a planted `token` from a
+ * sibling site is ignored.
  */
 export function sessionCookieOf(credentials: SessionCredentials, publicOrigin: string): string | undefined {
-  const bearer = credentials.authorization === undefined ? undefined : BEARER.exec(credentials.authorization)?.[1];
-  if (bearer !== undefined) return bearer;
+  return cookieSessionOf(credentials, publicOrigin) ?? bearerOf(credentials.authorization);
+}
+
+function bearerOf(authorization: string | undefined): string | undefined {
+  return authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
+}
+
+function cookieSessionOf(credentials: SessionCredentials, publicOrigin: string): string | undefined {
   const { cookies } = credentials;
   if (!sessionCookieAttributes(publicOrigin, 0).secure) return cookies[SESSION_COOKIE];
   if (credentials.secFetchSite !== undefined) return cookies[HOST_ONLY_SESSION_COOKIE];
