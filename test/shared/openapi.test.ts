@@ -100,6 +100,15 @@ describe('/api-spec.json', () => {
     expect(closedTuples).toEqual([]);
   });
 
+  it('names a deployment in a path {clusterName} everywhere', () => {
+    const names = new Set(
+      Object.keys(document.paths)
+        .map((path) => /^\/api\/clusters\/\{([^}]+)\}/.exec(path)?.[1])
+        .filter((name) => name !== undefined),
+    );
+    expect([...names]).toEqual(['clusterName']);
+  });
+
   it('declares the bearer and cookie security schemes', () => {
     expect(document.components.securitySchemes).toMatchObject({
       bearerAuth: { type: 'http', scheme: 'bearer' },

@@ -1,5 +1,5 @@
 // GET /api/audit/ (permission admin:list), GET /api/users/me/activity (any session, own entries only) and
-// GET /api/clusters/{name}/events (clusters:get in the cluster's namespace).
+// GET /api/clusters/{clusterName}/events (clusters:get in the cluster's namespace).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ClusterService } from '../clusters/cluster-service.js';
@@ -82,7 +82,7 @@ export function auditRoutes(
   );
 
   routes.get(
-    '/api/clusters/:name/events',
+    '/api/clusters/:clusterName/events',
     {
       preValidation: requirePermission('clusters', 'get', clusterNamespaceOf),
       config: { errorResponses: [404] },
@@ -100,7 +100,7 @@ export function auditRoutes(
       },
     },
     async (request) => {
-      const { name } = request.params;
+      const { clusterName: name } = request.params;
       const { namespace, limit, offset } = request.query;
       await clusters.assertNamespaceInScope(namespace, name);
       const { entries, total } = await audit.eventsOf(namespace, name, { limit, offset });

@@ -39,7 +39,7 @@ export const ClusterEventsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   offset,
 });
-export const ClusterEventsParamsSchema = ClusterParamsSchema;
+export const ClusterEventsParamsSchema = z.object({ clusterName: ClusterParamsSchema.shape.name });
 
 export const AuditEntrySchema = z
   .object({

@@ -1,5 +1,5 @@
-// /api/clusters/{name}/pods/{podName}/logs[/stream], /api/clusters/{name}/metrics[/stream] and
-// /api/clusters/{name}/pods/{podName}/metrics[/stream]: pod logs and resource metrics at the FalkorDB Enterprise admin API's paths,
+// /api/clusters/{clusterName}/pods/{podName}/logs[/stream], /api/clusters/{clusterName}/metrics[/stream] and
+// /api/clusters/{clusterName}/pods/{podName}/metrics[/stream]: pod logs and resource metrics at the FalkorDB Enterprise admin API's paths,
 // permission-checked as `clusters:read` in the cluster's namespace. Streams are server-sent events.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { namespaceOfRequest } from '../clusters/cluster-scope.js';
@@ -46,7 +46,7 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
   const namespaceOf = namespaceOfRequest(clusterNamespace);
   // multi_cluster_mode, as for the other cluster routes: another namespace is not found while it is off.
   const inScope = async (request: FastifyRequest) => {
-    const name = (request.params as { name?: unknown }).name;
+    const name = (request.params as { clusterName?: unknown }).clusterName;
     if (typeof name === 'string') await clusters.assertNamespaceInScope(namespaceOf(request), name);
   };
   const guard = { preValidation: requirePermission('clusters', 'read', namespaceOf), preHandler: inScope };
@@ -113,7 +113,7 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
     };
   }
 
-  for (const base of ['/api/clusters/:name/pods/:podName/logs']) {
+  for (const base of ['/api/clusters/:clusterName/pods/:podName/logs']) {
     routes.get(
       base,
       {
@@ -133,7 +133,7 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
         },
       },
       async (request) => {
-        const { name, podName } = request.params;
+        const { clusterName: name, podName } = request.params;
         const { namespace: _namespace, ...query } = request.query;
         return observability.logs(namespaceOf(request), name, podName, query);
       },
@@ -160,7 +160,7 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
         },
       },
       async (request, reply) => {
-        const { name, podName } = request.params;
+        const { clusterName: name, podName } = request.params;
         const { namespace: _namespace, ...query } = request.query;
         const prepared = await observability.prepareLogStream(namespaceOf(request), name, podName, query);
         return runStream(request, reply, async (signal, write) => {
@@ -175,7 +175,7 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
   }
 
   routes.get(
-    '/api/clusters/:name/metrics',
+    '/api/clusters/:clusterName/metrics',
     {
       ...guard,
       config: { errorResponses: [404, 422, 503] },
@@ -192,11 +192,11 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
         response: { 200: ClusterMetricsSchema },
       },
     },
-    async (request) => observability.clusterMetrics(namespaceOf(request), request.params.name),
+    async (request) => observability.clusterMetrics(namespaceOf(request), request.params.clusterName),
   );
 
   routes.get(
-    '/api/clusters/:name/metrics/stream',
+    '/api/clusters/:clusterName/metrics/stream',
     {
       ...guard,
       config: { errorResponses: [404, 422, 429, 503], requestDeadline: false },
@@ -215,7 +215,7 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
     },
     async (request, reply) => {
       const namespace = namespaceOf(request);
-      const { name } = request.params;
+      const { clusterName: name } = request.params;
       let first: unknown = await observability.clusterMetrics(namespace, name);
       return runStream(
         request,
@@ -230,7 +230,7 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
   );
 
   routes.get(
-    '/api/clusters/:name/pods/:podName/metrics',
+    '/api/clusters/:clusterName/pods/:podName/metrics',
     {
       ...guard,
       config: { errorResponses: [404, 422, 503] },
@@ -247,11 +247,12 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
         response: { 200: PromMetricFamiliesSchema },
       },
     },
-    async (request) => observability.podMetrics(namespaceOf(request), request.params.name, request.params.podName),
+    async (request) =>
+      observability.podMetrics(namespaceOf(request), request.params.clusterName, request.params.podName),
   );
 
   routes.get(
-    '/api/clusters/:name/pods/:podName/metrics/stream',
+    '/api/clusters/:clusterName/pods/:podName/metrics/stream',
     {
       ...guard,
       config: { errorResponses: [404, 422, 429, 503], requestDeadline: false },
@@ -269,7 +270,7 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
     },
     async (request, reply) => {
       const namespace = namespaceOf(request);
-      const { name, podName } = request.params;
+      const { clusterName: name, podName } = request.params;
       let first: unknown = await observability.podMetrics(namespace, name, podName);
       return runStream(
         request,

@@ -16,7 +16,9 @@ const QueryBoolean = z
   .transform((value) => value === 'true')
   .optional();
 
-export const ClusterParamsSchema = z.object({ name: z.string().regex(KUBERNETES_NAME, 'must be a cluster name') });
+export const ClusterParamsSchema = z.object({
+  clusterName: z.string().regex(KUBERNETES_NAME, 'must be a cluster name'),
+});
 export const PodParamsSchema = ClusterParamsSchema.extend({
   podName: z.string().regex(OBJECT_NAME, 'must be a pod name'),
 });
