@@ -151,7 +151,10 @@ describe('conformance with the real admin API: Clusters, on KubeBlocks 1.x (API 
     kube.put('pods', NS, {
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: 'solo-falkordb-0', labels: { 'app.kubernetes.io/instance': 'solo' } },
+      metadata: {
+        name: 'solo-falkordb-0',
+        labels: { 'app.kubernetes.io/instance': 'solo', 'app.kubernetes.io/managed-by': 'kubeblocks' },
+      },
       spec: { containers: [{ name: 'falkordb', resources: { limits: { cpu: '1', memory: '1Gi' } } }] },
     });
     kube.setPodLog(NS, 'solo-falkordb-0', ['Ready to accept connections tcp'], 'falkordb');
@@ -159,7 +162,10 @@ describe('conformance with the real admin API: Clusters, on KubeBlocks 1.x (API 
     kube.put('metrics.k8s.io/v1beta1/pods', NS, {
       apiVersion: 'metrics.k8s.io/v1beta1',
       kind: 'PodMetrics',
-      metadata: { name: 'solo-falkordb-0', labels: { 'app.kubernetes.io/instance': 'solo' } },
+      metadata: {
+        name: 'solo-falkordb-0',
+        labels: { 'app.kubernetes.io/instance': 'solo', 'app.kubernetes.io/managed-by': 'kubeblocks' },
+      },
       timestamp: '2026-11-24T08:00:00Z',
       window: '30s',
       containers: [{ name: 'falkordb', usage: { cpu: '250m', memory: '256Mi' } }],

@@ -46,7 +46,11 @@ describe('clusters on KubeBlocks 1.x', () => {
       t.kube!.put('configmaps', NS, {
         apiVersion: 'v1',
         kind: 'ConfigMap',
-        metadata: { name, namespace: NS, labels: { 'app.kubernetes.io/instance': instance } },
+        metadata: {
+          name,
+          namespace: NS,
+          labels: { 'app.kubernetes.io/instance': instance, 'app.kubernetes.io/managed-by': 'kubeblocks' },
+        },
         data: { 'redis.conf': text },
       });
     configMap('pair-falkordb-sent-falkordb-sentinel-config', 'pair', 'sentinel resolve-hostnames yes\n');
@@ -270,6 +274,7 @@ describe('clusters on KubeBlocks 1.x', () => {
         creationTimestamp: new Date(Date.now() - 3 * 3600_000).toISOString(),
         labels: {
           'app.kubernetes.io/instance': instance,
+          'app.kubernetes.io/managed-by': 'kubeblocks',
           'apps.kubeblocks.io/component-name': 'falkordb',
           'kubeblocks.io/role': role,
         },

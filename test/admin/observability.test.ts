@@ -36,7 +36,11 @@ function pod(name: string, instance: string, containers: object[], annotations?:
   return {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, labels: { 'app.kubernetes.io/instance': instance }, ...(annotations ? { annotations } : {}) },
+    metadata: {
+      name,
+      labels: { 'app.kubernetes.io/instance': instance, 'app.kubernetes.io/managed-by': 'kubeblocks' },
+      ...(annotations ? { annotations } : {}),
+    },
     spec: { containers },
   };
 }
@@ -314,7 +318,10 @@ describe('pod logs and metrics over the Kubernetes API', () => {
         t.kube!.put('metrics.k8s.io/v1beta1/pods', NS, {
           apiVersion: 'metrics.k8s.io/v1beta1',
           kind: 'PodMetrics',
-          metadata: { name: POD, labels: { 'app.kubernetes.io/instance': 'solo' } },
+          metadata: {
+            name: POD,
+            labels: { 'app.kubernetes.io/instance': 'solo', 'app.kubernetes.io/managed-by': 'kubeblocks' },
+          },
           timestamp: '2026-11-24T08:00:00Z',
           window: '30s',
           containers: [

@@ -35,7 +35,11 @@ beforeAll(async () => {
   kube.put('pods', NS, {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: 'orders-falkordb-0', namespace: NS, labels: { 'app.kubernetes.io/instance': 'orders' } },
+    metadata: {
+      name: 'orders-falkordb-0',
+      namespace: NS,
+      labels: { 'app.kubernetes.io/instance': 'orders', 'app.kubernetes.io/managed-by': 'kubeblocks' },
+    },
     spec: { containers: [{ name: 'falkordb' }] },
   });
   kube.setPodLog(NS, 'orders-falkordb-0', ['Ready to accept connections tcp', 'DB saved on disk'], 'falkordb');

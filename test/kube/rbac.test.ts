@@ -335,7 +335,10 @@ describe('the server end to end on a real API server: its audited requests again
     await t.real!.api.admin.makeApiClient(CoreV1Api).createNamespacedPod({
       namespace: NS,
       body: {
-        metadata: { name: 'solo-falkordb-0', labels: { 'app.kubernetes.io/instance': 'solo' } },
+        metadata: {
+          name: 'solo-falkordb-0',
+          labels: { 'app.kubernetes.io/instance': 'solo', 'app.kubernetes.io/managed-by': 'kubeblocks' },
+        },
         spec: {
           containers: [
             { name: 'falkordb', image: 'falkordb/falkordb' },

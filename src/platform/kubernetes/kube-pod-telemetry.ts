@@ -8,6 +8,12 @@ import { PortError } from '../port-errors.js';
 import { statusBodyOf, translateKubeError } from './kube-errors.js';
 
 export const INSTANCE_LABEL = 'app.kubernetes.io/instance';
+/**
+ * The pods of a deployment: KubeBlocks' instance label and its managed-by mark, so that nothing else labelled with
+ * the deployment's name (the server's own pods carry app.kubernetes.io/instance=<Helm release>) is ever selected.
+ */
+export const kubeBlocksPodsOf = (cluster: string) =>
+  `${INSTANCE_LABEL}=${cluster},app.kubernetes.io/managed-by=kubeblocks`;
 export const METRICS_API = 'metrics.k8s.io/v1beta1';
 
 export interface PodSummary {
@@ -172,7 +178,7 @@ export function createKubePodTelemetry(kubeConfig: KubeConfig, onError?: (kind: 
   return {
     async clusterPods(namespace, cluster) {
       try {
-        const list = await core.listNamespacedPod({ namespace, labelSelector: `${INSTANCE_LABEL}=${cluster}` });
+        const list = await core.listNamespacedPod({ namespace, labelSelector: kubeBlocksPodsOf(cluster) });
         return list.items.map(summaryOf);
       } catch (error) {
         return fail(error, 'list', 'pods', namespace);
@@ -257,7 +263,7 @@ export function createKubePodTelemetry(kubeConfig: KubeConfig, onError?: (kind: 
           version: 'v1beta1',
           namespace,
           plural: 'pods',
-          labelSelector: `${INSTANCE_LABEL}=${cluster}`,
+          labelSelector: kubeBlocksPodsOf(cluster),
         })) as MetricsList;
         return (list.items ?? []).map((item) => ({
           name: item.metadata?.name ?? '',

@@ -36,6 +36,10 @@ export const REPO_TYPE_ANNOTATION = 'graphdb.falkordb.com/repository-type';
 /** The repository a user named for one backup (KubeBlocks records the one it used in status.backupRepoName). */
 const REQUESTED_REPO_ANNOTATION = 'graphdb.falkordb.com/backup-repo';
 const LIST_LIMIT = 1000;
+const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
+const MANAGED_BY = 'graphdb-admin-server';
+/** On a credentials Secret: the repository this server wrote it for. */
+const REPO_SECRET_ANNOTATION = 'graphdb.falkordb.com/backup-repo';
 
 const Metadata = z.object({
   name: z.string(),
@@ -376,6 +380,34 @@ export function createKubeBlocksBackups(kubeConfig: KubeConfig, options: KubeBlo
     }
   }
 
+  /**
+   * The repository's credentials Secret as it exists now: undefined when there is none, else whether this server
+   * wrote it for that repository (its label and its repository mark or owner reference). A Secret of that name
+   * made by anyone else is never replaced: 409 (docs/decisions/tenancy-checks.md).
+   */
+  async function credentialsSecretOf(repo: string): Promise<{ resourceVersion?: string } | undefined> {
+    const name = repoSecretName(repo);
+    const namespace = options.secretNamespace;
+    let current;
+    try {
+      current = await core.readNamespacedSecret({ namespace, name });
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw failed(error, 'get', `secrets/${name}`, namespace);
+    }
+    const metadata = current.metadata ?? {};
+    const ours =
+      metadata.labels?.[MANAGED_BY_LABEL] === MANAGED_BY &&
+      (metadata.annotations?.[REPO_SECRET_ANNOTATION] === repo ||
+        (metadata.ownerReferences ?? []).some((owner) => owner.kind === 'BackupRepo' && owner.name === repo));
+    if (!ours)
+      throw new PortError(
+        'conflict',
+        `Secret ${name} in namespace ${namespace} exists and was not created by this server for backup repository ${repo}: remove or rename it first`,
+      );
+    return { ...(metadata.resourceVersion ? { resourceVersion: metadata.resourceVersion } : {}) };
+  }
+
   /** Writes the credentials Secret, owned by the repo so that Kubernetes removes it with the repo. */
   async function writeCredentials(repo: { name: string; uid?: string }, data: Record<string, string>): Promise<void> {
     const name = repoSecretName(repo.name);
@@ -386,7 +418,8 @@ export function createKubeBlocksBackups(kubeConfig: KubeConfig, options: KubeBlo
       metadata: {
         name,
         namespace,
-        labels: { 'app.kubernetes.io/managed-by': 'graphdb-admin-server' },
+        labels: { [MANAGED_BY_LABEL]: MANAGED_BY },
+        annotations: { [REPO_SECRET_ANNOTATION]: repo.name },
         ...(repo.uid
           ? {
               ownerReferences: [
@@ -403,12 +436,12 @@ export function createKubeBlocksBackups(kubeConfig: KubeConfig, options: KubeBlo
     } catch (error) {
       if (!(error instanceof ApiException && error.code === 409))
         throw failed(error, 'create', `secrets/${name}`, namespace);
+      const current = await credentialsSecretOf(repo.name);
       try {
-        const current = await core.readNamespacedSecret({ namespace, name });
         await core.replaceNamespacedSecret({
           namespace,
           name,
-          body: { ...body, metadata: { ...body.metadata, resourceVersion: current.metadata?.resourceVersion } },
+          body: { ...body, metadata: { ...body.metadata, resourceVersion: current?.resourceVersion } },
         });
       } catch (replaceError) {
         // The Secret's name only: never its content.
@@ -451,7 +484,7 @@ export function createKubeBlocksBackups(kubeConfig: KubeConfig, options: KubeBlo
       name: backup.name,
       namespace: backup.namespace,
       labels: { [INSTANCE_LABEL]: backup.cluster, [POLICY_LABEL]: backup.policyName, ...(backup.labels ?? {}) },
-      ...(backup.repository ? { annotations: { REQUESTED_REPO_ANNOTATION: backup.repository } } : {}),
+      ...(backup.repository ? { annotations: { [REQUESTED_REPO_ANNOTATION]: backup.repository } } : {}),
     },
     spec: {
       backupPolicyName: backup.policyName,
@@ -511,6 +544,8 @@ export function createKubeBlocksBackups(kubeConfig: KubeConfig, options: KubeBlo
             : {}),
         },
       };
+      // Before the BackupRepo: a Secret of that name that is not ours refuses the whole create (nothing written).
+      if (hasCredentials) await credentialsSecretOf(repository.name);
       let reply: unknown;
       try {
         reply = await objects.createClusterCustomObject({ ...params('backuprepos'), body });
@@ -527,8 +562,10 @@ export function createKubeBlocksBackups(kubeConfig: KubeConfig, options: KubeBlo
     async updateRepository(name, change: RepositoryChange) {
       const raw = await readRepo(name);
       if (!raw) throw new PortError('not-found', `Backup repository ${name} not found`);
-      if (change.credentials && Object.keys(change.credentials).length > 0)
+      if (change.credentials && Object.keys(change.credentials).length > 0) {
+        await credentialsSecretOf(name);
         await writeCredentials({ name, uid: raw.metadata.uid }, change.credentials);
+      }
       await replaceRepo(raw, (object) => {
         const metadata = object.metadata as { annotations?: Record<string, string> };
         const spec = object.spec as Record<string, unknown>;

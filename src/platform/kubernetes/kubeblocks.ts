@@ -35,6 +35,7 @@ import { clusterManifest } from './cluster-manifest.js';
 import type { PlatformLogger } from '../logger.js';
 import { PortError } from '../port-errors.js';
 import { translateKubeError } from './kube-errors.js';
+import { kubeBlocksPodsOf } from './kube-pod-telemetry.js';
 
 const CLUSTER_GROUP = 'apps.kubeblocks.io';
 const FALKORDB_LABEL = 'clusterdefinition.kubeblocks.io/name=falkordb';
@@ -511,7 +512,7 @@ export function createKubeBlocksClusters(
       try {
         const reply = await core.listNamespacedPod({
           namespace,
-          labelSelector: `${INSTANCE_LABEL}=${cluster}`,
+          labelSelector: kubeBlocksPodsOf(cluster),
           limit: POD_LIST_LIMIT,
         });
         return reply.items.map((pod) => podRecordOf(pod, cluster)).sort((a, b) => a.name.localeCompare(b.name));
