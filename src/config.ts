@@ -176,6 +176,12 @@ export const EnvSchema = z.object({
       }
     }, 'must be a regular expression')
     .optional(),
+  // The Helm release this server runs as (the chart sets it): its pods carry app.kubernetes.io/instance=<release>, so a
+  // deployment of that name is refused (docs/decisions/tenancy-checks.md).
+  RELEASE_NAME: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]{0,51}[a-z0-9])?$/, 'must be a Helm release name')
+    .optional(),
   // Secrets (besides the ones it created for settings) that write-only settings may write: names with this prefix.
   SETTINGS_SECRET_PREFIX: z
     .string()
@@ -395,6 +401,8 @@ export interface Config {
   clusterNamespace: string;
   /** The namespaces clusters may be created in (anchored); the cluster namespace only when unset. */
   managedNamespaces: RegExp;
+  /** RELEASE_NAME: this server's Helm release, a name no deployment may take. */
+  releaseName: string | undefined;
   /** Where the providers live: overridable for sovereign clouds and tests. */
   oauthEndpoints: { alphaIssuer: string; betaAuthority: string; alphaDirectoryUrl: string; betaGraphUrl: string };
   oauthEnv: {
@@ -490,6 +498,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     managedNamespaces: new RegExp(
       `^(?:${e.MANAGED_NAMESPACES ?? e.CLUSTER_NAMESPACE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})$`,
     ),
+    releaseName: e.RELEASE_NAME,
     databaseHosts: parseAllowedTargets(e.DATABASE_HOSTS ?? ''),
     credentialCheckTimeoutMs: e.CREDENTIAL_CHECK_TIMEOUT_MS,
     credentialChecksMax: e.CREDENTIAL_CHECKS_MAX,

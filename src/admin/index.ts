@@ -221,6 +221,7 @@ export function createAdminServices(deps: AdminDeps) {
     multiClusterMode,
     rulesOf: (role) => context.rbac.rulesOf(role),
     onCreated: (cluster) => backups.afterClusterCreated(cluster),
+    ...(config.releaseName ? { releaseName: config.releaseName } : {}),
   });
   const backupPort = deps.backups ?? NO_BACKUPS;
   // BackupRepos are cluster-scoped: on Kubernetes they are read only in multi-cluster mode.

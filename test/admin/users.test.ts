@@ -176,8 +176,8 @@ describe.each(ADAPTERS)('admin users by e-mail (%s stores)', (adapter) => {
   });
 
   it('never demotes, disables or deletes the last enabled admin (409)', async () => {
+    // Its own role it cannot change at all (403, below); its status and its account it cannot end.
     for (const [method, payload] of [
-      ['PATCH', { role: 'operator' }],
       ['PATCH', { status: 'disabled' }],
       ['DELETE', undefined],
     ] as const) {
@@ -194,16 +194,27 @@ describe.each(ADAPTERS)('admin users by e-mail (%s stores)', (adapter) => {
       url: '/api/users/',
       payload: { email: 'admin2@corp.example', name: 'Second', role: 'admin', password: 'admin2-password' },
     });
-    const demoted = await admin.inject({
+    // Nobody changes their own role (docs/admin-roles.md, escalation rules): another admin must.
+    const own = await admin.inject({
+      method: 'PATCH',
+      url: `/api/users/${ADMIN.email}`,
+      payload: { role: 'operator' },
+    });
+    expect(own.statusCode).toBe(403);
+    expect(own.json<{ message: string }>().message).toBe(
+      'Users cannot change their own role: another user with the right must do it',
+    );
+    const second = t.withCookie(await login(t.app, 'admin2@corp.example', 'admin2-password'));
+    const demoted = await second.inject({
       method: 'PATCH',
       url: `/api/users/${ADMIN.email}`,
       payload: { role: 'operator' },
     });
     expect(demoted.statusCode).toBe(200);
-    // Demoting oneself ends one's sessions; the response renews the caller's, now as operator.
-    const asOperator = t.withCookie(sessionCookie(demoted));
+    // The new role ends the demoted user's sessions; signed in again, they are an operator.
+    expect((await admin.inject({ method: 'GET', url: '/api/users/' })).statusCode).toBe(401);
+    const asOperator = t.withCookie(await login(t.app, ADMIN.email, ADMIN.password));
     expect((await asOperator.inject({ method: 'GET', url: '/api/users/' })).statusCode).toBe(403);
-    const second = t.withCookie(await login(t.app, 'admin2@corp.example', 'admin2-password'));
     expect((await second.inject({ method: 'DELETE', url: '/api/users/admin2@corp.example' })).statusCode).toBe(409);
     expect(
       (await second.inject({ method: 'PATCH', url: `/api/users/${ADMIN.email}`, payload: { role: 'admin' } }))

@@ -60,6 +60,7 @@ export const CHART_SETTINGS: Record<string, ChartPath> = {
   },
   POD_NAMESPACE: { kind: 'chart', from: "the pod's namespace (fieldRef)" },
   CLUSTER_NAMESPACE: { kind: 'value', value: 'adminServer.clusterNamespace', sample: 'graphs' },
+  RELEASE_NAME: { kind: 'chart', from: 'the release name (.Release.Name), which no deployment may take' },
   MANAGED_NAMESPACES: config('managedNamespaces', 'team-[a-z]+'),
   SETTINGS_SECRET_PREFIX: config('settingsSecretPrefix', 'graphdb-oauth-'),
   SETTINGS_CONFIGMAP_NAME: { kind: 'chart', from: 'the release: <fullname>-settings' },

@@ -1,7 +1,9 @@
 // The admin roles' permission table, the rule matcher and its denial message.
 import { describe, expect, it } from 'vitest';
 import {
+  firstUncovered,
   forbiddenMessage,
+  grantCheckOf,
   hoistPermissionGuard,
   requirePermission,
   permissionsOf,
@@ -83,5 +85,63 @@ describe('admin permissions', () => {
     const unguarded: { preValidation?: unknown; onRequest?: unknown } = { preValidation: other };
     hoistPermissionGuard(unguarded);
     expect(unguarded).toEqual({ preValidation: other });
+  });
+
+  it('leaves a guard whose namespace comes from the body in preValidation, where the body is parsed', () => {
+    const bodyGuard = requirePermission('clusters', 'create', () => 'team-a', { readsBody: true });
+    const route: { preValidation?: unknown; onRequest?: unknown } = { preValidation: bodyGuard };
+    hoistPermissionGuard(route);
+    expect(route).toEqual({ preValidation: bodyGuard });
+  });
+
+  it("grants escalate only by name or with the `*`:`*` rule, not with a resource's `*` actions", () => {
+    expect(rulesAllow(SHIPPED_ROLE_RULES.admin, 'rbac', 'escalate', 'graphdb-system')).toBe(true);
+    expect(rulesAllow(SHIPPED_ROLE_RULES.operator, 'clusters.restores', 'escalate', 'team-a')).toBe(false);
+    expect(rulesAllow([{ resource: 'rbac', actions: ['*'] }], 'rbac', 'escalate', 'graphdb-system')).toBe(false);
+    expect(rulesAllow([{ resource: 'rbac', actions: ['escalate'] }], 'rbac', 'escalate', 'graphdb-system')).toBe(true);
+    expect(rulesAllow([{ resource: '*', actions: ['escalate'] }], 'rbac', 'escalate', 'graphdb-system')).toBe(true);
+  });
+
+  it('finds the first grant a role would give that its author lacks, namespaces and wildcards included', () => {
+    const teamA = [{ resource: 'clusters' as const, actions: ['*' as const], namespace: 'team-a' }];
+    expect(firstUncovered(teamA, [{ resource: 'clusters', actions: ['get', 'delete'], namespace: 'team-a' }])).toBe(
+      undefined,
+    );
+    expect(firstUncovered(teamA, [{ resource: 'clusters', actions: ['get'], namespace: 'team-b' }])).toEqual({
+      resource: 'clusters',
+      action: 'get',
+      namespace: 'team-b',
+    });
+    // A rule for every namespace is covered only by a rule for every namespace.
+    expect(firstUncovered(teamA, [{ resource: 'clusters', actions: ['get'] }])).toEqual({
+      resource: 'clusters',
+      action: 'get',
+      namespace: '*',
+    });
+    expect(firstUncovered([{ resource: 'rbac', actions: ['*'] }], [{ resource: '*', actions: ['*'] }])).toEqual({
+      resource: 'clusters',
+      action: 'list',
+      namespace: '*',
+    });
+    expect(firstUncovered([{ resource: 'rbac', actions: ['*'] }], [{ resource: 'rbac', actions: ['*'] }])).toBe(
+      undefined,
+    );
+    expect(firstUncovered(SHIPPED_ROLE_RULES.admin, SHIPPED_ROLE_RULES.admin)).toBe(undefined);
+    expect(firstUncovered(SHIPPED_ROLE_RULES.operator, SHIPPED_ROLE_RULES.viewer)).toBe(undefined);
+    expect(firstUncovered(SHIPPED_ROLE_RULES.viewer, SHIPPED_ROLE_RULES.operator)).toEqual({
+      resource: 'clusters',
+      action: 'create',
+      namespace: '*',
+    });
+  });
+
+  it('refuses a grant beyond the caller with the standard message, unless the caller holds rbac:escalate', () => {
+    const narrow = grantCheckOf([{ resource: 'rbac', actions: ['*'] }], 'graphdb-system');
+    expect(() => narrow([{ resource: 'settings', actions: ['update'] }], 'role x')).toThrow(
+      /^Insufficient permissions for settings:update in every namespace: role x grants it/,
+    );
+    expect(() => narrow([{ resource: 'rbac', actions: ['get'] }], 'role x')).not.toThrow();
+    const binder = grantCheckOf([{ resource: 'rbac', actions: ['escalate'] }], 'graphdb-system');
+    expect(() => binder(SHIPPED_ROLE_RULES.admin, 'role admin')).not.toThrow();
   });
 });

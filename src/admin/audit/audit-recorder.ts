@@ -224,12 +224,14 @@ export function entryFor(
     message = `Sign-in failed: ${refused}`;
   }
   const queryNamespace = (request.query as { namespace?: unknown } | undefined)?.namespace;
+  // A route whose namespace comes from its body (a create, a manifest) says which one it acted on.
   const namespace =
-    subject.cluster !== undefined || pattern.startsWith('/api/clusters')
+    request.auditNamespace ??
+    (subject.cluster !== undefined || pattern.startsWith('/api/clusters')
       ? typeof queryNamespace === 'string' && queryNamespace !== ''
         ? queryNamespace
         : options.clusterNamespace
-      : options.serverNamespace;
+      : options.serverNamespace);
   return {
     id: newEntryId(time),
     time,

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { namespaceOfRequest, onlyClusterNamespaceUnlessMultiCluster } from '../clusters/cluster-scope.js';
 import type { ClusterService } from '../clusters/cluster-service.js';
 import { ClusterSchema } from '../clusters/schemas.js';
-import { requirePermission } from '../permissions/permissions.js';
+import { authorizerOf, requirePermission } from '../permissions/permissions.js';
 import type { BackupService } from './backup-service.js';
 import {
   BackupClusterParamsSchema,
@@ -516,7 +516,12 @@ function restoreRoutes(app: FastifyInstance, backups: BackupService, clusterName
       },
     },
     async (request, reply) => {
-      const restore = await backups.createRestore(namespaceOf(request), request.params.clusterName, request.body);
+      const restore = await backups.createRestore(
+        namespaceOf(request),
+        request.params.clusterName,
+        request.body,
+        authorizerOf(request),
+      );
       request.auditResourceName = restore.name;
       return reply.code(201).send(restore);
     },
@@ -544,7 +549,11 @@ function restoreRoutes(app: FastifyInstance, backups: BackupService, clusterName
     },
     async (request, reply) => {
       request.auditResourceName = request.body.newClusterName;
-      return reply.code(201).send(await backups.clone(namespaceOf(request), request.params.clusterName, request.body));
+      return reply
+        .code(201)
+        .send(
+          await backups.clone(namespaceOf(request), request.params.clusterName, request.body, authorizerOf(request)),
+        );
     },
   );
 

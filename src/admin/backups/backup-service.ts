@@ -9,6 +9,7 @@ import type { ClusterRecord } from '../../platform/clusters/cluster-records.js';
 import { cronProblem, retentionMs } from '../../shared/cron.js';
 import { BadRequestError, ConflictError, NotFoundError, UnprocessableError } from '../../shared/http-errors.js';
 import type { ClusterService } from '../clusters/cluster-service.js';
+import type { Authorize } from '../permissions/permissions.js';
 import { dataComponentOf, toApiCluster } from '../clusters/cluster-view.js';
 import {
   backupStatusOf,
@@ -31,6 +32,8 @@ import type {
 
 /** KubeBlocks' annotation on a new Cluster: restore each named component from a backup. */
 export const RESTORE_FROM_BACKUP_ANNOTATION = 'kubeblocks.io/restore-from-backup';
+/** Restore fields that choose how the restore job runs: who it runs as, its environment and resources. */
+const RESTORE_JOB_FIELDS = ['serviceAccountName', 'env', 'prepareDataConfig', 'containerResources'] as const;
 /** The FalkorDB Enterprise admin API's default schedule: daily at 03:00 UTC, kept 30 days. */
 export const DEFAULT_SCHEDULE = { cronExpression: '0 3 * * *', retentionPeriod: '30d', method: 'datafile' };
 
@@ -129,8 +132,13 @@ export function createBackupService(options: BackupServiceOptions) {
     return found;
   }
 
-  /** A Completed backup of the namespace (404, 409): what a restore or a clone starts from. */
-  async function completedBackup(namespace: string, name: string) {
+  /**
+   * A Completed backup of the namespace (404, 409): what a restore or a clone starts from. A backup of another
+   * namespace than the target's is read only by who may read it there (`clusters.backups:get`, 403 otherwise),
+   * before anything about it is told.
+   */
+  async function completedBackup(namespace: string, name: string, target: string, authorize: Authorize) {
+    if (namespace !== target) await authorize('clusters.backups', 'get', namespace);
     const backup = await port.getBackup(namespace, name);
     if (!backup) throw new NotFoundError(`Backup ${name} not found in namespace ${namespace}`);
     if (backupStatusOf(backup.phase) !== 'completed')
@@ -405,10 +413,14 @@ export function createBackupService(options: BackupServiceOptions) {
       return restoreView(found);
     },
     /** Restores a Completed backup into this deployment; with dryRun only the checks run. */
-    async createRestore(namespace: string, clusterName: string, body: CreateRestoreBody) {
+    async createRestore(namespace: string, clusterName: string, body: CreateRestoreBody, authorize: Authorize) {
       const cluster = await clusters.get(namespace, clusterName);
+      // The restore job's identity, environment and resources: only with clusters.restores:escalate, which `*`
+      // actions do not grant (docs/decisions/escalation-rule.md).
+      const shaping = RESTORE_JOB_FIELDS.filter((field) => body[field] !== undefined);
+      if (shaping.length > 0) await authorize('clusters.restores', 'escalate', namespace);
       const backupNamespace = body.backup.namespace ?? namespace;
-      const backup = await completedBackup(backupNamespace, body.backup.name);
+      const backup = await completedBackup(backupNamespace, body.backup.name, namespace, authorize);
       pointInTime(backup.method, body.restoreTime);
       const name = `${cluster.name}-restore-${randomBytes(3).toString('hex')}`;
       if (body.dryRun)
@@ -450,14 +462,15 @@ export function createBackupService(options: BackupServiceOptions) {
      * KubeBlocks' restore-from-backup annotation naming the backup for the data component. 409 when the name is
      * taken; 422 where deployments cannot be created (embedded mode).
      */
-    async clone(namespace: string, clusterName: string, body: CloneBody) {
+    async clone(namespace: string, clusterName: string, body: CloneBody, authorize: Authorize) {
       const source = await clusters.get(namespace, clusterName);
+      clusters.assertNotReleaseName(body.newClusterName);
       if (!clusterPort.getClusterObject || !clusterPort.createClusterObject)
         throw new UnprocessableError(
           'Cloning creates a new deployment, which embedded mode cannot do: restore into this one instead',
         );
       const backupNamespace = body.backupNamespace ?? namespace;
-      const backup = await completedBackup(backupNamespace, body.backupName);
+      const backup = await completedBackup(backupNamespace, body.backupName, namespace, authorize);
       if (backup.cluster !== source.name)
         throw new BadRequestError(`Backup ${backup.name} is of cluster ${backup.cluster}, not ${source.name}`);
       pointInTime(backup.method, body.restoreTime);

@@ -5,7 +5,7 @@ import { namespaceOfRequest, onlyClusterNamespaceUnlessMultiCluster } from './cl
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AdminContext } from '../context.js';
-import { requirePermission } from '../permissions/permissions.js';
+import { authorizerOf, requirePermission } from '../permissions/permissions.js';
 import type { ClusterService } from './cluster-service.js';
 import { toApiCluster } from './cluster-view.js';
 import type { ClusterRecord } from '../../platform/clusters/cluster-records.js';
@@ -121,7 +121,8 @@ function clusterScopeRoutes(
     async (request) => clusters.pods(namespaceOf(request), request.params.clusterName),
   );
 
-  // Permissions are checked before validation: the namespace of a create is the body's, when it is a string.
+  // The namespace of a create is the body's: checked before validation on the parsed body (a caller without the
+  // right gets 403 before 400), and again by the service in the validated body's namespace.
   const bodyNamespaceOf = (request: FastifyRequest) => {
     const given = (request.body as { namespace?: unknown } | undefined)?.namespace;
     return typeof given === 'string' && given !== '' ? given : clusterNamespace;
@@ -130,7 +131,7 @@ function clusterScopeRoutes(
   routes.post(
     '/api/clusters/',
     {
-      preValidation: requirePermission('clusters', 'create', bodyNamespaceOf),
+      preValidation: requirePermission('clusters', 'create', bodyNamespaceOf, { readsBody: true }),
       config: { errorResponses: [400, 403, 409, 422] },
       schema: {
         operationId: 'createCluster',
@@ -147,8 +148,9 @@ function clusterScopeRoutes(
     },
     async (request, reply) => {
       request.auditResourceName = request.body.name;
+      request.auditNamespace = request.body.namespace;
       reply.code(201);
-      return toApiCluster(await clusters.create(request.body));
+      return toApiCluster(await clusters.create(request.body, authorizerOf(request)));
     },
   );
 
@@ -184,7 +186,7 @@ function clusterScopeRoutes(
   routes.post(
     '/api/clusters/yaml',
     {
-      preValidation: requirePermission('clusters', 'create', manifestNamespace),
+      preValidation: requirePermission('clusters', 'create', manifestNamespace, { readsBody: true }),
       config: { errorResponses: [400, 403, 409, 422] },
       schema: {
         operationId: 'createClusterFromYaml',
@@ -199,7 +201,7 @@ function clusterScopeRoutes(
       },
     },
     async (request, reply) => {
-      const record = await clusters.createFromYaml(request.body.yaml);
+      const record = await clusters.createFromYaml(request.body.yaml, authorizerOf(request));
       request.auditResourceName = record.name;
       reply.code(201);
       return toApiCluster(record);

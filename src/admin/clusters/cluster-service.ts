@@ -11,8 +11,15 @@ import {
 } from '../../shared/http-errors.js';
 import { isCredentialDirective } from '../../platform/clusters/redis-conf.js';
 import { parseClusterManifest, yamlOf } from './cluster-yaml.js';
+import { allowedManifest, assertCallerMetadata } from './manifest-policy.js';
 import type { CreateClusterBody, PatchClusterBody } from './schemas.js';
-import { rulesAllow, shippedRulesOf, type PermissionRule, type RoleName } from '../permissions/permissions.js';
+import {
+  rulesAllow,
+  shippedRulesOf,
+  type Authorize,
+  type PermissionRule,
+  type RoleName,
+} from '../permissions/permissions.js';
 
 export interface ClusterScope {
   /** The namespace the server manages deployments in (CLUSTER_NAMESPACE). */
@@ -25,6 +32,8 @@ export interface ClusterScope {
   rulesOf?: (role: RoleName) => Promise<readonly PermissionRule[]>;
   /** Runs after a deployment was created (features.backup_auto_schedule adds its default schedule). */
   onCreated?: (cluster: ClusterRecord) => Promise<void>;
+  /** RELEASE_NAME: the server's own Helm release, whose pods a deployment of that name would select. */
+  releaseName?: string;
 }
 
 /** A duration as kubectl prints ages: 45s, 12m, 5h, 3d. */
@@ -76,6 +85,7 @@ export const DEFAULT_STORAGE = '10Gi';
 /** The create body as the port's NewCluster: topology inferred, the FalkorDB Enterprise admin API's scaling rules (§1.11) checked. */
 export function newClusterOf(body: CreateClusterBody): NewCluster {
   const { spec } = body;
+  assertCallerMetadata(body.labels, body.annotations);
   const unsupported = [
     ...NOT_YET_APPLIED.filter((field) => spec[field] !== undefined).map((field) => `spec.${field}`),
     ...SENTINEL_NOT_YET_APPLIED.filter((field) => spec.sentinel?.[field] !== undefined).map(
@@ -214,6 +224,7 @@ export function patchedClusterObject(object: Record<string, unknown>, body: Patc
   if (body.sentinel?.services) sentinel!.services = componentServicesOf(body.sentinel.services);
   if (body.disableExporter !== undefined) data.disableExporter = body.disableExporter;
   if (body.terminationPolicy) spec.terminationPolicy = body.terminationPolicy;
+  assertCallerMetadata(body.labels, body.annotations);
   if (body.labels) copy.metadata.labels = { ...(copy.metadata.labels as object), ...body.labels };
   if (body.annotations) copy.metadata.annotations = { ...(copy.metadata.annotations as object), ...body.annotations };
   delete (copy as { status?: unknown }).status;
@@ -237,7 +248,17 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
       throw new ForbiddenError(`Namespace ${namespace} is not the cluster namespace, and multi_cluster_mode is off`);
   }
 
+  /** A name the server's own pods are selected by (RELEASE_NAME) is not a deployment's (400). */
+  function assertNotReleaseName(name: string): void {
+    if (scope.releaseName !== undefined && name === scope.releaseName)
+      throw new BadRequestError(
+        `The name ${name} is this server's own Helm release (its pods carry app.kubernetes.io/instance=${name}): choose another`,
+      );
+  }
+
   return {
+    assertNotReleaseName,
+
     /**
      * The deployments a role may read: the cluster namespace only while multi_cluster_mode is off (nothing for
      * another one asked for); with it on, the namespace asked for or all, each filtered by the role's rules.
@@ -269,8 +290,10 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
      * Creates a deployment: only in a managed namespace (403 otherwise, and outside the cluster namespace only with
      * multi_cluster_mode on), a name not taken (409), where the platform can create deployments (422 otherwise).
      */
-    async create(body: CreateClusterBody): Promise<ClusterRecord> {
+    async create(body: CreateClusterBody, authorize: Authorize): Promise<ClusterRecord> {
+      await authorize('clusters', 'create', body.namespace);
       await assertManaged(body.namespace);
+      assertNotReleaseName(body.name);
       const wanted = newClusterOf(body);
       if (!port.createCluster) throw new UnprocessableError('Creating clusters is not supported in embedded mode');
       if (await port.get(body.namespace, body.name))
@@ -328,10 +351,13 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
     },
 
     /** Creates a cluster from a raw manifest: the same namespace rules and 409 as the structured create. */
-    async createFromYaml(text: string): Promise<ClusterRecord> {
-      const object = parseClusterManifest(text);
+    async createFromYaml(text: string, authorize: Authorize): Promise<ClusterRecord> {
+      const parsed = parseClusterManifest(text);
+      await authorize('clusters', 'create', parsed.metadata.namespace);
+      const object = allowedManifest(parsed);
       const { name, namespace } = object.metadata;
       await assertManaged(namespace);
+      assertNotReleaseName(name);
       if (!port.createClusterObject)
         throw new UnprocessableError('Creating clusters is not supported in embedded mode');
       if (await port.get(namespace, name))
@@ -343,13 +369,15 @@ export function createClusterService(port: ClusterPort, scope: ClusterScope) {
 
     /** Replaces an existing cluster's object from a manifest naming the same cluster. */
     async replaceFromYaml(namespace: string, name: string, text: string): Promise<void> {
-      const object = parseClusterManifest(text);
-      if (object.metadata.name !== name || object.metadata.namespace !== namespace)
+      const parsed = parseClusterManifest(text);
+      if (parsed.metadata.name !== name || parsed.metadata.namespace !== namespace)
         throw new BadRequestError(`The manifest must name cluster ${name} in namespace ${namespace}`);
       await existing(namespace, name);
-      if (!port.replaceClusterObject)
+      if (!port.replaceClusterObject || !port.getClusterObject)
         throw new UnprocessableError('Updating clusters is not supported in embedded mode');
-      await port.replaceClusterObject(object);
+      const stored = await port.getClusterObject(namespace, name);
+      if (!stored) throw new NotFoundError(`Cluster ${name} not found in namespace ${namespace}`);
+      await port.replaceClusterObject(allowedManifest(parsed, stored));
     },
 
     /** Deletes a deployment (404 when there is none; 422 where the platform cannot delete deployments). */

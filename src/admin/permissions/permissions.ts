@@ -22,7 +22,13 @@ export const RESOURCES = [
   'serviceaccounts',
 ] as const;
 export type Resource = (typeof RESOURCES)[number];
-export const ACTIONS = ['list', 'get', 'read', 'create', 'update', 'delete'] as const;
+/**
+ * `escalate` is ours, not the real product's (docs/decisions/escalation-rule.md): on `rbac`, granting in roles, user
+ * assignments, group mappings and password resets what the caller does not hold itself; on `clusters.restores`,
+ * shaping the restore job (service account, environment, resources, prepareDataConfig). A `*` in a rule's actions
+ * grants it only together with a `*` resource (the shipped `admin`), so `rbac:*` is not a way around the rule.
+ */
+export const ACTIONS = ['list', 'get', 'read', 'create', 'update', 'delete', 'escalate'] as const;
 export type Action = (typeof ACTIONS)[number];
 
 export interface PermissionRule {
@@ -61,15 +67,58 @@ export function shippedRulesOf(role: RoleName): readonly PermissionRule[] {
   return isShippedRole(role) ? SHIPPED_ROLE_RULES[role] : [];
 }
 
-/** Whether one of `rules` grants `action` on `resource` in `namespace`. */
+const grantsAction = (rule: PermissionRule, action: Action): boolean =>
+  rule.actions.includes(action) || (rule.actions.includes('*') && (action !== 'escalate' || rule.resource === '*'));
+
+const everyNamespace = (namespace: string | undefined) => namespace === undefined || namespace === '*';
+
+/**
+ * Whether one of `rules` grants `action` on `resource` in `namespace`; with `namespace` `*`, in every namespace
+ * (only a rule for every namespace does).
+ */
 export function rulesAllow(rules: readonly PermissionRule[], resource: Resource, action: Action, namespace: string) {
   return rules.some(
     (rule) =>
       (rule.resource === '*' || rule.resource === resource) &&
-      (rule.actions.includes('*') || rule.actions.includes(action)) &&
-      (rule.namespace === undefined || rule.namespace === '*' || rule.namespace === namespace),
+      grantsAction(rule, action) &&
+      (everyNamespace(rule.namespace) || rule.namespace === namespace),
   );
 }
+
+/** One permission a rule grants: what a role would give and its author's rules must hold (the escalation rule). */
+export interface Grant {
+  resource: Resource;
+  action: Action;
+  /** `*`: every namespace. */
+  namespace: string;
+}
+
+/** Every (resource, action, namespace) `rule` grants, wildcards of resource and action spelled out. */
+export function grantsOf(rule: PermissionRule): Grant[] {
+  const resources = rule.resource === '*' ? RESOURCES : [rule.resource];
+  const namespace = rule.namespace ?? '*';
+  return resources.flatMap((resource) =>
+    ACTIONS.filter((action) => grantsAction(rule, action)).map((action) => ({
+      resource,
+      action,
+      namespace,
+    })),
+  );
+}
+
+/**
+ * Kubernetes' escalation rule: the first permission `wanted` grants that `held` does not (undefined when `held`
+ * covers all of it). A grant in every namespace is covered only by a rule for every namespace.
+ */
+export function firstUncovered(held: readonly PermissionRule[], wanted: readonly PermissionRule[]): Grant | undefined {
+  for (const rule of wanted)
+    for (const grant of grantsOf(rule))
+      if (!rulesAllow(held, grant.resource, grant.action, grant.namespace)) return grant;
+  return undefined;
+}
+
+/** How a grant's namespace reads in a message. */
+export const namespaceText = (namespace: string) => (namespace === '*' ? 'every namespace' : `namespace ${namespace}`);
 
 /** What rules hold, as `resource:action` strings (`*` where a rule has a wildcard), each once. */
 export function permissionsOf(rules: readonly PermissionRule[]): string[] {
@@ -104,7 +153,18 @@ declare module 'fastify' {
      * session check; set on every session-guarded admin route by the admin plugin (admin/index.ts).
      */
     roleRules?: RoleRulesTable | Promise<RoleRulesTable>;
+    /** The namespace the handler acted on when the path and query do not say it (the audit entry records it). */
+    auditNamespace?: string;
   }
+}
+
+export interface GuardOptions {
+  /**
+   * The namespace comes from the body: the guard stays a preValidation hook (the body is parsed there, not yet
+   * validated) instead of moving to onRequest, where there is no body yet. The handler checks again, with
+   * `authorizerOf`, in the namespace it acts on once the body is validated.
+   */
+  readsBody?: boolean;
 }
 
 /**
@@ -117,6 +177,7 @@ export function requirePermission(
   resource: Resource,
   action: Action,
   namespaceOf: (request: FastifyRequest) => string,
+  options: GuardOptions = {},
 ) {
   // Callback style, not async: with the rules in memory (the usual case) the check settles without a promise.
   const guard = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
@@ -124,11 +185,34 @@ export function requirePermission(
     if (!user) return done(new UnauthorizedError('Authentication required'));
     const table = request.roleRules;
     if (!table) return done(new Error('requirePermission needs the admin plugin (roleRules is not set)'));
+    const namespace = namespaceOf(request);
+    // The namespace a body names is the one the entry records, refused or not (docs/decisions/tenancy-checks.md).
+    if (options.readsBody) request.auditNamespace = namespace;
     if (table instanceof Promise)
-      table.then((rules) => done(denial(rules, user.role, resource, action, namespaceOf(request))), done);
-    else done(denial(table, user.role, resource, action, namespaceOf(request)));
+      table.then((rules) => done(denial(rules, user.role, resource, action, namespace)), done);
+    else done(denial(table, user.role, resource, action, namespace));
   };
-  return Object.assign(guard, { [PERMISSION_GUARD]: true as const });
+  return options.readsBody ? guard : Object.assign(guard, { [PERMISSION_GUARD]: true as const });
+}
+
+/** A permission check a service runs where it has resolved the namespace it acts on (403 when not held). */
+export type Authorize = (resource: Resource, action: Action, namespace: string) => Promise<void>;
+
+/** The rules of the request's caller (a session-guarded admin route only). */
+export async function callerRules(request: FastifyRequest): Promise<readonly PermissionRule[]> {
+  const user = request.sessionUser;
+  if (!user) throw new UnauthorizedError('Authentication required');
+  const table = await request.roleRules;
+  if (!table) throw new Error('callerRules needs the admin plugin (roleRules is not set)');
+  return table.get(user.role) ?? [];
+}
+
+/** The caller's permission check, for a service that learns the namespace only from the validated request. */
+export function authorizerOf(request: FastifyRequest): Authorize {
+  return async (resource, action, namespace) => {
+    if (!rulesAllow(await callerRules(request), resource, action, namespace))
+      throw new ForbiddenError(forbiddenMessage(resource, action, namespace));
+  };
 }
 
 function denial(
@@ -164,4 +248,25 @@ export function hoistPermissionGuard(route: { preValidation?: unknown; onRequest
   const rest = hooks.filter((hook) => !isPermissionGuard(hook));
   route.preValidation = rest.length > 0 ? rest : undefined;
   route.onRequest = [...[route.onRequest].flat().filter((hook) => hook !== undefined), ...guards];
+}
+
+/** Refuses (403) when `rules` would grant what the caller does not hold; `what` names the grant in the message. */
+export type GrantCheck = (rules: readonly PermissionRule[], what: string) => void;
+
+/**
+ * Kubernetes' escalation rule for roles, role assignments, group mappings and password resets: what is granted must
+ * be covered by the caller's own rules (namespace included), unless the caller holds `rbac:escalate` in the server
+ * namespace (the shipped `admin` does; docs/admin-roles.md, "Escalation rules").
+ */
+export function grantCheckOf(callerRules: readonly PermissionRule[], serverNamespace: string): GrantCheck {
+  const unbounded = rulesAllow(callerRules, 'rbac', 'escalate', serverNamespace);
+  return (rules, what) => {
+    if (unbounded) return;
+    const missing = firstUncovered(callerRules, rules);
+    if (missing)
+      throw new ForbiddenError(
+        `Insufficient permissions for ${missing.resource}:${missing.action} in ${namespaceText(missing.namespace)}: ` +
+          `${what} grants it, and only what the caller holds may be granted (or with rbac:escalate in namespace ${serverNamespace})`,
+      );
+  };
 }

@@ -1,8 +1,8 @@
 // /api/rbac: roles (predefined and custom) and group-to-role mappings (permission resource `rbac`, server namespace).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AdminContext } from '../context.js';
-import { requirePermission } from '../permissions/permissions.js';
+import { callerRules, grantCheckOf, requirePermission } from '../permissions/permissions.js';
 import {
   GroupEmailParamsSchema,
   GroupMappingListEnvelopeSchema,
@@ -24,6 +24,8 @@ export function rbacRoutes(app: FastifyInstance, context: AdminContext): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const inServerNamespace = () => context.namespace;
   const rbac = context.rbac;
+  // The escalation rule: what a role or a mapping grants must be within the caller's own rules.
+  const may = async (request: FastifyRequest) => grantCheckOf(await callerRules(request), context.namespace);
   const allowed = (action: 'list' | 'get' | 'create' | 'update' | 'delete') =>
     requirePermission('rbac', action, inServerNamespace);
 
@@ -60,7 +62,7 @@ export function rbacRoutes(app: FastifyInstance, context: AdminContext): void {
         response: { 200: SuccessMessageSchema },
       },
     },
-    async (request) => rbac.replaceConfig(request.body.config),
+    async (request) => rbac.replaceConfig(request.body.config, await may(request)),
   );
 
   routes.post(
@@ -109,7 +111,7 @@ export function rbacRoutes(app: FastifyInstance, context: AdminContext): void {
         response: { 201: SuccessMessageSchema },
       },
     },
-    async (request, reply) => reply.code(201).send(await rbac.createRole(request.body)),
+    async (request, reply) => reply.code(201).send(await rbac.createRole(request.body, await may(request))),
   );
 
   routes.get(
@@ -144,7 +146,7 @@ export function rbacRoutes(app: FastifyInstance, context: AdminContext): void {
         response: { 200: SuccessMessageSchema },
       },
     },
-    async (request) => rbac.updateRole(request.params.roleName, request.body),
+    async (request) => rbac.updateRole(request.params.roleName, request.body, await may(request)),
   );
 
   routes.delete(
@@ -196,7 +198,7 @@ export function rbacRoutes(app: FastifyInstance, context: AdminContext): void {
         response: { 201: SuccessMessageSchema },
       },
     },
-    async (request, reply) => reply.code(201).send(await rbac.createGroupMapping(request.body)),
+    async (request, reply) => reply.code(201).send(await rbac.createGroupMapping(request.body, await may(request))),
   );
 
   routes.put(
@@ -214,7 +216,7 @@ export function rbacRoutes(app: FastifyInstance, context: AdminContext): void {
         response: { 200: SuccessMessageSchema },
       },
     },
-    async (request) => rbac.updateGroupMapping(request.params.groupEmail, request.body),
+    async (request) => rbac.updateGroupMapping(request.params.groupEmail, request.body, await may(request)),
   );
 
   routes.delete(

@@ -9,7 +9,13 @@ import type { ConfigMapPort } from '../../platform/stores/ports.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../shared/http-errors.js';
 import { Mutex } from '../../shared/mutex.js';
 import { singleFlightReload } from '../../shared/single-flight.js';
-import { isShippedRole, type PermissionRule, type RoleName, type RoleRulesTable } from '../permissions/permissions.js';
+import {
+  isShippedRole,
+  type GrantCheck,
+  type PermissionRule,
+  type RoleName,
+  type RoleRulesTable,
+} from '../permissions/permissions.js';
 import { withConflictRetries } from '../store-errors.js';
 import {
   allRoles,
@@ -173,6 +179,11 @@ export function createRbacService(options: RbacServiceOptions) {
       throw new BadRequestError(`Role ${name} does not exist`);
   }
 
+  /** A group mapping grants its role at sign-in: the caller must hold all of it (the escalation rule). */
+  function mayMap(config: RbacConfig, roleName: string, may: GrantCheck): void {
+    may(rulesTable(config).get(roleName) ?? [], `a group mapping to role ${roleName}`);
+  }
+
   return {
     current,
 
@@ -227,7 +238,7 @@ export function createRbacService(options: RbacServiceOptions) {
       return { roles: allRoles(config), groupMappings: config.groupMappings };
     },
 
-    async replaceConfig(body: RbacConfigBody['config']): Promise<SuccessMessage> {
+    async replaceConfig(body: RbacConfigBody['config'], may: GrantCheck): Promise<SuccessMessage> {
       const { custom, changedPredefined } = splitRoles(body.roles);
       if (changedPredefined.length > 0)
         throw new BadRequestError(
@@ -235,6 +246,16 @@ export function createRbacService(options: RbacServiceOptions) {
         );
       await update(async (config) => {
         const next: RbacConfig = { roles: custom, groupMappings: body.groupMappings ?? [] };
+        // Only what changes must be within the caller's rules: a configuration sent back as read stays valid.
+        for (const role of custom) {
+          const before = config.roles.find((kept) => kept.name === role.name);
+          if (!before || JSON.stringify(before.rules) !== JSON.stringify(role.rules))
+            may(role.rules, `role ${role.name}`);
+        }
+        for (const mapping of next.groupMappings) {
+          const before = config.groupMappings.find((kept) => sameText(kept.groupEmail, mapping.groupEmail));
+          if (!before || before.roleName !== mapping.roleName) mayMap(next, mapping.roleName, may);
+        }
         for (const removed of config.roles.filter((role) => !custom.some((kept) => kept.name === role.name))) {
           const holders = await holdersOf(removed.name, next.groupMappings);
           if (holders) throw new ConflictError(`Role ${removed.name} cannot be removed: ${holders} still hold it`);
@@ -254,8 +275,9 @@ export function createRbacService(options: RbacServiceOptions) {
       return role;
     },
 
-    async createRole(role: Role): Promise<SuccessMessage> {
+    async createRole(role: Role, may: GrantCheck): Promise<SuccessMessage> {
       if (role.predefined) throw new BadRequestError('A custom role cannot be predefined: only the shipped roles are');
+      may(role.rules, `role ${role.name}`);
       await update((config) => {
         const existing = findRoleName(config, role.name);
         if (existing) throw new ConflictError(`Role ${existing} already exists`);
@@ -267,7 +289,8 @@ export function createRbacService(options: RbacServiceOptions) {
       return done(`Role ${role.name} created`);
     },
 
-    async updateRole(name: string, changes: UpdateRole): Promise<SuccessMessage> {
+    async updateRole(name: string, changes: UpdateRole, may: GrantCheck): Promise<SuccessMessage> {
+      may(changes.rules, `role ${name}`);
       await update((config) => {
         const index = customRole(config, name, 'changed');
         const before = config.roles[index]!;
@@ -296,9 +319,10 @@ export function createRbacService(options: RbacServiceOptions) {
       return (await current()).config.groupMappings;
     },
 
-    async createGroupMapping(mapping: GroupMapping): Promise<SuccessMessage> {
+    async createGroupMapping(mapping: GroupMapping, may: GrantCheck): Promise<SuccessMessage> {
       await update((config) => {
         assertRoleExists(config, mapping.roleName);
+        mayMap(config, mapping.roleName, may);
         if (config.groupMappings.some((existing) => sameText(existing.groupEmail, mapping.groupEmail)))
           throw new ConflictError(`Group mapping ${mapping.groupEmail} already exists`);
         if (config.groupMappings.length >= MAX_GROUP_MAPPINGS)
@@ -308,10 +332,15 @@ export function createRbacService(options: RbacServiceOptions) {
       return done(`Group mapping ${mapping.groupEmail} created`);
     },
 
-    async updateGroupMapping(groupEmail: string, changes: UpdateGroupMapping): Promise<SuccessMessage> {
+    async updateGroupMapping(
+      groupEmail: string,
+      changes: UpdateGroupMapping,
+      may: GrantCheck,
+    ): Promise<SuccessMessage> {
       await update((config) => {
         const index = mappingIndex(config, groupEmail);
         assertRoleExists(config, changes.roleName);
+        mayMap(config, changes.roleName, may);
         return {
           ...config,
           groupMappings: config.groupMappings.map((mapping, i) => (i === index ? { ...mapping, ...changes } : mapping)),

@@ -1,11 +1,11 @@
 // /api/users/ keyed by e-mail (permission resource `users`, server namespace) and the profile routes of the
 // signed-in user, /api/users/me/ and /api/users/me/password (any session). The static `me` segment wins over
 // `:email` in the router, and `:email` must be an e-mail, which `me` never is.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { NotFoundError, UnauthorizedError } from '../../shared/http-errors.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../shared/http-errors.js';
 import type { AdminContext } from '../context.js';
-import { requirePermission } from '../permissions/permissions.js';
+import { callerRules, grantCheckOf, requirePermission } from '../permissions/permissions.js';
 import { setCookies } from '../reply-cookies.js';
 import {
   ChangePasswordBodySchema,
@@ -31,6 +31,22 @@ export const DURING_PASSWORD_CHANGE = { duringPasswordChange: true } as const;
 export function userRoutes(app: FastifyInstance, context: AdminContext): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const inServerNamespace = () => context.namespace;
+
+  /**
+   * The escalation rule for users (docs/admin-roles.md, "Escalation rules"): the caller acts on a user (changes,
+   * password reset, deletion) only when it holds all the user's role grants, gives only a role it holds all of,
+   * and never changes its own role. 403 naming the first permission missing.
+   */
+  async function mayManage(request: FastifyRequest, email: string | undefined, role: string | undefined) {
+    const may = grantCheckOf(await callerRules(request), context.namespace);
+    if (email !== undefined) {
+      const target = await context.users.get(email);
+      if (role !== undefined && role !== target.role && target.id === request.sessionUser?.id)
+        throw new ForbiddenError('Users cannot change their own role: another user with the right must do it');
+      may(await context.rbac.rulesOf(target.role), `user ${target.email}'s role ${target.role}`);
+    }
+    if (role !== undefined) may(await context.rbac.rulesOf(role), `role ${role}`);
+  }
 
   routes.get(
     '/api/users/',
@@ -69,6 +85,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
     },
     async (request, reply) => {
       const { source, ...body } = request.body;
+      await mayManage(request, undefined, body.role);
       const user = await context.users.create({ ...body, provider: source });
       // The path of a create names no user: the audit entry takes the new user's e-mail from here.
       request.auditResourceName = user.email;
@@ -160,6 +177,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
       },
     },
     async (request, reply) => {
+      await mayManage(request, request.params.email, request.body.role);
       const updated = await context.users.update(request.params.email, request.body);
       // A change to one's own role ends one's sessions too; the session making it goes on, renewed.
       if (updated.id === request.sessionUser?.id && !updated.disabled)
@@ -184,6 +202,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
       },
     },
     async (request, reply) => {
+      await mayManage(request, request.params.email, undefined);
       await context.users.remove(request.params.email);
       return reply.code(204).send(null);
     },
@@ -206,6 +225,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
       },
     },
     async (request, reply) => {
+      await mayManage(request, request.params.email, undefined);
       const { tempPassword } = await context.users.resetPassword(request.params.email);
       void reply.header('cache-control', 'no-store');
       return { message: PASSWORD_RESET, tempPassword };
