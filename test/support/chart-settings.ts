@@ -50,6 +50,7 @@ export const CHART_SETTINGS: Record<string, ChartPath> = {
   EXPORTER_METRICS: { kind: 'value', value: 'adminServer.exporterMetrics', sample: 'false' },
   SENTINEL_WRITE_ACK_MS: config('sentinelWriteAckMs', '500'),
   SENTINEL_READ_REPLICAS: config('sentinelReadReplicas', 'true'),
+  AUDIT_STORE_REQUIRED: config('auditStoreRequired', 'true'),
   SESSION_TTL: config('sessionTtl', '4h'),
   ADMIN_EMAIL: { kind: 'value', value: 'adminServer.initialAdmin.email', sample: 'root@corp.example' },
   ADMIN_PASSWORD: {
@@ -66,6 +67,7 @@ export const CHART_SETTINGS: Record<string, ChartPath> = {
   SETTINGS_CONFIGMAP_NAME: { kind: 'chart', from: 'the release: <fullname>-settings' },
   RBAC_CONFIGMAP_NAME: { kind: 'chart', from: 'the release: <fullname>-rbac' },
   USERS_SECRET_NAME: { kind: 'chart', from: 'the release: <fullname>-users' },
+  SERVICE_ACCOUNTS_SECRET_NAME: { kind: 'chart', from: 'the release: <fullname>-serviceaccounts' },
   SETTINGS_REFRESH_MS: config('settingsRefreshMs', '2000'),
   TOKEN_CACHE_TTL_MS: config('tokenCacheTtlMs', '60000'),
   TOKEN_CREATION_PER_MINUTE: config('tokenCreationPerMinute', '10'),

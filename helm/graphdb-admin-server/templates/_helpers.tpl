@@ -37,6 +37,10 @@ names the chart has always used.
 {{- if include "graphdb.legacyNames" . }}graphdb-admin-users{{ else }}{{ include "graphdb.fullname" . | trunc 57 | trimSuffix "-" }}-users{{ end -}}
 {{- end }}
 
+{{- define "graphdb.serviceAccountsSecret" -}}
+{{- if include "graphdb.legacyNames" . }}graphdb-admin-serviceaccounts{{ else }}{{ include "graphdb.fullname" . | trunc 47 | trimSuffix "-" }}-serviceaccounts{{ end -}}
+{{- end }}
+
 {{/* The Service: the product's historical name for the default release, else the fullname. */}}
 {{- define "graphdb.serviceName" -}}
 {{- if include "graphdb.legacyNames" . }}graphdb-enterprise-admin-server{{ else }}{{ include "graphdb.fullname" . }}{{ end -}}
@@ -144,6 +148,7 @@ the server reads when it is not empty. test/helm/chart-settings.ts pins this tab
   "observabilityStreamsPerUser" "OBSERVABILITY_STREAMS_PER_USER"
   "sentinelWriteAckMs" "SENTINEL_WRITE_ACK_MS"
   "sentinelReadReplicas" "SENTINEL_READ_REPLICAS"
+  "auditStoreRequired" "AUDIT_STORE_REQUIRED"
   "managedNamespaces" "MANAGED_NAMESPACES"
   "settingsSecretPrefix" "SETTINGS_SECRET_PREFIX"
   "settingsRefreshMs" "SETTINGS_REFRESH_MS"
