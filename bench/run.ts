@@ -476,6 +476,38 @@ async function main(): Promise<void> {
     if (wanted(permissionName))
       await layerCost(permissionName, 'under 5%', settingsTwins('/twin/unchecked/api/settings/'));
 
+    // Beside the session row: the same guarded read authenticated by a service account token (ours) and by the
+    // session cookie (raw), so a token's permission check is judged against a session's in the same run.
+    const tokenPermissionName =
+      "permission check with a token: admin GET /api/settings/ with its guard, as a service account's bearer token (ours) vs as the admin's session (raw), one process";
+    if (wanted(tokenPermissionName))
+      await layerCost(tokenPermissionName, 'at most the session check (under 5%)', async (baseUrl) => {
+        const signedIn = await fetch(`${baseUrl}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(admin),
+        });
+        const session = { cookie: signedIn.headers.getSetCookie()[0]!.split(';')[0]! };
+        const post = async (url: string, body: unknown) => {
+          const res = await fetch(`${baseUrl}${url}`, {
+            method: 'POST',
+            headers: { ...session, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+          if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+          return (await res.json()) as { key?: string };
+        };
+        await post('/api/serviceaccounts/', { name: 'bench', role: 'admin' });
+        const { key } = await post('/api/serviceaccounts/bench/tokens', { name: 'bench', expiresInDays: 1 });
+        return {
+          ours: twoSeconds({
+            url: `${baseUrl}/twin/checked/api/settings/`,
+            headers: { authorization: `Bearer ${key!}` },
+          }),
+          raw: twoSeconds({ url: `${baseUrl}/twin/checked/api/settings/`, headers: session }),
+        };
+      });
+
     // No goal: the admin reads are judged against GET /healthz, which writes no access line; this row says, in the
     // same run, how much of their distance from it the line accounts for (docs/decisions/access-log.md).
     const accessLineName =

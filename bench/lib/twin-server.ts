@@ -98,7 +98,7 @@ await app.register(
       clusterNamespace: admin.clusterNamespace,
     });
     scope.addHook('onRoute', hoistPermissionGuard);
-    scope.addHook('onRequest', requireSessionWithRules(context.sessions, context.rbac));
+    scope.addHook('onRequest', requireSessionWithRules(context.sessions, context.rbac, admin.serviceAccountTokens));
     const handler = (_request: FastifyRequest, reply: FastifyReply) =>
       sendJsonOf(reply, context.settings.inForce(), settingsJson);
     const guard = requirePermission('settings', 'read', () => context.namespace);

@@ -1,6 +1,7 @@
 // HTTP calls to the admin API with the stored session cookie; failures become CliErrors with the server's message.
 import { CliError, EXIT, connectionCause, exitCodeForStatus } from './cli-errors.js';
 import { loadSession, type StoredSession } from './session-file.js';
+import { runToken, TOKEN_REFUSED, tokenServer } from './token-auth.js';
 
 export const SESSION_EXPIRED = 'session expired: run graphdb-admin login';
 
@@ -91,7 +92,12 @@ export function inCliTerms(message: string): string {
   return text;
 }
 
-export function clientFor(session: Pick<StoredSession, 'server' | 'cookie'>): ApiClient {
+/** A client with the stored session's cookie, or with a service account token (token-auth.ts) as a bearer. */
+export function clientFor(
+  session: Pick<StoredSession, 'server'> & ({ cookie: string } | { token: string }),
+): ApiClient {
+  const identity: Record<string, string> =
+    'token' in session ? { authorization: `Bearer ${session.token}` } : { cookie: session.cookie };
   const client: ApiClient = {
     server: session.server,
     async call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -104,7 +110,7 @@ export function clientFor(session: Pick<StoredSession, 'server' | 'cookie'>): Ap
       const res = await send(session.server, path, {
         method,
         headers: {
-          cookie: session.cookie,
+          ...identity,
           accept: 'application/json',
           ...(json ? { 'content-type': 'application/json' } : {}),
           ...options.headers,
@@ -112,6 +118,10 @@ export function clientFor(session: Pick<StoredSession, 'server' | 'cookie'>): Ap
         body: body === undefined ? undefined : json ? JSON.stringify(body) : (body as RequestInit['body']),
       });
       if (res.ok || options.acceptErrors) return res;
+      if (res.status === 401 && 'token' in session && !options.unauthorizedIsNotExpiry) {
+        await res.body?.cancel();
+        throw new CliError(EXIT.auth, TOKEN_REFUSED);
+      }
       throw await errorFor(res, options);
     },
   };
@@ -119,6 +129,8 @@ export function clientFor(session: Pick<StoredSession, 'server' | 'cookie'>): Ap
 }
 
 export async function signedInClient(): Promise<ApiClient> {
+  const token = runToken();
+  if (token !== undefined) return clientFor({ server: await tokenServer(), token });
   const session = await loadSession();
   if (!session) throw new CliError(EXIT.auth, 'Not signed in: run `graphdb-admin login --server <url>` first');
   return clientFor(session);

@@ -17,6 +17,8 @@ import { registerUserCommands } from './commands/user-commands.js';
 import { registerVersionCommand } from './commands/version-command.js';
 import { OUTPUT_FORMATS, setOutputFormat } from './output.js';
 import { setConfigOverrides } from './session-file.js';
+import { setTokenOverride } from './token-auth.js';
+import { registerServiceAccountCommands } from './commands/serviceaccount-commands.js';
 
 /** The package's version (package.json sits two levels above dist/cli and src/cli). */
 export function packageVersion(): string {
@@ -45,13 +47,21 @@ export function buildProgram(): Command {
     .option('--json', 'the same as -o json')
     .option('--config <file>', 'the config/session file (env GRAPHDB_ADMIN_CLI_CONFIG)')
     .option('--context <name>', 'use this context instead of the current one, for this command only')
+    .option('--token <token>', 'a service account token instead of the session (env GRAPHDB_ADMIN_TOKEN); never saved')
     .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .addHelpText('after', `\n${EXIT_CODES_HELP}`);
   program.hook('preAction', (_root, action) => {
-    const options = action.optsWithGlobals<{ output?: string; json?: boolean; config?: string; context?: string }>();
+    const options = action.optsWithGlobals<{
+      output?: string;
+      json?: boolean;
+      config?: string;
+      context?: string;
+      token?: string;
+    }>();
     setOutputFormat(options);
     setConfigOverrides(options);
+    setTokenOverride(options.token);
     const flags: string[] = [];
     for (let command: Command | null = action; command; command = command.parent)
       for (const option of command.options) if (option.long) flags.push(option.long);
@@ -65,6 +75,7 @@ export function buildProgram(): Command {
   registerBackupCommands(program);
   registerUserCommands(program);
   registerRbacCommands(program);
+  registerServiceAccountCommands(program);
   registerAdminCommands(program);
   registerRawCommand(program);
   registerVersionCommand(program, packageVersion());
