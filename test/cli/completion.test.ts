@@ -66,7 +66,10 @@ describe('completion', () => {
     expect(await bashComplete('graphdb-admin config use')).toEqual(['use-context']);
     expect(await bashComplete('graphdb-admin users list --r')).toEqual(['--role']);
     expect(await bashComplete('graphdb-admin users list -o ')).toEqual(['table', 'json', 'yaml', 'wide']);
-    expect(await bashComplete('graphdb-admin --context prod clusters restart mygraph --t')).toEqual(['--timeout']);
+    expect(await bashComplete('graphdb-admin --context prod clusters restart mygraph --t')).toEqual([
+      '--timeout',
+      '--token',
+    ]);
     expect(await bashComplete('graphdb-admin completion ')).not.toContain('login');
     // -h and --help once each, though every command and the program both have them.
     const help = await bashComplete('graphdb-admin backups list --');
