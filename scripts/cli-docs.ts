@@ -4,4 +4,7 @@ import { buildProgram } from '../src/cli/main.js';
 import { cliReference } from '../src/cli/reference.js';
 import { buildShellProgram } from '../src/cli/shell/main.js';
 
-await writeFile(new URL('../docs/cli-reference.md', import.meta.url), cliReference(buildProgram(), buildShellProgram()));
+await writeFile(
+  new URL('../docs/cli-reference.md', import.meta.url),
+  cliReference(buildProgram(), buildShellProgram()),
+);
