@@ -335,8 +335,10 @@ describe('what the cluster does not share between nodes', () => {
     expect(loaded.statusCode, loaded.body).toBe(200);
     for (const node of group.primaries)
       expect(JSON.stringify(await group.on(node.port, ['GRAPH.UDF', 'LIST']))).toContain('cluster_math');
-    // A graph on any shard can call it.
-    const called = await query(tokens.writer, nameOnShard('udf-', 2), 'RETURN cluster_math.twice(21) AS n');
+    // A graph on any shard can call it (created first: a read never creates a graph).
+    const onThirdShard = nameOnShard('udf-', 2);
+    expect((await query(tokens.writer, onThirdShard, 'CREATE (:Seed)')).statusCode).toBe(200);
+    const called = await query(tokens.writer, onThirdShard, 'RETURN cluster_math.twice(21) AS n');
     expect(called.statusCode, called.body).toBe(200);
     expect(called.json<{ data: unknown[] }>().data).toEqual([{ n: 42 }]);
   });
