@@ -182,6 +182,9 @@ describe(`REQUEST_TIMEOUT_MS=${REQUEST_TIMEOUT_MS}`, () => {
       payload: { features: { oauth2_enabled: true } },
     });
     token = await createToken(t.app, credentials(t.falkordb, 'default', ''));
+    // The slow queries read the graph `slow`, and a read never creates a graph.
+    const created = await t.app.inject({ method: 'POST', url: '/api/graph/slow', headers: bearer(token) });
+    expect(created.statusCode, created.body).toBe(200);
     baseUrl = await listen(t.app);
   });
   afterAll(async () => {
