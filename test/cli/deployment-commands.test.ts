@@ -213,7 +213,7 @@ describe('graphdb-admin logs', () => {
     expect(read.code, read.stderr).toBe(0);
     expect(read.stdout).toBe('DB saved on disk\n');
     const json = await cli(['logs', 'get', 'orders', 'orders-falkordb-0', '-n', NS, '-o', 'json']);
-    (await schemaCheck('get', '/api/clusters/{name}/pods/{podName}/logs', '200'))(JSON.parse(json.stdout));
+    (await schemaCheck('get', '/api/clusters/{clusterName}/pods/{podName}/logs', '200'))(JSON.parse(json.stdout));
 
     const following = cli(['logs', 'get', 'orders', 'orders-falkordb-0', '-n', NS, '--follow']);
     setTimeout(() => t.kube!.appendPodLog(NS, 'orders-falkordb-0', ['a new line'], 'falkordb'), 500);
