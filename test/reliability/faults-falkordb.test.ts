@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionPools } from '../../src/platform/falkordb/connection-pools.js';
 import { listen, startTestApp, type TestApp } from '../support/app.js';
-import { bearer, createToken, credentials } from '../support/browser.js';
+import { adminClient, bearer, createToken, credentials } from '../support/browser.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
 import { falkordbClientCount, runQuery, watchProcessErrors, type QueryOutcome } from '../support/reliability.js';
 import { eventually, sleep } from '../support/wait.js';
@@ -37,6 +37,19 @@ function startStorm(baseUrl: string, token: string): { outcomes: QueryOutcome[];
       await Promise.all(clients);
     },
   };
+}
+
+/**
+ * The storm only reads, and a read never creates a graph: the graph is made first, on a connection of its own that
+ * is closed before the connection counts are taken.
+ */
+async function createStormGraph(falkordb: TestFalkorDB): Promise<void> {
+  const client = await adminClient(falkordb);
+  try {
+    await client.sendCommand(['GRAPH.QUERY', 'storm', 'CREATE (:Seed)']);
+  } finally {
+    await client.close();
+  }
 }
 
 /**
@@ -119,12 +132,17 @@ describe('the database of the tokens killed and restarted under 20 streaming cli
   let token: string;
 
   beforeAll(async () => {
-    [tokenStore, database] = await Promise.all([startTestFalkorDB(), startTestFalkorDB()]);
+    // The data database is persistent: the graph the storm reads must still be there after the restart.
+    [tokenStore, database] = await Promise.all([
+      startTestFalkorDB(),
+      startTestFalkorDB({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'gdb-faults-data-')) }),
+    ]);
     pools = new ConnectionPools(pino({ level: 'silent' }), { maxConnectionsPerPool: MAX_CONNECTIONS_PER_POOL });
     t = await startTestApp({ falkordb: tokenStore, env: TWENTY_CLIENTS_ONE_TOKEN, deps: { connectionPools: pools } });
     baseUrl = await listen(t.app);
     // The default user survives a restart of FalkorDB (ACL users made at run time would not).
     token = await createToken(t.app, credentials(database, 'default', ''));
+    await createStormGraph(database);
   });
   afterAll(async () => {
     await t.close();
@@ -167,6 +185,7 @@ describe('the one FalkorDB of embedded mode (tokens and graphs) killed and resta
     t = await startTestApp({ falkordb, env: TWENTY_CLIENTS_ONE_TOKEN, deps: { connectionPools: pools } });
     baseUrl = await listen(t.app);
     token = await createToken(t.app, credentials(falkordb, 'default', ''));
+    await createStormGraph(falkordb);
   });
   afterAll(async () => {
     await t.close();
