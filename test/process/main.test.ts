@@ -183,6 +183,12 @@ describe('the server process in embedded mode', () => {
     });
     expect(created.status).toBe(200);
     const { token } = (await created.json()) as { token: string };
+    // The graph the slow query reads exists first: a read never creates a graph.
+    const graph = await fetch(`${server.baseUrl}/api/graph/slow`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(graph.status).toBe(200);
     const slowQuery = encodeURIComponent('UNWIND range(1, 10000000) AS x RETURN count(x) AS n');
     const inFlight = fetch(`${server.baseUrl}/api/graph/slow?query=${slowQuery}&timeout=60000`, {
       headers: { authorization: `Bearer ${token}` },
