@@ -37,6 +37,15 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** Sends a signal to a process, a process that has already exited (ESRCH) counting as done. */
+function signalUnlessGone(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
 async function startTimeOf(pid: number | 'self'): Promise<string | undefined> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
   if (stat === undefined) return undefined;
@@ -188,7 +197,8 @@ export async function claimDatabaseDirectory(options: ClaimOptions): Promise<voi
       asked = replies.length === 1 && replies[0] === 'OK';
     }
     // SIGTERM makes Valkey write its data as SHUTDOWN does; it reaches a database that no longer answers too.
-    if (!asked) process.kill(pid, 'SIGTERM');
+    // It may also have stopped on its own since it was found (its supervisor saw the server die): nothing to signal.
+    if (!asked) signalUnlessGone(pid, 'SIGTERM');
     if (!(await waitForExit(pid, shutdownTimeoutMs)))
       throw new DirectoryInUseError(
         `the embedded FalkorDB left running on ${dir} (pid ${pid}) did not stop within ${shutdownTimeoutMs} ms; ` +
