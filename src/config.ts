@@ -103,6 +103,7 @@ export const EnvSchema = z.object({
   /** Default: 127.0.0.1 in embedded mode (no TOKEN_STORE_URL), 0.0.0.0 otherwise. */
   HOST: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
   DATA_DIR: z.string().min(1).default('./data'),
   PUBLIC_ORIGIN: httpUrl
     .refine(
@@ -299,6 +300,8 @@ export interface Config {
   port: number;
   host: string;
   logLevel: (typeof LOG_LEVELS)[number];
+  /** Readable lines on stdout (`pretty`), JSON lines (`json`), or readable on a terminal only (`auto`). */
+  logFormat: 'auto' | 'pretty' | 'json';
   /** Absolute path. */
   dataDir: string;
   publicOrigin: string;
@@ -457,6 +460,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
     // Embedded mode is what `npm start` gives on a laptop: reachable from this machine only, unless asked otherwise.
     host: e.HOST ?? (e.TOKEN_STORE_URL ? '0.0.0.0' : '127.0.0.1'),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     dataDir: path.resolve(cwd, e.DATA_DIR),
     publicOrigin: (e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     authSecret: e.AUTH_SECRET,

@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { loggerOptions } from './shared/logging.js';
 import { serverLogDestination } from './shared/log-destinations.js';
+import { prettyOnStdout } from './shared/pretty-log.js';
 import { closeGracefully } from './shared/graceful-close.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -69,7 +70,7 @@ async function main(): Promise<void> {
   // server rather than growing an unbounded buffer in it (pino's default is an asynchronous write through libuv's
   // thread pool, which also measured slower: a thread hand-off per line on two cores), and only a SIGKILL within
   // those milliseconds can lose lines.
-  const { stdout, recentLogs } = serverLogDestination();
+  const { stdout, recentLogs } = serverLogDestination(prettyOnStdout(initial.logFormat, process.stdout.isTTY === true));
   const logger = pino(loggerOptions(initial.logLevel), stdout);
   let services: Services | undefined;
   // Signals are caught from the first moment: one that arrives while the server is still starting (a kubelet giving

@@ -8,6 +8,7 @@
 
 import { writeSync } from 'node:fs';
 import { LogRing } from './log-ring.js';
+import { PrettySink } from './pretty-log.js';
 
 /** Where the batches go: a synchronous destination (DescriptorSink below), given text or its UTF-8 bytes. */
 export interface LineSink {
@@ -167,9 +168,11 @@ export class DescriptorSink implements LineSink {
  * diagnostics and the support package, each line encoded once, into the ring, whose bytes stdout then takes. What is
  * pending is written when the process exits.
  */
-export function serverLogDestination(): { stdout: BatchedLineStream; recentLogs: LogRing } {
+export function serverLogDestination(pretty = false): { stdout: BatchedLineStream; recentLogs: LogRing } {
   const recentLogs = new LogRing();
-  const stdout = new BatchedLineStream(new DescriptorSink(1), { ring: recentLogs });
+  // Readable lines on stdout (LOG_FORMAT, pretty-log.ts) are made from the JSON lines the ring keeps.
+  const sink = pretty ? new PrettySink(new DescriptorSink(1)) : new DescriptorSink(1);
+  const stdout = new BatchedLineStream(sink, { ring: recentLogs });
   process.on('exit', () => stdout.flush());
   return { stdout, recentLogs };
 }

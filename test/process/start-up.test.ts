@@ -41,6 +41,8 @@ describe('starting the server', () => {
         (l) => typeof l.msg === 'string' && l.msg.includes(' is ready at '),
         60_000,
       );
+      // stdout is a pipe here, so the default (LOG_FORMAT=auto) writes JSON lines.
+      expect(ready.level).toBe(30);
       expect(ready.msg).toBe(
         `graphdb-server ${VERSION} is ready at ${server.baseUrl}; API documentation at ${server.baseUrl}/api-docs`,
       );
@@ -87,4 +89,37 @@ describe('starting the server', () => {
       await server.exited;
     }
   }, 120_000);
+
+  it('writes readable lines with LOG_FORMAT=pretty, and JSON lines with LOG_FORMAT=json', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-pretty-'));
+    const pretty = await runServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_FORMAT: 'pretty' });
+    try {
+      const ready = await pretty.waitForLine(
+        (l) => typeof l.msg === 'string' && l.msg.includes(' is ready at '),
+        60_000,
+      );
+      expect(ready.msg).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}graphdb-server \S+ is ready at http:\/\/127\.0\.0\.1:/);
+      await fetch(`${pretty.baseUrl}/api-spec.json`);
+      const access = await pretty.waitForLine(
+        (l) => typeof l.msg === 'string' && l.msg.includes('GET /api-spec.json -> 200'),
+      );
+      expect(access.msg).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}GET \/api-spec\.json -> 200 \d+\.\d ms/);
+      for (const line of pretty.lines) {
+        expect(String(line.msg)).not.toContain('{"level"');
+        expect(line.level, 'no line is JSON').toBeUndefined();
+      }
+    } finally {
+      pretty.child.kill('SIGTERM');
+      await pretty.exited;
+    }
+    const json = await runServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
+    try {
+      const ready = await json.waitForLine((l) => typeof l.msg === 'string' && l.msg.includes(' is ready at '), 60_000);
+      expect(ready.level).toBe(30);
+      expect(typeof ready.time).toBe('number');
+    } finally {
+      json.child.kill('SIGTERM');
+      await json.exited;
+    }
+  }, 180_000);
 });

@@ -20,6 +20,7 @@ export const CHART_SETTINGS: Record<string, ChartPath> = {
   PORT: { kind: 'chart', from: 'the container port 3000 the probes and the Service use' },
   HOST: { kind: 'chart', from: '0.0.0.0, so the Service reaches the pod' },
   LOG_LEVEL: { kind: 'value', value: 'adminServer.logLevel', sample: 'debug' },
+  LOG_FORMAT: { kind: 'value', value: 'adminServer.logFormat', sample: 'pretty' },
   DATA_DIR: { kind: 'chart', from: '/data, the persistence volume' },
   PUBLIC_ORIGIN: { kind: 'value', value: 'adminServer.publicOrigin', sample: 'https://admin.corp.example' },
   AUTH_SECRET: { kind: 'chart', from: "generated into the chart's Secret, or adminServer.existingSecret" },
