@@ -180,8 +180,22 @@ describe.each(ADAPTERS)('service accounts (%s)', (adapter) => {
     });
     expect(tooMuch.statusCode, tooMuch.body).toBe(403);
     expect(tooMuch.json<{ message: string }>().message).toBe(
-      'Cannot grant role viewer: it includes clusters.backups:list in every namespace, which you do not hold',
+      'Insufficient permissions for clusters.backups:list in every namespace: role viewer grants it, and only what ' +
+        'the caller holds may be granted (or with rbac:escalate in namespace graphdb-system)',
     );
+    // A `*` in one resource's actions holds what it grants there (never `escalate`), so it can be passed on whole.
+    const peer = await admin.inject({
+      method: 'POST',
+      url: '/api/rbac/roles',
+      payload: { name: 'sa-peer', rules: [{ resource: 'serviceaccounts', actions: ['*'] }] },
+    });
+    expect(peer.statusCode, peer.body).toBe(201);
+    const same = await manager.inject({
+      method: 'POST',
+      url: '/api/serviceaccounts/',
+      payload: { name: 'ci-peer', role: 'sa-peer' },
+    });
+    expect(same.statusCode, same.body).toBe(201);
     const within = await manager.inject({
       method: 'POST',
       url: '/api/serviceaccounts/',
@@ -221,6 +235,35 @@ describe.each(ADAPTERS)('service accounts (%s)', (adapter) => {
     expect(asNarrow.json<{ message: string }>().message).toBe(
       'Insufficient permissions for serviceaccounts:create in namespace graphdb-system',
     );
+  });
+
+  it('rbac:escalate lifts the rule as for users; an account never changes its own role', async () => {
+    const binder = await admin.inject({
+      method: 'POST',
+      url: '/api/rbac/roles',
+      payload: {
+        name: 'sa-binder',
+        rules: [
+          { resource: 'serviceaccounts', actions: ['*'] },
+          { resource: 'rbac', actions: ['escalate'] },
+        ],
+      },
+    });
+    expect(binder.statusCode, binder.body).toBe(201);
+    const selfish = await account('ci-binder', 'sa-binder');
+    const { key } = await token(selfish.id);
+    // The binder holds no cluster right, yet may give (and act on) an account that does.
+    const given = await withToken(key, 'POST', '/api/serviceaccounts/', { name: 'ci-bound', role: 'operator' });
+    expect(given.statusCode, given.body).toBe(201);
+    const own = await withToken(key, 'PATCH', `/api/serviceaccounts/${selfish.id}`, { role: 'admin' });
+    expect(own.statusCode, own.body).toBe(403);
+    expect(own.json<{ message: string }>().message).toBe(
+      'A service account cannot change its own role: a user or another account with the right must do it',
+    );
+    const described = await withToken(key, 'PATCH', `/api/serviceaccounts/${selfish.id}`, { description: 'mine' });
+    expect(described.statusCode, described.body).toBe(200);
+    const after = await admin.inject({ method: 'GET', url: `/api/serviceaccounts/${selfish.id}` });
+    expect(after.json<{ role: string }>().role).toBe('sa-binder');
   });
 
   it('bad input is a 400, never a partial write', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstUncovered } from '../../src/admin/service-accounts/grant-check.js';
+import { firstUncovered } from '../../src/admin/permissions/permissions.js';
 import { serviceAccountBearerOf } from '../../src/admin/service-accounts/bearer.js';
 import {
   addressAllowed,
@@ -67,5 +67,9 @@ describe('service account tokens', () => {
     const teamA = [{ resource: 'clusters' as const, actions: ['list' as const], namespace: 'team-a' }];
     expect(firstUncovered(teamA, [{ resource: 'clusters', actions: ['list'] }])).toBeDefined();
     expect(firstUncovered(teamA, teamA)).toBeUndefined();
+    // `*` in one resource's actions grants no `escalate`, on either side.
+    const accounts = [{ resource: 'serviceaccounts' as const, actions: ['*' as const] }];
+    expect(firstUncovered(accounts, accounts)).toBeUndefined();
+    expect(firstUncovered(accounts, [{ resource: 'serviceaccounts', actions: ['escalate'] }])).toBeDefined();
   });
 });

@@ -1,9 +1,9 @@
 // /api/serviceaccounts/ and their tokens (permission resource `serviceaccounts`, server namespace). Every change
-// follows the escalation rule (grant-check.ts): the caller must hold all of the role it gives or the account holds.
+// follows the escalation rule users and roles follow (grantCheckOf in admin/permissions/permissions.ts): the caller must
+// hold all of the role it gives or the account holds, unless it holds `rbac:escalate` in the server namespace.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { requirePermission } from '../permissions/permissions.js';
-import { callerRules, grantCheckOf } from './grant-check.js';
+import { callerRules, grantCheckOf, requirePermission } from '../permissions/permissions.js';
 import {
   CreatedTokenSchema,
   CreateServiceAccountSchema,
@@ -31,7 +31,7 @@ export function serviceAccountRoutes(app: FastifyInstance, options: ServiceAccou
   const { serviceAccounts, now } = options;
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const inServerNamespace = () => options.namespace;
-  const may = async (request: FastifyRequest) => grantCheckOf(await callerRules(request));
+  const may = async (request: FastifyRequest) => grantCheckOf(await callerRules(request), options.namespace);
   const actor = (request: FastifyRequest) => request.sessionUser!.email;
 
   routes.get(
@@ -98,14 +98,19 @@ export function serviceAccountRoutes(app: FastifyInstance, options: ServiceAccou
         tags,
         summary: 'Update a service account',
         description:
-          "Description, role, disabled flag. Disabling stops every token of the account at once, on every replica. The caller must hold all of the account's role and of the new one. Needs `serviceaccounts:update`.",
+          "Description, role, disabled flag. Disabling stops every token of the account at once, on every replica. The caller must hold all of the account's role and of the new one; a token never changes its own account's role. Needs `serviceaccounts:update`.",
         params: ServiceAccountParamsSchema,
         body: UpdateServiceAccountSchema,
         response: { 200: ServiceAccountSchema },
       },
     },
     async (request) => {
-      const account = await serviceAccounts.update(request.params.id, request.body, await may(request));
+      const account = await serviceAccounts.update(
+        request.params.id,
+        request.body,
+        await may(request),
+        request.sessionUser?.serviceAccount?.id,
+      );
       request.auditResourceName = account.name;
       return toServiceAccountView(account);
     },

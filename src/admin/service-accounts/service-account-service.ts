@@ -1,12 +1,18 @@
 // Service accounts: admin-API identities for automation, each holding one role, with tokens (shown once, stored as
-// hashes) that authenticate as `Authorization: Bearer gdbsa_…`. Management follows the escalation rule (grant-check.ts);
+// hashes) that authenticate as `Authorization: Bearer gdbsa_…`. Management follows the escalation rule (grantCheckOf,
+// admin/permissions/permissions.ts);
 // authentication answers from memory while the copy is fresh, so a token's permission check costs what a session's
 // does (bench/run.ts), and a change made on any replica is announced to all (service-account-store.ts).
 import { randomUUID } from 'node:crypto';
-import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../shared/http-errors.js';
-import type { PermissionRule, RoleName } from '../permissions/permissions.js';
+import {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  UnauthorizedError,
+} from '../../shared/http-errors.js';
+import type { GrantCheck, PermissionRule, RoleName } from '../permissions/permissions.js';
 import type { Settings } from '../settings/schemas.js';
-import type { GrantCheck } from './grant-check.js';
 import {
   MAX_SERVICE_ACCOUNTS,
   MAX_TOKENS_PER_ACCOUNT,
@@ -230,10 +236,23 @@ export function createServiceAccountService(options: ServiceAccountServiceOption
       });
     },
 
-    /** Description, role and disabled flag; disabling stops every token at once, on every replica. */
-    async update(id: string, changes: UpdateServiceAccount, may: GrantCheck): Promise<StoredServiceAccount> {
-      await mayManage(await this.get(id), may);
+    /**
+     * Description, role and disabled flag; disabling stops every token at once, on every replica. `callerAccountId`
+     * is the caller's own service account (a token's request): like a user, an account never changes its own role.
+     */
+    async update(
+      id: string,
+      changes: UpdateServiceAccount,
+      may: GrantCheck,
+      callerAccountId?: string,
+    ): Promise<StoredServiceAccount> {
+      const target = await this.get(id);
       const role = changes.role === undefined ? undefined : await knownRole(changes.role);
+      if (role !== undefined && role !== target.role && target.id === callerAccountId)
+        throw new ForbiddenError(
+          'A service account cannot change its own role: a user or another account with the right must do it',
+        );
+      await mayManage(target, may);
       if (role !== undefined) may(await options.rulesOf(role), `role ${role}`);
       return change(id, (before) => ({
         ...before,
