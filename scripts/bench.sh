@@ -12,6 +12,10 @@ if [ "${1:-}" = "--compare" ]; then
   exec node_modules/.bin/tsx bench/compare-builds.ts "$@"
 fi
 node_modules/.bin/tsx bench/run.ts "$@"
+# Start-up: time to ready and RSS at ready of an embedded start, against the public browser's 149 MiB (about 30 s).
+if [ -z "${BENCH_ONLY:-}" ] || echo "start-up" | grep -qiE "$BENCH_ONLY"; then
+  node_modules/.bin/tsx bench/start-up.ts
+fi
 # Reading a query's reply apart from HTTP: our reader and decoder beside node-redis's decoder (about 30 seconds).
 if [ -z "${BENCH_ONLY:-}" ] || echo "reply decoding" | grep -qiE "$BENCH_ONLY"; then
   node_modules/.bin/tsx bench/reply-decoding.ts

@@ -18,17 +18,6 @@ import {
   loadOrCreateEmbeddedAccounts,
   type EmbeddedAccounts,
 } from './platform/falkordb/embedded-accounts.js';
-import {
-  isCredentialRefusal,
-  kubernetesReadiness,
-  loadKubeConfig,
-  serviceAccountNamespace,
-} from './platform/kubernetes/kube-config.js';
-import { createKubeAdminStores } from './platform/kubernetes/kube-stores.js';
-import { createKubeClusterInfo } from './platform/kubernetes/kube-cluster-info.js';
-import { createKubePodTelemetry } from './platform/kubernetes/kube-pod-telemetry.js';
-import { createKubeBlocksClusters, detectKubeBlocks } from './platform/kubernetes/kubeblocks.js';
-import { createKubeBlocksBackups } from './platform/kubernetes/kubeblocks-backups.js';
 import { createEmbeddedBackups } from './platform/backups/embedded-backups.js';
 import { EMBEDDED_CLUSTER } from './platform/clusters/embedded-clusters.js';
 import { graphModuleVersion } from './platform/falkordb/server-commands.js';
@@ -167,17 +156,29 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
     const management = embeddedAdmin;
     const storeDatabase = embeddedStoreDatabase;
 
-    if (config.kubernetes?.kind === 'in-cluster' && !config.namespaceFromEnvironment) {
-      const namespace = await serviceAccountNamespace();
+    // Loaded only when Kubernetes is configured (platform/kubernetes/kube-adapters.ts says why).
+    const kube = config.kubernetes ? await import('./platform/kubernetes/kube-adapters.js') : undefined;
+    if (kube && config.kubernetes?.kind === 'in-cluster' && !config.namespaceFromEnvironment) {
+      const namespace = await kube.serviceAccountNamespace();
       if (namespace) config = Object.freeze({ ...config, namespace });
     }
     const metrics = createMetrics();
     const countKubeError = (kind: string) => metrics.kubernetesErrors.inc({ kind });
-    const kubeConfig = config.kubernetes ? loadKubeConfig(config.kubernetes, config.kubernetesTimeoutMs) : undefined;
     const dataDir = config.dataDir;
 
     let deps: AppDeps;
-    if (kubeConfig) {
+    if (kube && config.kubernetes) {
+      const {
+        createKubeAdminStores,
+        createKubeBlocksBackups,
+        createKubeBlocksClusters,
+        createKubeClusterInfo,
+        createKubePodTelemetry,
+        detectKubeBlocks,
+        isCredentialRefusal,
+        kubernetesReadiness,
+      } = kube;
+      const kubeConfig = kube.loadKubeConfig(config.kubernetes, config.kubernetesTimeoutMs);
       const kubeBlocks = await detectKubeBlocks(kubeConfig).catch((error: unknown) => {
         logger.warn(
           { err: error },

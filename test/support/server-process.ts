@@ -33,9 +33,10 @@ async function portOutsideEphemeralRange(): Promise<number> {
   return findFreePort();
 }
 
-export async function runServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/** `nodeArgs`: options for node itself, after tsx's hooks and before the entry point (e.g. another `--import`). */
+export async function runServerProcess(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
   const port = await portOutsideEphemeralRange();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, 'src/main.ts'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

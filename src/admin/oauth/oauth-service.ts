@@ -239,9 +239,9 @@ export function createOAuthService(options: OAuthOptions) {
     async start(type: ProviderId, returnTo: unknown, cli?: CliSignIn): Promise<SignInStep> {
       const { provider } = await enabledProvider(type);
       const client = await clientSettings(provider);
-      const state = clients.randomState();
-      const nonce = clients.randomNonce();
-      const verifier = clients.randomPkce();
+      const state = await clients.randomState();
+      const nonce = await clients.randomNonce();
+      const verifier = await clients.randomPkce();
       const url = await clients
         .authorizationUrl(client, {
           redirectUri: redirectUriOf(provider),

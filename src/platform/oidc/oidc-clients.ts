@@ -1,8 +1,9 @@
 // OpenID Connect relying-party operations with openid-client: discovery (cached per issuer, client and secret,
 // so a rotated secret or changed settings get a fresh configuration), the authorization URL with state, nonce and
-// PKCE S256, and the code exchange with ID-token validation.
+// PKCE S256, and the code exchange with ID-token validation. openid-client is imported at the first sign-in, not at
+// start-up: a server without an identity provider never loads it.
 import { createHash } from 'node:crypto';
-import * as client from 'openid-client';
+import type * as OpenIdClient from 'openid-client';
 import { PortError } from '../port-errors.js';
 
 export interface ClientSettings {
@@ -73,10 +74,14 @@ function isLoopbackHttp(issuer: string): boolean {
   return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 }
 
-export function createOidcClients() {
-  const configurations = new Map<string, Promise<client.Configuration>>();
+let openIdClient: Promise<typeof OpenIdClient> | undefined;
+const loadClient = () => (openIdClient ??= import('openid-client'));
 
-  function configuration(settings: ClientSettings): Promise<client.Configuration> {
+export function createOidcClients() {
+  const configurations = new Map<string, Promise<OpenIdClient.Configuration>>();
+
+  async function configuration(settings: ClientSettings): Promise<OpenIdClient.Configuration> {
+    const client = await loadClient();
     const key = createHash('sha256')
       .update(JSON.stringify([settings.issuer, settings.clientId, settings.clientSecret]))
       .digest('hex');
@@ -107,13 +112,14 @@ export function createOidcClients() {
   }
 
   return {
-    randomPkce: () => client.randomPKCECodeVerifier(),
-    challengeFor: (verifier: string) => client.calculatePKCECodeChallenge(verifier),
-    randomState: () => client.randomState(),
-    randomNonce: () => client.randomNonce(),
+    randomPkce: async () => (await loadClient()).randomPKCECodeVerifier(),
+    challengeFor: async (verifier: string) => (await loadClient()).calculatePKCECodeChallenge(verifier),
+    randomState: async () => (await loadClient()).randomState(),
+    randomNonce: async () => (await loadClient()).randomNonce(),
 
     async authorizationUrl(settings: ClientSettings, request: AuthorizationRequest): Promise<string> {
       const config = await configuration(settings);
+      const client = await loadClient();
       return client
         .buildAuthorizationUrl(config, {
           redirect_uri: request.redirectUri,
@@ -129,6 +135,7 @@ export function createOidcClients() {
 
     async exchange(settings: ClientSettings, exchange: CodeExchange): Promise<VerifiedTokens> {
       const config = await configuration(settings);
+      const client = await loadClient();
       const currentUrl = new URL(exchange.redirectUri);
       currentUrl.search = exchange.callbackQuery.toString();
       const tokens = await client
