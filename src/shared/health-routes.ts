@@ -77,6 +77,8 @@ export function registerHealthRoutes(
         operationId: 'getHealth',
         tags: ['ops'],
         summary: 'Liveness: the process is up',
+        description:
+          'Public, no credentials. Answers 200 `{"status":"ok"}` while the process runs; it checks no dependency, so an orchestrator restarts the process only when it is stuck.',
         response: { 200: LivenessSchema },
       },
     },
@@ -91,6 +93,8 @@ export function registerHealthRoutes(
         tags: ['ops'],
         summary:
           'Readiness: the token store answers; Kubernetes (when configured) answers or failed only recently (`degraded`)',
+        description:
+          'Public, no credentials. Answers 200 with `ready` or `degraded` and the result of each check, or 503 `not ready` when a dependency has failed beyond its tolerated outage, so a load balancer stops sending traffic.',
         response: { 200: ReadinessSchema, 503: ReadinessSchema },
       },
     },

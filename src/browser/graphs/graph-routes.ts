@@ -50,6 +50,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'listGraphs',
         tags,
         summary: 'List graph names',
+        description: "The names of the graphs of the token's database the caller may see, in the database's order.",
         response: { 200: GraphListSchema },
       },
     },
@@ -85,6 +86,8 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'deleteGraph',
         tags,
         summary: 'Delete a graph',
+        description:
+          'Deletes a graph and everything in it (GRAPH.DELETE). Needs the Read-Write or Admin role. 404 when the graph does not exist.',
         params: GraphParamsSchema,
         response: { 200: MessageSchema },
       },
@@ -101,6 +104,8 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'renameGraph',
         tags,
         summary: 'Rename graph `sourceName` to `graph`',
+        description:
+          'Renames the graph named by `sourceName` (in the query string, or in the JSON body) to `graph`. Needs the Read-Write or Admin role. 404 when the source does not exist; 409 when `graph` exists already.',
         params: GraphParamsSchema,
         querystring: SourceNameQuerySchema,
         body: SourceNameBodySchema,
@@ -123,6 +128,8 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'duplicateGraph',
         tags,
         summary: 'Copy graph `sourceName` to a new graph `graph` (GRAPH.COPY)',
+        description:
+          'Copies the graph named by `sourceName` (in the query string, or in the JSON body) to a new graph `graph` with GRAPH.COPY; the source is left unchanged. Needs the Read-Write or Admin role. 404 when the source does not exist; 409 when `graph` exists already.',
         params: GraphParamsSchema,
         querystring: SourceNameQuerySchema,
         body: SourceNameBodySchema,
@@ -144,6 +151,8 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'explainQuery',
         tags,
         summary: 'Execution plan of a query, without running it',
+        description:
+          "The execution plan FalkorDB would use for `query` (GRAPH.EXPLAIN), one line per operation; the query is not run and nothing is written. 404 when the graph does not exist; 400 with the database's text when the query does not parse.",
         params: GraphParamsSchema,
         querystring: ExplainQuerySchema,
         response: { 200: PlanSchema },
@@ -161,6 +170,8 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'profileQuery',
         tags,
         summary: 'Run a query and return its profile',
+        description:
+          'Runs `query` and answers its plan with the records and time of each operation (GRAPH.PROFILE). The query is executed, writes included, so it needs the Read-Write or Admin role. 404 when the graph does not exist.',
         params: GraphParamsSchema,
         querystring: ExplainQuerySchema,
         response: { 200: PlanSchema },
@@ -181,6 +192,8 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'graphInfo',
         tags,
         summary: 'Functions, property keys, labels or relationship types of a graph',
+        description:
+          'One list about a graph, chosen by `type`: its functions, property keys, labels or relationship types. 404 when the graph does not exist.',
         params: GraphParamsSchema,
         querystring: InfoQuerySchema,
         response: { 200: GraphInfoSchema },
@@ -197,6 +210,8 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'countGraph',
         tags,
         summary: 'Numbers of nodes and relationships (one `result` event with Accept: text/event-stream)',
+        description:
+          'The numbers of nodes and relationships of a graph. Answers JSON, or one `result` event on a `text/event-stream` when the request accepts it. 404 when the graph does not exist.',
         params: GraphParamsSchema,
         response: {
           200: {
@@ -227,6 +242,8 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         operationId: 'exportGraph',
         tags,
         summary: 'The graph serialized by DUMP (load it back with RESTORE)',
+        description:
+          "The graph serialized by the database's DUMP command, as bytes to store and load back with RESTORE (`POST /api/graph/{graph}/import`). 404 when the graph does not exist.",
         params: GraphParamsSchema,
         response: {
           200: {

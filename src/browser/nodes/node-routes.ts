@@ -41,6 +41,8 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
         operationId: 'readNode',
         tags,
         summary: 'A node with its relationships',
+        description:
+          'One node by its internal id with its labels, properties and the relationships that touch it. 404 when the graph or the node does not exist.',
         params: NodeParamsSchema,
         response: { 200: NodeReadSchema },
       },
@@ -86,6 +88,8 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
         operationId: 'deleteEntity',
         tags,
         summary: 'Delete a node (`type: true`) or a relationship (`type: false`)',
+        description:
+          'Deletes the node (`type: true`) or the relationship (`type: false`) with internal id `node`. Needs the Read-Write or Admin role. 404 when the graph does not exist.',
         params: NodeParamsSchema,
         body: TypeBodySchema,
         response: { 200: MessageSchema },
@@ -101,6 +105,8 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
       method: 'POST' as const,
       operationId: 'addLabel',
       summary: 'Add a label to a node',
+      description:
+        'Adds the labels in the body to node `node`. Needs the Read-Write or Admin role. 404 when the graph does not exist.',
       change: addLabel,
       message: 'Label added',
     },
@@ -108,11 +114,13 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
       method: 'DELETE' as const,
       operationId: 'removeLabel',
       summary: 'Remove a label from a node',
+      description:
+        'Removes the labels in the body from node `node`. Needs the Read-Write or Admin role. 404 when the graph does not exist.',
       change: removeLabel,
       message: 'Label removed',
     },
   ];
-  for (const { method, operationId, summary, change, message } of labelRoutes) {
+  for (const { method, operationId, summary, description, change, message } of labelRoutes) {
     routes.route({
       method,
       url: '/api/graph/:graph/:node/label',
@@ -122,6 +130,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
         operationId,
         tags,
         summary,
+        description,
         params: NodeParamsSchema,
         body: LabelBodySchema,
         response: { 200: MessageSchema },
@@ -142,6 +151,8 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
         operationId: 'setProperty',
         tags,
         summary: 'Set a property of a node (`type: true`) or relationship (`type: false`)',
+        description:
+          'Sets property `key` of a node (`type: true`) or a relationship (`type: false`) to the value in the body. Needs the Read-Write or Admin role. 404 when the graph does not exist.',
         params: PropertyParamsSchema,
         body: PropertyBodySchema,
         response: { 200: MessageSchema },
@@ -163,6 +174,8 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
         operationId: 'removeProperty',
         tags,
         summary: 'Remove a property of a node (`type: true`) or relationship (`type: false`)',
+        description:
+          'Removes property `key` from a node (`type: true`) or a relationship (`type: false`). Needs the Read-Write or Admin role. 404 when the graph does not exist.',
         params: PropertyParamsSchema,
         body: TypeBodySchema,
         response: { 200: MessageSchema },

@@ -16,6 +16,8 @@ export function statusRoutes(app: FastifyInstance, context: BrowserContext, stat
         operationId: 'getStatus',
         tags: ['graphs'],
         summary: 'Database connection status (404 when the database is unreachable)',
+        description:
+          'Whether the database the token was issued for answers a PING now, and its topology (single, sentinel or cluster). 404 when the database cannot be reached, as the browser API specifies.',
         response: { 200: StatusSchema },
       },
     },

@@ -39,6 +39,8 @@ export function publicTokenRoutes(app: FastifyInstance, tokens: TokenService, cr
         operationId: 'createToken',
         tags: ['tokens'],
         summary: 'Create a personal access token from database credentials',
+        description:
+          "Public: the database credentials in the body are the proof. The server signs in to the database with them (within CREDENTIAL_CHECK_TIMEOUT_MS), reads the user's role and answers a signed personal access token to send as `Authorization: Bearer` on every other browser API call. 401 when the database refuses the credentials; 429 past TOKEN_CREATION_PER_MINUTE.",
         body: CreateTokenBodySchema,
         response: { 200: CreateTokenResponseSchema },
       },
@@ -56,6 +58,8 @@ export function tokenRoutes(app: FastifyInstance, tokens: TokenService): void {
         operationId: 'listTokens',
         tags: ['tokens'],
         summary: 'List tokens (an Admin sees every token of its database)',
+        description:
+          "The tokens of the calling database user; an Admin sees the tokens of every user of its database. Never answers a token's secret, only its metadata.",
         response: { 200: TokenListSchema },
       },
     },
@@ -72,6 +76,8 @@ export function tokenRoutes(app: FastifyInstance, tokens: TokenService): void {
         operationId: 'getToken',
         tags: ['tokens'],
         summary: 'Read one token',
+        description:
+          "The metadata of one token (never its secret). 404 when it does not exist or is not visible to the caller (another user's token, unless the caller is an Admin).",
         params: TokenIdParamsSchema,
         response: { 200: TokenReadSchema },
       },
@@ -86,6 +92,8 @@ export function tokenRoutes(app: FastifyInstance, tokens: TokenService): void {
         operationId: 'revokeToken',
         tags: ['tokens'],
         summary: 'Revoke a token',
+        description:
+          'Revokes a token at once on every replica: it is refused from the next request on. A caller revokes its own tokens; an Admin any token of its database. 404 when it does not exist or is not visible to the caller.',
         params: TokenIdParamsSchema,
         response: { 200: TokenRevokedSchema },
       },

@@ -31,6 +31,7 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         operationId: 'listUsers',
         tags,
         summary: 'Database users and their roles',
+        description: "The ACL users of the token's database and the role each one has. Needs the Admin role.",
         response: { 200: UserListSchema },
       },
     },
@@ -64,6 +65,8 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         operationId: 'createUser',
         tags,
         summary: 'Create a database user with a role',
+        description:
+          "Creates an ACL user of the token's database with the password and the role's rules. Needs the Admin role. 409 when the user exists; the answer's Location header names the new user.",
         body: CreateUserBodySchema,
         response: { 201: MessageSchema },
       },
@@ -105,6 +108,8 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         operationId: 'deleteUsers',
         tags,
         summary: 'Delete database users (all of them or none)',
+        description:
+          "Deletes the ACL users named in the body from the token's database: all of them, or none when one cannot be deleted. Needs the Admin role.",
         body: DeleteUsersBodySchema,
         response: { 200: MessageSchema },
       },
@@ -124,6 +129,8 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         operationId: 'updateUserRole',
         tags,
         summary: 'Change a database user role (`role` in the query string or the JSON body)',
+        description:
+          'Replaces the rules of ACL user `user` with those of `role` (given in the query string or the JSON body). Needs the Admin role. 404 when the user does not exist.',
         params: UserParamsSchema,
         querystring: RoleQuerySchema,
         body: RoleBodySchema,
