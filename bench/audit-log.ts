@@ -17,7 +17,7 @@ import {
   newEntryId,
   pageCommands,
   runIntersection,
-} from '../src/admin/audit/audit-store.js';
+} from '../src/platform/stores/audit-store.js';
 import { startEmbeddedFalkorDB } from '../src/platform/falkordb/embedded-falkordb.js';
 import {
   createRedisConnection,

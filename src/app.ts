@@ -8,23 +8,23 @@ import Fastify, {
 import fastifyCookie from '@fastify/cookie';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
-import { validatorCompiler } from './shared/fast-validation.js';
+import { validatorCompiler } from './http/fast-validation.js';
 import type { AdminStores } from './platform/stores/ports.js';
 import { adminPlugin, createAdminServices, type AdminDeps, type AdminPluginOptions } from './admin/index.js';
 import { browserPlugin, createBrowserServices, type BrowserDeps } from './browser/index.js';
 import { isBrowserPath } from './browser/paths.js';
-import { enableCors } from './shared/cors.js';
-import { createErrorHandler } from './shared/error-handler.js';
-import { createClientErrors } from './shared/client-errors.js';
-import { errorBody } from './shared/error-shapes.js';
-import { registerHealthRoutes, type ReadinessCheck } from './shared/health-routes.js';
-import { AccessLog } from './shared/logging.js';
-import { idSequence } from './shared/id-sequence.js';
-import { registerOpenApi } from './shared/openapi.js';
-import { trackRequestsInFlight } from './shared/graceful-close.js';
-import { capConnectionsPerAddress, trustedProxies } from './shared/connection-share.js';
-import { enforceRequestDeadline } from './shared/request-deadline.js';
-import { createMetrics, recordRequestMetrics, type Metrics } from './shared/metrics.js';
+import { enableCors } from './http/cors.js';
+import { createErrorHandler } from './http/error-handler.js';
+import { createClientErrors } from './http/client-errors.js';
+import { errorBody } from './http/error-shapes.js';
+import { registerHealthRoutes, type ReadinessCheck } from './http/health-routes.js';
+import { AccessLog } from './logging/logging.js';
+import { idSequence } from './lib/id-sequence.js';
+import { registerOpenApi } from './http/openapi.js';
+import { trackRequestsInFlight } from './http/graceful-close.js';
+import { capConnectionsPerAddress, trustedProxies } from './http/connection-share.js';
+import { enforceRequestDeadline } from './http/request-deadline.js';
+import { createMetrics, recordRequestMetrics, type Metrics } from './http/metrics.js';
 import { storeKeyPrefix, storeReady } from './platform/redis/redis-connection.js';
 
 /** The outside world, as services.ts (or a test) built it: what each plugin's composition root needs. */

@@ -3,10 +3,10 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { commaSeparated } from './shared/comma-list.js';
-import { parseCorsOrigins, type CorsOrigins } from './shared/cors.js';
-import { EmailSchema } from './shared/email.js';
-import { parseUrlAllowlist } from './shared/url-allowlist.js';
+import { commaSeparated } from './lib/comma-list.js';
+import { parseCorsOrigins, type CorsOrigins } from './http/cors.js';
+import { EmailSchema } from './lib/email.js';
+import { parseUrlAllowlist } from './lib/url-allowlist.js';
 import { parseAllowedTargets, type AllowedTarget } from './platform/falkordb/target-guard.js';
 import { isClusterUrl, isSentinelUrl, parseStoreUrl } from './platform/redis/store-url.js';
 

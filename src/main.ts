@@ -3,10 +3,10 @@
 import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { loggerOptions } from './shared/logging.js';
-import { serverLogDestination } from './shared/log-destinations.js';
-import { prettyOnStdout } from './shared/pretty-log.js';
-import { closeGracefully } from './shared/graceful-close.js';
+import { loggerOptions } from './logging/logging.js';
+import { serverLogDestination } from './logging/log-destinations.js';
+import { prettyOnStdout } from './logging/pretty-log.js';
+import { closeGracefully } from './http/graceful-close.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { startServices, type Services } from './services.js';

@@ -31,7 +31,7 @@ import {
   type RedisConnection,
 } from './platform/redis/redis-connection.js';
 import { createFileAdminStores, writeInitialAdminPassword } from './platform/stores/file-stores.js';
-import { createMetrics } from './shared/metrics.js';
+import { createMetrics } from './http/metrics.js';
 
 export interface Services {
   config: Readonly<Config>;

@@ -12,20 +12,20 @@ import { buildApp } from '../../src/app.js';
 import { browserLimitsOf } from '../../src/browser/index.js';
 import { graphRoutes } from '../../src/browser/graphs/graph-routes.js';
 import { TokenCache } from '../../src/browser/auth/token-cache.js';
-import { createTokenStore } from '../../src/browser/tokens/token-store.js';
+import { createTokenStore } from '../../src/platform/stores/token-store.js';
 import type { BrowserContext, Principal } from '../../src/browser/context.js';
 import { loadConfig } from '../../src/config.js';
 import { ConnectionPools } from '../../src/platform/falkordb/connection-pools.js';
 import { startServices } from '../../src/services.js';
-import { loggerOptions } from '../../src/shared/logging.js';
-import { serverLogDestination } from '../../src/shared/log-destinations.js';
+import { loggerOptions } from '../../src/logging/logging.js';
+import { serverLogDestination } from '../../src/logging/log-destinations.js';
 import { createAdminServices } from '../../src/admin/index.js';
 import { recordAuditEntries } from '../../src/admin/audit/audit-recorder.js';
 import { refuseCrossSiteRequests } from '../../src/admin/sessions/cross-site-guard.js';
 import { requireSessionWithRules } from '../../src/admin/sessions/session-guard.js';
 import { hoistPermissionGuard, requirePermission } from '../../src/admin/permissions/permissions.js';
 import { settingsJson } from '../../src/admin/settings/settings-routes.js';
-import { sendJsonOf } from '../../src/shared/prepared-json.js';
+import { sendJsonOf } from '../../src/http/prepared-json.js';
 
 const config = loadConfig(process.env);
 // The server's own log destination (main.ts), so that a logged route costs here what it costs there.

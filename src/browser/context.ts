@@ -6,7 +6,7 @@ import { GraphDatabase } from '../platform/falkordb/graph-database.js';
 import { canonicalDatabaseHost, type EmbeddedPorts } from '../platform/falkordb/target-guard.js';
 import type { Role } from './auth/roles.js';
 import type { TokenCache } from './auth/token-cache.js';
-import type { TokenStore } from './tokens/token-store.js';
+import type { TokenStore } from '../platform/stores/token-store.js';
 
 export interface BrowserContext {
   authSecret: string | undefined;

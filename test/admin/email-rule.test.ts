@@ -1,7 +1,7 @@
 // One e-mail rule for the whole user store: the embedded deployment's first admin, admin@localhost, is addressable by
 // every route that names a user by e-mail, and ADMIN_EMAIL may name such an address.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmailSchema } from '../../src/shared/email.js';
+import { EmailSchema } from '../../src/lib/email.js';
 import { loadConfig } from '../../src/config.js';
 import { startTestApp, TEST_SECRETS, type TestApp } from '../support/app.js';
 import { login } from '../support/admin.js';

@@ -3,7 +3,7 @@
 // served by the primary of its key's slot, the graph list asks every primary, users and configuration go to every
 // node, and a slot that moves (MOVED, ASK) is followed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keySlot } from '../../src/platform/falkordb/cluster-slots.js';
+import { keySlot } from '../../src/lib/cluster-slots.js';
 import { listen, startTestApp, type TestApp } from '../support/app.js';
 import { bearer, parseEvents, RULES } from '../support/browser.js';
 import { missingWrites, startFailoverWriters } from '../support/failover-writers.js';

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBrowserPath } from '../../src/browser/paths.js';
-import { corsHeaders, parseCorsOrigins } from '../../src/shared/cors.js';
+import { corsHeaders, parseCorsOrigins } from '../../src/http/cors.js';
 import { listen, startTestApp, type TestApp } from '../support/app.js';
 import { tokensForEveryRole, type RoleTokens } from '../support/browser.js';
 

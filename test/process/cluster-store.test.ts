@@ -3,7 +3,7 @@
 // shard of that slot; that shard's primary is killed, its replica takes over, and tokens, their revocations and
 // the revocation announcements between the two servers keep working.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keySlot } from '../../src/platform/falkordb/cluster-slots.js';
+import { keySlot } from '../../src/lib/cluster-slots.js';
 import { startClusterGroup, type ClusterGroup, type ClusterNodeProcess } from '../support/cluster-group.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
 import type { ServerProcess } from '../support/server-process.js';

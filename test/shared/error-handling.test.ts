@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { installErrorHandling } from '../../src/shared/error-handler.js';
-import type { ErrorShape } from '../../src/shared/error-shapes.js';
-import { NotFoundError } from '../../src/shared/http-errors.js';
+import { installErrorHandling } from '../../src/http/error-handler.js';
+import type { ErrorShape } from '../../src/http/error-shapes.js';
+import { NotFoundError } from '../../src/http/http-errors.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 /** A scope set up exactly as an API plugin sets itself up, with routes that fail in each way. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { censorSecrets, loggableUrl, queryHash } from '../../src/shared/logging.js';
+import { censorSecrets, loggableUrl, queryHash } from '../../src/logging/logging.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;

@@ -8,9 +8,9 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { loggerOptions } from '../../src/shared/logging.js';
-import { LogRing } from '../../src/shared/log-ring.js';
-import { LogFanOut } from '../../src/shared/log-destinations.js';
+import { loggerOptions } from '../../src/logging/logging.js';
+import { LogRing } from '../../src/logging/log-ring.js';
+import { LogFanOut } from '../../src/logging/log-destinations.js';
 import {
   closeRedisConnection,
   createRedisConnection,

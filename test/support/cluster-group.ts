@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createClient } from 'redis';
 import { findServerBinary } from '../../src/platform/falkordb/server-binary.js';
 import { bundledPackageDir, resolveModulePath } from '../../src/platform/falkordb/embedded-falkordb.js';
-import { keySlot } from '../../src/platform/falkordb/cluster-slots.js';
+import { keySlot } from '../../src/lib/cluster-slots.js';
 import { findFreePort } from '../../src/platform/net.js';
 import { eventually } from './wait.js';
 

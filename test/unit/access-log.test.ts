@@ -11,16 +11,16 @@ import {
   FLUSH_INTERVAL_MS,
   LogFanOut,
   writeToDescriptor,
-} from '../../src/shared/log-destinations.js';
-import { LogRing } from '../../src/shared/log-ring.js';
+} from '../../src/logging/log-destinations.js';
+import { LogRing } from '../../src/logging/log-ring.js';
 import {
   AccessLog,
   accessLineText,
   loggerOptions,
   requestSummary,
   requestSummaryJson,
-} from '../../src/shared/logging.js';
-import { jsonString } from '../../src/shared/prepared-json.js';
+} from '../../src/logging/logging.js';
+import { jsonString } from '../../src/http/prepared-json.js';
 
 /** A destination that keeps every chunk it is handed, as handed. */
 function chunkSink() {

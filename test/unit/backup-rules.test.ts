@@ -1,7 +1,7 @@
 // The pure rules of backups: five-field cron expressions and their next run (UTC), retention durations, and the
 // mapping of KubeBlocks' phases and repository config to the FalkorDB Enterprise admin API's words and types.
 import { describe, expect, it } from 'vitest';
-import { cronProblem, nextRun, parseCron, retentionMs } from '../../src/shared/cron.js';
+import { cronProblem, nextRun, parseCron, retentionMs } from '../../src/lib/cron.js';
 import {
   backupStatusOf,
   backupView,

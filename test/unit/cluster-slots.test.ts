@@ -7,7 +7,7 @@ import {
   redirectionOf,
   routingKey,
   sameSlotName,
-} from '../../src/platform/falkordb/cluster-slots.js';
+} from '../../src/lib/cluster-slots.js';
 
 describe('keySlot', () => {
   it('is CRC16/XMODEM modulo 16384, as the cluster specification defines it', () => {

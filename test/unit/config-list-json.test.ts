@@ -2,7 +2,7 @@
 // replaced, value rules (numbers, CMD_INFO as yes/no, text) included.
 import { describe, expect, it } from 'vitest';
 import { configListJson, presentConfigValue, samePairs } from '../../src/browser/config/config-service.js';
-import { writtenOncePerReply } from '../../src/shared/last-reply.js';
+import { writtenOncePerReply } from '../../src/lib/last-reply.js';
 
 const asObject = (pairs: [unknown, unknown][]) =>
   JSON.stringify({

@@ -1,6 +1,6 @@
-// Which peers count against CONNECTIONS_PER_ADDRESS, and under which address (src/shared/connection-share.ts).
+// Which peers count against CONNECTIONS_PER_ADDRESS, and under which address (src/http/connection-share.ts).
 import { describe, expect, it } from 'vitest';
-import { peerAddress, trustedProxies } from '../../src/shared/connection-share.js';
+import { peerAddress, trustedProxies } from '../../src/http/connection-share.js';
 
 describe('peer addresses', () => {
   it('counts an IPv4 peer on a dual-stack socket as its IPv4 address', () => {

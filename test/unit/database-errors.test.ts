@@ -15,7 +15,7 @@ import {
 import { CypherInputError } from '../../src/platform/falkordb/cypher.js';
 import { ReplyTooLargeError } from '../../src/platform/falkordb/resp-reader.js';
 import { PortError } from '../../src/platform/port-errors.js';
-import { mapError } from '../../src/shared/error-handler.js';
+import { mapError } from '../../src/http/error-handler.js';
 
 const browser = (error: unknown) => {
   const { statusCode, message } = mapError(error, 'browser');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assertDomainAllowed, SignInRefused } from '../../src/admin/oauth/sign-in-policy.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../src/admin/settings/schemas.js';
-import { emailDomain, normalizeDomain } from '../../src/shared/email.js';
+import { emailDomain, normalizeDomain } from '../../src/lib/email.js';
 
 const allowing = (...domains: string[]): Settings => ({
   ...DEFAULT_SETTINGS,

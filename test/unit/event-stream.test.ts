@@ -6,7 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEventStream, type EventStream } from '../../src/shared/sse.js';
+import { openEventStream, type EventStream } from '../../src/http/sse.js';
 
 const app = Fastify();
 const opened: EventStream[] = [];

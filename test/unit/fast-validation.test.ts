@@ -5,7 +5,7 @@
 import Fastify from 'fastify';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { validatorCompiler, withFastPath } from '../../src/shared/fast-validation.js';
+import { validatorCompiler, withFastPath } from '../../src/http/fast-validation.js';
 import {
   GraphParamsSchema,
   queryStreamQuerySchema,

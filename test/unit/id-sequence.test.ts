@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { idSequence } from '../../src/shared/id-sequence.js';
+import { idSequence } from '../../src/lib/id-sequence.js';
 
 describe('idSequence', () => {
   it('gives UUID-shaped ids (valid as RFC 4122 version 4), each different', () => {

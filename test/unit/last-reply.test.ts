@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { usersFromAclList } from '../../src/browser/users/acl-rules.js';
 import { userListJson } from '../../src/browser/users/user-service.js';
-import { sameItems, writtenOncePerReply } from '../../src/shared/last-reply.js';
+import { sameItems, writtenOncePerReply } from '../../src/lib/last-reply.js';
 
 describe('writtenOncePerReply', () => {
   it('writes a reply unlike the last, and answers the last text for an equal one without writing', () => {

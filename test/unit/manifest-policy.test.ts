@@ -1,7 +1,7 @@
 // What a caller's Cluster manifest may carry (src/admin/clusters/manifest-policy.ts): the documented fields only.
 import { describe, expect, it } from 'vitest';
 import { allowedManifest, assertCallerMetadata, isReservedKey } from '../../src/admin/clusters/manifest-policy.js';
-import { BadRequestError } from '../../src/shared/http-errors.js';
+import { BadRequestError } from '../../src/http/http-errors.js';
 
 const base = () => ({
   apiVersion: 'apps.kubeblocks.io/v1',

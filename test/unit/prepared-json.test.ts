@@ -1,8 +1,8 @@
 // sendJsonOf: a value at hand answers in the handler's own turn, a pending one when it settles; both through Fastify.
 import Fastify, { type FastifyReply } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UnauthorizedError } from '../../src/shared/http-errors.js';
-import { jsonOncePerObject, sendJsonOf } from '../../src/shared/prepared-json.js';
+import { UnauthorizedError } from '../../src/http/http-errors.js';
+import { jsonOncePerObject, sendJsonOf } from '../../src/http/prepared-json.js';
 
 interface Item {
   name: string;

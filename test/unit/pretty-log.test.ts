@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockTime, formatLogLine, prettyOnStdout, PrettySink } from '../../src/shared/pretty-log.js';
+import { clockTime, formatLogLine, prettyOnStdout, PrettySink } from '../../src/logging/pretty-log.js';
 
 describe('readable log lines', () => {
   const time = new Date(2026, 10, 28, 9, 5, 7, 42).getTime();

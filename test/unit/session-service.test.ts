@@ -8,7 +8,7 @@ import { createSessionService, type AuthenticatedUser } from '../../src/admin/se
 import { createUserService } from '../../src/admin/users/user-service.js';
 import { createUserStore, USERS_SECRET, type StoredUser } from '../../src/admin/users/user-store.js';
 import { createFileSecrets } from '../../src/platform/stores/file-stores.js';
-import { UnauthorizedError } from '../../src/shared/http-errors.js';
+import { UnauthorizedError } from '../../src/http/http-errors.js';
 
 const REFRESH_MS = 5_000;
 const quiet = { warn: () => undefined };

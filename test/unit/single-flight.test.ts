@@ -1,6 +1,6 @@
 // singleFlightReload: concurrent callers share one read; a failed read keeps the last good value and says why.
 import { describe, expect, it } from 'vitest';
-import { singleFlightReload } from '../../src/shared/single-flight.js';
+import { singleFlightReload } from '../../src/lib/single-flight.js';
 
 describe('singleFlightReload', () => {
   it('shares one read among the callers that ask while it runs, and reads again after it', async () => {

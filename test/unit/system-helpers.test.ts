@@ -3,7 +3,7 @@ import { scrubSecrets } from '../../src/admin/diagnostics/support-package.js';
 import { quantityValue, requestedResources } from '../../src/admin/system/quantities.js';
 import { moduleVersionText, newestFirst } from '../../src/platform/clusters/versions.js';
 import { toVersionCatalogEntry } from '../../src/platform/kubernetes/kubeblocks.js';
-import { LogRing } from '../../src/shared/log-ring.js';
+import { LogRing } from '../../src/logging/log-ring.js';
 import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

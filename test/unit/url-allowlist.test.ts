@@ -1,6 +1,6 @@
 // CSV_URL_ALLOWLIST: which URLs a prefix admits, and which entries the setting refuses.
 import { describe, expect, it } from 'vitest';
-import { isInternalHost, isUnderUrlPrefix, parseUrlAllowlist } from '../../src/shared/url-allowlist.js';
+import { isInternalHost, isUnderUrlPrefix, parseUrlAllowlist } from '../../src/lib/url-allowlist.js';
 import { loadCsvViolation } from '../../src/browser/graphs/load-csv-guard.js';
 
 describe('parseUrlAllowlist', () => {

@@ -13,11 +13,11 @@ import type {
   onResponseHookHandler,
   preHandlerHookHandler,
 } from 'fastify';
-import { mapError } from '../../shared/error-handler.js';
-import { HttpError } from '../../shared/http-errors.js';
+import { mapError } from '../../http/error-handler.js';
+import { HttpError } from '../../http/http-errors.js';
 import { attemptedEmail, describeCall, isAuditedRoute, redirectFailure, resultOf } from './audit-mapping.js';
 import type { AuditEntry } from './audit-query.js';
-import { newEntryId, type AuditStore } from './audit-store.js';
+import { newEntryId, type AuditStore } from '../../platform/stores/audit-store.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

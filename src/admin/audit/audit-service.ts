@@ -1,9 +1,9 @@
 // The audit log's reads (the whole log, one user's activity, one deployment's events) and its retention purge.
 import type { FastifyBaseLogger } from 'fastify';
-import { BadRequestError } from '../../shared/http-errors.js';
+import { BadRequestError } from '../../http/http-errors.js';
 import type { SettingsService } from '../settings/settings-service.js';
 import { parseDateBound, planQuery, type AuditFilters, type AuditPage } from './audit-query.js';
-import type { AuditStore, AuditPageResult } from './audit-store.js';
+import type { AuditStore, AuditPageResult } from '../../platform/stores/audit-store.js';
 import type { AuditQuery } from './schemas.js';
 
 const DAY_MS = 86_400_000;

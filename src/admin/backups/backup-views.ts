@@ -7,7 +7,7 @@ import type {
   RestoreRecord,
   ScheduleRecord,
 } from '../../platform/backups/backup-port.js';
-import { nextRun, parseCron } from '../../shared/cron.js';
+import { nextRun, parseCron } from '../../lib/cron.js';
 
 export type BackupStatus = 'pending' | 'running' | 'completed' | 'failed';
 

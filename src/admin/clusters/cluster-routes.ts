@@ -9,7 +9,7 @@ import { authorizerOf, requirePermission } from '../permissions/permissions.js';
 import type { ClusterService } from './cluster-service.js';
 import { toApiCluster } from './cluster-view.js';
 import type { ClusterRecord } from '../../platform/clusters/cluster-records.js';
-import { jsonOncePerObject, sendJsonText } from '../../shared/prepared-json.js';
+import { jsonOncePerObject, sendJsonText } from '../../http/prepared-json.js';
 import {
   CreateClusterBodySchema,
   DeleteClusterQuerySchema,

@@ -8,7 +8,7 @@ import {
   ForbiddenError,
   NotFoundError,
   UnprocessableError,
-} from '../../shared/http-errors.js';
+} from '../../http/http-errors.js';
 import { isCredentialDirective } from '../../platform/clusters/redis-conf.js';
 import { parseClusterManifest, yamlOf } from './cluster-yaml.js';
 import { allowedManifest, assertCallerMetadata } from './manifest-policy.js';

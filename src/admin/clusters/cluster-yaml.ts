@@ -2,7 +2,7 @@
 // Cluster manifest needs before it goes to the API server, which validates the rest against the CRD.
 import { parseDocument, stringify } from 'yaml';
 import type { ClusterObject } from '../../platform/clusters/cluster-port.js';
-import { BadRequestError } from '../../shared/http-errors.js';
+import { BadRequestError } from '../../http/http-errors.js';
 
 const KUBERNETES_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const FALKORDB_LABEL = 'clusterdefinition.kubeblocks.io/name';

@@ -5,7 +5,7 @@
 // pass the same key check.
 import { z } from 'zod';
 import type { ClusterObject } from '../../platform/clusters/cluster-port.js';
-import { BadRequestError } from '../../shared/http-errors.js';
+import { BadRequestError } from '../../http/http-errors.js';
 
 /** The label the server lists FalkorDB clusters by; the server sets it itself. */
 export const FALKORDB_LABEL = 'clusterdefinition.kubeblocks.io/name';

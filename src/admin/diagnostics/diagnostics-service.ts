@@ -5,7 +5,7 @@ import type { ClusterPort } from '../../platform/clusters/cluster-port.js';
 import type { HostFacts } from '../../platform/host.js';
 import type { KubeClusterInfo } from '../../platform/kubernetes/kube-cluster-info.js';
 import { storeReady, type RedisConnection } from '../../platform/redis/redis-connection.js';
-import { ERROR_LEVEL, type LogRing } from '../../shared/log-ring.js';
+import { ERROR_LEVEL, type LogRing } from '../../logging/log-ring.js';
 import type { ClusterService } from '../clusters/cluster-service.js';
 import type { RoleName } from '../permissions/permissions.js';
 import type { DiagnosticsSchema, HealthStatus } from './schemas.js';

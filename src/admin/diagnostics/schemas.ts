@@ -1,8 +1,8 @@
 // Shapes of /api/admin/diagnostics/*: HealthStatus, Diagnostics and the support-package request, field for field
 // the FalkorDB Enterprise admin API's.
 import { z } from 'zod';
-import { EmailSchema } from '../../shared/email.js';
-import { LOG_RING_CAPACITY } from '../../shared/log-ring.js';
+import { EmailSchema } from '../../lib/email.js';
+import { LOG_RING_CAPACITY } from '../../logging/log-ring.js';
 
 const Check = z.enum(['healthy', 'unhealthy']);
 

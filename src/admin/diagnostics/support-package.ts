@@ -5,7 +5,7 @@
 // values) and each occurrence is replaced. The package is bounded: log lines, audit entries, total size.
 import type { Registry } from 'prom-client';
 import type { ClusterRecord } from '../../platform/clusters/cluster-records.js';
-import type { LogRing } from '../../shared/log-ring.js';
+import type { LogRing } from '../../logging/log-ring.js';
 import type { ClusterService } from '../clusters/cluster-service.js';
 import type { RoleName } from '../permissions/permissions.js';
 import { SettingsSchema, WRITE_ONLY_FIELDS } from '../settings/schemas.js';

@@ -1,7 +1,7 @@
 // This server needs no licence: licensing is `disabled` (the FalkorDB Enterprise admin API's state for "no enforcement"; writes
 // allowed), every limit is unlimited, and activation is refused as pointless (docs/decisions/system-diagnostics-licensing.md).
 import type { z } from 'zod';
-import { UnprocessableError } from '../../shared/http-errors.js';
+import { UnprocessableError } from '../../http/http-errors.js';
 import type { ClusterService } from '../clusters/cluster-service.js';
 import type { RoleName } from '../permissions/permissions.js';
 import { requestedResources } from '../system/quantities.js';

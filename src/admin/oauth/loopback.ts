@@ -2,7 +2,7 @@
 // the server sends the browser there with a one-time code, which only the holder of the verifier can exchange for a
 // session. Pure helpers; the codes' store is a port (one-time-codes.ts).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { BadRequestError } from '../../shared/http-errors.js';
+import { BadRequestError } from '../../http/http-errors.js';
 
 /** How long a code may wait for its exchange: the CLI is listening, so seconds are plenty. */
 export const CLI_CODE_TTL_MS = 60_000;

@@ -2,7 +2,7 @@
 // (Accept: text/html), a redirect to /login?error=<code>.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { BadRequestError, HttpError } from '../../shared/http-errors.js';
+import { BadRequestError, HttpError } from '../../http/http-errors.js';
 import { setCookies } from '../reply-cookies.js';
 import { PROVIDERS, type ProviderId } from './providers.js';
 import type { OAuthService } from './oauth-service.js';

@@ -12,7 +12,7 @@ import {
   parseServiceAccountKey,
   type GroupDirectories,
 } from '../../platform/oidc/group-directories.js';
-import { HttpError, NotFoundError } from '../../shared/http-errors.js';
+import { HttpError, NotFoundError } from '../../http/http-errors.js';
 import type { AdminContext } from '../context.js';
 import type { CookieToSet } from '../cookies.js';
 import type { Settings } from '../settings/schemas.js';

@@ -1,7 +1,7 @@
 // Pure sign-in policy over verified ID-token claims: provider checks, allowed domains, identity and role.
-import { hasControlCharacter } from '../../shared/printable.js';
+import { hasControlCharacter } from '../../lib/printable.js';
 import { search } from '@jmespath-community/jmespath';
-import { emailDomain, normalizeDomain } from '../../shared/email.js';
+import { emailDomain, normalizeDomain } from '../../lib/email.js';
 import type { RoleName } from '../permissions/permissions.js';
 import { findRoleName, roleFromGroupMappings, rulesTable, type RbacConfig } from '../rbac/rbac-document.js';
 import type { Settings } from '../settings/schemas.js';

@@ -1,7 +1,7 @@
 // The OAuth state cookie: state, nonce, PKCE verifier, provider and returnTo, signed (HS256 with the session
 // secret) so the callback can trust it; HttpOnly, SameSite=Lax, 10 minutes, scoped to the provider's path.
 import { z } from 'zod';
-import { signHs256, verifyHs256 } from '../../shared/jwt.js';
+import { signHs256, verifyHs256 } from '../../lib/jwt.js';
 import { clearedCookie, type CookieToSet } from '../cookies.js';
 import type { ProviderId } from './providers.js';
 

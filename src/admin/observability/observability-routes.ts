@@ -4,9 +4,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { namespaceOfRequest } from '../clusters/cluster-scope.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { openEventStream } from '../../shared/sse.js';
+import { openEventStream } from '../../http/sse.js';
 import { isPortError } from '../../platform/port-errors.js';
-import { mapError } from '../../shared/error-handler.js';
+import { mapError } from '../../http/error-handler.js';
 import type { ClusterService } from '../clusters/cluster-service.js';
 import { requirePermission } from '../permissions/permissions.js';
 import type { ObservabilityService } from './observability-service.js';

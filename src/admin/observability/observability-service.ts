@@ -2,7 +2,7 @@
 // within bounds, and turns the metrics API's usage into the FalkorDB Enterprise admin API's ClusterMetrics and metric families.
 // Event streams are limited per user and in time. Without Kubernetes (the embedded FalkorDB) there are no pods: 422.
 import type { PodSummary, PodTelemetryPort } from '../../platform/kubernetes/kube-pod-telemetry.js';
-import { BadRequestError, HttpError, NotFoundError, UnprocessableError } from '../../shared/http-errors.js';
+import { BadRequestError, HttpError, NotFoundError, UnprocessableError } from '../../http/http-errors.js';
 import type { ClusterService } from '../clusters/cluster-service.js';
 import { EXPORTER_LIMITS, parseExposition } from './prometheus-text.js';
 import { clusterUsage, logLines, podMetricFamilies, type ClusterUsage, type MetricFamily } from './telemetry-math.js';

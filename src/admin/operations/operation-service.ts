@@ -9,7 +9,7 @@ import type {
   VersionCatalogEntry,
 } from '../../platform/clusters/cluster-port.js';
 import type { ClusterRecord, ComponentRecord, OperationRecord } from '../../platform/clusters/cluster-records.js';
-import { BadRequestError, ConflictError, NotFoundError, UnprocessableError } from '../../shared/http-errors.js';
+import { BadRequestError, ConflictError, NotFoundError, UnprocessableError } from '../../http/http-errors.js';
 import type { ClusterService } from '../clusters/cluster-service.js';
 import { isKnownParameter, needsRestart, parameterValueProblem } from '../clusters/falkordb-parameters.js';
 

@@ -3,7 +3,7 @@
 // without a namespace holds in every namespace. Which rules a role holds is data (the RBAC store, admin/rbac): the
 // shipped roles below are always there and cannot be changed; custom roles are added through /api/rbac.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ForbiddenError, UnauthorizedError } from '../../shared/http-errors.js';
+import { ForbiddenError, UnauthorizedError } from '../../http/http-errors.js';
 
 /** The shipped (predefined) roles. */
 export const ADMIN_ROLES = ['admin', 'operator', 'viewer'] as const;

@@ -6,9 +6,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChangeChannel } from '../../platform/redis/change-channel.js';
 import type { ConfigMapPort } from '../../platform/stores/ports.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../../shared/http-errors.js';
-import { Mutex } from '../../shared/mutex.js';
-import { singleFlightReload } from '../../shared/single-flight.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../http/http-errors.js';
+import { Mutex } from '../../lib/mutex.js';
+import { singleFlightReload } from '../../lib/single-flight.js';
 import {
   isShippedRole,
   type GrantCheck,

@@ -1,8 +1,8 @@
 // Shapes of the /api/rbac endpoints and of the stored RBAC document (`rbac.json`: custom roles and group mappings),
 // in the FalkorDB Enterprise admin API's vocabulary (its RBAC tag; Role, GroupMapping, SuccessMessage).
 import { z } from 'zod';
-import { EmailSchema } from '../../shared/email.js';
-import { printableString } from '../../shared/printable.js';
+import { EmailSchema } from '../../lib/email.js';
+import { printableString } from '../../lib/printable.js';
 import { ACTIONS, RESOURCES } from '../permissions/permissions.js';
 
 /** Bounds of the document (and so of every list the routes answer). */

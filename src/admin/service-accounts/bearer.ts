@@ -1,6 +1,6 @@
 // Where a service account's token meets a request: the `Authorization: Bearer gdbsa_…` header, told apart from a
 // session JWT by its prefix, and the failure throttle per client address around the service's check.
-import { UnauthorizedError } from '../../shared/http-errors.js';
+import { UnauthorizedError } from '../../http/http-errors.js';
 import type { ServiceAccountCaller, ServiceAccountService } from './service-account-service.js';
 import type { TokenThrottle } from './token-throttle.js';
 import { TOKEN_PREFIX } from './tokens.js';

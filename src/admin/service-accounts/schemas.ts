@@ -1,7 +1,7 @@
 // Shapes of /api/serviceaccounts/ and its tokens. Views are built by picking fields: a token's hash never leaves
 // the store, and its text is answered once, by the creation route only.
 import { z } from 'zod';
-import { printableString } from '../../shared/printable.js';
+import { printableString } from '../../lib/printable.js';
 import { parseCidr } from './tokens.js';
 
 /** At most this many tokens per account (rotation needs two; a few more for overlapping pipelines). */

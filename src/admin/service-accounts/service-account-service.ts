@@ -10,7 +10,7 @@ import {
   ForbiddenError,
   NotFoundError,
   UnauthorizedError,
-} from '../../shared/http-errors.js';
+} from '../../http/http-errors.js';
 import type { GrantCheck, PermissionRule, RoleName } from '../permissions/permissions.js';
 import type { Settings } from '../settings/schemas.js';
 import {

@@ -1,7 +1,7 @@
 // Bounds guessing of token values: each client address may fail token authentication a few times a minute; past
 // that its token requests are answered 429 before any lookup. Counters live in this process (each replica applies
 // its own, as the sign-in throttle does); the oldest addresses are forgotten first beyond a fixed number.
-import { HttpError } from '../../shared/http-errors.js';
+import { HttpError } from '../../http/http-errors.js';
 
 const MINUTE_MS = 60_000;
 const MAX_ADDRESSES = 100_000;

@@ -3,7 +3,7 @@
 // every cross-origin and every non-GET request, `Sec-Fetch-Site` in current browsers); clients that are not
 // browsers (the CLI, curl) send neither and are not at risk, since no other site can make them send a cookie.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ForbiddenError } from '../../shared/http-errors.js';
+import { ForbiddenError } from '../../http/http-errors.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const CROSS_SITE_REFUSED = 'Cross-site request refused: send it from the admin console of this server';

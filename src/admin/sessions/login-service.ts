@@ -1,6 +1,6 @@
 // Local sign-in: the switch in settings, the per-address and per-account throttle, the password check, the new
 // session's cookies and the recorded login. The route only sets what this returns.
-import { ForbiddenError, UnauthorizedError } from '../../shared/http-errors.js';
+import { ForbiddenError, UnauthorizedError } from '../../http/http-errors.js';
 import type { CookieToSet } from '../cookies.js';
 import type { AdminContext } from '../context.js';
 import type { StoredUser } from '../users/user-store.js';

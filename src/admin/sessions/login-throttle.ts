@@ -5,7 +5,7 @@
 // - password checks in flight (scrypt is deliberately dear): beyond the cap an attempt is refused at once rather
 //   than queued, so a flood of bogus sign-ins cannot make a real one wait behind it.
 // Counters live in this process: with several replicas each applies its own (documented).
-import { HttpError } from '../../shared/http-errors.js';
+import { HttpError } from '../../http/http-errors.js';
 
 export interface LoginThrottleOptions {
   attemptsPerAddressPerMinute: number;

@@ -1,7 +1,7 @@
 // The onRequest hook of session-guarded routes, and what a request offers the session service: the only places
 // the sessions meet a request.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ForbiddenError } from '../../shared/http-errors.js';
+import { ForbiddenError } from '../../http/http-errors.js';
 import type { SessionCredentials } from './session-cookies.js';
 import type { RbacService } from '../rbac/rbac-service.js';
 import type { AuthenticatedUser, SessionService } from './session-service.js';

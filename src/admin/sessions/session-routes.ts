@@ -1,8 +1,8 @@
 // /api/auth/login, /validate, /logout and /config.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { tooManyRequests, UnauthorizedError } from '../../shared/http-errors.js';
-import { jsonOncePerObject, sendJsonOf } from '../../shared/prepared-json.js';
+import { tooManyRequests, UnauthorizedError } from '../../http/http-errors.js';
+import { jsonOncePerObject, sendJsonOf } from '../../http/prepared-json.js';
 import type { AdminContext } from '../context.js';
 import { setCookies } from '../reply-cookies.js';
 import { configuredProviders } from '../oauth/providers.js';

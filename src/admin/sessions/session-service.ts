@@ -1,6 +1,6 @@
 // Admin sessions: an HS256 JWT (issuer and audience pinned) in the HttpOnly cookie `token`.
-import { signHs256, verifyHs256 } from '../../shared/jwt.js';
-import { HttpError, UnauthorizedError } from '../../shared/http-errors.js';
+import { signHs256, verifyHs256 } from '../../lib/jwt.js';
+import { HttpError, UnauthorizedError } from '../../http/http-errors.js';
 import type { CookieToSet } from '../cookies.js';
 import type { SessionUser } from '../permissions/permissions.js';
 import type { UserService } from '../users/user-service.js';

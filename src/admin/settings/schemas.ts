@@ -3,7 +3,7 @@
 // each write-only value is kept.
 import { compile } from '@jmespath-community/jmespath';
 import { z } from 'zod';
-import { EmailSchema } from '../../shared/email.js';
+import { EmailSchema } from '../../lib/email.js';
 import { SERVICE_ACCOUNTS_SECRET } from '../service-accounts/service-account-store.js';
 import { USERS_SECRET } from '../users/user-store.js';
 

@@ -1,5 +1,5 @@
 // Pure functions over the settings document: reading what is stored (defaults filled in) and applying a PATCH.
-import { BadRequestError } from '../../shared/http-errors.js';
+import { BadRequestError } from '../../http/http-errors.js';
 import {
   DEFAULT_SETTINGS,
   SettingsSchema,

@@ -1,7 +1,7 @@
 // GET and PATCH /api/settings/: the settings document without its write-only values.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { jsonOncePerObject, sendJsonOf } from '../../shared/prepared-json.js';
+import { jsonOncePerObject, sendJsonOf } from '../../http/prepared-json.js';
 import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
 import { SettingsPatchSchema, settingsView, SettingsViewSchema, type Settings } from './schemas.js';

@@ -4,9 +4,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChangeChannel } from '../../platform/redis/change-channel.js';
 import type { AdminStores } from '../../platform/stores/ports.js';
-import { BadRequestError } from '../../shared/http-errors.js';
-import { Mutex } from '../../shared/mutex.js';
-import { singleFlightReload } from '../../shared/single-flight.js';
+import { BadRequestError } from '../../http/http-errors.js';
+import { Mutex } from '../../lib/mutex.js';
+import { singleFlightReload } from '../../lib/single-flight.js';
 import { withConflictRetries } from '../store-errors.js';
 import {
   applySettingsPatch,

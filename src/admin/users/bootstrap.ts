@@ -2,7 +2,7 @@
 // a generated password written to a file only the server's user can read (a password given in ADMIN_PASSWORD never is).
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { ConflictError } from '../../shared/http-errors.js';
+import { ConflictError } from '../../http/http-errors.js';
 import type { UserService } from './user-service.js';
 
 export const EMBEDDED_ADMIN_EMAIL = 'admin@localhost';

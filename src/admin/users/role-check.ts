@@ -1,6 +1,6 @@
 // The one place that decides whether a role name may be given to a user (create, update): a predefined role or a
 // custom one of the RBAC store (admin/rbac), as the role lookup given to the user service says.
-import { BadRequestError } from '../../shared/http-errors.js';
+import { BadRequestError } from '../../http/http-errors.js';
 import { isShippedRole, type RoleName } from '../permissions/permissions.js';
 
 /** Whether a role of that exact name exists now (context.rbac.roleExists; the shipped three by default). */

@@ -1,6 +1,6 @@
 // Shapes of /api/users/ (keyed by e-mail) and /api/users/me/: the FalkorDB Enterprise admin API's User object and its requests.
 import { z } from 'zod';
-import { EmailSchema } from '../../shared/email.js';
+import { EmailSchema } from '../../lib/email.js';
 import { ADMIN_ROLES } from '../permissions/permissions.js';
 
 const StatusSchema = z.enum(['active', 'disabled']);

@@ -3,7 +3,7 @@
 // `:email` in the router, and `:email` must be an e-mail, which `me` never is.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../shared/http-errors.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../http/http-errors.js';
 import type { AdminContext } from '../context.js';
 import { callerRules, grantCheckOf, requirePermission } from '../permissions/permissions.js';
 import { setCookies } from '../reply-cookies.js';

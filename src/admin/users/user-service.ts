@@ -1,7 +1,7 @@
 // Admin users: the public view (the FalkorDB Enterprise admin API's User), local sign-in checks, management by e-mail with the
 // last-admin guard, password resets and changes, and the first admin.
 import { randomBytes } from 'node:crypto';
-import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../shared/http-errors.js';
+import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../http/http-errors.js';
 import type { RoleName } from '../permissions/permissions.js';
 import { dummyHash, hashPassword, verifyPassword } from './password-hash.js';
 import { knownRole, shippedRoleExists, type RoleLookup } from './role-check.js';

@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { ChangeChannel } from '../../platform/redis/change-channel.js';
 import type { SecretPort } from '../../platform/stores/ports.js';
-import { Mutex } from '../../shared/mutex.js';
+import { Mutex } from '../../lib/mutex.js';
 import { RoleNameSchema } from '../rbac/schemas.js';
 import { withConflictRetries } from '../store-errors.js';
 

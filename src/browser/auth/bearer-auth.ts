@@ -2,8 +2,8 @@
 // neither revoked nor expired. Every failure is a 401 {message}. A token that passed is cached (token-cache.ts)
 // until it expires, is revoked, or the cache's time to live runs out.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { verifyHs256 } from '../../shared/jwt.js';
-import { UnauthorizedError } from '../../shared/http-errors.js';
+import { verifyHs256 } from '../../lib/jwt.js';
+import { UnauthorizedError } from '../../http/http-errors.js';
 import type { BrowserContext, Principal } from '../context.js';
 import { ConnectionPools } from '../../platform/falkordb/connection-pools.js';
 import { currentPortOf } from '../../platform/falkordb/target-guard.js';

@@ -1,5 +1,5 @@
 // Database roles and what each may do, per the access matrix in the browser API decisions.
-import { ForbiddenError } from '../../shared/http-errors.js';
+import { ForbiddenError } from '../../http/http-errors.js';
 
 export const ROLES = ['Admin', 'Read-Write', 'Read-Only'] as const;
 export type Role = (typeof ROLES)[number];

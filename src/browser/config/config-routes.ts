@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRole } from '../auth/roles.js';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
-import { sendJsonText } from '../../shared/prepared-json.js';
+import { sendJsonText } from '../../http/prepared-json.js';
 import { hoistBodyParameter } from '../query-parameters.js';
 import type { ConfigService } from './config-service.js';
 import {

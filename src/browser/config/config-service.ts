@@ -1,9 +1,9 @@
 // FalkorDB's GRAPH.CONFIG values as the browser API shows and sets them.
 import { integerValue } from '../../platform/falkordb/compact-reply.js';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
-import { BadRequestError } from '../../shared/http-errors.js';
-import { sameItems, writtenOncePerReply } from '../../shared/last-reply.js';
-import { jsonString } from '../../shared/prepared-json.js';
+import { BadRequestError } from '../../http/http-errors.js';
+import { sameItems, writtenOncePerReply } from '../../lib/last-reply.js';
+import { jsonString } from '../../http/prepared-json.js';
 
 const STRING_VALUED = 'CMD_INFO';
 

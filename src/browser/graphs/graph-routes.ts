@@ -33,8 +33,8 @@ import {
   SourceNameBodySchema,
   SourceNameQuerySchema,
 } from './schemas.js';
-import { openEventStream, wantsEventStream } from '../../shared/sse.js';
-import { sendJsonText } from '../../shared/prepared-json.js';
+import { openEventStream, wantsEventStream } from '../../http/sse.js';
+import { sendJsonText } from '../../http/prepared-json.js';
 
 const tags = ['graphs'];
 

@@ -1,8 +1,8 @@
 // Graph-level operations with the browser API's messages: list, create, delete, rename, duplicate, read-only
 // inspection (explain, info, count, export) that never creates a graph as a side effect.
-import { keySlot, sameSlotName } from '../../platform/falkordb/cluster-slots.js';
+import { keySlot, sameSlotName } from '../../lib/cluster-slots.js';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
-import { BadRequestError, NotFoundError } from '../../shared/http-errors.js';
+import { BadRequestError, NotFoundError } from '../../http/http-errors.js';
 
 export const INFO_TYPES = ['(function)', '(property key)', '(label)', '(relationship type)'] as const;
 export type InfoType = (typeof INFO_TYPES)[number];

@@ -1,6 +1,6 @@
 // Refuses queries whose LOAD CSV would make the database fetch a URL: only file:// imports, and URLs
 // under CSV_URL_ALLOWLIST, pass.
-import { isUnderUrlPrefix } from '../../shared/url-allowlist.js';
+import { isUnderUrlPrefix } from '../../lib/url-allowlist.js';
 
 export type CypherToken =
   { kind: 'word'; text: string } | { kind: 'string'; text: string } | { kind: 'other'; text: string };

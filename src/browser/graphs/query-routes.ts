@@ -4,12 +4,12 @@ import { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createErrorHandler, mapError } from '../../shared/error-handler.js';
-import { sendJsonText, sendText } from '../../shared/prepared-json.js';
+import { createErrorHandler, mapError } from '../../http/error-handler.js';
+import { sendJsonText, sendText } from '../../http/prepared-json.js';
 import { principalOf, type BrowserContext } from '../context.js';
 import type { QueryRequest, QueryService, StreamedResult } from './query-service.js';
 import { GraphParamsSchema, queryBodySchema, QueryResultSchema, queryStreamQuerySchema } from './schemas.js';
-import { accepts, openEventStream, wantsEventStream } from '../../shared/sse.js';
+import { accepts, openEventStream, wantsEventStream } from '../../http/sse.js';
 import { ndjsonLines, resultJson, resultJsonChunks, STREAMED_ABOVE_ROWS } from './result-json.js';
 
 const jsonErrors = createErrorHandler('browser');

@@ -1,11 +1,11 @@
 // The graph routes' requests and responses, and the shapes the node, config and user routes share with them.
 import { z } from 'zod';
-import { hasControlCharacter, printableString } from '../../shared/printable.js';
-import { verbatim } from '../../shared/verbatim-messages.js';
+import { hasControlCharacter, printableString } from '../../lib/printable.js';
+import { verbatim } from '../../lib/verbatim-messages.js';
 import { loadCsvViolation } from './load-csv-guard.js';
 import { parseQueryParams, queryParamsProblem } from './query-params.js';
 import type { CypherValue } from '../../platform/falkordb/cypher.js';
-import { withFastPath } from '../../shared/fast-validation.js';
+import { withFastPath } from '../../http/fast-validation.js';
 import { INFO_TYPES } from './graph-service.js';
 
 /** Any name FalkorDB accepts as a key, except control characters (they would corrupt headers and logs). */

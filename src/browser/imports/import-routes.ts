@@ -3,12 +3,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { mapError } from '../../shared/error-handler.js';
-import { BadRequestError, HttpError } from '../../shared/http-errors.js';
+import { mapError } from '../../http/error-handler.js';
+import { BadRequestError, HttpError } from '../../http/http-errors.js';
 import { requireRole } from '../auth/roles.js';
 import { principalOf } from '../context.js';
 import { GraphParamsSchema } from '../graphs/schemas.js';
-import { openEventStream, wantsEventStream } from '../../shared/sse.js';
+import { openEventStream, wantsEventStream } from '../../http/sse.js';
 import { BatchStatementError, CsvRowsError, type ImportService } from './import-service.js';
 import {
   BatchResultSchema,

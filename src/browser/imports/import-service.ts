@@ -15,8 +15,8 @@ import {
 import { isReplyError } from '../../platform/falkordb/database-errors.js';
 import { originGraphName, type ScratchServerOptions } from '../../platform/falkordb/dump-origin.js';
 import { textRowsLiteral, withParameterText } from '../../platform/falkordb/cypher.js';
-import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
-import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../../shared/http-errors.js';
+import { ConcurrencyLimit } from '../../lib/concurrency-limit.js';
+import { BadRequestError, ConflictError, HttpError, NotFoundError } from '../../http/http-errors.js';
 import { databaseFor, type BrowserContext, type Principal } from '../context.js';
 import { crossSlotMessage } from '../graphs/graph-service.js';
 import { loadCsvViolation } from '../graphs/load-csv-guard.js';

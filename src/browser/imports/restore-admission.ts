@@ -1,7 +1,7 @@
 // Which restores of an export may start now. A restore takes one of its user's RESTORES_PER_USER and its dump's bytes
 // from RESTORE_BYTES_MAX, the budget of every restore under way, before a byte of the dump is read; both are given
 // back when it ends. One user cannot hold the whole budget while another user's restore fits beside it.
-import { ConcurrencyLimit } from '../../shared/concurrency-limit.js';
+import { ConcurrencyLimit } from '../../lib/concurrency-limit.js';
 
 export type RestoreRefusal = 'too-large' | 'user' | 'server';
 

@@ -4,7 +4,7 @@ import type { JsonValue } from '../../platform/falkordb/compact-reply.js';
 import { quoteIdentifier, withParameters, type CypherValue } from '../../platform/falkordb/cypher.js';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { statistic } from '../../platform/falkordb/compact-reply.js';
-import { NotFoundError } from '../../shared/http-errors.js';
+import { NotFoundError } from '../../http/http-errors.js';
 import { requireGraph } from '../graphs/graph-service.js';
 
 export interface RelationshipView {

@@ -1,7 +1,7 @@
 // Request and response shapes of the node, label and property routes.
 import { z } from 'zod';
-import { printableString } from '../../shared/printable.js';
-import { verbatim } from '../../shared/verbatim-messages.js';
+import { printableString } from '../../lib/printable.js';
+import { verbatim } from '../../lib/verbatim-messages.js';
 import { GraphPathNameSchema } from '../graphs/schemas.js';
 
 const EntityIdSchema = z

@@ -1,8 +1,8 @@
 // The queries each token has running, so their owner can list them and stop one. Stopping drops the
 // database connection and ends the HTTP answer; FalkorDB itself has no query abort yet and keeps executing until
 // the query's own timeout (documented).
-import { idSequence } from '../../shared/id-sequence.js';
-import { HttpError, NotFoundError } from '../../shared/http-errors.js';
+import { idSequence } from '../../lib/id-sequence.js';
+import { HttpError, NotFoundError } from '../../http/http-errors.js';
 
 export interface RunningQuery {
   id: string;

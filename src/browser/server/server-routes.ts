@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
-import { openEventStream, wantsEventStream } from '../../shared/sse.js';
+import { openEventStream, wantsEventStream } from '../../http/sse.js';
 import {
   ConnectionInfoSchema,
   CountParamsSchema,

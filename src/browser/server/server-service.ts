@@ -8,7 +8,7 @@ import {
   ServerCommands,
   type RunningQuery,
 } from '../../platform/falkordb/server-commands.js';
-import { HttpError } from '../../shared/http-errors.js';
+import { HttpError } from '../../http/http-errors.js';
 import { countElements, requireGraph } from '../graphs/graph-service.js';
 import { INFO_SECTIONS } from './schemas.js';
 

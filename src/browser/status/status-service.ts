@@ -1,7 +1,7 @@
 // Whether the token's database answers: the browser API specification reports an unreachable database as 404.
 import type { FastifyBaseLogger } from 'fastify';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
-import { NotFoundError } from '../../shared/http-errors.js';
+import { NotFoundError } from '../../http/http-errors.js';
 import { DATABASE_UNAVAILABLE } from '../../platform/falkordb/database-errors.js';
 
 export function createStatusService() {

@@ -1,6 +1,6 @@
 // POST /api/auth/tokens/credentials (public) and the token listing, reading and revocation (Bearer).
 import type { FastifyInstance } from 'fastify';
-import { tooManyRequests } from '../../shared/http-errors.js';
+import { tooManyRequests } from '../../http/http-errors.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { principalOf } from '../context.js';
 import {

@@ -12,14 +12,14 @@ import {
   HttpError,
   NotFoundError,
   UnauthorizedError,
-} from '../../shared/http-errors.js';
-import { signHs256 } from '../../shared/jwt.js';
+} from '../../http/http-errors.js';
+import { signHs256 } from '../../lib/jwt.js';
 import { databaseFor, type BrowserContext, type Principal } from '../context.js';
 import type { Role } from '../auth/roles.js';
 import { detectRole } from './role-detection.js';
 import { MAX_TTL_SECONDS, type CreateTokenBody, type TokenMetadata } from './schemas.js';
 import { encryptPassword, hashToken } from './token-crypto.js';
-import { parseAddresses, type TokenRecord } from './token-store.js';
+import { parseAddresses, type TokenRecord } from '../../platform/stores/token-store.js';
 
 export const CREDENTIALS_REJECTED = 'Invalid credentials or connection failed';
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);

@@ -7,7 +7,7 @@ import {
   ServerCommands,
   type UdfLibrary,
 } from '../../platform/falkordb/server-commands.js';
-import { BadRequestError, ConflictError, NotFoundError } from '../../shared/http-errors.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../http/http-errors.js';
 
 /** GRAPH.UDF arrived with graph module 4.16.0. */
 export const MIN_UDF_MODULE_VERSION = 41600;

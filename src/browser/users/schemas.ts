@@ -1,6 +1,6 @@
 // Request and response shapes of /api/user (database users and their roles).
 import { z } from 'zod';
-import { verbatim } from '../../shared/verbatim-messages.js';
+import { verbatim } from '../../lib/verbatim-messages.js';
 import { ROLES } from '../auth/roles.js';
 
 /** ACL rule syntax gives meaning to spaces and to leading `>`, `<`, `~`, `+`, `-`, `&`, `%`: none of them may appear. */

@@ -5,7 +5,7 @@ import { requireRole } from '../auth/roles.js';
 import { principalOf } from '../context.js';
 import { MessageSchema } from '../graphs/schemas.js';
 import { hoistBodyParameter } from '../query-parameters.js';
-import { sendJsonText } from '../../shared/prepared-json.js';
+import { sendJsonText } from '../../http/prepared-json.js';
 import {
   CreateUserBodySchema,
   DeleteUsersBodySchema,

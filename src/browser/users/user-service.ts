@@ -1,9 +1,9 @@
 // Database users through ACL: listing, creation, deletion and role changes, under per-user locks, with the
 // server's own accounts protected and each change saved to the database's ACL file and reflected in tokens.
 import type { FastifyBaseLogger } from 'fastify';
-import { BadRequestError, ConflictError, NotFoundError } from '../../shared/http-errors.js';
-import { sameItems, writtenOncePerReply } from '../../shared/last-reply.js';
-import { KeyedMutex } from '../../shared/mutex.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../http/http-errors.js';
+import { sameItems, writtenOncePerReply } from '../../lib/last-reply.js';
+import { KeyedMutex } from '../../lib/mutex.js';
 import type { Role } from '../auth/roles.js';
 import { databaseFor, isProtectedUser, type BrowserContext, type Principal } from '../context.js';
 import type { TokenService } from '../tokens/token-service.js';

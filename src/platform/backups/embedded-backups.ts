@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../atomic-file.js';
 import type { EmbeddedFalkorDB } from '../falkordb/embedded-falkordb.js';
 import type { PlatformLogger } from '../logger.js';
 import { PortError } from '../port-errors.js';
-import { nextRun, parseCron, retentionMs } from '../../shared/cron.js';
+import { nextRun, parseCron, retentionMs } from '../../lib/cron.js';
 import type {
   BackupPort,
   BackupRecord,

@@ -13,7 +13,7 @@ import {
   type ClusterMap,
   type ClusterNode,
   type Redirection,
-} from './cluster-slots.js';
+} from '../../lib/cluster-slots.js';
 import type {
   ClusterTopology,
   CommandArgument,

@@ -29,9 +29,9 @@ export const ACL_FILE = 'users.acl';
 
 /**
  * Exactly what the shared store's users send, on its own key prefix and channel prefix: the token store
- * (browser/tokens/token-store.ts, revocation-channel.ts), the admin change channel (platform/redis/change-channel.ts)
- * and the audit log (admin/audit/audit-store.ts, whose Lua script runs ZCOUNT, ZINTERCARD, ZRANGE and ZMSCORE under
- * this account's rights too). `client|setinfo` is what node-redis sends on connect; `select` reaches database 1.
+ * (platform/stores/token-store.ts, platform/redis/revocation-channel.ts), the admin change channel
+ * (platform/redis/change-channel.ts) and the audit log (platform/stores/audit-store.ts, whose Lua script runs ZCOUNT,
+ * ZINTERCARD, ZRANGE and ZMSCORE under this account's rights too). `client|setinfo` is what node-redis sends on connect; `select` reaches database 1.
  */
 const TOKEN_STORE_COMMANDS = [
   'ping',

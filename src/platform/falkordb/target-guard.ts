@@ -1,7 +1,7 @@
 // Which database servers a caller may make this server connect to. Token creation takes a host and port from an
 // unauthenticated caller, so every connection to a user's database goes through here: the name is resolved once,
 // the address is checked against DATABASE_HOSTS and the always-denied ranges, and that address is what is dialled.
-import { commaSeparated } from '../../shared/comma-list.js';
+import { commaSeparated } from '../../lib/comma-list.js';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { PortError } from '../port-errors.js';

@@ -3,7 +3,7 @@
 // the multi-key transactions and scripts the stores run stay in one slot.
 import { createClient, createCluster, RESP_TYPES } from 'redis';
 import type { Logger } from 'pino';
-import { routingKey } from '../falkordb/cluster-slots.js';
+import { routingKey } from '../../lib/cluster-slots.js';
 import type { StoreTarget } from './store-url.js';
 
 export function createRedisConnection(url: string, logger: Logger) {

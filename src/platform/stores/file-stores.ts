@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Mutex } from '../../shared/mutex.js';
+import { Mutex } from '../../lib/mutex.js';
 import { writeFileAtomic } from '../atomic-file.js';
 import { withFileLock } from './file-lock.js';
 import {

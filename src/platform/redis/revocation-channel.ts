@@ -4,14 +4,9 @@
 // next successful probe.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import {
-  duplicateStoreConnection,
-  storeKeyPrefix,
-  storeReady,
-  type RedisConnection,
-} from '../../platform/redis/redis-connection.js';
-import type { TokenCache } from '../auth/token-cache.js';
-import { CHANGED_MESSAGE, REVOKED_MESSAGE, revocationChannel } from './token-store.js';
+import { duplicateStoreConnection, storeKeyPrefix, storeReady, type RedisConnection } from './redis-connection.js';
+import type { TokenCache } from '../../browser/auth/token-cache.js';
+import { CHANGED_MESSAGE, REVOKED_MESSAGE, revocationChannel } from '../stores/token-store.js';
 
 const PROBE_MESSAGE = 'probe ';
 const PROBE_RETRY_MS = 2000;

@@ -7,10 +7,10 @@
 //   <p>token-revocations   pub/sub channel: `revoked <id>` when a token is revoked, `changed <id>` when its role
 //                          changed (replicas drop cached tokens)
 // Ids and hashes are validated before they become part of a key; values are separate command arguments.
-import type { ClusterTopology, SentinelTopology } from '../../platform/falkordb/connection-pools.js';
-import { storeKeyPrefix, type RedisConnection } from '../../platform/redis/redis-connection.js';
-import { HttpError } from '../../shared/http-errors.js';
-import type { Role } from '../auth/roles.js';
+import type { ClusterTopology, SentinelTopology } from '../falkordb/connection-pools.js';
+import { storeKeyPrefix, type RedisConnection } from '../redis/redis-connection.js';
+import { HttpError } from '../../http/http-errors.js';
+import type { Role } from '../../browser/auth/roles.js';
 
 export interface TokenRecord {
   tokenId: string;

@@ -2,7 +2,7 @@
 // Credentials (cookies) are never allowed cross-origin: the browser API does not read them, and the admin API, whose
 // session is a cookie, gets no CORS headers at all, so a page elsewhere can neither read nor drive it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { commaSeparated } from './comma-list.js';
+import { commaSeparated } from '../lib/comma-list.js';
 import { errorBody } from './error-shapes.js';
 
 /** `*` (any origin: safe only because credentials are never allowed), or exact origins `scheme://host[:port]`. */

@@ -8,13 +8,14 @@
 // is full; the total is ZINTERCARD (or, with a date range, the walk's own count). Values are separate command
 // arguments, never parsed out of keys.
 import { createHash, randomBytes } from 'node:crypto';
+import { storeCommand, storeKeyPrefix, storeTransaction, type RedisConnection } from '../redis/redis-connection.js';
 import {
-  storeCommand,
-  storeKeyPrefix,
-  storeTransaction,
-  type RedisConnection,
-} from '../../platform/redis/redis-connection.js';
-import { indexesOf, matches, type AuditEntry, type AuditPlan, type IndexFilter } from './audit-query.js';
+  indexesOf,
+  matches,
+  type AuditEntry,
+  type AuditPlan,
+  type IndexFilter,
+} from '../../admin/audit/audit-query.js';
 
 export interface AuditPageResult {
   entries: AuditEntry[];

@@ -7,7 +7,7 @@ import { errorBody, type ErrorShape } from './error-shapes.js';
 import { addErrorResponses } from './openapi.js';
 import { REQUEST_NOT_RECEIVED } from './client-errors.js';
 import { RequestDeadlineError } from './request-deadline.js';
-import { isVerbatim } from './verbatim-messages.js';
+import { isVerbatim } from '../lib/verbatim-messages.js';
 
 export interface MappedError {
   statusCode: number;
