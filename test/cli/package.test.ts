@@ -80,11 +80,14 @@ describe('the npm package', () => {
         '--no-fund',
         '--ignore-scripts',
       ],
-      npmEnv(),
+      // npm runs on the Node the tests run on (first on PATH), a supported one: no EBADENGINE from the package or
+      // any of its dependencies.
+      { ...npmEnv(), PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}` },
       '',
       work,
     );
     expect(install.code, install.stderr).toBe(0);
+    expect(install.stderr).not.toContain('EBADENGINE');
     const bin = path.join(prefix, 'node_modules', '.bin', 'graphdb-admin');
     const clean = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-clean-'));
     // Only node's own directory on PATH; a fresh HOME; the working directory outside the project.
@@ -109,5 +112,16 @@ describe('the npm package', () => {
     const shell = await runCommand(path.join(prefix, 'node_modules', '.bin', 'graphdb'), ['--version'], env, '', clean);
     expect(shell.code, shell.stderr).toBe(0);
     expect(shell.stdout.trim()).toBe(version);
+    // `#!/usr/bin/env node` finds whichever Node is first on PATH: an older one than engines gets one line, exit 1.
+    const old = {
+      ...env,
+      NODE_OPTIONS: `--import=data:text/javascript,Object.defineProperty(process.versions,'node',{value:'20.20.2'})`,
+    };
+    for (const name of ['graphdb-admin', 'graphdb']) {
+      const refused = await runCommand(path.join(prefix, 'node_modules', '.bin', name), ['--version'], old, '', clean);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toBe(`${name}: needs Node.js 22.19 or later; this is 20.20.2 (${process.execPath})\n`);
+    }
   }, 240_000);
 });
