@@ -129,6 +129,12 @@ try {
   });
   if (!res.ok) throw new Error(`token: ${res.status} ${await res.text()}`);
   const { token } = (await res.json()) as { token: string };
+  // The graph the query runs on exists first: a read never creates a graph.
+  const created = await fetch(`${server.baseUrl}/api/graph/bench`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!created.ok) throw new Error(`graph: ${created.status} ${await created.text()}`);
   console.log(`graphdb shell memory, streaming a result to /dev/null (peak RSS of the shell process, VmHWM)`);
   console.log('rows       format  peak RSS  output     time');
   const runs: [rows: number, format: string, heapCapMiB?: number][] = [
