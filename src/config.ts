@@ -8,6 +8,11 @@ import { parseCorsOrigins, type CorsOrigins } from './http/cors.js';
 import { EmailSchema } from './lib/email.js';
 import { parseUrlAllowlist } from './lib/url-allowlist.js';
 import { parseAllowedTargets, type AllowedTarget } from './platform/falkordb/target-guard.js';
+import {
+  BootstrapError,
+  parseServiceAccountsBootstrap,
+  type BootstrapAccount,
+} from './admin/service-accounts/bootstrap.js';
 import { isClusterUrl, isSentinelUrl, parseStoreUrl } from './platform/redis/store-url.js';
 
 /** An optional text variable that `parse` must accept; what `parse` throws is the validation message. */
@@ -197,6 +202,8 @@ export const EnvSchema = z.object({
   RBAC_CONFIGMAP_NAME: kubernetesObjectName.default('graphdb-rbac'),
   USERS_SECRET_NAME: kubernetesObjectName.default('graphdb-admin-users'),
   SERVICE_ACCOUNTS_SECRET_NAME: kubernetesObjectName.default('graphdb-admin-serviceaccounts'),
+  // Service accounts made (or set again) at start-up; their tokens' texts in the variables the JSON names.
+  SERVICE_ACCOUNTS_BOOTSTRAP: z.string().optional(),
   SETTINGS_REFRESH_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
   TOKEN_CREATION_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
@@ -348,6 +355,8 @@ export interface Config {
     usersSecret: string;
     serviceAccountsSecret: string;
   };
+  /** SERVICE_ACCOUNTS_BOOTSTRAP: accounts and tokens the server makes the store match at start-up (texts included). */
+  serviceAccountsBootstrap: readonly BootstrapAccount[];
   /** Existing Secrets whose names start with this may receive write-only settings (besides the server's own). */
   settingsSecretPrefix: string;
   tokenCacheTtlMs: number;
@@ -445,6 +454,20 @@ function describeProblem(issue: z.core.$ZodIssue, env: Record<string, string>): 
   return `${variable}: ${message}${shown}`;
 }
 
+/** The bootstrap's accounts, their tokens read from the variables it names (a problem never shows a token's text). */
+function serviceAccountsBootstrapOf(
+  text: string | undefined,
+  env: Record<string, string | undefined>,
+): BootstrapAccount[] {
+  try {
+    return parseServiceAccountsBootstrap(text, env);
+  } catch (error) {
+    if (error instanceof BootstrapError)
+      throw new ConfigError(error.problems.map((problem) => `SERVICE_ACCOUNTS_BOOTSTRAP: ${problem}`));
+    throw error;
+  }
+}
+
 export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = process.cwd()): Readonly<Config> {
   const env = withoutBlankValues(rawEnv);
   const parsed = EnvSchema.safeParse(env);
@@ -495,6 +518,7 @@ export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = pro
       usersSecret: e.USERS_SECRET_NAME,
       serviceAccountsSecret: e.SERVICE_ACCOUNTS_SECRET_NAME,
     },
+    serviceAccountsBootstrap: serviceAccountsBootstrapOf(e.SERVICE_ACCOUNTS_BOOTSTRAP, rawEnv),
     settingsSecretPrefix: e.SETTINGS_SECRET_PREFIX,
     tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
     tokenCreationPerMinute: e.TOKEN_CREATION_PER_MINUTE,

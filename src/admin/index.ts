@@ -47,6 +47,7 @@ import { userRoutes } from './users/user-routes.js';
 import { createUserService } from './users/user-service.js';
 import { createUserStore, USERS_SECRET } from './users/user-store.js';
 import { serviceAccountAuthentication } from './service-accounts/bearer.js';
+import { bootstrapServiceAccounts } from './service-accounts/bootstrap.js';
 import { serviceAccountRoutes } from './service-accounts/service-account-routes.js';
 import { createServiceAccountService } from './service-accounts/service-account-service.js';
 import { createServiceAccountStore, SERVICE_ACCOUNTS_SECRET } from './service-accounts/service-account-store.js';
@@ -252,7 +253,14 @@ export function createAdminServices(deps: AdminDeps) {
     clusterNamespace,
   });
   const { sessionSecret, authSecret, encryptionKey, initialAdmin } = config;
-  const secrets = [sessionSecret, authSecret, encryptionKey, initialAdmin.password, deps.firstAdmin?.password];
+  const secrets = [
+    sessionSecret,
+    authSecret,
+    encryptionKey,
+    initialAdmin.password,
+    deps.firstAdmin?.password,
+    ...config.serviceAccountsBootstrap.flatMap((account) => account.tokens.map((token) => token.text)),
+  ];
   // Every replica writes to and reads from the shared store; without one the log is this process's only.
   const auditStore =
     deps.auditStore ?? (deps.sharedStore ? createRedisAuditStore(deps.sharedStore) : createMemoryAuditStore());
@@ -350,6 +358,7 @@ export function createAdminServices(deps: AdminDeps) {
     now,
     clusterNamespace,
     publicOrigin: config.publicOrigin,
+    serviceAccountsBootstrap: config.serviceAccountsBootstrap,
     async close(): Promise<void> {
       clearInterval(refresher);
       audit.stopRetention();
@@ -382,6 +391,10 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     const firstAdmin = options.firstAdmin;
     app.addHook('onReady', () => bootstrapFirstAdmin(context.users, { ...firstAdmin, logger: app.log }));
   }
+  if (services.serviceAccountsBootstrap.length > 0)
+    app.addHook('onReady', () =>
+      bootstrapServiceAccounts(services.serviceAccounts, services.serviceAccountsBootstrap, app.log),
+    );
   // Every route of this plugin, public ones included (sign-ins), whatever other features add later.
   recordAuditEntries(app, {
     recorder: services.auditRecorder,

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wellFormedToken } from '../../src/admin/service-accounts/tokens.js';
 import { loadKubeConfig } from '../../src/platform/kubernetes/kube-config.js';
 import { createKubeBlocksClusters, detectKubeBlocks } from '../../src/platform/kubernetes/kubeblocks.js';
 import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
@@ -86,6 +87,18 @@ describe('graphdb-admin', () => {
     const run = await cli(['whoami']);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain('Not signed in');
+  });
+
+  it('generates a token text offline, for a Secret the chart bootstrap reads: no server, no session', async () => {
+    const [one, two] = [
+      await cli(['serviceaccounts', 'tokens', 'generate']),
+      await cli(['serviceaccounts', 'tokens', 'generate']),
+    ];
+    for (const run of [one, two]) {
+      expect(run.code, run.stderr).toBe(0);
+      expect(wellFormedToken(run.stdout.trim())).toBe(true);
+    }
+    expect(one.stdout).not.toBe(two.stdout);
   });
 
   it('exits 2 on usage errors and 3 on a wrong password', async () => {

@@ -8,6 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { parseStoredRbac } from '../../src/admin/rbac/rbac-document.js';
 import { parseStoredSettings } from '../../src/admin/settings/settings-document.js';
+import { parseServiceAccountsBootstrap } from '../../src/admin/service-accounts/bootstrap.js';
+import { newTokenText } from '../../src/admin/service-accounts/tokens.js';
 import { EnvSchema, loadConfig } from '../../src/config.js';
 import { CHART_SETTINGS, sampleValueArgs } from '../support/chart-settings.js';
 import { GrafanaDashboard } from '../support/grafana-dashboard.js';
@@ -574,6 +576,75 @@ const refusal = (args: string[]) =>
   );
 
 describe('the Helm chart: every setting, several releases, persistence', () => {
+  it('declares service accounts for the server to make at start-up, each token read from its Secret', async () => {
+    expect(envOf(await template())).not.toHaveProperty('SERVICE_ACCOUNTS_BOOTSTRAP');
+    const declared = [
+      {
+        name: 'argo-deployer',
+        role: 'operator',
+        description: 'Deploys from Argo CD',
+        tokens: [
+          { name: 'argocd', secretName: 'argocd-token', expiresAt: '2027-01-01T00:00:00Z' },
+          {
+            name: 'next',
+            secretName: 'argocd-token-next',
+            secretKey: 'value',
+            expiresAt: '2027-06-01T00:00:00Z',
+            allowedCidrs: ['10.0.0.0/8'],
+          },
+        ],
+      },
+      { name: 'argo-reader', role: 'viewer', disabled: true },
+    ];
+    const manifests = await template([
+      '--set-json',
+      `adminServer.bootstrap.serviceAccounts=${JSON.stringify(declared)}`,
+    ]);
+    const env = deploymentOf(manifests).spec.template.spec.containers[0]!.env;
+    expect(env.filter((e) => e.name.startsWith('GRAPHDB_SA_TOKEN_'))).toEqual([
+      { name: 'GRAPHDB_SA_TOKEN_0_0', valueFrom: { secretKeyRef: { name: 'argocd-token', key: 'token' } } },
+      { name: 'GRAPHDB_SA_TOKEN_0_1', valueFrom: { secretKeyRef: { name: 'argocd-token-next', key: 'value' } } },
+    ]);
+    // What the server reads, with the two variables as the kubelet fills them.
+    const [first, second] = [newTokenText(), newTokenText()];
+    expect(
+      parseServiceAccountsBootstrap(envOf(manifests).SERVICE_ACCOUNTS_BOOTSTRAP, {
+        GRAPHDB_SA_TOKEN_0_0: first,
+        GRAPHDB_SA_TOKEN_0_1: second,
+      }),
+    ).toEqual([
+      {
+        name: 'argo-deployer',
+        role: 'operator',
+        description: 'Deploys from Argo CD',
+        tokens: [
+          { name: 'argocd', text: first, expiresAt: '2027-01-01T00:00:00.000Z' },
+          { name: 'next', text: second, expiresAt: '2027-06-01T00:00:00.000Z', allowedCidrs: ['10.0.0.0/8'] },
+        ],
+      },
+      { name: 'argo-reader', role: 'viewer', disabled: true, tokens: [] },
+    ]);
+
+    const bootstrap = (accounts: unknown) => [
+      '--set-json',
+      `adminServer.bootstrap.serviceAccounts=${JSON.stringify(accounts)}`,
+    ];
+    expect(
+      await refusal(
+        bootstrap([{ name: 'x', role: 'viewer', tokens: [{ name: 't', expiresAt: '2027-01-01T00:00:00Z' }] }]),
+      ),
+    ).toMatch(/secretName/);
+    expect(await refusal(bootstrap([{ name: 'Bad_Name', role: 'viewer' }]))).toMatch(/serviceAccounts/);
+    expect(
+      await refusal(
+        bootstrap([{ name: 'x', role: 'viewer', tokens: [{ name: 't', secretName: 's', expiresAt: 'next year' }] }]),
+      ),
+    ).toMatch(/expiresAt/);
+    expect(await refusal(['--set-json', 'extraEnv=[{"name":"GRAPHDB_SA_TOKEN_0_0","value":"gdbsa_x"}]'])).toMatch(
+      /GRAPHDB_SA_TOKEN_0_0 is set by the chart/,
+    );
+  });
+
   it('reaches every setting of src/config.ts: by a named value, by the chart, or through extraEnv', async () => {
     // A setting added to the server without a row in CHART_SETTINGS (and a chart path) fails here.
     expect(Object.keys(CHART_SETTINGS).sort()).toEqual(Object.keys(EnvSchema.shape).sort());

@@ -17,6 +17,7 @@ import {
   RbacAuthorizationV1Api,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newTokenText, tokenHash } from '../../src/admin/service-accounts/tokens.js';
 import { EnvSchema, loadConfig } from '../../src/config.js';
 import { CHART_SETTINGS, sampleValueArgs } from '../support/chart-settings.js';
 import { startRealApiServer, type RealApiServer } from '../support/kube/real-apiserver.js';
@@ -30,6 +31,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const DATA_NS = 'graphdb-data';
 const DATA_RELEASE = 'graphs';
 const DATA_FULLNAME = 'graphs-graphdb-admin-server';
+const GITOPS_NS = 'graphdb-gitops';
+const GITOPS_RELEASE = 'gitops';
+const GITOPS_FULLNAME = 'gitops-graphdb-admin-server';
 const MONITORING_CRDS = process.env.PROMETHEUS_OPERATOR_CRDS_DIR ?? '';
 const MONITORING_KINDS = ['servicemonitors', 'prometheusrules'];
 
@@ -47,12 +51,10 @@ beforeAll(async () => {
     crds: MONITORING_CRDS
       ? MONITORING_KINDS.map((kind) => path.join(MONITORING_CRDS, `monitoring.coreos.com_${kind}.yaml`))
       : [],
-    users: [
-      {
-        name: `system:serviceaccount:${DATA_NS}:${DATA_FULLNAME}`,
-        groups: ['system:serviceaccounts', `system:serviceaccounts:${DATA_NS}`],
-      },
-    ],
+    users: [DATA_NS, GITOPS_NS].map((namespace) => ({
+      name: `system:serviceaccount:${namespace}:${namespace === DATA_NS ? DATA_FULLNAME : GITOPS_FULLNAME}`,
+      groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`],
+    })),
   });
 });
 afterAll(() => api?.close());
@@ -238,8 +240,12 @@ async function containerEnvironment(namespace: string, deploymentName: string): 
 }
 
 /** The server as the release's pod would run it: its env, its service account, and DATA_DIR on `dataDir`. */
-async function startAsPod(env: Record<string, string>, dataDir: string): Promise<ServerProcess> {
-  const kubeconfig = api.kubeconfigPath(`system:serviceaccount:${DATA_NS}:${DATA_FULLNAME}`);
+async function startAsPod(
+  env: Record<string, string>,
+  dataDir: string,
+  release = { namespace: DATA_NS, fullname: DATA_FULLNAME },
+): Promise<ServerProcess> {
+  const kubeconfig = api.kubeconfigPath(`system:serviceaccount:${release.namespace}:${release.fullname}`);
   // PORT and HOST are the harness's (a free loopback port); everything else is what the chart set.
   const { PORT: _port, HOST: _host, ...rest } = env;
   const server = await runServerProcess({ ...rest, DATA_DIR: dataDir, KUBECONFIG: kubeconfig });
@@ -432,6 +438,101 @@ describe('the chart an operator keeps: persistence, release names, every value, 
     expect(
       (await core.readNamespacedPersistentVolumeClaim({ name: claimName, namespace: DATA_NS })).metadata?.uid,
     ).toBe(claim.metadata?.uid);
+  }, 180_000);
+
+  it('bootstraps service accounts from Secrets: the token works, only its hash is stored, a new pod changes nothing', async () => {
+    const core = api.admin.makeApiClient(CoreV1Api);
+    await core.createNamespace({ body: { metadata: { name: GITOPS_NS } } });
+    // The GitOps side: a Secret holding a token made offline, and the chart's values naming it.
+    const key = newTokenText();
+    await core.createNamespacedSecret({
+      namespace: GITOPS_NS,
+      body: { metadata: { name: 'argocd-graphdb-token' }, stringData: { token: key } },
+    });
+    const expiresAt = new Date(Date.now() + 90 * 86_400_000).toISOString();
+    const declared = [
+      {
+        name: 'argo-deployer',
+        role: 'admin',
+        description: 'Deploys from Argo CD',
+        tokens: [{ name: 'argocd', secretName: 'argocd-graphdb-token', expiresAt }],
+      },
+    ];
+    const install = await helm([
+      'install',
+      GITOPS_RELEASE,
+      CHART,
+      '--namespace',
+      GITOPS_NS,
+      '--set',
+      `image.repository=${IMAGE}`,
+      '--set-json',
+      `adminServer.bootstrap.serviceAccounts=${JSON.stringify(declared)}`,
+    ]);
+    expect(install.stdout).toContain('STATUS: deployed');
+    const deployment = await api.admin
+      .makeApiClient(AppsV1Api)
+      .readNamespacedDeployment({ name: GITOPS_FULLNAME, namespace: GITOPS_NS });
+    const containerEnv = deployment.spec!.template.spec!.containers[0]!.env!;
+    expect(containerEnv).toContainEqual({
+      name: 'GRAPHDB_SA_TOKEN_0_0',
+      valueFrom: { secretKeyRef: { name: 'argocd-graphdb-token', key: 'token' } },
+    });
+    expect(JSON.stringify(deployment)).not.toContain(key);
+
+    const env = await containerEnvironment(GITOPS_NS, GITOPS_FULLNAME);
+    expect(JSON.parse(env.SERVICE_ACCOUNTS_BOOTSTRAP!)).toEqual([
+      {
+        name: 'argo-deployer',
+        role: 'admin',
+        description: 'Deploys from Argo CD',
+        tokens: [{ name: 'argocd', tokenVariable: 'GRAPHDB_SA_TOKEN_0_0', expiresAt }],
+      },
+    ]);
+    const release = { namespace: GITOPS_NS, fullname: GITOPS_FULLNAME };
+    const volume = await mkdtemp(path.join(os.tmpdir(), 'gdb-gitops-'));
+    const servers: ServerProcess[] = [];
+    const bootstrapped = (server: ServerProcess) =>
+      server.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('service accounts bootstrap:'));
+    const tokenIdOf = (text: string) => (JSON.parse(text) as { tokens: { id: string }[] }[])[0]!.tokens[0]!.id;
+    const stored = async () =>
+      Buffer.from(
+        (await core.readNamespacedSecret({ name: `${GITOPS_FULLNAME}-serviceaccounts`, namespace: GITOPS_NS })).data![
+          'serviceaccounts.json'
+        ]!,
+        'base64',
+      ).toString('utf8');
+    try {
+      const first = await startAsPod(env, volume, release);
+      servers.push(first);
+      expect((await bootstrapped(first)).msg).toBe('service accounts bootstrap: 1 created, 0 changed, 0 as declared');
+      const listed = await call(first, 'GET', '/api/serviceaccounts/', { token: key });
+      expect(listed.status).toBe(200);
+      expect(listed.json).toMatchObject({
+        serviceAccounts: [
+          { name: 'argo-deployer', role: 'admin', createdBy: 'bootstrap (SERVICE_ACCOUNTS_BOOTSTRAP)' },
+        ],
+      });
+      expect((await call(first, 'GET', '/api/serviceaccounts/', { token: newTokenText() })).status).toBe(401);
+      const firstStored = await stored();
+      expect(firstStored).toContain(tokenHash(key));
+      expect(firstStored).not.toContain(key);
+
+      // A new pod (the same Secret, the same declaration) finds everything as declared and writes nothing.
+      await stop(first);
+      const second = await startAsPod(await containerEnvironment(GITOPS_NS, GITOPS_FULLNAME), volume, release);
+      servers.push(second);
+      expect((await bootstrapped(second)).msg).toBe('service accounts bootstrap: 0 created, 0 changed, 1 as declared');
+      expect((await call(second, 'GET', '/api/serviceaccounts/', { token: key })).status).toBe(200);
+      expect(tokenIdOf(await stored())).toBe(tokenIdOf(firstStored));
+      for (const server of servers) {
+        expect(JSON.stringify(server.lines)).not.toContain(key);
+        expect(server.stderr()).not.toContain(key);
+      }
+    } finally {
+      for (const server of servers) await stop(server);
+    }
+    await helm(['uninstall', GITOPS_RELEASE, '--namespace', GITOPS_NS]);
   }, 180_000);
 
   it('installs two releases in one namespace without a collision', async () => {

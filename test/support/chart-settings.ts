@@ -69,6 +69,10 @@ export const CHART_SETTINGS: Record<string, ChartPath> = {
   RBAC_CONFIGMAP_NAME: { kind: 'chart', from: 'the release: <fullname>-rbac' },
   USERS_SECRET_NAME: { kind: 'chart', from: 'the release: <fullname>-users' },
   SERVICE_ACCOUNTS_SECRET_NAME: { kind: 'chart', from: 'the release: <fullname>-serviceaccounts' },
+  SERVICE_ACCOUNTS_BOOTSTRAP: {
+    kind: 'chart',
+    from: "adminServer.bootstrap.serviceAccounts, each token's text from its Secret (GRAPHDB_SA_TOKEN_<i>_<j>)",
+  },
   SETTINGS_REFRESH_MS: config('settingsRefreshMs', '2000'),
   TOKEN_CACHE_TTL_MS: config('tokenCacheTtlMs', '60000'),
   TOKEN_CREATION_PER_MINUTE: config('tokenCreationPerMinute', '10'),

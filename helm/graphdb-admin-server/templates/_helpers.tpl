@@ -192,3 +192,24 @@ the server reads when it is not empty. test/helm/chart-settings.ts pins this tab
 {{- end }}
 {{- end }}
 {{- end }}
+
+{{/*
+SERVICE_ACCOUNTS_BOOTSTRAP: adminServer.bootstrap.serviceAccounts as the server reads it, each token naming the
+variable (GRAPHDB_SA_TOKEN_<account>_<token>) the Deployment fills from the token's Secret.
+*/}}
+{{- define "graphdb.serviceAccountsBootstrap" -}}
+{{- $accounts := list -}}
+{{- range $i, $account := .Values.adminServer.bootstrap.serviceAccounts -}}
+{{- $tokens := list -}}
+{{- range $j, $token := ($account.tokens | default list) -}}
+{{- $entry := dict "name" $token.name "tokenVariable" (printf "GRAPHDB_SA_TOKEN_%d_%d" $i $j) "expiresAt" $token.expiresAt -}}
+{{- with $token.allowedCidrs }}{{ $_ := set $entry "allowedCidrs" . }}{{ end -}}
+{{- $tokens = append $tokens $entry -}}
+{{- end -}}
+{{- $out := dict "name" $account.name "role" $account.role "tokens" $tokens -}}
+{{- if hasKey $account "description" }}{{ $_ := set $out "description" $account.description }}{{ end -}}
+{{- if hasKey $account "disabled" }}{{ $_ := set $out "disabled" $account.disabled }}{{ end -}}
+{{- $accounts = append $accounts $out -}}
+{{- end -}}
+{{- toJson $accounts -}}
+{{- end -}}

@@ -22,6 +22,7 @@ import {
   type TokenView,
   type UpdateServiceAccount,
 } from './schemas.js';
+import type { BootstrapAccount } from './bootstrap.js';
 import type { ServiceAccountStore, StoredServiceAccount, StoredToken } from './service-account-store.js';
 import { addressAllowed, newTokenId, newTokenText, sameHash, tokenHash, wellFormedToken } from './tokens.js';
 
@@ -51,6 +52,90 @@ export interface ServiceAccountServiceOptions {
   rulesOf: (role: RoleName) => Promise<readonly PermissionRule[]>;
   roleExists: (role: RoleName) => Promise<boolean>;
   logger: { warn(fields: object, message: string): void };
+}
+
+/** What a bootstrap did: accounts created, accounts changed, and declared tokens already past their expiry. */
+export interface BootstrapOutcome {
+  created: string[];
+  changed: string[];
+  expired: string[];
+}
+
+/** Who the bootstrap's accounts and tokens are created by. */
+export const BOOTSTRAP_ACTOR = 'bootstrap (SERVICE_ACCOUNTS_BOOTSTRAP)';
+
+function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  return JSON.stringify(a ?? []) === JSON.stringify(b ?? []);
+}
+
+/** `accounts` as the bootstrap declares them (pure but for new ids): see applyBootstrap. */
+function reconcile(
+  accounts: readonly StoredServiceAccount[],
+  declared: readonly BootstrapAccount[],
+  at: number,
+): BootstrapOutcome & { accounts: StoredServiceAccount[] } {
+  const created: string[] = [];
+  const changed: string[] = [];
+  const expired: string[] = [];
+  const stamp = new Date(at).toISOString();
+  const next = [...accounts];
+  for (const want of declared) {
+    const index = next.findIndex((account) => account.name === want.name);
+    const before: StoredServiceAccount | undefined = next[index];
+    let dirty = false;
+    const tokens = [...(before?.tokens ?? [])];
+    for (const token of want.tokens) {
+      if (Date.parse(token.expiresAt) <= at) expired.push(`${want.name}/${token.name}`);
+      const hash = tokenHash(token.text);
+      const kept = tokens.findIndex((candidate) => candidate.name === token.name);
+      const old = tokens[kept];
+      const fields = {
+        expiresAt: token.expiresAt,
+        ...(token.allowedCidrs ? { allowedCidrs: token.allowedCidrs } : {}),
+      };
+      if (old && old.hash === hash) {
+        if (old.expiresAt === fields.expiresAt && sameList(old.allowedCidrs, fields.allowedCidrs)) continue;
+        const { allowedCidrs: _dropped, ...rest } = old;
+        tokens[kept] = { ...rest, ...fields };
+      } else {
+        const fresh: StoredToken = {
+          id: newTokenId(),
+          name: token.name,
+          hash,
+          createdAt: stamp,
+          createdBy: BOOTSTRAP_ACTOR,
+          ...fields,
+        };
+        if (old) tokens[kept] = fresh;
+        else tokens.push(fresh);
+      }
+      dirty = true;
+    }
+    const description = want.description ?? before?.description;
+    const account: StoredServiceAccount = {
+      id: before?.id ?? randomUUID(),
+      name: want.name,
+      ...(description !== undefined ? { description } : {}),
+      role: want.role,
+      disabled: want.disabled ?? before?.disabled ?? false,
+      createdAt: before?.createdAt ?? stamp,
+      createdBy: before?.createdBy ?? BOOTSTRAP_ACTOR,
+      tokens,
+    };
+    if (!before) {
+      created.push(want.name);
+      next.push(account);
+    } else if (
+      dirty ||
+      before.role !== account.role ||
+      before.description !== account.description ||
+      before.disabled !== account.disabled
+    ) {
+      changed.push(want.name);
+      next[index] = account;
+    }
+  }
+  return { created, changed, expired, accounts: next };
 }
 
 export const actorOf = (account: Pick<StoredServiceAccount, 'name'>) => `serviceaccount:${account.name}`;
@@ -312,6 +397,37 @@ export function createServiceAccountService(options: ServiceAccountServiceOption
         if (!before.tokens.some((token) => token.id === tokenId))
           throw new NotFoundError(`Token ${tokenId} of service account ${before.name} not found`);
         return { ...before, tokens: before.tokens.filter((token) => token.id !== tokenId) };
+      });
+    },
+
+    /**
+     * Makes the store hold what SERVICE_ACCOUNTS_BOOTSTRAP declares (bootstrap.ts): missing accounts and tokens are
+     * created, declared fields set again, a token whose text changed replaced; nothing else is touched, and nothing
+     * is written when all is as declared (every replica runs it at start). A role that does not exist, or an expiry
+     * beyond service_accounts.max_token_lifetime_days, refuses the whole declaration (the server does not start).
+     */
+    async applyBootstrap(declared: readonly BootstrapAccount[]): Promise<BootstrapOutcome> {
+      if (declared.length === 0) return { created: [], changed: [], expired: [] };
+      const maxDays = (await options.settings()).service_accounts.max_token_lifetime_days;
+      const at = now();
+      for (const account of declared) {
+        await knownRole(account.role);
+        for (const token of account.tokens)
+          if (Date.parse(token.expiresAt) - at > maxDays * DAY_MS)
+            throw new BadRequestError(
+              `Service account ${account.name}'s token ${token.name} expires after ${maxDays} days from now (settings: service_accounts.max_token_lifetime_days)`,
+            );
+      }
+      const summary = ({ created, changed, expired }: BootstrapOutcome): BootstrapOutcome => ({
+        created,
+        changed,
+        expired,
+      });
+      const outcome = reconcile(await store.list(), declared, at);
+      if (outcome.created.length === 0 && outcome.changed.length === 0) return summary(outcome);
+      return store.update((accounts) => {
+        const again = reconcile(accounts, declared, at);
+        return { accounts: again.accounts, result: summary(again) };
       });
     },
 

@@ -1,10 +1,12 @@
-// serviceaccounts create / list / get / delete / disable, and serviceaccounts tokens create / list / revoke. An
+// serviceaccounts create / list / get / delete / disable, and serviceaccounts tokens create / list / revoke /
+// generate (a token's text for the chart's bootstrap, made here without a server). An
 // account is named by its name or id, as the API takes either. A new token is printed once, to standard output only.
 import type { Command } from 'commander';
 import { signedInClient } from '../api-client.js';
 import { confirmDestructive, withYes, type ConfirmOptions } from '../confirm.js';
 import { printLine, printResult } from '../output.js';
 import { wholeNumber } from '../parsers.js';
+import { newTokenText } from '../../admin/service-accounts/tokens.js';
 
 interface ServiceAccount {
   id: string;
@@ -174,6 +176,19 @@ export function registerServiceAccountCommands(program: Command): void {
         printLine('Its value is shown this once; store it as a secret (GRAPHDB_ADMIN_TOKEN):');
         printLine(created.key);
       });
+    });
+
+  tokens
+    .command('generate')
+    .description(
+      "Print a new token's text without asking the server, for a Secret the chart's service account bootstrap reads",
+    )
+    .addHelpText(
+      'after',
+      '\nExample:\n  kubectl create secret generic argocd-graphdb-token --from-literal=token="$(graphdb-admin serviceaccounts tokens generate)"',
+    )
+    .action(() => {
+      printLine(newTokenText());
     });
 
   withYes(
