@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// `npm run test:kube` (scripts/test-kube.sh): the admin suites (settings, users, sessions, rbac) and the tests in test/kube/
+// `npm run test:kube` (scripts/test-kube.sh): the admin suites (settings, users, sessions, rbac,
+// service accounts and their two-replica revocation) and the tests in test/kube/
 // against a real kube-apiserver and etcd instead of the API double. Every test app starts its own API server, so the
 // files are as independent as under the default configuration.
 export default defineConfig({
@@ -10,6 +11,9 @@ export default defineConfig({
       'test/admin/users.test.ts',
       'test/admin/sessions.test.ts',
       'test/admin/rbac.test.ts',
+      'test/admin/service-accounts.test.ts',
+      'test/admin/service-account-replicas.test.ts',
+      'test/admin/service-account-bootstrap.test.ts',
       'test/kube/**/*.test.ts',
     ],
     environment: 'node',

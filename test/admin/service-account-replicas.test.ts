@@ -1,15 +1,17 @@
-// Two replicas sharing the service account store (the Kubernetes API double) and the token store's Redis (the
-// change channel): a token revoked, or an account disabled or deleted, on replica A stops working on replica B
+// Two replicas sharing the service account store (the Kubernetes API double, or under vitest.kube.config.ts the real
+// kube-apiserver with the chart's RBAC) and the token store's Redis (the change channel): a token revoked, or an account disabled or deleted, on replica A stops working on replica B
 // within a second. Both keep their copy of the accounts for 10 minutes (SETTINGS_REFRESH_MS), so only the channel's
 // announcement can make B re-read it in time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadKubeConfig } from '../../src/platform/kubernetes/kube-config.js';
 import { createKubeAdminStores } from '../../src/platform/kubernetes/kube-stores.js';
-import { ADMIN, login, NAMESPACE, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADAPTERS, ADMIN, login, NAMESPACE, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { eventually } from '../support/wait.js';
 
 const REFRESH = { SETTINGS_REFRESH_MS: '600000' };
+/** The stores live in Kubernetes: the API double, or the real API server under `npm run test:kube`. */
+const ADAPTER = ADAPTERS.includes('kube-apiserver') ? 'kube-apiserver' : 'kubernetes';
 const WITHIN_A_SECOND_MS = 1000;
 
 let a: AdminTestApp;
@@ -17,13 +19,13 @@ let b: TestApp;
 let adminOnA: string;
 
 beforeAll(async () => {
-  a = await startAdminTestApp('kubernetes', { env: REFRESH });
+  a = await startAdminTestApp(ADAPTER, { env: REFRESH });
   b = await startTestApp({
     falkordb: a.falkordb,
     env: REFRESH,
     deps: {
       adminStores: createKubeAdminStores(
-        loadKubeConfig({ kind: 'kubeconfig', path: a.kube!.kubeconfigPath }),
+        loadKubeConfig({ kind: 'kubeconfig', path: a.real?.serverKubeconfigPath ?? a.kube!.kubeconfigPath }),
         NAMESPACE,
       ),
     },
