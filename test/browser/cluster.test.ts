@@ -68,6 +68,26 @@ const query = (token: string, graph: string, cypher: string, accept = 'applicati
 
 const graphsOn = (node: ClusterNodeProcess) => group.on<string[]>(node.port, ['GRAPH.LIST']);
 
+/** Stages `content` as `filename` through POST /api/upload (multipart, as a browser's FormData sends it). */
+async function stageFile(token: string, filename: string, content: Buffer): Promise<string> {
+  const boundary = '----graphdb-test-boundary';
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/upload',
+    payload,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...bearer(token) },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ fileId: string }>().fileId;
+}
+
 beforeAll(async () => {
   group = await startClusterGroup();
   // Tokens live in the app's own FalkorDB (the token store); the graphs live in the cluster.
@@ -298,6 +318,43 @@ describe('graphs on their shards', () => {
     const res = await t.app.inject({ method: 'DELETE', url: `/api/graph/${graph}`, headers: bearer(tokens.writer) });
     expect(res.statusCode, res.body).toBe(200);
     expect(await graphsOn(group.primaries[1]!)).not.toContain(graph);
+  });
+});
+
+describe('restoring an export in a cluster', () => {
+  it('restores into the name of a graph just deleted, on its shard, once no node of the cluster lists it', async () => {
+    // On the shard with the replica: the restore asks the primaries and the replica whether the name is let go of.
+    const graph = nameOnShard('restored-', 0);
+    expect((await query(tokens.writer, graph, "CREATE (:P {name: 'kept'})")).statusCode).toBe(200);
+    const exported = await t.app.inject({
+      method: 'GET',
+      url: `/api/graph/${graph}/export`,
+      headers: bearer(tokens.admin),
+    });
+    expect(exported.statusCode, exported.body).toBe(200);
+    const fileId = await stageFile(tokens.writer, `${graph}.dump`, exported.rawPayload);
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/graph/${graph}`,
+      headers: bearer(tokens.writer),
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const restored = await t.app.inject({
+      method: 'POST',
+      url: `/api/graph/${graph}/upload`,
+      payload: { fileId },
+      headers: bearer(tokens.writer),
+    });
+    expect([restored.statusCode, restored.json()]).toEqual([
+      200,
+      { message: `Restored graph ${graph} from ${graph}.dump` },
+    ]);
+    expect(await graphsOn(group.primaries[0]!)).toContain(graph);
+    const read = await query(tokens.reader, graph, 'MATCH (p:P) RETURN p.name');
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.body).toContain('kept');
+    // The replica replays the delete and the restore in turn, and ends with the restored graph.
+    expect(await eventually(async () => (await graphsOn(group.replica)).includes(graph), 10_000)).toBe(true);
   });
 });
 

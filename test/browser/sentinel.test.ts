@@ -61,6 +61,26 @@ async function readOnNode(port: number, graph: string, query: string): Promise<u
   }
 }
 
+/** Stages `content` as `filename` through POST /api/upload (multipart, as a browser's FormData sends it). */
+async function stageFile(token: string, filename: string, content: Buffer): Promise<string> {
+  const boundary = '----graphdb-test-boundary';
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    content,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/upload',
+    payload,
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...bearer(token) },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ fileId: string }>().fileId;
+}
+
 const query = (token: string, graph: string, cypher: string) =>
   t.app.inject({
     method: 'GET',
@@ -168,6 +188,42 @@ describe('tokens through Sentinel', () => {
     const refused = await query(tokens.reader, 'people', 'CREATE (:Person)');
     expect(refused.statusCode).toBeGreaterThanOrEqual(400);
     expect(refused.statusCode).toBeLessThan(500);
+  });
+});
+
+describe('restoring an export through Sentinel', () => {
+  it('restores into the name of a graph just deleted, once neither the primary nor the replica lists it', async () => {
+    expect((await query(tokens.writer, 'restored', "CREATE (:P {name: 'kept'})")).statusCode).toBe(200);
+    const exported = await t.app.inject({
+      method: 'GET',
+      url: '/api/graph/restored/export',
+      headers: bearer(tokens.admin),
+    });
+    expect(exported.statusCode, exported.body).toBe(200);
+    const fileId = await stageFile(tokens.writer, 'restored.dump', exported.rawPayload);
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/graph/restored',
+      headers: bearer(tokens.writer),
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const restored = await t.app.inject({
+      method: 'POST',
+      url: '/api/graph/restored/upload',
+      payload: { fileId },
+      headers: bearer(tokens.writer),
+    });
+    expect([restored.statusCode, restored.json()]).toEqual([
+      200,
+      { message: 'Restored graph restored from restored.dump' },
+    ]);
+    for (const node of group.dataNodes)
+      expect(
+        await eventually(async () => {
+          const rows = await readOnNode(node.port, 'restored', 'MATCH (p:P) RETURN p.name').catch(() => []);
+          return JSON.stringify(rows) === JSON.stringify([['kept']]);
+        }, 10_000),
+      ).toBe(true);
   });
 });
 

@@ -38,7 +38,7 @@ const CSV_BATCH_CHARS = 512 * 1024;
 const CSV_BOUNDS = { fieldCharsMax: 1024 * 1024, fieldsMax: 4096 };
 /** Throw-away FalkorDB processes reading exports' origin names at once, server-wide. */
 const SCRATCH_SERVERS_MAX = 2;
-/** How long a restore waits for FalkorDB to finish freeing deleted graphs (memory-settle.ts) before a 409. */
+/** How long a restore waits for FalkorDB to let go of a graph deleted under the dump's origin name before a 409. */
 const DELETION_SETTLE_MS = 5000;
 /** How often a running batch reports its progress. */
 const PROGRESS_EVERY_STATEMENTS = 1000;
@@ -168,7 +168,8 @@ export function createImportService(
     const database = databaseFor(context, principal);
     const exists = `Graph ${graph} already exists: restore into a new name`;
     const graphs = await database.listGraphs();
-    if (graphs.includes(graph)) throw new ConflictError(exists);
+    // A graph deleted just before is still listed for a moment after its key is gone: only a key is a graph there.
+    if (graphs.includes(graph) && (await database.keyExists(graph))) throw new ConflictError(exists);
     // Before a byte of the dump is read: the user's share and the server's budget of restores under way, then one
     // of the throw-away servers. The dump then streams from disk to each server, never held whole here.
     const admitted = restores.admit(principal.userId, file.size);
@@ -221,21 +222,28 @@ export function createImportService(
     } finally {
       releaseScratch();
     }
-    if (origin !== graph && graphs.includes(origin))
-      throw new ConflictError(
+    const originExists = () =>
+      new ConflictError(
         `This export comes from graph ${origin}, which exists on this server, and FalkorDB cannot hold a second copy of it: restore it on another server, delete or rename ${origin} first, or copy it with PATCH /api/graph/{graph}/duplicate`,
       );
-    // A graph of that name deleted just before (the usual way to restore a graph over itself) may still be being
-    // freed by FalkorDB, and RESTORE during that can crash it: wait until it is done, within a bound.
+    if (origin !== graph && graphs.includes(origin) && (await database.keyExists(origin))) throw originExists();
     // The dump restores only under its origin's key, renamed afterwards: in a cluster both must share a slot.
     if (origin !== graph && !database.sameSlot(origin, graph))
       throw new BadRequestError(crossSlotMessage('restored', origin, graph));
-    if (!(await database.deletionsSettled(origin, DELETION_SETTLE_MS)))
-      throw new HttpError(
-        409,
-        'The database is still freeing a deleted graph, and a restore now could crash it: try again in a moment',
-        { 'retry-after': '1' },
-      );
+    // A graph of the origin's name deleted just before (the usual way to restore a graph over itself) is let go of
+    // by FalkorDB after its key is gone, and a RESTORE before that crashes it: wait until no node lists the name.
+    switch (await database.restoreTarget(origin, DELETION_SETTLE_MS)) {
+      case 'exists':
+        throw origin === graph ? new ConflictError(exists) : originExists();
+      case 'freeing':
+        throw new HttpError(
+          409,
+          `The database is still letting go of a deleted graph named ${origin}, and a restore now could crash it: try again in a moment`,
+          { 'retry-after': '1' },
+        );
+      case 'free':
+        break;
+    }
     try {
       await database.restore(origin, dump);
     } catch (error) {

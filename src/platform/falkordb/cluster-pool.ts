@@ -312,6 +312,16 @@ export class ClusterPool implements DatabasePool {
     );
   }
 
+  /** Every primary and replica of the slot map; the first node that cannot answer fails the call. */
+  async askEveryNode<T = unknown>(args: CommandArgument[]): Promise<T[]> {
+    const map = await this.clusterMap();
+    return Promise.all(
+      [...map.primaries, ...map.replicas].map((node, index) =>
+        this.nodePool(node, index < map.primaries.length).send<T>(args, { timeoutMs: NODE_COMMAND_MS }),
+      ),
+    );
+  }
+
   /**
    * Each primary's answer. A primary that cannot be reached may have failed over: the map is read again, and a
    * command that only reads (GRAPH.LIST, GRAPH.INFO) is sent once more to the primaries it names; a write (UDF

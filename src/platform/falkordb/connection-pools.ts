@@ -116,6 +116,11 @@ export interface DatabasePool {
   sendToEveryNode<T = unknown>(args: CommandArgument[]): Promise<T>;
   /** A command about every graph (GRAPH.LIST, running queries): each primary's answer, one per shard. */
   sendToEveryPrimary<T = unknown>(args: CommandArgument[]): Promise<T[]>;
+  /**
+   * A read about the node itself on every data node, replicas included (GRAPH.LIST before a RESTORE): each node's
+   * answer; a node that cannot answer fails the call (503).
+   */
+  askEveryNode<T = unknown>(args: CommandArgument[]): Promise<T[]>;
   /** Whether a command naming both keys can run (always on one node; in a cluster, only within one hash slot). */
   sameSlot(first: string, second: string): boolean;
   /** The topology as the connection-info route reports it (a cluster's shards as its slot map names them). */
@@ -564,9 +569,29 @@ export class CredentialPool implements DatabasePool {
    * idempotent. A single node: `send`.
    */
   async sendToEveryNode<T = unknown>(args: CommandArgument[]): Promise<T> {
-    const answer = await this.send<T>(args);
     const sentinel = this.credentials.sentinel;
-    if (!sentinel) return answer;
+    const [answer, failures] = await this.onEveryNode<T>(args);
+    if (failures.length > 0)
+      throw new DatabaseUnavailableError(
+        `applied on the primary of ${sentinel!.masterName} but not on every replica (${failures.join('; ')})`,
+      );
+    return answer[0]!;
+  }
+
+  async askEveryNode<T = unknown>(args: CommandArgument[]): Promise<T[]> {
+    const [answers, failures] = await this.onEveryNode<T>(args);
+    if (failures.length > 0)
+      throw new DatabaseUnavailableError(
+        `a replica of ${this.credentials.sentinel!.masterName} did not answer (${failures.join('; ')})`,
+      );
+    return answers;
+  }
+
+  /** The primary's answer first, then each replica's the sentinels list (none without Sentinel), and the failures. */
+  private async onEveryNode<T>(args: CommandArgument[]): Promise<[T[], string[]]> {
+    const answers = [await this.send<T>(args)];
+    const sentinel = this.credentials.sentinel;
+    if (!sentinel) return [answers, []];
     const replicas = await listReplicas(sentinel, this.credentials, this.options, (host, port) =>
       this.checkedAddress(host, port),
     );
@@ -595,18 +620,14 @@ export class CredentialPool implements DatabasePool {
       client.on('error', () => undefined);
       try {
         await client.connect();
-        await client.sendCommand(args);
+        answers.push(await client.sendCommand(args));
       } catch (error) {
         failures.push(`${replica.host}:${replica.port}: ${(error as Error).message}`);
       } finally {
         discard(client);
       }
     }
-    if (failures.length > 0)
-      throw new DatabaseUnavailableError(
-        `applied on the primary of ${sentinel.masterName} but not on every replica (${failures.join('; ')})`,
-      );
-    return answer;
+    return [answers, failures];
   }
 
   /**

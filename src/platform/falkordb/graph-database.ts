@@ -16,7 +16,6 @@ import {
 } from './compact-reply.js';
 import { versionMismatchOf, type VersionedSchemaNames } from './schema-names.js';
 import { RowStream } from './row-stream.js';
-import { memorySettled, usedMemoryOf } from './memory-settle.js';
 
 export { ResultTooLargeError };
 
@@ -161,11 +160,6 @@ function streamOfRows(result: QueryRows): QueryStream {
 const STREAM_OF_ROWS_BATCH = 500;
 
 const DELETE_SETTLE_MS = 2000;
-/**
- * How long used memory must hold still to count as settled: a free starved of CPU stalls for a while (pauses of
- * up to about 130 ms were seen with the machine's two cores busy), so one quiet sample is not enough.
- */
-const QUIET_MS = 300;
 /** FalkorDB answers a query past its TIMEOUT with an error; the connection is given this long beyond it to say so. */
 const QUERY_REPLY_GRACE_MS = 5000;
 
@@ -522,24 +516,30 @@ export class GraphDatabase {
   }
 
   /**
-   * Waits until the server's used memory has stopped falling (memory-settle.ts: a deleted graph is freed after
-   * GRAPH.DELETE answered): sampled every `intervalMs`, it must not fall for `quietMs` on end; false when it was
-   * still falling at `deadlineMs`.
+   * Whether `graph` names a key of the keyspace (of any type); GRAPH.LIST also names graphs whose key is already
+   * gone and which FalkorDB has not yet let go of (restoreTarget).
    */
-  async deletionsSettled(graph: string, deadlineMs: number, quietMs = QUIET_MS, intervalMs = 50): Promise<boolean> {
+  async keyExists(graph: string): Promise<boolean> {
+    return Number(await this.pool.send(['EXISTS', graph])) === 1;
+  }
+
+  /**
+   * Whether a dump whose origin is `graph` can be restored now (docs/decisions/restore-after-async-delete.md).
+   * FalkorDB decodes a dump into the graph its registry holds under the dump's origin name, and a graph deleted just
+   * before stays in that registry, its key already gone, until a background thread lets go of it: a RESTORE then
+   * crashes the server. So a restore may go ahead only when no data node (replicas too: they replay the delete and
+   * the restore in turn) lists the name in GRAPH.LIST, which reads that registry. 'free': no node lists it and no
+   * key holds it; 'exists': a key holds it; 'freeing': its key is gone but a node still listed it at `deadlineMs`.
+   * Load only delays the answer: the check is of the registry itself, not of a time or a memory figure.
+   */
+  async restoreTarget(graph: string, deadlineMs: number, intervalMs = 25): Promise<'free' | 'exists' | 'freeing'> {
     const deadline = Date.now() + deadlineMs;
-    // The node that will hold `graph` (in a cluster, the primary of its slot).
-    const usedMemory = async () => usedMemoryOf(await this.pool.send<string>(['INFO', 'memory'], { routeKey: graph }));
-    let quietFrom = { at: Date.now(), bytes: await usedMemory() };
     for (;;) {
+      if (await this.keyExists(graph)) return 'exists';
+      const lists = await this.pool.askEveryNode<string[]>(['GRAPH.LIST']);
+      if (!lists.some((names) => names.includes(graph))) return 'free';
+      if (Date.now() >= deadline) return 'freeing';
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
-      const bytes = await usedMemory();
-      // A server that does not report it cannot be waited on: as before, the restore goes ahead.
-      if (Number.isNaN(bytes) || Number.isNaN(quietFrom.bytes)) return true;
-      const now = Date.now();
-      if (!memorySettled(quietFrom.bytes, bytes)) quietFrom = { at: now, bytes };
-      else if (now - quietFrom.at >= quietMs) return true;
-      if (now >= deadline) return false;
     }
   }
 
