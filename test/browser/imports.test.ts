@@ -470,9 +470,13 @@ describe('the total time of an import', () => {
 
   it('stops a batch past IMPORT_TIMEOUT_MS with 503, keeping what ran', async () => {
     const token = (await tokensForEveryRole(short.app, short.falkordb, 'import-time'))['Read-Write'];
-    // Each statement is quick on its own; together they take several times the bound.
-    const statement = 'UNWIND range(1, 2000000) AS x WITH count(x) AS n CREATE (:Tick {n: n})';
-    const { payload, headers } = multipart('slow.cypher', Array.from({ length: 40 }, () => statement).join('\n'));
+    // The first statement is trivial, so something has run before the bound whatever the machine's load (a first
+    // statement of a few hundred milliseconds once took the whole second on a loaded machine, and nothing ran);
+    // the others take tens to hundreds of milliseconds each, so together they take several times the bound even on
+    // a fast idle machine, and load only makes them slower.
+    const slow = 'UNWIND range(1, 2000000) AS x WITH count(x) AS n CREATE (:Tick {n: n})';
+    const batch = ['CREATE (:Tick {n: 0})', ...Array.from({ length: 39 }, () => slow)].join('\n');
+    const { payload, headers } = multipart('slow.cypher', batch);
     const staged = await short.app.inject({
       method: 'POST',
       url: '/api/upload',
