@@ -1,12 +1,16 @@
 // `graphdb-admin completion bash|zsh|fish`: scripts generated from the command tree, loaded into the real shells
 // when they are installed (bash always is), inspected otherwise.
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionTree } from '../../src/cli/commands/completion-command.js';
 import { buildProgram } from '../../src/cli/main.js';
+import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { BACKUPS, DATA_PROTECTION_CRDS, backupObject } from '../support/backup-scenarios.js';
+import { CLUSTERS_V1, OPS_V1, replication } from '../support/kube/kubeblocks-fixtures.js';
 import { BIN, runCommand } from './harness.js';
 
 let dir: string;
@@ -19,10 +23,22 @@ const has = (shell: string) => {
     return false;
   }
 };
-const env = () => ({ PATH: process.env.PATH ?? '', HOME: dir });
+// `graphdb-admin` on PATH, as an installed package puts it: the scripts run it to ask the server for names.
+const env = () => ({ PATH: `${path.join(dir, 'bin')}:${process.env.PATH ?? ''}`, HOME: dir });
+let t: AdminTestApp;
+let server: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-completion-'));
+  await mkdir(path.join(dir, 'bin'));
+  await writeFile(path.join(dir, 'bin', 'graphdb-admin'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+  await chmod(path.join(dir, 'bin', 'graphdb-admin'), 0o755);
+  t = await startAdminTestApp('kubernetes', { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1, ...DATA_PROTECTION_CRDS] });
+  for (const name of ['orders', 'ledger']) t.kube!.put(CLUSTERS_V1, NS, replication(name, NS));
+  for (const name of ['orders-nightly', 'orders-weekly'])
+    t.kube!.put(BACKUPS, NS, backupObject(name, 'orders', NS, { phase: 'Completed', backupRepoName: 's3-main' }));
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   for (const shell of ['bash', 'zsh', 'fish']) {
     const run = await runCommand(process.execPath, [BIN, 'completion', shell], env());
     expect(run.code, run.stderr).toBe(0);
@@ -30,6 +46,11 @@ beforeAll(async () => {
     await writeFile(path.join(dir, `completion.${shell}`), run.stdout);
   }
 });
+afterAll(async () => {
+  await t?.close();
+});
+
+const NS = 'graphdb-system';
 
 /** What bash completes after `line` (the last word is the one being completed). */
 async function bashComplete(line: string): Promise<string[]> {
@@ -125,6 +146,48 @@ describe('completion', () => {
       expect.arrayContaining(['list', 'get', 'create', 'delete']),
     );
     expect(await complete('graphdb-admin users list --ro')).toEqual(['--role']);
+  });
+
+  it('bash: completes resource names from the server: deployments, backups, users, roles, contexts', async () => {
+    // Not signed in yet: no names and no noise, whatever the server.
+    expect(await bashComplete('graphdb-admin deployments get ')).toEqual([]);
+    const login = await runCommand(
+      process.execPath,
+      [BIN, 'login', '--server', server, '--email', ADMIN.email, '--password-stdin'],
+      env(),
+      ADMIN.password,
+    );
+    expect(login.code, login.stderr).toBe(0);
+    expect((await bashComplete('graphdb-admin deployments get ')).sort()).toEqual(['ledger', 'orders']);
+    expect(await bashComplete('graphdb-admin deployments delete or')).toEqual(['orders']);
+    expect(await bashComplete('graphdb-admin clusters restart l')).toEqual(['ledger']);
+    // The backup after its deployment, with the line's namespace.
+    expect((await bashComplete(`graphdb-admin backups get -n ${NS} orders `)).sort()).toEqual([
+      'orders-nightly',
+      'orders-weekly',
+    ]);
+    expect(await bashComplete('graphdb-admin backups restore orders orders-w')).toEqual(['orders-weekly']);
+    expect(await bashComplete('graphdb-admin users remove ')).toEqual([ADMIN.email]);
+    expect(await bashComplete('graphdb-admin rbac roles get ')).toEqual(
+      expect.arrayContaining(['admin', 'operator', 'viewer']),
+    );
+    expect(await bashComplete('graphdb-admin users list --role v')).toEqual(['viewer']);
+    expect(await bashComplete('graphdb-admin users set-role root@corp.example op')).toEqual(['operator']);
+    expect(await bashComplete('graphdb-admin config use-context ')).toEqual(['default']);
+    expect(await bashComplete('graphdb-admin --context d')).toEqual(['default']);
+    // A name the command creates is not completed; flags still are.
+    expect(await bashComplete('graphdb-admin users add ')).not.toContain(ADMIN.email);
+    expect(await bashComplete('graphdb-admin deployments get --n')).toEqual(['--namespace']);
+    // The helper is hidden: not offered, not in the script's command words.
+    expect(await bashComplete('graphdb-admin __')).toEqual([]);
+    // A context without a session: nothing, and no error text.
+    const away = await runCommand(
+      process.execPath,
+      [BIN, 'config', 'set-context', 'away', '--server', 'http://127.0.0.1:9'],
+      env(),
+    );
+    expect(away.code, away.stderr).toBe(0);
+    expect(await bashComplete('graphdb-admin --context away deployments get ')).toEqual([]);
   });
 
   it('refuses an unknown shell with the usage exit code', async () => {
