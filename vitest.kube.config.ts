@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // `npm run test:kube` (scripts/test-kube.sh): the admin suites (settings, users, sessions, rbac,
-// service accounts and their two-replica revocation) and the tests in test/kube/
+// service accounts and their two-replica revocation), the CLI suites of the KubeBlocks commands and the tests in test/kube/
 // against a real kube-apiserver and etcd instead of the API double. Every test app starts its own API server, so the
 // files are as independent as under the default configuration.
 export default defineConfig({
@@ -15,6 +15,9 @@ export default defineConfig({
       'test/admin/service-account-replicas.test.ts',
       'test/admin/service-account-bootstrap.test.ts',
       'test/kube/**/*.test.ts',
+      // The CLI suites of the KubeBlocks commands, over the real API server instead of the double.
+      'test/cli/backup-commands.test.ts',
+      'test/cli/confirmation.test.ts',
     ],
     environment: 'node',
     pool: 'forks',

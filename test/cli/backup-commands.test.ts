@@ -1,13 +1,14 @@
 // graphdb-admin backups and restores against the admin API over the Kubernetes API double with the KubeBlocks data
 // protection resources: every data-protection operation the API serves as a command, `-o json` checked against the
-// API's own response schemas, `--wait` following a backup, a restore and a cloned deployment to their end, and what
+// API's own response schemas, over the Kubernetes API double here and the real kube-apiserver with the real KubeBlocks
+// CRDs under `npm run test:kube`, `--wait` following a backup, a restore and a cloned deployment to their end, and what
 // reached Kubernetes read back from the store.
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADAPTERS, ADMIN, sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import {
   BACKUPS,
   DATA_PROTECTION_CRDS,
@@ -21,6 +22,8 @@ import {
 } from '../support/backup-scenarios.js';
 import { setMultiClusterMode } from '../support/cluster-reads.js';
 import { CLUSTERS_V1, OPS_V1, replication } from '../support/kube/kubeblocks-fixtures.js';
+import type { KubeObject } from '../support/kube/kube-api-double.js';
+import { objectStoreOf, type ObjectStore } from '../support/kube/object-store.js';
 import { cliIn, schemaCheck } from './harness.js';
 
 const NS = 'graphdb-system';
@@ -28,6 +31,9 @@ let t: AdminTestApp;
 let cli: ReturnType<typeof cliIn>;
 let workDir: string;
 let controller: NodeJS.Timeout;
+let objects: ObjectStore;
+// The API double, or under `npm run test:kube` the real kube-apiserver with the real KubeBlocks CRDs.
+const ADAPTER = ADAPTERS.includes('kube-apiserver') ? 'kube-apiserver' : 'kubernetes';
 
 const completed = (at: string, totalSize = '12Mi') => ({
   phase: 'Completed',
@@ -39,30 +45,49 @@ const completed = (at: string, totalSize = '12Mi') => ({
 const json = (run: { stdout: string }) => JSON.parse(run.stdout) as Record<string, unknown>;
 
 beforeAll(async () => {
-  t = await startAdminTestApp('kubernetes', { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1, ...DATA_PROTECTION_CRDS] });
-  const kube = t.kube!;
-  kube.put(CLUSTERS_V1, NS, replication('orders', NS));
-  kube.put(REPOS, '', repoObject('s3-main', 'Ready', true));
-  kube.put(POLICIES, NS, policyObject('orders', NS, 's3-main'));
-  kube.put(BACKUPS, NS, backupObject('orders-nightly', 'orders', NS, completed('2026-11-20T03:00:00Z')));
-  kube.put(BACKUPS, NS, backupObject('orders-raw', 'orders', NS, completed('2026-11-21T03:00:00Z', '1572864')));
+  t = await startAdminTestApp(ADAPTER, {
+    kubeBlocks: true,
+    crds: [CLUSTERS_V1, OPS_V1, ...DATA_PROTECTION_CRDS],
+    // BackupRepos are cluster-scoped: the chart grants them with multiClusterRbac only.
+    chartValues: { 'adminServer.multiClusterRbac': 'true' },
+  });
+  objects = objectStoreOf(t);
+  await objects.put(CLUSTERS_V1, NS, replication('orders', NS));
+  await objects.put(REPOS, '', repoObject('s3-main', 'Ready', true));
+  await objects.put(POLICIES, NS, policyObject('orders', NS, 's3-main'));
+  await objects.put(BACKUPS, NS, backupObject('orders-nightly', 'orders', NS, completed('2026-11-20T03:00:00Z')));
+  await objects.put(
+    BACKUPS,
+    NS,
+    backupObject('orders-raw', 'orders', NS, completed('2026-11-21T03:00:00Z', '1572864')),
+  );
   await setMultiClusterMode(t.app, (await sessionsForEveryRole(t.app)).admin, true);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   workDir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-backups-'));
   cli = cliIn(workDir);
-  // The simulated KubeBlocks controller: new backups and restores complete, new clusters start running.
+  // The simulated KubeBlocks controller: new backups and restores complete, new clusters start running (their status
+  // written as the controller writes it; one pass at a time).
+  const phase = (object: KubeObject) => (object.status as { phase?: string } | undefined)?.phase;
+  let passing = false;
   controller = setInterval(() => {
-    for (const backup of kube.list(BACKUPS))
-      if (!(backup.status as { phase?: string } | undefined)?.phase)
-        kube.put(BACKUPS, NS, { ...backup, status: completed(new Date().toISOString(), '2048') });
-    for (const restore of kube.list(RESTORES))
-      if (!(restore.status as { phase?: string } | undefined)?.phase)
-        kube.put(RESTORES, NS, { ...restore, status: { phase: 'Completed' } });
-    for (const cluster of kube.list(CLUSTERS_V1))
-      if ((cluster.status as { phase?: string } | undefined)?.phase !== 'Running')
-        kube.put(CLUSTERS_V1, NS, { ...cluster, status: { ...(cluster.status ?? {}), phase: 'Running' } });
-  }, 50);
+    if (passing) return;
+    passing = true;
+    void (async () => {
+      for (const backup of await objects.list(BACKUPS))
+        if (!phase(backup))
+          await objects.put(BACKUPS, NS, { ...backup, status: completed(new Date().toISOString(), '2048') });
+      for (const restore of await objects.list(RESTORES))
+        if (!phase(restore)) await objects.put(RESTORES, NS, { ...restore, status: { phase: 'Completed' } });
+      for (const cluster of await objects.list(CLUSTERS_V1))
+        if (phase(cluster) !== 'Running')
+          await objects.put(CLUSTERS_V1, NS, { ...cluster, status: { ...(cluster.status ?? {}), phase: 'Running' } });
+    })()
+      .catch(() => {
+        // An object deleted between the list and the write: the next pass sees the new state.
+      })
+      .finally(() => (passing = false));
+  }, 100);
   const login = await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], ADMIN.password);
   expect(login.code, login.stderr).toBe(0);
 });
@@ -119,14 +144,14 @@ describe('graphdb-admin backups', () => {
     (await schemaCheck('get', '/api/clusters/{clusterName}/backups/{backupName}'))(json(created));
     expect(json(created)).toMatchObject({ name: 'before-upgrade', status: 'completed' });
     expect(created.stderr).toContain('backup before-upgrade: completed');
-    expect(t.kube!.get(BACKUPS, NS, 'before-upgrade')!.spec).toMatchObject({ retentionPeriod: '7d' });
+    expect((await objects.get(BACKUPS, NS, 'before-upgrade'))!.spec).toMatchObject({ retentionPeriod: '7d' });
   });
 
   it('restores in place (dry run first) and --wait follows the restore; restores list, get and delete', async () => {
     const dry = await cli(['backups', 'restore', 'orders', 'orders-nightly', '-n', NS, '--dry-run', '-o', 'json']);
     expect(dry.code, dry.stderr).toBe(0);
     (await schemaCheck('post', '/api/clusters/{clusterName}/restores/', '201'))(json(dry));
-    expect(t.kube!.list(RESTORES)).toHaveLength(0);
+    expect(await objects.list(RESTORES)).toHaveLength(0);
 
     const restored = await cli([
       'backups',
@@ -145,7 +170,7 @@ describe('graphdb-admin backups', () => {
     expect(restored.code, restored.stderr).toBe(0);
     const restore = json(restored) as { name: string; status: string };
     expect(restore.status).toBe('completed');
-    expect(t.kube!.get(RESTORES, NS, restore.name)!.spec).toMatchObject({ backup: { name: 'orders-nightly' } });
+    expect((await objects.get(RESTORES, NS, restore.name))!.spec).toMatchObject({ backup: { name: 'orders-nightly' } });
 
     const list = await cli(['restores', 'list', 'orders', '-n', NS]);
     expect(list.code, list.stderr).toBe(0);
@@ -157,7 +182,7 @@ describe('graphdb-admin backups', () => {
     const got = await cli(['restores', 'get', 'orders', restore.name, '-n', NS, '-o', 'json']);
     (await schemaCheck('get', '/api/clusters/{clusterName}/restores/{restoreName}'))(json(got));
     expect((await cli(['restores', 'delete', 'orders', restore.name, '-n', NS, '--yes'])).code).toBe(0);
-    expect(t.kube!.get(RESTORES, NS, restore.name)).toBeUndefined();
+    expect(await objects.get(RESTORES, NS, restore.name)).toBeUndefined();
     expect((await cli(['backups', 'restores', 'orders', 'get', restore.name, '-n', NS])).code).toBe(5);
     // A backup that does not exist: 404, exit code 5, nothing created.
     expect((await cli(['backups', 'restore', 'orders', 'ghost', '-n', NS, '--yes'])).code).toBe(5);
@@ -182,7 +207,7 @@ describe('graphdb-admin backups', () => {
     expect(cloned.code, cloned.stderr).toBe(0);
     (await schemaCheck('get', '/api/clusters/{clusterName}'))(json(cloned));
     expect(json(cloned)).toMatchObject({ name: 'orders-copy', phase: 'Running' });
-    expect(JSON.stringify(t.kube!.get(CLUSTERS_V1, NS, 'orders-copy')!.metadata.annotations)).toContain(
+    expect(JSON.stringify((await objects.get(CLUSTERS_V1, NS, 'orders-copy'))!.metadata.annotations)).toContain(
       'orders-nightly',
     );
     const taken = await cli(['backups', 'clone', 'orders', 'orders-nightly', '-n', NS, '--newClusterName', 'orders']);
@@ -194,14 +219,14 @@ describe('graphdb-admin backups', () => {
     const policy = await cli(['backups', 'policies', 'orders', 'create', 'orders-weekly', '-n', NS, '-o', 'json']);
     expect(policy.code, policy.stderr).toBe(0);
     (await schemaCheck('post', '/api/clusters/{clusterName}/backups/policies/', '201'))(json(policy));
-    expect(t.kube!.get(POLICIES, NS, 'orders-weekly')).toBeDefined();
+    expect(await objects.get(POLICIES, NS, 'orders-weekly')).toBeDefined();
     const got = await cli(['backups', 'policies', 'orders', 'get', 'orders-weekly', '-n', NS, '-o', 'json']);
     (await schemaCheck('get', '/api/clusters/{clusterName}/backups/policies/{policyName}'))(json(got));
     expect((await cli(['backups', 'policies', 'orders', 'list', '-n', NS])).stdout).toMatch(
       /^orders-weekly\s+s3-main\s/m,
     );
     expect((await cli(['backups', 'policies', 'orders', 'delete', 'orders-weekly', '-n', NS, '--yes'])).code).toBe(0);
-    expect(t.kube!.get(POLICIES, NS, 'orders-weekly')).toBeUndefined();
+    expect(await objects.get(POLICIES, NS, 'orders-weekly')).toBeUndefined();
     expect((await cli(['backups', 'policies', 'orders', 'get'])).code).toBe(2);
     expect((await cli(['backups', 'policies', 'orders', 'rename', 'x'])).code).toBe(2);
 
@@ -244,7 +269,7 @@ describe('graphdb-admin backups', () => {
     );
     expect((await cli(['backups', 'schedules', 'orders', 'create', 'x', '-n', NS])).code).toBe(2);
     expect((await cli(['backups', 'schedules', 'orders', 'delete', 'nightly', '-n', NS, '-y'])).code).toBe(0);
-    expect(t.kube!.get(SCHEDULES, NS, 'nightly')).toBeUndefined();
+    expect(await objects.get(SCHEDULES, NS, 'nightly')).toBeUndefined();
 
     const repoFile = path.join(workDir, 'repo.json');
     await writeFile(
@@ -269,11 +294,11 @@ describe('graphdb-admin backups', () => {
     expect((await cli(['backups', 'repos', 'update', 'archive'])).code).toBe(2);
     expect((await cli(['backups', 'repos', 'list'])).stdout).toMatch(/^archive\s+s3\s+\S+\s+true/m);
     expect((await cli(['backups', 'repos', 'delete', 'archive', '--yes'])).code).toBe(0);
-    expect(t.kube!.get(REPOS, '', 'archive')).toBeUndefined();
+    expect(await objects.get(REPOS, '', 'archive')).toBeUndefined();
   });
 
   it('deletes a backup and cleans up expired ones (dry run first)', async () => {
-    t.kube!.put(
+    await objects.put(
       BACKUPS,
       NS,
       backupObject('orders-expired', 'orders', NS, {
@@ -285,9 +310,9 @@ describe('graphdb-admin backups', () => {
     expect(dry.code, dry.stderr).toBe(0);
     (await schemaCheck('post', '/api/clusters/{clusterName}/cleanup/'))(json(dry));
     expect(json(dry).deletedBackups).toEqual(['orders-expired']);
-    expect(t.kube!.get(BACKUPS, NS, 'orders-expired')).toBeDefined();
+    expect(await objects.get(BACKUPS, NS, 'orders-expired')).toBeDefined();
     expect((await cli(['backups', 'cleanup', 'orders', '-n', NS, '--yes'])).code).toBe(0);
-    expect(t.kube!.get(BACKUPS, NS, 'orders-expired')).toBeUndefined();
+    expect(await objects.get(BACKUPS, NS, 'orders-expired')).toBeUndefined();
 
     const deleted = await cli(['backups', 'delete', 'orders', 'orders-raw', '-n', NS, '--yes', '-o', 'json']);
     expect(deleted.code, deleted.stderr).toBe(0);

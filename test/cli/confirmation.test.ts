@@ -6,21 +6,26 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADAPTERS, ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import { BACKUPS, DATA_PROTECTION_CRDS, backupObject, policyObject, POLICIES } from '../support/backup-scenarios.js';
 import { CLUSTERS_V1, OPS_V1, replication } from '../support/kube/kubeblocks-fixtures.js';
+import { objectStoreOf, type ObjectStore } from '../support/kube/object-store.js';
 import { cliIn, cliInTerminal } from './harness.js';
 
 const NS = 'graphdb-system';
 let t: AdminTestApp;
 let cli: ReturnType<typeof cliIn>;
 let terminal: ReturnType<typeof cliInTerminal>;
+let objects: ObjectStore;
+// The API double, or under `npm run test:kube` the real kube-apiserver with the real KubeBlocks CRDs.
+const ADAPTER = ADAPTERS.includes('kube-apiserver') ? 'kube-apiserver' : 'kubernetes';
 
 beforeAll(async () => {
-  t = await startAdminTestApp('kubernetes', { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1, ...DATA_PROTECTION_CRDS] });
-  for (const name of ['doomed', 'kept']) t.kube!.put(CLUSTERS_V1, NS, replication(name, NS));
-  t.kube!.put(POLICIES, NS, policyObject('kept', NS, 's3-main'));
-  t.kube!.put(
+  t = await startAdminTestApp(ADAPTER, { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1, ...DATA_PROTECTION_CRDS] });
+  objects = objectStoreOf(t);
+  for (const name of ['doomed', 'kept']) await objects.put(CLUSTERS_V1, NS, replication(name, NS));
+  await objects.put(POLICIES, NS, policyObject('kept', NS, 's3-main'));
+  await objects.put(
     BACKUPS,
     NS,
     backupObject('kept-nightly', 'kept', NS, {
@@ -63,8 +68,8 @@ describe('without a terminal', () => {
       expect(run.stderr).toMatch(/needs confirmation: run it on a terminal or pass --yes\n$/);
       expect(run.stderr.split('\n')).toHaveLength(2);
     }
-    expect(t.kube!.get(CLUSTERS_V1, NS, 'doomed')).toBeDefined();
-    expect(t.kube!.get(BACKUPS, NS, 'kept-nightly')).toBeDefined();
+    expect(await objects.get(CLUSTERS_V1, NS, 'doomed')).toBeDefined();
+    expect(await objects.get(BACKUPS, NS, 'kept-nightly')).toBeDefined();
     expect((await cli(['users', 'list'])).stdout).toContain('leaver@corp.example');
     // --dry-run needs no confirmation: it changes nothing.
     const dry = await cli(['backups', 'restore', 'kept', 'kept-nightly', '-n', NS, '--dry-run']);
@@ -80,7 +85,7 @@ describe('on a terminal', () => {
     );
     expect(wrong.code, wrong.screen).toBe(1);
     expect(wrong.screen).toContain('type the name (doomed) to confirm');
-    expect(t.kube!.get(CLUSTERS_V1, NS, 'doomed')).toBeDefined();
+    expect(await objects.get(CLUSTERS_V1, NS, 'doomed')).toBeDefined();
 
     const right = await terminal(
       ['deployments', 'delete', 'doomed', '-n', NS],
@@ -88,7 +93,7 @@ describe('on a terminal', () => {
     );
     expect(right.code, right.screen).toBe(0);
     expect(right.screen).toContain('doomed deleted');
-    expect(t.kube!.get(CLUSTERS_V1, NS, 'doomed')).toBeUndefined();
+    expect(await objects.get(CLUSTERS_V1, NS, 'doomed')).toBeUndefined();
   });
 
   it('deletes a backup when its name is retyped; Ctrl-C cancels with 130', async () => {
@@ -97,13 +102,13 @@ describe('on a terminal', () => {
       [{ when: /to confirm/, send: '\x03' }],
     );
     expect(cancelled.code, cancelled.screen).toBe(130);
-    expect(t.kube!.get(BACKUPS, NS, 'kept-nightly')).toBeDefined();
+    expect(await objects.get(BACKUPS, NS, 'kept-nightly')).toBeDefined();
     const deleted = await terminal(
       ['backups', 'delete', 'kept', 'kept-nightly', '-n', NS],
       [{ when: /to confirm/, send: 'kept-nightly\r' }],
     );
     expect(deleted.code, deleted.screen).toBe(0);
-    expect(t.kube!.get(BACKUPS, NS, 'kept-nightly')).toBeUndefined();
+    expect(await objects.get(BACKUPS, NS, 'kept-nightly')).toBeUndefined();
   });
 
   it('removes a user, resets a password and deletes a role on y, and not on anything else', async () => {
