@@ -8,15 +8,19 @@ export type Format = (typeof FORMATS)[number];
 
 export interface ResultWriter {
   header(columns: string[]): Promise<void>;
-  row(data: Record<string, unknown>): Promise<void>;
+  /** Nothing while the output takes more; a promise of its draining once it is full (the caller waits for it). */
+  row(data: Record<string, unknown>): Promise<void> | undefined;
   end(): Promise<void>;
 }
 
-/** Writes, and waits for the stream to drain when its buffer is full (the server's rows wait meanwhile). */
-export function writerTo(out: Writable): (text: string) => Promise<void> {
+/**
+ * Writes; answers nothing while the stream takes more, else a promise of its draining (the server's rows wait
+ * meanwhile). No promise per row: a million rows are a million writes, not a million promises.
+ */
+export function writerTo(out: Writable): (text: string) => Promise<void> | undefined {
   return (text) =>
     out.write(text)
-      ? Promise.resolve()
+      ? undefined
       : new Promise<void>((resolve, reject) => {
           const onDrain = () => {
             out.off('error', onError);
@@ -56,14 +60,14 @@ export function resultWriter(format: Format, out: Writable): ResultWriter {
           return Promise.resolve();
         },
         row: (data) => write(`${JSON.stringify(data)}\n`),
-        end: async () => {},
+        end: () => Promise.resolve(),
       };
     case 'json': {
       let first = true;
       return {
         header: (names) => {
           columns = names;
-          return names.length > 0 ? write('[') : Promise.resolve();
+          return names.length > 0 ? (write('[') ?? Promise.resolve()) : Promise.resolve();
         },
         row: (data) => {
           const text = `${first ? '\n  ' : ',\n  '}${JSON.stringify(data)}`;
@@ -71,17 +75,21 @@ export function resultWriter(format: Format, out: Writable): ResultWriter {
           return write(text);
         },
         // A statement without columns (a write without RETURN) prints nothing: its summary says what it did.
-        end: () => (columns.length === 0 ? Promise.resolve() : write(first ? ']\n' : '\n]\n')),
+        end: async () => {
+          if (columns.length > 0) await write(first ? ']\n' : '\n]\n');
+        },
       };
     }
     case 'csv':
       return {
         header: (names) => {
           columns = names;
-          return names.length > 0 ? write(`${names.map(csvField).join(',')}\r\n`) : Promise.resolve();
+          return names.length > 0
+            ? (write(`${names.map(csvField).join(',')}\r\n`) ?? Promise.resolve())
+            : Promise.resolve();
         },
         row: (data) => write(`${columns.map((name) => csvField(data[name])).join(',')}\r\n`),
-        end: async () => {},
+        end: () => Promise.resolve(),
       };
     case 'table': {
       let sample: string[][] | undefined = [];
@@ -105,12 +113,11 @@ export function resultWriter(format: Format, out: Writable): ResultWriter {
           columns = names;
           return Promise.resolve();
         },
-        row: async (data) => {
+        row: (data) => {
           const cells = columns.map((name) => cellText(data[name]).replace(/\r?\n/g, '\\n'));
-          if (sample) {
-            sample.push(cells);
-            if (sample.length >= TABLE_SAMPLE_ROWS) await flush();
-          } else await write(line(cells));
+          if (!sample) return write(line(cells));
+          sample.push(cells);
+          return sample.length >= TABLE_SAMPLE_ROWS ? flush() : undefined;
         },
         end: async () => {
           if (columns.length > 0) await flush();

@@ -1,7 +1,13 @@
 // One query against the browser API, its result read as NDJSON (`Accept: application/x-ndjson`) line by line as it
-// arrives and handed to a writer, which waits for its output to drain: the shell holds one chunk at a time. Stopping
+// arrives and handed to a writer, which waits for its output to drain: the shell holds one chunk at a time. The answer
+// is read through node:http, whose socket stops reading while a chunk waits (read through fetch's web stream, with a
+// promise per row, the shell's peak memory grew with the result's length: bench/shell-memory.ts), and split into lines
+// on its bytes (a newline byte never occurs inside a UTF-8 character), so no text is built but the lines. Stopping
 // (Ctrl-C) asks the server to stop the query (DELETE /api/queries/{id}, found in GET /api/queries) and drops the
 // connection.
+import type { IncomingMessage } from 'node:http';
+import http from 'node:http';
+import https from 'node:https';
 import { connectionCause } from '../cli-errors.js';
 import type { ResultWriter } from './formats.js';
 
@@ -34,16 +40,28 @@ const headers = (connection: Connection, accept: string) => ({
   accept,
 });
 
+/** A GET whose answer is read as a Node stream (with its backpressure), stopped by `signal`. */
+function streamGet(url: URL, requestHeaders: Record<string, string>, signal: AbortSignal): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const client = url.protocol === 'https:' ? https : http;
+    const req = client.get(url, { headers: requestHeaders, signal }, resolve);
+    // Errors after the answer began (a dropped connection, the abort) reach the reader through the answer itself.
+    req.on('error', reject);
+  });
+}
+
 /** The server's message of an error answer. */
-async function messageOf(res: Response): Promise<string> {
-  const text = await res.text();
+async function messageOf(res: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of res as AsyncIterable<Buffer>) chunks.push(chunk);
+  const text = Buffer.concat(chunks).toString('utf8');
   try {
     const body = JSON.parse(text) as { message?: unknown };
     if (typeof body.message === 'string') return body.message;
   } catch {
     // not JSON
   }
-  return `${res.status} ${res.statusText}`;
+  return `${res.statusCode} ${res.statusMessage}`;
 }
 
 export class QueryRun {
@@ -62,12 +80,9 @@ export class QueryRun {
     const search = new URLSearchParams({ query: this.query, timeout: String(timeoutMs) });
     if (Object.keys(params).length > 0) search.set('params', JSON.stringify(params));
     const url = new URL(`/api/graph/${encodeURIComponent(this.graph)}?${search.toString()}`, this.connection.server);
-    let res: Response;
+    let res: IncomingMessage;
     try {
-      res = await fetch(url, {
-        headers: headers(this.connection, 'application/x-ndjson'),
-        signal: this.abort.signal,
-      });
+      res = await streamGet(url, headers(this.connection, 'application/x-ndjson'), this.abort.signal);
     } catch (error) {
       if (this.abort.signal.aborted) return this.stoppedOutcome(0);
       return {
@@ -78,35 +93,49 @@ export class QueryRun {
         message: `cannot reach ${this.connection.server}: ${connectionCause(error)}`,
       };
     }
-    if (!res.ok) return { ok: false, rows: 0, statistics: [], status: res.status, message: await messageOf(res) };
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status >= 300)
+      return { ok: false, rows: 0, statistics: [], status, message: await messageOf(res) };
     let rows = 0;
-    let pending = '';
-    const decoder = new TextDecoder();
+    // The start of a line whose end has not arrived yet.
+    let pending: Buffer | undefined;
     try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        pending += decoder.decode(chunk, { stream: true });
+      for await (const chunk of res as AsyncIterable<Buffer>) {
+        let start = 0;
         let end: number;
-        while ((end = pending.indexOf('\n')) !== -1) {
-          const line = pending.slice(0, end);
-          pending = pending.slice(end + 1);
+        while ((end = chunk.indexOf(10, start)) !== -1) {
+          const line = pending
+            ? Buffer.concat([pending, chunk.subarray(start, end)]).toString('utf8')
+            : chunk.toString('utf8', start, end);
+          pending = undefined;
+          start = end + 1;
           if (!line) continue;
           const event = JSON.parse(line) as
             | { type: 'header'; columns: string[] }
             | { type: 'row'; data: Record<string, unknown> }
             | { type: 'summary'; metadata: string[]; rows: number; truncated: boolean }
             | { type: 'error'; message: string; status: number };
-          if (event.type === 'header') await writer.header(event.columns);
-          else if (event.type === 'row') {
+          if (event.type === 'row') {
             rows++;
-            await writer.row(event.data);
-          } else if (event.type === 'summary') {
+            // A writer answers a promise only when its output is full: then the reading waits for it to drain.
+            const full = writer.row(event.data);
+            if (full) await full;
+          } else if (event.type === 'header') await writer.header(event.columns);
+          else if (event.type === 'summary') {
             await writer.end();
+            res.destroy();
             return { ok: true, rows, statistics: event.metadata, truncated: event.truncated, status: 0 };
           } else {
             await writer.end();
+            res.destroy();
             if (this.stopping) return this.stoppedOutcome(rows);
             return { ok: false, rows, statistics: [], status: event.status, message: event.message };
           }
+        }
+        if (start < chunk.length) {
+          const rest = chunk.subarray(start);
+          // A copy: a slice would keep the whole chunk alive while a long line arrives.
+          pending = pending ? Buffer.concat([pending, rest]) : Buffer.from(rest);
         }
       }
     } catch (error) {
