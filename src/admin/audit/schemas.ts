@@ -1,7 +1,7 @@
 // Shapes of GET /api/audit/, GET /api/users/me/activity and GET /api/clusters/{name}/events (the FalkorDB Enterprise admin API's
 // AuditEntry).
 import { z } from 'zod';
-import { ClusterParamsSchema } from '../clusters/schemas.js';
+import { ClusterNameParamsSchema } from '../clusters/schemas.js';
 import type { AuditEntry } from './audit-query.js';
 
 const FILTER_MAX = 512;
@@ -39,7 +39,7 @@ export const ClusterEventsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   offset,
 });
-export const ClusterEventsParamsSchema = z.object({ clusterName: ClusterParamsSchema.shape.name });
+export const ClusterEventsParamsSchema = ClusterNameParamsSchema;
 
 export const AuditEntrySchema = z
   .object({

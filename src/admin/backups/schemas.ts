@@ -2,22 +2,14 @@
 // …/cleanup/, …/restores…): the FalkorDB Enterprise admin API's request bodies and its BackupRepository, Backup, BackupPolicy,
 // BackupSchedule and Restore answers. Credentials appear in requests only: no response schema has them.
 import { z } from 'zod';
+import { DNS_LABEL_CHARACTERS, KUBERNETES_NAME, OBJECT_NAME } from '../../platform/kubernetes/names.js';
+import { ClusterNameParamsSchema, ClusterNamespaceQuerySchema, ClusterNamespaceSchema } from '../parameters.js';
 
-const KUBERNETES_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const OBJECT_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 /** The real API's name rule for what it creates. */
-const NewName = z
-  .string()
-  .min(1)
-  .max(63)
-  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a lowercase DNS label');
+const NewName = z.string().min(1).max(63).regex(DNS_LABEL_CHARACTERS, 'must be a lowercase DNS label');
 
-const Namespace = z
-  .string()
-  .regex(KUBERNETES_NAME, 'must be a Kubernetes namespace name')
-  .optional()
-  .meta({ description: "The cluster's namespace; the configured cluster namespace when absent." });
-export const BackupNamespaceQuerySchema = z.object({ namespace: Namespace });
+const Namespace = ClusterNamespaceSchema;
+export const BackupNamespaceQuerySchema = ClusterNamespaceQuerySchema;
 export const BackupListQuerySchema = z.object({
   namespace: Namespace,
   clusterName: z.string().optional().meta({ description: 'Accepted for the real API; the path names the cluster.' }),
@@ -36,9 +28,7 @@ export const CleanupQuerySchema = z.object({
     .meta({ description: 'true: list what would be deleted, delete nothing' }),
 });
 
-export const BackupClusterParamsSchema = z.object({
-  clusterName: z.string().regex(KUBERNETES_NAME, 'must be a cluster name'),
-});
+export const BackupClusterParamsSchema = ClusterNameParamsSchema;
 export const BackupParamsSchema = BackupClusterParamsSchema.extend({
   backupName: z.string().regex(OBJECT_NAME, 'must be a backup name'),
 });

@@ -3,8 +3,8 @@
 import { parseDocument, stringify } from 'yaml';
 import type { ClusterObject } from '../../platform/clusters/cluster-port.js';
 import { BadRequestError } from '../../http/http-errors.js';
+import { KUBERNETES_NAME } from '../../platform/kubernetes/names.js';
 
-const KUBERNETES_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const FALKORDB_LABEL = 'clusterdefinition.kubeblocks.io/name';
 
 /** The manifest's namespace when it can be read at all (the permission check runs before validation). */

@@ -4,6 +4,7 @@
 // so a field nobody reviewed cannot reach the API server; labels and annotations of the structured create and PATCH
 // pass the same key check.
 import { z } from 'zod';
+import { KUBERNETES_NAME } from '../../platform/kubernetes/names.js';
 import type { ClusterObject } from '../../platform/clusters/cluster-port.js';
 import { BadRequestError } from '../../http/http-errors.js';
 
@@ -38,7 +39,7 @@ export function assertCallerMetadata(
         );
 }
 
-const Name = z.string().regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes name');
+const Name = z.string().regex(KUBERNETES_NAME, 'must be a Kubernetes name');
 const StringMap = z.record(z.string().max(317), z.string().max(4096));
 /** A FalkorDB addon component definition (KubeBlocks matches a name prefix or regular expression). */
 const FalkorDbDefinition = z

@@ -1,17 +1,11 @@
 // Shapes of the /api/clusters endpoints: deployments (their operations: ../operations/schemas.ts).
 import { z } from 'zod';
+import { DNS_LABEL_CHARACTERS, OBJECT_NAME } from '../../platform/kubernetes/names.js';
+import { ClusterNameParamsSchema, ClusterNameSchema, NamespaceNameSchema } from '../parameters.js';
 
-const KUBERNETES_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-
-const NamespaceSchema = z.string().regex(KUBERNETES_NAME, 'must be a Kubernetes namespace name');
-export const NamespaceQuerySchema = z.object({ namespace: NamespaceSchema.optional() });
-export const ClusterParamsSchema = z.object({
-  name: z.string().regex(KUBERNETES_NAME, 'must be a cluster name'),
-});
-
-export const ClusterNameParamsSchema = z.object({
-  clusterName: z.string().regex(KUBERNETES_NAME, 'must be a cluster name'),
-});
+export const NamespaceQuerySchema = z.object({ namespace: NamespaceNameSchema.optional() });
+export const ClusterParamsSchema = z.object({ name: ClusterNameSchema });
+export { ClusterNameParamsSchema };
 
 const ComponentSchema = z.object({
   name: z.string(),
@@ -103,10 +97,7 @@ const ResourcesSchema = z.object({
 const StorageSizeSchema = z.string().regex(/^[1-9][0-9]*(Mi|Gi|Ti)$/, 'must be a size in Mi, Gi or Ti (e.g. 20Gi)');
 const PersistenceSchema = z.object({
   enabled: z.boolean(),
-  storageClass: z
-    .string()
-    .regex(/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/, 'must be a StorageClass name')
-    .optional(),
+  storageClass: z.string().regex(OBJECT_NAME, 'must be a StorageClass name').optional(),
   size: StorageSizeSchema.optional(),
   accessMode: z.literal('ReadWriteOnce').optional(),
 });
@@ -124,11 +115,7 @@ const SchedulingPolicySchema = z.strictObject({
 });
 /** One Service of a component (KubeBlocks ClusterComponentService): how the deployment is reached. */
 const ServiceSpecSchema = z.strictObject({
-  name: z
-    .string()
-    .min(1)
-    .max(25)
-    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a Kubernetes name of at most 25 characters'),
+  name: z.string().min(1).max(25).regex(DNS_LABEL_CHARACTERS, 'must be a Kubernetes name of at most 25 characters'),
   serviceType: z.enum(['ClusterIP', 'NodePort', 'LoadBalancer']),
   annotations: StringMapSchema.optional(),
   podService: z.boolean().optional(),
@@ -142,16 +129,8 @@ const ServicesSchema = z
 
 /** POST /api/clusters/: the FalkorDB Enterprise admin API's structured spec (what this server cannot apply yet is refused, 422). */
 export const CreateClusterBodySchema = z.object({
-  name: z
-    .string()
-    .min(1)
-    .max(63)
-    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a Kubernetes name'),
-  namespace: z
-    .string()
-    .min(1)
-    .max(63)
-    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be a Kubernetes namespace name'),
+  name: z.string().min(1).max(63).regex(DNS_LABEL_CHARACTERS, 'must be a Kubernetes name'),
+  namespace: z.string().min(1).max(63).regex(DNS_LABEL_CHARACTERS, 'must be a Kubernetes namespace name'),
   labels: StringMapSchema.optional(),
   annotations: StringMapSchema.optional(),
   spec: z.looseObject({

@@ -1,24 +1,17 @@
 // Shapes of the pod logs and metrics endpoints: the FalkorDB Enterprise admin API's query parameters, its `{podName, logs}`,
 // ClusterMetrics and PromMetricFamilies answers.
 import { z } from 'zod';
+import { KUBERNETES_NAME, OBJECT_NAME } from '../../platform/kubernetes/names.js';
+import { ClusterNameParamsSchema, ClusterNamespaceQuerySchema, ClusterNamespaceSchema } from '../parameters.js';
 import { MAX_TAIL_LINES } from './observability-service.js';
 
-const KUBERNETES_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const OBJECT_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
-
-const Namespace = z
-  .string()
-  .regex(KUBERNETES_NAME, 'must be a Kubernetes namespace name')
-  .optional()
-  .meta({ description: "The cluster's namespace; the configured cluster namespace when absent." });
+const Namespace = ClusterNamespaceSchema;
 const QueryBoolean = z
   .enum(['true', 'false'])
   .transform((value) => value === 'true')
   .optional();
 
-export const ClusterParamsSchema = z.object({
-  clusterName: z.string().regex(KUBERNETES_NAME, 'must be a cluster name'),
-});
+export const ClusterParamsSchema = ClusterNameParamsSchema;
 export const PodParamsSchema = ClusterParamsSchema.extend({
   podName: z.string().regex(OBJECT_NAME, 'must be a pod name'),
 });
@@ -44,7 +37,7 @@ export const LogQuerySchema = z.object({
   previous: QueryBoolean.meta({ description: "The previous (crashed) container's log" }),
 });
 
-export const NamespaceQuerySchema = z.object({ namespace: Namespace });
+export const NamespaceQuerySchema = ClusterNamespaceQuerySchema;
 export const StreamQuerySchema = z.object({
   namespace: Namespace,
   intervalSeconds: z.coerce

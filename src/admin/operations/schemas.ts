@@ -1,24 +1,15 @@
 // Shapes of the day-2 operations endpoints (/api/clusters/{clusterName}/ops…): the FalkorDB Enterprise admin API's request bodies,
 // its OpsRequestSummary and OpsAccepted answers, and the list with its total.
 import { z } from 'zod';
+import { OBJECT_NAME } from '../../platform/kubernetes/names.js';
+import { ClusterNameParamsSchema, ClusterNamespaceQuerySchema } from '../parameters.js';
 
-const KUBERNETES_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const OBJECT_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
-
-export const OpsNamespaceQuerySchema = z.object({
-  namespace: z
-    .string()
-    .regex(KUBERNETES_NAME, 'must be a Kubernetes namespace name')
-    .optional()
-    .meta({ description: "The cluster's namespace; the configured cluster namespace when absent." }),
-});
+export const OpsNamespaceQuerySchema = ClusterNamespaceQuerySchema;
 export const OpsListQuerySchema = OpsNamespaceQuerySchema.extend({
   limit: z.coerce.number().int().min(1).max(500).default(100).meta({ description: 'At most this many (default 100)' }),
   offset: z.coerce.number().int().min(0).max(100_000).default(0),
 });
-export const OpsClusterParamsSchema = z.object({
-  clusterName: z.string().regex(KUBERNETES_NAME, 'must be a cluster name'),
-});
+export const OpsClusterParamsSchema = ClusterNameParamsSchema;
 export const OpsParamsSchema = OpsClusterParamsSchema.extend({
   opsName: z.string().regex(OBJECT_NAME, 'must be an OpsRequest name'),
 });

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { EmailSchema } from '../../lib/email.js';
 import { printableString } from '../../lib/printable.js';
+import { KUBERNETES_NAME_OR_ANY } from '../../platform/kubernetes/names.js';
 import { ACTIONS, RESOURCES } from '../permissions/permissions.js';
 
 /** Bounds of the document (and so of every list the routes answer). */
@@ -22,9 +23,7 @@ export const RoleNameSchema = z
   );
 
 /** A Kubernetes namespace name, or `*` for every namespace. */
-const RuleNamespaceSchema = z
-  .string()
-  .regex(/^(\*|[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)$/, 'must be a Kubernetes namespace name or *');
+const RuleNamespaceSchema = z.string().regex(KUBERNETES_NAME_OR_ANY, 'must be a Kubernetes namespace name or *');
 
 export const RuleSchema = z
   .strictObject({

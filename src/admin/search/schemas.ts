@@ -1,15 +1,13 @@
 // GET /api/search/: the query and the FalkorDB Enterprise admin API's result shape.
 import { z } from 'zod';
+import { NamespaceNameSchema } from '../parameters.js';
 
 export const SEARCH_TYPES = ['cluster', 'backup', 'user', 'role', 'backup-repository'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
 
 export const SearchQuerySchema = z.object({
   q: z.string().max(256).optional(),
-  namespace: z
-    .string()
-    .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name')
-    .optional(),
+  namespace: NamespaceNameSchema.optional(),
   /** Comma-separated, e.g. `cluster,user`; all when absent. */
   types: z
     .string()

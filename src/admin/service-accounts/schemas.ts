@@ -2,6 +2,7 @@
 // the store, and its text is answered once, by the creation route only.
 import { z } from 'zod';
 import { printableString } from '../../lib/printable.js';
+import { DNS_LABEL_CHARACTERS } from '../../platform/kubernetes/names.js';
 import { parseCidr } from './tokens.js';
 
 /** At most this many tokens per account (rotation needs two; a few more for overlapping pipelines). */
@@ -15,7 +16,7 @@ export const ServiceAccountNameSchema = z
   .min(1, 'must not be empty')
   .max(63, 'must be at most 63 characters')
   .regex(
-    /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/,
+    DNS_LABEL_CHARACTERS,
     'must be lower-case letters, digits and `-`, starting and ending with a letter or digit',
   );
 const DescriptionSchema = printableString({ max: 500 }).or(z.literal(''));

@@ -4,6 +4,7 @@
 import { compile } from '@jmespath-community/jmespath';
 import { z } from 'zod';
 import { EmailSchema } from '../../lib/email.js';
+import { DNS_SUBDOMAIN_CHARACTERS } from '../../platform/kubernetes/names.js';
 import { SERVICE_ACCOUNTS_SECRET } from '../service-accounts/service-account-store.js';
 import { USERS_SECRET } from '../users/user-store.js';
 
@@ -13,10 +14,7 @@ const emptyOr = <T extends z.ZodType>(schema: T) => z.union([z.literal(''), sche
 export const SecretNameSchema = z
   .string()
   .max(253)
-  .regex(
-    /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/,
-    'must be a Kubernetes Secret name (lower-case letters, digits, `-` and `.`)',
-  )
+  .regex(DNS_SUBDOMAIN_CHARACTERS, 'must be a Kubernetes Secret name (lower-case letters, digits, `-` and `.`)')
   // The user store is the server's own: a setting naming it could read it as a credential or overwrite it.
   .refine((name) => name !== USERS_SECRET, `must not name the server's user store (${USERS_SECRET})`)
   .refine(

@@ -12,6 +12,7 @@ import type { EmbeddedFalkorDB } from '../falkordb/embedded-falkordb.js';
 import type { PlatformLogger } from '../logger.js';
 import { PortError } from '../port-errors.js';
 import { nextRun, parseCron, retentionMs } from '../../lib/cron.js';
+import { KUBERNETES_NAME } from '../kubernetes/names.js';
 import type {
   BackupPort,
   BackupRecord,
@@ -26,7 +27,7 @@ import type {
 export const EMBEDDED_REPOSITORY = 'local';
 const NOT_SUPPORTED = 'Not supported in embedded mode';
 const METHOD = 'datafile';
-const BACKUP_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const BACKUP_NAME = KUBERNETES_NAME;
 
 interface StoredBackup extends BackupRecord {
   /** The graphs (GRAPH.LIST) when the snapshot was taken: what a restore must bring back. */

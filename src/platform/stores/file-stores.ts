@@ -19,8 +19,9 @@ import {
   type StoredSecret,
   type Versioned,
 } from './ports.js';
+import { OBJECT_NAME } from '../kubernetes/names.js';
 
-const SECRET_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
+const SECRET_NAME = OBJECT_NAME;
 
 function versionOf(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
