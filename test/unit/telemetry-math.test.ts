@@ -7,28 +7,10 @@ import {
   LineSplitter,
   logLineEvent,
   logLines,
-  parseQuantity,
   podMetricFamilies,
 } from '../../src/admin/observability/telemetry-math.js';
 
-describe('parseQuantity', () => {
-  it('reads what metrics-server and pod specs write', () => {
-    expect(parseQuantity('250000000n')).toBeCloseTo(0.25);
-    expect(parseQuantity('1500u')).toBeCloseTo(0.0015);
-    expect(parseQuantity('500m')).toBe(0.5);
-    expect(parseQuantity('2')).toBe(2);
-    expect(parseQuantity('16384Ki')).toBe(16 * 2 ** 20);
-    expect(parseQuantity('1Gi')).toBe(2 ** 30);
-    expect(parseQuantity('1G')).toBe(1e9);
-    expect(parseQuantity('1e3')).toBe(1000);
-  });
-
-  it('answers undefined for what is not a quantity', () => {
-    expect(parseQuantity(undefined)).toBeUndefined();
-    expect(parseQuantity('lots')).toBeUndefined();
-    expect(parseQuantity('-1')).toBeUndefined();
-  });
-
+describe('quantities', () => {
   it('formats CPU in millicores and memory in Mi', () => {
     expect(formatCpu(0.2504)).toBe('250m');
     expect(formatCpu(0)).toBe('0m');

@@ -10,6 +10,7 @@ import {
   UnprocessableError,
 } from '../../http/http-errors.js';
 import { isCredentialDirective } from '../../platform/clusters/redis-conf.js';
+import { parseQuantity } from '../../platform/kubernetes/quantities.js';
 import { parseClusterManifest, yamlOf } from './cluster-yaml.js';
 import { allowedManifest, assertCallerMetadata } from './manifest-policy.js';
 import type { CreateClusterBody, PatchClusterBody } from './schemas.js';
@@ -155,13 +156,8 @@ const componentServicesOf = (services: NonNullable<PatchClusterBody['services']>
     ...(service.podService !== undefined ? { podService: service.podService } : {}),
   }));
 
-const QUANTITY = /^(\d+)(Mi|Gi|Ti)$/;
-const bytesOf = (size: string): number | undefined => {
-  const match = QUANTITY.exec(size);
-  return match
-    ? Number(match[1]) * { Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 }[match[2] as 'Mi' | 'Gi' | 'Ti']
-    : undefined;
-};
+/** A volume size as the real shape writes it: whole Mi, Gi or Ti. */
+const bytesOf = (size: string) => parseQuantity(size, { suffixes: ['Mi', 'Gi', 'Ti'], integer: true });
 
 type Spec = Record<string, unknown> & { resources?: unknown; replicas?: number; volumeClaimTemplates?: unknown };
 

@@ -2,6 +2,7 @@
 // /api/clusters/ and GET /api/clusters/{clusterName} answer. The record's own fields (phase, components, …) stay
 // alongside, since the real shape allows extra properties and the CLI shows them.
 import type { ClusterRecord, ComponentRecord } from '../../platform/clusters/cluster-records.js';
+import { parseQuantity } from '../../platform/kubernetes/quantities.js';
 
 export type ClusterState =
   'Pending' | 'Running' | 'Stopping' | 'Stopped' | 'Deleting' | 'Failed' | 'Degraded' | 'Unknown';
@@ -33,17 +34,6 @@ export function topologyOf(record: ClusterRecord): 'standalone' | 'replication' 
   return 'standalone';
 }
 
-const UNITS: Record<string, number> = {
-  '': 1,
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-};
-
 /** A CPU quantity as the real shape writes it (`^[0-9]+m?$`): whole cores, or millicores; undefined when unreadable. */
 export function cpuOf(quantity: string): string | undefined {
   const match = /^(\d+(?:\.\d+)?)(m?)$/.exec(quantity);
@@ -55,9 +45,8 @@ export function cpuOf(quantity: string): string | undefined {
 
 /** A memory quantity as the real shape writes it (`^[0-9]+(Mi|Gi)?$`); undefined when unreadable. */
 export function memoryOf(quantity: string): string | undefined {
-  const match = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G)?$/.exec(quantity);
-  if (!match) return undefined;
-  const bytes = Number(match[1]) * UNITS[match[2] ?? '']!;
+  const bytes = parseQuantity(quantity, { suffixes: ['', 'Ki', 'Mi', 'Gi', 'Ti', 'k', 'M', 'G'] });
+  if (bytes === undefined) return undefined;
   if (bytes % 2 ** 30 === 0) return `${bytes / 2 ** 30}Gi`;
   if (bytes % 2 ** 20 === 0) return `${bytes / 2 ** 20}Mi`;
   return String(Math.ceil(bytes));

@@ -1,7 +1,7 @@
 // Pure helpers of pod logs and metrics: Kubernetes quantities (metrics-server speaks nanocores), the cluster's
 // used/total sums, the pod's usage as Prometheus-style metric families, and the line framing of a followed log.
 import type { PodSummary, PodUsage } from '../../platform/kubernetes/kube-pod-telemetry.js';
-import { parseQuantity } from '../system/quantities.js';
+import { parseQuantity } from '../../platform/kubernetes/quantities.js';
 
 export { parseQuantity };
 

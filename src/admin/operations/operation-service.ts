@@ -10,6 +10,7 @@ import type {
 } from '../../platform/clusters/cluster-port.js';
 import type { ClusterRecord, ComponentRecord, OperationRecord } from '../../platform/clusters/cluster-records.js';
 import { BadRequestError, ConflictError, NotFoundError, UnprocessableError } from '../../http/http-errors.js';
+import { parseQuantity, type QuantityForm } from '../../platform/kubernetes/quantities.js';
 import type { ClusterService } from '../clusters/cluster-service.js';
 import { isKnownParameter, needsRestart, parameterValueProblem } from '../clusters/falkordb-parameters.js';
 
@@ -30,29 +31,14 @@ const ALLOWED_PHASES: Record<OperationRequest['type'], string[]> = {
 const CANCELLABLE_TYPES = new Set(['HorizontalScaling', 'VerticalScaling']);
 const CANCELLABLE_PHASES = new Set(['Creating', 'Running']);
 
-const SUFFIXES: Record<string, number> = {
-  '': 1,
-  m: 1e-3,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  Pi: 2 ** 50,
+/** What a request may name: plain decimals, the suffixes KubeBlocks documents, more than zero. */
+const REQUESTED: QuantityForm = {
+  suffixes: ['', 'm', 'k', 'M', 'G', 'T', 'P', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi'],
+  positive: true,
 };
-const QUANTITY = /^(\d+(?:\.\d+)?)(m|k|M|G|T|P|Ki|Mi|Gi|Ti|Pi)?$/;
 
 /** A Kubernetes quantity as a number (500m → 0.5, 1Gi → 1073741824), or undefined when it is not one. */
-export function quantityValue(text: string): number | undefined {
-  const match = QUANTITY.exec(text);
-  if (!match) return undefined;
-  const value = Number(match[1]) * SUFFIXES[match[2] ?? '']!;
-  return Number.isFinite(value) && value > 0 ? value : undefined;
-}
+export const quantityValue = (text: string): number | undefined => parseQuantity(text, REQUESTED);
 
 export interface OpsAccepted {
   message: string;
