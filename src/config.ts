@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DNS_SUBDOMAIN_CHARACTERS, HELM_RELEASE_NAME, KUBERNETES_NAME } from './platform/kubernetes/names.js';
 import { commaSeparated } from './lib/comma-list.js';
 import { parseCorsOrigins, type CorsOrigins } from './http/cors.js';
 import { EmailSchema } from './lib/email.js';
@@ -95,10 +96,7 @@ const duration = z
 const kubernetesObjectName = z
   .string()
   .max(253)
-  .regex(
-    /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/,
-    'must be a Kubernetes object name (lower-case letters, digits, `-` and `.`)',
-  );
+  .regex(DNS_SUBDOMAIN_CHARACTERS, 'must be a Kubernetes object name (lower-case letters, digits, `-` and `.`)');
 
 const secret = z.string().min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters long`);
 
@@ -159,14 +157,8 @@ export const EnvSchema = z.object({
   SESSION_TTL: duration.default(8 * 3600),
   ADMIN_EMAIL: EmailSchema.optional(),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters long').optional(),
-  POD_NAMESPACE: z
-    .string()
-    .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name')
-    .optional(),
-  CLUSTER_NAMESPACE: z
-    .string()
-    .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name')
-    .default('graphdb-system'),
+  POD_NAMESPACE: z.string().regex(KUBERNETES_NAME, 'must be a Kubernetes namespace name').optional(),
+  CLUSTER_NAMESPACE: z.string().regex(KUBERNETES_NAME, 'must be a Kubernetes namespace name').default('graphdb-system'),
   // The namespaces clusters may be created in (POST /api/clusters/ and …/yaml): a regular expression anchored at both
   // ends. Unset: the cluster namespace only.
   MANAGED_NAMESPACES: z
@@ -184,10 +176,7 @@ export const EnvSchema = z.object({
     .optional(),
   // The Helm release this server runs as (the chart sets it): its pods carry app.kubernetes.io/instance=<release>, so a
   // deployment of that name is refused (docs/decisions/tenancy-checks.md).
-  RELEASE_NAME: z
-    .string()
-    .regex(/^[a-z0-9]([-a-z0-9]{0,51}[a-z0-9])?$/, 'must be a Helm release name')
-    .optional(),
+  RELEASE_NAME: z.string().regex(HELM_RELEASE_NAME, 'must be a Helm release name').optional(),
   // Secrets (besides the ones it created for settings) that write-only settings may write: names with this prefix.
   SETTINGS_SECRET_PREFIX: z
     .string()

@@ -1,6 +1,7 @@
 // What the browser API's routes share: its configuration, the token store, the connection pools, and the
 // authenticated principal each request carries.
 import type { FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
 import type { ConnectionPools, DbCredentials } from '../platform/falkordb/connection-pools.js';
 import { GraphDatabase } from '../platform/falkordb/graph-database.js';
 import { canonicalDatabaseHost, type EmbeddedPorts } from '../platform/falkordb/target-guard.js';
@@ -23,26 +24,27 @@ export interface BrowserContext {
   embeddedPorts?: EmbeddedPorts;
 }
 
-/** What a caller can make the server do, at most (each one an environment variable, see config.ts). */
-export interface BrowserLimits {
-  /** Behind Sentinel, Read-Only tokens read from a replica (SENTINEL_READ_REPLICAS). */
-  sentinelReadReplicas?: boolean;
-  credentialCheckTimeoutMs: number;
-  credentialChecksMax: number;
-  queryTimeoutMaxMs: number;
-  tokenDefaultTtlSeconds: number;
-  queryRowsMax: number;
-  queryResultBytesMax: number;
-  queriesPerToken: number;
-  queriesPerClient: number;
-  /** CSV_URL_ALLOWLIST: normalised http(s) URL prefixes LOAD CSV may read besides file://. */
-  csvUrlAllowlist: readonly string[];
-  uploadBytesMax: number;
-  importTimeoutMs: number;
-  /** Bytes of dumps being restored at once, server-wide, and restores one user may run at once. */
-  restoreBytesMax: number;
-  restoresPerUser: number;
-}
+/** The settings that bound what a caller can make the browser API do. */
+export const BROWSER_LIMITS = [
+  'sentinelReadReplicas',
+  'credentialCheckTimeoutMs',
+  'credentialChecksMax',
+  'queryTimeoutMaxMs',
+  'tokenDefaultTtlSeconds',
+  'queryRowsMax',
+  'queryResultBytesMax',
+  'queriesPerToken',
+  'queriesPerClient',
+  'csvUrlAllowlist',
+  'uploadBytesMax',
+  'importTimeoutMs',
+  'restoreBytesMax',
+  'restoresPerUser',
+] as const;
+
+/** What a caller can make the server do, at most: those settings as config.ts reads them. */
+export type BrowserLimits = Pick<Config, Exclude<(typeof BROWSER_LIMITS)[number], 'sentinelReadReplicas'>> &
+  Partial<Pick<Config, 'sentinelReadReplicas'>>;
 
 export interface ProtectedDatabaseUser {
   host: string;

@@ -12,7 +12,7 @@ import { BEARER_SCHEME, stampSecurity } from '../http/openapi.js';
 import { createBearerAuth } from './auth/bearer-auth.js';
 import { configRoutes } from './config/config-routes.js';
 import { createConfigService } from './config/config-service.js';
-import type { BrowserContext, BrowserLimits, ProtectedDatabaseUser } from './context.js';
+import { BROWSER_LIMITS, type BrowserContext, type BrowserLimits, type ProtectedDatabaseUser } from './context.js';
 import { graphRoutes } from './graphs/graph-routes.js';
 import { queryRoutes } from './graphs/query-routes.js';
 import { createQueryService } from './graphs/query-service.js';
@@ -59,25 +59,7 @@ export interface BrowserDeps {
 
 /** What a caller can make the server do, at most (each one an environment variable, see config.ts). */
 export function browserLimitsOf(config: Readonly<Config>): BrowserLimits {
-  const { credentialCheckTimeoutMs, credentialChecksMax, queryTimeoutMaxMs, tokenDefaultTtlSeconds } = config;
-  const { queryRowsMax, queryResultBytesMax, queriesPerToken, queriesPerClient, csvUrlAllowlist } = config;
-  const { uploadBytesMax, importTimeoutMs, sentinelReadReplicas, restoreBytesMax, restoresPerUser } = config;
-  return {
-    credentialCheckTimeoutMs,
-    credentialChecksMax,
-    queryTimeoutMaxMs,
-    tokenDefaultTtlSeconds,
-    queryRowsMax,
-    queryResultBytesMax,
-    queriesPerToken,
-    queriesPerClient,
-    csvUrlAllowlist,
-    uploadBytesMax,
-    importTimeoutMs,
-    sentinelReadReplicas,
-    restoreBytesMax,
-    restoresPerUser,
-  };
+  return Object.fromEntries(BROWSER_LIMITS.map((key) => [key, config[key]])) as BrowserLimits;
 }
 
 function protectedUsersOf(deps: BrowserDeps): ProtectedDatabaseUser[] {

@@ -1,9 +1,9 @@
 // Where the CLI keeps its contexts (a server URL each, and that server's session cookie once signed in), in one
-// file of mode 0600 in the user's config directory, written atomically (temp file in the same directory, then rename).
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+// file of mode 0600 in the user's config directory, written atomically (platform/atomic-file.ts).
+import { mkdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { writeFileAtomic } from '../platform/atomic-file.js';
 import { CliError, EXIT } from './cli-errors.js';
 
 export interface StoredSession {
@@ -46,21 +46,10 @@ export function configFilePath(env: NodeJS.ProcessEnv = process.env): string {
   return overrides.file || env.GRAPHDB_ADMIN_CLI_CONFIG || path.join(configDirectory(env), 'session.json');
 }
 
-/** Writes `content` to `file` so a reader sees the old file or the new one, never half of one; mode 0600. */
-export async function writeFileAtomic(file: string, content: string | Uint8Array): Promise<void> {
+/** Writes `content` to `file` (mode 0600, its directory created 0700) so a reader sees the old file or the new one. */
+export async function writePrivateFile(file: string, content: string | Uint8Array): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temp = path.join(
-    path.dirname(file),
-    `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
-  );
-  try {
-    await writeFile(temp, content, { mode: 0o600, flag: 'wx' });
-    await chmod(temp, 0o600);
-    await rename(temp, file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
+  await writeFileAtomic(file, content, 0o600);
 }
 
 function isContext(value: unknown): value is Context {
@@ -116,7 +105,7 @@ export async function loadConfig(): Promise<ConfigFile> {
 
 export async function saveConfig(config: ConfigFile): Promise<string> {
   const file = configFilePath();
-  await writeFileAtomic(file, `${JSON.stringify(config, null, 2)}\n`);
+  await writePrivateFile(file, `${JSON.stringify(config, null, 2)}\n`);
   return file;
 }
 

@@ -1,4 +1,5 @@
-// Atomic file replacement: write a temporary file, fsync it, rename it over the target, fsync the directory.
+// Atomic file replacement, the one in the server and the CLI: write a temporary file, fsync it, rename it over the
+// target, fsync the directory. A reader sees the old file or the new one, and a crash keeps one of them.
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,6 +9,8 @@ export async function writeFileAtomic(file: string, content: string | Uint8Array
   const handle = await open(temporary, 'wx', mode);
   try {
     await handle.writeFile(content);
+    // Exactly `mode`, whatever the umask took away at open.
+    await handle.chmod(mode);
     await handle.sync();
   } finally {
     await handle.close();

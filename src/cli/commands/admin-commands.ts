@@ -4,7 +4,7 @@ import { errorFor, signedInClient } from '../api-client.js';
 import { CliError, EXIT } from '../cli-errors.js';
 import { printLine, printProgress, printResult, printTable } from '../output.js';
 import { wholeNumber } from '../parsers.js';
-import { writeFileAtomic } from '../session-file.js';
+import { writePrivateFile } from '../session-file.js';
 
 interface Health {
   status: 'healthy' | 'degraded' | 'unhealthy';
@@ -130,7 +130,7 @@ export function registerAdminCommands(program: Command): void {
           process.stdout.write(zip);
           return;
         }
-        await writeFileAtomic(options.file, zip);
+        await writePrivateFile(options.file, zip);
         printResult({ file: options.file, bytes: zip.byteLength, serverFilename: name ?? null }, () =>
           printLine(`Wrote ${options.file} (${zip.byteLength} bytes)`),
         );

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CliError, EXIT } from '../cli-errors.js';
-import { configDirectory, writeFileAtomic } from '../session-file.js';
+import { configDirectory, writePrivateFile } from '../session-file.js';
 
 export interface Profile {
   server: string;
@@ -52,6 +52,6 @@ export async function loadProfiles(): Promise<ProfileFile> {
 
 export async function saveProfiles(profiles: ProfileFile): Promise<string> {
   const file = profilesPath();
-  await writeFileAtomic(file, `${JSON.stringify(profiles, null, 2)}\n`);
+  await writePrivateFile(file, `${JSON.stringify(profiles, null, 2)}\n`);
   return file;
 }
