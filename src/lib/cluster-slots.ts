@@ -1,24 +1,8 @@
 // The pure parts of a sharded (Redis Cluster protocol) deployment: which of the 16,384 hash slots a key hashes to,
 // which key a command is about, the slot map CLUSTER SLOTS describes, and the MOVED/ASK redirections.
+import calculateSlot from 'cluster-key-slot';
 
 export const SLOT_COUNT = 16_384;
-
-/** CRC16 as the cluster specification defines it (XMODEM: polynomial 0x1021, initial value 0), by table. */
-const CRC16_TABLE = (() => {
-  const table = new Uint16Array(256);
-  for (let byte = 0; byte < 256; byte++) {
-    let crc = byte << 8;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? (crc << 1) ^ 0x1021 : crc << 1;
-    table[byte] = crc & 0xffff;
-  }
-  return table;
-})();
-
-export function crc16(bytes: Uint8Array): number {
-  let crc = 0;
-  for (const byte of bytes) crc = ((crc << 8) & 0xffff) ^ CRC16_TABLE[((crc >> 8) ^ byte) & 0xff]!;
-  return crc;
-}
 
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
@@ -35,9 +19,9 @@ export function hashTagOf(key: Uint8Array): Uint8Array {
   return key.subarray(open + 1, close);
 }
 
+/** The slot a key hashes to (CRC16/XMODEM of its hash tag, modulo 16,384), by cluster-key-slot, as node-redis does. */
 export function keySlot(key: string | Uint8Array): number {
-  const bytes = typeof key === 'string' ? Buffer.from(key, 'utf8') : key;
-  return crc16(hashTagOf(bytes)) % SLOT_COUNT;
+  return calculateSlot(typeof key === 'string' || Buffer.isBuffer(key) ? key : Buffer.from(key));
 }
 
 /**
