@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '../src/platform/net.js';
-import { currentRssMiB, peakRssMiB } from './lib/server.js';
+import { currentRssMiB, peakRssMiB, spawnEmbeddedServer } from './lib/server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROWS = Number(process.env.SHELL_BENCH_ROWS ?? 1_000_000);
@@ -24,21 +24,11 @@ interface Embedded {
 async function startServer(): Promise<{ baseUrl: string; embedded: Embedded; stop: () => Promise<void> }> {
   const port = await findFreePort();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'shell-bench-'));
-  const child = spawn(process.execPath, ['dist/main.js'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-      // The result is the point: allow it whole.
-      QUERY_ROWS_MAX: String(ROWS * 2),
-      QUERY_RESULT_BYTES_MAX: String(2 ** 32),
-      QUERY_TIMEOUT_MAX_MS: '600000',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const child = spawnEmbeddedServer(ROOT, dataDir, port, {
+    // The result is the point: allow it whole.
+    QUERY_ROWS_MAX: String(ROWS * 2),
+    QUERY_RESULT_BYTES_MAX: String(2 ** 32),
+    QUERY_TIMEOUT_MAX_MS: '600000',
   });
   let pending = '';
   const embedded = await new Promise<Embedded>((resolve, reject) => {

@@ -5,13 +5,12 @@
 // Goal: a fresh server holds less than the public FalkorDB browser (a Next.js server), which holds 149 MiB.
 // Results go to bench/results/start-up.json. START_BUILD=<checkout> measures that checkout's build instead (its own
 // `npm run build`), for a before/after comparison.
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePort } from '../src/platform/net.js';
-import { currentRssMiB, peakRssMiB } from './lib/server.js';
+import { currentRssMiB, peakRssMiB, spawnEmbeddedServer } from './lib/server.js';
 
 const NAME = 'start-up: embedded mode, fresh DATA_DIR';
 const ROUNDS = Number(process.env.START_ROUNDS ?? 3);
@@ -30,18 +29,7 @@ async function startOnce(): Promise<Start> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'start-up-bench-'));
   const port = await findFreePort();
   const started = performance.now();
-  const child = spawn(process.execPath, ['dist/main.js'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawnEmbeddedServer(ROOT, dataDir, port);
   try {
     const readyMs = await new Promise<number>((resolve, reject) => {
       let pending = '';

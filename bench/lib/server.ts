@@ -1,5 +1,6 @@
 // Starts the server as its own process (so its memory is measured apart from the load generator).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +57,31 @@ export async function startBenchServer(
       await new Promise((resolve) => child.once('exit', resolve));
     },
   };
+}
+
+/**
+ * The compiled server of checkout `root` in embedded mode with its own DATA_DIR (also its HOME), stdout piped for
+ * its log lines. `env` adds to or overrides the defaults.
+ */
+export function spawnEmbeddedServer(
+  root: string,
+  dataDir: string,
+  port: number,
+  env: Record<string, string> = {},
+): ChildProcessByStdio<null, Readable, null> {
+  return spawn(process.execPath, ['dist/main.js'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: dataDir,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
 }
 
 /** Resident set size now, from /proc (VmRSS), in MiB. */
