@@ -21,6 +21,7 @@ import { createMemoryAuditStore, createRedisAuditStore, type AuditStore } from '
 import { clusterRoutes } from './clusters/cluster-routes.js';
 import { backupRoutes } from './backups/backup-routes.js';
 import { createBackupService } from './backups/backup-service.js';
+import { registerAlertMetrics } from './alert-metrics.js';
 import type { BackupPort } from '../platform/backups/backup-port.js';
 import { NO_BACKUPS } from '../platform/backups/embedded-backups.js';
 import { createClusterService } from './clusters/cluster-service.js';
@@ -236,6 +237,14 @@ export function createAdminServices(deps: AdminDeps) {
     logger,
     now,
   });
+  if (deps.metricsRegistry)
+    registerAlertMetrics({
+      registry: deps.metricsRegistry,
+      backupHealth: (scope) => backups.health(scope),
+      scope: async () => ((await multiClusterMode()) ? { allNamespaces: true } : { namespace: clusterNamespace }),
+      nextTokenExpiry: () => serviceAccounts.nextTokenExpiry(),
+      logger,
+    });
   // System facts, search, diagnostics and licensing.
   const host = createHostFacts();
   const kube = deps.clusterInfo;

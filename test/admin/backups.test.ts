@@ -39,6 +39,7 @@ describe('backups on KubeBlocks 1.x (API double), against the real schemas', () 
       },
       stored: (resource, namespace, name) => Promise.resolve(kube.get(resource, namespace, name)),
       secret: (name) => t.backdoor.secret(name),
+      metrics: () => t.metricsText(),
     };
     await seedDataProtection(context);
   });

@@ -411,4 +411,36 @@ describe.each(ADAPTERS)('service accounts (%s)', (adapter) => {
     const list = await withToken(key, 'GET', '/api/clusters/');
     expect(list.statusCode).toBe(401);
   });
+
+  it('the token-expiry metric says when the first working token expires, leaving out disabled accounts', async () => {
+    const expiry = async () => {
+      const line = (await t.metricsText())
+        .split('\n')
+        .find((candidate) => candidate.startsWith('graphdb_service_account_token_next_expiry_timestamp_seconds '));
+      return line === undefined ? undefined : Number(line.split(' ')[1]);
+    };
+    const soon = await account('metric-expiry', 'viewer');
+    const res = await admin.inject({
+      method: 'POST',
+      url: `/api/serviceaccounts/${soon.id}/tokens`,
+      payload: { name: 'soon', expiresInDays: 2 },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const expiresAt = Date.parse(res.json<{ token: { expiresAt: string } }>().token.expiresAt) / 1000;
+    // Every other working token was made for 30 days: this one is the first to expire.
+    let seen: number | undefined;
+    const first = await eventually(async () => (seen = await expiry()) === expiresAt, 10_000);
+    expect(first, String(seen)).toBe(true);
+    const disabled = await admin.inject({
+      method: 'PATCH',
+      url: `/api/serviceaccounts/${soon.id}`,
+      payload: { disabled: true },
+    });
+    expect(disabled.statusCode, disabled.body).toBe(200);
+    const next = await eventually(async () => {
+      seen = await expiry();
+      return seen !== undefined && seen > expiresAt;
+    }, 10_000);
+    expect(next, String(seen)).toBe(true);
+  });
 });

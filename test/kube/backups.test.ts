@@ -40,6 +40,7 @@ describe('backups on KubeBlocks 1.x, real API server with the real data-protecti
       setStatus: (resource, namespace, name, status) => writeStatus(admin, resource, namespace, name, status),
       stored: (resource, namespace, name) => readObject(admin, resource, namespace, name),
       secret: (name) => t.backdoor.secret(name),
+      metrics: () => t.metricsText(),
     };
     await seedDataProtection(context);
   });

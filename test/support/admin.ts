@@ -27,6 +27,7 @@ import type { TestFalkorDB } from './falkordb.js';
 import { startChartApiServer, type ChartApiServer } from './kube/chart-apiserver.js';
 import { startKubeApiDouble, type KubeApiDouble } from './kube/kube-api-double.js';
 import { realCrdFile } from './kube/kubeblocks-crds.js';
+import { createMetrics } from '../../src/shared/metrics.js';
 
 export type Adapter = 'embedded' | 'kubernetes' | 'kube-apiserver';
 /** The adapters the admin suites run over; `npm run test:kube` (vitest.kube.config.ts) runs them over a real API server. */
@@ -58,6 +59,8 @@ export interface AdminTestApp extends TestApp {
   real?: ChartApiServer;
   /** kube-apiserver only: every failed Kubernetes call of the server (status code, or `unreachable`), 404s aside. */
   kubeErrors: string[];
+  /** The server's Prometheus page, as its exporter would serve it. */
+  metricsText(): Promise<string>;
 }
 
 /** The backdoor through the real API server: the admin's kubectl. */
@@ -315,10 +318,12 @@ async function startWith(
         kubeErrors.push(kind),
       )
     : undefined;
+  const metrics = createMetrics();
   const t = await startTestApp({
     falkordb: options.falkordb,
     env: { SETTINGS_REFRESH_MS: '0', PUBLIC_ORIGIN: 'https://admin.corp.example', ...options.env },
     deps: {
+      metrics,
       adminStores: options.wrapStores ? options.wrapStores(stores) : stores,
       firstAdmin: { email: ADMIN.email, password: ADMIN.password },
       now: options.now,
@@ -341,6 +346,7 @@ async function startWith(
     kube,
     real,
     kubeErrors,
+    metricsText: () => metrics.registry.metrics(),
     async close() {
       await t.close();
       await cleanup();

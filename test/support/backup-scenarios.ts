@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
 import type { KubeObject } from './kube/kube-api-double.js';
 import { setMultiClusterMode } from './cluster-reads.js';
+import { eventually } from './wait.js';
 import {
   realOperations,
   sampleOf,
@@ -38,6 +39,14 @@ export interface BackupContext {
   stored: (resource: string, namespace: string, name: string) => Promise<KubeObject | undefined>;
   /** A Secret of the server's namespace, decoded; undefined when there is none. */
   secret: (name: string) => Promise<Record<string, string> | undefined>;
+  /** The server's Prometheus page. */
+  metrics: () => Promise<string>;
+}
+
+/** The value of one series (`name` or `name{labels}` exactly as printed) on a Prometheus page; undefined when absent. */
+export function seriesValue(page: string, series: string): number | undefined {
+  const line = page.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
 const successOf = (operation: RealOperation) => Object.keys(operation.responses).find((code) => code.startsWith('2'))!;
@@ -404,13 +413,31 @@ export function sharedBackupScenarios(context: () => BackupContext): void {
     });
     const filtered = await call('GET', `/api/clusters/solo/backups/?namespace=${ns()}&status=completed`);
     expect(filtered.json<{ backups: { name: string }[] }>().backups.map((b) => b.name)).toContain('tracked');
+    const failedBefore = seriesValue(await context().metrics(), 'graphdb_backups{status="failed"}');
+    expect(failedBefore).toBeDefined();
     // Failed: reported with the reason.
-    await context().setStatus(BACKUPS, ns(), 'tracked', { phase: 'Failed', failureReason: 'pod evicted' });
+    await context().setStatus(BACKUPS, ns(), 'tracked', {
+      phase: 'Failed',
+      failureReason: 'pod evicted',
+      startTimestamp: '2026-02-01T03:00:00Z',
+    });
     expect(await read()).toMatchObject({
       status: 'failed',
       canRestore: false,
       restoreNotReadyReason: 'The backup failed: pod evicted',
     });
+    // The backup metrics count it (one scrape may still show the look before), and say when it failed (started,
+    // as it has no completion time).
+    let page = '';
+    const counted = await eventually(async () => {
+      page = await context().metrics();
+      return seriesValue(page, 'graphdb_backups{status="failed"}') === failedBefore! + 1;
+    }, 10_000);
+    expect(counted, page).toBe(true);
+    expect(seriesValue(page, 'graphdb_backup_last_failure_timestamp_seconds')).toBe(
+      Date.parse('2026-02-01T03:00:00Z') / 1000,
+    );
+    expect(seriesValue(page, 'graphdb_backups{status="completed"}')).toBeGreaterThan(0);
   });
 
   it('creates a Restore the real schema accepts and reports its phases; a clone carries the restore annotation', async () => {

@@ -4,13 +4,14 @@
 // retention is a duration, a clone's name is free. A refusal creates nothing.
 import { randomBytes } from 'node:crypto';
 import type { BackupPort, RepositoryRecord } from '../../platform/backups/backup-port.js';
-import type { ClusterObject, ClusterPort } from '../../platform/clusters/cluster-port.js';
+import type { ClusterObject, ClusterPort, ClusterScope } from '../../platform/clusters/cluster-port.js';
 import type { ClusterRecord } from '../../platform/clusters/cluster-records.js';
 import { cronProblem, retentionMs } from '../../lib/cron.js';
 import { BadRequestError, ConflictError, NotFoundError, UnprocessableError } from '../../http/http-errors.js';
 import type { ClusterService } from '../clusters/cluster-service.js';
 import type { Authorize } from '../permissions/permissions.js';
 import { dataComponentOf, toApiCluster } from '../clusters/cluster-view.js';
+import { backupHealthOf, type BackupHealth } from './backup-health.js';
 import {
   backupStatusOf,
   backupView,
@@ -244,6 +245,11 @@ export function createBackupService(options: BackupServiceOptions) {
     },
 
     // ---- backups ----
+    /** The backups of the deployments of `scope` by status, and the newest failure (the backup metrics). */
+    async health(scope: ClusterScope): Promise<BackupHealth> {
+      const [found, deployments] = await Promise.all([port.listBackupsIn(scope), clusterPort.list(scope)]);
+      return backupHealthOf(found, new Set(deployments.map((cluster) => `${cluster.namespace}/${cluster.name}`)));
+    },
     async listBackups(namespace: string, cluster: string, status?: string) {
       await clusters.get(namespace, cluster);
       const found = (await port.listBackups(namespace, cluster)).map((record) =>

@@ -295,6 +295,24 @@ export function createServiceAccountService(options: ServiceAccountServiceOption
       return store.list();
     },
 
+    /**
+     * When the first token that still works stops working (ms since the epoch; 0 when none would): the tokens of
+     * enabled accounts that have not expired yet, while service accounts are on. What the token-expiry metric reports.
+     */
+    async nextTokenExpiry(): Promise<number> {
+      if (!(await options.settings()).service_accounts.enabled) return 0;
+      const at = now();
+      let next = 0;
+      for (const account of await store.list()) {
+        if (account.disabled) continue;
+        for (const token of account.tokens) {
+          const expires = Date.parse(token.expiresAt);
+          if (expires > at && (next === 0 || expires < next)) next = expires;
+        }
+      }
+      return next;
+    },
+
     async get(id: string): Promise<StoredServiceAccount> {
       return find(await store.list(), id);
     },

@@ -1,6 +1,7 @@
 // The backup port: what the admin API needs from a data-protection platform (KubeBlocks' dataprotection.kubeblocks.io
 // objects, or the embedded FalkorDB's snapshots under DATA_DIR/backups/). Records are normalised: KubeBlocks' own
 // phases (New, Running, Completed, …) are kept as they are, and the admin service maps them to the API's words.
+import type { ClusterScope } from '../clusters/cluster-port.js';
 
 /** A storage location for backups (a KubeBlocks BackupRepo). */
 export interface RepositoryRecord {
@@ -175,6 +176,11 @@ export interface BackupPort {
 
   /** Newest first. */
   listBackups(namespace: string, cluster: string): Promise<BackupRecord[]>;
+  /**
+   * Every backup of the namespace (or of every namespace), whichever cluster made it, in one request: what the
+   * backup metrics count. Bounded to one page (1000 objects on KubeBlocks).
+   */
+  listBackupsIn(scope: ClusterScope): Promise<BackupRecord[]>;
   getBackup(namespace: string, name: string): Promise<BackupRecord | undefined>;
   /** Starts a backup and returns at once (a ConflictError-kind PortError when the name is taken). */
   createBackup(backup: NewBackup): Promise<BackupRecord>;

@@ -442,6 +442,10 @@ export async function createEmbeddedBackups(options: EmbeddedBackupsOptions): Pr
               .map(publicBackup)
           : [],
       ),
+    listBackupsIn: (scope) =>
+      Promise.resolve(
+        'allNamespaces' in scope || scope.namespace === namespace ? [...backups.values()].map(publicBackup) : [],
+      ),
     getBackup(ns, name) {
       const found = ns === namespace ? backups.get(name) : undefined;
       return Promise.resolve(found && publicBackup(found));
@@ -567,6 +571,7 @@ export const NO_BACKUPS: BackupPort = {
   listRepositories: () => Promise.resolve([]),
   getRepository: () => Promise.resolve(undefined),
   listBackups: () => Promise.resolve([]),
+  listBackupsIn: () => Promise.resolve([]),
   getBackup: () => Promise.resolve(undefined),
   createBackup: () => Promise.reject(new PortError('rejected', 'No deployment platform is configured')),
   deleteBackup: () => Promise.resolve(false),

@@ -615,6 +615,23 @@ export function createKubeBlocksBackups(kubeConfig: KubeConfig, options: KubeBlo
       (await listOf('backups', namespace, cluster, RawBackupSchema, toBackupRecord)).sort(
         (a, b) => b.createdAt.localeCompare(a.createdAt) || b.name.localeCompare(a.name),
       ),
+    async listBackupsIn(scope) {
+      try {
+        const reply = (
+          'allNamespaces' in scope
+            ? await objects.listClusterCustomObject({ ...params('backups'), limit: LIST_LIMIT })
+            : await objects.listNamespacedCustomObject({
+                ...params('backups'),
+                namespace: scope.namespace,
+                limit: LIST_LIMIT,
+              })
+        ) as { items?: unknown[] };
+        return parseAll(RawBackupSchema, reply.items ?? [], toBackupRecord);
+      } catch (error) {
+        if (isMissing(error)) return [];
+        throw failed(error, 'list', 'backups', 'namespace' in scope ? scope.namespace : undefined);
+      }
+    },
     getBackup: (namespace, name) => getOf('backups', namespace, name, RawBackupSchema, toBackupRecord),
     createBackup: (backup) =>
       createOf('backups', backup.namespace, backupBody(backup), RawBackupSchema, toBackupRecord),
