@@ -14,6 +14,8 @@ npm run --silent typecheck
 echo '== helm (the chart tests run helm lint and helm template)'
 HELM_BIN=$(sh scripts/ensure-helm.sh) || HELM_BIN=''
 export HELM_BIN
+echo '== chart rules (promtool check rules when promtool is at hand, else a structural check; the first line says which)'
+if [ -n "$HELM_BIN" ]; then sh scripts/check-chart-rules.sh; else echo 'chart rules not checked: helm is not available (the chart tests fail and say why)'; fi
 echo '== build (the CLI tests run the compiled graphdb-admin)'
 npm run --silent build
 echo '== unit tests'

@@ -1004,7 +1004,13 @@ describe('the Helm chart: every setting, several releases, persistence', () => {
       'GraphdbTokenStoreSlow',
       'GraphdbKubernetesApiUnreachable',
       'GraphdbKubernetesApiForbidden',
+      'GraphdbBackupFailed',
+      'GraphdbServiceAccountTokenExpiring',
     ]);
+    // The backup and expiry thresholds come from values.
+    const byName = (name: string) => alerts.find((a) => a.alert === name)!.expr;
+    expect(byName('GraphdbBackupFailed')).toContain('> time() - 24 * 3600');
+    expect(byName('GraphdbServiceAccountTokenExpiring')).toContain('< time() + 14 * 86400');
     // Each alert selects this release's series and is documented in the chart README with what to do.
     const readme = await readFile(path.join(CHART, 'README.md'), 'utf8');
     for (const alert of alerts) {

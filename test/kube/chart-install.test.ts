@@ -746,7 +746,7 @@ describe('the chart an operator keeps: persistence, release names, every value, 
       .readNamespacedSecret({ name: credentials.name, namespace: ns });
     expect(Object.keys(secret.data ?? {})).toEqual(expect.arrayContaining(['METRICS_USERNAME', 'METRICS_PASSWORD']));
     const rule = (await read('prometheusrules')) as { spec: { groups: { rules: { alert: string }[] }[] } };
-    expect(rule.spec.groups[0]!.rules.map((r) => r.alert)).toHaveLength(7);
+    expect(rule.spec.groups[0]!.rules.map((r) => r.alert)).toHaveLength(9);
     await api.admin
       .makeApiClient(CoreV1Api)
       .readNamespacedConfigMap({ name: 'watched-graphdb-admin-server-dashboard', namespace: ns });

@@ -51,7 +51,7 @@ describe("the chart's dashboard, alerts and helm test", () => {
       JSON.parse(await readFile(path.join(CHART, 'dashboards/graphdb-server.json'), 'utf8')),
     );
     const rules = await ruleExpressions();
-    expect(rules.length).toBe(7);
+    expect(rules.length).toBe(9);
 
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-chart-metrics-'));
     const port = await findFreePort();
@@ -89,6 +89,21 @@ describe("the chart's dashboard, alerts and helm test", () => {
         const metrics = selectedMetrics(expr);
         expect(metrics.length, expr).toBeGreaterThan(0);
         for (const metric of metrics) expect(PROMETHEUS_OWN.has(metric) || exported.has(metric), metric).toBe(true);
+      }
+      // The backup and expiry alerts and panels read the server's own gauges.
+      for (const name of [
+        'graphdb_backups',
+        'graphdb_backup_last_failure_timestamp_seconds',
+        'graphdb_service_account_token_next_expiry_timestamp_seconds',
+      ]) {
+        expect(exported.has(name), name).toBe(true);
+        expect(rules.some((expr) => selectedMetrics(expr).includes(name)) || name === 'graphdb_backups', name).toBe(
+          true,
+        );
+        expect(
+          dashboard.panels.some((panel) => panel.targets.some((target) => selectedMetrics(target.expr).includes(name))),
+          name,
+        ).toBe(true);
       }
       // The check can fail: a name the server does not export is caught.
       expect(exported.has('graphdb_backup_failures_total')).toBe(false);
