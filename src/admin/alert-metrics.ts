@@ -35,6 +35,27 @@ export function boundedLook<T>(look: () => Promise<T>, waitMs: number, onError: 
   };
 }
 
+/**
+ * A look whose failures are logged once, not at every scrape, until it succeeds again (the Kubernetes API's failures
+ * are also counted in graphdb_kubernetes_api_errors_total).
+ */
+function loggedOnce<T>(look: () => Promise<T>, logger: AlertMetricsOptions['logger'], message: string) {
+  let failing = false;
+  return boundedLook(
+    async () => {
+      const value = await look();
+      failing = false;
+      return value;
+    },
+    LOOK_WAIT_MS,
+    (error) => {
+      if (failing) return;
+      failing = true;
+      logger.warn({ err: error }, message);
+    },
+  );
+}
+
 export interface AlertMetricsOptions {
   registry: Registry;
   /** The deployments' backups in the scope the server manages now. */
@@ -48,10 +69,10 @@ export interface AlertMetricsOptions {
 
 export function registerAlertMetrics(options: AlertMetricsOptions): void {
   const { registry, logger } = options;
-  const backups = boundedLook(
+  const backups = loggedOnce(
     async () => options.backupHealth(await options.scope()),
-    LOOK_WAIT_MS,
-    (error) => logger.warn({ err: error }, 'backup metrics: could not list the backups'),
+    logger,
+    'backup metrics: could not list the backups (the gauges keep their last figures)',
   );
   new Gauge({
     name: 'graphdb_backups',
@@ -73,8 +94,10 @@ export function registerAlertMetrics(options: AlertMetricsOptions): void {
       if (health) this.set(health.lastFailureMs / 1000);
     },
   });
-  const tokens = boundedLook(options.nextTokenExpiry, LOOK_WAIT_MS, (error) =>
-    logger.warn({ err: error }, 'token expiry metric: could not read the service accounts'),
+  const tokens = loggedOnce(
+    options.nextTokenExpiry,
+    logger,
+    'token expiry metric: could not read the service accounts (it keeps its last figure)',
   );
   new Gauge({
     name: 'graphdb_service_account_token_next_expiry_timestamp_seconds',
