@@ -27,7 +27,7 @@ import type { TestFalkorDB } from './falkordb.js';
 import { startChartApiServer, type ChartApiServer } from './kube/chart-apiserver.js';
 import { startKubeApiDouble, type KubeApiDouble } from './kube/kube-api-double.js';
 import { realCrdFile } from './kube/kubeblocks-crds.js';
-import { createMetrics } from '../../src/shared/metrics.js';
+import { createMetrics } from '../../src/http/metrics.js';
 
 export type Adapter = 'embedded' | 'kubernetes' | 'kube-apiserver';
 /** The adapters the admin suites run over; `npm run test:kube` (vitest.kube.config.ts) runs them over a real API server. */
