@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keySlot } from '../../src/lib/cluster-slots.js';
 import { listen, startTestApp, type TestApp } from '../support/app.js';
-import { bearer, parseEvents, RULES } from '../support/browser.js';
+import { bearer, parseEvents, RULES, stageUpload } from '../support/browser.js';
 import { missingWrites, startFailoverWriters } from '../support/failover-writers.js';
 import { eventually } from '../support/wait.js';
 import { startClusterGroup, type ClusterGroup, type ClusterNodeProcess } from '../support/cluster-group.js';
@@ -68,25 +68,8 @@ const query = (token: string, graph: string, cypher: string, accept = 'applicati
 
 const graphsOn = (node: ClusterNodeProcess) => group.on<string[]>(node.port, ['GRAPH.LIST']);
 
-/** Stages `content` as `filename` through POST /api/upload (multipart, as a browser's FormData sends it). */
-async function stageFile(token: string, filename: string, content: Buffer): Promise<string> {
-  const boundary = '----graphdb-test-boundary';
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-    ),
-    content,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/upload',
-    payload,
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...bearer(token) },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ fileId: string }>().fileId;
-}
+/** Stages `content` as `filename` through POST /api/upload. */
+const stageFile = (token: string, filename: string, content: Buffer) => stageUpload(t.app, token, filename, content);
 
 beforeAll(async () => {
   group = await startClusterGroup();

@@ -8,6 +8,8 @@ import {
   bearer,
   databaseSnapshot,
   graphQuery,
+  multipartFile,
+  stageUpload,
   parseEvents,
   tokensForEveryRole,
   type RoleTokens,
@@ -21,21 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A multipart/form-data body with one file field, as a browser's FormData sends it. */
-function multipart(filename: string, content: string | Buffer): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = '----graphdb-test-boundary';
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-    ),
-    Buffer.isBuffer(content) ? content : Buffer.from(content),
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
 async function stage(filename: string, content: string | Buffer, token = tokens['Read-Write']) {
-  const { payload, headers } = multipart(filename, content);
+  const { payload, headers } = multipartFile(filename, content);
   return t.app.inject({ method: 'POST', url: '/api/upload', payload, headers: { ...headers, ...bearer(token) } });
 }
 
@@ -480,14 +469,7 @@ describe('the total time of an import', () => {
     // a fast idle machine, and load only makes them slower.
     const slow = 'UNWIND range(1, 2000000) AS x WITH count(x) AS n CREATE (:Tick {n: n})';
     const batch = ['CREATE (:Tick {n: 0})', ...Array.from({ length: 39 }, () => slow)].join('\n');
-    const { payload, headers } = multipart('slow.cypher', batch);
-    const staged = await short.app.inject({
-      method: 'POST',
-      url: '/api/upload',
-      payload,
-      headers: { ...headers, ...bearer(token) },
-    });
-    const fileId = staged.json<{ fileId: string }>().fileId;
+    const fileId = await stageUpload(short.app, token, 'slow.cypher', batch);
     const started = Date.now();
     const res = await short.app.inject({
       method: 'POST',

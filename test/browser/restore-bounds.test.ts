@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
-import { adminClient, bearer, createDbUser, createToken, credentials } from '../support/browser.js';
+import { adminClient, bearer, createDbUser, createToken, credentials, multipartFile } from '../support/browser.js';
 import { eventually } from '../support/wait.js';
 
 // A full collection before each reading of the memory held, so garbage not yet collected is not counted.
@@ -24,26 +24,13 @@ const heldBytes = () => {
 
 const MiB = 1024 * 1024;
 
-/** A multipart/form-data body with one file field, as a browser's FormData sends it. */
-function multipart(filename: string, content: Buffer): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = '----graphdb-restore-bounds';
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-    ),
-    content,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
-
 async function userToken(t: TestApp, username: string) {
   await createDbUser(t.falkordb, username, `${username}-password`, 'Read-Write');
   return createToken(t.app, credentials(t.falkordb, username, `${username}-password`));
 }
 
 function stage(t: TestApp, token: string, filename: string, content: Buffer) {
-  const { payload, headers } = multipart(filename, content);
+  const { payload, headers } = multipartFile(filename, content);
   return t.app.inject({ method: 'POST', url: '/api/upload', payload, headers: { ...headers, ...bearer(token) } });
 }
 

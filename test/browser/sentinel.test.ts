@@ -5,7 +5,7 @@
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen, startTestApp, type TestApp } from '../support/app.js';
-import { bearer, RULES } from '../support/browser.js';
+import { bearer, RULES, stageUpload } from '../support/browser.js';
 import { startSentinelGroup, type SentinelGroup } from '../support/sentinel-group.js';
 import { missingWrites, startFailoverWriters } from '../support/failover-writers.js';
 import { eventually } from '../support/wait.js';
@@ -61,25 +61,8 @@ async function readOnNode(port: number, graph: string, query: string): Promise<u
   }
 }
 
-/** Stages `content` as `filename` through POST /api/upload (multipart, as a browser's FormData sends it). */
-async function stageFile(token: string, filename: string, content: Buffer): Promise<string> {
-  const boundary = '----graphdb-test-boundary';
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-    ),
-    content,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/upload',
-    payload,
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...bearer(token) },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ fileId: string }>().fileId;
-}
+/** Stages `content` as `filename` through POST /api/upload. */
+const stageFile = (token: string, filename: string, content: Buffer) => stageUpload(t.app, token, filename, content);
 
 const query = (token: string, graph: string, cypher: string) =>
   t.app.inject({

@@ -230,3 +230,37 @@ export async function storeReadsDuring(
   await work();
   return (await calls()) - before;
 }
+
+/** A multipart/form-data body with one file field, as a browser's FormData sends it. */
+export function multipartFile(
+  filename: string,
+  content: string | Buffer,
+): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = '----graphdb-test-boundary';
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    Buffer.isBuffer(content) ? content : Buffer.from(content),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** Stages `content` as `filename` through POST /api/upload with `token`; asserts 200 and answers the file's id. */
+export async function stageUpload(
+  app: FastifyInstance,
+  token: string,
+  filename: string,
+  content: string | Buffer,
+): Promise<string> {
+  const { payload, headers } = multipartFile(filename, content);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/upload',
+    payload,
+    headers: { ...headers, ...bearer(token) },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ fileId: string }>().fileId;
+}
