@@ -46,6 +46,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     'x-compatibility': API_COMPATIBILITY,
   };
   const optionalBodies = new Set<string>();
+  const bodyLimits = new Map<string, number>();
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -106,11 +107,16 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     },
     transform: (input: TransformInput) => {
       noteOptionalBody(input, optionalBodies);
+      noteBodyLimit(input, app.initialConfig.bodyLimit, bodyLimits);
       return withResponseHeaders(zodTransform)(input);
     },
     transformObject: (input: Parameters<ReturnType<typeof createJsonSchemaTransformObject>>[0]) =>
       withoutUnusedComponents(
-        withPublicSecurity(withoutClosedTupleItems(markOptionalBodies(zodTransformObject(input), optionalBodies))),
+        withPublicSecurity(
+          withoutClosedTupleItems(
+            withBodyLimits(markOptionalBodies(zodTransformObject(input), optionalBodies), bodyLimits),
+          ),
+        ),
       ),
   });
 
@@ -193,6 +199,31 @@ function noteOptionalBody(input: TransformInput, optional: Set<string>): void {
   const body = schema?.body as { safeParse?: (value: unknown) => { success: boolean } } | undefined;
   if (schema?.operationId && typeof body?.safeParse === 'function' && body.safeParse(undefined).success)
     optional.add(schema.operationId);
+}
+
+/** Each route's body bound: its own `bodyLimit`, or the server-wide one (a larger body is answered 413). */
+function noteBodyLimit(input: TransformInput, serverLimit: number | undefined, limits: Map<string, number>): void {
+  const operationId = input.route?.schema?.operationId;
+  const limit = input.route?.bodyLimit ?? serverLimit;
+  if (operationId && limit !== undefined) limits.set(operationId, limit);
+}
+
+/**
+ * States each request body's bound as `x-body-limit-bytes`, so a client can refuse an oversized body before
+ * sending it (the bound differs between operations: a query body is larger than the rest).
+ */
+function withBodyLimits<T>(document: T, limits: Map<string, number>): T {
+  const paths =
+    (document as { paths?: Record<string, Record<string, { operationId?: string; requestBody?: object }>> }).paths ??
+    {};
+  for (const methods of Object.values(paths)) {
+    for (const operation of Object.values(methods)) {
+      const limit = operation.operationId ? limits.get(operation.operationId) : undefined;
+      if (operation.requestBody && limit !== undefined)
+        operation.requestBody = { ...operation.requestBody, 'x-body-limit-bytes': limit };
+    }
+  }
+  return document;
 }
 
 /**

@@ -360,13 +360,17 @@ const VARIANTS: Variant[] = [
   {
     name: 'oversized-body',
     weight: 0.2,
-    applies: (op) => op.method !== 'GET',
+    // Sized from the operation's own stated bound: the bounds differ between operations.
+    applies: (op) => op.body?.limitBytes !== undefined,
     mutate: (request) =>
       fc.constant(
         printable({
           ...request,
           variant: 'oversized-body',
-          body: { text: JSON.stringify({ filler: 'x'.repeat(1024 * 1024 + 16) }), contentType: 'application/json' },
+          body: {
+            text: JSON.stringify({ filler: 'x'.repeat(request.op.body!.limitBytes! + 16) }),
+            contentType: 'application/json',
+          },
           expectStatus: 413,
         }),
       ),

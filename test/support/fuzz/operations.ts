@@ -45,7 +45,8 @@ export interface Operation {
   api: Api;
   security: 'bearer' | 'cookie' | 'none';
   params: Parameter[];
-  body?: { required: boolean; schema: JsonSchema };
+  /** `limitBytes`: the body's bound as the document states it (`x-body-limit-bytes`); a larger body is answered 413. */
+  body?: { required: boolean; schema: JsonSchema; limitBytes?: number };
   /** status -> content type -> schema (undefined: a response without a body, such as a 302). */
   responses: Record<string, Record<string, JsonSchema | undefined>>;
 }
@@ -78,7 +79,11 @@ export function shapeOwning(url: string): 'browser' | 'admin' {
 interface RawOperation {
   operationId: string;
   parameters?: { name: string; in: string; required?: boolean; schema: JsonSchema }[];
-  requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> };
+  requestBody?: {
+    required?: boolean;
+    content: Record<string, { schema: JsonSchema }>;
+    'x-body-limit-bytes'?: number;
+  };
   responses: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
   security?: Record<string, unknown>[];
 }
@@ -140,7 +145,13 @@ export function loadOperations(file = OPENAPI_PATH): Operation[] {
           required: p.required ?? false,
           schema: resolve(p.schema),
         })),
-        body: jsonBody ? { required: raw.requestBody?.required ?? false, schema: resolve(jsonBody.schema) } : undefined,
+        body: jsonBody
+          ? {
+              required: raw.requestBody?.required ?? false,
+              schema: resolve(jsonBody.schema),
+              limitBytes: raw.requestBody?.['x-body-limit-bytes'],
+            }
+          : undefined,
         responses: Object.fromEntries(
           Object.entries(raw.responses).map(([status, response]) => [
             status,
