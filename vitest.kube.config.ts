@@ -18,6 +18,7 @@ export default defineConfig({
       // The CLI suites of the KubeBlocks commands, over the real API server instead of the double.
       'test/cli/backup-commands.test.ts',
       'test/cli/confirmation.test.ts',
+      'test/cli/deployment-commands.test.ts',
     ],
     environment: 'node',
     pool: 'forks',

@@ -1,38 +1,44 @@
-// The FalkorDB Enterprise admin CLI's command groups: deployments, operations, logs and backups, run as the compiled
-// graphdb-admin against the admin API over the Kubernetes API double with KubeBlocks (clusters, OpsRequests, pods,
-// pod logs, data protection). Exit codes, tables, `-o json` checked against the API's own response schemas, and
-// what reached Kubernetes.
+// The FalkorDB Enterprise admin CLI's command groups: deployments, operations, logs, run as the compiled
+// graphdb-admin against the admin API with KubeBlocks (clusters, OpsRequests, pods, pod logs, account Secrets): over
+// the Kubernetes API double here, and over the real kube-apiserver with the real KubeBlocks CRDs under
+// `npm run test:kube` (the server holding only the chart's RBAC). Exit codes, tables, `-o json` checked against the
+// API's own response schemas, and what reached Kubernetes read back from it.
+import { KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
-import { setMultiClusterMode } from '../support/cluster-reads.js';
-import {
-  DATA_PROTECTION_CRDS,
-  backupObject,
-  policyObject,
-  repoObject,
-  BACKUPS,
-  POLICIES,
-  REPOS,
-} from '../support/backup-scenarios.js';
+import { ADAPTERS, ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import { advanceOpsRequest, CLUSTERS_V1, OPS_V1, replication } from '../support/kube/kubeblocks-fixtures.js';
+import type { KubeObject } from '../support/kube/kube-api-double.js';
+import { objectStoreOf, type ObjectStore } from '../support/kube/object-store.js';
+import { advanceOpsRequest as advanceRealOpsRequest } from '../support/kube/real-kubeblocks.js';
+import { eventually } from '../support/wait.js';
 import { cliIn, schemaCheck } from './harness.js';
 
 const NS = 'graphdb-system';
+// The API double, or under `npm run test:kube` the real kube-apiserver with the real KubeBlocks CRDs.
+const ADAPTER = ADAPTERS.includes('kube-apiserver') ? 'kube-apiserver' : 'kubernetes';
+const DOUBLE = ADAPTER === 'kubernetes';
 let t: AdminTestApp;
 let server: string;
 let cli: ReturnType<typeof cliIn>;
 let workDir: string;
 let controller: NodeJS.Timeout;
+let objects: ObjectStore;
+
+/** A core object (a pod, a Secret) as the admin's kubectl would create it. */
+async function putCore(resource: 'pods' | 'secrets', object: KubeObject): Promise<void> {
+  if (t.kube) t.kube.put(resource, NS, object);
+  else await KubernetesObjectApi.makeApiClient(t.real!.api.admin).create(object as KubernetesObject);
+}
 
 beforeAll(async () => {
-  t = await startAdminTestApp('kubernetes', { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1, ...DATA_PROTECTION_CRDS] });
-  const kube = t.kube!;
-  kube.put(CLUSTERS_V1, NS, replication('orders', NS));
-  kube.put('pods', NS, {
+  t = await startAdminTestApp(ADAPTER, { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1] });
+  objects = objectStoreOf(t);
+  await objects.put(CLUSTERS_V1, NS, replication('orders', NS));
+  await putCore('pods', {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {
@@ -40,10 +46,10 @@ beforeAll(async () => {
       namespace: NS,
       labels: { 'app.kubernetes.io/instance': 'orders', 'app.kubernetes.io/managed-by': 'kubeblocks' },
     },
-    spec: { containers: [{ name: 'falkordb' }] },
+    spec: { containers: [{ name: 'falkordb', image: 'falkordb/falkordb' }] },
   });
-  kube.setPodLog(NS, 'orders-falkordb-0', ['Ready to accept connections tcp', 'DB saved on disk'], 'falkordb');
-  kube.put('secrets', NS, {
+  t.kube?.setPodLog(NS, 'orders-falkordb-0', ['Ready to accept connections tcp', 'DB saved on disk'], 'falkordb');
+  await putCore('secrets', {
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: { name: 'orders-falkordb-account-default', namespace: NS },
@@ -52,32 +58,33 @@ beforeAll(async () => {
       password: Buffer.from('s3cret-pw').toString('base64'),
     },
   });
-  kube.put(REPOS, '', repoObject('s3-main', 'Ready', true));
-  kube.put(POLICIES, NS, policyObject('orders', NS, 's3-main'));
-  kube.put(
-    BACKUPS,
-    NS,
-    backupObject('orders-nightly', 'orders', NS, {
-      phase: 'Completed',
-      backupRepoName: 's3-main',
-      totalSize: '12Mi',
-      startTimestamp: '2026-11-20T03:00:00Z',
-      completionTimestamp: '2026-11-20T03:01:00Z',
-    }),
-  );
-  // Backup repositories are cluster-scoped: the server manages them only in multi-cluster mode.
-  await setMultiClusterMode(t.app, (await sessionsForEveryRole(t.app)).admin, true);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   workDir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-deployments-'));
   cli = cliIn(workDir);
-  // The simulated KubeBlocks controller: every OpsRequest advances a phase every 50 ms.
+  // The simulated KubeBlocks controller: every OpsRequest advances a phase every 50 ms (one pass at a time).
+  let passing = false;
   controller = setInterval(() => {
-    for (const ops of kube.list(OPS_V1)) {
-      const phase = (ops.status as { phase?: string } | undefined)?.phase;
-      if (phase !== 'Succeed' && phase !== 'Failed' && phase !== 'Cancelled')
-        advanceOpsRequest(kube, OPS_V1, NS, ops.metadata.name!);
-    }
+    if (passing) return;
+    passing = true;
+    void (async () => {
+      for (const ops of await objects.list(OPS_V1)) {
+        const phase = (ops.status as { phase?: string } | undefined)?.phase;
+        if (phase === 'Succeed' || phase === 'Failed' || phase === 'Cancelled') continue;
+        const name = ops.metadata.name!;
+        if (t.kube) advanceOpsRequest(t.kube, OPS_V1, NS, name);
+        else
+          await advanceRealOpsRequest(t.real!.api.admin, {
+            apiVersion: 'operations.kubeblocks.io/v1alpha1',
+            namespace: NS,
+            name,
+          });
+      }
+    })()
+      .catch(() => {
+        // An OpsRequest changed between the read and the write: the next pass sees the new state.
+      })
+      .finally(() => (passing = false));
   }, 50);
   const login = await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], ADMIN.password);
   expect(login.code, login.stderr).toBe(0);
@@ -101,7 +108,7 @@ describe('graphdb-admin deployments', () => {
     const created = await cli(['deployments', 'create', '--file', spec, '-o', 'json']);
     expect(created.code, created.stderr).toBe(0);
     (await schemaCheck('post', '/api/clusters/', '201'))(JSON.parse(created.stdout));
-    expect(t.kube!.get(CLUSTERS_V1, NS, 'fresh')).toBeDefined();
+    expect(await objects.get(CLUSTERS_V1, NS, 'fresh')).toBeDefined();
 
     const manifest = path.join(workDir, 'cluster.yaml');
     await writeFile(
@@ -124,7 +131,7 @@ describe('graphdb-admin deployments', () => {
     const applied = await cli(['deployments', 'apply-yaml', '--file', manifest]);
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toContain(`${NS}/from-yaml created`);
-    expect(t.kube!.get(CLUSTERS_V1, NS, 'from-yaml')).toBeDefined();
+    expect(await objects.get(CLUSTERS_V1, NS, 'from-yaml')).toBeDefined();
 
     const pods = await cli(['deployments', 'pods', 'orders', '-n', NS]);
     expect(pods.stdout).toMatch(/^NAME\s+STATUS\s+READY\s+RESTARTS\s+AGE\s+ROLE$/m);
@@ -134,7 +141,9 @@ describe('graphdb-admin deployments', () => {
     expect(JSON.parse(credentials.stdout)).toMatchObject({ username: 'default', password: 's3cret-pw' });
 
     expect((await cli(['deployments', 'delete', 'fresh', '-n', NS, '--yes'])).code).toBe(0);
-    expect(t.kube!.get(CLUSTERS_V1, NS, 'fresh')).toBeUndefined();
+    expect(await eventually(async () => (await objects.get(CLUSTERS_V1, NS, 'fresh')) === undefined, 10_000)).toBe(
+      true,
+    );
     const missing = await cli(['deployments', 'get', 'fresh', '-n', NS]);
     expect(missing.code).toBe(5);
     expect((await cli(['deployments', 'create'])).code).toBe(2);
@@ -158,7 +167,7 @@ describe('graphdb-admin deployments', () => {
     ]);
     expect(run.code, run.stderr).toBe(0);
     const name = run.stdout.trim();
-    expect(t.kube!.get(OPS_V1, NS, name)!.spec).toMatchObject({
+    expect((await objects.get(OPS_V1, NS, name))!.spec).toMatchObject({
       type: 'HorizontalScaling',
       horizontalScaling: [expect.objectContaining({ componentName: 'falkordb', scaleOut: { replicaChanges: 1 } })],
     });
@@ -181,11 +190,12 @@ describe('graphdb-admin operations', () => {
     const start = await cli(['operations', 'start', 'orders', '-n', NS]);
     expect(start.code).toBe(1);
     expect(start.stderr).toContain('Cluster orders is Running; Start needs it to be Stopped');
-    const switchover = t.kube!.list(OPS_V1).find((ops) => (ops.spec as { type: string }).type === 'Switchover')!;
+    const opsRequests = await objects.list(OPS_V1);
+    const switchover = opsRequests.find((ops) => (ops.spec as { type: string }).type === 'Switchover')!;
     expect(switchover.spec).toMatchObject({
       switchover: [expect.objectContaining({ instanceName: 'orders-falkordb-1' })],
     });
-    const expansion = t.kube!.list(OPS_V1).find((ops) => (ops.spec as { type: string }).type === 'VolumeExpansion')!;
+    const expansion = opsRequests.find((ops) => (ops.spec as { type: string }).type === 'VolumeExpansion')!;
     expect(JSON.stringify(expansion.spec)).toContain('50Gi');
 
     const listed = await cli(['operations', 'list', 'orders', '-n', NS, '-o', 'json']);
@@ -208,19 +218,32 @@ describe('graphdb-admin operations', () => {
 });
 
 describe('graphdb-admin logs', () => {
-  it("prints a pod's last lines, and follows new ones until the stream ends", async () => {
+  // No kubelet runs beside the real API server: an unscheduled pod's log is empty there, and cannot be followed.
+  const lines = DOUBLE ? ['Ready to accept connections tcp', 'DB saved on disk'] : [];
+
+  it("prints a pod's last lines; an unknown pod is exit code 5", async () => {
     const read = await cli(['logs', 'get', 'orders', 'orders-falkordb-0', '-n', NS, '--tailLines', '1']);
     expect(read.code, read.stderr).toBe(0);
-    expect(read.stdout).toBe('DB saved on disk\n');
+    expect(read.stdout).toBe(
+      lines
+        .slice(-1)
+        .map((line) => `${line}\n`)
+        .join(''),
+    );
     const json = await cli(['logs', 'get', 'orders', 'orders-falkordb-0', '-n', NS, '-o', 'json']);
+    expect(json.code, json.stderr).toBe(0);
     (await schemaCheck('get', '/api/clusters/{clusterName}/pods/{podName}/logs', '200'))(JSON.parse(json.stdout));
-
-    const following = cli(['logs', 'get', 'orders', 'orders-falkordb-0', '-n', NS, '--follow']);
-    setTimeout(() => t.kube!.appendPodLog(NS, 'orders-falkordb-0', ['a new line'], 'falkordb'), 500);
-    setTimeout(() => t.kube!.endPodLog(NS, 'orders-falkordb-0'), 1000);
-    const followed = await following;
-    expect(followed.code, followed.stderr).toBe(0);
-    expect(followed.stdout).toBe('Ready to accept connections tcp\nDB saved on disk\na new line\n');
+    expect(JSON.parse(json.stdout)).toEqual({ podName: 'orders-falkordb-0', logs: lines });
     expect((await cli(['logs', 'get', 'orders', 'nobody-0', '-n', NS])).code).toBe(5);
   });
+
+  if (DOUBLE)
+    it('follows new lines until the stream ends', async () => {
+      const following = cli(['logs', 'get', 'orders', 'orders-falkordb-0', '-n', NS, '--follow']);
+      setTimeout(() => t.kube!.appendPodLog(NS, 'orders-falkordb-0', ['a new line'], 'falkordb'), 500);
+      setTimeout(() => t.kube!.endPodLog(NS, 'orders-falkordb-0'), 1000);
+      const followed = await following;
+      expect(followed.code, followed.stderr).toBe(0);
+      expect(followed.stdout).toBe('Ready to accept connections tcp\nDB saved on disk\na new line\n');
+    });
 });
