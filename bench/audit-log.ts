@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { planQuery, type AuditEntry, type AuditFilters } from '../src/admin/audit/audit-query.js';
+import { planQuery, type AuditEntry, type AuditFilters } from '../src/platform/stores/audit-query.js';
 import {
   auditKeys,
   createRedisAuditStore,

@@ -15,6 +15,8 @@ import {
   type BootstrapAccount,
 } from './admin/service-accounts/bootstrap.js';
 import { isClusterUrl, isSentinelUrl, parseStoreUrl } from './platform/redis/store-url.js';
+import type { KubernetesSource } from './platform/kubernetes/kube-config.js';
+import type { TrustProxy } from './http/connection-share.js';
 
 /** An optional text variable that `parse` must accept; what `parse` throws is the validation message. */
 function parsedBy(parse: (text: string) => unknown) {
@@ -47,9 +49,6 @@ const portNumber = z.coerce
   .max(65535, 'must be between 1 and 65535');
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
-
-/** false (the socket's peer is the client), a number of proxy hops, or the proxies' addresses and CIDR ranges. */
-export type TrustProxy = false | number | string[];
 
 export function parseTrustProxy(text: string | undefined): TrustProxy {
   const value = (text ?? '').trim();
@@ -289,8 +288,6 @@ const SECRET_VARIABLES = new Set([
   'ADMIN_PASSWORD',
   'METRICS_PASSWORD',
 ]);
-
-export type KubernetesSource = { kind: 'kubeconfig'; path: string } | { kind: 'in-cluster' };
 
 export interface Config {
   port: number;

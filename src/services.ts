@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { AppDeps } from './app.js';
 import type { Config } from './config.js';
-import { DYNAMIC_PARAMETERS } from './admin/clusters/falkordb-parameters.js';
+import { DYNAMIC_PARAMETERS } from './platform/falkordb/server-parameters.js';
 import { createEmbeddedClusters } from './platform/clusters/embedded-clusters.js';
 import { configGetPairs } from './platform/clusters/redis-conf.js';
 import { createSentinelStoreConnection } from './platform/redis/sentinel-store.js';

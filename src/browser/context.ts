@@ -2,11 +2,11 @@
 // authenticated principal each request carries.
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import type { ConnectionPools, DbCredentials } from '../platform/falkordb/connection-pools.js';
+import type { ConnectionPools } from '../platform/falkordb/connection-pools.js';
 import { GraphDatabase } from '../platform/falkordb/graph-database.js';
 import { canonicalDatabaseHost, type EmbeddedPorts } from '../platform/falkordb/target-guard.js';
-import type { Role } from './auth/roles.js';
 import type { TokenCache } from './auth/token-cache.js';
+import type { Principal } from './auth/principal.js';
 import type { TokenStore } from '../platform/stores/token-store.js';
 
 export interface BrowserContext {
@@ -67,22 +67,7 @@ export function isProtectedUser(context: BrowserContext, principal: Principal, u
   );
 }
 
-export interface Principal {
-  tokenId: string;
-  userId: string;
-  dbKey: string;
-  username: string;
-  role: Role;
-  credentials: DbCredentials;
-  /** `ConnectionPools.keyOf(credentials)`, computed once when the token is checked rather than per request. */
-  poolKey: string;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    principal?: Principal;
-  }
-}
+export type { Principal } from './auth/principal.js';
 
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new Error('route is missing bearer authentication');

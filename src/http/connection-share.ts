@@ -3,7 +3,9 @@
 // allows. The proxies TRUST_PROXY names carry many clients' connections and are exempt; the cap per client then
 // belongs to the proxy (docs/decisions/connection-share.md).
 import { BlockList, isIPv4, type Server, type Socket } from 'node:net';
-import type { TrustProxy } from '../config.js';
+
+/** false (the socket's peer is the client), a number of proxy hops, or the proxies' addresses and CIDR ranges. */
+export type TrustProxy = false | number | string[];
 
 /** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) is 10.0.0.1: one client, one count. */
 export function peerAddress(address: string): string {

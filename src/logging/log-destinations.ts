@@ -9,11 +9,7 @@
 import { writeSync } from 'node:fs';
 import { LogRing } from './log-ring.js';
 import { PrettySink } from './pretty-log.js';
-
-/** Where the batches go: a synchronous destination (DescriptorSink below), given text or its UTF-8 bytes. */
-export interface LineSink {
-  write(chunk: string | Uint8Array): unknown;
-}
+import type { LineSink } from './line-sink.js';
 
 /** Past this many characters pending, the batch is written at once instead of at the end of the interval. */
 export const MAX_PENDING_CHARS = 64 * 1024;

@@ -2,7 +2,7 @@
 import { hash } from 'node:crypto';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { symbols, type DestinationStream, type LoggerOptions } from 'pino';
-import { jsonString } from '../http/prepared-json.js';
+import { jsonString } from '../lib/json-string.js';
 
 /**
  * Keys whose values never reach a log line, at whatever depth (up to MAX_DEPTH) they appear in a logged object:

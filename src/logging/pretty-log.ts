@@ -1,7 +1,7 @@
 // Readable log lines for a terminal. The stdout sink turns each JSON line pino wrote into one line of text; the log
 // ring keeps the JSON. Only what the JSON line has is printed, so pino's redaction still decides what can appear.
 
-import type { LineSink } from './log-destinations.js';
+import type { LineSink } from './line-sink.js';
 
 const LEVEL_WORDS: Record<number, string> = {
   10: 'TRACE',

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DYNAMIC_PARAMETERS } from '../../src/admin/clusters/falkordb-parameters.js';
+import { DYNAMIC_PARAMETERS } from '../../src/platform/falkordb/server-parameters.js';
 import type { ClusterPort } from '../../src/platform/clusters/cluster-port.js';
 import { createEmbeddedClusters } from '../../src/platform/clusters/embedded-clusters.js';
 import { useAdminApp } from '../support/admin.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DYNAMIC_PARAMETERS } from '../../src/admin/clusters/falkordb-parameters.js';
+import { DYNAMIC_PARAMETERS } from '../../src/platform/falkordb/server-parameters.js';
 import { createEmbeddedClusters } from '../../src/platform/clusters/embedded-clusters.js';
 import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import { seededClusters, setMultiClusterMode } from '../support/cluster-reads.js';

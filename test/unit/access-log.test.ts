@@ -20,7 +20,7 @@ import {
   requestSummary,
   requestSummaryJson,
 } from '../../src/logging/logging.js';
-import { jsonString } from '../../src/http/prepared-json.js';
+import { jsonString } from '../../src/lib/json-string.js';
 
 /** A destination that keeps every chunk it is handed, as handed. */
 function chunkSink() {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { indexesOf, matches, parseDateBound, planQuery, type AuditEntry } from '../../src/admin/audit/audit-query.js';
+import {
+  indexesOf,
+  matches,
+  parseDateBound,
+  planQuery,
+  type AuditEntry,
+} from '../../src/platform/stores/audit-query.js';
 import { pageCommands } from '../../src/platform/stores/audit-store.js';
 
 const page = { limit: 50, offset: 0 };

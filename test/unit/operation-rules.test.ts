@@ -1,7 +1,7 @@
 // The pure rules behind the day-2 operations' pre-validation: Kubernetes quantities, parameter values, and the
 // OpsRequest bodies each KubeBlocks dialect gets.
 import { describe, expect, it } from 'vitest';
-import { needsRestart, parameterValueProblem } from '../../src/admin/clusters/falkordb-parameters.js';
+import { needsRestart, parameterValueProblem } from '../../src/platform/falkordb/server-parameters.js';
 import { quantityValue } from '../../src/admin/operations/operation-service.js';
 import type { ClusterRecord } from '../../src/platform/clusters/cluster-records.js';
 import { opsRequestBody } from '../../src/platform/kubernetes/kubeblocks.js';

@@ -2,8 +2,7 @@
 // parameters and the status: never from a body, a header or a route's own annotation, so routes added later are
 // audited the same way. A route may name the resource a create made (request.auditResourceName), since the path
 // of a create does not. Pure; unit-tested in test/unit/audit-mapping.test.ts.
-
-export type AuditResult = 'success' | 'failure';
+import type { AuditResult } from '../../platform/stores/audit-query.js';
 
 export interface AuditSubject {
   action: string;

@@ -16,7 +16,7 @@ import type {
 import { mapError } from '../../http/error-handler.js';
 import { HttpError } from '../../http/http-errors.js';
 import { attemptedEmail, describeCall, isAuditedRoute, redirectFailure, resultOf } from './audit-mapping.js';
-import type { AuditEntry } from './audit-query.js';
+import type { AuditEntry } from '../../platform/stores/audit-query.js';
 import { newEntryId, type AuditStore } from '../../platform/stores/audit-store.js';
 
 declare module 'fastify' {

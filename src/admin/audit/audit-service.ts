@@ -2,7 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { BadRequestError } from '../../http/http-errors.js';
 import type { SettingsService } from '../settings/settings-service.js';
-import { parseDateBound, planQuery, type AuditFilters, type AuditPage } from './audit-query.js';
+import { parseDateBound, planQuery, type AuditFilters, type AuditPage } from '../../platform/stores/audit-query.js';
 import type { AuditStore, AuditPageResult } from '../../platform/stores/audit-store.js';
 import type { AuditQuery } from './schemas.js';
 

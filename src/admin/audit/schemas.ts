@@ -2,7 +2,7 @@
 // AuditEntry).
 import { z } from 'zod';
 import { ClusterNameParamsSchema } from '../clusters/schemas.js';
-import type { AuditEntry } from './audit-query.js';
+import type { AuditEntry } from '../../platform/stores/audit-query.js';
 
 const FILTER_MAX = 512;
 const filter = (what: string) =>

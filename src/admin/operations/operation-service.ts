@@ -12,7 +12,7 @@ import type { ClusterRecord, ComponentRecord, OperationRecord } from '../../plat
 import { BadRequestError, ConflictError, NotFoundError, UnprocessableError } from '../../http/http-errors.js';
 import { parseQuantity, type QuantityForm } from '../../platform/kubernetes/quantities.js';
 import type { ClusterService } from '../clusters/cluster-service.js';
-import { isKnownParameter, needsRestart, parameterValueProblem } from '../clusters/falkordb-parameters.js';
+import { isKnownParameter, needsRestart, parameterValueProblem } from '../../platform/falkordb/server-parameters.js';
 
 const DEFAULT_COMPONENT = 'falkordb';
 const RUNNING_OR_BROKEN = ['Running', 'Failed', 'Abnormal'];

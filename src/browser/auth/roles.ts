@@ -1,8 +1,8 @@
 // Database roles and what each may do, per the access matrix in the browser API decisions.
 import { ForbiddenError } from '../../http/http-errors.js';
+import type { Role } from '../../lib/database-roles.js';
 
-export const ROLES = ['Admin', 'Read-Write', 'Read-Only'] as const;
-export type Role = (typeof ROLES)[number];
+export { ROLES, type Role } from '../../lib/database-roles.js';
 
 const RANK: Record<Role, number> = { 'Read-Only': 0, 'Read-Write': 1, Admin: 2 };
 

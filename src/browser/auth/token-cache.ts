@@ -4,7 +4,7 @@
 // Revocation stays immediate: every replica subscribes to the store's revocation channel and drops the entry
 // when a revocation is announced. The cache is used only while that subscription is proven live (see
 // platform/redis/revocation-channel.ts); when it drops, every entry goes, because announcements may have been missed.
-import type { Principal } from '../context.js';
+import type { Principal } from './principal.js';
 
 export interface CachedToken {
   principal: Principal;

@@ -3,7 +3,7 @@ import { integerValue } from '../../platform/falkordb/compact-reply.js';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { BadRequestError } from '../../http/http-errors.js';
 import { sameItems, writtenOncePerReply } from '../../lib/last-reply.js';
-import { jsonString } from '../../http/prepared-json.js';
+import { jsonString } from '../../lib/json-string.js';
 
 const STRING_VALUED = 'CMD_INFO';
 

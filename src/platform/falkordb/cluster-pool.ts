@@ -17,13 +17,13 @@ import {
 import type {
   ClusterTopology,
   CommandArgument,
-  CredentialPool,
   DatabasePool,
   DbCredentials,
+  NodePool,
   SendOptions,
   StreamedArgument,
   TopologyDescription,
-} from './connection-pools.js';
+} from './database-pool.js';
 import { DatabaseReplyError, DatabaseUnavailableError } from './database-errors.js';
 import type { QueryCommand } from './query-connection.js';
 import type { RespValue } from './resp-reader.js';
@@ -83,7 +83,7 @@ const writes = (command: QueryCommand) => String(command.args[0]).toUpperCase() 
 
 export class ClusterPool implements DatabasePool {
   readonly schemaNames = new SchemaNamesCache();
-  private readonly nodes = new Map<string, CredentialPool>();
+  private readonly nodes = new Map<string, NodePool>();
   private map: ClusterMap | undefined;
   private loading: Promise<ClusterMap> | undefined;
   private lastRefresh = 0;
@@ -91,7 +91,7 @@ export class ClusterPool implements DatabasePool {
 
   constructor(
     private readonly credentials: DbCredentials & { cluster: ClusterTopology },
-    private readonly nodePoolFor: (credentials: DbCredentials) => CredentialPool,
+    private readonly nodePoolFor: (credentials: DbCredentials) => NodePool,
     private readonly logger: Logger,
   ) {}
 
@@ -113,7 +113,7 @@ export class ClusterPool implements DatabasePool {
    * answered write); a replica's (reached for users and configuration) does neither. One pool per node and role, so a
    * replica promoted by a failover gets a primary's pool.
    */
-  private nodePool(node: ClusterNode, primary = true): CredentialPool {
+  private nodePool(node: ClusterNode, primary = true): NodePool {
     if (this.closed) throw new DatabaseUnavailableError('the connection pool is closed');
     const key = `${nodeAddress(node)} ${primary ? 'primary' : 'replica'}`;
     let pool = this.nodes.get(key);
@@ -206,7 +206,7 @@ export class ClusterPool implements DatabasePool {
    */
   private async routed<T>(
     key: string | Buffer | undefined,
-    attempt: (pool: CredentialPool, asking: boolean) => Promise<T>,
+    attempt: (pool: NodePool, asking: boolean) => Promise<T>,
   ): Promise<T> {
     let node = await this.nodeFor(key);
     let asking = false;

@@ -13,8 +13,10 @@ import {
   type RequestContext,
   type ResponseContext,
 } from '@kubernetes/client-node';
-import type { KubernetesSource } from '../../config.js';
 import { ReusedKubeAgents } from './kube-agents.js';
+
+/** Where the Kubernetes credentials come from (KUBECONFIG, or the pod's service account). */
+export type KubernetesSource = { kind: 'kubeconfig'; path: string } | { kind: 'in-cluster' };
 
 export const DEFAULT_KUBERNETES_TIMEOUT_MS = 10_000;
 

@@ -3,13 +3,20 @@
 // the subscriber); whenever the subscriber connection drops, the cache is emptied and switched off until the
 // next successful probe.
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
 import { duplicateStoreConnection, storeKeyPrefix, storeReady, type RedisConnection } from './redis-connection.js';
-import type { TokenCache } from '../../browser/auth/token-cache.js';
+import type { PlatformLogger } from '../logger.js';
 import { CHANGED_MESSAGE, REVOKED_MESSAGE, revocationChannel } from '../stores/token-store.js';
 
 const PROBE_MESSAGE = 'probe ';
 const PROBE_RETRY_MS = 2000;
+
+/** What the listener tells the token cache (browser/auth/token-cache.ts): a token to drop, the channel up or down. */
+export interface RevocationSubscriber {
+  readonly enabled: boolean;
+  revoked(tokenId: string): void;
+  channelUp(): void;
+  channelDown(): void;
+}
 
 export interface RevocationListener {
   close(): Promise<void>;
@@ -17,8 +24,8 @@ export interface RevocationListener {
 
 export function listenForRevocations(
   store: RedisConnection,
-  cache: TokenCache,
-  logger: FastifyBaseLogger,
+  cache: RevocationSubscriber,
+  logger: PlatformLogger,
   prefix = storeKeyPrefix(store),
 ): RevocationListener {
   const channel = revocationChannel(prefix);

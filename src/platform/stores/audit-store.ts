@@ -9,13 +9,7 @@
 // arguments, never parsed out of keys.
 import { createHash, randomBytes } from 'node:crypto';
 import { storeCommand, storeKeyPrefix, storeTransaction, type RedisConnection } from '../redis/redis-connection.js';
-import {
-  indexesOf,
-  matches,
-  type AuditEntry,
-  type AuditPlan,
-  type IndexFilter,
-} from '../../admin/audit/audit-query.js';
+import { indexesOf, matches, type AuditEntry, type AuditPlan, type IndexFilter } from './audit-query.js';
 
 export interface AuditPageResult {
   entries: AuditEntry[];

@@ -9,8 +9,8 @@
 // Ids and hashes are validated before they become part of a key; values are separate command arguments.
 import type { ClusterTopology, SentinelTopology } from '../falkordb/connection-pools.js';
 import { storeKeyPrefix, type RedisConnection } from '../redis/redis-connection.js';
-import { HttpError } from '../../http/http-errors.js';
-import type { Role } from '../../browser/auth/roles.js';
+import type { Role } from '../../lib/database-roles.js';
+import { PortError } from '../port-errors.js';
 
 export interface TokenRecord {
   tokenId: string;
@@ -121,10 +121,10 @@ export const CHANGED_MESSAGE = 'changed ';
 
 export const TOKEN_STORE_UNAVAILABLE = 'Token store is unavailable';
 
-/** Every store operation fails as one 503 when the server behind it cannot be reached. */
+/** Every store operation fails as one `unavailable` port error (503) when the server behind it cannot be reached. */
 type Observe = (operation: string, seconds: number) => void;
 
-function unavailableAs503<A extends unknown[], R>(
+function unavailableAsPortError<A extends unknown[], R>(
   name: string,
   operation: (...args: A) => Promise<R>,
   observe?: Observe,
@@ -134,7 +134,7 @@ function unavailableAs503<A extends unknown[], R>(
     try {
       return await operation(...args);
     } catch (error) {
-      throw new HttpError(503, TOKEN_STORE_UNAVAILABLE, {}, error);
+      throw new PortError('unavailable', TOKEN_STORE_UNAVAILABLE, { cause: error });
     } finally {
       observe?.(name, (performance.now() - started) / 1000);
     }
@@ -217,12 +217,12 @@ export function createTokenStore(redis: RedisConnection, prefix = storeKeyPrefix
     },
   };
   return {
-    save: unavailableAs503('save', store.save, observe),
-    get: unavailableAs503('get', store.get, observe),
-    list: unavailableAs503('list', store.list, observe),
-    revoke: unavailableAs503('revoke', store.revoke, observe),
-    rescope: unavailableAs503('rescope', store.rescope, observe),
-    touch: unavailableAs503('touch', store.touch, observe),
+    save: unavailableAsPortError('save', store.save, observe),
+    get: unavailableAsPortError('get', store.get, observe),
+    list: unavailableAsPortError('list', store.list, observe),
+    revoke: unavailableAsPortError('revoke', store.revoke, observe),
+    rescope: unavailableAsPortError('rescope', store.rescope, observe),
+    touch: unavailableAsPortError('touch', store.touch, observe),
   };
 }
 

@@ -1,6 +1,7 @@
-// The audit log's entries and how a filtered page of them is asked for: pure, shared by both stores and
-// unit-tested (test/unit/audit-query.test.ts).
-import type { AuditResult } from './audit-mapping.js';
+// The audit log's entries and how a filtered page of them is asked for: the audit stores' port (audit-store.ts);
+// pure, unit-tested (test/unit/audit-query.test.ts).
+
+export type AuditResult = 'success' | 'failure';
 
 /** One recorded call, as stored. */
 export interface AuditEntry {
