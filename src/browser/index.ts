@@ -148,13 +148,14 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
   installErrorHandling(app, 'browser');
   const { context, tokens } = services;
   await app.register(fastifyRateLimit, { global: false });
-  publicTokenRoutes(app, tokens, services.tokenCreationPerMinute);
+  const tokenDeps = { tokens, creationsPerMinute: services.tokenCreationPerMinute };
+  publicTokenRoutes(app, tokenDeps);
 
   // Every other route needs a token; authentication runs first, before the body is even read.
   await app.register(function tokenGuardedRoutes(guarded, _options, done) {
     guarded.addHook('onRequest', createBearerAuth(context));
     guarded.addHook('onRoute', stampSecurity([BEARER_SCHEME], 'browser'));
-    tokenRoutes(guarded, tokens);
+    tokenRoutes(guarded, tokenDeps);
     statusRoutes(guarded, context, services.status);
     configRoutes(guarded, context, services.config);
     graphRoutes(guarded, context);

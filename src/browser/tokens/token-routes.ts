@@ -25,8 +25,14 @@ function creationRateLimit(perMinute: number) {
   };
 }
 
-export function publicTokenRoutes(app: FastifyInstance, tokens: TokenService, creationsPerMinute: number): void {
-  app.withTypeProvider<ZodTypeProvider>().post(
+/** What the token routes call: the token service, and the creation limit (TOKEN_CREATION_PER_MINUTE, 0: none). */
+export interface TokenRouteDeps {
+  tokens: TokenService;
+  creationsPerMinute: number;
+}
+
+export function publicTokenRoutes(scope: FastifyInstance, { tokens, creationsPerMinute }: TokenRouteDeps): void {
+  scope.withTypeProvider<ZodTypeProvider>().post(
     '/api/auth/tokens/credentials',
     {
       // The browser API specification answers a server without secrets with 500 before it looks at the body.
@@ -49,8 +55,8 @@ export function publicTokenRoutes(app: FastifyInstance, tokens: TokenService, cr
   );
 }
 
-export function tokenRoutes(app: FastifyInstance, tokens: TokenService): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
+export function tokenRoutes(scope: FastifyInstance, { tokens }: TokenRouteDeps): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
   routes.get(
     '/api/auth/tokens',
     {
