@@ -36,25 +36,8 @@ export default tseslint.config(
       ],
     },
   },
-  // The two APIs never import each other (README, Architecture): what both need lives in shared/ or platform/.
-  {
-    files: ['src/admin/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/browser/**'], message: 'admin/ must not import browser/' }] },
-      ],
-    },
-  },
-  {
-    files: ['src/browser/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/admin/**'], message: 'browser/ must not import admin/' }] },
-      ],
-    },
-  },
+  // Import rules between layers (lib, platform, logging, http, config, features, composition) and no cycles are
+  // enforced by dependency-cruiser (.dependency-cruiser.json), run by `npm run lint` after eslint.
   {
     files: ['scripts/**/*.ts', 'scripts/*.mjs', 'bench/**/*.ts'],
     rules: { 'no-console': 'off' },

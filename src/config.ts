@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { DNS_SUBDOMAIN_CHARACTERS, HELM_RELEASE_NAME, KUBERNETES_NAME } from './platform/kubernetes/names.js';
+import { DNS_SUBDOMAIN_CHARACTERS, HELM_RELEASE_NAME, KUBERNETES_NAME } from './lib/kubernetes-names.js';
 import { commaSeparated } from './lib/comma-list.js';
 import { parseCorsOrigins, type CorsOrigins } from './http/cors.js';
 import { EmailSchema } from './lib/email.js';
@@ -13,7 +13,7 @@ import {
   BootstrapError,
   parseServiceAccountsBootstrap,
   type BootstrapAccount,
-} from './admin/service-accounts/bootstrap.js';
+} from './lib/service-accounts-bootstrap.js';
 import { isClusterUrl, isSentinelUrl, parseStoreUrl } from './platform/redis/store-url.js';
 import type { KubernetesSource } from './platform/kubernetes/kube-config.js';
 import type { TrustProxy } from './http/connection-share.js';

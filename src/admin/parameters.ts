@@ -1,7 +1,7 @@
 // The path and query parameters many admin routes share: a deployment's name in the path and its namespace in the
 // query. Each is declared once here; the features' schemas.ts build on them.
 import { z } from 'zod';
-import { KUBERNETES_NAME } from '../platform/kubernetes/names.js';
+import { KUBERNETES_NAME } from '../lib/kubernetes-names.js';
 
 export const NamespaceNameSchema = z.string().regex(KUBERNETES_NAME, 'must be a Kubernetes namespace name');
 /** `?namespace=` of a deployment's sub-resources. */

@@ -1,9 +1,9 @@
 // Where the CLI keeps its contexts (a server URL each, and that server's session cookie once signed in), in one
-// file of mode 0600 in the user's config directory, written atomically (platform/atomic-file.ts).
+// file of mode 0600 in the user's config directory, written atomically (lib/atomic-file.ts).
 import { mkdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { writeFileAtomic } from '../platform/atomic-file.js';
+import { writeFileAtomic } from '../lib/atomic-file.js';
 import { CliError, EXIT } from './cli-errors.js';
 
 export interface StoredSession {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../lib/atomic-file.js';
 
 export const EMBEDDED_SECRETS_FILE = 'secrets.json';
 

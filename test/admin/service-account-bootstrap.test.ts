@@ -4,7 +4,7 @@
 // logged; a restart changes nothing, or sets back what was declared; a new text replaces the token; a bad
 // declaration stops the start without echoing a token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newTokenText, tokenHash } from '../../src/admin/service-accounts/tokens.js';
+import { newTokenText, tokenHash } from '../../src/lib/service-account-tokens.js';
 import { ADAPTERS, ADMIN, login, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wellFormedToken } from '../../src/admin/service-accounts/tokens.js';
+import { wellFormedToken } from '../../src/lib/service-account-tokens.js';
 import { loadKubeConfig } from '../../src/platform/kubernetes/kube-config.js';
 import { createKubeBlocksClusters, detectKubeBlocks } from '../../src/platform/kubernetes/kubeblocks.js';
 import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';

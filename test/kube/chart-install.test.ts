@@ -17,7 +17,7 @@ import {
   RbacAuthorizationV1Api,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newTokenText, tokenHash } from '../../src/admin/service-accounts/tokens.js';
+import { newTokenText, tokenHash } from '../../src/lib/service-account-tokens.js';
 import { EnvSchema, loadConfig } from '../../src/config.js';
 import { CHART_SETTINGS, sampleValueArgs } from '../support/chart-settings.js';
 import { startRealApiServer, type RealApiServer } from '../support/kube/real-apiserver.js';

@@ -8,7 +8,7 @@ import {
   sameHash,
   tokenHash,
   wellFormedToken,
-} from '../../src/admin/service-accounts/tokens.js';
+} from '../../src/lib/service-account-tokens.js';
 
 describe('service account tokens', () => {
   it('are prefixed, random and carry a checksum that catches a changed character', () => {

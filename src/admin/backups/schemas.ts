@@ -2,7 +2,7 @@
 // …/cleanup/, …/restores…): the FalkorDB Enterprise admin API's request bodies and its BackupRepository, Backup, BackupPolicy,
 // BackupSchedule and Restore answers. Credentials appear in requests only: no response schema has them.
 import { z } from 'zod';
-import { DNS_LABEL_CHARACTERS, KUBERNETES_NAME, OBJECT_NAME } from '../../platform/kubernetes/names.js';
+import { DNS_LABEL_CHARACTERS, KUBERNETES_NAME, OBJECT_NAME } from '../../lib/kubernetes-names.js';
 import { ClusterNameParamsSchema, ClusterNamespaceQuerySchema, ClusterNamespaceSchema } from '../parameters.js';
 
 /** The real API's name rule for what it creates. */

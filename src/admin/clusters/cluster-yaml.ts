@@ -3,7 +3,7 @@
 import { parseDocument, stringify } from 'yaml';
 import type { ClusterObject } from '../../platform/clusters/cluster-port.js';
 import { BadRequestError } from '../../http/http-errors.js';
-import { KUBERNETES_NAME } from '../../platform/kubernetes/names.js';
+import { KUBERNETES_NAME } from '../../lib/kubernetes-names.js';
 
 const FALKORDB_LABEL = 'clusterdefinition.kubeblocks.io/name';
 

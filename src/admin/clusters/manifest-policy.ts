@@ -4,7 +4,7 @@
 // so a field nobody reviewed cannot reach the API server; labels and annotations of the structured create and PATCH
 // pass the same key check.
 import { z } from 'zod';
-import { KUBERNETES_NAME } from '../../platform/kubernetes/names.js';
+import { KUBERNETES_NAME } from '../../lib/kubernetes-names.js';
 import type { ClusterObject } from '../../platform/clusters/cluster-port.js';
 import { BadRequestError } from '../../http/http-errors.js';
 

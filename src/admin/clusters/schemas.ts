@@ -1,6 +1,6 @@
 // Shapes of the /api/clusters endpoints: deployments (their operations: ../operations/schemas.ts).
 import { z } from 'zod';
-import { DNS_LABEL_CHARACTERS, OBJECT_NAME } from '../../platform/kubernetes/names.js';
+import { DNS_LABEL_CHARACTERS, OBJECT_NAME } from '../../lib/kubernetes-names.js';
 import { ClusterNameParamsSchema, ClusterNameSchema, NamespaceNameSchema } from '../parameters.js';
 
 export const NamespaceQuerySchema = z.object({ namespace: NamespaceNameSchema.optional() });

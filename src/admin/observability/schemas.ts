@@ -1,7 +1,7 @@
 // Shapes of the pod logs and metrics endpoints: the FalkorDB Enterprise admin API's query parameters, its `{podName, logs}`,
 // ClusterMetrics and PromMetricFamilies answers.
 import { z } from 'zod';
-import { KUBERNETES_NAME, OBJECT_NAME } from '../../platform/kubernetes/names.js';
+import { KUBERNETES_NAME, OBJECT_NAME } from '../../lib/kubernetes-names.js';
 import { ClusterNameParamsSchema, ClusterNamespaceQuerySchema, ClusterNamespaceSchema } from '../parameters.js';
 import { MAX_TAIL_LINES } from './observability-service.js';
 

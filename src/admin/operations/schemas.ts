@@ -1,7 +1,7 @@
 // Shapes of the day-2 operations endpoints (/api/clusters/{clusterName}/ops…): the FalkorDB Enterprise admin API's request bodies,
 // its OpsRequestSummary and OpsAccepted answers, and the list with its total.
 import { z } from 'zod';
-import { OBJECT_NAME } from '../../platform/kubernetes/names.js';
+import { OBJECT_NAME } from '../../lib/kubernetes-names.js';
 import { ClusterNameParamsSchema, ClusterNamespaceQuerySchema } from '../parameters.js';
 
 export const OpsNamespaceQuerySchema = ClusterNamespaceQuerySchema;

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { EmailSchema } from '../../lib/email.js';
 import { printableString } from '../../lib/printable.js';
-import { KUBERNETES_NAME_OR_ANY } from '../../platform/kubernetes/names.js';
+import { KUBERNETES_NAME_OR_ANY } from '../../lib/kubernetes-names.js';
 import { ACTIONS, RESOURCES } from '../permissions/permissions.js';
 
 /** Bounds of the document (and so of every list the routes answer). */

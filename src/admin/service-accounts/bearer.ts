@@ -3,7 +3,7 @@
 import { UnauthorizedError } from '../../http/http-errors.js';
 import type { ServiceAccountCaller, ServiceAccountService } from './service-account-service.js';
 import type { TokenThrottle } from './token-throttle.js';
-import { TOKEN_PREFIX } from './tokens.js';
+import { TOKEN_PREFIX } from '../../lib/service-account-tokens.js';
 
 const BEARER_PREFIX = `bearer ${TOKEN_PREFIX}`;
 

@@ -2,23 +2,14 @@
 // the store, and its text is answered once, by the creation route only.
 import { z } from 'zod';
 import { printableString } from '../../lib/printable.js';
-import { DNS_LABEL_CHARACTERS } from '../../platform/kubernetes/names.js';
-import { parseCidr } from './tokens.js';
+import { ServiceAccountNameSchema } from '../../lib/service-accounts-bootstrap.js';
+import { parseCidr } from '../../lib/service-account-tokens.js';
 
 /** At most this many tokens per account (rotation needs two; a few more for overlapping pipelines). */
 export const MAX_TOKENS_PER_ACCOUNT = 20;
 export const MAX_SERVICE_ACCOUNTS = 500;
 const MAX_CIDRS = 32;
 
-/** A DNS-label-like name: what the CLI, audit entries and the chart's bootstrap name an account by. */
-export const ServiceAccountNameSchema = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(63, 'must be at most 63 characters')
-  .regex(
-    DNS_LABEL_CHARACTERS,
-    'must be lower-case letters, digits and `-`, starting and ending with a letter or digit',
-  );
 const DescriptionSchema = printableString({ max: 500 }).or(z.literal(''));
 const RoleSchema = z
   .string()

@@ -22,9 +22,16 @@ import {
   type TokenView,
   type UpdateServiceAccount,
 } from './schemas.js';
-import type { BootstrapAccount } from './bootstrap.js';
+import type { BootstrapAccount } from '../../lib/service-accounts-bootstrap.js';
 import type { ServiceAccountStore, StoredServiceAccount, StoredToken } from './service-account-store.js';
-import { addressAllowed, newTokenId, newTokenText, sameHash, tokenHash, wellFormedToken } from './tokens.js';
+import {
+  addressAllowed,
+  newTokenId,
+  newTokenText,
+  sameHash,
+  tokenHash,
+  wellFormedToken,
+} from '../../lib/service-account-tokens.js';
 
 /** What a token-authenticated request acts as (request.sessionUser, with the account and token named). */
 export interface ServiceAccountCaller {

@@ -4,7 +4,7 @@
 import { compile } from '@jmespath-community/jmespath';
 import { z } from 'zod';
 import { EmailSchema } from '../../lib/email.js';
-import { DNS_SUBDOMAIN_CHARACTERS } from '../../platform/kubernetes/names.js';
+import { DNS_SUBDOMAIN_CHARACTERS } from '../../lib/kubernetes-names.js';
 import { SERVICE_ACCOUNTS_SECRET } from '../service-accounts/service-account-store.js';
 import { USERS_SECRET } from '../users/user-store.js';
 

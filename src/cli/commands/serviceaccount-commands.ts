@@ -6,7 +6,7 @@ import { signedInClient } from '../api-client.js';
 import { confirmDestructive, withYes, type ConfirmOptions } from '../confirm.js';
 import { printLine, printResult } from '../output.js';
 import { wholeNumber } from '../parsers.js';
-import { newTokenText } from '../../admin/service-accounts/tokens.js';
+import { newTokenText } from '../../lib/service-account-tokens.js';
 
 interface ServiceAccount {
   id: string;

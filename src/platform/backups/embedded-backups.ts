@@ -7,12 +7,12 @@
 // restores run one at a time.
 import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../atomic-file.js';
+import { writeFileAtomic } from '../../lib/atomic-file.js';
 import type { EmbeddedFalkorDB } from '../falkordb/embedded-falkordb.js';
 import type { PlatformLogger } from '../logger.js';
 import { PortError } from '../port-errors.js';
 import { nextRun, parseCron, retentionMs } from '../../lib/cron.js';
-import { KUBERNETES_NAME } from '../kubernetes/names.js';
+import { KUBERNETES_NAME } from '../../lib/kubernetes-names.js';
 import type {
   BackupPort,
   BackupRecord,

@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../atomic-file.js';
+import { writeFileAtomic } from '../../lib/atomic-file.js';
 
 export interface DatabaseAccount {
   username: string;

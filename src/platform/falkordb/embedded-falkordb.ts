@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { writeFileAtomic } from '../atomic-file.js';
+import { writeFileAtomic } from '../../lib/atomic-file.js';
 import { findFreePort, isPortFree, pingRedisProtocol } from '../net.js';
 import { mergeAclFile, type DatabaseAccount, type EmbeddedAccounts } from './embedded-accounts.js';
 import { claimDatabaseDirectory, DATABASE_PID_FILE, releaseDatabaseDirectory } from './embedded-ownership.js';

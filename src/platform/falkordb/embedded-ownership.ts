@@ -6,7 +6,7 @@ import { readFile, readlink, realpath, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { writeFileAtomic } from '../atomic-file.js';
+import { writeFileAtomic } from '../../lib/atomic-file.js';
 import type { DatabaseAccount } from './embedded-accounts.js';
 import { encodeCommands, RespReader, type RespValue } from './resp-reader.js';
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Mutex } from '../../lib/mutex.js';
-import { writeFileAtomic } from '../atomic-file.js';
+import { writeFileAtomic } from '../../lib/atomic-file.js';
 import { withFileLock } from './file-lock.js';
 import {
   AlreadyExistsError,
@@ -19,7 +19,7 @@ import {
   type StoredSecret,
   type Versioned,
 } from './ports.js';
-import { OBJECT_NAME } from '../kubernetes/names.js';
+import { OBJECT_NAME } from '../../lib/kubernetes-names.js';
 
 const SECRET_NAME = OBJECT_NAME;
 
