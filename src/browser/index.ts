@@ -3,6 +3,7 @@
 import fastifyMultipart from '@fastify/multipart';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { acceptPlainTextJson } from '../http/plain-text-json.js';
 import type { Config } from '../config.js';
 import { ConnectionPools } from '../platform/falkordb/connection-pools.js';
 import { createTargetGuard } from '../platform/falkordb/target-guard.js';
@@ -155,6 +156,8 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
   await app.register(function tokenGuardedRoutes(guarded, _options, done) {
     guarded.addHook('onRequest', createBearerAuth(context));
     guarded.addHook('onRoute', stampSecurity([BEARER_SCHEME], 'browser'));
+    // Bearer-only routes, so a JSON body labelled text/plain (as the FalkorDB Browser sends some) cannot be forged.
+    acceptPlainTextJson(guarded);
     tokenRoutes(guarded, tokenDeps);
     statusRoutes(guarded, context, services.status);
     configRoutes(guarded, context, services.config);

@@ -119,10 +119,10 @@ describe('database users', () => {
     const listed = res.json<{ result: { username: string; role: string }[] }>().result;
     expect(listed).toEqual(
       expect.arrayContaining([
-        { username: 'cfg-admin', role: 'Admin', selected: false },
-        { username: 'cfg-read-write', role: 'Read-Write', selected: false },
-        { username: 'cfg-read-only', role: 'Read-Only', selected: false },
-        { username: 'default', role: 'Admin', selected: false },
+        { username: 'cfg-admin', role: 'Admin', keys: ['*'], selected: false },
+        { username: 'cfg-read-write', role: 'Read-Write', keys: ['*'], selected: false },
+        { username: 'cfg-read-only', role: 'Read-Only', keys: ['*'], selected: false },
+        { username: 'default', role: 'Admin', keys: ['*'], selected: false },
       ]),
     );
     for (const user of listed) {
@@ -147,7 +147,7 @@ describe('database users', () => {
     // The location names a resource that exists: one user, in the shape of a list item.
     const located = await admin.inject({ method: 'GET', url: res.headers.location as string });
     expect(located.statusCode).toBe(200);
-    expect(located.json()).toEqual({ username: 'carol', role: 'Read-Write', selected: false });
+    expect(located.json()).toEqual({ username: 'carol', role: 'Read-Write', keys: ['*'], selected: false });
     const missing = await admin.inject({ method: 'GET', url: '/api/user/nobody-here' });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: 'User nobody-here not found' });

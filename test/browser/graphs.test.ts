@@ -131,17 +131,26 @@ describe('graph endpoints', () => {
     expect(missing.json()).toEqual({ message: 'Missing parameter query' });
   });
 
-  it('lists functions, property keys, labels and relationship types keyed by the requested type', async () => {
+  it('lists functions, property keys, labels and relationship types keyed by the requested type and by `info`', async () => {
     await seed('infos');
     const info = async (type: string) =>
       (await admin.inject({ method: 'GET', url: `/api/graph/infos/info?type=${encodeURIComponent(type)}` })).json<{
         result: { data: Record<string, string>[] };
       }>().result.data;
-    expect(await info('(label)')).toEqual([{ '(label)': 'Person' }, { '(label)': 'City' }]);
-    expect(await info('(relationship type)')).toEqual([{ '(relationship type)': 'KNOWS' }]);
-    expect(await info('(property key)')).toEqual([{ '(property key)': 'name' }, { '(property key)': 'since' }]);
+    expect(await info('(label)')).toEqual([
+      { '(label)': 'Person', info: 'Person' },
+      { '(label)': 'City', info: 'City' },
+    ]);
+    expect(await info('(relationship type)')).toEqual([{ '(relationship type)': 'KNOWS', info: 'KNOWS' }]);
+    expect(await info('(property key)')).toEqual([
+      { '(property key)': 'name', info: 'name' },
+      { '(property key)': 'since', info: 'since' },
+    ]);
     expect(await info('(function)')).toEqual(
-      expect.arrayContaining([{ '(function)': 'toupper' }, { '(function)': 'labels' }]),
+      expect.arrayContaining([
+        { '(function)': 'toupper', info: 'toupper' },
+        { '(function)': 'labels', info: 'labels' },
+      ]),
     );
     for (const [url, message] of [
       ['/api/graph/infos/info', 'Missing parameter type'],

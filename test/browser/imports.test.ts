@@ -65,12 +65,14 @@ describe('staging and running a Cypher batch', () => {
       "CREATE (:P {name: 'Ada'});\nCREATE (:P {name: 'Grace'});\nMATCH (p:P) SET p.seen = true;",
     );
     expect(staged.statusCode).toBe(200);
+    const fileId = staged.json<{ fileId: string }>().fileId;
     expect(staged.json()).toEqual({
       fileId: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown,
+      id: fileId,
+      path: `/api/upload/${fileId}`,
       name: 'people.cypher',
       size: 86,
     });
-    const fileId = staged.json<{ fileId: string }>().fileId;
     const ran = await run('people', fileId);
     expect([ran.statusCode, ran.json()]).toEqual([200, { message: 'Executed 3 Cypher statement(s).' }]);
     expect(await graphQuery(t.falkordb, 'people', 'MATCH (p:P {seen: true}) RETURN p.name ORDER BY p.name')).toEqual([

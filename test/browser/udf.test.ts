@@ -28,11 +28,12 @@ describe('UDF libraries', () => {
       url: `/api/graph/udfs?query=${encodeURIComponent('RETURN math.twice(21) AS n')}&timeout=5000`,
     });
     expect(query.json()).toMatchObject({ data: [{ n: 42 }] });
+    // In GRAPH.UDF LIST's own tuple shape, which the FalkorDB Browser reads by position.
     expect((await admin.inject({ method: 'GET', url: '/api/udf' })).json()).toEqual({
-      result: [{ name: 'math', functions: ['twice'] }],
+      result: [['library_name', 'math', 'functions', ['twice']]],
     });
     expect((await admin.inject({ method: 'GET', url: '/api/udf/math' })).json()).toEqual({
-      result: { name: 'math', functions: ['twice'], code: DOUBLE },
+      result: [['library_name', 'math', 'functions', ['twice'], 'library_code', DOUBLE]],
     });
   });
 
@@ -45,7 +46,7 @@ describe('UDF libraries', () => {
         .statusCode,
     ).toBe(200);
     expect(
-      (await admin.inject({ method: 'GET', url: '/api/udf/math' })).json<{ result: { code: string } }>().result.code,
+      (await admin.inject({ method: 'GET', url: '/api/udf/math' })).json<{ result: unknown[][] }>().result[0]![5],
     ).toBe(triple);
     const broken = await admin.inject({ method: 'POST', url: '/api/udf/broken', payload: { code: 'function (' } });
     expect(broken.statusCode).toBe(400);

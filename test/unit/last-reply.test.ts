@@ -41,7 +41,12 @@ describe('userListJson', () => {
       'user reader on #5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8 ~* resetchannels -@all +graph.ro_query +graph.list',
       'user writer on #5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8 ~* -@all +graph.query +graph.ro_query',
     ];
-    const expected = usersFromAclList(lines).map(({ username, role }) => ({ username, role, selected: false }));
+    const expected = usersFromAclList(lines).map(({ username, role, keys }) => ({
+      username,
+      role,
+      keys,
+      selected: false,
+    }));
     expect(JSON.parse(userListJson(lines))).toEqual({ result: expected });
     expect(expected.map((user) => user.role)).toEqual(['Admin', 'Read-Only', 'Read-Write']);
     // No password hash reaches the body.

@@ -77,9 +77,11 @@ export async function graphInfo(
   const result = await database.query(graph, `CALL ${procedure}() YIELD ${column} RETURN ${column}`, {
     readOnly: true,
   });
-  return (result.data ?? []).map((row) => ({
-    [type]: typeof row[column] === 'string' ? row[column] : JSON.stringify(row[column]),
-  }));
+  return (result.data ?? []).map((row) => {
+    const value = typeof row[column] === 'string' ? row[column] : JSON.stringify(row[column]);
+    // Keyed by the requested type, and by `info` as well, the key the FalkorDB Browser's UI reads.
+    return { [type]: value, info: value };
+  });
 }
 
 const COUNT_CYPHER = {

@@ -110,7 +110,15 @@ export const GraphCreatedSchema = z.object({ data: z.object({ result: z.literal(
 export const GraphChangedSchema = z.object({ result: z.object({ status: z.literal('OK') }) });
 /** The lines of an execution plan (explain, profile). */
 export const PlanSchema = z.object({ result: z.array(z.string()) });
-export const GraphInfoSchema = z.object({ result: z.object({ data: z.array(z.record(z.string(), z.string())) }) });
+export const GraphInfoSchema = z.object({
+  result: z.object({
+    data: z.array(z.record(z.string(), z.string())).meta({
+      description:
+        'One item per name, keyed by the requested type (e.g. `{"(label)": "Person", "info": "Person"}`), and by `info` too',
+      example: [{ '(label)': 'Person', info: 'Person' }],
+    }),
+  }),
+});
 export const CountResultSchema = z.object({ result: CountSchema });
 
 export const ParamsSchema = z

@@ -15,6 +15,7 @@ import {
   loadCsvBodySchema,
   LoadCsvResultSchema,
   RunBatchBodySchema,
+  StagedFileParamsSchema,
   StagedFileSchema,
 } from './schemas.js';
 
@@ -48,6 +49,37 @@ export function importRoutes(app: FastifyInstance, imports: ImportService, csvUr
     },
   );
 
+  routes.get(
+    '/api/upload/:id',
+    {
+      preValidation: writer,
+      config: { errorResponses: [404] },
+      schema: {
+        operationId: 'readStagedFile',
+        tags,
+        summary: 'Read a staged file back',
+        description:
+          'The bytes of a file staged with POST /api/upload (its `path`), as an attachment, for the token user who staged it only: 404 for anyone else, and once the file was run or expired.',
+        params: StagedFileParamsSchema,
+        response: {
+          200: {
+            description: 'The staged file',
+            content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const file = await imports.readStaged(principalOf(request), request.params.id);
+      return reply
+        .header('content-type', 'application/octet-stream')
+        .header('content-length', String(file.size))
+        .header('content-disposition', `attachment; filename="${request.params.id}"`)
+        .header('cache-control', 'private, no-store')
+        .send(file.content as unknown as string); // a stream: Fastify pipes it as is, no serializer
+    },
+  );
+
   routes.post(
     '/api/graph/:graph/upload',
     {
@@ -72,14 +104,7 @@ export function importRoutes(app: FastifyInstance, imports: ImportService, csvUr
     },
     async (request, reply) =>
       runReportingProgress(request, reply, (onProgress, signal) =>
-        imports.runBatch(
-          principalOf(request),
-          request.ip,
-          request.params.graph,
-          request.body.fileId,
-          onProgress,
-          signal,
-        ),
+        imports.runBatch(principalOf(request), request.ip, request.params.graph, request.body, onProgress, signal),
       ),
   );
 

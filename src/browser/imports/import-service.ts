@@ -289,7 +289,14 @@ export function createImportService(
           );
         throw error;
       }
-      return { fileId: file.id, name: file.name, size: file.size };
+      return { fileId: file.id, id: file.id, path: `/api/upload/${file.id}`, name: file.name, size: file.size };
+    },
+
+    /** The caller's staged file and its content, to read it back (404 for an unknown, expired or other's file). */
+    async readStaged(principal: Principal, fileId: string): Promise<{ name: string; size: number; content: Readable }> {
+      const file = await uploads.find(principal.userId, fileId);
+      if (!file) throw new NotFoundError(`File ${fileId} not found (staged files last an hour)`);
+      return { name: file.name, size: file.size, content: await uploads.open(file) };
     },
 
     /**
@@ -300,13 +307,19 @@ export function createImportService(
       principal: Principal,
       clientAddress: string,
       graph: string,
-      fileId: string,
+      staged: { fileId: string; mode?: 'dump' | 'cypher' },
       onProgress: (progress: BatchProgress) => void = () => undefined,
       signal?: AbortSignal,
     ): Promise<{ executed: number; message: string }> {
+      const { fileId, mode } = staged;
       const file = await uploads.find(principal.userId, fileId);
       if (!file) throw new NotFoundError(`File ${fileId} not found (staged files last an hour)`);
-      if (file.name.toLowerCase().endsWith(DUMP_EXTENSION)) {
+      const isExport = file.name.toLowerCase().endsWith(DUMP_EXTENSION);
+      if (mode !== undefined && (mode === 'dump') !== isExport)
+        throw new BadRequestError(
+          `File ${fileId} (${file.name}) is ${isExport ? 'an export' : 'a Cypher batch'}, not the "${mode}" the request names`,
+        );
+      if (isExport) {
         const release = queries.takeSlot(principal, clientAddress);
         try {
           return await restoreExport(principal, graph, file);

@@ -6,13 +6,32 @@ import { cypherQuerySchema } from '../graphs/schemas.js';
 export const StagedFileSchema = z
   .object({
     fileId: z.string().meta({ description: 'Pass it to POST /api/graph/{graph}/upload within an hour' }),
-    name: z.string(),
-    size: z.number().int(),
+    id: z.string().meta({ description: 'The same as `fileId` (the name the FalkorDB Browser reads)' }),
+    path: z.string().meta({ description: 'Where the uploader reads the staged file back: `/api/upload/{id}`' }),
+    name: z.string().meta({ description: 'The name the file was uploaded with' }),
+    size: z.number().int().meta({ description: 'Its size in bytes' }),
   })
-  .meta({ id: 'StagedFile' });
+  .meta({
+    id: 'StagedFile',
+    example: {
+      fileId: '3f1c2a9e-8d4b-4c55-9a57-2d8f0e6b7c10',
+      id: '3f1c2a9e-8d4b-4c55-9a57-2d8f0e6b7c10',
+      path: '/api/upload/3f1c2a9e-8d4b-4c55-9a57-2d8f0e6b7c10',
+      name: 'people.cypher',
+      size: 1042,
+    },
+  });
+
+export const StagedFileParamsSchema = z.object({
+  id: z.string().min(1).max(64).meta({ description: 'The id POST /api/upload answered' }),
+});
 
 export const RunBatchBodySchema = z.object({
   fileId: z.string().min(1).max(64).meta({ description: 'The id POST /api/upload answered' }),
+  mode: z.enum(['dump', 'cypher']).optional().meta({
+    description:
+      "What the file is, as the FalkorDB Browser says it (the file's name decides; 400 when the two disagree): `dump` an export, `cypher` a batch",
+  }),
 });
 
 export const BatchResultSchema = z.object({

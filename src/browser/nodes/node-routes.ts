@@ -31,6 +31,8 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const db = (request: Parameters<typeof principalOf>[0]) => databaseFor(context, principalOf(request));
   const errors = { errorResponses: [404] };
+  // The FalkorDB Browser's UI sends these routes' JSON bodies without a Content-Type (so as `text/plain`).
+  const bodyRoutes = { ...errors, plainTextJson: true };
   const writer = (action: string) => requireRole('Read-Write', action);
 
   routes.get(
@@ -54,7 +56,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     '/api/graph/:graph/:node',
     {
       preValidation: writer('creating nodes and relationships'),
-      config: errors,
+      config: bodyRoutes,
       schema: {
         operationId: 'createEntity',
         tags,
@@ -83,7 +85,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     '/api/graph/:graph/:node',
     {
       preValidation: writer('deleting nodes and relationships'),
-      config: errors,
+      config: bodyRoutes,
       schema: {
         operationId: 'deleteEntity',
         tags,
@@ -125,7 +127,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
       method,
       url: '/api/graph/:graph/:node/label',
       preValidation: writer('changing labels'),
-      config: errors,
+      config: bodyRoutes,
       schema: {
         operationId,
         tags,
@@ -146,7 +148,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     '/api/graph/:graph/:node/:key',
     {
       preValidation: writer('changing properties'),
-      config: errors,
+      config: bodyRoutes,
       schema: {
         operationId: 'setProperty',
         tags,
@@ -169,7 +171,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     '/api/graph/:graph/:node/:key',
     {
       preValidation: writer('changing properties'),
-      config: errors,
+      config: bodyRoutes,
       schema: {
         operationId: 'removeProperty',
         tags,

@@ -5,6 +5,8 @@ import { requireRole } from '../auth/roles.js';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
 import {
   LibraryListSchema,
+  type LibraryEntry,
+  type LibraryEntryWithCode,
   LibraryParamsSchema,
   LibraryReadSchema,
   LoadLibraryBodySchema,
@@ -33,7 +35,14 @@ export function udfRoutes(app: FastifyInstance, context: BrowserContext, udf: Ud
         response: { 200: LibraryListSchema },
       },
     },
-    async (request) => ({ result: await udf.list(db(request)) }),
+    async (request) => ({
+      result: (await udf.list(db(request))).map(({ name, functions }): LibraryEntry => [
+        'library_name',
+        name,
+        'functions',
+        functions,
+      ]),
+    }),
   );
 
   routes.delete(
@@ -68,7 +77,11 @@ export function udfRoutes(app: FastifyInstance, context: BrowserContext, udf: Ud
         response: { 200: LibraryReadSchema },
       },
     },
-    async (request) => ({ result: await udf.read(db(request), request.params.lib) }),
+    async (request) => {
+      const { name, functions, code } = await udf.read(db(request), request.params.lib);
+      const entry: LibraryEntryWithCode = ['library_name', name, 'functions', functions, 'library_code', code];
+      return { result: [entry] };
+    },
   );
 
   routes.post(

@@ -45,7 +45,7 @@ const READ_WRITE = [
 ];
 const ADMIN = ['on', 'resetkeys', '~*', '&*', '+@all'];
 
-export function rulesFor(role: Role): string[] {
+function roleRules(role: Role): string[] {
   switch (role) {
     case 'Admin':
       return ADMIN;
@@ -56,11 +56,29 @@ export function rulesFor(role: Role): string[] {
   }
 }
 
-/** ACL GETUSER answers a flat list of field names and values; `commands` is a space-separated rule string. */
-export function roleFromAclUser(reply: unknown[]): Role {
-  const index = reply.indexOf('commands');
-  const value = index === -1 ? undefined : reply[index + 1];
-  return roleFromCommandRules((typeof value === 'string' ? value : '').split(/\s+/));
+/** The role's rules, limited to the given key patterns (all keys when there are none). */
+export function rulesFor(role: Role, keys: readonly string[] = []): string[] {
+  const rules = roleRules(role);
+  if (keys.length === 0) return rules;
+  return rules.flatMap((rule) => (rule === '~*' ? keys.map((key) => `~${key}`) : [rule]));
+}
+
+/** ACL GETUSER answers a flat list of field names and values; `commands` and `keys` are space-separated rules. */
+export function userFromAclUser(reply: unknown[]): { role: Role; keys: string[] } {
+  const field = (name: string) => {
+    const index = reply.indexOf(name);
+    const value = index === -1 ? undefined : reply[index + 1];
+    return (typeof value === 'string' ? value : '').split(/\s+/).filter(Boolean);
+  };
+  return { role: roleFromCommandRules(field('commands')), keys: keyPatterns(field('keys')) };
+}
+
+/** The patterns of `~pattern` rules (`%R~`/`%W~` ones included: the user reaches those keys too). */
+function keyPatterns(rules: readonly string[]): string[] {
+  return rules.flatMap((rule) => {
+    const match = /^(?:%[RW]+)?~(.+)$/.exec(rule);
+    return match ? [match[1]!] : rule === 'allkeys' ? ['*'] : [];
+  });
 }
 
 /**
@@ -68,18 +86,20 @@ export function roleFromAclUser(reply: unknown[]): Role {
  * where ACL USERS and an ACL GETUSER per user took one each. Command rules are the tokens starting with + or -;
  * rules inside a selector (`(…)`) only add to what the root grants and are left out, as GETUSER's `commands` does.
  */
-export function usersFromAclList(lines: readonly string[]): { username: string; role: Role }[] {
+export function usersFromAclList(lines: readonly string[]): { username: string; role: Role; keys: string[] }[] {
   return lines.flatMap((line) => {
     const [kind, username, ...rest] = line.split(' ');
     if (kind !== 'user' || !username) return [];
     const rules: string[] = [];
+    const keyRules: string[] = [];
     let depth = 0;
     for (const token of rest) {
       if (token.startsWith('(')) depth++;
       if (depth === 0 && (token.startsWith('+') || token.startsWith('-'))) rules.push(token);
+      if (depth === 0 && (token.includes('~') || token === 'allkeys')) keyRules.push(token);
       if (token.endsWith(')')) depth = Math.max(0, depth - 1);
     }
-    return [{ username, role: roleFromCommandRules(rules) }];
+    return [{ username, role: roleFromCommandRules(rules), keys: keyPatterns(keyRules) }];
   });
 }
 

@@ -19,7 +19,31 @@ const PasswordSchema = z
 const invalidRole = `Invalid role: must be one of ${ROLES.join(', ')}`;
 const RoleSchema = z.enum(ROLES, { error: () => verbatim(invalidRole) });
 
-export const CreateUserBodySchema = z.object({ username: UsernameSchema, password: PasswordSchema, role: RoleSchema });
+/** Most key patterns one user may be limited to; each becomes one ACL `~pattern` rule. */
+export const MAX_KEY_PATTERNS = 100;
+/** A key pattern in ACL glob syntax (`*`, `?`, `[…]`); spaces would split the ACL rule, so none may appear. */
+const KeyPatternSchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(256)
+  // eslint-disable-next-line no-control-regex -- control characters and spaces are exactly what is refused here
+  .regex(/^[^\u0000-\u0020\u007f]+$/, 'must not contain spaces or control characters')
+  .meta({ description: 'A key (graph name) pattern in glob syntax: `*`, `?` and `[…]` match as in Redis' });
+const KeysSchema = z
+  .array(KeyPatternSchema)
+  .max(MAX_KEY_PATTERNS)
+  .meta({
+    description:
+      'The graphs (keys) the user may reach, as glob patterns; absent or empty: all of them (`*`). Each pattern becomes an ACL `~pattern` rule.',
+    example: ['sales*', 'social'],
+  });
+
+export const CreateUserBodySchema = z.object({
+  username: UsernameSchema,
+  password: PasswordSchema,
+  role: RoleSchema,
+  keys: KeysSchema.optional(),
+});
 export const DeleteUsersBodySchema = z.object({
   users: z
     .array(z.object({ username: UsernameSchema }))
@@ -34,8 +58,28 @@ export const RoleQuerySchema = z.object({
     error: (issue) => verbatim(issue.input === undefined ? 'Missing parameter role' : invalidRole),
   }),
 });
-export const RoleBodySchema = z.object({ role: RoleSchema.optional() }).nullish();
-export const UserItemSchema = z.object({ username: z.string(), role: z.enum(ROLES), selected: z.boolean() });
+/**
+ * The FalkorDB Browser sends the role in the body, with the user's key patterns and, to change it, a new password
+ * (which replaces the old ones). The role is moved to the query before validation.
+ */
+export const UpdateUserBodySchema = z
+  .object({
+    role: RoleSchema.optional(),
+    keys: KeysSchema.optional(),
+    password: PasswordSchema.optional().meta({
+      description:
+        "A new password: it replaces the user's passwords, and the user's tokens (made with the old one) are revoked",
+    }),
+  })
+  .nullish();
+export const UserItemSchema = z.object({
+  username: z.string(),
+  role: z.enum(ROLES),
+  keys: z
+    .array(z.string())
+    .meta({ description: 'The key (graph name) patterns the user may reach; `["*"]` for all of them' }),
+  selected: z.boolean(),
+});
 export const UserListSchema = z.object({ result: z.array(UserItemSchema) });
 
 export type UserItem = z.infer<typeof UserItemSchema>;

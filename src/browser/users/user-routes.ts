@@ -9,10 +9,10 @@ import { sendJsonText } from '../../http/prepared-json.js';
 import {
   CreateUserBodySchema,
   DeleteUsersBodySchema,
-  RoleBodySchema,
   RoleQuerySchema,
   UserItemSchema,
   UserListSchema,
+  UpdateUserBodySchema,
   UserParamsSchema,
 } from './schemas.js';
 import type { DatabaseUserService } from './user-service.js';
@@ -31,7 +31,8 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         operationId: 'listUsers',
         tags,
         summary: 'Database users and their roles',
-        description: "The ACL users of the token's database and the role each one has. Needs the Admin role.",
+        description:
+          "The ACL users of the token's database, the role each one has and the key (graph name) patterns it may reach. Needs the Admin role.",
         response: { 200: UserListSchema },
       },
     },
@@ -66,7 +67,7 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         tags,
         summary: 'Create a database user with a role',
         description:
-          "Creates an ACL user of the token's database with the password and the role's rules. Needs the Admin role. 409 when the user exists; the answer's Location header names the new user.",
+          "Creates an ACL user of the token's database with the password and the role's rules, limited to the `keys` patterns when given. Needs the Admin role. 409 when the user exists; the answer's Location header names the new user.",
         body: CreateUserBodySchema,
         response: { 201: MessageSchema },
       },
@@ -124,21 +125,26 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
     '/api/user/:user',
     {
       preValidation: [admin, hoistBodyParameter('role')],
-      config: { errorResponses: [404] },
+      // The FalkorDB Browser's UI sends this body without a Content-Type (so as `text/plain`).
+      config: { errorResponses: [404], plainTextJson: true },
       schema: {
         operationId: 'updateUserRole',
         tags,
-        summary: 'Change a database user role (`role` in the query string or the JSON body)',
+        summary: 'Change a database user role, key patterns or password (`role` in the query string or the JSON body)',
         description:
-          'Replaces the rules of ACL user `user` with those of `role` (given in the query string or the JSON body). Needs the Admin role. 404 when the user does not exist.',
+          "Replaces the rules of ACL user `user` with those of `role` (given in the query string or the JSON body), limited to the body's `keys` patterns (else the user's own are kept). A `password` in the body replaces the user's passwords and revokes the user's tokens. Needs the Admin role. 404 when the user does not exist.",
         params: UserParamsSchema,
         querystring: RoleQuerySchema,
-        body: RoleBodySchema,
+        body: UpdateUserBodySchema,
         response: { 200: MessageSchema },
       },
     },
     async (request) => {
-      await users.changeRole(principalOf(request), request.params.user, request.query.role);
+      await users.update(principalOf(request), request.params.user, {
+        role: request.query.role,
+        keys: request.body?.keys,
+        password: request.body?.password,
+      });
       return { message: `User ${request.params.user} updated` };
     },
   );

@@ -7,7 +7,7 @@ import { KeyedMutex } from '../../lib/mutex.js';
 import type { Role } from '../auth/roles.js';
 import { databaseFor, isProtectedUser, type BrowserContext, type Principal } from '../context.js';
 import type { TokenService } from '../tokens/token-service.js';
-import { roleFromAclUser, rulesFor, usersFromAclList } from './acl-rules.js';
+import { rulesFor, userFromAclUser, usersFromAclList } from './acl-rules.js';
 import type { UserItem, UserList } from './schemas.js';
 
 /**
@@ -15,7 +15,7 @@ import type { UserItem, UserList } from './schemas.js';
  * field, which the schema's encoding pass would only copy.
  */
 export function userListJson(lines: readonly string[]): string {
-  const result = usersFromAclList(lines).map(({ username, role }) => ({ username, role, selected: false }));
+  const result = usersFromAclList(lines).map(({ username, role, keys }) => ({ username, role, keys, selected: false }));
   return JSON.stringify({ result } satisfies UserList);
 }
 
@@ -61,15 +61,18 @@ export function createDatabaseUserService(context: BrowserContext, tokens: Token
     async get(principal: Principal, username: string): Promise<UserItem> {
       const reply = await db(principal).aclGetUser(username);
       if (!reply) throw new NotFoundError(`User ${username} not found`);
-      return { username, role: roleFromAclUser(reply), selected: false };
+      return { username, ...userFromAclUser(reply), selected: false };
     },
 
-    async create(principal: Principal, user: { username: string; password: string; role: Role }): Promise<void> {
+    async create(
+      principal: Principal,
+      user: { username: string; password: string; role: Role; keys?: string[] },
+    ): Promise<void> {
       refuseProtected(principal, [user.username]);
       const database = db(principal);
       await lockUser(principal, user.username, async () => {
         if (await database.aclGetUser(user.username)) throw new ConflictError(`User ${user.username} already exists`);
-        await database.aclSetUser(user.username, ['reset', ...rulesFor(user.role), `>${user.password}`]);
+        await database.aclSetUser(user.username, ['reset', ...rulesFor(user.role, user.keys), `>${user.password}`]);
       });
       await persistUsers(principal);
     },
@@ -94,18 +97,30 @@ export function createDatabaseUserService(context: BrowserContext, tokens: Token
       }
     },
 
-    async changeRole(principal: Principal, username: string, role: Role): Promise<void> {
+    /**
+     * A new role, and optionally new key patterns (else the user's are kept) and a new password (which replaces the
+     * old ones). A new password revokes the user's tokens: they were made with the old one.
+     */
+    async update(
+      principal: Principal,
+      username: string,
+      change: { role: Role; keys?: string[]; password?: string },
+    ): Promise<void> {
       refuseProtected(principal, [username]);
       const database = db(principal);
       await lockUser(principal, username, async () => {
-        if (!(await database.aclGetUser(username))) throw new NotFoundError(`User ${username} not found`);
-        // Without `reset`, passwords are kept; the command and key rules are replaced by the role's.
-        await database.aclSetUser(username, ['-@all', ...rulesFor(role)]);
+        const current = await database.aclGetUser(username);
+        if (!current) throw new NotFoundError(`User ${username} not found`);
+        const keys = change.keys ?? userFromAclUser(current).keys;
+        const password = change.password === undefined ? [] : ['resetpass', `>${change.password}`];
+        // Without `reset`, passwords are kept unless replaced; the command and key rules are replaced.
+        await database.aclSetUser(username, ['-@all', ...rulesFor(change.role, keys), ...password]);
       });
       await persistUsers(principal);
+      if (change.password !== undefined) await tokens.revokeTokensOfUser(principal, username);
       // The user's tokens act with the new role from their next request on (a demoted Admin's token stops
       // administering other users' tokens at once).
-      await tokens.rescopeTokensOfUser(principal, username, role);
+      else await tokens.rescopeTokensOfUser(principal, username, change.role);
     },
   };
 }
