@@ -16,6 +16,10 @@ node_modules/.bin/tsx bench/run.ts "$@"
 if [ -z "${BENCH_ONLY:-}" ] || echo "start-up" | grep -qiE "$BENCH_ONLY"; then
   node_modules/.bin/tsx bench/start-up.ts
 fi
+# The Cypher shell's peak memory streaming 1,000 and 1,000,000 rows in every output format, 3 runs each (a few minutes).
+if [ -z "${BENCH_ONLY:-}" ] || echo "shell memory" | grep -qiE "$BENCH_ONLY"; then
+  node_modules/.bin/tsx bench/shell-memory.ts
+fi
 # Reading a query's reply apart from HTTP: our reader and decoder beside node-redis's decoder (about 30 seconds).
 if [ -z "${BENCH_ONLY:-}" ] || echo "reply decoding" | grep -qiE "$BENCH_ONLY"; then
   node_modules/.bin/tsx bench/reply-decoding.ts

@@ -172,6 +172,33 @@ describe('graphdb scripts', () => {
     expect((await shell([GRAPH, '--format', 'xml'], 'RETURN 1;')).code).toBe(2);
     expect((await shell([GRAPH, '--param', 'novalue'], 'RETURN 1;')).code).toBe(2);
   }, 60_000);
+
+  it('prints a result of many network chunks whole in every format, rows and characters split across chunks', async () => {
+    const rows = 50_000;
+    // Multi-byte characters, so some chunk boundary falls inside one; a nested value, passed through as it came.
+    const query = `UNWIND range(1, ${rows}) AS x RETURN x, 'é☃ ' + toString(x) AS s, {k: [x, 'ü']} AS m;`;
+    const expected = Array.from({ length: rows }, (_, i) => ({
+      x: i + 1,
+      s: `é☃ ${i + 1}`,
+      m: { k: [i + 1, 'ü'] },
+    }));
+    const ndjson = await shell([GRAPH, '--format', 'ndjson'], query);
+    expect(ndjson.code, ndjson.stderr).toBe(0);
+    const lines = ndjson.stdout.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual(expected);
+    const json = await shell([GRAPH, '--format', 'json'], query);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(expected);
+    expect(json.stdout.startsWith('[\n  {"x":1,')).toBe(true);
+    expect(json.stdout.endsWith('}\n]\n')).toBe(true);
+    const csv = await shell([GRAPH, '--format', 'csv'], query);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout.split('\r\n').slice(0, -1)).toEqual([
+      'x,s,m',
+      ...expected.map((row) => `${row.x},${row.s},"${JSON.stringify(row.m).replace(/"/g, '""')}"`),
+    ]);
+  }, 60_000);
 });
 
 describe('graphdb prompt', () => {

@@ -10,14 +10,35 @@ export interface ResultWriter {
   header(columns: string[]): Promise<void>;
   /** Nothing while the output takes more; a promise of its draining once it is full (the caller waits for it). */
   row(data: Record<string, unknown>): Promise<void> | undefined;
+  /**
+   * Present when the format prints a row's JSON as the server sent it (NDJSON, JSON): the rows of one network chunk,
+   * each the bytes of its `data` object, written at once, never parsed. As `row`: a promise only when the output is
+   * full.
+   */
+  rawRows?(rows: readonly Buffer[]): Promise<void> | undefined;
   end(): Promise<void>;
+}
+
+/** The rows' bytes, each after `separator(index)` and before `suffix`, in one buffer (one write per chunk). */
+function joinRows(rows: readonly Buffer[], separator: (index: number) => string, suffix: string): Buffer {
+  let length = 0;
+  for (let i = 0; i < rows.length; i++) length += separator(i).length + rows[i]!.length + suffix.length;
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (let i = 0; i < rows.length; i++) {
+    // Separators and suffixes are ASCII: one byte per character.
+    at += out.write(separator(i), at, 'latin1');
+    at += rows[i]!.copy(out, at);
+    at += out.write(suffix, at, 'latin1');
+  }
+  return out;
 }
 
 /**
  * Writes; answers nothing while the stream takes more, else a promise of its draining (the server's rows wait
  * meanwhile). No promise per row: a million rows are a million writes, not a million promises.
  */
-export function writerTo(out: Writable): (text: string) => Promise<void> | undefined {
+export function writerTo(out: Writable): (text: string | Buffer) => Promise<void> | undefined {
   return (text) =>
     out.write(text)
       ? undefined
@@ -60,6 +81,7 @@ export function resultWriter(format: Format, out: Writable): ResultWriter {
           return Promise.resolve();
         },
         row: (data) => write(`${JSON.stringify(data)}\n`),
+        rawRows: (rows) => write(joinRows(rows, () => '', '\n')),
         end: () => Promise.resolve(),
       };
     case 'json': {
@@ -73,6 +95,11 @@ export function resultWriter(format: Format, out: Writable): ResultWriter {
           const text = `${first ? '\n  ' : ',\n  '}${JSON.stringify(data)}`;
           first = false;
           return write(text);
+        },
+        rawRows: (rows) => {
+          const wasFirst = first;
+          first = false;
+          return write(joinRows(rows, (i) => (i === 0 && wasFirst ? '\n  ' : ',\n  '), ''));
         },
         // A statement without columns (a write without RETURN) prints nothing: its summary says what it did.
         end: async () => {
