@@ -240,10 +240,25 @@ describe('graphdb-admin logs', () => {
   if (DOUBLE)
     it('follows new lines until the stream ends', async () => {
       const following = cli(['logs', 'get', 'orders', 'orders-falkordb-0', '-n', NS, '--follow']);
-      setTimeout(() => t.kube!.appendPodLog(NS, 'orders-falkordb-0', ['a new line'], 'falkordb'), 500);
-      setTimeout(() => t.kube!.endPodLog(NS, 'orders-falkordb-0'), 1000);
+      // The line is added once the follow has reached the API (a busy machine starts the CLI slowly), then ended.
+      expect(await eventually(() => t.kube!.openLogFollows() > 0, 20_000)).toBe(true);
+      t.kube!.appendPodLog(NS, 'orders-falkordb-0', ['a new line'], 'falkordb');
+      t.kube!.endPodLog(NS, 'orders-falkordb-0');
       const followed = await following;
       expect(followed.code, followed.stderr).toBe(0);
       expect(followed.stdout).toBe('Ready to accept connections tcp\nDB saved on disk\na new line\n');
     });
+});
+
+describe('graphdb-admin version', () => {
+  it("shows the client's version, the server's and that they work together", async () => {
+    const health = (await (await fetch(`${server}/health`)).json()) as { version: string };
+    const run = await cli(['version', '-o', 'json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      server: { url: server, version: health.version },
+      compatible: true,
+    });
+    expect((await cli(['version'])).stdout).toContain(`Server: ${health.version} at ${server}`);
+  });
 });
