@@ -24,6 +24,7 @@ import {
   composedLimit,
   describeShareSpread,
   interleavedShares,
+  pairedRatios,
   rotatedRounds,
   type InterleavedShares,
   type Measurement,
@@ -31,8 +32,9 @@ import {
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+/** AUTH_PAIRS: how many interleaved pairs of short rounds measure a layer's cost (layerCost). */
+const AUTH_PAIRS = Number(process.env.AUTH_PAIRS ?? 7);
 /** BENCH_ONLY: a case-insensitive pattern; only scenarios whose name matches it run. */
-const AUTH_PAIRS = 7;
 /** GOAL_ROUNDS: how many interleaved rounds of floor, route and raw measure a goal row's share (0 skips them). */
 const GOAL_ROUNDS = Number(process.env.GOAL_ROUNDS ?? 5);
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;
@@ -410,7 +412,12 @@ async function main(): Promise<void> {
     const layerCost = async (
       name: string,
       goal: string,
-      load: (baseUrl: string) => Promise<{ ours: () => Promise<Measurement>; raw: () => Promise<Measurement> }>,
+      load: (baseUrl: string) => Promise<{
+        ours: () => Promise<Measurement>;
+        raw: () => Promise<Measurement>;
+        /** The raw load once more, in the same rotation: raw against itself is this run's noise band. */
+        control?: () => Promise<Measurement>;
+      }>,
     ) => {
       const twin = await startBenchServer(
         {
@@ -422,18 +429,43 @@ async function main(): Promise<void> {
         ['--import', 'tsx', path.join(HERE, 'lib', 'twin-server.ts')],
       );
       try {
-        const { ours, raw } = await load(twin.baseUrl);
-        const pairs = (await rotatedRounds(AUTH_PAIRS, [ours, raw])).map(([oursRound, rawRound]) => ({
+        const { ours, raw, control } = await load(twin.baseUrl);
+        // The twin's CPU time per request beside the throughput: on a shared machine the throughput of a round
+        // also depends on what else ran, while the CPU the server spent per request depends much less on it.
+        const costed = { server: twin.pid };
+        const loads = [withCost(costed, ours), withCost(costed, raw), ...(control ? [withCost(costed, control)] : [])];
+        // Whole turns of the rotation, so that each load runs first, in the middle and last equally often: the
+        // position alone moves a round's CPU per request by several percent (the load that follows another is cheaper).
+        const turns = Math.ceil(AUTH_PAIRS / loads.length) * loads.length;
+        const pairs = (await rotatedRounds(turns, loads)).map(([oursRound, rawRound, controlRound]) => ({
           ours: oursRound!,
           raw: rawRound!,
+          control: controlRound,
         }));
         const ratios = pairs.map((p) => p.ours.requestsPerSecond / p.raw.requestsPerSecond).sort((x, y) => x - y);
         const overhead = 1 - ratios[Math.floor(ratios.length / 2)]!;
+        const cpuOf = (m: CostedMeasurement) => m.cost?.server?.cpuMicroseconds ?? Number.NaN;
+        const cpu = pairedRatios(pairs.map((p) => ({ a: cpuOf(p.raw), b: cpuOf(p.ours) })));
+        const percent = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%`;
+        // Raw against itself, measured the same way in the same rounds: a difference of ours inside this band is noise.
+        const controlNote = () => {
+          const controlled = pairs.flatMap((p) => (p.control ? [{ a: cpuOf(p.raw), b: cpuOf(p.control) }] : []));
+          if (controlled.length === 0) return '';
+          const band = pairedRatios(controlled);
+          return (
+            `; raw against itself (noise band): ${percent(band.median)}, middle half ${percent(band.lowerQuartile)} ` +
+            `to ${percent(band.upperQuartile)}`
+          );
+        };
         const row = {
           name,
           ours: bestRound(pairs.map((p) => p.ours)),
           raw: bestRound(pairs.map((p) => p.raw)),
-          note: `costs ${(overhead * 100).toFixed(1)}% of the throughput (median of ${AUTH_PAIRS} interleaved pairs; goal: ${goal})`,
+          note:
+            `costs ${(overhead * 100).toFixed(1)}% of the throughput (median of ${turns} interleaved rounds; goal: ${goal}); ` +
+            `server CPU per request ${cpu.medianB.toFixed(1)} µs (ours) vs ${cpu.medianA.toFixed(1)} µs (raw): ${percent(cpu.median)} ` +
+            `(median of the pairs' ratios; middle half ${percent(cpu.lowerQuartile)} to ${percent(cpu.upperQuartile)})` +
+            controlNote(),
         };
         rows.push(row);
         report(row);
@@ -505,6 +537,7 @@ async function main(): Promise<void> {
             headers: { authorization: `Bearer ${key!}` },
           }),
           raw: twoSeconds({ url: `${baseUrl}/twin/checked/api/settings/`, headers: session }),
+          control: twoSeconds({ url: `${baseUrl}/twin/checked/api/settings/`, headers: session }),
         };
       });
 
