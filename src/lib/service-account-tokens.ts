@@ -52,6 +52,31 @@ export function tokenHash(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/**
+ * Token texts already checked, each with its hash, so that a repeated token (a pipeline sends the same one on every
+ * request) skips the format check, checksum and SHA-256: about 2 µs of a check, against 0.2 µs for the lookup. Only
+ * the hash is kept, never a verdict: whether the token exists, has expired or been revoked, or its account disabled,
+ * is asked of the accounts on every request. Malformed texts are never kept; at most `limit` texts, oldest out first.
+ */
+export function createTokenHashes(limit: number) {
+  const hashes = new Map<string, string>();
+  return {
+    /** The hash of a well-formed token text; undefined for a malformed one. */
+    hashOf(text: string): string | undefined {
+      const known = hashes.get(text);
+      if (known !== undefined) return known;
+      if (!wellFormedToken(text)) return undefined;
+      const hash = tokenHash(text);
+      if (hashes.size >= limit) hashes.delete(hashes.keys().next().value!);
+      hashes.set(text, hash);
+      return hash;
+    },
+    get size(): number {
+      return hashes.size;
+    },
+  };
+}
+
 /** Constant-time comparison of two hex hashes of equal length. */
 export function sameHash(a: string, b: string): boolean {
   const left = Buffer.from(a, 'hex');

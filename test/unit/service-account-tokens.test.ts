@@ -3,6 +3,7 @@ import { firstUncovered } from '../../src/admin/permissions/permissions.js';
 import { serviceAccountBearerOf } from '../../src/admin/service-accounts/bearer.js';
 import {
   addressAllowed,
+  createTokenHashes,
   newTokenText,
   parseCidr,
   sameHash,
@@ -31,6 +32,23 @@ describe('service account tokens', () => {
     expect(sameHash(tokenHash(token), tokenHash(token))).toBe(true);
     expect(sameHash(tokenHash(token), tokenHash(newTokenText()))).toBe(false);
     expect(sameHash(tokenHash(token), 'abcd')).toBe(false);
+  });
+
+  it("a checked text's hash is kept, for well-formed texts only and at most the limit's number, oldest out first", () => {
+    const hashes = createTokenHashes(3);
+    const [a, b, c, d] = Array.from({ length: 4 }, () => newTokenText());
+    expect(hashes.hashOf(a!)).toBe(tokenHash(a!));
+    expect(hashes.hashOf(a!)).toBe(tokenHash(a!));
+    expect(hashes.size).toBe(1);
+    const changed = `${a!.slice(0, -1)}${a!.endsWith('0') ? '1' : '0'}`;
+    expect(hashes.hashOf(changed)).toBeUndefined();
+    expect(hashes.hashOf('gdbsa_short')).toBeUndefined();
+    expect(hashes.size).toBe(1);
+    for (const text of [b!, c!, d!]) expect(hashes.hashOf(text)).toBe(tokenHash(text));
+    expect(hashes.size).toBe(3);
+    // `a` went first; asked again, it is hashed again (and the oldest left, `b`, goes).
+    expect(hashes.hashOf(a!)).toBe(tokenHash(a!));
+    expect(hashes.size).toBe(3);
   });
 
   it('are told apart from a session bearer by their prefix', () => {

@@ -26,11 +26,11 @@ import type { BootstrapAccount } from '../../lib/service-accounts-bootstrap.js';
 import type { ServiceAccountStore, StoredServiceAccount, StoredToken } from './service-account-store.js';
 import {
   addressAllowed,
+  createTokenHashes,
   newTokenId,
   newTokenText,
   sameHash,
   tokenHash,
-  wellFormedToken,
 } from '../../lib/service-account-tokens.js';
 
 /** What a token-authenticated request acts as (request.sessionUser, with the account and token named). */
@@ -214,23 +214,12 @@ function callerOf({ account, token }: IndexedToken): ServiceAccountCaller {
   return caller;
 }
 
-/** Checked token texts kept in memory with their hash (as the sessions keep verified cookies); oldest go first. */
+/** Checked token texts kept in memory with their hash (as the sessions keep verified cookies). */
 const CHECKED_TOKENS = 10_000;
 
 export function createServiceAccountService(options: ServiceAccountServiceOptions) {
   const { store, now } = options;
-  // A well-formed token's hash, computed once per text: the format check, checksum and SHA-256 are the dearest
-  // steps of a token check, and a pipeline sends the same token on every request.
-  const hashes = new Map<string, string>();
-  const hashOf = (text: string): string | undefined => {
-    const known = hashes.get(text);
-    if (known !== undefined) return known;
-    if (!wellFormedToken(text)) return undefined;
-    const hash = tokenHash(text);
-    if (hashes.size >= CHECKED_TOKENS) hashes.delete(hashes.keys().next().value!);
-    hashes.set(text, hash);
-    return hash;
-  };
+  const hashes = createTokenHashes(CHECKED_TOKENS);
   /** When each token's last use was last written (this replica), so it is written at most once a minute. */
   const lastWritten = new Map<string, number>();
 
@@ -264,7 +253,7 @@ export function createServiceAccountService(options: ServiceAccountServiceOption
     settings: Settings,
   ): ServiceAccountCaller | Promise<ServiceAccountCaller> {
     if (!settings.service_accounts.enabled) throw new UnauthorizedError(SERVICE_ACCOUNTS_OFF);
-    const hash = hashOf(text);
+    const hash = hashes.hashOf(text);
     if (hash === undefined) throw new UnauthorizedError(INVALID_TOKEN);
     const admit = (accounts: readonly StoredServiceAccount[]) => {
       const found = byHash(accounts).get(hash);
