@@ -382,6 +382,12 @@ describe.each(ADAPTERS)('service accounts (%s)', (adapter) => {
       (await withToken(`${key.slice(0, -1)}${key.endsWith('0') ? '1' : '0'}`, 'GET', '/api/clusters/')).statusCode,
     ).toBe(401);
     t.app.log.info({ headers: { authorization: `Bearer ${key}` } }, 'planted bearer line');
+    // Pasted where a name or a value goes: in a path (the access line, the error's reason, the audit entry's
+    // resource and message), a query string and a logged field. The recognisable prefix is what finds it.
+    expect((await admin.inject({ method: 'GET', url: `/api/serviceaccounts/${key}` })).statusCode).toBe(404);
+    expect((await admin.inject({ method: 'DELETE', url: `/api/serviceaccounts/${key}` })).statusCode).toBe(404);
+    expect((await withToken(key, 'GET', `/api/clusters/?namespace=${key}`)).statusCode).toBeLessThan(500);
+    t.app.log.info({ detail: `pasted ${key} here` }, 'planted field line');
     const pkg = await withToken(key, 'POST', '/api/admin/diagnostics/support-package', {
       includeLogs: true,
       logTailLines: 2000,
@@ -390,6 +396,7 @@ describe.each(ADAPTERS)('service accounts (%s)', (adapter) => {
     expect(pkg.statusCode, pkg.body).toBe(200);
     const files = readZip(pkg.rawPayload).map((entry) => [entry.name, entry.data.toString('utf8')] as const);
     expect(files.find(([name]) => name === 'logs/server.log')?.[1]).toContain('planted bearer line');
+    expect(t.logs.text).toContain('planted field line');
     const audit = (await admin.inject({ method: 'GET', url: '/api/audit/?limit=1000' })).body;
     expect(audit).toContain('serviceaccount:ci-leak');
     const stored = JSON.stringify(await t.backdoor.secret('graphdb-admin-serviceaccounts'));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { firstUncovered } from '../../src/admin/permissions/permissions.js';
 import { serviceAccountBearerOf } from '../../src/admin/service-accounts/bearer.js';
+import { censorSecrets, loggableUrl, redactTokenTexts } from '../../src/logging/logging.js';
 import {
   addressAllowed,
   createTokenHashes,
@@ -49,6 +50,18 @@ describe('service account tokens', () => {
     // `a` went first; asked again, it is hashed again (and the oldest left, `b`, goes).
     expect(hashes.hashOf(a!)).toBe(tokenHash(a!));
     expect(hashes.size).toBe(3);
+  });
+
+  it('pasted anywhere in a log field, a path or a message, are redacted by their prefix', () => {
+    const token = newTokenText();
+    expect(redactTokenTexts(`account ${token} not found`)).toBe('account [Redacted token] not found');
+    expect(redactTokenTexts(`cut ${token.slice(0, 20)}`)).toBe('cut [Redacted token]');
+    expect(redactTokenTexts('nothing here')).toBe('nothing here');
+    expect(loggableUrl(`/api/serviceaccounts/${token}?x=1`)).toBe('/api/serviceaccounts/[Redacted token]');
+    expect(censorSecrets({ reason: `Service account ${token} not found`, nested: { list: [token] } })).toEqual({
+      reason: 'Service account [Redacted token] not found',
+      nested: { list: ['[Redacted token]'] },
+    });
   });
 
   it('are told apart from a session bearer by their prefix', () => {

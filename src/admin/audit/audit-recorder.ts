@@ -14,6 +14,7 @@ import type {
   preHandlerHookHandler,
 } from 'fastify';
 import { mapError } from '../../http/error-handler.js';
+import { redactTokenTexts } from '../../logging/logging.js';
 import { HttpError } from '../../http/http-errors.js';
 import { attemptedEmail, describeCall, isAuditedRoute, redirectFailure, resultOf } from './audit-mapping.js';
 import type { AuditEntry } from '../../platform/stores/audit-query.js';
@@ -235,15 +236,18 @@ export function entryFor(
   return {
     id: newEntryId(time),
     time,
-    userId: clip(actor ?? 'anonymous', MAX_FIELD)!.toLowerCase(),
+    userId: clip(redactTokenTexts(actor ?? 'anonymous'), MAX_FIELD)!.toLowerCase(),
     ...(request.sessionUser?.serviceAccount ? { tokenId: request.sessionUser.serviceAccount.tokenId } : {}),
     action: subject.action,
     resourceType: subject.resourceType,
-    ...(subject.resourceName === undefined ? {} : { resourceName: clip(subject.resourceName, MAX_FIELD) }),
+    // A token pasted where a name goes (a path, a body's name) stays out of the entry (docs/security.md).
+    ...(subject.resourceName === undefined
+      ? {}
+      : { resourceName: clip(redactTokenTexts(subject.resourceName), MAX_FIELD) }),
     namespace: clip(namespace, MAX_FIELD)!,
-    ...(subject.cluster === undefined ? {} : { cluster: clip(subject.cluster, MAX_FIELD) }),
+    ...(subject.cluster === undefined ? {} : { cluster: clip(redactTokenTexts(subject.cluster), MAX_FIELD) }),
     result,
-    message: clip(message, MAX_MESSAGE)!,
+    message: clip(redactTokenTexts(message), MAX_MESSAGE)!,
     requestId: request.id,
     ip: request.ip,
     ...(header(request.headers['user-agent']) === undefined

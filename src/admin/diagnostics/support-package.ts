@@ -2,7 +2,8 @@
 // schema as GET /api/settings/ (write-only values are never in it); logs come from the in-memory ring (censored by
 // the logger); deployments are summaries (names, namespaces, phases, sizes). As a last guard, every file is scanned
 // for the secret values the server knows (its own secrets, the initial admin password, the settings' write-only
-// values) and each occurrence is replaced. The package is bounded: log lines, audit entries, total size.
+// values) and for service account tokens (by their prefix), and each occurrence is replaced. The package is
+// bounded: log lines, audit entries, total size.
 import type { Registry } from 'prom-client';
 import type { ClusterRecord } from '../../platform/clusters/cluster-records.js';
 import type { LogRing } from '../../logging/log-ring.js';
@@ -13,6 +14,7 @@ import type { SettingsService } from '../settings/settings-service.js';
 import type { DiagnosticsService } from './diagnostics-service.js';
 import { DEFAULT_LOG_LINES, type SupportPackageBody } from './schemas.js';
 import { writeZip, type ZipEntry } from './zip-writer.js';
+import { redactTokenTexts } from '../../logging/logging.js';
 
 /** Uncompressed bytes of every file together; the log is cut (oldest lines first) to stay within. */
 export const MAX_PACKAGE_BYTES = 16 * 1024 * 1024;
@@ -35,9 +37,9 @@ export interface SupportPackageDeps {
   now: () => number;
 }
 
-/** `text` with each of `secrets` replaced; pure. */
+/** `text` with each of `secrets`, and every service account token (found by its prefix), replaced; pure. */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  let result = text;
+  let result = redactTokenTexts(text);
   for (const secret of secrets) {
     if (secret.length < MIN_SCRUBBED_LENGTH) continue;
     result = result.split(secret).join(REDACTED);
