@@ -3,6 +3,7 @@ import { hash } from 'node:crypto';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { symbols, type DestinationStream, type LoggerOptions } from 'pino';
 import { jsonString } from '../lib/json-string.js';
+import { TOKEN_PREFIX } from '../lib/service-account-tokens.js';
 
 /**
  * Keys whose values never reach a log line, at whatever depth (up to MAX_DEPTH) they appear in a logged object:
@@ -36,15 +37,15 @@ const CENSOR = '[Redacted]';
 const MAX_DEPTH = 4;
 
 /**
- * A service account token's text (`gdbsa_` and its base62 characters: admin/service-accounts/tokens.ts), or a piece
+ * A service account token's text (`gdbsa_` and its base62 characters: lib/service-account-tokens.ts), or a piece
  * of one, wherever it was pasted: a path, a query, a field. The prefix is there so that such text can be found.
  */
-const TOKEN_TEXT = /gdbsa_[0-9A-Za-z]*/g;
+const TOKEN_TEXT = new RegExp(`${TOKEN_PREFIX}[0-9A-Za-z]*`, 'g');
 const TOKEN_CENSOR = '[Redacted token]';
 
 /** `text` with every service account token in it replaced; `text` itself when it holds none. */
 export function redactTokenTexts(text: string): string {
-  return text.includes('gdbsa_') ? text.replace(TOKEN_TEXT, TOKEN_CENSOR) : text;
+  return text.includes(TOKEN_PREFIX) ? text.replace(TOKEN_TEXT, TOKEN_CENSOR) : text;
 }
 
 /**
