@@ -430,8 +430,8 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     sessionAuthRoutes(guarded, context);
     settingsRoutes(guarded, context);
     clusterRoutes(guarded, context, services.clusters, services.clusterNamespace);
-    operationRoutes(guarded, context, services.operations, services.clusters, services.clusterNamespace);
-    backupRoutes(guarded, services.backups, services.clusters, services.clusterNamespace);
+    operationRoutes(guarded, services);
+    backupRoutes(guarded, services);
     userRoutes(guarded, context);
     rbacRoutes(guarded, context);
     serviceAccountRoutes(guarded, {

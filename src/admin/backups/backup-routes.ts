@@ -45,17 +45,19 @@ import {
 
 const NO_BODY = z.null().describe('Deleted; no body');
 
-export function backupRoutes(
-  app: FastifyInstance,
-  backups: BackupService,
-  clusters: ClusterService,
-  clusterNamespace: string,
-): void {
-  repositoryRoutes(app, backups, clusterNamespace);
-  void app.register(function backupScope(scope, _options, done) {
-    scope.addHook('preHandler', onlyClusterNamespaceUnlessMultiCluster(clusters));
-    clusterBackupRoutes(scope, backups, clusterNamespace);
-    restoreRoutes(scope, backups, clusterNamespace);
+/** What the backup routes call; `clusterNamespace` answers a request that names no namespace. */
+export interface BackupRouteDeps {
+  backups: BackupService;
+  clusters: ClusterService;
+  clusterNamespace: string;
+}
+
+export function backupRoutes(scope: FastifyInstance, { backups, clusters, clusterNamespace }: BackupRouteDeps): void {
+  repositoryRoutes(scope, backups, clusterNamespace);
+  void scope.register(function backupScope(backupScope, _options, done) {
+    backupScope.addHook('preHandler', onlyClusterNamespaceUnlessMultiCluster(clusters));
+    clusterBackupRoutes(backupScope, backups, clusterNamespace);
+    restoreRoutes(backupScope, backups, clusterNamespace);
     done();
   });
 }

@@ -1,13 +1,12 @@
 // /api/clusters/{clusterName}/ops…: day-2 operations at the FalkorDB Enterprise admin API's paths, permission-checked in the
 // cluster's namespace (`clusters:update` to request or cancel, `get`/`list` to read, `delete` to delete).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { namespaceOfRequest, onlyClusterNamespaceUnlessMultiCluster } from '../clusters/cluster-scope.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AdminContext } from '../context.js';
 import type { ClusterService } from '../clusters/cluster-service.js';
 import { requirePermission } from '../permissions/permissions.js';
-import type { OperationService } from './operation-service.js';
+import type { OperationService, OpsAccepted } from './operation-service.js';
 import {
   ConfigureBodySchema,
   EmptyBodySchema,
@@ -30,26 +29,22 @@ import {
 const tags = ['Cluster Operations'];
 const BASE = '/api/clusters/:clusterName/ops';
 
-export function operationRoutes(
-  app: FastifyInstance,
-  context: AdminContext,
-  operations: OperationService,
-  clusters: ClusterService,
-  clusterNamespace: string,
-): void {
-  void app.register(function operationScope(scope, _options, done) {
-    scope.addHook('preHandler', onlyClusterNamespaceUnlessMultiCluster(clusters));
-    operationScopeRoutes(scope, context, operations, clusterNamespace);
+/** What the operation routes call; `clusterNamespace` answers a request that names no namespace. */
+export interface OperationRouteDeps {
+  operations: OperationService;
+  clusters: ClusterService;
+  clusterNamespace: string;
+}
+
+export function operationRoutes(scope: FastifyInstance, deps: OperationRouteDeps): void {
+  void scope.register(function operationScope(operationScope, _options, done) {
+    operationScope.addHook('preHandler', onlyClusterNamespaceUnlessMultiCluster(deps.clusters));
+    operationScopeRoutes(operationScope, deps);
     done();
   });
 }
 
-function operationScopeRoutes(
-  app: FastifyInstance,
-  _context: AdminContext,
-  operations: OperationService,
-  clusterNamespace: string,
-): void {
+function operationScopeRoutes(app: FastifyInstance, { operations, clusterNamespace }: OperationRouteDeps): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const namespaceOf = namespaceOfRequest(clusterNamespace);
 
@@ -189,159 +184,130 @@ function operationScopeRoutes(
         .send(await operations.cancel(namespaceOf(request), request.params.clusterName, request.params.opsName)),
   );
 
-  routes.post(
-    `${BASE}/restart`,
-    {
-      ...mutation,
-      schema: {
-        operationId: 'restartCluster',
-        tags,
-        summary: 'Restart cluster component pods one-by-one with a rolling restart',
-        description:
-          'A Restart OpsRequest for one component (`falkordb` by default). Needs the cluster Running or Failed.',
-        params: OpsClusterParamsSchema,
-        querystring: OpsNamespaceQuerySchema,
-        body: RestartBodySchema,
-        response: { 202: OpsAcceptedSchema },
-      },
-    },
-    async (request, reply) =>
-      reply
-        .code(202)
-        .send(await operations.restart(namespaceOf(request), request.params.clusterName, request.body ?? {})),
-  );
+  // The eight day-2 operations share one shape: a body, one service call, 202 with the OpsRequest made.
+  for (const register of DAY_TWO_OPERATIONS) register(app, { operations, namespaceOf, mutation });
+}
 
-  for (const type of ['Start', 'Stop'] as const) {
-    routes.post(
-      `${BASE}/${type.toLowerCase()}`,
+interface DayTwoShared {
+  operations: OperationService;
+  namespaceOf: (request: FastifyRequest) => string;
+  mutation: { preValidation: preValidationHookHandler; config: { errorResponses: number[] } };
+}
+
+/** One day-2 operation: `POST …/ops/<path>` with its body, answered 202 with the OpsRequest the service made. */
+interface DayTwoOperation<Body extends z.ZodType> {
+  path: string;
+  operationId: string;
+  summary: string;
+  description: string;
+  body: Body;
+  request: (
+    operations: OperationService,
+    namespace: string,
+    cluster: string,
+    body: z.output<Body>,
+  ) => Promise<OpsAccepted>;
+}
+
+function dayTwoOperation<Body extends z.ZodType>(operation: DayTwoOperation<Body>) {
+  return (scope: FastifyInstance, { operations, namespaceOf, mutation }: DayTwoShared): void => {
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      `${BASE}/${operation.path}`,
       {
         ...mutation,
         schema: {
-          operationId: `${type.toLowerCase()}Cluster`,
+          operationId: operation.operationId,
           tags,
-          summary: type === 'Start' ? 'Start a previously stopped cluster' : 'Gracefully stop all pods in the cluster',
-          description:
-            type === 'Start'
-              ? 'A Start OpsRequest; the cluster must be Stopped (409 otherwise).'
-              : 'A Stop OpsRequest; the cluster must be Running or Failed (409 otherwise). Volumes are kept.',
+          summary: operation.summary,
+          description: operation.description,
           params: OpsClusterParamsSchema,
           querystring: OpsNamespaceQuerySchema,
-          body: EmptyBodySchema,
+          body: operation.body,
           response: { 202: OpsAcceptedSchema },
         },
       },
-      async (request, reply) =>
-        reply.code(202).send(await operations.startOrStop(namespaceOf(request), request.params.clusterName, type)),
+      async (request, reply) => {
+        // The body was parsed by operation.body; the type provider cannot resolve its type for a generic schema.
+        const body = request.body as z.output<Body>;
+        const accepted = await operation.request(operations, namespaceOf(request), request.params.clusterName, body);
+        return reply.code(202).send(accepted);
+      },
     );
-  }
-
-  routes.post(
-    `${BASE}/configure`,
-    {
-      ...mutation,
-      schema: {
-        operationId: 'configureCluster',
-        tags,
-        summary: 'Update runtime configuration parameters (Reconfiguring)',
-        description:
-          'Known FalkorDB parameters only, each with a valid value (400 otherwise); `null` clears one. The answer ' +
-          'says which of them take effect only after a restart.',
-        params: OpsClusterParamsSchema,
-        querystring: OpsNamespaceQuerySchema,
-        body: ConfigureBodySchema,
-        response: { 202: OpsAcceptedSchema },
-      },
-    },
-    async (request, reply) =>
-      reply.code(202).send(await operations.configure(namespaceOf(request), request.params.clusterName, request.body)),
-  );
-
-  routes.post(
-    `${BASE}/switchover`,
-    {
-      ...mutation,
-      schema: {
-        operationId: 'switchoverCluster',
-        tags,
-        summary: 'Promote a replica to primary (Switchover)',
-        description:
-          'A Switchover OpsRequest: `instanceName` is the primary to demote, `candidateName` the replica to promote ' +
-          '(any when absent). The component needs at least 2 replicas (422).',
-        params: OpsClusterParamsSchema,
-        querystring: OpsNamespaceQuerySchema,
-        body: SwitchoverBodySchema,
-        response: { 202: OpsAcceptedSchema },
-      },
-    },
-    async (request, reply) =>
-      reply.code(202).send(await operations.switchover(namespaceOf(request), request.params.clusterName, request.body)),
-  );
-
-  routes.post(
-    `${BASE}/horizontal-scale`,
-    {
-      ...mutation,
-      schema: {
-        operationId: 'horizontalScaleCluster',
-        tags,
-        summary: 'Set the desired total replicas and/or shard count (HorizontalScaling)',
-        description:
-          'Totals, turned into the installed KubeBlocks form (scaleOut/scaleIn deltas on 1.x, replicas on 0.9, ' +
-          'shards as a count). Shards at least 3; sentinels odd and at least 3; replication and shard components ' +
-          'at least 2; replicas and shards change in separate requests; a stopped cluster cannot be scaled (409).',
-        params: OpsClusterParamsSchema,
-        querystring: OpsNamespaceQuerySchema,
-        body: HorizontalScaleBodySchema,
-        response: { 202: OpsAcceptedSchema },
-      },
-    },
-    async (request, reply) =>
-      reply
-        .code(202)
-        .send(await operations.horizontalScale(namespaceOf(request), request.params.clusterName, request.body)),
-  );
-
-  routes.post(
-    `${BASE}/vertical-scale`,
-    {
-      ...mutation,
-      schema: {
-        operationId: 'verticalScaleCluster',
-        tags,
-        summary: 'Adjust CPU and memory requests/limits (VerticalScaling)',
-        description: 'Kubernetes quantities (400 otherwise); a request above its limit is a 422.',
-        params: OpsClusterParamsSchema,
-        querystring: OpsNamespaceQuerySchema,
-        body: VerticalScaleBodySchema,
-        response: { 202: OpsAcceptedSchema },
-      },
-    },
-    async (request, reply) =>
-      reply
-        .code(202)
-        .send(await operations.verticalScale(namespaceOf(request), request.params.clusterName, request.body)),
-  );
-
-  routes.post(
-    `${BASE}/volume-expand`,
-    {
-      ...mutation,
-      schema: {
-        operationId: 'volumeExpandCluster',
-        tags,
-        summary: 'Expand PVC storage size (VolumeExpansion)',
-        description:
-          'Irreversible: the new size must be larger than the current one (422). The StorageClass must allow ' +
-          'expansion: refused with 422 when the classes can be read (multi-cluster mode), otherwise left to KubeBlocks.',
-        params: OpsClusterParamsSchema,
-        querystring: OpsNamespaceQuerySchema,
-        body: VolumeExpandBodySchema,
-        response: { 202: OpsAcceptedSchema },
-      },
-    },
-    async (request, reply) =>
-      reply
-        .code(202)
-        .send(await operations.volumeExpand(namespaceOf(request), request.params.clusterName, request.body)),
-  );
+  };
 }
+
+const startOrStop = (type: 'Start' | 'Stop') =>
+  dayTwoOperation({
+    path: type.toLowerCase(),
+    operationId: `${type.toLowerCase()}Cluster`,
+    summary: type === 'Start' ? 'Start a previously stopped cluster' : 'Gracefully stop all pods in the cluster',
+    description:
+      type === 'Start'
+        ? 'A Start OpsRequest; the cluster must be Stopped (409 otherwise).'
+        : 'A Stop OpsRequest; the cluster must be Running or Failed (409 otherwise). Volumes are kept.',
+    body: EmptyBodySchema,
+    request: (operations, namespace, cluster) => operations.startOrStop(namespace, cluster, type),
+  });
+
+/** The day-2 operations, in the order the OpenAPI document lists them. */
+const DAY_TWO_OPERATIONS = [
+  dayTwoOperation({
+    path: 'restart',
+    operationId: 'restartCluster',
+    summary: 'Restart cluster component pods one-by-one with a rolling restart',
+    description: 'A Restart OpsRequest for one component (`falkordb` by default). Needs the cluster Running or Failed.',
+    body: RestartBodySchema,
+    request: (operations, namespace, cluster, body) => operations.restart(namespace, cluster, body ?? {}),
+  }),
+  startOrStop('Start'),
+  startOrStop('Stop'),
+  dayTwoOperation({
+    path: 'configure',
+    operationId: 'configureCluster',
+    summary: 'Update runtime configuration parameters (Reconfiguring)',
+    description:
+      'Known FalkorDB parameters only, each with a valid value (400 otherwise); `null` clears one. The answer ' +
+      'says which of them take effect only after a restart.',
+    body: ConfigureBodySchema,
+    request: (operations, namespace, cluster, body) => operations.configure(namespace, cluster, body),
+  }),
+  dayTwoOperation({
+    path: 'switchover',
+    operationId: 'switchoverCluster',
+    summary: 'Promote a replica to primary (Switchover)',
+    description:
+      'A Switchover OpsRequest: `instanceName` is the primary to demote, `candidateName` the replica to promote ' +
+      '(any when absent). The component needs at least 2 replicas (422).',
+    body: SwitchoverBodySchema,
+    request: (operations, namespace, cluster, body) => operations.switchover(namespace, cluster, body),
+  }),
+  dayTwoOperation({
+    path: 'horizontal-scale',
+    operationId: 'horizontalScaleCluster',
+    summary: 'Set the desired total replicas and/or shard count (HorizontalScaling)',
+    description:
+      'Totals, turned into the installed KubeBlocks form (scaleOut/scaleIn deltas on 1.x, replicas on 0.9, ' +
+      'shards as a count). Shards at least 3; sentinels odd and at least 3; replication and shard components ' +
+      'at least 2; replicas and shards change in separate requests; a stopped cluster cannot be scaled (409).',
+    body: HorizontalScaleBodySchema,
+    request: (operations, namespace, cluster, body) => operations.horizontalScale(namespace, cluster, body),
+  }),
+  dayTwoOperation({
+    path: 'vertical-scale',
+    operationId: 'verticalScaleCluster',
+    summary: 'Adjust CPU and memory requests/limits (VerticalScaling)',
+    description: 'Kubernetes quantities (400 otherwise); a request above its limit is a 422.',
+    body: VerticalScaleBodySchema,
+    request: (operations, namespace, cluster, body) => operations.verticalScale(namespace, cluster, body),
+  }),
+  dayTwoOperation({
+    path: 'volume-expand',
+    operationId: 'volumeExpandCluster',
+    summary: 'Expand PVC storage size (VolumeExpansion)',
+    description:
+      'Irreversible: the new size must be larger than the current one (422). The StorageClass must allow ' +
+      'expansion: refused with 422 when the classes can be read (multi-cluster mode), otherwise left to KubeBlocks.',
+    body: VolumeExpandBodySchema,
+    request: (operations, namespace, cluster, body) => operations.volumeExpand(namespace, cluster, body),
+  }),
+];
