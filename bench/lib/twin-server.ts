@@ -11,9 +11,10 @@ import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
 import { browserLimitsOf } from '../../src/browser/index.js';
 import { graphRoutes } from '../../src/browser/graphs/graph-routes.js';
+import { createGraphService } from '../../src/browser/graphs/graph-service.js';
 import { TokenCache } from '../../src/browser/auth/token-cache.js';
 import { createTokenStore } from '../../src/platform/stores/token-store.js';
-import type { BrowserContext, Principal } from '../../src/browser/context.js';
+import { databaseFor, type BrowserContext, type Principal } from '../../src/browser/context.js';
 import { loadConfig } from '../../src/config.js';
 import { ConnectionPools } from '../../src/platform/falkordb/connection-pools.js';
 import { startServices } from '../../src/services.js';
@@ -68,7 +69,10 @@ await app.register(
       request.principal = principal;
       next();
     });
-    graphRoutes(scope, context);
+    graphRoutes(scope, {
+      graphs: createGraphService({ databaseFor: (caller) => databaseFor(context, caller) }),
+      csvUrlAllowlist: context.limits.csvUrlAllowlist,
+    });
     done();
   },
   { prefix: '/unauthenticated' },

@@ -13,8 +13,15 @@ import { BEARER_SCHEME, stampSecurity } from '../http/openapi.js';
 import { createBearerAuth } from './auth/bearer-auth.js';
 import { configRoutes } from './config/config-routes.js';
 import { createConfigService } from './config/config-service.js';
-import { BROWSER_LIMITS, type BrowserContext, type BrowserLimits, type ProtectedDatabaseUser } from './context.js';
+import {
+  BROWSER_LIMITS,
+  databaseFor,
+  type BrowserContext,
+  type BrowserLimits,
+  type ProtectedDatabaseUser,
+} from './context.js';
 import { graphRoutes } from './graphs/graph-routes.js';
+import { createGraphService } from './graphs/graph-service.js';
 import { queryRoutes } from './graphs/query-routes.js';
 import { createQueryService } from './graphs/query-service.js';
 import { HEARTBEAT_INTERVAL_MS } from '../http/sse.js';
@@ -122,6 +129,7 @@ export function createBrowserServices(deps: BrowserDeps) {
     pools,
     tokenCreationPerMinute: config.tokenCreationPerMinute,
     tokens,
+    graphs: createGraphService({ databaseFor: (principal) => databaseFor(context, principal) }),
     status: createStatusService(),
     config: createConfigService(),
     running,
@@ -161,7 +169,7 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
     tokenRoutes(guarded, tokenDeps);
     statusRoutes(guarded, context, services.status);
     configRoutes(guarded, context, services.config);
-    graphRoutes(guarded, context);
+    graphRoutes(guarded, { graphs: services.graphs, csvUrlAllowlist: context.limits.csvUrlAllowlist });
     queryRoutes(guarded, context, services.queries);
     queryControlRoutes(guarded, services.running, context.now);
     nodeRoutes(guarded, context);

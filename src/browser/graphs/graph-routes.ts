@@ -3,19 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireRole } from '../auth/roles.js';
-import { databaseFor, principalOf, type BrowserContext } from '../context.js';
-import {
-  attachmentDisposition,
-  countGraph,
-  createGraph,
-  deleteGraph,
-  duplicateGraph,
-  explainQuery,
-  exportGraph,
-  graphInfo,
-  renameGraph,
-  requireGraph,
-} from './graph-service.js';
+import { principalOf } from '../context.js';
+import { attachmentDisposition, type GraphService } from './graph-service.js';
 import { hoistBodyParameter } from '../query-parameters.js';
 import {
   CountResultSchema,
@@ -38,10 +27,15 @@ import { sendJsonText } from '../../http/prepared-json.js';
 
 const tags = ['graphs'];
 
-export function graphRoutes(app: FastifyInstance, context: BrowserContext): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
-  const ExplainQuerySchema = explainQuerySchema(context.limits.csvUrlAllowlist);
-  const db = (request: Parameters<typeof principalOf>[0]) => databaseFor(context, principalOf(request));
+/** What the graph routes call: the graph service, and the URLs LOAD CSV may read in an explained query. */
+export interface GraphRouteDeps {
+  graphs: GraphService;
+  csvUrlAllowlist: readonly string[];
+}
+
+export function graphRoutes(scope: FastifyInstance, { graphs, csvUrlAllowlist }: GraphRouteDeps): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
+  const ExplainQuerySchema = explainQuerySchema(csvUrlAllowlist);
 
   routes.get(
     '/api/graph',
@@ -56,7 +50,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
     },
     // Serialized here: an array of names from the database, which the schema's encoding pass would only copy.
     async (request, reply) =>
-      sendJsonText(reply, JSON.stringify({ opts: await db(request).listGraphs() } satisfies GraphList)),
+      sendJsonText(reply, JSON.stringify({ opts: await graphs.list(principalOf(request)) } satisfies GraphList)),
   );
 
   routes.post(
@@ -74,7 +68,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         response: { 200: MessageSchema },
       },
     },
-    async (request) => ({ message: await createGraph(db(request), request.params.graph) }),
+    async (request) => ({ message: await graphs.create(principalOf(request), request.params.graph) }),
   );
 
   routes.delete(
@@ -92,7 +86,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         response: { 200: MessageSchema },
       },
     },
-    async (request) => ({ message: await deleteGraph(db(request), request.params.graph) }),
+    async (request) => ({ message: await graphs.remove(principalOf(request), request.params.graph) }),
   );
 
   routes.patch(
@@ -114,7 +108,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
     },
     async (request) => {
       const source = request.query.sourceName;
-      await renameGraph(db(request), source, request.params.graph);
+      await graphs.rename(principalOf(request), source, request.params.graph);
       return { data: { result: 'OK' as const } };
     },
   );
@@ -138,7 +132,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
     },
     async (request) => {
       const source = request.query.sourceName;
-      await duplicateGraph(db(request), source, request.params.graph);
+      await graphs.duplicate(principalOf(request), source, request.params.graph);
       return { result: { status: 'OK' as const } };
     },
   );
@@ -158,7 +152,9 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         response: { 200: PlanSchema },
       },
     },
-    async (request) => ({ result: await explainQuery(db(request), request.params.graph, request.query.query) }),
+    async (request) => ({
+      result: await graphs.explain(principalOf(request), request.params.graph, request.query.query),
+    }),
   );
 
   routes.get(
@@ -177,11 +173,9 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         response: { 200: PlanSchema },
       },
     },
-    async (request) => {
-      const database = db(request);
-      await requireGraph(database, request.params.graph);
-      return { result: await database.profile(request.params.graph, request.query.query) };
-    },
+    async (request) => ({
+      result: await graphs.profile(principalOf(request), request.params.graph, request.query.query),
+    }),
   );
 
   routes.get(
@@ -199,7 +193,9 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
         response: { 200: GraphInfoSchema },
       },
     },
-    async (request) => ({ result: { data: await graphInfo(db(request), request.params.graph, request.query.type) } }),
+    async (request) => ({
+      result: { data: await graphs.info(principalOf(request), request.params.graph, request.query.type) },
+    }),
   );
 
   routes.get(
@@ -225,7 +221,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
       },
     },
     async (request, reply) => {
-      const counts = await countGraph(db(request), request.params.graph);
+      const counts = await graphs.count(principalOf(request), request.params.graph);
       if (!wantsEventStream(request)) return { result: counts };
       const stream = openEventStream(request, reply);
       stream.send('result', counts);
@@ -254,7 +250,7 @@ export function graphRoutes(app: FastifyInstance, context: BrowserContext): void
       },
     },
     async (request, reply) => {
-      const dump = await exportGraph(db(request), request.params.graph);
+      const dump = await graphs.export(principalOf(request), request.params.graph);
       return reply
         .type('application/octet-stream')
         .header('content-disposition', attachmentDisposition(`${request.params.graph}.dump`))

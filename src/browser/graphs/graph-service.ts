@@ -2,6 +2,7 @@
 // inspection (explain, info, count, export) that never creates a graph as a side effect.
 import { keySlot, sameSlotName } from '../../lib/cluster-slots.js';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
+import type { Principal } from '../auth/principal.js';
 import { BadRequestError, NotFoundError } from '../../http/http-errors.js';
 
 export const INFO_TYPES = ['(function)', '(property key)', '(label)', '(relationship type)'] as const;
@@ -126,3 +127,34 @@ export function attachmentDisposition(filename: string): string {
   );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
+
+/** Runs a profile of `query`: it executes the query, so the route lets only writers ask. */
+async function profileQuery(database: GraphDatabase, graph: string, query: string): Promise<string[]> {
+  await requireGraph(database, graph);
+  return database.profile(graph, query);
+}
+
+/**
+ * The graph operations of graph-routes.ts, each on the caller's database: `databaseFor` gives the database of a
+ * token's user (connection pools keyed by its credentials).
+ */
+export function createGraphService({ databaseFor }: { databaseFor: (principal: Principal) => GraphDatabase }) {
+  const onCallersDatabase =
+    <A extends unknown[], R>(operation: (database: GraphDatabase, ...args: A) => R) =>
+    (principal: Principal, ...args: A): R =>
+      operation(databaseFor(principal), ...args);
+  return {
+    list: onCallersDatabase((database) => database.listGraphs()),
+    create: onCallersDatabase(createGraph),
+    remove: onCallersDatabase(deleteGraph),
+    rename: onCallersDatabase(renameGraph),
+    duplicate: onCallersDatabase(duplicateGraph),
+    explain: onCallersDatabase(explainQuery),
+    profile: onCallersDatabase(profileQuery),
+    info: onCallersDatabase(graphInfo),
+    count: onCallersDatabase(countGraph),
+    export: onCallersDatabase(exportGraph),
+  };
+}
+
+export type GraphService = ReturnType<typeof createGraphService>;
