@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { stripVTControlCharacters } from 'node:util';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -341,6 +341,52 @@ describe('graphdb-admin', () => {
     );
     expect((await cli(['users', 'remove', 'viewer@corp.example', '--yes'])).code).toBe(0);
     expect((await cli(['users', 'list'])).stdout).not.toContain('viewer@corp.example');
+  });
+
+  it('manages service accounts and their tokens; a token given with --token acts with its role until revoked', async () => {
+    expect(
+      (await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], ADMIN.password)).code,
+    ).toBe(0);
+    const created = await cli(['serviceaccounts', 'create', 'ci-cli', '--role', 'viewer', '--description', 'reads']);
+    expect(created.code, created.stderr).toBe(0);
+    const minted = await cli([
+      '-o',
+      'json',
+      'serviceaccounts',
+      'tokens',
+      'create',
+      'ci-cli',
+      '--name',
+      'pipeline',
+      '--expires-in-days',
+      '7',
+    ]);
+    expect(minted.code, minted.stderr).toBe(0);
+    const { key, token } = JSON.parse(minted.stdout) as { key: string; token: { id: string } };
+    expect(wellFormedToken(key)).toBe(true);
+    for (const args of [
+      ['serviceaccounts', 'list'],
+      ['serviceaccounts', 'get', 'ci-cli'],
+      ['serviceaccounts', 'tokens', 'list', 'ci-cli'],
+    ]) {
+      const shown = await cli(args);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toContain(args[1] === 'tokens' ? token.id : 'ci-cli');
+      expect(shown.stdout).not.toContain(key.slice(6, 38));
+    }
+    const asToken = await cli(['--token', key, 'clusters', 'list']);
+    expect(asToken.code, asToken.stderr).toBe(0);
+    expect(asToken.stdout).toContain('mygraph');
+    expect((await cli(['--token', key, 'users', 'list'])).code).toBe(4);
+    expect((await cli(['serviceaccounts', 'tokens', 'revoke', 'ci-cli', token.id, '--yes'])).code).toBe(0);
+    expect((await cli(['--token', key, 'clusters', 'list'])).code).toBe(3);
+    expect((await cli(['serviceaccounts', 'disable', 'ci-cli'])).code).toBe(0);
+    expect((await cli(['serviceaccounts', 'get', 'ci-cli'])).stdout).toMatch(/disabled/);
+    expect((await cli(['serviceaccounts', 'delete', 'ci-cli', '--yes'])).code).toBe(0);
+    expect((await cli(['serviceaccounts', 'get', 'ci-cli'])).code).toBe(5);
+    // Nothing of the token was written to the CLI's directory.
+    for (const file of await readdir(configDir))
+      expect(await readFile(path.join(configDir, file), 'utf8').catch(() => '')).not.toContain(key);
   });
 
   it('resets a password to a temporary one that must be changed before anything else', async () => {
