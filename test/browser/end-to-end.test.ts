@@ -52,7 +52,9 @@ it('drives the whole browser flow the way a user would', async () => {
   }
   const users = (await send(adminToken, 'GET', '/api/user')).json<{ result: { username: string; role: string }[] }>()
     .result;
-  expect(users).toEqual(expect.arrayContaining([{ username: 'member-read-only', role: 'Read-Only', selected: false }]));
+  expect(users).toEqual(
+    expect.arrayContaining([{ username: 'member-read-only', role: 'Read-Only', keys: ['*'], selected: false }]),
+  );
 
   // The Read-Write user creates a graph and fills it through the query stream.
   const writer = roleTokens['Read-Write']!;

@@ -126,6 +126,7 @@ describe('embedded mode across restarts', () => {
       expect((users.json as { result: { username: string; role: string }[] }).result).toContainEqual({
         username: 'carol',
         role: 'Read-Write',
+        keys: ['*'],
         selected: false,
       });
       // Her password is kept too: a new token can be made with it.
