@@ -7,6 +7,8 @@ export default defineConfig({
     // test/unit/ runs first, on its own (vitest.unit.config.ts).
     exclude: [...configDefaults.exclude, 'test/kube/**', 'test/unit/**'],
     environment: 'node',
+    // Fails a test during which a response contradicted openapi/openapi.json (the check: test/support/app.ts).
+    setupFiles: ['test/support/response-contract-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

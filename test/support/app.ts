@@ -18,6 +18,7 @@ import {
 } from '../../src/platform/redis/redis-connection.js';
 import { createFileAdminStores } from '../../src/platform/stores/file-stores.js';
 import { startTestFalkorDB, type TestFalkorDB } from './falkordb.js';
+import { checkResponsesAgainstDocument } from './response-contract.js';
 
 export const TEST_SECRETS = {
   AUTH_SECRET: 'test-auth-secret-0123456789abcdef0123456789',
@@ -85,6 +86,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const adminStores =
     options.deps?.adminStores ?? createFileAdminStores(await mkdtemp(path.join(os.tmpdir(), 'gdb-admin-')));
   const app = await buildApp(config, { logger, tokenStore, recentLogs, ...options.deps, adminStores });
+  // Every response is checked against the API document (test/support/response-contract.ts).
+  checkResponsesAgainstDocument(app);
   await options.beforeReady?.(app);
   await app.ready();
   return {
