@@ -347,6 +347,8 @@ export function stampSecurity(schemes: readonly SecurityScheme[], shape: ErrorSh
     const response = { ...(route.schema.response as Record<string, unknown> | undefined) };
     response[401] ??= schema;
     response[403] ??= schema;
+    // An address that failed too many bearer tokens is refused before any route runs (service-accounts/token-throttle.ts).
+    if (schemes.includes(SESSION_BEARER_SCHEME)) response[429] ??= schema;
     route.schema.response = Object.fromEntries(Object.entries(response).sort(([a], [b]) => Number(a) - Number(b)));
   };
 }

@@ -43,7 +43,7 @@ function load(): { document: Document; ajv: Ajv2020 } {
     // OpenAPI 3.1 schemas are JSON Schema 2020-12; `example` and the document's own keys are not schema keywords.
     ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
     addFormats.default(ajv);
-    ajv.addSchema(document as object, 'openapi');
+    ajv.addSchema(document, 'openapi');
   }
   return { document, ajv };
 }
@@ -70,7 +70,12 @@ export function contractMismatch(observed: ObservedResponse): string | undefined
   );
   if (!statusKey) return `${where}, a status the document does not declare (${Object.keys(statuses).join(', ')})`;
   const content = statuses[statusKey]!.content;
-  const empty = observed.body === '' || (observed.body === undefined && observed.contentType === undefined);
+  // Fastify sends no body with 204 or 304, whatever the handler passed.
+  const empty =
+    observed.status === 204 ||
+    observed.status === 304 ||
+    observed.body === '' ||
+    (observed.body === undefined && observed.contentType === undefined);
   if (!content || Object.keys(content).length === 0) {
     return empty
       ? undefined

@@ -72,6 +72,8 @@ function repositoryRoutes(app: FastifyInstance, backups: BackupService, clusterN
     BASE,
     {
       preValidation: requirePermission('clusters.backups', 'list', inClusterNamespace),
+      // 422 while multi_cluster_mode is off: repositories are cluster-wide and left alone.
+      config: { errorResponses: [422] },
       schema: {
         operationId: 'listBackupRepositories',
         tags,
@@ -148,7 +150,8 @@ function repositoryRoutes(app: FastifyInstance, backups: BackupService, clusterN
     `${BASE}:name`,
     {
       preValidation: requirePermission('clusters.backups', 'delete', inClusterNamespace),
-      config: { errorResponses: [404] },
+      // 409: Kubernetes answered a conflict (a stale version) past the retries.
+      config: { errorResponses: [404, 409] },
       schema: {
         operationId: 'deleteBackupRepository',
         tags,

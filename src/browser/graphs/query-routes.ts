@@ -114,7 +114,7 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
       errorHandler: streamAwareErrors,
       // The query's own required `timeout` bounds this handler (FalkorDB stops the query), so REQUEST_TIMEOUT_MS
       // must not cut a long query short.
-      config: { requestDeadline: false, errorResponses: [404, 429] },
+      config: { requestDeadline: false, errorResponses: [404, 409, 429] },
       schema: {
         operationId: 'runQuery',
         tags: ['graphs'],
@@ -137,7 +137,7 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
       errorHandler: streamAwareErrors,
       bodyLimit: QUERY_BODY_LIMIT_BYTES,
       // As the GET form: the query's `timeout` bounds it.
-      config: { requestDeadline: false, errorResponses: [404, 429] },
+      config: { requestDeadline: false, errorResponses: [404, 409, 429] },
       schema: {
         operationId: 'runQueryFromBody',
         tags: ['graphs'],

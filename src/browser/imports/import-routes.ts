@@ -85,7 +85,7 @@ export function importRoutes(app: FastifyInstance, imports: ImportService, csvUr
     {
       preValidation: writer,
       // A batch of any length runs under each statement's own timeout, not REQUEST_TIMEOUT_MS.
-      config: { requestDeadline: false, errorResponses: [404, 422, 429] },
+      config: { requestDeadline: false, errorResponses: [404, 409, 422, 429] },
       schema: {
         operationId: 'runUploadedBatch',
         tags,
@@ -113,7 +113,7 @@ export function importRoutes(app: FastifyInstance, imports: ImportService, csvUr
     {
       preValidation: writer,
       // A file of any length runs under each batch's own timeout, not REQUEST_TIMEOUT_MS.
-      config: { requestDeadline: false, errorResponses: [404, 422, 429] },
+      config: { requestDeadline: false, errorResponses: [404, 409, 422, 429] },
       schema: {
         operationId: 'loadCsv',
         tags,
