@@ -1,13 +1,14 @@
 // Every response an integration test receives from the app is checked against openapi/openapi.json: its status must
 // be declared for the operation, its media type declared for that status, and a JSON body must match the schema
 // declared for both. startTestApp installs the check on every app it builds (an onSend hook, so inject() and real
-// HTTP are both covered, and a new route needs no new code); test/support/response-contract-setup.ts fails the test
-// during which a mismatch was recorded.
+// HTTP are both covered, and a new route needs no new code); a server started as a child process
+// (test/support/server-process.ts) installs it through test/support/response-contract-child.ts and reports what it
+// finds on stderr. test/support/response-contract-setup.ts fails the test during which a mismatch was recorded.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { OPENAPI_FILE } from '../../scripts/export-openapi.js';
 
 interface MediaType {
   schema?: unknown;
@@ -31,6 +32,13 @@ export interface ObservedResponse {
   /** The serialized body, or undefined when it is a stream (only its status and media type are checked). */
   body: string | undefined;
 }
+
+// The file scripts/export-openapi.ts writes (not imported from there: that would load the whole app into a child
+// process before its own start).
+const OPENAPI_FILE = fileURLToPath(new URL('../../openapi/openapi.json', import.meta.url));
+
+/** Where a child process writes a mismatch, on a stderr line of its own (test/support/response-contract-child.ts). */
+export const MISMATCH_LINE_PREFIX = 'response-contract-mismatch: ';
 
 let document: Document | undefined;
 let ajv: Ajv2020 | undefined;
@@ -106,8 +114,16 @@ export function contractMismatch(observed: ObservedResponse): string | undefined
   return `${where}: the body does not match the schema for ${statusKey} ${declared}: ${errors.join('; ')} — body: ${observed.body.slice(0, 300)}`;
 }
 
+/** Records a mismatch found elsewhere (in a child process) for the test under way. */
+export function recordContractMismatch(mismatch: string): void {
+  mismatches.push(mismatch);
+}
+
 /** Installs the check on an app before it is ready. */
-export function checkResponsesAgainstDocument(app: FastifyInstance): void {
+export function checkResponsesAgainstDocument(
+  app: FastifyInstance,
+  report: (mismatch: string) => void = recordContractMismatch,
+): void {
   app.addHook('onSend', async (request, reply, payload) => {
     const route = request.routeOptions.url;
     if (route === undefined) return payload;
@@ -121,7 +137,7 @@ export function checkResponsesAgainstDocument(app: FastifyInstance): void {
       contentType: contentType === undefined ? undefined : String(contentType),
       body: payload === null || payload === undefined ? '' : body,
     });
-    if (mismatch) mismatches.push(mismatch);
+    if (mismatch) report(mismatch);
     return payload;
   });
 }

@@ -3,8 +3,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findFreePort, isPortFree } from '../../src/platform/net.js';
+import { MISMATCH_LINE_PREFIX, recordContractMismatch } from './response-contract.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// Checks every response of the child's app against openapi/openapi.json, as startTestApp does in-process.
+const CONTRACT_CHECK = new URL('./response-contract-child.ts', import.meta.url).href;
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -36,7 +39,7 @@ async function portOutsideEphemeralRange(): Promise<number> {
 /** `nodeArgs`: options for node itself, after tsx's hooks and before the entry point (e.g. another `--import`). */
 export async function runServerProcess(env: Record<string, string>, nodeArgs: string[] = []): Promise<ServerProcess> {
   const port = await portOutsideEphemeralRange();
-  const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', CONTRACT_CHECK, ...nodeArgs, 'src/main.ts'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -65,8 +68,17 @@ export async function runServerProcess(env: Record<string, string>, nodeArgs: st
     }
     for (const wake of waiters) wake();
   });
+  // Mismatches the response check found in the child are recorded for the test under way, not left in stderr.
+  let stderrPartial = '';
   child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
+    stderrPartial += chunk.toString('utf8');
+    const complete = stderrPartial.split('\n');
+    stderrPartial = complete.pop() ?? '';
+    for (const line of complete) {
+      if (line.startsWith(MISMATCH_LINE_PREFIX))
+        recordContractMismatch(JSON.parse(line.slice(MISMATCH_LINE_PREFIX.length)) as string);
+      else stderr += `${line}\n`;
+    }
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => {
@@ -80,7 +92,7 @@ export async function runServerProcess(env: Record<string, string>, nodeArgs: st
     port,
     baseUrl: `http://127.0.0.1:${port}`,
     lines,
-    stderr: () => stderr,
+    stderr: () => stderr + stderrPartial,
     exited,
     waitForLine(predicate, timeoutMs = 20_000) {
       return new Promise((resolve, reject) => {
