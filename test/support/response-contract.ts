@@ -95,7 +95,12 @@ export function contractMismatch(observed: ObservedResponse): string | undefined
   if (!declared) return `${where} as ${mediaType || 'no media type'}, not one of ${Object.keys(content).join(', ')}`;
   const isJson = mediaType === 'application/json' || mediaType.endsWith('+json');
   if (!isJson || observed.body === undefined || content[declared]!.schema === undefined) return undefined;
-  const ref = `openapi#/${pointer('paths', path, method, 'responses', statusKey, 'content', declared, 'schema')}`;
+  // A schema that only names a component (the error shapes on every operation) is compiled once for all of them.
+  const schema = content[declared]!.schema as { $ref?: unknown };
+  const ref =
+    typeof schema.$ref === 'string' && Object.keys(schema).length === 1
+      ? `openapi${schema.$ref}`
+      : `openapi#/${pointer('paths', path, method, 'responses', statusKey, 'content', declared, 'schema')}`;
   let validate = validators.get(ref);
   if (!validate) {
     validate = validator.compile({ $ref: ref });
