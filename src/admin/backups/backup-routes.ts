@@ -114,7 +114,8 @@ function repositoryRoutes(app: FastifyInstance, backups: BackupService, clusterN
     `${BASE}:name`,
     {
       preValidation: requirePermission('clusters.backups', 'get', inClusterNamespace),
-      config: { errorResponses: [404] },
+      // 422 while multi_cluster_mode is off, as the list.
+      config: { errorResponses: [404, 422] },
       schema: {
         operationId: 'getBackupRepository',
         tags,
@@ -131,7 +132,9 @@ function repositoryRoutes(app: FastifyInstance, backups: BackupService, clusterN
     `${BASE}:name`,
     {
       preValidation: requirePermission('clusters.backups', 'update', inClusterNamespace),
-      config: { errorResponses: [400, 404] },
+      // 409: the credentials Secret was not written by this server, or a stale version past the retries; 422 while
+      // multi_cluster_mode is off, or when Kubernetes refused the changed object.
+      config: { errorResponses: [400, 404, 409, 422] },
       schema: {
         operationId: 'updateBackupRepository',
         tags,
@@ -150,8 +153,8 @@ function repositoryRoutes(app: FastifyInstance, backups: BackupService, clusterN
     `${BASE}:name`,
     {
       preValidation: requirePermission('clusters.backups', 'delete', inClusterNamespace),
-      // 409: Kubernetes answered a conflict (a stale version) past the retries.
-      config: { errorResponses: [404, 409] },
+      // 409: Kubernetes answered a conflict (a stale version) past the retries; 422 while multi_cluster_mode is off.
+      config: { errorResponses: [404, 409, 422] },
       schema: {
         operationId: 'deleteBackupRepository',
         tags,
