@@ -338,9 +338,11 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
     const { resource, name } = target;
     const namespace =
       target.namespace ?? (CLUSTER_SCOPED.has(resource) && (name || method === 'POST') ? '' : undefined);
+    // `crds` lists custom resources only: built-in groups (StorageClasses) are served as a real API server serves them.
     if (
       resource.includes('/') &&
       !resource.startsWith('metrics.k8s.io/') &&
+      !resource.startsWith('storage.k8s.io/') &&
       options.crds &&
       !options.crds.includes(resource)
     )
