@@ -56,7 +56,11 @@ export function cypherQuerySchema(csvUrlAllowlist: readonly string[]) {
     });
 }
 
-export const MessageSchema = z.object({ message: z.string() });
+export const MessageSchema = z.object({ message: z.string().meta({ description: 'What was done' }) });
+
+/** MessageSchema with examples of the texts one route answers, for the API document. */
+export const messageSaying = (...texts: string[]) =>
+  MessageSchema.meta({ examples: texts.map((message) => ({ message })) });
 
 /** A required string parameter reported with the specification's literal messages (docs/decisions/embedded-mode-persistence.md) when it is absent or empty. */
 export function requiredString(name: string) {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRole } from '../auth/roles.js';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
-import { MessageSchema } from '../graphs/schemas.js';
+import { messageSaying } from '../graphs/schemas.js';
 import {
   addLabel,
   createEntity,
@@ -94,7 +94,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
           'Deletes the node (`type: true`) or the relationship (`type: false`) with internal id `node`. Needs the Read-Write or Admin role. 404 when the graph does not exist.',
         params: NodeParamsSchema,
         body: TypeBodySchema,
-        response: { 200: MessageSchema },
+        response: { 200: messageSaying('Node 12 deleted', 'Relationship 3 deleted') },
       },
     },
     async (request) => ({
@@ -135,7 +135,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
         description,
         params: NodeParamsSchema,
         body: LabelBodySchema,
-        response: { 200: MessageSchema },
+        response: { 200: messageSaying(message) },
       },
       handler: async (request) => {
         await change(db(request), request.params.graph, request.params.node, request.body.label);
@@ -157,7 +157,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
           'Sets property `key` of a node (`type: true`) or a relationship (`type: false`) to the value in the body. Needs the Read-Write or Admin role. 404 when the graph does not exist.',
         params: PropertyParamsSchema,
         body: PropertyBodySchema,
-        response: { 200: MessageSchema },
+        response: { 200: messageSaying('Property set') },
       },
     },
     async (request) => {
@@ -180,7 +180,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
           'Removes property `key` from a node (`type: true`) or a relationship (`type: false`). Needs the Read-Write or Admin role. 404 when the graph does not exist.',
         params: PropertyParamsSchema,
         body: TypeBodySchema,
-        response: { 200: MessageSchema },
+        response: { 200: messageSaying('Property removed') },
       },
     },
     async (request) => {

@@ -8,13 +8,16 @@ const EntityIdSchema = z
   .string()
   .regex(/^\d{1,15}$/, 'must be a non-negative integer id')
   .transform(Number)
-  .refine(Number.isSafeInteger, 'must be a non-negative integer id');
+  .refine(Number.isSafeInteger, 'must be a non-negative integer id')
+  .meta({ description: "The node's or relationship's internal id", examples: ['12'] });
 
 /** Backticks cannot be escaped in FalkorDB identifiers, so names containing them are refused. */
 const IdentifierSchema = (what: string) => printableString({ max: 256, alsoRefused: '`', what });
 
 export const NodeParamsSchema = z.object({ graph: GraphPathNameSchema, node: EntityIdSchema });
-export const PropertyParamsSchema = NodeParamsSchema.extend({ key: IdentifierSchema('property key') });
+export const PropertyParamsSchema = NodeParamsSchema.extend({
+  key: IdentifierSchema('property key').meta({ description: 'The property key', examples: ['name'] }),
+});
 
 const entityKind = z.boolean({
   error: (issue) =>
@@ -22,8 +25,11 @@ const entityKind = z.boolean({
       ? verbatim('Missing parameter type')
       : verbatim('Invalid parameter type: must be true (node) or false (relationship)'),
 });
-export const TypeBodySchema = z.object({ type: entityKind });
-export const LabelBodySchema = z.object({ label: IdentifierSchema('label') });
+const entityKindField = entityKind.meta({ description: '`true`: a node; `false`: a relationship' });
+export const TypeBodySchema = z.object({ type: entityKindField }).meta({ examples: [{ type: true }] });
+export const LabelBodySchema = z
+  .object({ label: IdentifierSchema('label').meta({ description: 'The label' }) })
+  .meta({ examples: [{ label: 'Person' }] });
 const ScalarSchema = z.union([
   z.string().max(1_000_000),
   z.number().refine(Number.isFinite, 'must be a finite number'),
@@ -35,7 +41,12 @@ const PropertyValueSchema = z.union([ScalarSchema, z.array(ScalarSchema).max(100
       ? verbatim('Missing parameter value')
       : 'must be a string, a finite number, a boolean, or an array of those',
 });
-export const PropertyBodySchema = z.object({ value: PropertyValueSchema, type: entityKind });
+export const PropertyBodySchema = z
+  .object({
+    value: PropertyValueSchema.meta({ description: 'The new value: a string, number, boolean or an array of those' }),
+    type: entityKindField,
+  })
+  .meta({ examples: [{ value: 'Ada Lovelace', type: true }] });
 
 const PropertiesSchema = z.record(z.string(), z.unknown());
 export const NodeReadSchema = z.object({
@@ -60,13 +71,21 @@ export const NodeReadSchema = z.object({
 /** `POST /api/graph/{graph}/{element}` as the FalkorDB Browser sends it. */
 export const CreateEntityBodySchema = z
   .object({
-    type: entityKind,
-    label: z.array(IdentifierSchema('label')).max(32).default([]),
+    type: entityKindField,
+    label: z
+      .array(IdentifierSchema('label'))
+      .max(32)
+      .default([])
+      .meta({ description: "A node's labels; a relationship's type (exactly one)" }),
     attributes: z
       .array(z.tuple([IdentifierSchema('property key'), PropertyValueSchema]))
       .max(1000)
-      .default([]),
-    selectedNodes: z.array(z.object({ id: z.number().int().min(0) })).optional(),
+      .default([])
+      .meta({ description: 'The properties, as `[key, value]` pairs' }),
+    selectedNodes: z
+      .array(z.object({ id: z.number().int().min(0).meta({ description: "A node's internal id" }) }))
+      .optional()
+      .meta({ description: "A relationship's source and target node (two entries; nodes ignore it)" }),
   })
   .superRefine((body, context) => {
     if (body.type) return;
@@ -78,12 +97,21 @@ export const CreateEntityBodySchema = z
         path: ['selectedNodes'],
         message: 'a relationship needs its source and target node: two entries',
       });
+  })
+  .meta({
+    examples: [
+      { type: true, label: ['Person'], attributes: [['name', 'Ada']] },
+      { type: false, label: ['KNOWS'], attributes: [['since', 1833]], selectedNodes: [{ id: 0 }, { id: 1 }] },
+    ],
   });
 /** The element segment is a placeholder; it must still be a segment (not empty, not `.` or `..`, which URLs remove). */
 export const CreateEntityParamsSchema = z.object({
   graph: GraphPathNameSchema,
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
-  node: z.string().regex(/^(?!\.{1,2}$)[^/\u0000-\u001f\u007f]{1,256}$/, 'must be one path segment'),
+  node: z
+    .string()
+    .regex(/^(?!\.{1,2}$)[^/\u0000-\u001f\u007f]{1,256}$/, 'must be one path segment')
+    .meta({ description: 'Any one path segment (the FalkorDB Browser sends a placeholder)', examples: ['new'] }),
 });
 export const CreateEntityResponseSchema = z.object({
   result: z.object({ data: z.array(z.record(z.string(), z.unknown())) }),

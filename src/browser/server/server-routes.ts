@@ -2,12 +2,12 @@
 // the FalkorDB Browser's server-facts routes, at its paths and in its shapes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
 import { openEventStream, wantsEventStream } from '../../http/sse.js';
 import {
   ConnectionInfoSchema,
   CountParamsSchema,
+  countEventStreamSchema,
   DbVersionSchema,
   EdgeCountSchema,
   GraphMemorySchema,
@@ -119,7 +119,7 @@ export function serverRoutes(app: FastifyInstance, context: BrowserContext, serv
               description: 'The count',
               content: {
                 'application/json': { schema: what === 'nodes' ? NodeCountSchema : EdgeCountSchema },
-                'text/event-stream': { schema: z.string() },
+                'text/event-stream': { schema: countEventStreamSchema(what) },
               },
             },
           },
