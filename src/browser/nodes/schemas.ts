@@ -107,9 +107,9 @@ export const CreateEntityBodySchema = z
 /** The element segment is a placeholder; it must still be a segment (not empty, not `.` or `..`, which URLs remove). */
 export const CreateEntityParamsSchema = z.object({
   graph: GraphPathNameSchema,
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
   node: z
     .string()
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
     .regex(/^(?!\.{1,2}$)[^/\u0000-\u001f\u007f]{1,256}$/, 'must be one path segment')
     .meta({ description: 'Any one path segment (the FalkorDB Browser sends a placeholder)', examples: ['new'] }),
 });
