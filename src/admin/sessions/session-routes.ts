@@ -15,7 +15,7 @@ import {
   AuthConfigSchema,
   LoginBodySchema,
   LoginResultSchema,
-  SuccessMessageSchema,
+  successSaying,
   ValidateResultSchema,
 } from './schemas.js';
 
@@ -74,7 +74,7 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext, lo
         tags,
         summary: 'Logout current user',
         description: 'Clears the session cookie and ends every session of its user, on every replica (idempotent).',
-        response: { 200: SuccessMessageSchema },
+        response: { 200: successSaying('Logged out') },
       },
     },
     async (request, reply) => {

@@ -18,7 +18,7 @@ import {
   UpdateUserSchema,
   UserEmailParamsSchema,
   UserListSchema,
-  UserSchema,
+  UserAnswerSchema,
 } from './schemas.js';
 import { PASSWORD_RESET, toUserView } from './user-service.js';
 
@@ -80,7 +80,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
         description:
           'A local user with a password, a local user without one (an invitation that the first OAuth sign-in with a verified e-mail claims), or a user of provider alpha or beta. 409 when the e-mail is taken (any case). Needs `users:create`.',
         body: CreateUserSchema,
-        response: { 201: UserSchema },
+        response: { 201: UserAnswerSchema },
       },
     },
     async (request, reply) => {
@@ -102,7 +102,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
         tags: profileTags,
         summary: 'Get current user profile',
         description: 'The signed-in user, re-read from the user store. Any session may call it.',
-        response: { 200: UserSchema },
+        response: { 200: UserAnswerSchema },
       },
     },
     async (request) => {
@@ -154,7 +154,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
         summary: 'Get a specific user by email',
         description: 'The user with this e-mail (any case). Needs `users:get`.',
         params: UserEmailParamsSchema,
-        response: { 200: UserSchema },
+        response: { 200: UserAnswerSchema },
       },
     },
     async (request) => toUserView(await context.users.get(request.params.email)),
@@ -173,7 +173,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
           "Name, role or status. A new role or status ends the user's sessions on every replica (the caller's own is renewed when it stays valid). 409 when it would leave no enabled admin. Needs `users:update`.",
         params: UserEmailParamsSchema,
         body: UpdateUserSchema,
-        response: { 200: UserSchema },
+        response: { 200: UserAnswerSchema },
       },
     },
     async (request, reply) => {
