@@ -53,8 +53,6 @@ const STILL_WITHOUT_EXAMPLE = new Set<string>([
   'createServiceAccountToken',
   'createSupportPackage',
   'deleteGraph',
-  'deleteRbacGroupMapping',
-  'deleteRbacRole',
   'duplicateGraph',
   'explainQuery',
   'exportDiagnostics',
@@ -78,8 +76,6 @@ const STILL_WITHOUT_EXAMPLE = new Set<string>([
   'getOwnProfile',
   'getPodLogs',
   'getPodMetrics',
-  'getRbacConfig',
-  'getRbacRole',
   'getRestore',
   'getServiceAccount',
   'getSettings',
@@ -100,8 +96,6 @@ const STILL_WITHOUT_EXAMPLE = new Set<string>([
   'listGraphs',
   'listNamespaces',
   'listOpsRequests',
-  'listRbacGroupMappings',
-  'listRbacRoles',
   'listRestores',
   'listServiceAccountTokens',
   'listServiceAccounts',
@@ -110,10 +104,8 @@ const STILL_WITHOUT_EXAMPLE = new Set<string>([
   'patchSettings',
   'profileQuery',
   'readNode',
-  'reloadRbac',
   'renameGraph',
   'replaceClusterYaml',
-  'replaceRbacConfig',
   'restartCluster',
   'runQuery',
   'runQueryFromBody',
@@ -129,8 +121,6 @@ const STILL_WITHOUT_EXAMPLE = new Set<string>([
   'updateBackupRepository',
   'updateBackupSchedule',
   'updateCluster',
-  'updateRbacGroupMapping',
-  'updateRbacRole',
   'updateServiceAccount',
   'upgradeCluster',
   'uploadFile',
@@ -139,7 +129,7 @@ const STILL_WITHOUT_EXAMPLE = new Set<string>([
 ]);
 
 /** Parameters and schema properties that still have no description; may only go down. */
-const UNDESCRIBED_CEILING = { parameters: 115, properties: 662 };
+const UNDESCRIBED_CEILING = { parameters: 110, properties: 615 };
 
 const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
   Object.entries(methods).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, op })),
