@@ -45,12 +45,9 @@ const QueryEntrySchema = z.object({
   graph: z.string().meta({ description: 'The graph queried' }),
   receivedAt: timestamp('When the database received the query'),
   durationMs: z.number().meta({ description: 'Milliseconds it has run (or waited) so far' }),
-  query: z
-    .string()
-    .optional()
-    .meta({
-      description: "The query's text; only an Admin token sees it (it may carry values others should not read)",
-    }),
+  query: z.string().optional().meta({
+    description: "The query's text; only an Admin token sees it (it may carry values others should not read)",
+  }),
 });
 export const MonitorSchema = z
   .object({
