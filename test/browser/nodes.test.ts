@@ -37,7 +37,9 @@ describe('nodes and relationships', () => {
         data: [
           {
             node: { id: 0, labels: ['Person'], properties: { name: 'Ada', age: 36 } },
-            relationships: [{ id: 0, type: 'KNOWS', source: 0, target: 1, properties: { since: 1833 } }],
+            relationships: [
+              { id: 0, relationshipType: 'KNOWS', sourceId: 0, destinationId: 1, properties: { since: 1833 } },
+            ],
           },
         ],
       },

@@ -5,10 +5,18 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createErrorHandler, mapError } from '../../http/error-handler.js';
+import { queryParameterAlias } from '../query-parameters.js';
 import { sendJsonText, sendText } from '../../http/prepared-json.js';
 import { principalOf, type BrowserContext } from '../context.js';
 import type { QueryRequest, QueryService, StreamedResult } from './query-service.js';
-import { GraphParamsSchema, queryBodySchema, QueryResultSchema, queryStreamQuerySchema } from './schemas.js';
+import {
+  BODY_QUERY_DEFAULT_TIMEOUT_MS,
+  GraphParamsSchema,
+  queryBodySchema,
+  QueryResultSchema,
+  queryStreamQuerySchema,
+  TypedQueryResultSchema,
+} from './schemas.js';
 import { accepts, openEventStream, wantsEventStream } from '../../http/sse.js';
 import { ndjsonLines, resultJson, resultJsonChunks, STREAMED_ABOVE_ROWS } from './result-json.js';
 
@@ -24,6 +32,7 @@ async function* streamedNdjson(result: StreamedResult, request: FastifyRequest):
       columns: result.columns,
       batches: result.batches(),
       summary: () => ({ metadata: result.statistics(), rows: result.rowCount, truncated: !!result.truncated }),
+      typed: result.typed,
     });
   } catch (error) {
     const mapped = mapError(error, 'browser');
@@ -42,7 +51,7 @@ function streamAwareErrors(error: FastifyError, request: FastifyRequest, reply: 
 }
 
 const QUERY_ANSWERS =
-  'With `Accept: text/event-stream`: HTTP 200 and one `result` event `{metadata, data}` or one `error` event `{message, status}`, then the end of the stream; comment heartbeats every 15 s while the query runs. With `Accept: application/x-ndjson`: one JSON object per line, `{"type":"header","columns":[…]}`, then `{"type":"row","data":{…}}` per row, then `{"type":"summary","metadata":[…],"rows":n,"truncated":false}`; rows are sent as they arrive from the database. An error before the first line is a JSON error response; one after it (the query stopped, the connection lost) ends the stream with `{"type":"error","message":…,"status":n}` in place of the summary. Otherwise a JSON response `{metadata, data}` (`data` is `[]` without rows). A query that changes nothing on a graph that does not exist answers 404 and creates no graph; a write creates the graph.';
+  'With `Accept: text/event-stream`: HTTP 200 and one `result` event `{metadata, data}` or one `error` event `{message, status}`, then the end of the stream; comment heartbeats every 15 s while the query runs. With `Accept: application/x-ndjson`: one JSON object per line, `{"type":"header","columns":[…]}`, then `{"type":"row","data":{…}}` per row, then `{"type":"summary","metadata":[…],"rows":n,"truncated":false}`; rows are sent as they arrive from the database. An error before the first line is a JSON error response; one after it (the query stopped, the connection lost) ends the stream with `{"type":"error","message":…,"status":n}` in place of the summary. Otherwise a JSON response `{metadata, data}` (`data` is `[]` without rows). A query that changes nothing on a graph that does not exist answers 404 and creates no graph; a write creates the graph. With `format=typed` every row value is tagged with its kind (TypedValue) and the answer says `"format": "typed"`.';
 
 /** The body form's own bound: the longest query and the largest `params` as JSON, with room for the framing. */
 const QUERY_BODY_LIMIT_BYTES = 4 * 1_000_000 + 64 * 1024 + 4096;
@@ -97,13 +106,28 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
     return reply;
   }
 
+  // One operation per form with the three media types; each is a named schema. The streams are text whose events or
+  // lines are described by QueryEvent and QueryLine (`contentSchema`); a generated client asks for the JSON media
+  // type to get a typed body (docs/decisions/query-contract-for-clients.md).
   const queryResponses = {
     200: {
-      description: 'Query result',
+      description: 'The query result, as the Accept header asks',
       content: {
-        'application/json': { schema: QueryResultSchema },
-        'text/event-stream': { schema: z.string() },
-        'application/x-ndjson': { schema: z.string() },
+        'application/json': { schema: z.union([QueryResultSchema, TypedQueryResultSchema]) },
+        'text/event-stream': {
+          schema: z.string().meta({
+            description: 'Server-sent events: one QueryEvent (`result` or `error`), then the end of the stream',
+            contentMediaType: 'text/event-stream',
+            contentSchema: { $ref: '#/components/schemas/QueryEvent' },
+          }),
+        },
+        'application/x-ndjson': {
+          schema: z.string().meta({
+            description: 'One QueryLine per line: a header, a row per row, then a summary (or an error)',
+            contentMediaType: 'application/x-ndjson',
+            contentSchema: { $ref: '#/components/schemas/QueryLine' },
+          }),
+        },
       },
     },
   };
@@ -112,6 +136,8 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
     '/api/graph/:graph',
     {
       errorHandler: streamAwareErrors,
+      // `params` was this parameter's name; a generated client's own local of that name shadowed it.
+      preValidation: queryParameterAlias('params', 'parameters'),
       // The query's own required `timeout` bounds this handler (FalkorDB stops the query), so REQUEST_TIMEOUT_MS
       // must not cut a long query short.
       config: { requestDeadline: false, errorResponses: [404, 409, 429] },
@@ -126,8 +152,15 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
       },
     },
     async (request, reply) => {
-      const { query, params, timeout, maxRows } = request.query;
-      return answer(request, reply, { graph: request.params.graph, query, params, timeoutMs: timeout, maxRows });
+      const { query, parameters: params, timeout, maxRows, format } = request.query;
+      return answer(request, reply, {
+        graph: request.params.graph,
+        query,
+        params,
+        timeoutMs: timeout,
+        maxRows,
+        typed: format === 'typed',
+      });
     },
   );
 
@@ -149,8 +182,15 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
       },
     },
     async (request, reply) => {
-      const { query, params, timeout, maxRows } = request.body;
-      return answer(request, reply, { graph: request.params.graph, query, params, timeoutMs: timeout, maxRows });
+      const { query, params, timeout, maxRows, format } = request.body;
+      return answer(request, reply, {
+        graph: request.params.graph,
+        query,
+        params,
+        timeoutMs: timeout ?? BODY_QUERY_DEFAULT_TIMEOUT_MS,
+        maxRows,
+        typed: format === 'typed',
+      });
     },
   );
 }

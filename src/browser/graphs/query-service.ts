@@ -55,6 +55,8 @@ export interface QueryRequest {
   timeoutMs: number;
   /** A row cap of the caller's: the result is cut there and marked truncated instead of refused. */
   maxRows?: number;
+  /** Rows in the typed value format (`format: "typed"`). */
+  typed?: boolean;
 }
 
 /** One query, begun: `rows()` runs it (once), `finish()` gives its slots back and forgets it (call it always). */
@@ -114,6 +116,7 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
         signal: gone.signal,
         // Reads never create graphs: a query that changes nothing on a missing graph is a 404.
         missingGraph: 'not-found' as const,
+        ...(request.typed ? { typedValues: true } : {}),
       });
       // A query its owner stopped says so, whatever the database connection reported.
       const stopped = (error: unknown) =>
@@ -132,6 +135,7 @@ export function createQueryService(context: BrowserContext, running: RunningQuer
             hasColumns: result.hasColumns,
             columns: result.columns,
             rowCount: maxRows === undefined ? result.rowCount : Math.min(result.rowCount, maxRows),
+            ...(result.typed ? { typed: true } : {}),
             ...(maxRows === undefined ? {} : { truncated: result.rowCount > maxRows }),
             statistics: () => result.statistics(),
             async *batches() {

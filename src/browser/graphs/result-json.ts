@@ -15,7 +15,7 @@ function closing(result: QueryRows): string {
 
 /** `data` is always there: `[]` when the query returned no rows, so clients read one shape. */
 function opening(result: QueryRows): string {
-  const metadata = `{"metadata":${JSON.stringify(result.metadata)}`;
+  const metadata = `{${result.typed ? '"format":"typed",' : ''}"metadata":${JSON.stringify(result.metadata)}`;
   return result.rowCount > 0 ? `${metadata},"data":[` : `${metadata},"data":[]${closing(result)}`;
 }
 
@@ -45,6 +45,8 @@ export interface NdjsonSource {
   batches: Iterable<JsonValue[][]> | AsyncIterable<JsonValue[][]>;
   /** Asked after the last batch. */
   summary(): { metadata: string[]; rows: number; truncated: boolean };
+  /** The rows are in the typed value format: the header line says so. */
+  typed?: boolean;
 }
 
 /**
@@ -53,7 +55,7 @@ export interface NdjsonSource {
  * column named like a header field cannot be mistaken for one. One piece of text per batch of rows.
  */
 export async function* ndjsonLines(source: NdjsonSource): AsyncGenerator<string> {
-  yield `${JSON.stringify({ type: 'header', columns: source.columns })}\n`;
+  yield `${JSON.stringify({ type: 'header', columns: source.columns, ...(source.typed ? { format: 'typed' } : {}) })}\n`;
   // Each line is framed from the column names serialized once, and only the values per row: no object per row.
   // A repeated column name keeps the last value, as the row object (and JSON.parse) would.
   const { columns } = source;
@@ -86,6 +88,7 @@ export function resultNdjsonLines(result: QueryRows): AsyncGenerator<string> {
       }
     })(),
     summary: () => ({ metadata: result.metadata, rows: result.rowCount, truncated: !!result.truncated }),
+    typed: result.typed,
   });
 }
 

@@ -5,6 +5,7 @@ import { verbatim } from '../../lib/verbatim-messages.js';
 import { loadCsvViolation } from './load-csv-guard.js';
 import { parseQueryParams, queryParamsProblem } from './query-params.js';
 import type { CypherValue } from '../../platform/falkordb/cypher.js';
+import type { JsonValue } from '../../platform/falkordb/compact-reply.js';
 import { withFastPath } from '../../http/fast-validation.js';
 import { INFO_TYPES } from './graph-service.js';
 
@@ -61,6 +62,13 @@ export const MessageSchema = z.object({ message: z.string().meta({ description: 
 /** MessageSchema with examples of the texts one route answers, for the API document. */
 export const messageSaying = (...texts: string[]) =>
   MessageSchema.meta({ examples: texts.map((message) => ({ message })) });
+
+/** `format` of both query forms: how row values are written. */
+export const ValueFormatSchema = z.enum(['plain', 'typed']).meta({
+  id: 'ValueFormat',
+  description:
+    'How row values are written. `plain` (the default): JSON values as the FalkorDB Browser reads them (see Value). `typed`: every value is an object whose `type` names its kind (see TypedValue), so integers beyond 2^53, temporal values, points and maps are told apart; the JSON body and the SSE result then carry `"format": "typed"`, and so does the NDJSON header line.',
+});
 
 /** A required string parameter reported with the specification's literal messages (docs/decisions/embedded-mode-persistence.md) when it is absent or empty. */
 export function requiredString(name: string) {
@@ -139,7 +147,7 @@ export const ParamsSchema = z
   })
   .meta({
     description:
-      'Cypher parameters as a JSON object (`{"name": "Ada", "born": 1815}`), used in the query as `$name`; sent to FalkorDB as its `CYPHER` header, never spliced into the text. At most 64 KiB, 32 levels deep.',
+      'Cypher parameters as a JSON object (`{"name": "Ada", "born": 1815}`), used in the query as `$name`; sent to FalkorDB as its `CYPHER` header, never spliced into the text. At most 64 KiB, 32 levels deep. Also accepted as `params` (its earlier name; not both).',
   });
 
 export const queryStreamQuerySchema = (csvUrlAllowlist: readonly string[]) =>
@@ -161,10 +169,10 @@ export function usualQueryStreamQuery(
   let fields = 0;
   for (const key in input) {
     if (!Object.hasOwn(input, key)) continue;
-    if (key !== 'query' && key !== 'timeout' && key !== 'params' && key !== 'maxRows') return undefined;
+    if (key !== 'query' && key !== 'timeout' && key !== 'parameters' && key !== 'maxRows') return undefined;
     fields++;
   }
-  const { query, timeout, params, maxRows } = input as Record<string, unknown>;
+  const { query, timeout, parameters: params, maxRows } = input as Record<string, unknown>;
   if (typeof query !== 'string' || query.length === 0 || query.length > 1_000_000) return undefined;
   if (typeof timeout !== 'string' || !TIMEOUT_SYNTAX.test(timeout)) return undefined;
   if (maxRows !== undefined && (typeof maxRows !== 'string' || !MAX_ROWS_SYNTAX.test(maxRows))) return undefined;
@@ -177,7 +185,7 @@ export function usualQueryStreamQuery(
   if (params !== undefined) {
     const cypherParams = parseQueryParams(params);
     if ('error' in cypherParams) return undefined;
-    parsed.params = cypherParams.params;
+    parsed.parameters = cypherParams.params;
   }
   if (maxRows !== undefined) parsed.maxRows = Number(maxRows);
   return parsed;
@@ -189,7 +197,7 @@ const queryStreamQueryZod = (csvUrlAllowlist: readonly string[]) =>
     timeout: requiredString('timeout')
       .regex(/^\d{1,10}$/, verbatim('Invalid parameter timeout'))
       .transform(Number),
-    params: ParamsSchema,
+    parameters: ParamsSchema,
     maxRows: z
       .string()
       .regex(/^[1-9]\d{0,8}$/, verbatim('Invalid parameter maxRows'))
@@ -199,6 +207,7 @@ const queryStreamQueryZod = (csvUrlAllowlist: readonly string[]) =>
         description:
           'At most this many rows: a longer result is cut there and says so with `"truncated": true` (JSON, the `result` event, the NDJSON summary). Without it a result longer than the server allows is refused (400).',
       }),
+    format: ValueFormatSchema.optional(),
   });
 
 /** The default `timeout` of the body form, in milliseconds (the GET form requires one). */
@@ -230,7 +239,9 @@ export const queryBodySchema = (csvUrlAllowlist: readonly string[]) =>
         example: 'MATCH (p:Person {name: $name}) RETURN p.name AS name, p.born AS born',
       }),
       params: CypherParamsObjectSchema.optional(),
-      timeout: z.number().int().min(0).max(9_999_999_999).default(BODY_QUERY_DEFAULT_TIMEOUT_MS).meta({
+      // Optional rather than defaulted in the schema: a default makes the document list it as required (the
+      // response side of the schema), and a generated client would then demand it. The route applies the default.
+      timeout: z.number().int().min(0).max(9_999_999_999).optional().meta({
         description:
           "Milliseconds FalkorDB may run the query (30000 when absent); clamped to the server's QUERY_TIMEOUT_MAX_MS, where 0 also means that maximum.",
         example: 5000,
@@ -240,23 +251,300 @@ export const queryBodySchema = (csvUrlAllowlist: readonly string[]) =>
           'At most this many rows: a longer result is cut there and says so with `"truncated": true`. Without it a result longer than the server allows is refused (400).',
         example: 100,
       }),
+      format: ValueFormatSchema.optional(),
     })
     .meta({ id: 'QueryRequest', description: 'A Cypher query with its parameters and bounds' });
 
-export const RowSchema = z.record(z.string(), z.unknown());
+// The values a query row can hold, as named schemas (components of the API document), in the two value formats.
+
+export const PointSchema = z
+  .object({
+    latitude: z.number().meta({ description: 'Degrees north', example: 51.5 }),
+    longitude: z.number().meta({ description: 'Degrees east', example: -0.12 }),
+  })
+  .meta({ id: 'Point', description: 'A geographic point (WGS 84)' });
+
+/**
+ * A scalar as the plain format writes it. The kinds that JSON cannot tell apart are described here; the typed
+ * format (`format: "typed"`) tags each of them instead.
+ */
+export const ScalarSchema = z.union([z.null(), z.boolean(), z.number(), z.string()]).meta({
+  id: 'Scalar',
+  description:
+    'null, a boolean, a number or a string. Integers within ±(2^53 − 1) and finite floats are numbers; an integer beyond that is its decimal digits as a string; a float that is not finite is FalkorDB’s spelling of it as a string; datetime, date, time and duration values are ISO 8601 strings (`2024-05-01T10:00:00`, `2024-05-01`, `10:00:00`, `P1DT2H`). The typed format tells each of these apart.',
+});
+
+export const NodeSchema = z
+  .object({
+    id: z.number().int().meta({ description: "The node's id in its graph (reused after the node is deleted)" }),
+    labels: z.array(z.string()).meta({ description: "The node's labels", example: ['Person'] }),
+    get properties() {
+      return PropertiesSchema;
+    },
+  })
+  .meta({ id: 'Node', description: 'A node, as query rows and `GET /api/graph/{graph}/{node}` answer it' });
+
+export const RelationshipSchema = z
+  .object({
+    id: z.number().int().meta({ description: "The relationship's id in its graph" }),
+    relationshipType: z.string().meta({ description: "The relationship's type", example: 'KNOWS' }),
+    sourceId: z.number().int().meta({ description: 'The id of the node it starts at' }),
+    destinationId: z.number().int().meta({ description: 'The id of the node it ends at' }),
+    get properties() {
+      return PropertiesSchema;
+    },
+  })
+  .meta({
+    id: 'Relationship',
+    description: 'A relationship, as query rows and `GET /api/graph/{graph}/{node}` answer it',
+  });
+
+export const PathSchema = z
+  .object({
+    nodes: z.array(NodeSchema).meta({ description: 'The nodes along the path, in order' }),
+    edges: z.array(RelationshipSchema).meta({ description: 'The relationships between them, in order' }),
+  })
+  .meta({ id: 'Path', description: 'A path: n nodes and the n − 1 relationships that join them' });
+
+// Its items are left open in the schema (each is a Value): openapi-python-client cannot parse a union that reaches
+// itself through an array, only through object schemas (as TypedList does).
+export const ValueListSchema = z.array(z.unknown()).meta({
+  id: 'ValueList',
+  description: 'A list; each item is a Value (a float vector is a list of numbers)',
+});
+
+export const ValueMapSchema = z
+  .record(
+    z.string(),
+    z.lazy(() => ValueSchema),
+  )
+  .meta({
+    id: 'ValueMap',
+    description: 'A map of values by key',
+  });
+
+/**
+ * Any value of a row in the plain format. Nodes, relationships, paths and points are objects with fixed keys;
+ * a map returned by the query is an object too, so a map that happens to have the same keys reads as one of them:
+ * the typed format (`format: "typed"`) says which it is.
+ */
+export const ValueSchema: z.ZodType<JsonValue> = z
+  .union([ScalarSchema, NodeSchema, RelationshipSchema, PathSchema, PointSchema, ValueListSchema, ValueMapSchema])
+  .meta({ id: 'Value', description: 'A value of a query row (plain format)' }) as unknown as z.ZodType<JsonValue>;
+
+const PropertiesSchema = z
+  .record(z.string(), ValueSchema)
+  .meta({ id: 'Properties', description: 'Properties by key', example: { name: 'Ada', born: 1815 } });
+
+export const RowSchema = z
+  .record(z.string(), ValueSchema)
+  .meta({ id: 'Row', description: 'One row: its values by column name', example: { name: 'Ada', born: 1815 } });
+
+const tagged = <T extends string, S extends z.ZodRawShape>(type: T, shape: S, description: string) =>
+  z.object({ type: z.literal(type), ...shape }).meta({ id: `Typed${type}`, description });
+
+export const TypedNullSchema = tagged('Null', {}, 'null (no `value`)');
+export const TypedBooleanSchema = tagged('Boolean', { value: z.boolean() }, 'A boolean');
+export const TypedIntegerSchema = tagged(
+  'Integer',
+  {
+    value: z
+      .string()
+      .regex(/^-?\d+$/)
+      .meta({ example: '9007199254740993' }),
+  },
+  'A 64-bit integer as its decimal digits (exact beyond 2^53: parse it with BigInt or int)',
+);
+export const TypedFloatSchema = tagged(
+  'Float',
+  { value: z.union([z.number(), z.string()]) },
+  "A double: a number, or FalkorDB's spelling of it as a string when it is not finite (infinity, NaN)",
+);
+export const TypedStringSchema = tagged('String', { value: z.string() }, 'A string');
+export const TypedDateTimeSchema = tagged(
+  'DateTime',
+  { value: z.string().meta({ example: '2024-05-01T10:00:00' }) },
+  'A datetime, ISO 8601 without a zone (FalkorDB keeps UTC)',
+);
+export const TypedDateSchema = tagged(
+  'Date',
+  { value: z.string().meta({ example: '2024-05-01' }) },
+  'A date, ISO 8601',
+);
+export const TypedTimeSchema = tagged(
+  'Time',
+  { value: z.string().meta({ example: '10:00:00' }) },
+  'A time of day, ISO 8601',
+);
+export const TypedDurationSchema = tagged(
+  'Duration',
+  { value: z.string().meta({ example: 'P1DT2H' }) },
+  'A duration, ISO 8601',
+);
+export const TypedPointSchema = tagged(
+  'Point',
+  { latitude: z.number(), longitude: z.number() },
+  'A geographic point (WGS 84)',
+);
+export const TypedVectorSchema = tagged('Vector', { value: z.array(z.number()) }, 'A vector of 32-bit floats');
+export const TypedListSchema = tagged(
+  'List',
+  {
+    value: z.array(z.lazy(() => TypedValueSchema)),
+  },
+  'A list',
+);
+export const TypedMapSchema = tagged(
+  'Map',
+  {
+    value: z.lazy(() => TypedPropertiesSchema),
+  },
+  'A map of values by key',
+);
+export const TypedNodeSchema = tagged(
+  'Node',
+  {
+    id: z.number().int(),
+    labels: z.array(z.string()),
+    properties: z.lazy(() => TypedPropertiesSchema),
+  },
+  'A node',
+);
+export const TypedRelationshipSchema = tagged(
+  'Relationship',
+  {
+    id: z.number().int(),
+    relationshipType: z.string(),
+    sourceId: z.number().int(),
+    destinationId: z.number().int(),
+    properties: z.lazy(() => TypedPropertiesSchema),
+  },
+  'A relationship',
+);
+export const TypedPathSchema = tagged(
+  'Path',
+  { nodes: z.array(TypedNodeSchema), edges: z.array(TypedRelationshipSchema) },
+  'A path',
+);
+
+/** Any value of a row in the typed format: an object whose `type` names its kind. */
+export const TypedValueSchema: z.ZodType<JsonValue> = z
+  .discriminatedUnion('type', [
+    TypedNullSchema,
+    TypedBooleanSchema,
+    TypedIntegerSchema,
+    TypedFloatSchema,
+    TypedStringSchema,
+    TypedDateTimeSchema,
+    TypedDateSchema,
+    TypedTimeSchema,
+    TypedDurationSchema,
+    TypedPointSchema,
+    TypedVectorSchema,
+    TypedListSchema,
+    TypedMapSchema,
+    TypedNodeSchema,
+    TypedRelationshipSchema,
+    TypedPathSchema,
+  ])
+  .meta({ id: 'TypedValue', description: 'A value of a query row (typed format)' });
+
+const TypedPropertiesSchema = z
+  .record(z.string(), TypedValueSchema)
+  .meta({ id: 'TypedProperties', description: 'Typed values by key' });
+
+export const TypedRowSchema = z.record(z.string(), TypedValueSchema).meta({
+  id: 'TypedRow',
+  description: 'One row in the typed format: its values by column name',
+  example: { name: { type: 'String', value: 'Ada' }, born: { type: 'Integer', value: '1815' } },
+});
+
+const metadataField = z.array(z.string()).meta({
+  description: "FalkorDB's statistics lines (`Nodes created: 1`, `Query internal execution time: 0.2 milliseconds`)",
+});
+const truncatedField = z
+  .boolean()
+  .optional()
+  .meta({ description: 'Present when `maxRows` was given: true when the result had more rows than that' });
+
 export const QueryResultSchema = z
   .object({
-    metadata: z.array(z.string()),
+    metadata: metadataField,
     data: z.array(RowSchema).meta({ description: 'One object per row, keyed by column name; `[]` without rows' }),
-    truncated: z
-      .boolean()
-      .optional()
-      .meta({ description: 'Present when `maxRows` was given: true when the result had more rows than that' }),
+    truncated: truncatedField,
   })
   .meta({
     id: 'QueryResult',
     description:
-      'Row values: nodes {id, labels, properties}; relationships {id, relationshipType, sourceId, destinationId, properties}; paths {nodes, edges}; points {latitude, longitude}; temporal values as ISO 8601 strings; integers beyond 2^53 as strings',
+      'A query result in the plain value format (the default): see Value for how each kind of value is written',
   });
 
+export const TypedQueryResultSchema = z
+  .object({
+    format: z.literal('typed').meta({ description: 'Says the rows hold typed values' }),
+    metadata: metadataField,
+    data: z.array(TypedRowSchema).meta({ description: 'One object per row, keyed by column name; `[]` without rows' }),
+    truncated: truncatedField,
+  })
+  .meta({ id: 'TypedQueryResult', description: 'A query result in the typed value format (`format: "typed"`)' });
+
 export type GraphList = z.infer<typeof GraphListSchema>;
+
+export const QueryStreamErrorSchema = z
+  .object({
+    message: z.string().meta({ description: 'What went wrong' }),
+    status: z.number().int().meta({ description: 'The HTTP status the JSON form would have answered', example: 400 }),
+  })
+  .meta({ id: 'QueryStreamError', description: 'An error reported inside a stream (SSE `error` event data)' });
+
+export const QueryResultEventSchema = z
+  .object({
+    event: z.literal('result'),
+    data: z.union([QueryResultSchema, TypedQueryResultSchema]),
+  })
+  .meta({
+    id: 'QueryResultEvent',
+    description: 'The SSE event `result`: its `data:` lines joined are the JSON of the whole result',
+  });
+
+export const QueryErrorEventSchema = z
+  .object({ event: z.literal('error'), data: QueryStreamErrorSchema })
+  .meta({ id: 'QueryErrorEvent', description: 'The SSE event `error`: the query failed' });
+
+export const QueryEventSchema = z.discriminatedUnion('event', [QueryResultEventSchema, QueryErrorEventSchema]).meta({
+  id: 'QueryEvent',
+  description:
+    'One server-sent event of a query (`event:` name, `data:` JSON). A stream holds one `result` or one `error` event, then ends; lines starting with `:` are heartbeats.',
+});
+
+export const QueryHeaderLineSchema = z
+  .object({
+    type: z.literal('header'),
+    columns: z.array(z.string()).meta({ description: 'The column names, in order' }),
+    format: z.literal('typed').optional().meta({ description: 'Present when the rows hold typed values' }),
+  })
+  .meta({ id: 'QueryHeaderLine', description: 'The first NDJSON line' });
+
+export const QueryRowLineSchema = z
+  .object({ type: z.literal('row'), data: z.union([RowSchema, TypedRowSchema]) })
+  .meta({ id: 'QueryRowLine', description: 'One NDJSON line per row, sent as the row arrives from the database' });
+
+export const QuerySummaryLineSchema = z
+  .object({
+    type: z.literal('summary'),
+    metadata: metadataField,
+    rows: z.number().int().meta({ description: 'How many row lines were sent' }),
+    truncated: z.boolean().meta({ description: 'True when `maxRows` cut the result' }),
+  })
+  .meta({ id: 'QuerySummaryLine', description: 'The last NDJSON line of a query that ran to its end' });
+
+export const QueryErrorLineSchema = z
+  .object({ type: z.literal('error'), message: z.string(), status: z.number().int() })
+  .meta({
+    id: 'QueryErrorLine',
+    description: 'The last NDJSON line of a query that failed after the header line, in place of the summary',
+  });
+
+export const QueryLineSchema = z
+  .discriminatedUnion('type', [QueryHeaderLineSchema, QueryRowLineSchema, QuerySummaryLineSchema, QueryErrorLineSchema])
+  .meta({ id: 'QueryLine', description: 'One line of an NDJSON query answer' });

@@ -1,22 +1,16 @@
 // Nodes and relationships by id: read, delete, labels and properties. Ids are validated integers and travel
 // as parameters; labels and property keys are quoted identifiers or refused.
-import type { JsonValue } from '../../platform/falkordb/compact-reply.js';
+import type { GraphNode, GraphRelationship, JsonValue } from '../../platform/falkordb/compact-reply.js';
 import { quoteIdentifier, withParameters, type CypherValue } from '../../platform/falkordb/cypher.js';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { statistic } from '../../platform/falkordb/compact-reply.js';
 import { NotFoundError } from '../../http/http-errors.js';
 import { requireGraph } from '../graphs/graph-service.js';
 
-export interface RelationshipView {
-  id: number;
-  type: string;
-  source: number;
-  target: number;
-  properties: Record<string, JsonValue>;
-}
+/** The node and its relationships, in the same shapes as query rows (Node and Relationship in the API document). */
 export interface NodeView {
-  node: { id: number; labels: string[]; properties: Record<string, JsonValue> };
-  relationships: RelationshipView[];
+  node: GraphNode;
+  relationships: GraphRelationship[];
 }
 
 /** `true` addresses a node, `false` a relationship (the specified body field `type`). */
@@ -57,20 +51,12 @@ export async function readNode(database: GraphDatabase, graph: string, id: numbe
   );
   const row = result.data?.[0];
   if (!row || row.n === null || row.n === undefined) throw new NotFoundError(`Node ${id} not found`);
-  const node = row.n as unknown as NodeView['node'];
-  const relationships = (
-    row.relationships as unknown as {
-      id: number;
-      relationshipType: string;
-      sourceId: number;
-      destinationId: number;
-      properties: Record<string, JsonValue>;
-    }[]
-  ).map((r) => ({
+  const node = row.n as unknown as GraphNode;
+  const relationships = (row.relationships as unknown as GraphRelationship[]).map((r) => ({
     id: r.id,
-    type: r.relationshipType,
-    source: r.sourceId,
-    target: r.destinationId,
+    relationshipType: r.relationshipType,
+    sourceId: r.sourceId,
+    destinationId: r.destinationId,
     properties: r.properties,
   }));
   return { node: { id: node.id, labels: node.labels, properties: node.properties }, relationships };

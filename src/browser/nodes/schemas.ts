@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { printableString } from '../../lib/printable.js';
 import { verbatim } from '../../lib/verbatim-messages.js';
-import { GraphPathNameSchema } from '../graphs/schemas.js';
+import { GraphPathNameSchema, NodeSchema, RelationshipSchema } from '../graphs/schemas.js';
 
 const EntityIdSchema = z
   .string()
@@ -48,21 +48,14 @@ export const PropertyBodySchema = z
   })
   .meta({ examples: [{ value: 'Ada Lovelace', type: true }] });
 
-const PropertiesSchema = z.record(z.string(), z.unknown());
 export const NodeReadSchema = z.object({
   result: z.object({
     data: z.array(
       z.object({
-        node: z.object({ id: z.number().int(), labels: z.array(z.string()), properties: PropertiesSchema }),
-        relationships: z.array(
-          z.object({
-            id: z.number().int(),
-            type: z.string(),
-            source: z.number().int(),
-            target: z.number().int(),
-            properties: PropertiesSchema,
-          }),
-        ),
+        node: NodeSchema,
+        relationships: z
+          .array(RelationshipSchema)
+          .meta({ description: "The node's relationships, either direction, in the shape query rows use" }),
       }),
     ),
   }),

@@ -171,8 +171,17 @@ export function namesCover(names: GraphSchemaNames, highest: SchemaIds): boolean
   );
 }
 
+/**
+ * Decodes rows in one of two value formats. Plain: JSON values as the FalkorDB Browser reads them (integers beyond
+ * 2^53 and temporal values as strings, points and graph entities as objects). Typed: every value is an object whose
+ * `type` names its kind (`{"type": "Integer", "value": "9007199254740993"}`, `{"type": "Node", "id", "labels",
+ * "properties"}`), so no two kinds can be mistaken for each other; integers are always decimal strings (exact).
+ */
 export class CompactDecoder {
-  constructor(private readonly names: GraphSchemaNames) {}
+  constructor(
+    private readonly names: GraphSchemaNames,
+    private readonly typed = false,
+  ) {}
 
   private name(list: string[], id: Raw, kind: string): string {
     const name = list[Number(id)];
@@ -189,9 +198,14 @@ export class CompactDecoder {
     return result;
   }
 
+  private tag(type: string, fields: Record<string, JsonValue>): JsonValue {
+    return { type, ...fields };
+  }
+
   node(raw: Raw): GraphNode {
     const [id, labelIds, properties] = raw as [Raw, Raw[], Raw[]];
     return {
+      ...(this.typed ? { type: 'Node' } : {}),
       id: Number(id),
       labels: labelIds.map((labelId) => this.name(this.names.labels, labelId, 'label')),
       properties: this.properties(properties),
@@ -201,6 +215,7 @@ export class CompactDecoder {
   relationship(raw: Raw): GraphRelationship {
     const [id, typeId, sourceId, destinationId, properties] = raw as [Raw, Raw, Raw, Raw, Raw[]];
     return {
+      ...(this.typed ? { type: 'Relationship' } : {}),
       id: Number(id),
       relationshipType: this.name(this.names.relationshipTypes, typeId, 'relationship type'),
       sourceId: Number(sourceId),
@@ -216,6 +231,51 @@ export class CompactDecoder {
 
   /** A value from its type and its payload (property entries carry both without a `[type, value]` pair). */
   private typedValue(type: Raw, value: Raw): JsonValue {
+    return this.typed ? this.taggedValue(type, value) : this.plainValue(type, value);
+  }
+
+  /** The typed format: the plain value wrapped with its kind; entities, paths and points carry `type` beside their keys. */
+  private taggedValue(type: Raw, value: Raw): JsonValue {
+    switch (Number(type)) {
+      case ValueType.Null:
+        return this.tag('Null', {});
+      case ValueType.String:
+        return this.tag('String', { value: String(value) });
+      case ValueType.Integer:
+        return this.tag('Integer', { value: String(value) });
+      case ValueType.Boolean:
+        return this.tag('Boolean', { value: value === 'true' || value === true });
+      case ValueType.Double:
+        return this.tag('Float', { value: doubleValue(value) });
+      case ValueType.Array:
+        return this.tag('List', { value: (value as Raw[]).map((item) => this.value(item)) });
+      case ValueType.Map:
+        return this.tag('Map', { value: this.plainValue(type, value) });
+      case ValueType.Point: {
+        const point = this.plainValue(type, value) as Record<string, JsonValue>;
+        return this.tag('Point', point);
+      }
+      case ValueType.VectorF32:
+        return this.tag('Vector', { value: this.plainValue(type, value) });
+      case ValueType.DateTime:
+        return this.tag('DateTime', { value: this.plainValue(type, value) });
+      case ValueType.Date:
+        return this.tag('Date', { value: this.plainValue(type, value) });
+      case ValueType.Time:
+        return this.tag('Time', { value: this.plainValue(type, value) });
+      case ValueType.Duration:
+        return this.tag('Duration', { value: this.plainValue(type, value) });
+      case ValueType.Path: {
+        const path = this.plainValue(type, value) as Record<string, JsonValue>;
+        return this.tag('Path', path);
+      }
+      default:
+        // Nodes and relationships carry their tag themselves (node(), relationship()).
+        return this.plainValue(type, value);
+    }
+  }
+
+  private plainValue(type: Raw, value: Raw): JsonValue {
     switch (Number(type)) {
       case ValueType.Null:
         return null;

@@ -36,6 +36,8 @@ export interface QueryOptions {
    * and GRAPH.RO_QUERY answers an error on a missing key by itself.
    */
   missingGraph?: 'not-found';
+  /** Rows decoded in the typed value format (every value tagged with its kind; compact-reply.ts). */
+  typedValues?: boolean;
 }
 
 /** FalkorDB's statistics lines other than these report a change (nodes created, properties set, indices...). */
@@ -78,6 +80,8 @@ export interface QueryRows {
   rowCount: number;
   /** Set when the caller asked for fewer rows than the result had (`maxRows` on the query route). */
   truncated?: boolean;
+  /** The rows are decoded in the typed value format. */
+  typed?: boolean;
   takeRow(index: number): Record<string, JsonValue>;
   /** The row's values in column order, without building its object (for writers that frame rows themselves). */
   takeValues(index: number): JsonValue[];
@@ -92,6 +96,8 @@ export interface QueryStream {
   columns: string[];
   /** The rows the reply declared. */
   rowCount: number;
+  /** The rows are decoded in the typed value format. */
+  typed?: boolean;
   /**
    * The rows' values in column order, a batch at a time as they arrive; at most `keep` rows (the rest are read and
    * dropped). Read once. Leaving the loop early, or a failure, drops the connection and the rest of the reply.
@@ -105,8 +111,9 @@ const noRows = (): never => {
   throw new Error('the query returned no rows');
 };
 
-function statisticsOnly(parts: { statistics: string[] }): QueryRows {
+function statisticsOnly(parts: { statistics: string[] }, typed = false): QueryRows {
   return {
+    ...(typed ? { typed } : {}),
     metadata: parts.statistics,
     statistics: parts.statistics,
     hasColumns: false,
@@ -118,8 +125,14 @@ function statisticsOnly(parts: { statistics: string[] }): QueryRows {
 }
 
 /** Rows decoded on demand; a taken row is set to undefined (replies never hold it) so the raw reply can go as it goes. */
-function rowsOf(header: unknown[], statistics: string[], rows: unknown[], names: GraphSchemaNames): QueryRows {
-  const decoder = new CompactDecoder(names);
+function rowsOf(
+  header: unknown[],
+  statistics: string[],
+  rows: unknown[],
+  names: GraphSchemaNames,
+  typed = false,
+): QueryRows {
+  const decoder = new CompactDecoder(names, typed);
   const columns = columnNames(header);
   const take = (index: number) => {
     const row = rows[index];
@@ -133,6 +146,7 @@ function rowsOf(header: unknown[], statistics: string[], rows: unknown[], names:
     hasColumns: true,
     columns,
     rowCount: rows.length,
+    ...(typed ? { typed } : {}),
     takeRow: (index) => decoder.row(columns, take(index)),
     takeValues: (index) => decoder.values(take(index)),
   };
@@ -144,6 +158,7 @@ function streamOfRows(result: QueryRows): QueryStream {
     hasColumns: result.hasColumns,
     columns: result.columns,
     rowCount: result.rowCount,
+    ...(result.typed ? { typed: true } : {}),
     // eslint-disable-next-line @typescript-eslint/require-await -- the interface is an async generator
     async *batches(keep = Number.POSITIVE_INFINITY) {
       const end = Math.min(result.rowCount, keep);
@@ -245,7 +260,7 @@ export class GraphDatabase {
     }
     const parts = splitCompactReply(outcome.value);
     if (!existed) await this.refuseReadOfMissingGraph(graph, options, parts.statistics);
-    if (!parts.header) return statisticsOnly(parts);
+    if (!parts.header) return statisticsOnly(parts, options.typedValues);
     const rows: unknown[] = parts.rows ?? [];
     let names = cached.names;
     // Ids beyond those remembered were created by this very query (ids only grow): read the names again.
@@ -253,7 +268,7 @@ export class GraphDatabase {
       names = await this.allNames(graph, options.signal);
       this.pool.schemaNames.set(graph, { version: cached.version, names });
     }
-    return rowsOf(parts.header, parts.statistics, rows, names);
+    return rowsOf(parts.header, parts.statistics, rows, names, options.typedValues);
   }
 
   private async queryWithLookups(graph: string, cypher: string, options: QueryOptions): Promise<QueryRows> {
@@ -282,7 +297,7 @@ export class GraphDatabase {
     }
 
     const parts = splitCompactReply(queryOutcome!.value);
-    if (!parts.header) return statisticsOnly(parts);
+    if (!parts.header) return statisticsOnly(parts, options.typedValues);
     const rows: unknown[] = parts.rows ?? [];
     // Only the kinds of names the rows use are needed; a lookup that failed is asked again only then.
     const highest = highestSchemaIds(rows);
@@ -299,7 +314,13 @@ export class GraphDatabase {
       namesOf(1, highest.relationshipTypes >= 0),
       namesOf(2, highest.propertyKeys >= 0),
     ]);
-    return rowsOf(parts.header, parts.statistics, rows, { labels, relationshipTypes, propertyKeys });
+    return rowsOf(
+      parts.header,
+      parts.statistics,
+      rows,
+      { labels, relationshipTypes, propertyKeys },
+      options.typedValues,
+    );
   }
 
   /**
@@ -386,6 +407,7 @@ export class GraphDatabase {
         hasColumns: parts.header !== undefined,
         columns: parts.header ? columnNames(parts.header) : [],
         rowCount: 0,
+        ...(options.typedValues ? { typed: true } : {}),
         batches: async function* () {},
         statistics: () => parts.statistics,
       };
@@ -396,11 +418,12 @@ export class GraphDatabase {
       hasColumns: true,
       columns: columnNames(rows.header),
       rowCount: rows.count,
+      ...(options.typedValues ? { typed: true } : {}),
       async *batches(keep = Number.POSITIVE_INFINITY) {
         // Rows that arrived before this call may be past `keep` already: those are cut here.
         rows.keep = keep;
         let left = keep;
-        let decoder = new CompactDecoder(names);
+        let decoder = new CompactDecoder(names, options.typedValues);
         try {
           for (;;) {
             let raw = await rows.take();
@@ -411,7 +434,7 @@ export class GraphDatabase {
             // Ids beyond the names held were created by this very query (ids only grow): read the names again.
             if (!namesCover(names, highestSchemaIds(raw))) {
               names = await readNames();
-              decoder = new CompactDecoder(names);
+              decoder = new CompactDecoder(names, options.typedValues);
             }
             yield raw.map((row) => decoder.values(row));
           }
