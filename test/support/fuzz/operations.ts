@@ -96,7 +96,10 @@ function resolveRefs(schema: JsonSchema, components: Record<string, JsonSchema>,
   if (schema.$ref) {
     const name = schema.$ref.replace('#/components/schemas/', '');
     const target = components[name];
-    if (!target || seen.includes(name)) throw new Error(`unresolvable or cyclic $ref ${schema.$ref}`);
+    if (!target) throw new Error(`unresolvable $ref ${schema.$ref}`);
+    // A recursive schema (a row Value holds lists and maps of Values) cannot be inlined: its inner occurrence
+    // stays unconstrained, and the outer levels are still checked.
+    if (seen.includes(name)) return {};
     return resolveRefs(target, components, [...seen, name]);
   }
   const out: JsonSchema = {};
