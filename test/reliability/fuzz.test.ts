@@ -92,6 +92,21 @@ describe('schema-driven fuzzing', () => {
     expect(problems(request(byId('listGraphs'), { auth: 'none' }), '/api/graph', json(200, { opts: [] }))).toHaveLength(
       1,
     );
+    // A refusal on an event stream: a 200 whose one `error` event carries the status the request must get.
+    const refusedBody = request(byId('runQueryFromBody'), {
+      body: { text: '{"__proto__":{},"query":"RETURN 1"}', contentType: 'application/json' },
+      expectStatus: 400,
+    });
+    const stream = (event: string, data: unknown) => ({
+      status: 200,
+      contentType: 'text/event-stream',
+      body: `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
+    });
+    expect(problems(refusedBody, '/api/graph/g/query', stream('error', { message: 'x', status: 400 }))).toEqual([]);
+    expect(problems(refusedBody, '/api/graph/g/query', stream('error', { message: 'x', status: 404 }))).toHaveLength(1);
+    expect(
+      problems(refusedBody, '/api/graph/g/query', stream('result', { metadata: [], data: [] })).length,
+    ).toBeGreaterThan(0);
     expect(firstDifference({ graphs: ['a'] }, { graphs: ['a', 'b'] })).toContain('added ["b"]');
   });
 

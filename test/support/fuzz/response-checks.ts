@@ -85,10 +85,7 @@ function parseEvents(text: string): { event: string; data: string }[] {
     });
 }
 
-function checkEventStream(
-  outcome: Outcome,
-  resultSchema: JsonSchema | undefined,
-): { problems: string[]; errorEvent: boolean } {
+function checkEventStream(outcome: Outcome, resultSchema: JsonSchema | undefined): SuccessCheck {
   const events = parseEvents(outcome.body);
   if (events.length !== 1)
     return {
@@ -100,7 +97,12 @@ function checkEventStream(
   if (!parsed) return { problems: [`event ${event} data is not JSON: ${clip(data)}`], errorEvent: event === 'error' };
   if (event === 'error') {
     const problem = schemaErrors(ERROR_EVENT, parsed.value);
-    return { problems: problem ? [`error event ${clip(data)}: ${problem}`] : [], errorEvent: true };
+    const status = (parsed.value as { status?: unknown }).status;
+    return {
+      problems: problem ? [`error event ${clip(data)}: ${problem}`] : [],
+      errorEvent: true,
+      errorStatus: typeof status === 'number' ? status : undefined,
+    };
   }
   if (event !== 'result') return { problems: [`unexpected event ${event}`], errorEvent: false };
   // The `result` event carries the JSON body, or what a `{result}` JSON body carries under `result` (count).
@@ -137,7 +139,14 @@ function checkFeedStream(outcome: Outcome): { problems: string[]; errorEvent: bo
 const isFeed = (operation: FuzzRequest['op']) =>
   operation.path.startsWith('/api/clusters/') && operation.path.endsWith('/stream');
 
-function checkSuccess(request: FuzzRequest, outcome: Outcome): { problems: string[]; errorEvent: boolean } {
+/** `errorStatus`: the status an event stream's `error` event carries (a refusal answered on a 200 stream). */
+interface SuccessCheck {
+  problems: string[];
+  errorEvent: boolean;
+  errorStatus?: number;
+}
+
+function checkSuccess(request: FuzzRequest, outcome: Outcome): SuccessCheck {
   const declared = request.op.responses[String(outcome.status)];
   // A raw URL trick may route to another operation (or none): only the shape checks above apply then.
   const routedElsewhere = Object.values(request.path).some((param) => param.raw);
@@ -176,16 +185,19 @@ export function checkResponse(request: FuzzRequest, url: string, outcome: Outcom
   const problems: string[] = [];
   if (outcome.status >= 500) problems.push(`server error ${outcome.status}: ${clip(outcome.body)}`);
   let rejected = outcome.status >= 400;
+  // A refusal on an event stream is a 200 whose one `error` event carries the status (docs/browser-api.md).
+  let status = outcome.status;
   if (outcome.status >= 400) problems.push(...checkErrorBody(url, outcome));
   else {
     const success = checkSuccess(request, outcome);
     problems.push(...success.problems);
     rejected = success.errorEvent;
+    status = success.errorStatus ?? status;
   }
   const broken = violation(request);
   if (broken && !rejected)
     problems.push(`accepted (${outcome.status}) a request that violates the declared schema or security: ${broken}`);
-  if (request.expectStatus !== undefined && outcome.status !== request.expectStatus)
-    problems.push(`expected ${request.expectStatus}, got ${outcome.status}: ${clip(outcome.body)}`);
+  if (request.expectStatus !== undefined && status !== request.expectStatus)
+    problems.push(`expected ${request.expectStatus}, got ${status}: ${clip(outcome.body)}`);
   return { problems, rejected };
 }
