@@ -94,7 +94,7 @@ it('drives the whole browser flow the way a user would', async () => {
   }>().result.data[0]!;
   expect(movie.node).toEqual({ id: 0, labels: ['Movie'], properties: { title: 'Alien' } });
   expect(movie.relationships).toEqual([
-    { id: 0, type: 'ACTED_IN', source: 1, target: 0, properties: { role: 'Ripley' } },
+    { id: 0, relationshipType: 'ACTED_IN', sourceId: 1, destinationId: 0, properties: { role: 'Ripley' } },
   ]);
   expect((await send(writer, 'POST', '/api/graph/movies/0/label', { label: 'Classic' })).json()).toEqual({
     message: 'Label added',

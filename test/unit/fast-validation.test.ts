@@ -64,7 +64,8 @@ function* inputs(): Generator<Record<string, unknown>> {
             const fields: Record<string, unknown> = { ...extra };
             if (query !== undefined) fields.query = query;
             if (timeout !== undefined) fields.timeout = timeout;
-            if (param !== undefined) fields.params = param;
+            // `parameters`: the route renames the `params` alias before validation.
+            if (param !== undefined) fields.parameters = param;
             if (rows !== undefined) fields.maxRows = rows;
             yield fields;
             yield Object.assign(Object.create(null) as Record<string, unknown>, fields);
