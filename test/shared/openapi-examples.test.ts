@@ -140,7 +140,7 @@ const STILL_WITHOUT_EXAMPLE = new Set<string>([
 ]);
 
 /** Parameters and schema properties that still have no description; may only go down. */
-const UNDESCRIBED_CEILING = { parameters: 116, properties: 630 };
+const UNDESCRIBED_CEILING = { parameters: 116, properties: 623 };
 
 const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
   Object.entries(methods).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, op })),

@@ -64,7 +64,8 @@ export const messageSaying = (...texts: string[]) =>
   MessageSchema.meta({ examples: texts.map((message) => ({ message })) });
 
 /** `format` of both query forms: how row values are written. */
-export const ValueFormatSchema = z.enum(['plain', 'typed']).meta({
+const VALUE_FORMATS = ['plain', 'typed'] as const;
+export const ValueFormatSchema = z.enum(VALUE_FORMATS).meta({
   id: 'ValueFormat',
   description:
     'How row values are written. `plain` (the default): JSON values as the FalkorDB Browser reads them (see Value). `typed`: every value is an object whose `type` names its kind (see TypedValue), so integers beyond 2^53, temporal values, points and maps are told apart; the JSON body and the SSE result then carry `"format": "typed"`, and so does the NDJSON header line.',
@@ -207,7 +208,10 @@ const queryStreamQueryZod = (csvUrlAllowlist: readonly string[]) =>
         description:
           'At most this many rows: a longer result is cut there and says so with `"truncated": true` (JSON, the `result` event, the NDJSON summary). Without it a result longer than the server allows is refused (400).',
       }),
-    format: ValueFormatSchema.optional(),
+    // Inline rather than the ValueFormat component, so the query parameter carries its own description.
+    format: z.enum(VALUE_FORMATS).optional().meta({
+      description: 'How row values are written: `plain` (the default) or `typed` (see the ValueFormat schema)',
+    }),
   });
 
 /** The default `timeout` of the body form, in milliseconds (the GET form requires one). */
@@ -340,8 +344,31 @@ export const RowSchema = z
   .record(z.string(), ValueSchema)
   .meta({ id: 'Row', description: 'One row: its values by column name', example: { name: 'Ada', born: 1815 } });
 
-const tagged = <T extends string, S extends z.ZodRawShape>(type: T, shape: S, description: string) =>
-  z.object({ type: z.literal(type), ...shape }).meta({ id: `Typed${type}`, description });
+/** What each field of a typed value holds, for the fields whose schema does not say it itself. */
+const TYPED_FIELDS: Readonly<Record<string, string>> = {
+  value: 'The value, written as its kind says',
+  id: "The entity's internal id",
+  labels: "The node's labels",
+  relationshipType: "The relationship's type",
+  sourceId: 'The id of the node the relationship starts at',
+  destinationId: 'The id of the node the relationship ends at',
+  latitude: 'Degrees north of the equator (WGS 84)',
+  longitude: 'Degrees east of the prime meridian (WGS 84)',
+  nodes: "The path's nodes, in order",
+  edges: "The path's relationships, in order",
+};
+
+const tagged = <T extends string, S extends z.ZodRawShape>(type: T, shape: S, description: string) => {
+  // Registered on the field's own schema (what `.meta` does on a copy), so the shape keeps its type.
+  for (const [key, schema] of Object.entries(shape)) {
+    const known = z.globalRegistry.get(schema);
+    if (known?.description === undefined && TYPED_FIELDS[key])
+      z.globalRegistry.add(schema, { ...known, description: TYPED_FIELDS[key] });
+  }
+  return z
+    .object({ type: z.literal(type).meta({ description: `The kind of value: \`${type}\`` }), ...shape })
+    .meta({ id: `Typed${type}`, description });
+};
 
 export const TypedNullSchema = tagged('Null', {}, 'null (no `value`)');
 export const TypedBooleanSchema = tagged('Boolean', { value: z.boolean() }, 'A boolean');
@@ -499,8 +526,10 @@ export const QueryStreamErrorSchema = z
 
 export const QueryResultEventSchema = z
   .object({
-    event: z.literal('result'),
-    data: z.union([QueryResultSchema, TypedQueryResultSchema]),
+    event: z.literal('result').meta({ description: 'The event name' }),
+    data: z
+      .union([QueryResultSchema, TypedQueryResultSchema])
+      .meta({ description: 'The whole result, in the format the request asked for' }),
   })
   .meta({
     id: 'QueryResultEvent',
@@ -508,7 +537,7 @@ export const QueryResultEventSchema = z
   });
 
 export const QueryErrorEventSchema = z
-  .object({ event: z.literal('error'), data: QueryStreamErrorSchema })
+  .object({ event: z.literal('error').meta({ description: 'The event name' }), data: QueryStreamErrorSchema })
   .meta({ id: 'QueryErrorEvent', description: 'The SSE event `error`: the query failed' });
 
 export const QueryEventSchema = z.discriminatedUnion('event', [QueryResultEventSchema, QueryErrorEventSchema]).meta({
@@ -519,19 +548,24 @@ export const QueryEventSchema = z.discriminatedUnion('event', [QueryResultEventS
 
 export const QueryHeaderLineSchema = z
   .object({
-    type: z.literal('header'),
+    type: z.literal('header').meta({ description: 'The kind of line' }),
     columns: z.array(z.string()).meta({ description: 'The column names, in order' }),
     format: z.literal('typed').optional().meta({ description: 'Present when the rows hold typed values' }),
   })
   .meta({ id: 'QueryHeaderLine', description: 'The first NDJSON line' });
 
 export const QueryRowLineSchema = z
-  .object({ type: z.literal('row'), data: z.union([RowSchema, TypedRowSchema]) })
+  .object({
+    type: z.literal('row').meta({ description: 'The kind of line' }),
+    data: z
+      .union([RowSchema, TypedRowSchema])
+      .meta({ description: "The row's values by column name, in the format the request asked for" }),
+  })
   .meta({ id: 'QueryRowLine', description: 'One NDJSON line per row, sent as the row arrives from the database' });
 
 export const QuerySummaryLineSchema = z
   .object({
-    type: z.literal('summary'),
+    type: z.literal('summary').meta({ description: 'The kind of line' }),
     metadata: metadataField,
     rows: z.number().int().meta({ description: 'How many row lines were sent' }),
     truncated: z.boolean().meta({ description: 'True when `maxRows` cut the result' }),
@@ -539,7 +573,11 @@ export const QuerySummaryLineSchema = z
   .meta({ id: 'QuerySummaryLine', description: 'The last NDJSON line of a query that ran to its end' });
 
 export const QueryErrorLineSchema = z
-  .object({ type: z.literal('error'), message: z.string(), status: z.number().int() })
+  .object({
+    type: z.literal('error').meta({ description: 'The kind of line' }),
+    message: z.string().meta({ description: 'What went wrong' }),
+    status: z.number().int().meta({ description: 'The HTTP status the JSON form would have answered' }),
+  })
   .meta({
     id: 'QueryErrorLine',
     description: 'The last NDJSON line of a query that failed after the header line, in place of the summary',
