@@ -550,6 +550,13 @@ export function createKubeBlocksBackups(kubeConfig: KubeConfig, options: KubeBlo
       try {
         reply = await objects.createClusterCustomObject({ ...params('backuprepos'), body });
       } catch (error) {
+        // A create of a cluster-scoped object finds no collection only when the API server does not serve the type.
+        if (isMissing(error))
+          throw new PortError(
+            'rejected',
+            'The Kubernetes API serves no BackupRepos: install the KubeBlocks data-protection CRDs to manage backup repositories',
+            { cause: error },
+          );
         throw failed(error, 'create', 'backuprepos');
       }
       const parsed = RawRepoSchema.safeParse(reply);
