@@ -81,4 +81,22 @@ describe('backups on a KubeBlocks without the data-protection kinds (API double)
       `Backup policy solo-falkordb-backup-policy not found for cluster solo in namespace ${NS}`,
     );
   });
+
+  it('refuses to create a backup repository with 422 saying what to install', async () => {
+    const settings = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/settings/',
+      headers: { cookie: sessions.admin },
+      payload: { features: { multi_cluster_mode: true } },
+    });
+    expect(settings.statusCode, settings.body).toBe(200);
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/backups/repositories/',
+      headers: { cookie: sessions.admin },
+      payload: { name: 'nowhere', storageProviderRef: 'oss', type: 'oss', config: { bucket: 'b', region: 'r' } },
+    });
+    expect(made.statusCode, made.body).toBe(422);
+    expect(made.json<{ message: string }>().message).toContain('install the KubeBlocks data-protection CRDs');
+  });
 });
