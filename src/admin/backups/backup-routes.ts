@@ -99,7 +99,8 @@ function repositoryRoutes(app: FastifyInstance, backups: BackupService, clusterN
         description:
           'A BackupRepo of one of the 11 storage types; its credentials go to a Secret in the server namespace ' +
           '(write-only: never returned or logged). The first repository, or one with `isDefault`, becomes the ' +
-          'only default. 409 when the name is taken; 422 in embedded mode.',
+          'only default. 409 when the name is taken; 422 in embedded mode, and where the Kubernetes API serves no ' +
+          'BackupRepos (the KubeBlocks data-protection CRDs are not installed).',
         body: CreateRepositoryBodySchema,
         response: { 201: RepositorySchema },
       },
