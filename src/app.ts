@@ -24,6 +24,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { trackRequestsInFlight } from './http/graceful-close.js';
 import { capConnectionsPerAddress, trustedProxies } from './http/connection-share.js';
 import { enforceRequestDeadline } from './http/request-deadline.js';
+import { strictJsonBodyParser } from './http/plain-text-json.js';
 import { createMetrics, recordRequestMetrics, type Metrics } from './http/metrics.js';
 import { storeKeyPrefix, storeReady } from './platform/redis/redis-connection.js';
 
@@ -112,16 +113,8 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
   // Fetch wrappers send `Content-Type: application/json` with no body on logout and the like: an empty body is no
   // body (a route that needs one still answers 400 from its schema); anything else goes through Fastify's parser,
   // which keeps refusing `__proto__` and `constructor` keys.
-  const strictJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    void strictJson(request, text, done);
-  });
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, strictJsonBodyParser(app));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRequest', (request, reply, done) => {

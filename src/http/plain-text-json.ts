@@ -1,7 +1,13 @@
-// JSON bodies sent as `text/plain`, accepted on the routes that opt in and refused everywhere else exactly as an
+// The strict JSON body parser of both APIs, and JSON bodies sent as `text/plain`, accepted on the routes that opt in and refused everywhere else exactly as an
 // undeclared media type is. `fetch` labels a string body `text/plain` when the caller sets no Content-Type, and the
 // FalkorDB Browser's UI sends several of its JSON bodies that way.
-import { errorCodes, type FastifyInstance } from 'fastify';
+import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
+
+type ContentTypeParser = (
+  request: FastifyRequest,
+  body: string | Buffer,
+  done: (error: Error | null, body?: unknown) => void,
+) => void;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -11,22 +17,32 @@ declare module 'fastify' {
 }
 
 /**
- * Installs the parser in `scope`. Only for scopes whose routes authenticate with a header: a cross-site form can
- * send `text/plain` without a preflight, but never with an Authorization header, so no cookie route may opt in.
+ * The JSON body parser both content types use: an empty body is no body (a route that needs one still answers 400
+ * from its schema); anything else goes through Fastify's parser, which refuses `__proto__` and `constructor` keys.
  */
-export function acceptPlainTextJson(scope: FastifyInstance): void {
-  // The same strictness as `application/json`: `__proto__` and `constructor` keys are refused.
+export function strictJsonBodyParser(scope: FastifyInstance): ContentTypeParser {
   const strictJson = scope.getDefaultJsonParser('error', 'error');
-  scope.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, body, done) => {
-    if (request.routeOptions.config.plainTextJson !== true) {
-      done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(request.headers['content-type']));
-      return;
-    }
+  return (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {
       done(null, undefined);
       return;
     }
     void strictJson(request, text, done);
+  };
+}
+
+/**
+ * Installs the parser in `scope`. Only for scopes whose routes authenticate with a header: a cross-site form can
+ * send `text/plain` without a preflight, but never with an Authorization header, so no cookie route may opt in.
+ */
+export function acceptPlainTextJson(scope: FastifyInstance): void {
+  const parseJson = strictJsonBodyParser(scope);
+  scope.addContentTypeParser('text/plain', { parseAs: 'string' }, (request, body, done) => {
+    if (request.routeOptions.config.plainTextJson !== true) {
+      done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(request.headers['content-type']));
+      return;
+    }
+    parseJson(request, body, done);
   });
 }
