@@ -7,7 +7,10 @@ import type { KubeObject } from './kube-api-double.js';
 import { applyWithStatus, readObject, writeStatus } from './real-kubeblocks.js';
 
 export interface ObjectStore {
-  /** Creates the object, or replaces its status when it exists (`namespace` '' for cluster-scoped objects). */
+  /**
+   * Creates the object, or replaces its status when it exists (`namespace` '' for cluster-scoped objects). An object
+   * read earlier (carrying its resourceVersion) is written only when unchanged since, as a controller's write is.
+   */
   put(resource: string, namespace: string, object: KubeObject): Promise<void>;
   get(resource: string, namespace: string, name: string): Promise<KubeObject | undefined>;
   /** Every object of the resource, in every namespace. */
@@ -32,7 +35,7 @@ export function objectStoreOf(t: AdminTestApp): ObjectStore {
       const name = object.metadata.name!;
       const namespaced = { ...object, metadata: { ...object.metadata, ...(namespace ? { namespace } : {}) } };
       if (await readObject(admin, resource, namespace, name))
-        await writeStatus(admin, resource, namespace, name, object.status);
+        await writeStatus(admin, resource, namespace, name, object.status, object.metadata.resourceVersion);
       else await applyWithStatus(admin, resource, namespaced);
     },
     get: (resource, namespace, name) => readObject(admin, resource, namespace, name),

@@ -77,24 +77,38 @@ export async function applyWithStatus(admin: KubeConfig, resource: string, objec
   if (status !== undefined) await writeStatus(admin, resource, namespace ?? '', created.metadata.name!, status);
 }
 
-/** Replaces an object's status through its status subresource (namespace '' for a cluster-scoped object). */
+/**
+ * Replaces an object's status through its status subresource (namespace '' for a cluster-scoped object).
+ * With `expectedVersion` the write is conditional, as a controller's is: it fails with 409 when the object changed
+ * since the caller read it. Without it the latest object is read and written, again after a conflict.
+ */
 export async function writeStatus(
   admin: KubeConfig,
   resource: string,
   namespace: string,
   name: string,
   status: unknown,
+  expectedVersion?: string,
 ): Promise<void> {
   const [group, version, plural] = resource.split('/') as [string, string, string];
   const api = admin.makeApiClient(CustomObjectsApi);
-  const current = (
-    namespace
-      ? await api.getNamespacedCustomObject({ group, version, plural, namespace, name })
-      : await api.getClusterCustomObject({ group, version, plural, name })
-  ) as KubeObject;
-  const body = { ...current, status };
-  if (namespace) await api.replaceNamespacedCustomObjectStatus({ group, version, plural, namespace, name, body });
-  else await api.replaceClusterCustomObjectStatus({ group, version, plural, name, body });
+  for (let attempt = 1; ; attempt++) {
+    const current = (
+      namespace
+        ? await api.getNamespacedCustomObject({ group, version, plural, namespace, name })
+        : await api.getClusterCustomObject({ group, version, plural, name })
+    ) as KubeObject;
+    const metadata = expectedVersion ? { ...current.metadata, resourceVersion: expectedVersion } : current.metadata;
+    const body = { ...current, metadata, status };
+    try {
+      if (namespace) await api.replaceNamespacedCustomObjectStatus({ group, version, plural, namespace, name, body });
+      else await api.replaceClusterCustomObjectStatus({ group, version, plural, name, body });
+      return;
+    } catch (error) {
+      const conflict = (error as { code?: number }).code === 409;
+      if (!conflict || expectedVersion !== undefined || attempt === 5) throw error;
+    }
+  }
 }
 
 /** An object as the API server stores it; undefined when there is none. */
