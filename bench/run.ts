@@ -126,10 +126,15 @@ function report(row: Row): void {
   if (row.ours.cost) console.log(`  CPU per request, ours: ${describeCost(row.ours.cost)}`);
   if (row.raw?.cost) console.log(`  CPU per request, raw:  ${describeCost(row.raw.cost)}`);
   if (row.note) console.log(`  ${row.note}`);
-  // A run whose requests failed measures nothing: say so rather than print a flattering number.
-  if (row.ours.errors > 0 || (row.raw?.errors ?? 0) > 0 || (row.interleaved?.errors ?? 0) > 0)
+  // A run whose requests failed measures nothing: say so rather than print a flattering number, and fail the run.
+  if (row.ours.errors > 0 || (row.raw?.errors ?? 0) > 0 || (row.interleaved?.errors ?? 0) > 0) {
     console.log('  INVALID: some requests failed');
+    invalidRows.push(row.name);
+  }
 }
+
+/** The rows whose requests failed: the run ends with a non-zero exit code naming them. */
+const invalidRows: string[] = [];
 
 async function rounds(
   ours: () => Promise<CostedMeasurement>,
@@ -457,10 +462,16 @@ async function main(): Promise<void> {
             `to ${percent(band.upperQuartile)}`
           );
         };
+        // The best rounds are reported; a failed request in any round makes the row invalid.
+        const failedIn = (rounds: (CostedMeasurement | undefined)[]) =>
+          rounds.reduce((sum, round) => sum + (round?.errors ?? 0), 0);
         const row = {
           name,
-          ours: bestRound(pairs.map((p) => p.ours)),
-          raw: bestRound(pairs.map((p) => p.raw)),
+          ours: { ...bestRound(pairs.map((p) => p.ours)), errors: failedIn(pairs.map((p) => p.ours)) },
+          raw: {
+            ...bestRound(pairs.map((p) => p.raw)),
+            errors: failedIn(pairs.flatMap((p) => [p.raw, p.control])),
+          },
           note:
             `costs ${(overhead * 100).toFixed(1)}% of the throughput (median of ${turns} interleaved rounds; goal: ${goal}); ` +
             `server CPU per request ${cpu.medianB.toFixed(1)} µs (ours) vs ${cpu.medianA.toFixed(1)} µs (raw): ${percent(cpu.median)} ` +
@@ -795,6 +806,10 @@ async function main(): Promise<void> {
       `${JSON.stringify({ date: new Date().toISOString(), machine, durationSeconds: DURATION_SECONDS, rounds: ROUNDS, rows, goals, big, csvLoad, memoryUnderLoad, benchProcessPeakRssMiB: await peakRssMiB('self') }, null, 2)}\n`,
     );
     console.log(`results written to ${path.relative(process.cwd(), RESULTS_FILE)}`);
+    if (invalidRows.length > 0) {
+      console.log(`INVALID rows (some requests failed; their figures measure the failures): ${invalidRows.join('; ')}`);
+      process.exitCode = 1;
+    }
   } finally {
     await raw.close();
     await store.close();

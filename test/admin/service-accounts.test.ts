@@ -298,6 +298,34 @@ describe.each(ADAPTERS)('service accounts (%s)', (adapter) => {
     expect(duplicate.statusCode).toBe(409);
   });
 
+  it('the longest token lifetime is a setting: a new token beyond it is refused, naming the setting', async () => {
+    const ci = await account('ci-lifetime', 'viewer');
+    const setMax = (days: unknown) =>
+      admin.inject({
+        method: 'PATCH',
+        url: '/api/settings/',
+        payload: { service_accounts: { max_token_lifetime_days: days } },
+      });
+    for (const bad of [0, 3651, 7.5, '7']) expect((await setMax(bad)).statusCode, String(bad)).toBe(400);
+    expect((await setMax(7)).statusCode).toBe(200);
+    try {
+      const tooLong = await admin.inject({
+        method: 'POST',
+        url: `/api/serviceaccounts/${ci.id}/tokens`,
+        payload: { name: 'eight-days', expiresInDays: 8 },
+      });
+      expect(tooLong.statusCode, tooLong.body).toBe(400);
+      expect(tooLong.json<{ message: string }>().message).toBe(
+        'expiresInDays must be at most 7 (settings: service_accounts.max_token_lifetime_days)',
+      );
+      const listed = await admin.inject({ method: 'GET', url: `/api/serviceaccounts/${ci.id}/tokens` });
+      expect(listed.json()).toEqual({ tokens: [] });
+      await token(ci.id, { expiresInDays: 7 });
+    } finally {
+      expect((await setMax(365)).statusCode).toBe(200);
+    }
+  });
+
   it('a token used from outside its allowed addresses is refused', async () => {
     const ci = await account('ci-cidr', 'viewer');
     const { key } = await token(ci.id, { allowedCidrs: ['10.0.0.0/8', '2001:db8::/32'] });
