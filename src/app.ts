@@ -22,7 +22,7 @@ import { AccessLog } from './logging/logging.js';
 import { idSequence } from './lib/id-sequence.js';
 import { registerOpenApi } from './http/openapi.js';
 import { trackRequestsInFlight } from './http/graceful-close.js';
-import { capConnectionsPerAddress, trustedProxies } from './http/connection-share.js';
+import { capConnectionsPerAddress, endConnectionsAfterRequests, trustedProxies } from './http/connection-share.js';
 import { enforceRequestDeadline } from './http/request-deadline.js';
 import { strictJsonBodyParser } from './http/plain-text-json.js';
 import { createMetrics, recordRequestMetrics, type Metrics } from './http/metrics.js';
@@ -108,6 +108,8 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     perAddress: config.connectionsPerAddress,
     exempt: trustedProxies(config.trustProxy),
   });
+  // …and a connection ends after MAX_REQUESTS_PER_SOCKET answers, even when its client ignores `Connection: close`.
+  endConnectionsAfterRequests(app.server, config.maxRequestsPerSocket);
   // Both APIs speak JSON only; any other body type is refused (400) instead of reaching a handler as a string.
   app.removeContentTypeParser('text/plain');
   // Fetch wrappers send `Content-Type: application/json` with no body on logout and the like: an empty body is no

@@ -32,9 +32,8 @@ export async function startBenchServer(
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-      // autocannon keeps sending on a connection after the answer that says `Connection: close`, and Node answers
-      // every request past MAX_REQUESTS_PER_SOCKET with 503 without closing it: with the cap, a long load measures
-      // those 503s (after 1,000 requests per connection), not the route.
+      // One connection per load client for the whole round: with the cap, each would be closed and opened again
+      // every 1,000 requests, and a route's figures would carry those reconnections.
       MAX_REQUESTS_PER_SOCKET: '0',
       ...env,
     },

@@ -2,6 +2,7 @@
 // sockets has the next one closed at once, so an idle or slow client cannot take every connection MAX_CONNECTIONS
 // allows. The proxies TRUST_PROXY names carry many clients' connections and are exempt; the cap per client then
 // belongs to the proxy (docs/decisions/connection-share.md).
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BlockList, isIPv4, type Server, type Socket } from 'node:net';
 
 /** false (the socket's peer is the client), a number of proxy hops, or the proxies' addresses and CIDR ranges. */
@@ -63,4 +64,22 @@ export function capConnectionsPerAddress(
     });
   });
   return { counts: () => open };
+}
+
+/**
+ * Ends a connection once the answer to its `max`-th request has been handed to it (`max` 0: never). Node marks that
+ * answer `Connection: close` (server.maxRequestsPerSocket) but leaves the socket open and answers 503 to every later
+ * request on it, so a client that ignores the header (a load generator, a naive pool) would keep the connection for
+ * good and see only errors, and the balancer in front of the replicas would never get to spread it again.
+ */
+export function endConnectionsAfterRequests(server: Server, max: number): void {
+  if (max <= 0) return;
+  const served = new WeakMap<Socket, number>();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    const count = (served.get(socket) ?? 0) + 1;
+    served.set(socket, count);
+    // end() sends what is queued first, then closes the writing side; the client sees the answer, then the close.
+    if (count >= max) response.once('finish', () => socket.end());
+  });
 }

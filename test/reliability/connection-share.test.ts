@@ -96,11 +96,13 @@ describe('connection share per client address', () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
-  it('closes a connection after MAX_REQUESTS_PER_SOCKET requests', async () => {
+  it('closes a connection after MAX_REQUESTS_PER_SOCKET requests, even for a client that sends on', async () => {
     const busy = rawSocket('127.0.0.5');
     await busy.connected;
     await answered(busy);
     await answered(busy, 2);
+    // A client that ignores `Connection: close` and sends on: Node alone would answer it 503 and keep the socket.
+    busy.socket.write(REQUEST);
     const text = await busy.closed;
     const responses = text.split(/(?=HTTP\/1\.1 )/);
     expect(responses).toHaveLength(2);
