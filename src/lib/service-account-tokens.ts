@@ -52,6 +52,16 @@ export function tokenHash(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/** A token hash as the stored hex text (what tokens are looked up by) and as its bytes (what is compared). */
+export interface TokenHash {
+  readonly hex: string;
+  readonly bytes: Buffer;
+}
+
+export function tokenHashOf(hex: string): TokenHash {
+  return { hex, bytes: Buffer.from(hex, 'hex') };
+}
+
 /**
  * Token texts already checked, each with its hash, so that a repeated token (a pipeline sends the same one on every
  * request) skips the format check, checksum and SHA-256: about 2 µs of a check, against 0.2 µs for the lookup. Only
@@ -59,14 +69,14 @@ export function tokenHash(text: string): string {
  * is asked of the accounts on every request. Malformed texts are never kept; at most `limit` texts, oldest out first.
  */
 export function createTokenHashes(limit: number) {
-  const hashes = new Map<string, string>();
+  const hashes = new Map<string, TokenHash>();
   return {
     /** The hash of a well-formed token text; undefined for a malformed one. */
-    hashOf(text: string): string | undefined {
+    hashOf(text: string): TokenHash | undefined {
       const known = hashes.get(text);
       if (known !== undefined) return known;
       if (!wellFormedToken(text)) return undefined;
-      const hash = tokenHash(text);
+      const hash = tokenHashOf(tokenHash(text));
       if (hashes.size >= limit) hashes.delete(hashes.keys().next().value!);
       hashes.set(text, hash);
       return hash;
@@ -77,11 +87,9 @@ export function createTokenHashes(limit: number) {
   };
 }
 
-/** Constant-time comparison of two hex hashes of equal length. */
-export function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
+/** Constant-time comparison of two hashes' bytes (false when their lengths differ). */
+export function sameHash(a: TokenHash, b: TokenHash): boolean {
+  return a.bytes.length === b.bytes.length && timingSafeEqual(a.bytes, b.bytes);
 }
 
 /** A token id: 12 hex digits, unique within its account; named in audit entries and the token list. */

@@ -8,6 +8,7 @@ import {
   newTokenText,
   parseCidr,
   sameHash,
+  tokenHashOf,
   tokenHash,
   wellFormedToken,
 } from '../../src/lib/service-account-tokens.js';
@@ -30,25 +31,26 @@ describe('service account tokens', () => {
   it('are stored as a SHA-256 and compared whole', () => {
     const token = newTokenText();
     expect(tokenHash(token)).toMatch(/^[0-9a-f]{64}$/);
-    expect(sameHash(tokenHash(token), tokenHash(token))).toBe(true);
-    expect(sameHash(tokenHash(token), tokenHash(newTokenText()))).toBe(false);
-    expect(sameHash(tokenHash(token), 'abcd')).toBe(false);
+    const hashOf = (text: string) => tokenHashOf(tokenHash(text));
+    expect(sameHash(hashOf(token), hashOf(token))).toBe(true);
+    expect(sameHash(hashOf(token), hashOf(newTokenText()))).toBe(false);
+    expect(sameHash(hashOf(token), tokenHashOf('abcd'))).toBe(false);
   });
 
   it("a checked text's hash is kept, for well-formed texts only and at most the limit's number, oldest out first", () => {
     const hashes = createTokenHashes(3);
     const [a, b, c, d] = Array.from({ length: 4 }, () => newTokenText());
-    expect(hashes.hashOf(a!)).toBe(tokenHash(a!));
-    expect(hashes.hashOf(a!)).toBe(tokenHash(a!));
+    expect(hashes.hashOf(a!)?.hex).toBe(tokenHash(a!));
+    expect(hashes.hashOf(a!)?.hex).toBe(tokenHash(a!));
     expect(hashes.size).toBe(1);
     const changed = `${a!.slice(0, -1)}${a!.endsWith('0') ? '1' : '0'}`;
     expect(hashes.hashOf(changed)).toBeUndefined();
     expect(hashes.hashOf('gdbsa_short')).toBeUndefined();
     expect(hashes.size).toBe(1);
-    for (const text of [b!, c!, d!]) expect(hashes.hashOf(text)).toBe(tokenHash(text));
+    for (const text of [b!, c!, d!]) expect(hashes.hashOf(text)?.hex).toBe(tokenHash(text));
     expect(hashes.size).toBe(3);
     // `a` went first; asked again, it is hashed again (and the oldest left, `b`, goes).
-    expect(hashes.hashOf(a!)).toBe(tokenHash(a!));
+    expect(hashes.hashOf(a!)?.hex).toBe(tokenHash(a!));
     expect(hashes.size).toBe(3);
   });
 

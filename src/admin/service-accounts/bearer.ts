@@ -6,11 +6,17 @@ import type { TokenThrottle } from './token-throttle.js';
 import { TOKEN_PREFIX } from '../../lib/service-account-tokens.js';
 
 const BEARER_PREFIX = `bearer ${TOKEN_PREFIX}`;
+const CANONICAL_PREFIX = `Bearer ${TOKEN_PREFIX}`;
 
 /** The token of `Authorization: Bearer gdbsa_…`, or undefined for any other header (a session's, or none). */
 export function serviceAccountBearerOf(authorization: string | undefined): string | undefined {
   if (authorization === undefined || authorization.length < BEARER_PREFIX.length) return undefined;
-  if (authorization.slice(0, BEARER_PREFIX.length).toLowerCase() !== BEARER_PREFIX) return undefined;
+  // The usual spelling is matched without a lowercased copy; the scheme is case-insensitive (RFC 9110).
+  if (
+    !authorization.startsWith(CANONICAL_PREFIX) &&
+    authorization.slice(0, BEARER_PREFIX.length).toLowerCase() !== BEARER_PREFIX
+  )
+    return undefined;
   return authorization.slice('bearer '.length).trim();
 }
 

@@ -30,6 +30,8 @@ import {
   newTokenId,
   newTokenText,
   sameHash,
+  tokenHashOf,
+  type TokenHash,
   tokenHash,
 } from '../../lib/service-account-tokens.js';
 
@@ -177,6 +179,7 @@ export function toTokenView(token: StoredToken, now: number): TokenView {
 interface IndexedToken {
   account: StoredServiceAccount;
   token: StoredToken;
+  hash: TokenHash;
   expiresAtMs: number;
 }
 
@@ -188,7 +191,12 @@ function byHash(accounts: readonly StoredServiceAccount[]): ReadonlyMap<string, 
     const built = new Map<string, IndexedToken>();
     for (const account of accounts)
       for (const token of account.tokens)
-        built.set(token.hash, { account, token, expiresAtMs: Date.parse(token.expiresAt) });
+        built.set(token.hash, {
+          account,
+          token,
+          hash: tokenHashOf(token.hash),
+          expiresAtMs: Date.parse(token.expiresAt),
+        });
     hashIndexes.set(accounts, built);
     index = built;
   }
@@ -255,17 +263,19 @@ export function createServiceAccountService(options: ServiceAccountServiceOption
     if (!settings.service_accounts.enabled) throw new UnauthorizedError(SERVICE_ACCOUNTS_OFF);
     const hash = hashes.hashOf(text);
     if (hash === undefined) throw new UnauthorizedError(INVALID_TOKEN);
-    const admit = (accounts: readonly StoredServiceAccount[]) => {
-      const found = byHash(accounts).get(hash);
-      // The map is keyed by the hash, which a guesser cannot steer; the stored hash is still compared in constant time.
-      if (!found || !sameHash(found.token.hash, hash) || found.account.disabled || found.expiresAtMs <= now())
-        throw new UnauthorizedError(INVALID_TOKEN);
-      if (!addressAllowed(found.token.allowedCidrs ?? [], address)) throw new UnauthorizedError(INVALID_TOKEN);
-      noteUse(found, address);
-      return callerOf(found);
-    };
+    // No closure on the usual path (the accounts in memory): a token's check is meant to cost what a session's does.
     const inMemory = store.listFromMemory();
-    return inMemory ? admit(inMemory) : store.list().then(admit);
+    return inMemory ? admit(inMemory, hash, address) : store.list().then((accounts) => admit(accounts, hash, address));
+  }
+
+  function admit(accounts: readonly StoredServiceAccount[], hash: TokenHash, address: string): ServiceAccountCaller {
+    const found = byHash(accounts).get(hash.hex);
+    // The map is keyed by the hash, which a guesser cannot steer; the stored hash is still compared in constant time.
+    if (!found || !sameHash(found.hash, hash) || found.account.disabled || found.expiresAtMs <= now())
+      throw new UnauthorizedError(INVALID_TOKEN);
+    if (!addressAllowed(found.token.allowedCidrs ?? [], address)) throw new UnauthorizedError(INVALID_TOKEN);
+    noteUse(found, address);
+    return callerOf(found);
   }
 
   /** Writes the token's last use when the last write from this replica is over a minute old; never fails a request. */
