@@ -4,7 +4,7 @@ import { startTestFalkorDB } from '../support/falkordb.js';
 import { runServerProcess, type ServerProcess } from '../support/server-process.js';
 import { eventually, sleep } from '../support/wait.js';
 
-/** Polls /readyz until it answers 200 (or gives up after 10 s) and returns the last answer. */
+/** Polls /readyz until it answers 200 and returns that answer; fails after 20 s with what the server logged. */
 async function untilReady(server: ServerProcess): Promise<Response | undefined> {
   let ready: Response | undefined;
   await eventually(
@@ -12,9 +12,13 @@ async function untilReady(server: ServerProcess): Promise<Response | undefined> 
       ready = await fetch(`${server.baseUrl}/readyz`).catch(() => undefined);
       return ready?.status === 200;
     },
-    10_000,
+    20_000,
     100,
-  );
+  ).catch((error: unknown) => {
+    throw new Error(
+      `${String(error)}; last answer ${ready?.status}; the server logged ${JSON.stringify(server.lines)}`,
+    );
+  });
   return ready;
 }
 
@@ -60,7 +64,7 @@ describe('readiness with Kubernetes configured', () => {
       await server.exited;
       await falkordb.stop();
     }
-  });
+  }, 60_000);
 
   it('leaves the Service at once when the API server refuses its credentials (waiting will not fix a 401)', async () => {
     const kube = await startKubeApiDouble();
@@ -86,5 +90,5 @@ describe('readiness with Kubernetes configured', () => {
       await falkordb.stop();
       await kube.close();
     }
-  });
+  }, 60_000);
 });

@@ -143,5 +143,5 @@ describe('backups of the embedded FalkorDB, from the server process', () => {
         await server.exited;
       }
     }
-  });
+  }, 90_000);
 });
