@@ -5,6 +5,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { errorSchemaFor, type ErrorShape } from './error-shapes.js';
 
 declare module 'fastify' {
@@ -47,6 +48,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
   };
   const optionalBodies = new Set<string>();
   const bodyLimits = new Map<string, number>();
+  const bodyExamples = new Map<string, unknown[]>();
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -108,13 +110,17 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
     transform: (input: TransformInput) => {
       noteOptionalBody(input, optionalBodies);
       noteBodyLimit(input, app.initialConfig.bodyLimit, bodyLimits);
+      noteBodyExamples(input, bodyExamples);
       return withResponseHeaders(zodTransform)(input);
     },
     transformObject: (input: Parameters<ReturnType<typeof createJsonSchemaTransformObject>>[0]) =>
       withoutUnusedComponents(
         withPublicSecurity(
           withoutClosedTupleItems(
-            withBodyLimits(markOptionalBodies(zodTransformObject(input), optionalBodies), bodyLimits),
+            withBodyExamples(
+              withBodyLimits(markOptionalBodies(zodTransformObject(input), optionalBodies), bodyLimits),
+              bodyExamples,
+            ),
           ),
         ),
       ),
@@ -221,6 +227,44 @@ function withBodyLimits<T>(document: T, limits: Map<string, number>): T {
       const limit = operation.operationId ? limits.get(operation.operationId) : undefined;
       if (operation.requestBody && limit !== undefined)
         operation.requestBody = { ...operation.requestBody, 'x-body-limit-bytes': limit };
+    }
+  }
+  return document;
+}
+
+/**
+ * The examples a body schema's `.meta` gives. zod leaves them out of a schema's input form when any of its fields
+ * transforms (it takes them for examples of the output), so QueryRequest, say, would lose them; they are examples
+ * of what a client sends, so withBodyExamples puts them back on the request's media types.
+ */
+function noteBodyExamples(input: TransformInput, examples: Map<string, unknown[]>): void {
+  const schema = input.route?.schema;
+  if (!schema?.operationId || !(schema.body instanceof z.ZodType)) return;
+  const given = z.globalRegistry.get(schema.body)?.examples;
+  if (Array.isArray(given) && given.length > 0) examples.set(schema.operationId, given);
+}
+
+/** Gives each request body media type without an example the ones its schema's `.meta` declared. */
+function withBodyExamples<T>(document: T, examples: Map<string, unknown[]>): T {
+  type Media = { example?: unknown; examples?: Record<string, { value: unknown }> };
+  const paths =
+    (
+      document as {
+        paths?: Record<
+          string,
+          Record<string, { operationId?: string; requestBody?: { content?: Record<string, Media> } }>
+        >;
+      }
+    ).paths ?? {};
+  for (const methods of Object.values(paths)) {
+    for (const operation of Object.values(methods)) {
+      const given = operation.operationId ? examples.get(operation.operationId) : undefined;
+      if (!given) continue;
+      for (const media of Object.values(operation.requestBody?.content ?? {})) {
+        if (media.example !== undefined || media.examples !== undefined) continue;
+        if (given.length === 1) media.example = given[0];
+        else media.examples = Object.fromEntries(given.map((value, index) => [`example${index + 1}`, { value }]));
+      }
     }
   }
   return document;

@@ -17,8 +17,10 @@ import {
   type GraphList,
   GraphParamsSchema,
   InfoQuerySchema,
-  MessageSchema,
   PlanSchema,
+  ProfileSchema,
+  CountEventStreamSchema,
+  messageSaying,
   SourceNameBodySchema,
   SourceNameQuerySchema,
 } from './schemas.js';
@@ -65,7 +67,7 @@ export function graphRoutes(scope: FastifyInstance, { graphs, csvUrlAllowlist }:
           'Creates an empty graph (a write, kept across restarts), or answers that it exists. Takes no body: a body with fields is refused (400), so a query sent here by mistake is never dropped silently; queries go to `POST /api/graph/{graph}/query`.',
         params: GraphParamsSchema,
         body: CreateGraphBodySchema,
-        response: { 200: MessageSchema },
+        response: { 200: messageSaying('Graph social created', 'Graph social already exists') },
       },
     },
     async (request) => ({ message: await graphs.create(principalOf(request), request.params.graph) }),
@@ -83,7 +85,7 @@ export function graphRoutes(scope: FastifyInstance, { graphs, csvUrlAllowlist }:
         description:
           'Deletes a graph and everything in it (GRAPH.DELETE). Needs the Read-Write or Admin role. 404 when the graph does not exist.',
         params: GraphParamsSchema,
-        response: { 200: MessageSchema },
+        response: { 200: messageSaying('Graph social deleted') },
       },
     },
     async (request) => ({ message: await graphs.remove(principalOf(request), request.params.graph) }),
@@ -170,7 +172,7 @@ export function graphRoutes(scope: FastifyInstance, { graphs, csvUrlAllowlist }:
           'Runs `query` and answers its plan with the records and time of each operation (GRAPH.PROFILE). The query is executed, writes included, so it needs the Read-Write or Admin role. 404 when the graph does not exist.',
         params: GraphParamsSchema,
         querystring: ExplainQuerySchema,
-        response: { 200: PlanSchema },
+        response: { 200: ProfileSchema },
       },
     },
     async (request) => ({
@@ -214,7 +216,7 @@ export function graphRoutes(scope: FastifyInstance, { graphs, csvUrlAllowlist }:
             description: 'Counts',
             content: {
               'application/json': { schema: CountResultSchema },
-              'text/event-stream': { schema: z.string() },
+              'text/event-stream': { schema: CountEventStreamSchema },
             },
           },
         },
@@ -244,7 +246,15 @@ export function graphRoutes(scope: FastifyInstance, { graphs, csvUrlAllowlist }:
         response: {
           200: {
             description: 'DUMP bytes',
-            content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
+            content: {
+              'application/octet-stream': {
+                schema: z.string().meta({
+                  format: 'binary',
+                  description: "The DUMP payload: the database's binary serialization of the graph",
+                  examples: ['<binary DUMP payload>'],
+                }),
+              },
+            },
           },
         },
       },

@@ -22,6 +22,9 @@ import { ndjsonLines, resultJson, resultJsonChunks, STREAMED_ABOVE_ROWS } from '
 
 const jsonErrors = createErrorHandler('browser');
 
+/** FalkorDB's statistics lines of a read, for the examples of the API document. */
+const QUERY_METADATA_EXAMPLE = ['Cached execution: 0', 'Query internal execution time: 0.312 milliseconds'];
+
 /**
  * A streamed result's NDJSON lines. A failure after the header line (the query stopped, the database connection
  * lost, the reply past its bytes bound) ends the answer with an `error` line in place of the summary.
@@ -113,12 +116,26 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
     200: {
       description: 'The query result, as the Accept header asks',
       content: {
-        'application/json': { schema: z.union([QueryResultSchema, TypedQueryResultSchema]) },
+        'application/json': {
+          schema: z.union([QueryResultSchema, TypedQueryResultSchema]).meta({
+            examples: [
+              { metadata: QUERY_METADATA_EXAMPLE, data: [{ name: 'Ada', born: 1815 }] },
+              {
+                format: 'typed',
+                metadata: QUERY_METADATA_EXAMPLE,
+                data: [{ name: { type: 'String', value: 'Ada' }, born: { type: 'Integer', value: '1815' } }],
+              },
+            ],
+          }),
+        },
         'text/event-stream': {
           schema: z.string().meta({
             description: 'Server-sent events: one QueryEvent (`result` or `error`), then the end of the stream',
             contentMediaType: 'text/event-stream',
             contentSchema: { $ref: '#/components/schemas/QueryEvent' },
+            examples: [
+              `event: result\ndata: ${JSON.stringify({ metadata: QUERY_METADATA_EXAMPLE, data: [{ name: 'Ada', born: 1815 }] })}\n\n`,
+            ],
           }),
         },
         'application/x-ndjson': {
@@ -126,6 +143,15 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
             description: 'One QueryLine per line: a header, a row per row, then a summary (or an error)',
             contentMediaType: 'application/x-ndjson',
             contentSchema: { $ref: '#/components/schemas/QueryLine' },
+            examples: [
+              [
+                { type: 'header', columns: ['name', 'born'] },
+                { type: 'row', data: { name: 'Ada', born: 1815 } },
+                { type: 'summary', metadata: QUERY_METADATA_EXAMPLE, rows: 1, truncated: false },
+              ]
+                .map((line) => `${JSON.stringify(line)}\n`)
+                .join(''),
+            ],
           }),
         },
       },

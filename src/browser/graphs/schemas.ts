@@ -85,21 +85,46 @@ export function requiredString(name: string) {
  * `sourceName` is a required query parameter (see docs/decisions/embedded-mode-persistence.md); the FalkorDB Browser's JSON body copy is moved
  * into the query before validation (hoistBodyParameter), and the query wins when both are sent.
  */
-export const SourceNameQuerySchema = z.object({ sourceName: requiredString('sourceName').pipe(GraphNameSchema) });
-export const SourceNameBodySchema = z.object({ sourceName: GraphNameSchema.optional() }).nullish();
+const SOURCE_NAME_DESCRIPTION = 'The name of the existing graph (the source); `graph` in the path is the new name';
+export const SourceNameQuerySchema = z.object({
+  sourceName: requiredString('sourceName')
+    .pipe(GraphNameSchema)
+    .meta({ description: SOURCE_NAME_DESCRIPTION, example: 'social' }),
+});
+export const SourceNameBodySchema = z
+  .object({
+    sourceName: GraphNameSchema.optional().meta({
+      description: `${SOURCE_NAME_DESCRIPTION} (the query parameter wins when both are sent)`,
+    }),
+  })
+  .nullish()
+  .meta({
+    description: 'No body, or the FalkorDB Browser’s copy of `sourceName`',
+    examples: [{ sourceName: 'social' }],
+  });
 
 export const InfoQuerySchema = z.object({
-  type: z.enum(INFO_TYPES, {
-    error: (issue) =>
-      issue.input === undefined
-        ? verbatim('Missing parameter type')
-        : verbatim(`Invalid parameter type: must be one of ${INFO_TYPES.join(', ')}`),
-  }),
+  type: z
+    .enum(INFO_TYPES, {
+      error: (issue) =>
+        issue.input === undefined
+          ? verbatim('Missing parameter type')
+          : verbatim(`Invalid parameter type: must be one of ${INFO_TYPES.join(', ')}`),
+    })
+    .meta({ description: 'Which names to list: functions, property keys, labels or relationship types' }),
 });
-export const CountSchema = z.object({ nodes: z.number().int(), edges: z.number().int() });
+export const CountSchema = z.object({
+  nodes: z.number().int().meta({ description: 'How many nodes the graph holds' }),
+  edges: z.number().int().meta({ description: 'How many relationships the graph holds' }),
+});
 
 export const explainQuerySchema = (csvUrlAllowlist: readonly string[]) =>
-  z.object({ query: requiredString('query').pipe(cypherQuerySchema(csvUrlAllowlist)) });
+  z.object({
+    query: requiredString('query').pipe(cypherQuerySchema(csvUrlAllowlist)).meta({
+      description: 'The Cypher query: explain plans it without running it, profile runs it',
+      example: 'MATCH (p:Person) RETURN p.name',
+    }),
+  });
 
 /**
  * `POST /api/graph/{graph}` creates a graph and reads no body. A body with fields is refused rather than dropped, so a
@@ -116,23 +141,76 @@ export const CreateGraphBodySchema = z
     },
   )
   .nullish()
-  .meta({ description: 'No body, or an empty object' });
+  .meta({ description: 'No body, or an empty object', examples: [{}] });
 
-export const GraphListSchema = z.object({ opts: z.array(z.string()) });
-export const GraphCreatedSchema = z.object({ data: z.object({ result: z.literal('OK') }) });
-export const GraphChangedSchema = z.object({ result: z.object({ status: z.literal('OK') }) });
-/** The lines of an execution plan (explain, profile). */
-export const PlanSchema = z.object({ result: z.array(z.string()) });
-export const GraphInfoSchema = z.object({
-  result: z.object({
-    data: z.array(z.record(z.string(), z.string())).meta({
-      description:
-        'One item per name, keyed by the requested type (e.g. `{"(label)": "Person", "info": "Person"}`), and by `info` too',
-      example: [{ '(label)': 'Person', info: 'Person' }],
-    }),
-  }),
+export const GraphListSchema = z
+  .object({ opts: z.array(z.string()).meta({ description: 'The graph names, in the database’s order' }) })
+  .meta({ examples: [{ opts: ['social', 'movies'] }] });
+export const GraphCreatedSchema = z
+  .object({
+    data: z
+      .object({ result: z.literal('OK').meta({ description: 'Always `OK`: the graph was renamed' }) })
+      .meta({ description: 'The outcome' }),
+  })
+  .meta({ examples: [{ data: { result: 'OK' } }] });
+export const GraphChangedSchema = z
+  .object({
+    result: z
+      .object({ status: z.literal('OK').meta({ description: 'Always `OK`: the copy was made' }) })
+      .meta({ description: 'The outcome' }),
+  })
+  .meta({ examples: [{ result: { status: 'OK' } }] });
+const planLines = z
+  .array(z.string())
+  .meta({ description: 'The plan, one operation per line, indented under the operation that reads from it' });
+/** The lines of an execution plan (explain). */
+export const PlanSchema = z.object({ result: planLines }).meta({
+  examples: [{ result: ['Results', '    Project', '        Node By Label Scan | (p:Person)'] }],
 });
-export const CountResultSchema = z.object({ result: CountSchema });
+/** The lines of a profiled plan: each operation with the records it produced and the time it took. */
+export const ProfileSchema = z.object({ result: planLines }).meta({
+  examples: [
+    {
+      result: [
+        'Results | Records produced: 2, Execution time: 0.001 ms',
+        '    Project | Records produced: 2, Execution time: 0.004 ms',
+        '        Node By Label Scan | (p:Person) | Records produced: 2, Execution time: 0.009 ms',
+      ],
+    },
+  ],
+});
+export const GraphInfoSchema = z
+  .object({
+    result: z
+      .object({
+        data: z.array(z.record(z.string(), z.string())).meta({
+          description:
+            'One item per name, keyed by the requested type (e.g. `{"(label)": "Person", "info": "Person"}`), and by `info` too',
+          example: [{ '(label)': 'Person', info: 'Person' }],
+        }),
+      })
+      .meta({ description: 'The names' }),
+  })
+  .meta({
+    examples: [
+      {
+        result: {
+          data: [
+            { '(label)': 'Person', info: 'Person' },
+            { '(label)': 'City', info: 'City' },
+          ],
+        },
+      },
+    ],
+  });
+export const CountResultSchema = z
+  .object({ result: CountSchema.meta({ description: 'The counts' }) })
+  .meta({ examples: [{ result: { nodes: 42, edges: 17 } }] });
+/** The `Accept: text/event-stream` form of countGraph: one `result` event. */
+export const CountEventStreamSchema = z.string().meta({
+  description: 'One `result` event whose data is `{"nodes": N, "edges": M}`',
+  examples: ['event: result\ndata: {"nodes":42,"edges":17}\n\n'],
+});
 
 export const ParamsSchema = z
   .string()
@@ -194,10 +272,18 @@ export function usualQueryStreamQuery(
 
 const queryStreamQueryZod = (csvUrlAllowlist: readonly string[]) =>
   z.object({
-    query: requiredString('query').pipe(cypherQuerySchema(csvUrlAllowlist)),
+    query: requiredString('query').pipe(cypherQuerySchema(csvUrlAllowlist)).meta({
+      description: 'The Cypher query (at most 1,000,000 characters)',
+      example: 'MATCH (p:Person) RETURN p.name AS name',
+    }),
     timeout: requiredString('timeout')
       .regex(/^\d{1,10}$/, verbatim('Invalid parameter timeout'))
-      .transform(Number),
+      .transform(Number)
+      .meta({
+        description:
+          "Milliseconds FalkorDB may run the query; clamped to the server's QUERY_TIMEOUT_MAX_MS, where 0 also means that maximum",
+        example: '5000',
+      }),
     parameters: ParamsSchema,
     maxRows: z
       .string()
@@ -257,7 +343,18 @@ export const queryBodySchema = (csvUrlAllowlist: readonly string[]) =>
       }),
       format: ValueFormatSchema.optional(),
     })
-    .meta({ id: 'QueryRequest', description: 'A Cypher query with its parameters and bounds' });
+    .meta({
+      id: 'QueryRequest',
+      description: 'A Cypher query with its parameters and bounds',
+      examples: [
+        {
+          query: 'MATCH (p:Person {name: $name}) RETURN p.name AS name, p.born AS born',
+          params: { name: 'Ada' },
+          timeout: 5000,
+          maxRows: 100,
+        },
+      ],
+    });
 
 // The values a query row can hold, as named schemas (components of the API document), in the two value formats.
 

@@ -12,6 +12,7 @@ import { openEventStream, wantsEventStream } from '../../http/sse.js';
 import { BatchStatementError, CsvRowsError, type ImportService } from './import-service.js';
 import {
   BatchResultSchema,
+  importEventStreamSchema,
   loadCsvBodySchema,
   LoadCsvResultSchema,
   RunBatchBodySchema,
@@ -64,7 +65,15 @@ export function importRoutes(app: FastifyInstance, imports: ImportService, csvUr
         response: {
           200: {
             description: 'The staged file',
-            content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
+            content: {
+              'application/octet-stream': {
+                schema: z.string().meta({
+                  format: 'binary',
+                  description: 'The file as it was uploaded',
+                  examples: ["CREATE (:Person {name: 'Ada', born: 1815});\n"],
+                }),
+              },
+            },
           },
         },
       },
@@ -97,7 +106,15 @@ export function importRoutes(app: FastifyInstance, imports: ImportService, csvUr
         response: {
           200: {
             description: 'The batch ran',
-            content: { 'application/json': { schema: BatchResultSchema }, 'text/event-stream': { schema: z.string() } },
+            content: {
+              'application/json': { schema: BatchResultSchema },
+              'text/event-stream': {
+                schema: importEventStreamSchema(
+                  '{"executed":2}',
+                  '{"executed":3,"message":"Executed 3 Cypher statement(s)."}',
+                ),
+              },
+            },
           },
         },
       },
@@ -127,7 +144,9 @@ export function importRoutes(app: FastifyInstance, imports: ImportService, csvUr
             description: 'Every row was loaded',
             content: {
               'application/json': { schema: LoadCsvResultSchema },
-              'text/event-stream': { schema: z.string() },
+              'text/event-stream': {
+                schema: importEventStreamSchema('{"loaded":1000}', '{"loaded":1042,"message":"Loaded 1042 row(s)."}'),
+              },
             },
           },
         },

@@ -48,18 +48,39 @@ export const PropertyBodySchema = z
   })
   .meta({ examples: [{ value: 'Ada Lovelace', type: true }] });
 
-export const NodeReadSchema = z.object({
-  result: z.object({
-    data: z.array(
-      z.object({
-        node: NodeSchema,
-        relationships: z
-          .array(RelationshipSchema)
-          .meta({ description: "The node's relationships, either direction, in the shape query rows use" }),
-      }),
-    ),
-  }),
-});
+export const NodeReadSchema = z
+  .object({
+    result: z
+      .object({
+        data: z
+          .array(
+            z.object({
+              node: NodeSchema,
+              relationships: z
+                .array(RelationshipSchema)
+                .meta({ description: "The node's relationships, either direction, in the shape query rows use" }),
+            }),
+          )
+          .meta({ description: 'One item: the node and its relationships' }),
+      })
+      .meta({ description: 'The node' }),
+  })
+  .meta({
+    examples: [
+      {
+        result: {
+          data: [
+            {
+              node: { id: 12, labels: ['Person'], properties: { name: 'Ada', born: 1815 } },
+              relationships: [
+                { id: 3, relationshipType: 'KNOWS', sourceId: 12, destinationId: 14, properties: { since: 1833 } },
+              ],
+            },
+          ],
+        },
+      },
+    ],
+  });
 
 /** `POST /api/graph/{graph}/{element}` as the FalkorDB Browser sends it. */
 export const CreateEntityBodySchema = z
@@ -106,6 +127,25 @@ export const CreateEntityParamsSchema = z.object({
     .regex(/^(?!\.{1,2}$)[^/\u0000-\u001f\u007f]{1,256}$/, 'must be one path segment')
     .meta({ description: 'Any one path segment (the FalkorDB Browser sends a placeholder)', examples: ['new'] }),
 });
-export const CreateEntityResponseSchema = z.object({
-  result: z.object({ data: z.array(z.record(z.string(), z.unknown())) }),
-});
+export const CreateEntityResponseSchema = z
+  .object({
+    result: z
+      .object({
+        data: z.array(z.record(z.string(), z.unknown())).meta({
+          description: 'One row: the new node under the key `n` or the new relationship under the key `e`',
+        }),
+      })
+      .meta({ description: 'What was created' }),
+  })
+  .meta({
+    examples: [
+      { result: { data: [{ n: { id: 12, labels: ['Person'], properties: { name: 'Ada' } } }] } },
+      {
+        result: {
+          data: [
+            { e: { id: 3, relationshipType: 'KNOWS', sourceId: 0, destinationId: 1, properties: { since: 1833 } } },
+          ],
+        },
+      },
+    ],
+  });

@@ -11,7 +11,8 @@ import {
   LibraryReadSchema,
   LoadLibraryBodySchema,
   UdfFlushedSchema,
-  UdfMessageSchema,
+  UdfLoadedSchema,
+  UdfDeletedSchema,
 } from './schemas.js';
 import type { UdfService } from './udf-service.js';
 
@@ -96,7 +97,7 @@ export function udfRoutes(app: FastifyInstance, context: BrowserContext, udf: Ud
         description: `\`GRAPH.UDF LOAD [REPLACE] <lib> <code>\`. The source is at most 256 KiB; FalkorDB's evaluation error answers 400, an existing library 409 unless \`replace\` is true. ${unsupported}`,
         params: LibraryParamsSchema,
         body: LoadLibraryBodySchema,
-        response: { 200: UdfMessageSchema },
+        response: { 200: UdfLoadedSchema },
       },
     },
     async (request) => {
@@ -116,7 +117,7 @@ export function udfRoutes(app: FastifyInstance, context: BrowserContext, udf: Ud
         summary: 'Remove one UDF library',
         description: `\`GRAPH.UDF DELETE <lib>\`; 404 when there is no such library. ${unsupported}`,
         params: LibraryParamsSchema,
-        response: { 200: UdfMessageSchema },
+        response: { 200: UdfDeletedSchema },
       },
     },
     async (request) => {

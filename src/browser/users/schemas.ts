@@ -38,25 +38,35 @@ const KeysSchema = z
     example: ['sales*', 'social'],
   });
 
-export const CreateUserBodySchema = z.object({
-  username: UsernameSchema,
-  password: PasswordSchema,
-  role: RoleSchema,
-  keys: KeysSchema.optional(),
+const ROLE_DESCRIPTION = 'The role: `Admin` (everything), `Read-Write` (queries that write) or `Read-Only`';
+export const CreateUserBodySchema = z
+  .object({
+    username: UsernameSchema.meta({ description: 'The new database user’s name' }),
+    password: PasswordSchema.meta({ description: 'Its password' }),
+    role: RoleSchema.meta({ description: ROLE_DESCRIPTION }),
+    keys: KeysSchema.optional(),
+  })
+  .meta({ examples: [{ username: 'analyst', password: 'a long passphrase', role: 'Read-Only', keys: ['sales*'] }] });
+export const DeleteUsersBodySchema = z
+  .object({
+    users: z
+      .array(z.object({ username: UsernameSchema.meta({ description: 'The database user’s name' }) }))
+      .min(1)
+      .max(1000)
+      .meta({ description: 'The users to delete (1 to 1000)' }),
+  })
+  .meta({ examples: [{ users: [{ username: 'analyst' }, { username: 'reporting' }] }] });
+export const UserParamsSchema = z.object({
+  user: UsernameSchema.meta({ description: 'The database user’s name', examples: ['analyst'] }),
 });
-export const DeleteUsersBodySchema = z.object({
-  users: z
-    .array(z.object({ username: UsernameSchema }))
-    .min(1)
-    .max(1000),
-});
-export const UserParamsSchema = z.object({ user: UsernameSchema });
 // Required in the query (the browser API specification; docs/decisions/embedded-mode-persistence.md); the FalkorDB Browser's body copy is moved
 // there before validation.
 export const RoleQuerySchema = z.object({
-  role: z.enum(ROLES, {
-    error: (issue) => verbatim(issue.input === undefined ? 'Missing parameter role' : invalidRole),
-  }),
+  role: z
+    .enum(ROLES, {
+      error: (issue) => verbatim(issue.input === undefined ? 'Missing parameter role' : invalidRole),
+    })
+    .meta({ description: `The new role. ${ROLE_DESCRIPTION}`, examples: ['Read-Write'] }),
 });
 /**
  * The FalkorDB Browser sends the role in the body, with the user's key patterns and, to change it, a new password
@@ -64,23 +74,33 @@ export const RoleQuerySchema = z.object({
  */
 export const UpdateUserBodySchema = z
   .object({
-    role: RoleSchema.optional(),
+    role: RoleSchema.optional().meta({
+      description: 'The new role, as the FalkorDB Browser sends it (the query parameter wins when both are sent)',
+    }),
     keys: KeysSchema.optional(),
     password: PasswordSchema.optional().meta({
       description:
         "A new password: it replaces the user's passwords, and the user's tokens (made with the old one) are revoked",
     }),
   })
-  .nullish();
-export const UserItemSchema = z.object({
-  username: z.string(),
-  role: z.enum(ROLES),
-  keys: z
-    .array(z.string())
-    .meta({ description: 'The key (graph name) patterns the user may reach; `["*"]` for all of them' }),
-  selected: z.boolean(),
-});
-export const UserListSchema = z.object({ result: z.array(UserItemSchema) });
+  .nullish()
+  .meta({ examples: [{ role: 'Read-Write', keys: ['sales*', 'social'] }] });
+const USER_EXAMPLE = { username: 'analyst', role: 'Read-Only', keys: ['sales*'], selected: false } as const;
+export const UserItemSchema = z
+  .object({
+    username: z.string().meta({ description: 'The database user’s name' }),
+    role: z.enum(ROLES).meta({ description: ROLE_DESCRIPTION }),
+    keys: z
+      .array(z.string())
+      .meta({ description: 'The key (graph name) patterns the user may reach; `["*"]` for all of them' }),
+    selected: z.boolean().meta({ description: 'Always false (the FalkorDB Browser keeps its selection there)' }),
+  })
+  .meta({ examples: [USER_EXAMPLE] });
+export const UserListSchema = z
+  .object({ result: z.array(UserItemSchema).meta({ description: 'The database users' }) })
+  .meta({
+    examples: [{ result: [{ username: 'default', role: 'Admin', keys: ['*'], selected: false }, USER_EXAMPLE] }],
+  });
 
 export type UserItem = z.infer<typeof UserItemSchema>;
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRole } from '../auth/roles.js';
 import { principalOf } from '../context.js';
-import { MessageSchema } from '../graphs/schemas.js';
+import { messageSaying } from '../graphs/schemas.js';
 import { hoistBodyParameter } from '../query-parameters.js';
 import { sendJsonText } from '../../http/prepared-json.js';
 import {
@@ -69,7 +69,7 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         description:
           "Creates an ACL user of the token's database with the password and the role's rules, limited to the `keys` patterns when given. Needs the Admin role. 409 when the user exists; the answer's Location header names the new user.",
         body: CreateUserBodySchema,
-        response: { 201: MessageSchema },
+        response: { 201: messageSaying('User analyst created') },
       },
     },
     async (request, reply) => {
@@ -92,7 +92,7 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         summary: "Save the database's users to its ACL file (ACL SAVE)",
         description:
           'Changes made through this API are saved already; this saves changes made by other means. 400 when the database has no ACL file.',
-        response: { 200: MessageSchema },
+        response: { 200: messageSaying('ACL saved to disk') },
       },
     },
     async (request) => {
@@ -112,7 +112,7 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         description:
           "Deletes the ACL users named in the body from the token's database: all of them, or none when one cannot be deleted. Needs the Admin role.",
         body: DeleteUsersBodySchema,
-        response: { 200: MessageSchema },
+        response: { 200: messageSaying('Users deleted') },
       },
     },
     async (request) => {
@@ -136,7 +136,7 @@ export function userRoutes(app: FastifyInstance, users: DatabaseUserService): vo
         params: UserParamsSchema,
         querystring: RoleQuerySchema,
         body: UpdateUserBodySchema,
-        response: { 200: MessageSchema },
+        response: { 200: messageSaying('User analyst updated') },
       },
     },
     async (request) => {
