@@ -18,7 +18,7 @@ import { createErrorHandler } from './http/error-handler.js';
 import { createClientErrors } from './http/client-errors.js';
 import { errorBody } from './http/error-shapes.js';
 import { registerHealthRoutes, type ReadinessCheck } from './http/health-routes.js';
-import { AccessLog } from './logging/logging.js';
+import { AccessLog, type AccessLineSink } from './logging/logging.js';
 import { idSequence } from './lib/id-sequence.js';
 import { registerOpenApi } from './http/openapi.js';
 import { trackRequestsInFlight } from './http/graceful-close.js';
@@ -39,6 +39,8 @@ export interface AppDeps
   metrics?: Metrics;
   /** When given, the first admin is created at start-up if the user store is empty. */
   firstAdmin?: AdminPluginOptions['firstAdmin'];
+  /** The server logger's access-line sink (serverLogger); without it access lines go through the logger's info(). */
+  accessLines?: AccessLineSink;
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -76,7 +78,7 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     trustProxy: trustProxyOption(config),
     bodyLimit: BODY_LIMIT_BYTES,
     exposeHeadRoutes: false,
-    logController: new AccessLog(),
+    logController: new AccessLog(deps.accessLines),
     forceCloseConnections: 'idle',
     // An idle connection is closed soon after its last answer (Fastify's default keeps it 72 s), and a busy one after
     // MAX_REQUESTS_PER_SOCKET requests (docs/decisions/connection-share.md).

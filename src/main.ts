@@ -1,9 +1,8 @@
 // Process entry: read the config, start the embedded FalkorDB when no token store is configured,
 // build the app, listen, and shut down gracefully on SIGTERM/SIGINT.
-import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { loggerOptions } from './logging/logging.js';
+import { serverLogger } from './logging/logging.js';
 import { serverLogDestination } from './logging/log-destinations.js';
 import { prettyOnStdout } from './logging/pretty-log.js';
 import { closeGracefully } from './http/graceful-close.js';
@@ -71,7 +70,7 @@ async function main(): Promise<void> {
   // thread pool, which also measured slower: a thread hand-off per line on two cores), and only a SIGKILL within
   // those milliseconds can lose lines.
   const { stdout, recentLogs } = serverLogDestination(prettyOnStdout(initial.logFormat, process.stdout.isTTY === true));
-  const logger = pino(loggerOptions(initial.logLevel), stdout);
+  const { logger, accessLines } = serverLogger(initial.logLevel, stdout);
   let services: Services | undefined;
   // Signals are caught from the first moment: one that arrives while the server is still starting (a kubelet giving
   // up on a slow start, Ctrl-C) is kept and acted on as soon as there is something to shut down.
@@ -87,7 +86,7 @@ async function main(): Promise<void> {
   try {
     services = await startServices(initial, logger);
     const { config, deps, embedded, release } = services;
-    const app = await buildApp(config, { ...deps, recentLogs });
+    const app = await buildApp(config, { ...deps, recentLogs, accessLines });
     await app.listen({ port: config.port, host: config.host });
     for (const line of startUpBanner(config, services)) logger.info(line);
 

@@ -7,7 +7,6 @@
 // costs, and between checked and unlogged what the access line costs. Started by bench/run.ts; never part of the
 // product.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
 import { browserLimitsOf } from '../../src/browser/index.js';
 import { graphRoutes } from '../../src/browser/graphs/graph-routes.js';
@@ -18,7 +17,7 @@ import { databaseFor, type BrowserContext, type Principal } from '../../src/brow
 import { loadConfig } from '../../src/config.js';
 import { ConnectionPools } from '../../src/platform/falkordb/connection-pools.js';
 import { startServices } from '../../src/services.js';
-import { loggerOptions } from '../../src/logging/logging.js';
+import { serverLogger } from '../../src/logging/logging.js';
 import { serverLogDestination } from '../../src/logging/log-destinations.js';
 import { createAdminServices } from '../../src/admin/index.js';
 import { recordAuditEntries } from '../../src/admin/audit/audit-recorder.js';
@@ -31,9 +30,9 @@ import { sendJsonOf } from '../../src/http/prepared-json.js';
 const config = loadConfig(process.env);
 // The server's own log destination (main.ts), so that a logged route costs here what it costs there.
 const { stdout, recentLogs } = serverLogDestination();
-const logger = pino(loggerOptions(config.logLevel), stdout);
+const { logger, accessLines } = serverLogger(config.logLevel, stdout);
 const services = await startServices(config, logger);
-const app = await buildApp(services.config, { ...services.deps, recentLogs });
+const app = await buildApp(services.config, { ...services.deps, recentLogs, accessLines });
 const credentials = {
   host: process.env.BENCH_DB_HOST ?? '127.0.0.1',
   port: Number(process.env.BENCH_DB_PORT),

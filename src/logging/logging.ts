@@ -1,7 +1,8 @@
 // pino options shared by the process and the tests: what gets redacted and how a request is summarised.
 import { hash } from 'node:crypto';
+import { hostname } from 'node:os';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
-import { symbols, type DestinationStream, type LoggerOptions } from 'pino';
+import { levels, pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { jsonString } from '../lib/json-string.js';
 import { TOKEN_PREFIX } from '../lib/service-account-tokens.js';
 
@@ -137,47 +138,10 @@ export function requestSummaryJson(request: FastifyRequest): string {
   return `${json}}`;
 }
 
-/** The parts of a pino logger's state the access line reuses, through the symbols pino exports for integrations. */
-interface PinoLoggerState {
-  [symbols.streamSym]: DestinationStream & { [symbols.needsMetadataGsym]?: boolean };
-  [symbols.lsCacheSym]: Record<number, string>;
-  [symbols.timeSym]: () => string;
-  [symbols.chindingsSym]: string;
-  [symbols.endSym]: string;
-  [symbols.mixinSym]?: unknown;
-  [symbols.hooksSym]: { streamWrite?: unknown };
-  levels: { values: Record<string, number> };
-  isLevelEnabled(level: string): boolean;
-}
-
 /**
- * The logger's state when the access line can be composed from it: a pino logger (what main.ts and the tests build)
- * whose destination takes plain lines. The logger is typed as Fastify's base logger, so any other kind, or a pino
- * logger writing to a multistream (which wants per-line metadata), with a mixin or with a write hook, gets its line
- * through its own info().
- */
-function composableLogger(logger: unknown): PinoLoggerState | undefined {
-  const log = logger as Partial<PinoLoggerState>;
-  const destination = log[symbols.streamSym];
-  if (
-    typeof log.isLevelEnabled !== 'function' ||
-    typeof log[symbols.timeSym] !== 'function' ||
-    typeof log[symbols.chindingsSym] !== 'string' ||
-    !log[symbols.lsCacheSym] ||
-    !log.levels ||
-    !destination ||
-    destination[symbols.needsMetadataGsym] === true ||
-    log[symbols.mixinSym] ||
-    log[symbols.hooksSym]?.streamWrite
-  )
-    return undefined;
-  return log as PinoLoggerState;
-}
-
-/**
- * The JSON text of an access line, from its parts: `levelAndTime` and `bindings` are the logger's own (so the line
- * carries the same level, time, pid, hostname and request id as any other), `end` closes it. Pure, for the test that
- * compares it with what pino writes for the same fields.
+ * The JSON text of an access line, from its parts: `levelAndTime` and `bindings` as pino writes them for any other
+ * line (level, time, pid, hostname, request id), `end` closes it. Pure, for the test that compares it with what pino
+ * writes for the same fields.
  */
 export function accessLineText(
   levelAndTime: string,
@@ -193,16 +157,47 @@ export function accessLineText(
 }
 
 /**
+ * Where the server's access lines go when they are composed here rather than by pino: the destination the server's
+ * logger writes to, and the bindings that logger puts on every line (serverLogger builds both, so nothing is read
+ * back from pino's internals).
+ */
+export interface AccessLineSink {
+  write(line: string): unknown;
+  /** `,"pid":…,"hostname":…`: the server logger's base bindings, as JSON members. */
+  readonly bindings: string;
+}
+
+/**
+ * The server's logger over `destination`, with the sink its access lines are composed into. The base bindings are set
+ * here (pino's own defaults, pid and hostname), so the access line writes the same ones.
+ */
+export function serverLogger(
+  level: string,
+  destination: DestinationStream,
+): { logger: Logger; accessLines: AccessLineSink } {
+  const base = { pid: process.pid, hostname: hostname() };
+  const logger = pino({ ...loggerOptions(level), base }, destination);
+  const bindings = `,"pid":${base.pid},"hostname":${jsonString(base.hostname)}`;
+  return { logger, accessLines: { write: (line) => destination.write(line), bindings } };
+}
+
+const INFO = levels.values.info!;
+
+/**
  * One access line per request, when it has been answered, instead of Fastify's two (every line costs a redaction
  * pass, and "incoming request" says nothing the completion line does not).
  *
- * The line of a request answered without error is composed here and handed to the logger's destination, instead of
- * going through pino's object serialization: it cost about a third as much in a loop (the access line was
- * the largest cost left in the simple routes). It holds no secret by construction (method, path without its query
- * string, address, route template, status, time), so the censoring pass has nothing to do on it. Other loggers get
- * the line through their own info() (composableLogger).
+ * With a sink (the server's own logger, serverLogger), the line of a request answered without error is composed here
+ * and written to it, instead of going through pino's object serialization: it cost about a third as much in a loop
+ * (the access line was the largest cost left in the simple routes). It holds no secret by construction (method, path
+ * without its query string, address, route template, status, time), so the censoring pass has nothing to do on it.
+ * Without a sink (tests' and other loggers), the line goes through the request logger's own info().
  */
 export class AccessLog extends LogController {
+  constructor(private readonly sink?: AccessLineSink) {
+    super();
+  }
+
   override incomingRequest(): void {
     // logged on completion
   }
@@ -216,22 +211,20 @@ export class AccessLog extends LogController {
       );
       return;
     }
-    const log = composableLogger(request.log);
-    if (!log) {
+    if (!this.sink) {
       request.log.info({ req: request, res: { statusCode: reply.statusCode }, responseTime }, 'request completed');
       return;
     }
-    if (!log.isLevelEnabled('info')) return;
-    const destination = log[symbols.streamSym];
-    const levelAndTime = log[symbols.lsCacheSym][log.levels.values.info!]! + log[symbols.timeSym]();
-    destination.write(
+    // A level pino does not number (silent) logs nothing.
+    if ((levels.values[request.log.level] ?? Infinity) > INFO) return;
+    this.sink.write(
       accessLineText(
-        levelAndTime,
-        log[symbols.chindingsSym],
+        `{"level":${INFO},"time":${Date.now()}`,
+        `${this.sink.bindings},"reqId":${jsonString(String(request.id))}`,
         requestSummaryJson(request),
         reply.statusCode,
         responseTime,
-        log[symbols.endSym],
+        '}\n',
       ),
     );
   }

@@ -3,7 +3,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { closeSync, constants, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { multistream, pino } from 'pino';
+import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import {
   BatchedLineStream,
@@ -19,6 +19,7 @@ import {
   loggerOptions,
   requestSummary,
   requestSummaryJson,
+  serverLogger,
 } from '../../src/logging/logging.js';
 import { jsonString } from '../../src/lib/json-string.js';
 
@@ -32,6 +33,7 @@ function chunkSink() {
 function answered(log: pino.Logger, url: string, route: string | undefined, statusCode: number, elapsedTime: number) {
   const request = {
     log,
+    id: 'req-1',
     method: 'GET',
     url,
     ip: '10.1.2.3',
@@ -57,16 +59,15 @@ describe('the access line', () => {
   it.each(cases)('for %s is, field for field, the line pino writes for the same request', (url, route, status) => {
     const composed = chunkSink();
     const throughPino = chunkSink();
-    const fast = pino(loggerOptions('info'), composed).child({ reqId: 'req-1' });
-    // pino's multistream asks for per-line metadata, which keeps the controller on pino's own serialization.
-    const slow = pino(loggerOptions('info'), multistream([{ level: 'info', stream: throughPino }])).child({
-      reqId: 'req-1',
-    });
-    const controller = new AccessLog();
+    // The server's logger and its sink: the line is composed and written to the sink.
+    const server = serverLogger('info', composed);
+    const fast = server.logger.child({ reqId: 'req-1' });
+    // Any other logger: the line goes through pino's own info().
+    const slow = pino(loggerOptions('info'), throughPino).child({ reqId: 'req-1' });
     const first = answered(fast, url, route, status, 1.23456);
-    controller.requestCompleted(null, first.request, first.reply);
+    new AccessLog(server.accessLines).requestCompleted(null, first.request, first.reply);
     const second = answered(slow, url, route, status, 1.23456);
-    controller.requestCompleted(null, second.request, second.reply);
+    new AccessLog().requestCompleted(null, second.request, second.reply);
 
     expect(composed.chunks).toHaveLength(1);
     expect(throughPino.chunks).toHaveLength(1);
@@ -133,9 +134,16 @@ describe('the access line', () => {
 
   it('writes nothing when the route logs above info (probes) or the logger is silent', () => {
     const sink = chunkSink();
-    const log = pino(loggerOptions('info'), sink).child({ reqId: 'probe' }, { level: 'warn' });
-    const { request, reply } = answered(log, '/healthz', '/healthz', 200, 0.1);
-    new AccessLog().requestCompleted(null, request, reply);
+    for (const [level, childLevel] of [
+      ['info', 'warn'],
+      ['silent', undefined],
+    ] as const) {
+      const server = serverLogger(level, sink);
+      const log = server.logger.child({ reqId: 'probe' }, childLevel ? { level: childLevel } : {});
+      const { request, reply } = answered(log, '/healthz', '/healthz', 200, 0.1);
+      new AccessLog(server.accessLines).requestCompleted(null, request, reply);
+      new AccessLog().requestCompleted(null, request, reply);
+    }
     expect(sink.chunks).toEqual([]);
   });
 
