@@ -3,7 +3,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectionPools, type DatabasePool } from '../../src/platform/falkordb/connection-pools.js';
+import { ConnectionPools } from '../../src/platform/falkordb/connection-pools.js';
+import type { DatabasePool } from '../../src/platform/falkordb/database-pool.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
 
 /** Hundreds of milliseconds of FalkorDB's time: long past a PING's round trip on a busy machine. */

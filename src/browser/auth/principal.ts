@@ -1,6 +1,6 @@
 // Who a request acts for in the browser API: the token's database user, set by the bearer guard (bearer-auth.ts)
 // and kept by the token cache (token-cache.ts).
-import type { DbCredentials } from '../../platform/falkordb/connection-pools.js';
+import type { DbCredentials } from '../../platform/falkordb/database-pool.js';
 import type { Role } from './roles.js';
 
 export interface Principal {

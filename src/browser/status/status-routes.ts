@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { databaseFor, principalOf, type BrowserContext } from '../context.js';
-import type { DbCredentials } from '../../platform/falkordb/connection-pools.js';
+import type { DbCredentials } from '../../platform/falkordb/database-pool.js';
 import { sendJsonText } from '../../http/prepared-json.js';
 import { StatusSchema, type Status } from './schemas.js';
 import type { StatusService } from './status-service.js';

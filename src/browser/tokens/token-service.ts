@@ -1,7 +1,7 @@
 // Personal access tokens: issue (after checking the credentials against the database), list, read, revoke.
 import { createHash, randomUUID } from 'node:crypto';
 import { ClusterSlotsRefusedError } from '../../platform/falkordb/cluster-pool.js';
-import type { ClusterTopology, DatabasePool, SentinelTopology } from '../../platform/falkordb/connection-pools.js';
+import type { ClusterTopology, DatabasePool, SentinelTopology } from '../../platform/falkordb/database-pool.js';
 import { isReplyError } from '../../platform/falkordb/database-errors.js';
 import { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { graphModuleVersion } from '../../platform/falkordb/server-commands.js';

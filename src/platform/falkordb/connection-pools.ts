@@ -29,19 +29,6 @@ import type {
   TopologyDescription,
 } from './database-pool.js';
 
-// The pool types are declared with the port (database-pool.ts); callers keep importing them from here.
-export type {
-  ClusterTopology,
-  CommandArgument,
-  DatabasePool,
-  DbCredentials,
-  PoolOptions,
-  SendOptions,
-  SentinelTopology,
-  StreamedArgument,
-  TopologyDescription,
-} from './database-pool.js';
-
 type RawClient = ReturnType<typeof createClient>;
 
 /**

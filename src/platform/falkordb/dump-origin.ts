@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PortError } from '../port-errors.js';
-import type { StreamedArgument } from './connection-pools.js';
+import type { StreamedArgument } from './database-pool.js';
 import { bundledPackageDir, resolveModulePath } from './embedded-falkordb.js';
 import { QueryConnection } from './query-connection.js';
 import { findServerBinary } from './server-binary.js';

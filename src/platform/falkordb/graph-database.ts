@@ -1,6 +1,6 @@
 // FalkorDB commands over one credential pool: queries decoded from the compact protocol, graph key operations,
 // configuration and ACL. Every value travels as its own command argument; nothing is concatenated into a command.
-import type { DatabasePool, StreamedArgument } from './connection-pools.js';
+import type { DatabasePool, StreamedArgument } from './database-pool.js';
 import { GraphNotFoundError, isEmptyKeyReply, ResultTooLargeError } from './database-errors.js';
 import { DEFAULT_REPLY_BOUNDS, type QueryCommand } from './query-connection.js';
 import { ReplyTooLargeError, type ReplyBounds } from './resp-reader.js';

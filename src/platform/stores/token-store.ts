@@ -7,7 +7,7 @@
 //   <p>token-revocations   pub/sub channel: `revoked <id>` when a token is revoked, `changed <id>` when its role
 //                          changed (replicas drop cached tokens)
 // Ids and hashes are validated before they become part of a key; values are separate command arguments.
-import type { ClusterTopology, SentinelTopology } from '../falkordb/connection-pools.js';
+import type { ClusterTopology, SentinelTopology } from '../falkordb/database-pool.js';
 import { storeKeyPrefix, type RedisConnection } from '../redis/redis-connection.js';
 import type { Role } from '../../lib/database-roles.js';
 import { PortError } from '../port-errors.js';
