@@ -1,5 +1,7 @@
 // Five-field cron expressions (minute hour day-of-month month day-of-week), as Kubernetes CronJobs and KubeBlocks
-// BackupSchedules take them, in UTC: parsed once, then asked for the next minute that matches. Pure.
+// BackupSchedules take them, in UTC: parsed once, then asked for the next minute that matches. Pure. Written here
+// rather than taken from npm because the JavaScript libraries read some expressions otherwise than the Go parser
+// Kubernetes runs them with (docs/decisions/cron-expressions.md).
 
 export interface CronExpression {
   text: string;
@@ -8,7 +10,11 @@ export interface CronExpression {
   days: Set<number>;
   months: Set<number>;
   weekdays: Set<number>;
-  /** Day-of-month and day-of-week restricted both: a day matching either one fires (cron's rule). */
+  /**
+   * Both day fields restricted: a day matching either one fires; otherwise a day must match both. As the Go parser
+   * Kubernetes uses decides it, a field is unrestricted when one of its comma-separated parts is `*` or `?` without
+   * a step above 1 (`*` every second day is a restriction; `*` every day, and `*,15`, are not).
+   */
   eitherDay: boolean;
 }
 
@@ -24,10 +30,10 @@ const MACROS: Record<string, string> = {
   '@hourly': '0 * * * *',
 };
 
-function valueOf(text: string, names: string[] | undefined, offset: number): number {
+function valueOf(text: string, names: string[] | undefined, offset: number, what: string): number {
   const named = names?.indexOf(text.toLowerCase()) ?? -1;
   if (named >= 0) return named + offset;
-  if (!/^\d+$/.test(text)) throw new Error(`"${text}" is not a number`);
+  if (!/^\d+$/.test(text)) throw new Error(`${what}: "${text}" is not a number`);
   return Number(text);
 }
 
@@ -41,12 +47,13 @@ function field(text: string, min: number, max: number, what: string, names?: str
     if (!Number.isInteger(step) || step < 1) throw new Error(`${what}: step "${stepText}" must be a positive number`);
     let low: number;
     let high: number;
-    if (range === '*') [low, high] = [min, max];
+    // `?` is `*` (accepted in any field, as the Go parser does).
+    if (range === '*' || range === '?') [low, high] = [min, max];
     else {
       const bounds = range.split('-');
       if (bounds.length > 2) throw new Error(`${what}: "${range}" is not a range`);
-      low = valueOf(bounds[0]!, names, offset);
-      high = bounds.length === 2 ? valueOf(bounds[1]!, names, offset) : stepText === undefined ? low : max;
+      low = valueOf(bounds[0]!, names, offset, what);
+      high = bounds.length === 2 ? valueOf(bounds[1]!, names, offset, what) : stepText === undefined ? low : max;
     }
     if (low < min || high > max || low > high)
       throw new Error(`${what}: "${range}" is outside ${min}-${max} or inverted`);
@@ -60,6 +67,12 @@ function sundayAsZero(values: Set<number>): Set<number> {
   if (values.delete(7)) values.add(0);
   return values;
 }
+
+const unrestricted = (text: string) =>
+  text.split(',').some((part) => {
+    const [range, step] = part.split('/');
+    return (range === '*' || range === '?') && (step === undefined || Number(step) <= 1);
+  });
 
 /** Parses an expression; throws an Error saying what is wrong. */
 export function parseCron(expression: string): CronExpression {
@@ -75,7 +88,7 @@ export function parseCron(expression: string): CronExpression {
     days: field(day, 1, 31, 'day of month'),
     months: field(month, 1, 12, 'month', MONTHS, 1),
     weekdays: sundayAsZero(field(weekday, 0, 7, 'day of week', WEEKDAYS)),
-    eitherDay: day !== '*' && weekday !== '*',
+    eitherDay: !unrestricted(day) && !unrestricted(weekday),
   };
 }
 

@@ -36,6 +36,17 @@ describe('cron expressions', () => {
     expect(next('0 0 * * 7', '2026-03-10T00:00:00Z')).toBe('2026-03-15T00:00:00.000Z');
   });
 
+  it('reads a day field holding * or ? (without a step above 1) as unrestricted, as Kubernetes does', () => {
+    // Unrestricted: the day must match both fields, here a Monday (2026-03-16), not the odd Wednesday 2026-03-11.
+    expect(next('0 0 ? * 1', '2026-03-10T00:00:00Z')).toBe('2026-03-16T00:00:00.000Z');
+    expect(next('0 0 */1 * 1', '2026-03-10T00:00:00Z')).toBe('2026-03-16T00:00:00.000Z');
+    expect(next('0 0 *,15 * 1', '2026-03-10T00:00:00Z')).toBe('2026-03-16T00:00:00.000Z');
+    expect(next('0 0 15 * ?', '2026-03-10T00:00:00Z')).toBe('2026-03-15T00:00:00.000Z');
+    // A step above 1 restricts: odd days or Mondays, and the 15th or Monday, Wednesday or Friday, either fires.
+    expect(next('0 0 */2 * 1', '2026-03-10T00:00:00Z')).toBe('2026-03-11T00:00:00.000Z');
+    expect(next('0 0 15 * 1-5/2', '2026-03-10T00:00:00Z')).toBe('2026-03-11T00:00:00.000Z');
+  });
+
   it('says what is wrong with an expression', () => {
     expect(cronProblem('0 3 * * *')).toBeUndefined();
     expect(cronProblem('0 3 * *')).toMatch(/5 fields/);
@@ -43,7 +54,11 @@ describe('cron expressions', () => {
     expect(cronProblem('0 25 * * *')).toMatch(/^hour/);
     expect(cronProblem('0 0 0 * *')).toMatch(/^day of month/);
     expect(cronProblem('*/0 * * * *')).toMatch(/step/);
-    expect(cronProblem('a * * * *')).toMatch(/not a number/);
+    expect(cronProblem('a * * * *')).toBe('minute: "a" is not a number');
+    // What Kubernetes' parser refuses and JavaScript parsers accept (docs/decisions/cron-expressions.md).
+    expect(cronProblem('0 0 L * *')).toBe('day of month: "L" is not a number');
+    expect(cronProblem('0 0 * * 1#2')).toBe('day of week: "1#2" is not a number');
+    expect(cronProblem('0 0 0 * * *')).toMatch(/5 fields/);
     expect(cronProblem('5-1 * * * *')).toMatch(/inverted/);
     // A date that never comes parses, and has no next run.
     expect(nextRun(parseCron('0 0 31 2 *'), at('2026-01-01T00:00:00Z'))).toBeUndefined();
