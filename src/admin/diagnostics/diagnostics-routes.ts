@@ -97,7 +97,15 @@ export function diagnosticsRoutes(
         response: {
           200: {
             description: 'The zip archive',
-            content: { 'application/zip': { schema: z.string().meta({ format: 'binary' }) } },
+            content: {
+              'application/zip': {
+                schema: z.string().meta({
+                  format: 'binary',
+                  description: 'A zip archive of JSON and text files',
+                  examples: ['<binary zip archive>'],
+                }),
+              },
+            },
           },
         },
       },

@@ -5,24 +5,22 @@ import { timestamp } from '../../lib/timestamp-schema.js';
 import { ADMIN_ROLES } from '../permissions/permissions.js';
 
 const StatusSchema = z.enum(['active', 'disabled']).meta({ description: 'A disabled user cannot sign in' });
-const SourceSchema = z.enum(['local', 'alpha', 'beta']);
+const SourceSchema = z.enum(['local', 'alpha', 'beta']).meta({ description: 'How the user signs in' });
 
 /** The FalkorDB Enterprise admin API's User (google → alpha, azure → beta). No id, no password hash: users are named by e-mail. */
-export const UserSchema = z
-  .object({
-    email: z.string().describe("The user's e-mail, which names it"),
-    name: z.string().describe('Display name'),
-    role: z.string().describe(`A predefined role (${ADMIN_ROLES.join(', ')}) or a custom one (GET /api/rbac/roles)`),
-    lastLogin: timestamp('When the user last signed in; absent if never').optional(),
-    source: SourceSchema.describe('How the user signs in: a local password, or provider alpha or beta'),
-    status: StatusSchema,
-    createdAt: timestamp('When the user was created'),
-    mustChangePassword: z
-      .boolean()
-      .describe('Set by an admin password reset: until it is changed, the session may only change it'),
-  })
-  .meta({ id: 'AdminUser', description: 'An admin API user, named by e-mail (no id, no password hash)' });
-export type AdminUserExample = z.infer<typeof UserSchema>;
+const UserFields = z.object({
+  email: z.string().describe("The user's e-mail, which names it"),
+  name: z.string().describe('Display name'),
+  role: z.string().describe(`A predefined role (${ADMIN_ROLES.join(', ')}) or a custom one (GET /api/rbac/roles)`),
+  lastLogin: timestamp('When the user last signed in; absent if never').optional(),
+  source: SourceSchema.describe('How the user signs in: a local password, or provider alpha or beta'),
+  status: StatusSchema,
+  createdAt: timestamp('When the user was created'),
+  mustChangePassword: z
+    .boolean()
+    .describe('Set by an admin password reset: until it is changed, the session may only change it'),
+});
+export type AdminUserExample = z.infer<typeof UserFields>;
 export const ADMIN_USER_EXAMPLE: AdminUserExample = {
   email: 'ada@example.com',
   name: 'Ada Lovelace',
@@ -33,8 +31,13 @@ export const ADMIN_USER_EXAMPLE: AdminUserExample = {
   createdAt: '2026-11-01T08:00:00.000Z',
   mustChangePassword: false,
 };
-/** UserSchema with its example, as one operation answers it. */
-export const UserAnswerSchema = UserSchema.meta({ examples: [ADMIN_USER_EXAMPLE] });
+export const UserSchema = UserFields.meta({
+  id: 'AdminUser',
+  description: 'An admin API user, named by e-mail (no id, no password hash)',
+  examples: [ADMIN_USER_EXAMPLE],
+});
+/** UserSchema, as the operations answer it (the AdminUser component carries the example). */
+export const UserAnswerSchema = UserSchema;
 
 const PasswordSchema = z.string().min(8, 'must be at least 8 characters long').max(1024);
 const NameSchema = z.string().trim().min(1).max(200);
