@@ -284,9 +284,11 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
     expect(res.json()).toEqual({
       message: expect.stringMatching(/^Upgrade of cluster pair requested \(OpsRequest pair-upgrade-/) as unknown,
       clusterName: 'pair',
+      opsName: expect.stringMatching(/^pair-upgrade-/) as unknown,
       version: '4.14.0',
     });
-    const name = /OpsRequest (\S+)\)/.exec(res.json<{ message: string }>().message)![1]!;
+    const name = res.json<{ opsName: string }>().opsName;
+    expect(res.json<{ message: string }>().message).toContain(`(OpsRequest ${name})`);
     expect((await ops(name)).spec).toEqual(
       stored({
         clusterName: 'pair',

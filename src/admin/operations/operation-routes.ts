@@ -60,7 +60,7 @@ function operationScopeRoutes(app: FastifyInstance, { operations, clusterNamespa
         description:
           'Creates an Upgrade OpsRequest moving the FalkorDB components (not the sentinel) to `version` and/or ' +
           '`componentDefinition`. 400 for a Failed cluster or a version the catalog (readable in multi-cluster mode) ' +
-          'does not list; 409 when the cluster already runs the version or is busy.',
+          'does not list; 409 when the cluster already runs the version or is busy. `opsName` names the OpsRequest to follow.',
         params: OpsClusterParamsSchema,
         querystring: OpsNamespaceQuerySchema,
         body: UpgradeBodySchema,

@@ -258,6 +258,7 @@ export function createOperationService(
       return {
         message: accepted.message,
         clusterName: name,
+        opsName: accepted.opsName,
         ...(input.version === undefined ? {} : { version: input.version }),
         ...(input.componentDefinition === undefined ? {} : { componentDefinition: input.componentDefinition }),
       };

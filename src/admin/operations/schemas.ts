@@ -97,6 +97,8 @@ export const UpgradeBodySchema = z.strictObject({
 export const UpgradeAcceptedSchema = z.object({
   message: z.string(),
   clusterName: z.string(),
+  // Not in the real answer, which names the OpsRequest only inside `message`.
+  opsName: z.string().optional().meta({ description: 'The Upgrade OpsRequest, to follow with GET …/ops/{opsName}' }),
   version: z.string().optional(),
   componentDefinition: z.string().optional(),
 });
