@@ -19,6 +19,7 @@ export default defineConfig({
       'test/cli/backup-commands.test.ts',
       'test/cli/confirmation.test.ts',
       'test/cli/deployment-commands.test.ts',
+      'test/cli/operations-commands.test.ts',
     ],
     environment: 'node',
     // As the default configuration: fails a test during which a response contradicted openapi/openapi.json.

@@ -37,7 +37,7 @@ export class CliError extends Error {
 }
 
 /** A 422 that says the server has no such thing (embedded mode), rather than that the input was wrong. */
-const UNSUPPORTED = /embedded mode|embedded FalkorDB|not supported/i;
+const UNSUPPORTED = /embedded mode|embedded FalkorDB|not supported|needs no licen[cs]e/i;
 
 export function exitCodeForStatus(status: number, message = ''): number {
   if (status === 422 && UNSUPPORTED.test(message)) return EXIT.unsupported;

@@ -62,6 +62,7 @@ describe('without a terminal', () => {
       ['users', 'remove', 'leaver@corp.example'],
       ['users', 'reset-password', 'forgetful@corp.example'],
       ['rbac', 'roles', 'delete', 'short-lived'],
+      ['operations', 'delete', 'kept', 'kept-restart-0', '-n', NS],
     ]) {
       const run = await cli(args);
       expect(run.code, args.join(' ')).toBe(2);
@@ -129,5 +130,32 @@ describe('on a terminal', () => {
     const role = await terminal(['rbac', 'roles', 'delete', 'short-lived'], [{ when: /\[y\/N\]/, send: 'y\r' }]);
     expect(role.code, role.screen).toBe(0);
     expect((await cli(['rbac', 'roles', 'get', 'short-lived'])).code).toBe(5);
+  });
+
+  it("deletes an operation's record on y, and not on anything else", async () => {
+    const requested = await cli(['operations', 'restart', 'kept', '-n', NS]);
+    expect(requested.code, requested.stderr).toBe(0);
+    const operation = requested.stdout.trim();
+    const declined = await terminal(
+      ['operations', 'delete', 'kept', operation, '-n', NS],
+      [{ when: /\[y\/N\]/, send: 'n\r' }],
+    );
+    expect(declined.code, declined.screen).toBe(1);
+    expect(declined.screen).toContain(`Delete operation ${operation} of kept? [y/N]`);
+    expect(await objects.get(OPS_V1, NS, operation)).toBeDefined();
+    const deleted = await terminal(
+      ['operations', 'delete', 'kept', operation, '-n', NS],
+      [{ when: /\[y\/N\]/, send: 'y\r' }],
+    );
+    expect(deleted.code, deleted.screen).toBe(0);
+    expect(deleted.screen).toContain(`${operation} deleted`);
+    expect(await objects.get(OPS_V1, NS, operation)).toBeUndefined();
+  });
+
+  it('writes no zip onto a terminal: a support package to standard output needs a file or a pipe', async () => {
+    const run = await terminal(['diagnostics', 'support-package', '-f', '-', '--no-logs', '--no-metrics']);
+    expect(run.code, run.screen).toBe(2);
+    expect(run.screen).toContain('will not write a zip to a terminal');
+    expect(run.screen).not.toContain('PK\x03\x04');
   });
 });

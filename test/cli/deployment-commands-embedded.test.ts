@@ -115,6 +115,66 @@ describe('graphdb-admin against embedded mode', () => {
     expect((await cli(['backups', 'get', 'embedded', 'restorable'])).code).toBe(5);
   }, 180_000);
 
+  it('answers the operations groups for the one embedded deployment; refuses what has no pod, version or license', async () => {
+    // One operation: get and delete (the restart of the first test, or a new one).
+    const restart = await cli(['operations', 'restart', 'embedded', '--wait', '--poll-interval', '100']);
+    expect(restart.code, restart.stderr).toBe(0);
+    const name = restart.stdout.trim();
+    const got = await cli(['operations', 'get', 'embedded', name, '-o', 'json']);
+    expect(got.code, got.stderr).toBe(0);
+    (await schemaCheck('get', '/api/clusters/{clusterName}/ops/{opsName}'))(JSON.parse(got.stdout));
+    expect(JSON.parse(got.stdout)).toMatchObject({ name, type: 'Restart', phase: 'Succeed' });
+    expect((await cli(['operations', 'delete', 'embedded', name])).code).toBe(2);
+    expect((await cli(['operations', 'delete', 'embedded', name, '--yes'])).code).toBe(0);
+    expect((await cli(['operations', 'get', 'embedded', name])).code).toBe(5);
+
+    // Events: the audit log's entries about the deployment.
+    const events = await cli(['deployments', 'events', 'embedded', '-o', 'json']);
+    expect(events.code, events.stderr).toBe(0);
+    (await schemaCheck('get', '/api/clusters/{clusterName}/events'))(JSON.parse(events.stdout));
+    expect(JSON.parse(events.stdout)).toMatchObject({ total: expect.any(Number) as unknown });
+
+    // The system lists answer what one process knows: its namespace, its module version, no StorageClasses (with a
+    // note on stderr), the host's capacity.
+    for (const [command, route] of [
+      ['namespaces', '/api/system/namespaces'],
+      ['storage-classes', '/api/system/storage-classes'],
+      ['falkordb-versions', '/api/system/falkordb-versions'],
+      ['cluster-resources', '/api/system/cluster-resources'],
+    ] as const) {
+      const json = await cli(['system', command, '-o', 'json']);
+      expect(json.code, `${command}: ${json.stderr}`).toBe(0);
+      (await schemaCheck('get', route))(JSON.parse(json.stdout));
+    }
+    const classes = await cli(['system', 'storage-classes']);
+    expect(classes.stdout).toMatch(/^NAME\s+PROVISIONER/m);
+    expect(classes.stderr).toMatch(/^note: .*Embedded/im);
+    const versions = JSON.parse((await cli(['system', 'falkordb-versions', '-o', 'json'])).stdout) as {
+      versions: { componentDefinitions: { name: string }[] }[];
+    };
+    expect(versions.versions[0]!.componentDefinitions[0]!.name).toBe('falkordb-embedded');
+
+    // Diagnostics work as anywhere.
+    const diagnostics = await cli(['diagnostics', 'get', '-o', 'json']);
+    expect(diagnostics.code, diagnostics.stderr).toBe(0);
+    (await schemaCheck('get', '/api/admin/diagnostics/'))(JSON.parse(diagnostics.stdout));
+    const exported = await cli(['diagnostics', 'export', '-f', '-']);
+    expect(exported.code, exported.stderr).toBe(0);
+    (await schemaCheck('get', '/api/admin/diagnostics/export'))(JSON.parse(exported.stdout));
+
+    // No pod to measure, no version to move to, no license to activate: exit code 7 with the server's reason.
+    const metrics = await cli(['deployments', 'metrics', 'embedded']);
+    expect(metrics.code).toBe(7);
+    expect(metrics.stderr).toContain('not a Kubernetes pod');
+    expect((await cli(['deployments', 'metrics', 'embedded', 'embedded-falkordb-0'])).code).toBe(7);
+    // A version the catalog (the module this server runs) does not list is a bad value: exit code 2.
+    const upgrade = await cli(['operations', 'upgrade', 'embedded', '--service-version', '4.14.1', '--wait']);
+    expect(upgrade.code, upgrade.stderr).toBe(2);
+    expect(upgrade.stderr).toContain('Version 4.14.1 is not in the version catalog');
+    expect((await cli(['operations', 'upgrade', 'embedded', '--component-def', 'falkordb-2'])).code).toBe(7);
+    expect((await cli(['license', 'activate', '--license', 'FDB-LIC-0123456789ABCDEF'])).code).toBe(7);
+  }, 120_000);
+
   it('version: the client, the server (GET /health) and whether they work together', async () => {
     const manifest = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const health = (await (await fetch(`${server.baseUrl}/health`)).json()) as { version: string };

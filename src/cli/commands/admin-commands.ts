@@ -1,8 +1,10 @@
-// system namespaces, diagnostics health|support-package, license status, audit list.
+// system namespaces|storage-classes|falkordb-versions|cluster-resources, diagnostics get|export|health|support-package,
+// license status|activate, audit list.
+import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { errorFor, signedInClient } from '../api-client.js';
 import { CliError, EXIT } from '../cli-errors.js';
-import { printLine, printProgress, printResult, printTable } from '../output.js';
+import { age, humanSize, printLine, printProgress, printResult, printTable, readStdin } from '../output.js';
 import { wholeNumber } from '../parsers.js';
 import { writePrivateFile } from '../session-file.js';
 
@@ -33,7 +35,48 @@ interface AuditEntry {
   userAgent?: string;
 }
 
+interface Capacity {
+  total: number | null;
+  usedByDeployments: number;
+  usedBySupport: number;
+  usedTotal: number;
+  available: number | null;
+}
+interface ClusterResources {
+  timestamp: string;
+  cpu: Capacity;
+  memory: Capacity;
+  storage: Capacity & { capacityKnown: boolean };
+  availableForDeployments: { cpu: number; memory: number; storage: number | null; limitingResource: string };
+  scope: { mode: string; namespaces: string[] | null };
+  notes: string[];
+}
+interface Diagnostics {
+  server: { uptime: number; version: string; nodeVersion: string; platform: string; arch: string; cpus: number };
+  versions: { server?: { image?: string; version?: string }; addon?: { version: string } };
+  health: Health;
+  resources: { totalClusters: number; recentActivityCount: number };
+  recentErrors: { time: string; level: number; msg: string; reqId?: string }[];
+}
+
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** A document a command downloads: to `file`, or to standard output for `-`, never as binary onto a terminal. */
+async function writeDownload(file: string, bytes: Uint8Array, binary: boolean): Promise<void> {
+  if (file === '-') {
+    if (binary && process.stdout.isTTY)
+      throw new CliError(EXIT.usage, 'will not write a zip to a terminal: give -f <file>, or redirect standard output');
+    process.stdout.write(bytes);
+    return;
+  }
+  await writePrivateFile(file, bytes);
+  printResult({ file, bytes: bytes.byteLength }, () => printLine(`Wrote ${file} (${humanSize(bytes.byteLength)})`));
+}
+
+/** Notes the server gives with a list (what it may not read, why a list is empty): for people, on stderr. */
+const printNotes = (notes: string[] | undefined) => {
+  for (const note of notes ?? []) process.stderr.write(`note: ${note}\n`);
+};
 
 export function registerAdminCommands(program: Command): void {
   const system = program.command('system').description('What the server sees of its Kubernetes cluster');
@@ -57,7 +100,151 @@ export function registerAdminCommands(program: Command): void {
       });
     });
 
+  system
+    .command('storage-classes')
+    .description('List the StorageClasses deployment volumes can use (the default marked)')
+    .action(async () => {
+      const answer = await (
+        await signedInClient()
+      ).call<{
+        storageClasses: {
+          name: string;
+          provisioner: string;
+          reclaimPolicy?: string;
+          volumeBindingMode?: string;
+          allowVolumeExpansion?: boolean;
+          isDefault: boolean;
+          createdAt: string;
+        }[];
+        total: number;
+        notes?: string[];
+      }>('GET', '/api/system/storage-classes');
+      printResult(answer, () => {
+        printTable(
+          ['NAME', 'PROVISIONER', 'RECLAIMPOLICY', 'VOLUMEBINDINGMODE', 'ALLOWVOLUMEEXPANSION', 'AGE'],
+          answer.storageClasses.map((c) => [
+            c.isDefault ? `${c.name} (default)` : c.name,
+            c.provisioner,
+            c.reclaimPolicy ?? '',
+            c.volumeBindingMode ?? '',
+            c.allowVolumeExpansion ?? false,
+            age(c.createdAt),
+          ]),
+        );
+        printNotes(answer.notes);
+      });
+    });
+
+  system
+    .command('falkordb-versions')
+    .alias('versions')
+    .description('List the FalkorDB versions deployments can run or be upgraded to')
+    .action(async () => {
+      const answer = await (
+        await signedInClient()
+      ).call<{
+        versions: {
+          name: string;
+          falkordbVersion: string;
+          releases: { version: string; releaseDate?: string; stable?: boolean }[];
+          componentDefinitions: { name: string; version: string }[];
+        }[];
+        total: number;
+        notes?: string[];
+      }>('GET', '/api/system/falkordb-versions');
+      printResult(answer, () => {
+        printTable(
+          ['NAME', 'VERSION', 'STABLE', 'RELEASED', 'COMPONENT DEFINITIONS'],
+          answer.versions.flatMap((v) =>
+            v.releases.map((r) => [
+              v.name,
+              r.version,
+              r.stable ?? '',
+              r.releaseDate ?? '',
+              v.componentDefinitions
+                .filter((d) => d.version === r.version)
+                .map((d) => d.name)
+                .join(','),
+            ]),
+          ),
+        );
+        printNotes(answer.notes);
+      });
+    });
+
+  system
+    .command('cluster-resources')
+    .alias('resources')
+    .description("The Kubernetes cluster's CPU, memory and storage: used by deployments and support, and free")
+    .action(async () => {
+      const answer = await (await signedInClient()).call<ClusterResources>('GET', '/api/system/cluster-resources');
+      const cores = (n: number | null) => (n === null ? 'unknown' : `${Math.round(n * 100) / 100}`);
+      const bytes = (n: number | null) => (n === null ? 'unknown' : humanSize(Math.round(n)));
+      printResult(answer, () => {
+        printTable(
+          ['RESOURCE', 'TOTAL', 'DEPLOYMENTS', 'SUPPORT', 'AVAILABLE'],
+          [
+            [
+              'cpu',
+              cores(answer.cpu.total),
+              cores(answer.cpu.usedByDeployments),
+              cores(answer.cpu.usedBySupport),
+              cores(answer.cpu.available),
+            ],
+            [
+              'memory',
+              bytes(answer.memory.total),
+              bytes(answer.memory.usedByDeployments),
+              bytes(answer.memory.usedBySupport),
+              bytes(answer.memory.available),
+            ],
+            [
+              'storage',
+              bytes(answer.storage.total),
+              bytes(answer.storage.usedByDeployments),
+              bytes(answer.storage.usedBySupport),
+              bytes(answer.storage.available),
+            ],
+          ],
+        );
+        printLine(
+          `Limited by ${answer.availableForDeployments.limitingResource}; scope: ${answer.scope.mode}${answer.scope.namespaces ? ` (${answer.scope.namespaces.join(', ')})` : ''}`,
+        );
+        printNotes(answer.notes);
+      });
+    });
+
   const diagnostics = program.command('diagnostics').description('Health checks and support packages');
+  diagnostics
+    .command('get')
+    .description("The server's versions, host, health, counts and recent errors")
+    .action(async () => {
+      const found = await (await signedInClient()).call<Diagnostics>('GET', '/api/admin/diagnostics/');
+      printResult(found, () => {
+        const { server } = found;
+        printLine(
+          `Server ${server.version} (Node ${server.nodeVersion}, ${server.platform}/${server.arch}, ${server.cpus} CPUs), up ${Math.round(server.uptime)}s`,
+        );
+        if (found.versions.addon) printLine(`FalkorDB addon ${found.versions.addon.version}`);
+        printLine(
+          `Health: ${found.health.status}; ${found.resources.totalClusters} deployments, ${found.resources.recentActivityCount} recent audit entries`,
+        );
+        printTable(
+          ['TIME', 'ERROR', 'REQUEST'],
+          found.recentErrors.map((e) => [e.time, e.msg, e.reqId ?? '']),
+        );
+      });
+    });
+
+  diagnostics
+    .command('export')
+    .description('Download the diagnostics as a JSON file (the same as `diagnostics get -o json`, timestamped)')
+    .requiredOption('-f, --output-file <path>', 'where to write the JSON (- for stdout)')
+    .action(async (options: { outputFile: string }) => {
+      const res = await (await signedInClient()).raw('GET', '/api/admin/diagnostics/export');
+      await writeDownload(options.outputFile, new Uint8Array(await res.arrayBuffer()), false);
+    });
+
   diagnostics
     .command('health')
     .description('Check the server, its database and Kubernetes (exit code 1 when unhealthy)')
@@ -107,6 +294,12 @@ export function registerAdminCommands(program: Command): void {
         logTailLines?: number;
         auditLimit?: number;
       }) => {
+        // Refused before the server builds anything: a zip on a terminal is garbage on the screen.
+        if (options.file === '-' && process.stdout.isTTY)
+          throw new CliError(
+            EXIT.usage,
+            'will not write a zip to a terminal: give -f <file>, or redirect standard output',
+          );
         const clusters = (options.cluster ?? []).map((text) => {
           const [namespace, name, ...rest] = text.split('/');
           if (!namespace || !name || rest.length > 0)
@@ -127,7 +320,7 @@ export function registerAdminCommands(program: Command): void {
         const zip = new Uint8Array(await res.arrayBuffer());
         const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1];
         if (options.file === '-') {
-          process.stdout.write(zip);
+          await writeDownload('-', zip, true);
           return;
         }
         await writePrivateFile(options.file, zip);
@@ -137,9 +330,32 @@ export function registerAdminCommands(program: Command): void {
       },
     );
 
-  program
-    .command('license')
-    .description('The license')
+  const license = program.command('license').description('The license');
+  license
+    .command('activate')
+    .description('Activate a license key')
+    .option('--license <key>', 'the license key (visible to other users of this machine: prefer --license-file)')
+    .option('--license-file <file>', 'a file holding the key (- for standard input)')
+    .action(async (options: { license?: string; licenseFile?: string }) => {
+      if ((options.license === undefined) === (options.licenseFile === undefined))
+        throw new CliError(EXIT.usage, 'give either --license or --license-file');
+      let key = options.license;
+      if (options.licenseFile !== undefined) {
+        key =
+          options.licenseFile === '-'
+            ? await readStdin()
+            : await readFile(options.licenseFile, 'utf8').catch(() => undefined);
+        if (key === undefined) throw new CliError(EXIT.usage, `cannot read ${options.licenseFile}`);
+        key = key.trim();
+      }
+      const state = await (
+        await signedInClient()
+      ).call<License>('POST', '/api/admin/licensing/activate', {
+        license: key,
+      });
+      printResult(state, () => printLine(`${state.edition}: ${state.state}: ${state.message}`));
+    });
+  license
     .command('status')
     .description('Show the license state, limits and usage')
     .action(async () => {

@@ -46,7 +46,7 @@ export const DEFAULT_WAIT_TIMEOUT = '10m';
  * Follows an operation until it ends, drawing a progress bar on stderr; fails the command when it did not succeed,
  * and with exit code 6 when it has not ended by `deadline` (the operation itself goes on).
  */
-async function follow(
+export async function follow(
   client: ApiClient,
   cluster: string,
   operation: string,

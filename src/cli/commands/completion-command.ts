@@ -91,7 +91,7 @@ export interface CompletionNode {
 function optionValue(option: Option): CompletionOption['value'] {
   if (!option.required && !option.optional) return undefined;
   if (option.argChoices) return [...option.argChoices];
-  return /^--(file|config)$/.test(option.long ?? '') ? 'file' : 'value';
+  return /^--(file|config|output-file|license-file)$/.test(option.long ?? '') ? 'file' : 'value';
 }
 
 function describeOption(option: Option): CompletionOption {

@@ -5,10 +5,11 @@ import type { Command } from 'commander';
 import { signedInClient } from '../api-client.js';
 import { CliError, EXIT } from '../cli-errors.js';
 import { confirmDestructive, withYes, type ConfirmOptions } from '../confirm.js';
-import { printLine, printResult } from '../output.js';
+import { age, outputFormat, printLine, printResult, printTable } from '../output.js';
 import { wholeNumber } from '../parsers.js';
 import {
   clusterPath,
+  follow,
   listDeployments,
   mutate,
   mutation,
@@ -52,6 +53,61 @@ interface OperationView {
   progress: string;
   createdAt?: string;
 }
+interface OperationDetail {
+  name: string;
+  namespace: string;
+  type?: string;
+  phase?: string;
+  progress?: string;
+  creationTimestamp?: string;
+  startTimestamp?: string;
+  completionTimestamp?: string;
+  message?: string;
+}
+interface AuditEntry {
+  userId: string;
+  timestamp: string;
+  action: string;
+  resourceType?: string;
+  resourceName?: string;
+  result: string;
+  message?: string;
+}
+interface ClusterMetrics {
+  clusterName: string;
+  namespace: string;
+  timestamp: string;
+  usedCpu: string;
+  totalCpu: string;
+  usedMemory: string;
+  totalMemory: string;
+}
+type MetricFamilies = {
+  name: string;
+  help?: string;
+  type?: string;
+  samples: { labels: Record<string, string>; value: number; timestamp?: number }[];
+}[];
+
+/**
+ * The namespace a command names, or the deployment's own (read from the server) for the routes that require one
+ * (`…/events`): without --namespace the deployment is looked up where the other commands find it.
+ */
+async function namespaceOf(name: string, namespace: string | undefined): Promise<string> {
+  if (namespace) return namespace;
+  return (await (await signedInClient()).call<{ namespace: string }>('GET', clusterPath(name))).namespace;
+}
+
+const metricRows = (families: MetricFamilies) =>
+  families.flatMap((family) =>
+    family.samples.map((sample) => [
+      family.name,
+      Object.entries(sample.labels)
+        .map(([label, value]) => `${label}=${value}`)
+        .join(','),
+      sample.value,
+    ]),
+  );
 
 function registerDeployments(program: Command): void {
   const deployments = program.command('deployments').description('Database deployments (KubeBlocks clusters)');
@@ -135,6 +191,111 @@ function registerDeployments(program: Command): void {
       });
     },
   );
+
+  namespaceOption(
+    deployments
+      .command('events')
+      .description('What was done to a deployment and its operations, backups and restores, newest first')
+      .argument('<name>'),
+  )
+    .option('--limit <n>', 'at most this many events (1-1000)', wholeNumber(1, 1000), 100)
+    .option('--offset <n>', 'skip this many', wholeNumber(0, 10_000_000), 0)
+    .action(async (name: string, options: { namespace?: string; limit: number; offset: number }) => {
+      const namespace = await namespaceOf(name, options.namespace);
+      const query = new URLSearchParams({
+        namespace,
+        limit: String(options.limit),
+        offset: String(options.offset),
+      });
+      const page = await (
+        await signedInClient()
+      ).call<{ logs: AuditEntry[]; total: number; limit: number; offset: number }>(
+        'GET',
+        `/api/clusters/${encodeURIComponent(name)}/events?${query.toString()}`,
+      );
+      printResult(page, {
+        headers: ['AGE', 'USER', 'ACTION', 'RESOURCE', 'RESULT'],
+        rows: page.logs.map((e) => [
+          age(e.timestamp),
+          e.userId,
+          e.action,
+          [e.resourceType, e.resourceName].filter(Boolean).join('/'),
+          e.result,
+        ]),
+        wide: {
+          headers: ['TIME', 'MESSAGE'],
+          rows: page.logs.map((e) => [e.timestamp, e.message ?? '']),
+        },
+      });
+    });
+
+  namespaceOption(
+    deployments
+      .command('metrics')
+      .description("CPU and memory a deployment uses against its limits, or one pod's metrics (needs metrics-server)")
+      .argument('<name>')
+      .argument('[pod]', 'one pod of the deployment: its metric families'),
+  )
+    .option('-w, --watch', 'keep printing a new snapshot every --interval until interrupted')
+    .option('--interval <seconds>', 'seconds between two snapshots with --watch (1-60)', wholeNumber(1, 60), 5)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  graphdb-admin deployments metrics orders\n  graphdb-admin deployments metrics orders orders-falkordb-0 --watch --interval 2',
+    )
+    .action(
+      async (
+        name: string,
+        pod: string | undefined,
+        options: { namespace?: string; watch?: boolean; interval: number },
+      ) => {
+        const base = `/api/clusters/${encodeURIComponent(name)}${pod ? `/pods/${encodeURIComponent(pod)}` : ''}/metrics`;
+        const params = new URLSearchParams();
+        if (options.namespace) params.set('namespace', options.namespace);
+        const client = await signedInClient();
+        const printSnapshot = (snapshot: ClusterMetrics | MetricFamilies, first: boolean) => {
+          const format = outputFormat();
+          // A watch prints one compact JSON document per line, so a script reads it line by line.
+          if (options.watch && format === 'json') return printLine(JSON.stringify(snapshot));
+          if (options.watch && format === 'yaml') process.stdout.write('---\n');
+          if (Array.isArray(snapshot))
+            return printResult(snapshot, () => {
+              if (options.watch && !first) printLine('');
+              printTable(['METRIC', 'LABELS', 'VALUE'], metricRows(snapshot));
+            });
+          const row = [
+            age(snapshot.timestamp),
+            snapshot.usedCpu,
+            snapshot.totalCpu,
+            snapshot.usedMemory,
+            snapshot.totalMemory,
+          ];
+          printResult(snapshot, () =>
+            first
+              ? printTable(['AGE', 'CPU', 'CPU LIMIT', 'MEMORY', 'MEMORY LIMIT'], [row])
+              : printTable(
+                  ['', '', '', '', ''],
+                  [row].map((cells) => cells.map(String)),
+                ),
+          );
+        };
+        if (!options.watch) {
+          printSnapshot(
+            await client.call<ClusterMetrics | MetricFamilies>('GET', `${base}?${params.toString()}`),
+            true,
+          );
+          return;
+        }
+        params.set('intervalSeconds', String(options.interval));
+        const res = await client.raw('GET', `${base}/stream?${params.toString()}`, undefined, {
+          headers: { accept: 'text/event-stream' },
+        });
+        let first = true;
+        await readEvents(res, (data) => {
+          printSnapshot(JSON.parse(data) as ClusterMetrics | MetricFamilies, first);
+          first = false;
+        });
+      },
+    );
 
   withYes(
     namespaceOption(
@@ -226,6 +387,77 @@ function registerOperations(program: Command): void {
     );
     printResult(accepted, () => printLine(`${accepted.opsName} cancelling`));
   });
+
+  namespaceOption(
+    operations
+      .command('get')
+      .description('Show one operation: type, phase, progress, times and why it failed')
+      .argument('<name>')
+      .argument('<operation>'),
+  ).action(async (name: string, operation: string, options: { namespace?: string }) => {
+    const found = await (
+      await signedInClient()
+    ).call<OperationDetail>('GET', clusterPath(name, `/ops/${encodeURIComponent(operation)}`, options.namespace));
+    printResult(found, () => {
+      printTable(
+        ['NAME', 'TYPE', 'PHASE', 'PROGRESS', 'AGE'],
+        [[found.name, found.type, found.phase, found.progress, age(found.creationTimestamp)]],
+      );
+      if (found.startTimestamp) printLine(`Started:   ${found.startTimestamp}`);
+      if (found.completionTimestamp) printLine(`Completed: ${found.completionTimestamp}`);
+      if (found.message) printLine(`Message:   ${found.message}`);
+    });
+  });
+
+  withYes(
+    namespaceOption(
+      operations
+        .command('delete')
+        .description("Delete an operation's record (a running scaling is cancelled first, as KubeBlocks does)")
+        .argument('<name>')
+        .argument('<operation>'),
+    ),
+  ).action(async (name: string, operation: string, options: { namespace?: string } & ConfirmOptions) => {
+    await confirmDestructive(`Delete operation ${operation} of ${name}`, operation, options);
+    await (
+      await signedInClient()
+    ).call('DELETE', clusterPath(name, `/ops/${encodeURIComponent(operation)}`, options.namespace));
+    printResult({ deleted: operation }, () => printLine(`${operation} deleted`));
+  });
+
+  mutation(operations, 'upgrade', 'Upgrade the FalkorDB components to a service version or component definition')
+    .option('--service-version <version>', 'the FalkorDB version (see `graphdb-admin system falkordb-versions`)')
+    .option('--component-def <name>', 'the KubeBlocks ComponentDefinition to move to')
+    .addHelpText('after', '\nExample:\n  graphdb-admin operations upgrade orders --service-version 4.14.0 --wait')
+    .action(async (name: string, options: MutationOptions & { serviceVersion?: string; componentDef?: string }) => {
+      if (options.serviceVersion === undefined && options.componentDef === undefined)
+        throw new CliError(EXIT.usage, 'give --service-version or --component-def');
+      const client = await signedInClient();
+      const accepted = await client.call<{ message: string; clusterName: string; opsName?: string }>(
+        'POST',
+        clusterPath(name, '/upgrade', options.namespace),
+        {
+          ...(options.serviceVersion !== undefined ? { version: options.serviceVersion } : {}),
+          ...(options.componentDef !== undefined ? { componentDefinition: options.componentDef } : {}),
+        },
+      );
+      printResult(accepted, () => printLine(accepted.opsName ?? accepted.message));
+      if (!options.wait) return;
+      if (accepted.opsName === undefined)
+        throw new CliError(
+          EXIT.other,
+          'the server did not name the upgrade operation: follow it with `operations list`',
+        );
+      await follow(
+        client,
+        name,
+        accepted.opsName,
+        options.namespace,
+        options.pollInterval,
+        Date.now() + options.timeout,
+        `${options.timeout / 1000}s`,
+      );
+    });
 }
 
 function registerLogs(program: Command): void {
@@ -259,16 +491,17 @@ function registerLogs(program: Command): void {
         const res = await client.raw('GET', `${path}/stream?${params.toString()}`, undefined, {
           headers: { accept: 'text/event-stream' },
         });
-        await printEvents(res);
+        await readEvents(res, printLine);
       },
     );
 }
 
 /**
- * Prints a log stream's lines as they arrive: each unnamed event's `data:` is one log line, as the pod wrote it.
- * An `end` event ends the command; an `error` event fails it with the server's message.
+ * Hands each unnamed event's `data:` lines of a server-sent event stream to `onData` as they arrive (a log stream:
+ * one log line each; a metrics stream: one JSON snapshot). An `end` event ends the command; an `error` event fails
+ * it with the server's message.
  */
-async function printEvents(res: Response): Promise<void> {
+async function readEvents(res: Response, onData: (data: string) => void): Promise<void> {
   const decoder = new TextDecoder();
   let pending = '';
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -282,13 +515,14 @@ async function printEvents(res: Response): Promise<void> {
       if (event === 'error') {
         let message = data.join('\n');
         try {
-          message = (JSON.parse(message) as { message?: string }).message ?? message;
+          const body = JSON.parse(message) as { message?: string; error?: string };
+          message = body.message ?? body.error ?? message;
         } catch {
           // plain text
         }
         throw new CliError(EXIT.other, message);
       }
-      for (const line of data) printLine(line);
+      for (const line of data) onData(line);
     }
   }
 }
