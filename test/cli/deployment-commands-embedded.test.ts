@@ -173,6 +173,23 @@ describe('graphdb-admin against embedded mode', () => {
     expect(upgrade.stderr).toContain('Version 4.14.1 is not in the version catalog');
     expect((await cli(['operations', 'upgrade', 'embedded', '--component-def', 'falkordb-2'])).code).toBe(7);
     expect((await cli(['license', 'activate', '--license', 'FDB-LIC-0123456789ABCDEF'])).code).toBe(7);
+
+    // The rest of the deployment's views: its parameters (CONFIG GET), the create schema, search and host metrics;
+    // no manifest (exit code 7).
+    const config = await cli(['deployments', 'config', 'embedded', '-o', 'json']);
+    expect(config.code, config.stderr).toBe(0);
+    (await schemaCheck('get', '/api/clusters/{clusterName}/config'))(JSON.parse(config.stdout));
+    expect(JSON.parse(config.stdout)).toMatchObject({ configMapName: '' });
+    expect((await cli(['deployments', 'schema', '-o', 'json'])).code).toBe(0);
+    expect((await cli(['deployments', 'yaml', 'embedded'])).code).toBe(7);
+    const found = await cli(['search', 'embedded', '--type', 'cluster', '-o', 'json']);
+    expect(found.code, found.stderr).toBe(0);
+    (await schemaCheck('get', '/api/search/'))(JSON.parse(found.stdout));
+    expect(JSON.parse(found.stdout)).toMatchObject({ items: [{ type: 'cluster', name: 'embedded' }] });
+    const host = await cli(['system', 'metrics', '-o', 'json']);
+    expect(host.code, host.stderr).toBe(0);
+    (await schemaCheck('get', '/api/metrics/'))(JSON.parse(host.stdout));
+    expect(JSON.parse(host.stdout)).toMatchObject({ clusters: { total: 1, healthy: 1 } });
   }, 120_000);
 
   it('version: the client, the server (GET /health) and whether they work together', async () => {

@@ -5,7 +5,7 @@
 // response schemas, and what reached Kubernetes read back from it.
 import { KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,7 +30,7 @@ let workDir: string;
 let controller: NodeJS.Timeout;
 let objects: ObjectStore;
 
-async function putCore(resource: 'pods', object: KubeObject): Promise<void> {
+async function putCore(resource: 'pods' | 'configmaps', object: KubeObject): Promise<void> {
   if (t.kube) t.kube.put(resource, NS, object);
   else await KubernetesObjectApi.makeApiClient(t.real!.api.admin).create(object as KubernetesObject);
 }
@@ -56,6 +56,17 @@ beforeAll(async () => {
         },
       ],
     },
+  });
+  // The FalkorDB parameters as KubeBlocks renders them for the data component.
+  await putCore('configmaps', {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: 'orders-falkordb-falkordb-replication-config',
+      namespace: NS,
+      labels: { 'app.kubernetes.io/instance': 'orders' },
+    },
+    data: { 'redis.conf': 'TIMEOUT 1000\nMAX_QUEUED_QUERIES 50\n' },
   });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
@@ -290,5 +301,133 @@ describe('graphdb-admin system, diagnostics and license', () => {
     expect(fromStdin.code).toBe(7);
     expect((await cli(['license', 'activate'])).code).toBe(2);
     expect((await cli(['license', 'activate', '--license-file', path.join(workDir, 'missing')])).code).toBe(2);
+  });
+});
+
+describe('graphdb-admin deployments yaml, replace-yaml, update, config and schema', () => {
+  it('prints the stored manifest and replaces it from a file; a manifest naming another deployment is refused', async () => {
+    const yaml = await cli(['deployments', 'yaml', 'orders', '-n', NS]);
+    expect(yaml.code, yaml.stderr).toBe(0);
+    expect(yaml.stdout).toMatch(/^kind: Cluster$/m);
+    expect(yaml.stdout).toMatch(/^ {2}name: orders$/m);
+    const json = await cli(['deployments', 'yaml', 'orders', '-n', NS, '-o', 'json']);
+    (await schemaCheck('get', '/api/clusters/{clusterName}/yaml', '200'))(JSON.parse(json.stdout));
+
+    // JSON is YAML: the stored object with one label more.
+    const stored = (await objects.get(CLUSTERS_V1, NS, 'orders'))!;
+    const manifest = {
+      apiVersion: stored.apiVersion,
+      kind: stored.kind,
+      metadata: { name: 'orders', namespace: NS, labels: { ...stored.metadata.labels, team: 'payments' } },
+      spec: stored.spec,
+    };
+    const file = path.join(workDir, 'orders.json');
+    await writeFile(file, JSON.stringify(manifest));
+    const replaced = await cli(['deployments', 'replace-yaml', 'orders', '-n', NS, '-f', file]);
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect(replaced.stdout).toBe('orders replaced\n');
+    expect((await objects.get(CLUSTERS_V1, NS, 'orders'))!.metadata.labels).toMatchObject({ team: 'payments' });
+
+    const other = path.join(workDir, 'other.json');
+    await writeFile(other, JSON.stringify({ ...manifest, metadata: { name: 'someone-else', namespace: NS } }));
+    const refused = await cli(['deployments', 'replace-yaml', 'orders', '-n', NS, '-f', other]);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect((await cli(['deployments', 'replace-yaml', 'orders', '-f', path.join(workDir, 'none')])).code).toBe(2);
+  });
+
+  it('updates from a partial spec, shows the parameters and the create schema', async () => {
+    const file = path.join(workDir, 'update.json');
+    await writeFile(file, JSON.stringify({ replicas: 2 }));
+    const updated = await cli(['deployments', 'update', 'orders', '-n', NS, '-f', file, '-o', 'json']);
+    expect(updated.code, updated.stderr).toBe(0);
+    (await schemaCheck('patch', '/api/clusters/{clusterName}', '200'))(JSON.parse(updated.stdout));
+    await writeFile(file, JSON.stringify({ replicas: 0 }));
+    expect((await cli(['deployments', 'update', 'orders', '-n', NS, '-f', file])).code).toBe(2);
+
+    const config = await cli(['deployments', 'config', 'orders', '-n', NS, '-o', 'json']);
+    expect(config.code, config.stderr).toBe(0);
+    (await schemaCheck('get', '/api/clusters/{clusterName}/config', '200'))(JSON.parse(config.stdout));
+    expect(JSON.parse(config.stdout)).toMatchObject({
+      parameters: expect.arrayContaining([{ key: 'TIMEOUT', value: '1000' }]) as unknown,
+    });
+    expect((await cli(['deployments', 'config', 'orders', '-n', NS])).stdout).toMatch(/^PARAMETER\s+VALUE$/m);
+
+    const schema = await cli(['deployments', 'schema', '-o', 'json']);
+    expect(schema.code, schema.stderr).toBe(0);
+    (await schemaCheck('get', '/api/clusters/schema', '200'))(JSON.parse(schema.stdout));
+    expect(JSON.parse((await cli(['deployments', 'schema'])).stdout)).toMatchObject({ type: 'object' });
+  });
+});
+
+describe('graphdb-admin users get, audit mine, rbac roles update and config, search, system metrics', () => {
+  it('shows one user and your own audit entries', async () => {
+    const user = await cli(['users', 'get', ADMIN.email, '-o', 'json']);
+    expect(user.code, user.stderr).toBe(0);
+    (await schemaCheck('get', '/api/users/{email}', '200'))(JSON.parse(user.stdout));
+    expect((await cli(['users', 'get', ADMIN.email])).stdout).toMatch(/^EMAIL\s+NAME\s+ROLE/m);
+    expect((await cli(['users', 'get', 'nobody@corp.example'])).code).toBe(5);
+
+    const mine = await cli(['audit', 'mine', '-o', 'json']);
+    expect(mine.code, mine.stderr).toBe(0);
+    const page = JSON.parse(mine.stdout) as { activities: { action: string }[] };
+    (await schemaCheck('get', '/api/users/me/activity', '200'))(page);
+    expect(page.activities.map((entry) => entry.action)).toContain('auth.login');
+    expect((await cli(['audit', 'mine', '--limit', '101'])).code).toBe(2);
+  });
+
+  it("replaces a role's rules, and gets, replaces (only with --yes) and reloads the whole configuration", async () => {
+    expect((await cli(['rbac', 'roles', 'create', 'reader', '--rule', 'system:list'])).code).toBe(0);
+    const updated = await cli([
+      'rbac',
+      'roles',
+      'update',
+      'reader',
+      '--rule',
+      'clusters:list,get@graphdb-system',
+      '--description',
+      'reads deployments',
+    ]);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(JSON.parse((await cli(['rbac', 'roles', 'get', 'reader', '-o', 'json'])).stdout)).toMatchObject({
+      description: 'reads deployments',
+      rules: [{ resource: 'clusters', actions: ['list', 'get'], namespace: 'graphdb-system' }],
+    });
+    expect((await cli(['rbac', 'roles', 'update', 'reader'])).code).toBe(2);
+    expect((await cli(['rbac', 'roles', 'update', 'nobody', '--rule', 'system:list'])).code).toBe(5);
+
+    const config = await cli(['rbac', 'config', 'get', '-o', 'json']);
+    expect(config.code, config.stderr).toBe(0);
+    const document = JSON.parse(config.stdout) as {
+      config: { roles: { name: string; predefined?: boolean }[]; groupMappings: unknown[] };
+    };
+    (await schemaCheck('get', '/api/rbac/', '200'))(document);
+    expect(document.config.roles.map((role) => role.name)).toContain('reader');
+    // The same configuration without the custom role: refused without --yes, done with it.
+    const file = path.join(workDir, 'rbac.json');
+    const custom = document.config.roles.filter((role) => !role.predefined && role.name !== 'reader');
+    await writeFile(file, JSON.stringify({ config: { roles: custom, groupMappings: document.config.groupMappings } }));
+    expect((await cli(['rbac', 'config', 'replace', '-f', file])).code).toBe(2);
+    expect((await cli(['rbac', 'roles', 'get', 'reader'])).code).toBe(0);
+    const replaced = await cli(['rbac', 'config', 'replace', '-f', file, '--yes']);
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect((await cli(['rbac', 'roles', 'get', 'reader'])).code).toBe(5);
+    const reload = await cli(['rbac', 'config', 'reload', '-o', 'json']);
+    expect(reload.code, reload.stderr).toBe(0);
+    (await schemaCheck('post', '/api/rbac/reload', '200'))(JSON.parse(reload.stdout));
+  });
+
+  it('searches by name and shows the host metrics', async () => {
+    const found = await cli(['search', 'orders', '--type', 'cluster', '-o', 'json']);
+    expect(found.code, found.stderr).toBe(0);
+    const answer = JSON.parse(found.stdout) as { items: { type: string; name: string }[] };
+    (await schemaCheck('get', '/api/search/', '200'))(answer);
+    expect(answer.items).toEqual([expect.objectContaining({ type: 'cluster', name: 'orders', namespace: NS })]);
+    expect((await cli(['search', 'orders'])).stdout).toMatch(/^cluster\s+graphdb-system\s+orders/m);
+    expect((await cli(['search', '--type', 'bogus'])).code).toBe(2);
+
+    const metrics = await cli(['system', 'metrics', '-o', 'json']);
+    expect(metrics.code, metrics.stderr).toBe(0);
+    (await schemaCheck('get', '/api/metrics/', '200'))(JSON.parse(metrics.stdout));
+    expect((await cli(['system', 'metrics'])).stdout).toMatch(/^CPU\s+CPUS\s+MEMORY/m);
   });
 });

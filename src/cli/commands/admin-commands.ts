@@ -1,5 +1,5 @@
-// system namespaces|storage-classes|falkordb-versions|cluster-resources, diagnostics get|export|health|support-package,
-// license status|activate, audit list.
+// system namespaces|storage-classes|falkordb-versions|cluster-resources|metrics, search, diagnostics
+// get|export|health|support-package, license status|activate, audit list|mine.
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { errorFor, signedInClient } from '../api-client.js';
@@ -214,6 +214,64 @@ export function registerAdminCommands(program: Command): void {
       });
     });
 
+  system
+    .command('metrics')
+    .description("The server host's CPU and memory use, and how many deployments are healthy")
+    .action(async () => {
+      const answer = await (
+        await signedInClient()
+      ).call<{
+        timestamp: string;
+        cpu: { usage: number; count: number };
+        memory: { total: number; used: number; free: number; percentage: number };
+        clusters: { total: number; healthy: number; unhealthy: number };
+      }>('GET', '/api/metrics/');
+      printResult(answer, () =>
+        printTable(
+          ['CPU', 'CPUS', 'MEMORY', 'MEMORY TOTAL', 'DEPLOYMENTS', 'HEALTHY', 'UNHEALTHY'],
+          [
+            [
+              `${Math.round(answer.cpu.usage)}%`,
+              answer.cpu.count,
+              `${Math.round(answer.memory.percentage)}%`,
+              humanSize(answer.memory.total),
+              answer.clusters.total,
+              answer.clusters.healthy,
+              answer.clusters.unhealthy,
+            ],
+          ],
+        ),
+      );
+    });
+
+  program
+    .command('search')
+    .description('Find deployments, backups, users, roles and backup repositories by name')
+    .argument('[query]', 'text the name or description contains (case-insensitive); all when absent')
+    .option('--type <type>', 'cluster, backup, user, role or backup-repository; repeatable', collect)
+    .option('-n, --namespace <namespace>', 'only this namespace')
+    .option('--limit <n>', 'at most this many (1-200)', wholeNumber(1, 200))
+    .action(async (text: string | undefined, options: { type?: string[]; namespace?: string; limit?: number }) => {
+      const query = new URLSearchParams();
+      if (text !== undefined) query.set('q', text);
+      if (options.type?.length) query.set('types', options.type.join(','));
+      if (options.namespace) query.set('namespace', options.namespace);
+      if (options.limit !== undefined) query.set('limit', String(options.limit));
+      const answer = await (
+        await signedInClient()
+      ).call<{
+        query: string;
+        total: number;
+        items: { type: string; name: string; namespace?: string; id: string; description: string }[];
+      }>('GET', `/api/search/?${query.toString()}`);
+      printResult(answer, {
+        headers: ['TYPE', 'NAMESPACE', 'NAME', 'DESCRIPTION'],
+        rows: answer.items.map((item) => [item.type, item.namespace ?? '', item.name, item.description]),
+      });
+      if (answer.total > answer.items.length && process.stderr.isTTY)
+        printProgress(`${answer.items.length} of ${answer.total}; --limit for more`);
+    });
+
   const diagnostics = program.command('diagnostics').description('Health checks and support packages');
   diagnostics
     .command('get')
@@ -370,9 +428,41 @@ export function registerAdminCommands(program: Command): void {
       });
     });
 
-  program
-    .command('audit')
-    .description('The audit log')
+  const audit = program.command('audit').description('The audit log');
+  audit
+    .command('mine')
+    .description('Your own audit entries, newest first (any role may read them)')
+    .option('--limit <n>', 'at most this many entries (1-100)', wholeNumber(1, 100), 50)
+    .option('--offset <n>', 'skip this many', wholeNumber(0, 10_000_000), 0)
+    .action(async (options: { limit: number; offset: number }) => {
+      const query = new URLSearchParams({ limit: String(options.limit), offset: String(options.offset) });
+      const page = await (
+        await signedInClient()
+      ).call<{
+        activities: {
+          timestamp: string;
+          action: string;
+          resourceType: string;
+          resourceName?: string;
+          result: string;
+          message?: string;
+        }[];
+        total: number;
+        limit: number;
+        offset: number;
+      }>('GET', `/api/users/me/activity?${query.toString()}`);
+      printResult(page, {
+        headers: ['TIME', 'ACTION', 'RESOURCE', 'RESULT'],
+        rows: page.activities.map((e) => [
+          e.timestamp,
+          e.action,
+          [e.resourceType, e.resourceName].filter(Boolean).join('/'),
+          e.result,
+        ]),
+        wide: { headers: ['MESSAGE'], rows: page.activities.map((e) => [e.message ?? '']) },
+      });
+    });
+  audit
     .command('list')
     .description('List audit entries, newest first')
     .option('--user <email>', "only this actor's entries")

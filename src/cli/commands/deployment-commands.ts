@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { signedInClient } from '../api-client.js';
 import { CliError, EXIT } from '../cli-errors.js';
 import { confirmDestructive, withYes, type ConfirmOptions } from '../confirm.js';
-import { age, outputFormat, printLine, printResult, printTable } from '../output.js';
+import { age, outputFormat, printJson, printLine, printResult, printTable } from '../output.js';
 import { wholeNumber } from '../parsers.js';
 import {
   clusterPath,
@@ -191,6 +191,75 @@ function registerDeployments(program: Command): void {
       });
     },
   );
+
+  namespaceOption(
+    deployments
+      .command('yaml')
+      .description("A deployment's KubeBlocks Cluster manifest, as stored (edit it and give it to replace-yaml)")
+      .argument('<name>'),
+  ).action(async (name: string, options: { namespace?: string }) => {
+    const { yaml } = await (
+      await signedInClient()
+    ).call<{ yaml: string }>('GET', clusterPath(name, '/yaml', options.namespace));
+    // The manifest is the result: -o json wraps it as the API does, every other format prints it as it is.
+    printResult({ yaml }, () => process.stdout.write(yaml.endsWith('\n') ? yaml : `${yaml}\n`));
+  });
+
+  namespaceOption(
+    deployments
+      .command('replace-yaml')
+      .description("Replace a deployment's Cluster manifest (same name and namespace; KubeBlocks applies the change)")
+      .argument('<name>')
+      .requiredOption('-f, --file <file>', 'the manifest (YAML or JSON; - for standard input)'),
+  ).action(async (name: string, options: { namespace?: string; file: string }) => {
+    const yaml =
+      options.file === '-' ? await readStdinText() : await readFile(options.file, 'utf8').catch(() => undefined);
+    if (yaml === undefined) throw new CliError(EXIT.usage, `cannot read ${options.file}`);
+    await (await signedInClient()).call('POST', clusterPath(name, '/yaml', options.namespace), { yaml });
+    printResult({ replaced: name }, () => printLine(`${name} replaced`));
+  });
+
+  namespaceOption(
+    deployments
+      .command('update')
+      .description('Change a deployment from a partial spec: {"replicas", "resources", "persistence", …}')
+      .argument('<name>')
+      .requiredOption('-f, --file <file>', 'the changes as JSON (- for standard input)'),
+  ).action(async (name: string, options: { namespace?: string; file: string }) => {
+    const updated = await (
+      await signedInClient()
+    ).call<{ name: string; namespace: string; phase: string }>(
+      'PATCH',
+      clusterPath(name, '', options.namespace),
+      await jsonFile(options.file),
+    );
+    printResult(updated, () => printLine(`${updated.namespace}/${updated.name} updated (${updated.phase})`));
+  });
+
+  namespaceOption(
+    deployments.command('config').description("A deployment's FalkorDB parameters").argument('<name>'),
+  ).action(async (name: string, options: { namespace?: string }) => {
+    const config = await (
+      await signedInClient()
+    ).call<{ configMapName: string; parameters: { key: string; value: string }[] }>(
+      'GET',
+      clusterPath(name, '/config', options.namespace),
+    );
+    printResult(config, {
+      headers: ['PARAMETER', 'VALUE'],
+      rows: config.parameters.map((p) => [p.key, p.value]),
+    });
+  });
+
+  deployments
+    .command('schema')
+    .description('The JSON schema of the structured spec `deployments create` takes')
+    .action(async () => {
+      const { schema } = await (
+        await signedInClient()
+      ).call<{ schema: Record<string, unknown> }>('GET', '/api/clusters/schema');
+      printResult({ schema }, () => printJson(schema));
+    });
 
   namespaceOption(
     deployments

@@ -1,4 +1,5 @@
-// rbac roles list|get|create|delete and rbac mappings list|set|delete (OAuth group e-mail → role).
+// rbac roles list|get|create|update|delete, rbac mappings list|set|delete (OAuth group e-mail → role), and rbac config
+// get|replace|reload (the whole configuration at once).
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { signedInClient } from '../api-client.js';
@@ -112,6 +113,26 @@ export function registerRbacCommands(program: Command): void {
       printResult({ ...answer, role: role.name }, () => printLine(`Created role ${role.name}`));
     });
 
+  roles
+    .command('update')
+    .description("Replace a custom role's rules (and description)")
+    .argument('<name>')
+    .requiredOption('--rule <rule>', 'resource:action[,action…][@namespace]; repeatable; replaces every rule', collect)
+    .option('--description <text>', 'the new description ("" clears it)')
+    .addHelpText(
+      'after',
+      '\nExample:\n  graphdb-admin rbac roles update team-a-operator --rule clusters:list,get@team-a --rule system:list',
+    )
+    .action(async (name: string, options: { rule: string[]; description?: string }) => {
+      const answer = await (
+        await signedInClient()
+      ).call<{ success: boolean; message: string }>('PUT', rolePath(name), {
+        rules: options.rule.map(parseRule),
+        ...(options.description !== undefined ? { description: options.description } : {}),
+      });
+      printResult(answer, () => printLine(`Updated role ${name}`));
+    });
+
   withYes(
     roles.command('delete').description('Delete a custom role (not one still mapped or assigned)').argument('<name>'),
   ).action(async (name: string, options: ConfirmOptions) => {
@@ -177,4 +198,58 @@ export function registerRbacCommands(program: Command): void {
       printResult(answer, () => printLine(`Deleted mapping of ${groupEmail}`));
     },
   );
+
+  const config = rbac.command('config').description('The whole RBAC configuration: every role and group mapping');
+  config
+    .command('get')
+    .description('Print the configuration (-o json for a file `rbac config replace` takes)')
+    .action(async () => {
+      const answer = await (
+        await signedInClient()
+      ).call<{ config: { roles: Role[]; groupMappings: Mapping[] } }>('GET', '/api/rbac/');
+      printResult(answer, () => {
+        printTable(
+          ['ROLE', 'PREDEFINED', 'PERMISSIONS'],
+          answer.config.roles.map((r) => [r.name, r.predefined ?? false, r.rules.map(ruleText).join(' ')]),
+        );
+        printLine('');
+        printTable(
+          ['GROUP', 'ROLE', 'PRIORITY'],
+          answer.config.groupMappings.map((m) => [m.groupEmail, m.roleName, m.priority]),
+        );
+      });
+    });
+
+  withYes(
+    config
+      .command('replace')
+      .description(
+        'Replace every custom role and group mapping with a file\'s ({"config": {"roles", "groupMappings"}})',
+      )
+      .requiredOption('-f, --file <file>', 'the configuration as JSON (- for standard input)'),
+  ).action(async (options: { file: string } & ConfirmOptions) => {
+    const text = options.file === '-' ? await readStdin() : await readFile(options.file, 'utf8').catch(() => undefined);
+    if (text === undefined) throw new CliError(EXIT.usage, `cannot read ${options.file}`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new CliError(EXIT.usage, `${options.file} is not JSON: ${(error as Error).message}`);
+    }
+    await confirmDestructive('Replace the whole RBAC configuration', 'rbac', options);
+    const answer = await (
+      await signedInClient()
+    ).call<{ success: boolean; message: string }>('PUT', '/api/rbac/', body);
+    printResult(answer, () => printLine(answer.message));
+  });
+
+  config
+    .command('reload')
+    .description('Re-read the configuration from where the server keeps it')
+    .action(async () => {
+      const answer = await (
+        await signedInClient()
+      ).call<{ success: boolean; message: string }>('POST', '/api/rbac/reload');
+      printResult(answer, () => printLine(answer.message));
+    });
 }

@@ -1,4 +1,4 @@
-// users list / add / set-role / disable / remove / reset-password: users are named by e-mail, as the API names them.
+// users list / get / add / set-role / disable / remove / reset-password: users are named by e-mail, as the API names them.
 import type { Command } from 'commander';
 import { signedInClient } from '../api-client.js';
 import { confirmDestructive, withYes, type ConfirmOptions } from '../confirm.js';
@@ -37,6 +37,22 @@ export function registerUserCommands(program: Command): void {
         wide: {
           headers: ['CREATED', 'MUST CHANGE PASSWORD'],
           rows: list.map((u) => [u.createdAt, u.mustChangePassword ?? false]),
+        },
+      });
+    });
+
+  users
+    .command('get')
+    .description('Show one admin user')
+    .argument('<email>')
+    .action(async (email: string) => {
+      const user = await (await signedInClient()).call<UserView>('GET', userPath(email));
+      printResult(user, {
+        headers: ['EMAIL', 'NAME', 'ROLE', 'SOURCE', 'STATUS', 'LAST LOGIN'],
+        rows: [[user.email, user.name ?? '', user.role, user.source, user.status, user.lastLogin ?? null]],
+        wide: {
+          headers: ['CREATED', 'MUST CHANGE PASSWORD'],
+          rows: [[user.createdAt, user.mustChangePassword ?? false]],
         },
       });
     });
