@@ -115,7 +115,7 @@ describe('completion', () => {
   it('zsh: a #compdef script that registers itself (checked by zsh when installed)', async () => {
     expect(scripts.zsh!.split('\n')[0]).toBe('#compdef graphdb-admin');
     expect(scripts.zsh).toContain('compdef _graphdb_admin graphdb-admin');
-    expect(scripts.zsh).toMatch(/'rbac roles'\) candidates=\('list' 'get' 'create' 'delete'/);
+    expect(scripts.zsh).toMatch(/'rbac roles'\) candidates=\('list' 'get' 'create' 'update' 'delete'/);
     if (!has('zsh')) return;
     const syntax = await runCommand('zsh', ['-n', path.join(dir, 'completion.zsh')], env());
     expect(syntax.code, syntax.stderr).toBe(0);
