@@ -136,7 +136,9 @@ export async function buildApp(config: Readonly<Config>, deps: AppDeps): Promise
     const shape = isBrowserPath(request.url) ? 'browser' : 'admin';
     void reply
       .code(404)
-      .send(errorBody(shape, 404, `Route ${request.method} ${request.url.split('?', 1)[0]} not found`));
+      .send(
+        errorBody(shape, 404, `Route ${request.method} ${request.url.split('?', 1)[0]} not found`, 'route_not_found'),
+      );
   });
 
   await app.register(fastifyCookie);

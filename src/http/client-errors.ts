@@ -3,6 +3,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorBody, type ErrorShape } from './error-shapes.js';
+import type { ErrorCode } from './error-codes.js';
 
 interface ParserError extends Error {
   code?: string;
@@ -22,10 +23,12 @@ function targetOf(error: ParserError): string | undefined {
 
 export const REQUEST_NOT_RECEIVED = 'The request was not received in time';
 
-function statusOf(error: ParserError): { status: number; message: string } {
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, message: REQUEST_NOT_RECEIVED };
-  if (error.code === 'HPE_HEADER_OVERFLOW') return { status: 431, message: 'Request headers are too large' };
-  return { status: 400, message: 'Malformed HTTP request' };
+function statusOf(error: ParserError): { status: number; message: string; code: ErrorCode } {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return { status: 408, message: REQUEST_NOT_RECEIVED, code: 'request_timeout' };
+  if (error.code === 'HPE_HEADER_OVERFLOW')
+    return { status: 431, message: 'Request headers are too large', code: 'headers_too_large' };
+  return { status: 400, message: 'Malformed HTTP request', code: 'malformed_request' };
 }
 
 /**
@@ -42,11 +45,11 @@ export function createClientErrors(shapeOf: (url: string) => ErrorShape) {
     handler: (error: ParserError, socket: Socket): void => {
       // A reset connection has nobody left to answer.
       if (error.code === 'ECONNRESET' || socket.destroyed) return;
-      const { status, message } = statusOf(error);
+      const { status, message, code } = statusOf(error);
       const current = receiving.get(socket);
       const incomplete = current && !current.request.complete ? current : undefined;
       const target = targetOf(error) ?? incomplete?.request.url;
-      const body = JSON.stringify(errorBody(target ? shapeOf(target) : 'admin', status, message));
+      const body = JSON.stringify(errorBody(target ? shapeOf(target) : 'admin', status, message, code));
       // A response already under way (e.g. the handler timed out first) must not be followed by a second one.
       if (socket.writable && !incomplete?.response.headersSent) {
         socket.write(

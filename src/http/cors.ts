@@ -64,7 +64,9 @@ export function enableCors(app: FastifyInstance, allowed: CorsOrigins, isBrowser
     void reply.headers(corsHeaders(origin, allowed, preflight));
     if (!preflight) return done();
     if (!isAllowedOrigin(origin, allowed)) {
-      void reply.code(403).send(errorBody('browser', 403, `Origin ${origin} is not allowed (see CORS_ORIGINS)`));
+      void reply
+        .code(403)
+        .send(errorBody('browser', 403, `Origin ${origin} is not allowed (see CORS_ORIGINS)`, 'forbidden'));
       return;
     }
     void reply.code(204).send();

@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { PortError, type PortErrorKind } from '../platform/port-errors.js';
 import { HttpError } from './http-errors.js';
 import { errorBody, type ErrorShape } from './error-shapes.js';
+import { codeForPortError, codeForStatus, type ErrorCode } from './error-codes.js';
 import { addErrorResponses } from './openapi.js';
 import { REQUEST_NOT_RECEIVED } from './client-errors.js';
 import { RequestDeadlineError } from './request-deadline.js';
@@ -12,6 +13,8 @@ import { isVerbatim } from '../lib/verbatim-messages.js';
 export interface MappedError {
   statusCode: number;
   message: string;
+  /** The machine-readable reason (error-codes.ts). */
+  code: ErrorCode;
   headers: Record<string, string>;
   /** True when the cause is ours, not the client's: log it with its stack. */
   unexpected: boolean;
@@ -76,25 +79,39 @@ export function mapError(error: unknown, shape: ErrorShape = 'admin'): MappedErr
     const headers: Record<string, string> =
       error.retryAfterSeconds === undefined ? {} : { 'retry-after': String(error.retryAfterSeconds) };
     // A refusal of the server's own credentials is a deployment problem worth an error line; outages are warnings.
-    return { statusCode, message: error.message, headers, unexpected: statusCode === 500 };
+    return {
+      statusCode,
+      message: error.message,
+      code: codeForPortError(error, shape),
+      headers,
+      unexpected: statusCode === 500,
+    };
   }
   if (error instanceof HttpError) {
     // 503 is an outage the message already explains (a store or database away), not a bug to trace.
     return {
       statusCode: error.statusCode,
       message: error.message,
+      code: error.code ?? codeForStatus(error.statusCode),
       headers: error.headers,
       unexpected: error.statusCode >= 500 && error.statusCode !== 503,
     };
   }
   if (error instanceof RequestDeadlineError) {
     // REQUEST_TIMEOUT_MS ran out; the work behind it may still finish, but nobody waits for it.
-    return { statusCode: 503, message: 'The request was not answered in time', headers: {}, unexpected: false };
+    return {
+      statusCode: 503,
+      message: 'The request was not answered in time',
+      code: 'deadline_exceeded',
+      headers: {},
+      unexpected: false,
+    };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     return {
       statusCode: 400,
       message: describeValidation(error.validationContext, error.validation),
+      code: 'invalid_request',
       headers: {},
       unexpected: false,
     };
@@ -106,17 +123,36 @@ export function mapError(error: unknown, shape: ErrorShape = 'admin'): MappedErr
         return {
           statusCode: 400,
           message: 'Unsupported Content-Type: send application/json',
+          code: 'unsupported_content_type',
           headers: {},
           unexpected: false,
         };
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return { statusCode: 400, message: 'Invalid JSON: the body is empty', headers: {}, unexpected: false };
+        return {
+          statusCode: 400,
+          message: 'Invalid JSON: the body is empty',
+          code: 'invalid_json',
+          headers: {},
+          unexpected: false,
+        };
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        return { statusCode: 400, message: 'Invalid JSON in request body', headers: {}, unexpected: false };
+        return {
+          statusCode: 400,
+          message: 'Invalid JSON in request body',
+          code: 'invalid_json',
+          headers: {},
+          unexpected: false,
+        };
       case 'FST_ERR_MAX_PARAM_LENGTH':
-        return { statusCode: 400, message: 'A path segment is too long', headers: {}, unexpected: false };
+        return {
+          statusCode: 400,
+          message: 'A path segment is too long',
+          code: 'malformed_request',
+          headers: {},
+          unexpected: false,
+        };
       case 'FST_ERR_BAD_URL':
-        return { statusCode: 400, message: 'Malformed URL', headers: {}, unexpected: false };
+        return { statusCode: 400, message: 'Malformed URL', code: 'malformed_request', headers: {}, unexpected: false };
       default:
         break;
     }
@@ -124,25 +160,44 @@ export function mapError(error: unknown, shape: ErrorShape = 'admin'): MappedErr
       return {
         statusCode: 400,
         message: describeValidation(error.validationContext, error.validation),
+        code: 'invalid_request',
         headers: {},
         unexpected: false,
       };
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500)
-      return { statusCode: status, message: error.message, headers: {}, unexpected: false };
+      return {
+        statusCode: status,
+        message: error.message,
+        code: codeForStatus(status),
+        headers: {},
+        unexpected: false,
+      };
   }
   if (error instanceof SyntaxError && (error as Partial<FastifyError>).statusCode === 400) {
     // The JSON body parser reports malformed JSON and __proto__ poisoning as a SyntaxError with statusCode 400.
-    return { statusCode: 400, message: 'Invalid JSON in request body', headers: {}, unexpected: false };
+    return {
+      statusCode: 400,
+      message: 'Invalid JSON in request body',
+      code: 'invalid_json',
+      headers: {},
+      unexpected: false,
+    };
   }
-  return { statusCode: 500, message: GENERIC_500, headers: {}, unexpected: true };
+  return { statusCode: 500, message: GENERIC_500, code: 'internal_error', headers: {}, unexpected: true };
 }
 
 /** REQUEST_TIMEOUT_MS ran out while the body was still arriving: the client was too slow, not the server. */
 function slowClient(error: unknown): MappedError | undefined {
   if (!(error instanceof RequestDeadlineError) || error.bodyReceived) return undefined;
-  return { statusCode: 408, message: REQUEST_NOT_RECEIVED, headers: { connection: 'close' }, unexpected: false };
+  return {
+    statusCode: 408,
+    message: REQUEST_NOT_RECEIVED,
+    code: 'request_timeout',
+    headers: { connection: 'close' },
+    unexpected: false,
+  };
 }
 
 /** The first line of what lies under an error, for a log line without a stack. */
@@ -169,7 +224,7 @@ export function createErrorHandler(shape: ErrorShape) {
       .code(mapped.statusCode)
       .headers(mapped.headers)
       .type('application/json; charset=utf-8')
-      .send(errorBody(shape, mapped.statusCode, mapped.message));
+      .send(errorBody(shape, mapped.statusCode, mapped.message, mapped.code));
   };
 }
 

@@ -1,4 +1,6 @@
 // HttpError: the one way a handler fails a request on purpose. Anything else thrown becomes a generic 500.
+import type { ErrorCode } from './error-codes.js';
+
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
@@ -6,9 +8,18 @@ export class HttpError extends Error {
     /** Extra headers the error response must carry (e.g. Retry-After). */
     readonly headers: Record<string, string> = {},
     cause?: unknown,
+    /** The body's `code`, when it is not the one of the status (codeForStatus in error-codes.ts). */
+    readonly code?: ErrorCode,
   ) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = 'HttpError';
+  }
+}
+
+/** A setting or secret the server needs is missing or unusable: the operator's to fix, not a bug (500). */
+export class MisconfiguredError extends HttpError {
+  constructor(message: string) {
+    super(500, message, {}, undefined, 'server_misconfigured');
   }
 }
 

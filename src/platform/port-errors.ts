@@ -16,18 +16,26 @@ export type PortErrorKind =
   /** The system refused the input as invalid. */
   | 'rejected';
 
+/**
+ * Who refused a `rejected` operation: the outside system itself (the message is its own text), or the adapter because
+ * a reply went past the caller's bounds. Unset: the adapter refused the input before sending it.
+ */
+export type RejectedBy = 'system' | 'bounds';
+
 export class PortError extends Error {
   /** A condition expected to pass by itself: clients are told (Retry-After) to try again after this many seconds. */
   readonly retryAfterSeconds: number | undefined;
+  readonly rejectedBy: RejectedBy | undefined;
 
   constructor(
     readonly kind: PortErrorKind,
     message: string,
-    options?: { cause?: unknown; retryAfterSeconds?: number },
+    options?: { cause?: unknown; retryAfterSeconds?: number; rejectedBy?: RejectedBy },
   ) {
     super(message, options);
     this.name = 'PortError';
     this.retryAfterSeconds = options?.retryAfterSeconds;
+    this.rejectedBy = options?.rejectedBy;
   }
 }
 

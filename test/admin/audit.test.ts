@@ -340,6 +340,7 @@ describe('audit log', () => {
       statusCode: 400,
       error: 'Bad Request',
       message: 'startDate must be an ISO 8601 date or date-time',
+      code: 'invalid_request',
     });
     const viewerCookie = await login(a.app, 'viewer@corp.example', 'viewer-password-1');
     const forbidden = await get(a.app, '/api/audit', viewerCookie);
@@ -348,6 +349,7 @@ describe('audit log', () => {
       statusCode: 403,
       error: 'Forbidden',
       message: `Insufficient permissions for admin:list in namespace ${NAMESPACE}`,
+      code: 'forbidden',
     });
     expect((await a.app.inject({ method: 'GET', url: '/api/audit/' })).statusCode).toBe(401);
   });
@@ -428,6 +430,7 @@ describe('audit log', () => {
       statusCode: 404,
       error: 'Not Found',
       message: `Cluster ghost not found in namespace ${NAMESPACE}`,
+      code: 'not_found',
     });
     // Another namespace while multi_cluster_mode is off: not found, whatever is recorded.
     expect((await get(a.app, '/api/clusters/embedded/events?namespace=elsewhere')).statusCode).toBe(404);

@@ -364,6 +364,7 @@ describe('backups and restores in embedded mode', () => {
       statusCode: 403,
       error: 'Forbidden',
       message: `Insufficient permissions for clusters.backups:create in namespace ${NS}`,
+      code: 'forbidden',
     });
     const restoreDenied = await call(
       'POST',

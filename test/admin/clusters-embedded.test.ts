@@ -137,6 +137,7 @@ describe('clusters in embedded mode', () => {
       statusCode: 422,
       error: 'Unprocessable Entity',
       message: 'Not supported in embedded mode: THREAD_COUNT can only be set at start-up',
+      code: 'unprocessable',
     });
     const cleared = await post('/api/clusters/embedded/ops/configure', {
       parameters: [{ key: 'TIMEOUT', value: null }],

@@ -91,6 +91,7 @@ describe('clusters on KubeBlocks 1.x', () => {
       statusCode: 404,
       error: 'Not Found',
       message: `No configuration found for cluster solo in namespace ${NS}`,
+      code: 'not_found',
     });
     expect((await call('GET', '/api/clusters/nobody/config', undefined, sessions.viewer)).statusCode).toBe(404);
     expect(t.kube!.requests).toContainEqual(
@@ -362,6 +363,7 @@ describe('clusters on KubeBlocks 1.x', () => {
         statusCode: 404,
         error: 'Not Found',
         message: 'Cluster elsewhere not found in namespace team-b',
+        code: 'not_found',
       });
     }
     expect(t.kube!.requests.slice(before).filter((r) => r.path.includes('/namespaces/team-b/'))).toEqual([]);

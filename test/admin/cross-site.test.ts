@@ -8,6 +8,7 @@ const REFUSED = {
   statusCode: 403,
   error: 'Forbidden',
   message: 'Cross-site request refused: send it from the admin console of this server',
+  code: 'forbidden',
 };
 
 describe('cross-site requests to the admin API', () => {

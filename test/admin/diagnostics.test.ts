@@ -84,6 +84,7 @@ describe.each(ADAPTERS)('diagnostics (%s)', (adapter) => {
           statusCode: 403,
           error: 'Forbidden',
           message: 'Insufficient permissions for admin:read in namespace graphdb-system',
+          code: 'forbidden',
         });
       }
     }

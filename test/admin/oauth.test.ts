@@ -199,6 +199,7 @@ describe('OAuth sign-in', () => {
       statusCode: 403,
       error: 'Forbidden',
       message: 'User carol@corp.example is not registered',
+      code: 'forbidden',
     });
     noSession(res);
     await patch({
@@ -211,6 +212,7 @@ describe('OAuth sign-in', () => {
       statusCode: 403,
       error: 'Forbidden',
       message: 'No valid role found for carol@corp.example',
+      code: 'forbidden',
     });
     noSession(refused);
   });
@@ -219,7 +221,12 @@ describe('OAuth sign-in', () => {
     const flow = await startFlow('alpha', 'ada');
     const missing = await finish('alpha', flow.callback);
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Invalid state parameter' });
+    expect(missing.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'Invalid state parameter',
+      code: 'invalid_request',
+    });
     const [header, payload, signature] = flow.stateCookie.value.split('.');
     const tampered = await finish('alpha', flow.callback, `oauth_state=${header}.${payload}x.${signature}`);
     expect(tampered.statusCode).toBe(400);
@@ -343,7 +350,12 @@ describe('the callback without a provider segment', () => {
         t.app.inject({ method: 'GET', url: `/api/auth/oauth/callback${search}`, headers });
       const missing = await generic();
       expect(missing.statusCode).toBe(400);
-      expect(missing.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Invalid state parameter' });
+      expect(missing.json()).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: 'Invalid state parameter',
+        code: 'invalid_request',
+      });
       const betaStart = await t.app.inject({ method: 'GET', url: '/api/auth/oauth/beta' });
       const foreign = await generic({
         cookie: `oauth_state=${betaStart.cookies.find((c) => c.name === 'oauth_state')!.value}`,
@@ -427,6 +439,7 @@ describe('identity linking', () => {
       statusCode: 403,
       error: 'Forbidden',
       message: `Email ${email} belongs to an existing account that cannot sign in with ${provider}`,
+      code: 'forbidden',
     });
     noSession(res);
   };
@@ -534,6 +547,7 @@ describe('ID token validation', () => {
       statusCode: 401,
       error: 'Unauthorized',
       message: 'Sign-in failed: the identity provider response could not be verified',
+      code: 'unauthenticated',
     });
     noSession(res);
   });

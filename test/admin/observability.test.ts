@@ -149,6 +149,7 @@ describe('pod logs and metrics over the Kubernetes API', () => {
         statusCode: 404,
         error: 'Not Found',
         message: `Pod pair-falkordb-0 not found in cluster solo (namespace ${NS})`,
+        code: 'not_found',
       });
       const missing = await get(`/api/clusters/ghost/pods/${POD}/logs?namespace=${NS}`);
       expect(missing.statusCode).toBe(404);
@@ -178,6 +179,7 @@ describe('pod logs and metrics over the Kubernetes API', () => {
           statusCode: 500,
           error: 'Internal Server Error',
           message: "The server's service account may not get pods/log; grant it in the chart's Role",
+          code: 'server_misconfigured',
         });
         validate('/api/clusters/{name}/pods/{podName}/logs', 500, denied.json());
         kube.clearFaults();
@@ -266,6 +268,7 @@ describe('pod logs and metrics over the Kubernetes API', () => {
         statusCode: 429,
         error: 'Too Many Requests',
         message: 'Too many open event streams (at most 2 per user); close one and try again',
+        code: 'rate_limited',
       });
       // Another user is not affected.
       const other = await openStream(url, sessions.admin);
@@ -305,6 +308,7 @@ describe('pod logs and metrics over the Kubernetes API', () => {
           error: 'Service Unavailable',
           message:
             'The Kubernetes metrics API (metrics.k8s.io/v1beta1) is not served by this cluster; install metrics-server to see CPU and memory usage',
+          code: 'unavailable',
         });
         validate(path, 503, res.json());
       }

@@ -149,6 +149,7 @@ describe('day-2 operations on KubeBlocks 1.x (API double), against the real sche
         statusCode: 404,
         error: 'Not Found',
         message: `Cluster missing not found in namespace ${NS}`,
+        code: 'not_found',
       });
     }
     const unknownOps = await call('GET', `/api/clusters/pair/ops/pair-restart-zzzzz?namespace=${NS}`);
@@ -180,6 +181,7 @@ describe('day-2 operations on KubeBlocks 1.x (API double), against the real sche
       statusCode: 409,
       error: 'Conflict',
       message: 'Cluster sleepy is Stopped; VerticalScaling needs it to be Running',
+      code: 'conflict',
     });
     expect(opsCreated()).toBe(before);
   });
@@ -217,6 +219,7 @@ describe('day-2 operations on KubeBlocks 1.x (API double), against the real sche
         statusCode: 422,
         error: 'Unprocessable Entity',
         message: 'StorageClass fixed does not allow volume expansion (allowVolumeExpansion is not true)',
+        code: 'unprocessable',
       });
       expect(opsCreated()).toBe(before);
       // No class named: the default one (fast) allows it.
@@ -266,6 +269,7 @@ describe('day-2 operations on KubeBlocks 1.x (API double), against the real sche
         statusCode: 403,
         error: 'Forbidden',
         message: `Insufficient permissions for clusters:${action} in namespace ${NS}`,
+        code: 'forbidden',
       });
     }
     expect(t.kube!.get(OPS_V1, NS, opsName)).toBeDefined();

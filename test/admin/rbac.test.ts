@@ -113,7 +113,12 @@ describe.each(ADAPTERS)('RBAC (%s stores)', (adapter) => {
     expect((await call('GET', '/api/rbac/group-mappings')).json()).toEqual({ mappings: [] });
     const missing = await call('GET', '/api/rbac/roles/nobody');
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'Role nobody not found' });
+    expect(missing.json()).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'Role nobody not found',
+      code: 'not_found',
+    });
   });
 
   it('asks for a session (401), then for the rbac permission (403 before the body is validated)', async () => {
@@ -140,6 +145,7 @@ describe.each(ADAPTERS)('RBAC (%s stores)', (adapter) => {
           statusCode: 403,
           error: 'Forbidden',
           message: `Insufficient permissions for ${permission} in namespace ${NAMESPACE}`,
+          code: 'forbidden',
         });
       }
     expect(await stored()).toBeUndefined();

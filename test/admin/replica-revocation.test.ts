@@ -68,6 +68,7 @@ async function endsAtOnceOnB(onB: string): Promise<void> {
     statusCode: 401,
     error: 'Unauthorized',
     message: 'Session expired or invalid',
+    code: 'unauthenticated',
   });
 }
 

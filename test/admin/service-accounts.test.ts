@@ -128,6 +128,7 @@ describe.each(ADAPTERS)('service accounts (%s)', (adapter) => {
       statusCode: 401,
       error: 'Unauthorized',
       message: 'Invalid, expired or revoked token',
+      code: 'unauthenticated',
     });
     expect((await withToken(second.key, 'GET', '/api/clusters/')).statusCode).toBe(200);
 

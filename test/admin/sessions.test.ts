@@ -105,7 +105,12 @@ describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
     ]) {
       const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Invalid email or password' });
+      expect(res.json()).toEqual({
+        statusCode: 401,
+        error: 'Unauthorized',
+        message: 'Invalid email or password',
+        code: 'unauthenticated',
+      });
       expect(res.headers['set-cookie']).toBeUndefined();
     }
   });
@@ -145,7 +150,12 @@ describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
   it('answers 401 without a cookie, with an expired JWT, and with a forged or mis-addressed one', async () => {
     const missing = await validate();
     expect(missing.statusCode).toBe(401);
-    expect(missing.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Authentication required' });
+    expect(missing.json()).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'Authentication required',
+      code: 'unauthenticated',
+    });
     const admin = await login(t.app, ADMIN.email, ADMIN.password);
     const claims = decodeJwt(admin.slice('token='.length));
     const key = new TextEncoder().encode(TEST_SECRETS.SESSION_SECRET);
@@ -283,6 +293,7 @@ describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
       statusCode: 429,
       error: 'Too Many Requests',
       message: expect.stringMatching(/^Too many sign-in attempts; try again in \d+ seconds$/) as unknown,
+      code: 'rate_limited',
     });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect((await attempt('someone-else@corp.example')).statusCode).toBe(401);
@@ -308,7 +319,12 @@ describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
         payload: { email: ADMIN.email, password: ADMIN.password },
       });
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ statusCode: 403, error: 'Forbidden', message: 'Local sign-in is disabled' });
+      expect(res.json()).toEqual({
+        statusCode: 403,
+        error: 'Forbidden',
+        message: 'Local sign-in is disabled',
+        code: 'forbidden',
+      });
       const config = await t.app.inject({ method: 'GET', url: '/api/auth/config' });
       expect(config.json<{ methods: unknown[] }>().methods[0]).toEqual({ type: 'local', enabled: false });
     } finally {

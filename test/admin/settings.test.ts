@@ -62,7 +62,12 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
     const before = await t.backdoor.settingsText();
     const refused = (res: { statusCode: number; json: () => unknown }) => {
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: NO_WAY_TO_SIGN_IN });
+      expect(res.json()).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: NO_WAY_TO_SIGN_IN,
+        code: 'invalid_request',
+      });
     };
     refused(await patch({ features: { local_users_enabled: false } }));
     // A provider that is configured but switched off, or switched on but incomplete, is no way in either.
@@ -141,12 +146,14 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
       statusCode: 403,
       error: 'Forbidden',
       message: 'Insufficient permissions for settings:update in namespace graphdb-system',
+      code: 'forbidden',
     });
     const viewerRead = await get(sessions.viewer);
     expect(viewerRead.json()).toEqual({
       statusCode: 403,
       error: 'Forbidden',
       message: 'Insufficient permissions for settings:read in namespace graphdb-system',
+      code: 'forbidden',
     });
     expect((await get(sessions.operator)).statusCode).toBe(200);
     expect((await patch({ features: { metrics_collection: false } }, sessions.operator)).statusCode).toBe(403);
@@ -227,6 +234,7 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
       statusCode: 400,
       error: 'Bad Request',
       message: 'beta_oauth.client_secret_secret_ref is required to store beta_oauth.client_secret',
+      code: 'invalid_request',
     });
     expect(await t.backdoor.settingsText()).toBe(before);
   });
@@ -266,6 +274,7 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
       error: 'Bad Request',
       message:
         'beta_oauth.client_secret cannot be stored in Secret someone-elses: it exists and was not created by this server for settings; name a new Secret, or a name starting with graphdb-settings-',
+      code: 'invalid_request',
     });
     expect(await t.backdoor.secret('someone-elses')).toEqual({ token: 'keep-me' });
     expect(await t.backdoor.secret('fresh-alpha-secret')).toBeUndefined();
@@ -316,6 +325,7 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
       statusCode: 400,
       error: 'Bad Request',
       message: expect.stringContaining('ui: must be at most 16 levels deep') as unknown,
+      code: 'invalid_request',
     });
     expect(await t.backdoor.settingsText()).toBe(before);
     // The review's 4,000-level object made every later PATCH answer 500.
@@ -417,6 +427,7 @@ describe('settings against Kubernetes failures', () => {
       error: 'Internal Server Error',
       message:
         "The server's service account may not create secrets in namespace graphdb-system; grant it in the chart's Role",
+      code: 'server_misconfigured',
     });
     expect(await t.backdoor.settingsText()).toBe(before);
   });

@@ -230,6 +230,7 @@ describe('system routes in embedded mode', () => {
       error: 'Unprocessable Entity',
       message:
         'This server needs no licence: licensing is disabled and nothing is limited, so there is nothing to activate',
+      code: 'unprocessable',
     });
     for (const payload of [{}, { license: '' }, { license: 7 }]) {
       const bad = await admin.inject({ method: 'POST', url: '/api/admin/licensing/activate', payload });
@@ -243,6 +244,7 @@ describe('system routes in embedded mode', () => {
       statusCode: 403,
       error: 'Forbidden',
       message: 'Insufficient permissions for admin:read in namespace graphdb-system',
+      code: 'forbidden',
     });
     const operatorActivate = await t
       .as('operator')

@@ -99,6 +99,7 @@ describe('admin user list in memory', () => {
       statusCode: 401,
       error: 'Unauthorized',
       message: 'Session expired or invalid',
+      code: 'unauthenticated',
     });
   });
 

@@ -97,7 +97,12 @@ describe.each(ADAPTERS)('admin users by e-mail (%s stores)', (adapter) => {
       payload: { email: 'NEW@corp.example', name: 'Dup', role: 'viewer' },
     });
     expect(dup.statusCode).toBe(409);
-    expect(dup.json()).toEqual({ statusCode: 409, error: 'Conflict', message: 'User NEW@corp.example already exists' });
+    expect(dup.json()).toEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      message: 'User NEW@corp.example already exists',
+      code: 'conflict',
+    });
     const before = await t.backdoor.secret('graphdb-admin-users');
     for (const body of [
       { email: 'not-an-email', role: 'viewer' },
@@ -155,7 +160,12 @@ describe.each(ADAPTERS)('admin users by e-mail (%s stores)', (adapter) => {
     ] as const) {
       const res = await admin.inject({ method, url, payload });
       expect(res.statusCode, `${method} ${url}`).toBe(404);
-      expect(res.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'User ghost@corp.example not found' });
+      expect(res.json()).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: 'User ghost@corp.example not found',
+        code: 'not_found',
+      });
     }
     for (const [method, url, payload] of [
       ['GET', '/api/users/00000000-0000-4000-8000-000000000000', undefined],
@@ -187,6 +197,7 @@ describe.each(ADAPTERS)('admin users by e-mail (%s stores)', (adapter) => {
         statusCode: 409,
         error: 'Conflict',
         message: 'The last enabled admin cannot be demoted, disabled or deleted',
+        code: 'conflict',
       });
     }
     await admin.inject({
@@ -229,6 +240,7 @@ describe.each(ADAPTERS)('admin users by e-mail (%s stores)', (adapter) => {
       statusCode: 403,
       error: 'Forbidden',
       message: `Insufficient permissions for users:${action} in namespace graphdb-system`,
+      code: 'forbidden',
     });
     const operator = t.as('operator');
     expect((await operator.inject({ method: 'GET', url: '/api/users/' })).json()).toEqual(forbidden('list'));
@@ -299,6 +311,7 @@ describe.each(ADAPTERS)('admin users by e-mail (%s stores)', (adapter) => {
       statusCode: 400,
       error: 'Bad Request',
       message: 'User sso@corp.example signs in with alpha and has no password to reset',
+      code: 'invalid_request',
     });
     expect(
       (
@@ -332,7 +345,12 @@ describe.each(ADAPTERS)('admin users by e-mail (%s stores)', (adapter) => {
       ['GET', '/api/users/viewer@corp.example'],
     ] as const) {
       const res = await me.inject({ method, url });
-      expect(res.json(), url).toEqual({ statusCode: 403, error: 'Forbidden', message: 'Password change required' });
+      expect(res.json(), url).toEqual({
+        statusCode: 403,
+        error: 'Forbidden',
+        message: 'Password change required',
+        code: 'forbidden',
+      });
     }
     const changed = await me.inject({
       method: 'PATCH',
@@ -357,7 +375,12 @@ describe.each(ADAPTERS)('admin users by e-mail (%s stores)', (adapter) => {
     const change = (payload: unknown) => me.inject({ method: 'PATCH', url: '/api/users/me/password', payload });
     const wrong = await change({ currentPassword: 'not-my-password', newPassword: 'operator-password-2' });
     expect(wrong.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Current password is incorrect' });
+    expect(wrong.json()).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'Current password is incorrect',
+      code: 'unauthenticated',
+    });
     expect(wrong.headers['set-cookie']).toBeUndefined();
     for (const payload of [
       { currentPassword: 'operator-password-1', newPassword: 'short' },

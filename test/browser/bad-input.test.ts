@@ -103,7 +103,8 @@ describe('malformed requests to every endpoint', () => {
       const label = `${method} ${url.slice(0, 80)} ${JSON.stringify(body)?.slice(0, 60)}`;
       expect(res.statusCode, `${label} -> ${res.body}`).toBe(400);
       const json = res.json<Record<string, unknown>>();
-      expect(Object.keys(json), label).toEqual(['message']);
+      expect(Object.keys(json), label).toEqual(['message', 'code']);
+      expect(json.code, label).toBe('invalid_request');
       expect(String(json.message), label).toContain(field);
     }
     expect(await storedState()).toEqual(before);

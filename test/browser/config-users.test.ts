@@ -57,7 +57,7 @@ describe('configuration', () => {
     ]) {
       const res = await admin.inject({ method: 'POST', url: url! });
       expect(res.statusCode, url).toBe(400);
-      expect(res.json()).toEqual({ message });
+      expect(res.json()).toEqual({ message, code: 'invalid_request' });
     }
     expect(await configValue('MAX_INFO_QUERIES')).toBe(600);
   });
@@ -150,7 +150,7 @@ describe('database users', () => {
     expect(located.json()).toEqual({ username: 'carol', role: 'Read-Write', keys: ['*'], selected: false });
     const missing = await admin.inject({ method: 'GET', url: '/api/user/nobody-here' });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ message: 'User nobody-here not found' });
+    expect(missing.json()).toEqual({ message: 'User nobody-here not found', code: 'not_found' });
     const asReader = await t.as('Read-Only').inject({
       method: 'GET',
       url: '/api/user/carol',
@@ -168,7 +168,7 @@ describe('database users', () => {
       payload: { username: 'carol', password: 'x', role: 'Admin' },
     });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toEqual({ message: 'User carol already exists' });
+    expect(again.json()).toEqual({ message: 'User carol already exists', code: 'conflict' });
     expect(await aclCommands('carol')).not.toContain('+@all');
   });
 
@@ -186,7 +186,7 @@ describe('database users', () => {
     ]) {
       const res = await admin.inject({ method: 'POST', url: '/api/user', payload: body });
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
-      expect(Object.keys(res.json<object>())).toEqual(['message']);
+      expect(res.json<{ code: string }>()).toEqual({ message: expect.any(String) as unknown, code: 'invalid_request' });
     }
     expect(await databaseSnapshot(t.falkordb)).toEqual(before);
   });
@@ -208,11 +208,11 @@ describe('database users', () => {
 
     const missing = await admin.inject({ method: 'PATCH', url: '/api/user/nobody-here?role=Admin' });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ message: 'User nobody-here not found' });
+    expect(missing.json()).toEqual({ message: 'User nobody-here not found', code: 'not_found' });
     expect(await aclCommands('nobody-here')).toBeNull();
     const noRole = await admin.inject({ method: 'PATCH', url: '/api/user/dave' });
     expect(noRole.statusCode).toBe(400);
-    expect(noRole.json()).toEqual({ message: 'Missing parameter role' });
+    expect(noRole.json()).toEqual({ message: 'Missing parameter role', code: 'invalid_request' });
   });
 
   it('deletes users all together, and never the default user', async () => {
@@ -232,7 +232,7 @@ describe('database users', () => {
       payload: { users: [{ username: 'gone1' }, { username: 'default' }] },
     });
     expect(withDefault.statusCode).toBe(400);
-    expect(withDefault.json()).toEqual({ message: 'The default user cannot be deleted' });
+    expect(withDefault.json()).toEqual({ message: 'The default user cannot be deleted', code: 'invalid_request' });
     expect(await aclCommands('gone1')).not.toBeNull();
     const res = await admin.inject({
       method: 'DELETE',

@@ -154,7 +154,7 @@ describe('CORS preflights and headers', () => {
     const refused = await preflight(otherPage.origin);
     expect([refused.statusCode, refused.json()]).toEqual([
       403,
-      { message: `Origin ${otherPage.origin} is not allowed (see CORS_ORIGINS)` },
+      { message: `Origin ${otherPage.origin} is not allowed (see CORS_ORIGINS)`, code: 'forbidden' },
     ]);
     expect(refused.headers['access-control-allow-origin']).toBeUndefined();
   });

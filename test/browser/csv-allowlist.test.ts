@@ -15,6 +15,7 @@ let internalOrigin: string;
 const connections: string[] = [];
 const REFUSED = {
   message: 'LOAD CSV may only read file:// URLs, or URLs under CSV_URL_ALLOWLIST, given as a string literal',
+  code: 'invalid_request',
 };
 
 beforeAll(async () => {

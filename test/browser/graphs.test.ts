@@ -36,10 +36,10 @@ describe('graph endpoints', () => {
     await userDb.stop();
     const offline = await remote.inject({ method: 'GET', url: '/api/status' });
     expect(offline.statusCode).toBe(404);
-    expect(offline.json()).toEqual({ message: 'Database is offline or not accessible' });
+    expect(offline.json()).toEqual({ message: 'Database is offline or not accessible', code: 'unavailable' });
     const graphs = await remote.inject({ method: 'GET', url: '/api/graph' });
     expect(graphs.statusCode).toBe(503);
-    expect(graphs.json()).toEqual({ message: 'Database is offline or not accessible' });
+    expect(graphs.json()).toEqual({ message: 'Database is offline or not accessible', code: 'unavailable' });
   });
 
   it('creates a graph, or verifies that it exists, and lists it', async () => {
@@ -60,7 +60,7 @@ describe('graph endpoints', () => {
     expect((await databaseSnapshot(t.falkordb)).graphs).not.toContain('doomed');
     const missing = await admin.inject({ method: 'DELETE', url: '/api/graph/doomed' });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ message: 'Graph doomed not found' });
+    expect(missing.json()).toEqual({ message: 'Graph doomed not found', code: 'not_found' });
   });
 
   it('renames with sourceName from the query or the body, refusing an existing target', async () => {
@@ -85,10 +85,10 @@ describe('graph endpoints', () => {
     await seed('rename-d');
     const exists = await admin.inject({ method: 'PATCH', url: '/api/graph/rename-d?sourceName=rename-c' });
     expect(exists.statusCode).toBe(400);
-    expect(exists.json()).toEqual({ message: 'rename-d already exists' });
+    expect(exists.json()).toEqual({ message: 'rename-d already exists', code: 'conflict' });
     const missingSource = await admin.inject({ method: 'PATCH', url: '/api/graph/rename-e' });
     expect(missingSource.statusCode).toBe(400);
-    expect(missingSource.json()).toEqual({ message: 'Missing parameter sourceName' });
+    expect(missingSource.json()).toEqual({ message: 'Missing parameter sourceName', code: 'invalid_request' });
     const unknownSource = await admin.inject({ method: 'PATCH', url: '/api/graph/rename-e?sourceName=no-such-graph' });
     expect(unknownSource.statusCode).toBe(404);
   });
@@ -105,10 +105,10 @@ describe('graph endpoints', () => {
       payload: { sourceName: 'dup-src' },
     });
     expect(exists.statusCode).toBe(400);
-    expect(exists.json()).toEqual({ message: 'dup-dst already exists' });
+    expect(exists.json()).toEqual({ message: 'dup-dst already exists', code: 'conflict' });
     const missing = await admin.inject({ method: 'PATCH', url: '/api/graph/dup-x/duplicate' });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toEqual({ message: 'Missing parameter sourceName' });
+    expect(missing.json()).toEqual({ message: 'Missing parameter sourceName', code: 'invalid_request' });
   });
 
   it('explains without running, profiles by running', async () => {
@@ -128,7 +128,7 @@ describe('graph endpoints', () => {
     expect(profile.json<{ result: string[] }>().result.join('\n')).toMatch(/Records produced: 2/);
     const missing = await admin.inject({ method: 'GET', url: '/api/graph/plans/explain' });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toEqual({ message: 'Missing parameter query' });
+    expect(missing.json()).toEqual({ message: 'Missing parameter query', code: 'invalid_request' });
   });
 
   it('lists functions, property keys, labels and relationship types keyed by the requested type and by `info`', async () => {
@@ -161,7 +161,7 @@ describe('graph endpoints', () => {
     ]) {
       const res = await admin.inject({ method: 'GET', url: url! });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ message });
+      expect(res.json()).toEqual({ message, code: 'invalid_request' });
     }
   });
 
@@ -227,7 +227,7 @@ describe('graph endpoints', () => {
     ]) {
       const res = await admin.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
-      expect(res.json()).toEqual({ message: 'Graph ghost not found' });
+      expect(res.json()).toEqual({ message: 'Graph ghost not found', code: 'not_found' });
     }
     expect(await databaseSnapshot(t.falkordb)).toEqual(before);
   });

@@ -52,7 +52,10 @@ describe('multipart bodies outside the import routes', () => {
       headers: { 'content-type': 'multipart/form-data; boundary=x', ...bearer(tokens.Admin) },
     });
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toEqual({ message: 'Unsupported Content-Type: send application/json' });
+    expect(res.json()).toEqual({
+      message: 'Unsupported Content-Type: send application/json',
+      code: 'unsupported_content_type',
+    });
     expect((await databaseSnapshot(t.falkordb)).graphs).toContain('mp-source');
     expect((await databaseSnapshot(t.falkordb)).graphs).not.toContain('mp-target');
   });
@@ -169,7 +172,7 @@ describe('who may stage and run what', () => {
     const foreign = await run('mine', fileId, { token: tokens.Admin });
     expect([foreign.statusCode, foreign.json()]).toEqual([
       404,
-      { message: `File ${fileId} not found (staged files last an hour)` },
+      { message: `File ${fileId} not found (staged files last an hour)`, code: 'not_found' },
     ]);
     expect((await run('mine', '00000000-0000-0000-0000-000000000000')).statusCode).toBe(404);
     expect((await databaseSnapshot(t.falkordb)).graphs).not.toContain('mine');
@@ -186,7 +189,7 @@ describe('who may stage and run what', () => {
     const ninth = await stage('f8.cypher', 'CREATE (:Slot)', user);
     expect([ninth.statusCode, ninth.json()]).toEqual([
       409,
-      { message: 'Too many staged files (at most 8): run them or wait an hour for them to expire' },
+      { message: 'Too many staged files (at most 8): run them or wait an hour for them to expire', code: 'conflict' },
     ]);
     expect((await run('slots', ids[0]!, { token: user })).statusCode).toBe(200);
     expect((await stage('f9.cypher', 'CREATE (:Slot)', user)).statusCode).toBe(200);
@@ -196,12 +199,18 @@ describe('who may stage and run what', () => {
     const large = await stage('large.cypher', Buffer.alloc(9 * 1024 * 1024, 'a'));
     expect([large.statusCode, large.json()]).toEqual([
       413,
-      { message: `The file is larger than the ${8 * 1024 * 1024} bytes allowed (UPLOAD_BYTES_MAX)` },
+      {
+        message: `The file is larger than the ${8 * 1024 * 1024} bytes allowed (UPLOAD_BYTES_MAX)`,
+        code: 'payload_too_large',
+      },
     ]);
     const wrongKind = await stage('graph.exe', 'MZ');
     expect([wrongKind.statusCode, wrongKind.json()]).toEqual([
       400,
-      { message: 'Only Cypher batches (.cypher, .txt) and graph exports (.dump) can be uploaded' },
+      {
+        message: 'Only Cypher batches (.cypher, .txt) and graph exports (.dump) can be uploaded',
+        code: 'invalid_request',
+      },
     ]);
     const none = await t.app.inject({
       method: 'POST',
@@ -218,7 +227,7 @@ describe('who may stage and run what', () => {
     });
     expect([json.statusCode, json.json()]).toEqual([
       415,
-      { message: 'Send the file as multipart/form-data with one file field' },
+      { message: 'Send the file as multipart/form-data with one file field', code: 'unsupported_content_type' },
     ]);
   });
 });
@@ -270,7 +279,7 @@ describe('restoring an export', () => {
     const res = await run('keep', staged.fileId);
     expect([res.statusCode, res.json()]).toEqual([
       409,
-      { message: 'Graph keep already exists: restore into a new name' },
+      { message: 'Graph keep already exists: restore into a new name', code: 'conflict' },
     ]);
     expect(await graphQuery(t.falkordb, 'keep', 'MATCH (n) RETURN n.name')).toEqual([['me']]);
   });
@@ -481,7 +490,10 @@ describe('the total time of an import', () => {
     });
     expect([res.statusCode, res.json()]).toEqual([
       503,
-      { message: 'The import was stopped after 1000 ms (IMPORT_TIMEOUT_MS); what ran stays' },
+      {
+        message: 'The import was stopped after 1000 ms (IMPORT_TIMEOUT_MS); what ran stays',
+        code: 'deadline_exceeded',
+      },
     ]);
     expect(Date.now() - started).toBeLessThan(10_000);
     const ticks = Number(

@@ -46,7 +46,7 @@ describe('nodes and relationships', () => {
     });
     const missing = await admin.inject({ method: 'GET', url: '/api/graph/people/99' });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ message: 'Node 99 not found' });
+    expect(missing.json()).toEqual({ message: 'Node 99 not found', code: 'not_found' });
   });
 
   it('deletes a relationship with type false and a node with type true', async () => {
@@ -61,7 +61,7 @@ describe('nodes and relationships', () => {
     expect(gone.statusCode).toBe(404);
     const noType = await admin.inject({ method: 'DELETE', url: '/api/graph/people/0', payload: {} });
     expect(noType.statusCode).toBe(400);
-    expect(noType.json()).toEqual({ message: 'Missing parameter type' });
+    expect(noType.json()).toEqual({ message: 'Missing parameter type', code: 'invalid_request' });
   });
 
   it('adds and removes labels', async () => {
@@ -135,9 +135,9 @@ describe('nodes and relationships', () => {
       payload: { type: true },
     });
     expect(missingValue.statusCode).toBe(400);
-    expect(missingValue.json()).toEqual({ message: 'Missing parameter value' });
+    expect(missingValue.json()).toEqual({ message: 'Missing parameter value', code: 'invalid_request' });
     const missingType = await admin.inject({ method: 'POST', url: '/api/graph/people/0/motto', payload: { value: 1 } });
-    expect(missingType.json()).toEqual({ message: 'Missing parameter type' });
+    expect(missingType.json()).toEqual({ message: 'Missing parameter type', code: 'invalid_request' });
   });
 
   it('runs nothing injected through labels, property keys, ids or graph names', async () => {
@@ -155,7 +155,7 @@ describe('nodes and relationships', () => {
     for (const [method, url, payload] of attempts) {
       const res = await admin.inject({ method, url, payload });
       expect(res.statusCode, url).toBe(400);
-      expect(Object.keys(res.json<object>())).toEqual(['message']);
+      expect(res.json<{ code: string }>()).toEqual({ message: expect.any(String) as unknown, code: 'invalid_request' });
     }
     expect(await state()).toEqual(before);
     expect(await graphQuery(t.falkordb, 'people', 'MATCH (n) WHERE n.pwned IS NOT NULL RETURN count(n)')).toEqual([

@@ -97,7 +97,10 @@ describe('the FalkorDB Browser UI against this server', () => {
       body: JSON.stringify({ mode: 'dump', fileId: cypher.id }),
     });
     expect(wrongMode.status, wrongMode.text).toBe(400);
-    expect(JSON.parse(wrongMode.text)).toEqual({ message: expect.stringContaining('a Cypher batch') as unknown });
+    expect(JSON.parse(wrongMode.text)).toEqual({
+      message: expect.stringContaining('a Cypher batch') as unknown,
+      code: 'invalid_request',
+    });
 
     const form = new FormData();
     form.append('file', dump, 'ui_dump_origin.dump');
@@ -227,7 +230,10 @@ describe('the FalkorDB Browser UI against this server', () => {
       body: JSON.stringify({ query: 'RETURN 1' }),
     });
     expect(query.status, query.text).toBe(400);
-    expect(JSON.parse(query.text)).toEqual({ message: expect.stringContaining('application/json') as unknown });
+    expect(JSON.parse(query.text)).toEqual({
+      message: expect.stringContaining('application/json') as unknown,
+      code: 'unsupported_content_type',
+    });
   });
 
   it('manages database users with key patterns, and applies a password sent in the PATCH', async () => {

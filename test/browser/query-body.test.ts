@@ -1,7 +1,14 @@
 // The body form of the query (`POST /api/graph/{graph}/query`), reads of graphs that do not exist, the query-less
 // `POST /api/graph/{graph}`, and route words as graph names: through the app, on a real FalkorDB.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { databaseSnapshot, graphQuery, parseEvents, useBrowserApp, type TestRole } from '../support/browser.js';
+import {
+  databaseSnapshot,
+  graphQuery,
+  parseEvents,
+  parseLines,
+  useBrowserApp,
+  type TestRole,
+} from '../support/browser.js';
 
 const t = useBrowserApp({ prefix: 'qbody', listen: true });
 beforeAll(async () => {
@@ -69,10 +76,7 @@ describe('POST /api/graph/{graph}/query', () => {
     expect(events).toEqual([{ event: 'result', data: expect.objectContaining({ data: [{ born: 1815 }] }) as unknown }]);
     const ndjson = await post('Read-Only', 'people', body, 'application/x-ndjson');
     expect(ndjson.headers['content-type']).toMatch(/^application\/x-ndjson/);
-    const lines = ndjson.body
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = parseLines(ndjson.body);
     expect(lines[0]).toEqual({ type: 'header', columns: ['born'] });
     expect(lines[1]).toEqual({ type: 'row', data: { born: 1815 } });
     expect(lines[2]).toMatchObject({ type: 'summary', rows: 1, truncated: false });
@@ -118,7 +122,7 @@ describe('a query on a graph that does not exist', () => {
       for (const accept of [undefined, 'application/x-ndjson']) {
         const viaBody = await post(role, 'nope', { query: read }, accept);
         expect(viaBody.statusCode, `${role} ${accept}`).toBe(404);
-        expect(viaBody.json()).toEqual({ message: 'Graph nope not found' });
+        expect(viaBody.json()).toEqual({ message: 'Graph nope not found', code: 'not_found' });
         const viaUrl = await t.as(role).inject({
           method: 'GET',
           url: `/api/graph/nope?query=${encodeURIComponent(read)}&timeout=5000`,
@@ -143,7 +147,9 @@ describe('a query on a graph that does not exist', () => {
         })
       ).body,
     );
-    expect(events).toEqual([{ event: 'error', data: { message: 'Graph nope not found', status: 404 } }]);
+    expect(events).toEqual([
+      { event: 'error', data: { message: 'Graph nope not found', status: 404, code: 'not_found' } },
+    ]);
     expect(await graphs()).not.toContain('nope');
     const listed = await t.as('Read-Only').inject({ method: 'GET', url: '/api/graph' });
     expect(listed.json<{ opts: string[] }>().opts).not.toContain('nope');

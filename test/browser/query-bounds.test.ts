@@ -29,10 +29,12 @@ describe('QUERY_TIMEOUT_MAX_MS', () => {
       url: url(timeout),
       headers: { ...bearer(t.tokens.Admin), accept: 'text/event-stream' },
     });
-    expect(parseEvents(stream.body)).toEqual([{ event: 'error', data: { message: 'Query timed out', status: 400 } }]);
+    expect(parseEvents(stream.body)).toEqual([
+      { event: 'error', data: { message: 'Query timed out', status: 400, code: 'database_error' } },
+    ]);
     const json = await t.app.inject({ method: 'GET', url: url(timeout), headers: bearer(t.tokens.Admin) });
     expect(json.statusCode).toBe(400);
-    expect(json.json()).toEqual({ message: 'Query timed out' });
+    expect(json.json()).toEqual({ message: 'Query timed out', code: 'database_error' });
   });
 
   it('keeps timeouts within the maximum and clamps the rest', () => {
@@ -71,13 +73,17 @@ describe('QUERY_ROWS_MAX, QUERY_RESULT_BYTES_MAX, QUERIES_PER_TOKEN and QUERIES_
     const beyond = await run(holders['Read-Write'], 'UNWIND range(1, 101) AS x RETURN x');
     expect([beyond.statusCode, beyond.json()]).toEqual([
       400,
-      { message: 'The result has more than the 100 rows allowed: add LIMIT to the query' },
+      { message: 'The result has more than the 100 rows allowed: add LIMIT to the query', code: 'result_too_large' },
     ]);
     const streamed = await run(holders['Read-Write'], 'UNWIND range(1, 101) AS x RETURN x', 'text/event-stream');
     expect(parseEvents(streamed.body)).toEqual([
       {
         event: 'error',
-        data: { message: 'The result has more than the 100 rows allowed: add LIMIT to the query', status: 400 },
+        data: {
+          message: 'The result has more than the 100 rows allowed: add LIMIT to the query',
+          status: 400,
+          code: 'result_too_large',
+        },
       },
     ]);
   });
@@ -91,7 +97,10 @@ describe('QUERY_ROWS_MAX, QUERY_RESULT_BYTES_MAX, QUERIES_PER_TOKEN and QUERIES_
     );
     expect([large.statusCode, large.json()]).toEqual([
       400,
-      { message: 'The result is larger than the 4096 bytes allowed: return fewer rows or properties' },
+      {
+        message: 'The result is larger than the 4096 bytes allowed: return fewer rows or properties',
+        code: 'result_too_large',
+      },
     ]);
   });
 
@@ -102,7 +111,7 @@ describe('QUERY_ROWS_MAX, QUERY_RESULT_BYTES_MAX, QUERIES_PER_TOKEN and QUERIES_
     const thirdOfToken = await run(holders.Admin, 'RETURN 1 AS one');
     expect([thirdOfToken.statusCode, thirdOfToken.json(), thirdOfToken.headers['retry-after']]).toEqual([
       429,
-      { message: 'Too many queries running for this token (at most 2); try again when one ends' },
+      { message: 'Too many queries running for this token (at most 2); try again when one ends', code: 'rate_limited' },
       '1',
     ]);
     const otherToken = run(otherHolders.Admin, SLOW_QUERY);
@@ -111,7 +120,10 @@ describe('QUERY_ROWS_MAX, QUERY_RESULT_BYTES_MAX, QUERIES_PER_TOKEN and QUERIES_
     const fourthOfClient = await run(otherHolders['Read-Write'], 'RETURN 1 AS one');
     expect([fourthOfClient.statusCode, fourthOfClient.json()]).toEqual([
       429,
-      { message: 'Too many queries running from this client (at most 3); try again when one ends' },
+      {
+        message: 'Too many queries running from this client (at most 3); try again when one ends',
+        code: 'rate_limited',
+      },
     ]);
     for (const answer of await Promise.all([...first, otherToken])) expect(answer.statusCode).toBe(200);
     // Every slot came back, including those of refused and failed requests.

@@ -1,7 +1,7 @@
 // `Accept: application/x-ndjson` streams a header, one line per row and a summary; `maxRows` cuts a result
 // and says so with `truncated` in every answer form, instead of refusing it.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bearer, graphQuery, parseEvents, useBrowserApp } from '../support/browser.js';
+import { bearer, graphQuery, parseEvents, parseLines, useBrowserApp } from '../support/browser.js';
 
 const t = useBrowserApp({ prefix: 'ndjson', env: { QUERY_ROWS_MAX: '10000' } });
 beforeAll(async () => {
@@ -25,10 +25,7 @@ const run = (query: string, options: { accept?: string; maxRows?: string; role?:
 const NDJSON = 'application/x-ndjson';
 const lines = (body: string) => {
   expect(body.endsWith('\n')).toBe(true);
-  return body
-    .slice(0, -1)
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return parseLines(body);
 };
 
 describe('NDJSON results', () => {
@@ -110,6 +107,9 @@ describe('maxRows', () => {
 
   it.each(['0', '-1', 'ten', '1.5', '1000000000'])('refuses maxRows=%s with 400', async (maxRows) => {
     const res = await run(QUERY, { maxRows });
-    expect([res.statusCode, res.json()]).toEqual([400, { message: 'Invalid parameter maxRows' }]);
+    expect([res.statusCode, res.json()]).toEqual([
+      400,
+      { message: 'Invalid parameter maxRows', code: 'invalid_request' },
+    ]);
   });
 });

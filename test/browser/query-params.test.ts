@@ -80,9 +80,9 @@ describe('query parameters', () => {
     ],
   ])('refuses params %s with 400 before running anything', async (params, message) => {
     const res = await run('RETURN 1 AS one', params);
-    expect([res.statusCode, res.json()]).toEqual([400, { message }]);
+    expect([res.statusCode, res.json()]).toEqual([400, { message, code: 'invalid_request' }]);
     const events = parseEvents((await run('RETURN 1 AS one', params, t.tokens['Read-Only'], 'text/event-stream')).body);
-    expect(events).toEqual([{ event: 'error', data: { message, status: 400 } }]);
+    expect(events).toEqual([{ event: 'error', data: { message, status: 400, code: 'invalid_request' } }]);
   });
 
   it('bounds the size of params', () => {

@@ -144,7 +144,10 @@ describe('the query stream', () => {
     });
     const events = parseEvents(res.body);
     expect(events).toEqual([
-      { event: 'error', data: { message: expect.stringContaining('read-only') as unknown, status: 400 } },
+      {
+        event: 'error',
+        data: { message: expect.stringContaining('read-only') as unknown, status: 400, code: 'database_error' },
+      },
     ]);
     expect(await graphQuery(t.falkordb, 'social', 'MATCH (i:Intruder) RETURN count(i)')).toEqual([[0]]);
     const json = await t.app.inject({
@@ -202,10 +205,12 @@ describe('the query stream', () => {
     ] as const) {
       const stream = await t.app.inject({ method: 'GET', url: path, headers: sse(t.tokens.Admin) });
       expect(stream.statusCode).toBe(200);
-      expect(parseEvents(stream.body)).toEqual([{ event: 'error', data: { message, status: 400 } }]);
+      expect(parseEvents(stream.body)).toEqual([
+        { event: 'error', data: { message, status: 400, code: 'invalid_request' } },
+      ]);
       const json = await t.app.inject({ method: 'GET', url: path, headers: bearer(t.tokens.Admin) });
       expect(json.statusCode).toBe(400);
-      expect(json.json()).toEqual({ message });
+      expect(json.json()).toEqual({ message, code: 'invalid_request' });
     }
     expect(await databaseSnapshot(t.falkordb)).toEqual(before);
   });
@@ -216,7 +221,9 @@ describe('the query stream', () => {
       url: url('social', SLOW_QUERY, '1'),
       headers: sse(t.tokens.Admin),
     });
-    expect(parseEvents(res.body)).toEqual([{ event: 'error', data: { message: 'Query timed out', status: 400 } }]);
+    expect(parseEvents(res.body)).toEqual([
+      { event: 'error', data: { message: 'Query timed out', status: 400, code: 'database_error' } },
+    ]);
   });
 
   it('sends comment heartbeats while a query runs', async () => {
@@ -293,7 +300,7 @@ describe('keys named __proto__', () => {
 });
 
 describe('LOAD CSV from URLs', () => {
-  const refused = { message: 'LOAD CSV may only read file:// URLs given as a string literal' };
+  const refused = { message: 'LOAD CSV may only read file:// URLs given as a string literal', code: 'invalid_request' };
   const attempts = [
     "LOAD CSV FROM 'http://169.254.169.254/latest/meta-data' AS row RETURN row",
     "load /* hidden */ csv\n with headers // note\n from 'https://example.org/x.csv' AS row RETURN row",

@@ -46,7 +46,7 @@ describe('running queries', () => {
       url: `/api/queries/${running!.id}`,
       headers: bearer(t.tokens.Admin),
     });
-    expect([foreign.statusCode, foreign.json()]).toEqual([404, { message: 'Query not found' }]);
+    expect([foreign.statusCode, foreign.json()]).toEqual([404, { message: 'Query not found', code: 'not_found' }]);
 
     const stop = await t.app.inject({
       method: 'DELETE',
@@ -57,7 +57,7 @@ describe('running queries', () => {
     const res = await answer;
     expect([res.status, await res.json()]).toEqual([
       409,
-      { message: 'The query was stopped (DELETE /api/queries/{id})' },
+      { message: 'The query was stopped (DELETE /api/queries/{id})', code: 'conflict' },
     ]);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(await list(t.tokens['Read-Only'])).toEqual([]);
@@ -84,7 +84,10 @@ describe('running queries', () => {
     const res = await answer;
     expect(res.status).toBe(200);
     expect(parseEvents(await res.text())).toEqual([
-      { event: 'error', data: { message: 'The query was stopped (DELETE /api/queries/{id})', status: 409 } },
+      {
+        event: 'error',
+        data: { message: 'The query was stopped (DELETE /api/queries/{id})', status: 409, code: 'conflict' },
+      },
     ]);
 
     // FalkorDB keeps executing a stopped query (it has no abort), so on two cores this one may wait for the

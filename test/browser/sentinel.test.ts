@@ -292,7 +292,7 @@ describe('replica confirmation', () => {
       const started = Date.now();
       const res = await query(tokens.writer, 'confirm', "CREATE (:Unconfirmed {at: 'stopped replica'})");
       expect(res.statusCode, res.body).toBe(503);
-      expect(res.json()).toEqual({ message: 'Database is offline or not accessible' });
+      expect(res.json()).toEqual({ message: 'Database is offline or not accessible', code: 'unavailable' });
       // It waited for the replica (2 s here), then said so.
       expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
       expect(t.logs.text).toContain('no replica confirmed it within 2000 ms');

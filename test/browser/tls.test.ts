@@ -45,6 +45,6 @@ describe('tokens for a TLS database', () => {
   it('refuses the credentials when the certificate cannot be verified', async () => {
     const res = await requestToken('127.0.0.1');
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ message: 'Invalid credentials or connection failed' });
+    expect(res.json()).toEqual({ message: 'Invalid credentials or connection failed', code: 'unauthenticated' });
   });
 });

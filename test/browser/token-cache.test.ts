@@ -85,7 +85,7 @@ describe('token cache', () => {
         })
       ).statusCode,
     ).toBe(200);
-    expect((await status(t, token)).json()).toEqual({ message: 'Token has been revoked' });
+    expect((await status(t, token)).json()).toEqual({ message: 'Token has been revoked', code: 'unauthenticated' });
   });
 
   it('checks every request of a keep-alive connection: revocation, another token and a forged one', async () => {

@@ -38,6 +38,7 @@ describe('token creation rate limit', () => {
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toEqual({
       message: expect.stringMatching(/^Too many token requests; try again in \d+ seconds$/) as unknown,
+      code: 'rate_limited',
     });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(await storedTokens()).toBe(before);

@@ -9,7 +9,8 @@ import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
 import { eventually, sleep } from '../support/wait.js';
 
 const DEADLINE_MS = 1000;
-const REJECTED = { message: 'Invalid credentials or connection failed' };
+// One body whatever went wrong, so a caller cannot probe which hosts answer.
+const REJECTED = { message: 'Invalid credentials or connection failed', code: 'unauthenticated' };
 
 /** A TCP server on loopback: `silent` accepts and never answers; `ok` answers +OK to every line it reads. */
 async function fakeServer(
@@ -191,6 +192,7 @@ describe('which hosts a token may name (DATABASE_HOSTS)', () => {
       expect(loopback.statusCode).toBe(400);
       expect(loopback.json()).toEqual({
         message: 'Database host 127.0.0.1 is not allowed on this server (see DATABASE_HOSTS)',
+        code: 'invalid_request',
       });
       expect((await attempt({}, 'localhost', watcher.port)).statusCode).toBe(400);
       expect(watcher.accepted()).toBe(0);
@@ -227,6 +229,7 @@ describe('which hosts a token may name (DATABASE_HOSTS)', () => {
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({
         message: 'Database host 127.0.0.1 is not allowed on this server (see DATABASE_HOSTS)',
+        code: 'forbidden',
       });
     } finally {
       await closed.close();

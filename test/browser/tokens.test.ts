@@ -85,7 +85,10 @@ describe('POST /api/auth/tokens/credentials', () => {
       payload: credentials(t.falkordb, 'tok-ro', 'ro-pw', { expiresAt: '9999-12-31T00:00:00Z' }),
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message: 'Expiration date must be within 31622400 seconds (366 days) from now' });
+    expect(res.json()).toEqual({
+      message: 'Expiration date must be within 31622400 seconds (366 days) from now',
+      code: 'invalid_request',
+    });
     const justInside = new Date(Date.now() + 365 * 86_400_000).toISOString();
     expect(
       (
@@ -109,7 +112,7 @@ describe('POST /api/auth/tokens/credentials', () => {
     // The host is unreachable: a 400 proves the check ran before any connection attempt.
     const res = await create({ ...credentials(t.falkordb, 'tok-ro', 'ro-pw', extra), port: '1' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ message });
+    expect(res.json()).toEqual({ message, code: 'invalid_request' });
   });
 
   it('accepts ttlSeconds at the maximum', async () => {
@@ -119,7 +122,7 @@ describe('POST /api/auth/tokens/credentials', () => {
   it('answers 400 for invalid JSON, a non-object body and schema errors, naming the field', async () => {
     const badJson = await create('{"username": "x",', { 'content-type': 'application/json' });
     expect(badJson.statusCode).toBe(400);
-    expect(bodyOf(badJson)).toEqual({ message: 'Invalid JSON in request body' });
+    expect(bodyOf(badJson)).toEqual({ message: 'Invalid JSON in request body', code: 'invalid_json' });
     const array = await create([1, 2]);
     expect(array.statusCode).toBe(400);
     for (const [field, body] of [
@@ -157,7 +160,7 @@ describe('POST /api/auth/tokens/credentials', () => {
     ]) {
       const res = await create(body);
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ message: 'Invalid credentials or connection failed' });
+      expect(res.json()).toEqual({ message: 'Invalid credentials or connection failed', code: 'unauthenticated' });
     }
   });
 
@@ -172,14 +175,20 @@ describe('POST /api/auth/tokens/credentials', () => {
         payload: '{not json',
       });
       expect(a.statusCode).toBe(500);
-      expect(a.json()).toEqual({ message: 'Server configuration error: AUTH_SECRET not set' });
+      expect(a.json()).toEqual({
+        message: 'Server configuration error: AUTH_SECRET not set',
+        code: 'server_misconfigured',
+      });
       const k = await noKey.app.inject({
         method: 'POST',
         url: '/api/auth/tokens/credentials',
         payload: credentials(t.falkordb, 'tok-ro', 'ro-pw'),
       });
       expect(k.statusCode).toBe(500);
-      expect(k.json()).toEqual({ message: 'Server configuration error: ENCRYPTION_KEY not set' });
+      expect(k.json()).toEqual({
+        message: 'Server configuration error: ENCRYPTION_KEY not set',
+        code: 'server_misconfigured',
+      });
     } finally {
       await noAuth.close();
       await noKey.close();
@@ -219,12 +228,12 @@ describe('Bearer authentication', () => {
     ]) {
       const res = await status(headers);
       expect(res.statusCode).toBe(401);
-      expect(Object.keys(res.json<object>())).toEqual(['message']);
+      expect(res.json<object>()).toEqual({ message: expect.any(String) as unknown, code: 'unauthenticated' });
     }
     for (const token of [forged, hs512, expired, unknown, reissued]) {
       const res = await status(bearer(token));
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ message: 'Invalid or expired token' });
+      expect(res.json()).toEqual({ message: 'Invalid or expired token', code: 'unauthenticated' });
     }
   });
 
@@ -301,20 +310,26 @@ describe('token visibility and revocation', () => {
 
     const foreign = await t.app.inject({ method: 'GET', url: `/api/auth/tokens/${theirsId}`, headers: bearer(mine) });
     expect(foreign.statusCode).toBe(403);
-    expect(foreign.json()).toEqual({ message: 'Forbidden: You can only view your own tokens' });
+    expect(foreign.json()).toEqual({ message: 'Forbidden: You can only view your own tokens', code: 'forbidden' });
     const revokeForeign = await t.app.inject({
       method: 'DELETE',
       url: `/api/auth/tokens/${theirsId}`,
       headers: bearer(mine),
     });
     expect(revokeForeign.statusCode).toBe(403);
-    expect(revokeForeign.json()).toEqual({ message: 'Forbidden: You can only revoke your own tokens' });
+    expect(revokeForeign.json()).toEqual({
+      message: 'Forbidden: You can only revoke your own tokens',
+      code: 'forbidden',
+    });
 
     // An id of the right form that names no token, and ids of any other form (the browser API specification: 404 `Token not found`).
     for (const missing of [`${Date.now()}-${randomUUID()}`, 'not-a-token-id', '1..2', 'x'.repeat(200)]) {
       for (const method of ['GET', 'DELETE'] as const) {
         const res = await t.app.inject({ method, url: `/api/auth/tokens/${missing}`, headers: bearer(admin) });
-        expect([res.statusCode, res.json()], `${method} ${missing}`).toEqual([404, { message: 'Token not found' }]);
+        expect([res.statusCode, res.json()], `${method} ${missing}`).toEqual([
+          404,
+          { message: 'Token not found', code: 'not_found' },
+        ]);
       }
     }
 
@@ -328,7 +343,7 @@ describe('token visibility and revocation', () => {
     expect(revoked.json()).toEqual({ message: 'Token revoked successfully', tokenId: theirsId });
     const again = await t.app.inject({ method: 'DELETE', url: `/api/auth/tokens/${theirsId}`, headers: bearer(admin) });
     expect(again.statusCode).toBe(400);
-    expect(again.json()).toEqual({ message: 'Token is already revoked' });
+    expect(again.json()).toEqual({ message: 'Token is already revoked', code: 'invalid_request' });
     // The browser API specification's revoked-token table: a second revocation answers 400 under any condition, a non-owner's included.
     const againByStranger = await t.app.inject({
       method: 'DELETE',
@@ -337,7 +352,7 @@ describe('token visibility and revocation', () => {
     });
     expect([againByStranger.statusCode, againByStranger.json()]).toEqual([
       400,
-      { message: 'Token is already revoked' },
+      { message: 'Token is already revoked', code: 'invalid_request' },
     ]);
     const after = await t.app.inject({ method: 'GET', url: '/api/status', headers: bearer(theirs) });
     expect(after.statusCode).toBe(401);

@@ -71,7 +71,7 @@ describe('UDF libraries', () => {
     expect((await admin.inject({ method: 'GET', url: '/api/udf/nothing' })).statusCode).toBe(404);
     const missing = await admin.inject({ method: 'DELETE', url: '/api/udf/nothing' });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ message: 'UDF library nothing not found' });
+    expect(missing.json()).toEqual({ message: 'UDF library nothing not found', code: 'not_found' });
     expect(
       (
         await admin.inject({

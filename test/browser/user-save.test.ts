@@ -65,7 +65,10 @@ describe('POST /api/user/save', () => {
     const res = await withoutFile.app.inject({ method: 'POST', url: '/api/user/save', headers: bearer(tokens.Admin) });
     expect([res.statusCode, res.json()]).toEqual([
       400,
-      { message: 'This database has no ACL file to save its users to (start it with the aclfile setting)' },
+      {
+        message: 'This database has no ACL file to save its users to (start it with the aclfile setting)',
+        code: 'invalid_request',
+      },
     ]);
     expect(
       (await withoutFile.app.inject({ method: 'POST', url: '/api/user/save', headers: bearer(tokens['Read-Write']) }))

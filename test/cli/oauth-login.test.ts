@@ -179,7 +179,12 @@ describe('the server side of the loopback sign-in', () => {
     const code = await codeFor(verifier);
     const wrong = await exchange(code, randomBytes(32).toString('base64url'));
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Invalid or expired sign-in code' });
+    expect(wrong.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'Invalid or expired sign-in code',
+      code: 'invalid_request',
+    });
     // A failed attempt used the code up: not even the right verifier redeems it now.
     expect((await exchange(code, verifier)).statusCode).toBe(400);
 

@@ -381,6 +381,7 @@ describe('the server end to end on a real API server: its audited requests again
       error: 'Service Unavailable',
       message:
         'The Kubernetes metrics API (metrics.k8s.io/v1beta1) is not served by this cluster; install metrics-server to see CPU and memory usage',
+      code: 'unavailable',
     });
     // Pod metrics read the pod's exporter through the pod proxy beside the metrics API (no pod runs here, so the
     // proxy cannot reach it either: the answer is the metrics API's 503 all the same, after RBAC let both through).

@@ -83,7 +83,7 @@ describe('the embedded FalkorDB, reached over the network', () => {
     for (const attempt of [tokenRequest('default'), tokenRequest('default', '')]) {
       const res = await requestFrom('127.0.0.8', url, 'POST', attempt);
       expect(res.status).toBe(401);
-      expect(res.json).toEqual({ message: 'Invalid credentials or connection failed' });
+      expect(res.json).toEqual({ message: 'Invalid credentials or connection failed', code: 'unauthenticated' });
     }
   });
 

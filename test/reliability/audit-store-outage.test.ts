@@ -108,6 +108,7 @@ describe('an outage of the audit store', () => {
       statusCode: 503,
       error: 'Service Unavailable',
       message: 'The audit log cannot be written now, so the change was not made; try again shortly',
+      code: 'unavailable',
     });
     expect(refused!.headers['retry-after']).toBe('5');
     const users = await t.app.inject({ method: 'GET', url: '/api/users/', headers: { cookie } });

@@ -64,7 +64,10 @@ describe('tokens and database users under concurrent requests', () => {
     );
     for (const { id, answer } of uses) {
       if (revoked.includes(id))
-        expect(answer, id).toEqual({ status: 401, body: { message: 'Token has been revoked' } });
+        expect(answer, id).toEqual({
+          status: 401,
+          body: { message: 'Token has been revoked', code: 'unauthenticated' },
+        });
       else expect(answer.status, id).toBe(200);
     }
   });
@@ -77,7 +80,7 @@ describe('tokens and database users under concurrent requests', () => {
     );
     expect(statuses(answers)).toEqual([200, ...Array<number>(9).fill(400)]);
     for (const answer of answers.filter((a) => a.status === 400))
-      expect(answer.body).toEqual({ message: 'Token is already revoked' });
+      expect(answer.body).toEqual({ message: 'Token is already revoked', code: 'invalid_request' });
     expect(await listed()).not.toContain(id);
   });
 
@@ -93,7 +96,7 @@ describe('tokens and database users under concurrent requests', () => {
     );
     expect(statuses(answers)).toEqual([201, ...Array<number>(9).fill(409)]);
     for (const answer of answers.filter((a) => a.status === 409))
-      expect(answer.body).toEqual({ message: 'User contested already exists' });
+      expect(answer.body).toEqual({ message: 'User contested already exists', code: 'conflict' });
     const winner = answers.findIndex((a) => a.status === 201);
     const client = await adminClient(t.falkordb);
     try {
@@ -161,6 +164,7 @@ describe.each(['embedded', 'kubernetes'] as const)(
           statusCode: 409,
           error: 'Conflict',
           message: expect.stringMatching(/^User twin@corp\.example already exists$/i) as unknown,
+          code: 'conflict',
         });
       const stored = JSON.parse((await t.backdoor.secret('graphdb-admin-users'))!['users.json']!) as {
         email: string;

@@ -51,6 +51,7 @@ describe('OpenID discovery unreachable', () => {
         statusCode: 503,
         error: 'Service Unavailable',
         message: 'OAuth provider alpha cannot be reached; try again later',
+        code: 'unavailable',
       });
       expect(res.cookies.filter((c) => c.name === 'oauth_state')).toEqual([]);
     }

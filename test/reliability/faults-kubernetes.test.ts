@@ -58,6 +58,7 @@ function expect503(res: { statusCode: number; json: <T>() => T; body: string }, 
     statusCode: 503,
     error: 'Service Unavailable',
     message: expect.stringMatching(message) as unknown,
+    code: 'unavailable',
   });
 }
 

@@ -116,7 +116,10 @@ describe('browser API', () => {
       for (const method of ['GET', 'DELETE'] as const) {
         const res = await admin.inject({ method: method, url: `/api/auth/tokens/${encodeURIComponent(id)}` });
         expect([400, 404], `${method} ${id}: ${res.body}`).toContain(res.statusCode);
-        expect(Object.keys(res.json<object>())).toEqual(['message']);
+        expect(res.json<object>()).toEqual({
+          message: expect.any(String) as unknown,
+          code: res.statusCode === 400 ? 'invalid_request' : 'not_found',
+        });
       }
     }
     expect(await state()).toEqual(before);
@@ -140,7 +143,10 @@ describe('browser API', () => {
       });
       // 401 (refused by FalkorDB), or 400 for a password-less user other than `default`: never a token.
       expect([400, 401], JSON.stringify(attempt)).toContain(res.statusCode);
-      expect(Object.keys(res.json<object>())).toEqual(['message']);
+      expect(res.json<object>()).toEqual({
+        message: expect.any(String) as unknown,
+        code: res.statusCode === 400 ? 'invalid_request' : 'unauthenticated',
+      });
     }
     // A database user's password with CR/LF or rule syntax stays one password; one with control characters is refused.
     const crlf = await admin.inject({
@@ -233,6 +239,7 @@ describe.each(ADAPTERS)('admin API (%s store)', (adapter) => {
         statusCode: 400,
         error: 'Bad Request',
         message: 'Invalid JSON in request body',
+        code: 'invalid_json',
       });
     }
     expect(polluted()).toEqual([]);

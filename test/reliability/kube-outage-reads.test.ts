@@ -42,6 +42,7 @@ describe('Kubernetes API down', () => {
     expect(write.json<{ statusCode: number; error: string; message: string }>()).toMatchObject({
       statusCode: 503,
       error: 'Service Unavailable',
+      code: 'unavailable',
     });
     expect(write.json<{ message: string }>().message.length).toBeGreaterThan(10);
     // An outage the message explains is a warning, not an error with a stack trace.

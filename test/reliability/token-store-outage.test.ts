@@ -45,7 +45,7 @@ describe('token store outage', () => {
     expect((await status(unused)).statusCode).toBe(503);
     expect((await status(unused)).json()).toEqual(unavailable);
     const forged = `${used.slice(0, -4)}AAAA`;
-    expect((await status(forged)).json()).toEqual({ message: 'Invalid or expired token' });
+    expect((await status(forged)).json()).toEqual({ message: 'Invalid or expired token', code: 'unauthenticated' });
     const created = await t.app.inject({
       method: 'POST',
       url: '/api/auth/tokens/credentials',

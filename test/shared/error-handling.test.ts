@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { installErrorHandling } from '../../src/http/error-handler.js';
 import type { ErrorShape } from '../../src/http/error-shapes.js';
+import type { ErrorCode } from '../../src/http/error-codes.js';
 import { NotFoundError } from '../../src/http/http-errors.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
@@ -36,8 +37,8 @@ function failingRoutes(shape: ErrorShape) {
 }
 
 const SHAPES: { shape: ErrorShape; prefix: string; keys: string[] }[] = [
-  { shape: 'browser', prefix: '/test-browser', keys: ['message'] },
-  { shape: 'admin', prefix: '/test-admin', keys: ['error', 'message', 'statusCode'] },
+  { shape: 'browser', prefix: '/test-browser', keys: ['code', 'message'] },
+  { shape: 'admin', prefix: '/test-admin', keys: ['code', 'error', 'message', 'statusCode'] },
 ];
 
 let t: TestApp;
@@ -51,9 +52,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function expectShape(body: Record<string, unknown>, keys: string[], status: number) {
+/** The shape's keys exactly (the seed's keys and `code`), and the code the failure calls for. */
+function expectShape(body: Record<string, unknown>, keys: string[], status: number, code: ErrorCode) {
   expect(Object.keys(body).sort()).toEqual(keys);
   expect(typeof body.message).toBe('string');
+  expect(body.code).toBe(code);
   if (keys.includes('statusCode')) expect(body.statusCode).toBe(status);
 }
 
@@ -68,7 +71,7 @@ describe.each(SHAPES)('the $shape error shape', ({ prefix, keys }) => {
     const res = await t.app.inject({ method: 'POST', url: `${prefix}/echo?n=3`, payload: { name: 42 } });
     expect(res.statusCode).toBe(400);
     const body = res.json<Record<string, unknown>>();
-    expectShape(body, keys, 400);
+    expectShape(body, keys, 400, 'invalid_request');
     expect(body.message).toContain('body.name');
     if (keys.includes('error')) expect(body.error).toBe('Bad Request');
   });
@@ -76,7 +79,7 @@ describe.each(SHAPES)('the $shape error shape', ({ prefix, keys }) => {
   it('answers a bad query parameter with 400', async () => {
     const res = await t.app.inject({ method: 'POST', url: `${prefix}/echo?n=abc`, payload: { name: 'x' } });
     expect(res.statusCode).toBe(400);
-    expectShape(res.json(), keys, 400);
+    expectShape(res.json(), keys, 400, 'invalid_request');
     expect(res.json<{ message: string }>().message).toContain('querystring.n');
   });
 
@@ -88,7 +91,7 @@ describe.each(SHAPES)('the $shape error shape', ({ prefix, keys }) => {
       payload: '{"name": ',
     });
     expect(res.statusCode).toBe(400);
-    expectShape(res.json(), keys, 400);
+    expectShape(res.json(), keys, 400, 'invalid_json');
     expect(res.json<{ message: string }>().message).toBe('Invalid JSON in request body');
   });
 
@@ -100,7 +103,8 @@ describe.each(SHAPES)('the $shape error shape', ({ prefix, keys }) => {
       payload: '',
     });
     expect(res.statusCode).toBe(400);
-    expectShape(res.json(), keys, 400);
+    // An empty body is no body: the route's schema asks for one.
+    expectShape(res.json(), keys, 400, 'invalid_request');
   });
 
   it('answers a wrong content type with 400', async () => {
@@ -111,7 +115,7 @@ describe.each(SHAPES)('the $shape error shape', ({ prefix, keys }) => {
       payload: 'name=x',
     });
     expect(res.statusCode).toBe(400);
-    expectShape(res.json(), keys, 400);
+    expectShape(res.json(), keys, 400, 'unsupported_content_type');
     expect(res.json<{ message: string }>().message).toContain('Content-Type');
   });
 
@@ -123,21 +127,21 @@ describe.each(SHAPES)('the $shape error shape', ({ prefix, keys }) => {
       payload: '{"name":"x","__proto__":{"polluted":true}}',
     });
     expect(res.statusCode).toBe(400);
-    expectShape(res.json(), keys, 400);
+    expectShape(res.json(), keys, 400, 'invalid_json');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('answers a thrown HttpError with its status and message', async () => {
     const res = await t.app.inject({ method: 'GET', url: `${prefix}/missing` });
     expect(res.statusCode).toBe(404);
-    expectShape(res.json(), keys, 404);
+    expectShape(res.json(), keys, 404, 'not_found');
     expect(res.json<{ message: string }>().message).toBe('Token not found');
   });
 
   it('answers an unexpected throw with a generic 500 and logs the cause', async () => {
     const res = await t.app.inject({ method: 'GET', url: `${prefix}/boom` });
     expect(res.statusCode).toBe(500);
-    expectShape(res.json(), keys, 500);
+    expectShape(res.json(), keys, 500, 'internal_error');
     expect(res.json<{ message: string }>().message).toBe('Internal server error');
     expect(res.body).not.toMatch(/ECONNREFUSED|10\.1\.2\.3|secret|internals|stack/);
     expect(t.logs.text).toContain('ECONNREFUSED 10.1.2.3');
@@ -148,16 +152,16 @@ describe('requests that match no route', () => {
   it('answers a browser API path in the browser shape', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/graph/a/b/c/d/e' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ message: 'Route GET /api/graph/a/b/c/d/e not found' });
+    expect(res.json()).toEqual({ message: 'Route GET /api/graph/a/b/c/d/e not found', code: 'route_not_found' });
   });
 
   it('answers router-level failures (malformed encoding, oversized segment) with 400 in the owning shape', async () => {
     const badEncoding = await t.app.inject({ method: 'GET', url: '/api/graph/%E0%A4%A' });
     expect(badEncoding.statusCode).toBe(400);
-    expect(badEncoding.json()).toEqual({ message: 'Malformed URL' });
+    expect(badEncoding.json()).toEqual({ message: 'Malformed URL', code: 'malformed_request' });
     const oversized = await t.app.inject({ method: 'GET', url: `/api/graph/${'g'.repeat(3000)}/count` });
     expect(oversized.statusCode).toBe(400);
-    expect(oversized.json()).toEqual({ message: 'A path segment is too long' });
+    expect(oversized.json()).toEqual({ message: 'A path segment is too long', code: 'malformed_request' });
   });
 
   it('answers any other path in the admin shape', async () => {
@@ -167,6 +171,7 @@ describe('requests that match no route', () => {
       statusCode: 404,
       error: 'Not Found',
       message: 'Route GET /api/no-such-thing not found',
+      code: 'route_not_found',
     });
   });
 });

@@ -41,11 +41,33 @@ describe('every response is checked against the API document', () => {
 
   it('checks a route by its parameters and a response by its error schema', () => {
     const observed = { method: 'GET', route: '/api/graph/:graph/count', contentType: 'application/json' };
-    expect(contractMismatch({ ...observed, status: 404, body: JSON.stringify({ message: 'Graph x not found' }) })).toBe(
-      undefined,
-    );
+    expect(
+      contractMismatch({
+        ...observed,
+        status: 404,
+        body: JSON.stringify({ message: 'Graph x not found', code: 'not_found' }),
+      }),
+    ).toBe(undefined);
     expect(contractMismatch({ ...observed, status: 404, body: JSON.stringify({ error: 'no message' }) })).toMatch(
       /does not match the schema for 404/,
     );
+  });
+
+  it('records an error body of either API without its code, or with a code outside the list', () => {
+    const browser = { method: 'GET', route: '/api/graph/:graph/count', contentType: 'application/json', status: 404 };
+    const admin = { method: 'GET', route: '/api/users/:email', contentType: 'application/json', status: 401 };
+    const adminBody = { statusCode: 401, error: 'Unauthorized', message: 'Authentication required' };
+    expect(contractMismatch({ ...admin, body: JSON.stringify({ ...adminBody, code: 'unauthenticated' }) })).toBe(
+      undefined,
+    );
+    for (const [observed, body] of [
+      [browser, { message: 'Graph x not found' }],
+      [browser, { message: 'Graph x not found', code: 'GraphNotFoundError' }],
+      [admin, adminBody],
+      [admin, { ...adminBody, code: 'UNAUTHENTICATED' }],
+    ] as const)
+      expect(contractMismatch({ ...observed, body: JSON.stringify(body) })).toMatch(
+        new RegExp(`answered ${observed.status}: the body does not match the schema for ${observed.status}`),
+      );
   });
 });

@@ -718,6 +718,7 @@ export function sharedBackupScenarios(context: () => BackupContext): void {
         statusCode: 403,
         error: 'Forbidden',
         message: `Insufficient permissions for ${permission} in namespace ${ns()}`,
+        code: 'forbidden',
       });
     }
     expect(await context().stored(BACKUPS, ns(), 'solo-full')).toBeDefined();

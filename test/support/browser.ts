@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { actorFor, type Actor } from './actor.js';
 import { listen, startTestApp, type TestApp, type TestAppOptions } from './app.js';
 import type { TestFalkorDB } from './falkordb.js';
+import { QueryErrorLineSchema, QueryStreamErrorSchema } from '../../src/browser/graphs/schemas.js';
 
 export type TestRole = 'Admin' | 'Read-Write' | 'Read-Only';
 
@@ -92,9 +93,26 @@ export function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
 }
 
-/** Parses an SSE body into its events. */
+/** An `error` event or line must carry the code, beside its message and status, whichever test reads it. */
+function expectStreamError(value: unknown, schema: typeof QueryStreamErrorSchema | typeof QueryErrorLineSchema) {
+  const checked = schema.safeParse(value);
+  expect(checked.success, `a stream's error without its message, status or code: ${JSON.stringify(value)}`).toBe(true);
+}
+
+/** Parses an NDJSON body into its lines, checking its error line against the document's QueryErrorLine. */
+export function parseLines(body: string): Record<string, unknown>[] {
+  expect(body === '' || body.endsWith('\n'), 'an NDJSON body ends with a newline').toBe(true);
+  const lines = body
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  for (const line of lines) if (line.type === 'error') expectStreamError(line, QueryErrorLineSchema);
+  return lines;
+}
+
+/** Parses an SSE body into its events, checking an `error` event against the document's QueryStreamError. */
 export function parseEvents(body: string): { event: string; data: unknown }[] {
-  return body
+  const events = body
     .split('\n\n')
     .filter((block) => block.split('\n').some((line) => line.startsWith('event:')))
     .map((block) => {
@@ -106,6 +124,8 @@ export function parseEvents(body: string): { event: string; data: unknown }[] {
         .join('\n');
       return { event, data: JSON.parse(data) as unknown };
     });
+  for (const { event, data } of events) if (event === 'error') expectStreamError(data, QueryStreamErrorSchema);
+  return events;
 }
 
 export function bodyOf(res: LightMyRequestResponse): Record<string, unknown> {

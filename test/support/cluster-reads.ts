@@ -158,6 +158,7 @@ export function sharedClusterReads(context: () => ClusterReadContext): void {
       statusCode: 404,
       error: 'Not Found',
       message: `Cluster elsewhere not found in namespace ${namespace}`,
+      code: 'not_found',
     });
     // Another namespace only in multi-cluster mode, like the list.
     expect((await get('/api/clusters/elsewhere?namespace=team-b')).statusCode).toBe(404);

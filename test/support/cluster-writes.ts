@@ -189,6 +189,7 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
       statusCode: 409,
       error: 'Conflict',
       message: `Cluster fresh-solo already exists in namespace ${namespace}`,
+      code: 'conflict',
     });
 
     const removed = await call('DELETE', `/api/clusters/fresh-solo?namespace=${namespace}`);
@@ -770,6 +771,7 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
       statusCode: 404,
       error: 'Not Found',
       message: `OpsRequest ${first} not found for cluster tracked in namespace ${namespace}`,
+      code: 'not_found',
     });
     expect((await call('DELETE', `/api/clusters/tracked/ops/${first}`)).statusCode).toBe(404);
   });
@@ -815,6 +817,7 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
       statusCode: 403,
       error: 'Forbidden',
       message: `Insufficient permissions for clusters:update in namespace ${namespace}`,
+      code: 'forbidden',
     });
     // Another namespace is asked about only in multi-cluster mode (without it: 404).
     await setMultiClusterMode(app, sessions.admin, true);
@@ -903,6 +906,7 @@ export function sharedLegacyClusterWrites(context: () => LegacyClusterWriteConte
       error: 'Unprocessable Entity',
       message:
         'KubeBlocks 0.9 cannot change the shard count of shard with an OpsRequest; change spec.shardingSpecs of cluster oldshards instead',
+      code: 'unprocessable',
     });
     expect(await opsRequestCount()).toBe(before);
     // The replicas of every shard still scale the 0.9 way (an absolute count).

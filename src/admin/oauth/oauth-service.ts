@@ -12,7 +12,7 @@ import {
   parseServiceAccountKey,
   type GroupDirectories,
 } from '../../platform/oidc/group-directories.js';
-import { HttpError, NotFoundError } from '../../http/http-errors.js';
+import { HttpError, MisconfiguredError, NotFoundError } from '../../http/http-errors.js';
 import type { AdminContext } from '../context.js';
 import type { CookieToSet } from '../cookies.js';
 import type { Settings } from '../settings/schemas.js';
@@ -64,7 +64,7 @@ export function createOAuthService(options: OAuthOptions) {
   const secure = !options.publicOrigin.startsWith('http://');
 
   function stateSecret(): string {
-    if (!options.sessionSecret) throw new HttpError(500, 'Server configuration error: SESSION_SECRET not set');
+    if (!options.sessionSecret) throw new MisconfiguredError('Server configuration error: SESSION_SECRET not set');
     return options.sessionSecret;
   }
 
@@ -107,7 +107,7 @@ export function createOAuthService(options: OAuthOptions) {
           { provider: provider.type, secret: ref, namespace: context.namespace },
           `OAuth provider ${provider.type}: Secret ${ref} is missing in namespace ${context.namespace} or has no data key client_secret`,
         );
-        throw new HttpError(500, `OAuth provider ${provider.type} is misconfigured`);
+        throw new MisconfiguredError(`OAuth provider ${provider.type} is misconfigured`);
       }
     }
     return { issuer: issuerOf(provider), clientId: provider.clientId, clientSecret };

@@ -83,7 +83,8 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
       .catch((error: unknown) => {
         const mapped = mapError(error);
         if (!isPortError(error)) request.log.warn({ err: error }, 'event stream failed');
-        if (!stream.signal.aborted) stream.endWith('error', JSON.stringify({ error: mapped.message }));
+        if (!stream.signal.aborted)
+          stream.endWith('error', JSON.stringify({ error: mapped.message, code: mapped.code }));
       })
       .finally(() => {
         clearTimeout(timer);
@@ -152,7 +153,7 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
             'Follows the pod log: the last `tailLines` (default 500) first, then each new line as it is written, one ' +
             'unnamed event per line (`data: <line>`), comment heartbeats every 15 s. It ends with an `end` event ' +
             '(`{"reason":"complete"}` when the pod log ends or 2 MiB were sent, `"max-duration"` after OBSERVABILITY_STREAM_MAX_SECONDS) ' +
-            'or an `error` event; when the client leaves, the request to Kubernetes is closed. A user may hold ' +
+            'or an `error` event `{"error": message, "code": code}`; when the client leaves, the request to Kubernetes is closed. A user may hold ' +
             'OBSERVABILITY_STREAMS_PER_USER streams at once (429 beyond).',
           params: PodParamsSchema,
           querystring: LogQuerySchema,

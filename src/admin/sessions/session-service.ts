@@ -1,6 +1,6 @@
 // Admin sessions: an HS256 JWT (issuer and audience pinned) in the HttpOnly cookie `token`.
 import { signHs256, verifyHs256 } from '../../lib/jwt.js';
-import { HttpError, UnauthorizedError } from '../../http/http-errors.js';
+import { MisconfiguredError, UnauthorizedError } from '../../http/http-errors.js';
 import type { CookieToSet } from '../cookies.js';
 import type { SessionUser } from '../permissions/permissions.js';
 import type { UserService } from '../users/user-service.js';
@@ -57,7 +57,7 @@ export function createSessionService(options: SessionOptions, users: UserService
   };
 
   const secret = () => {
-    if (!options.secret) throw new HttpError(500, 'Server configuration error: SESSION_SECRET not set');
+    if (!options.secret) throw new MisconfiguredError('Server configuration error: SESSION_SECRET not set');
     return options.secret;
   };
 

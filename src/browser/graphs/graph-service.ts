@@ -3,7 +3,7 @@
 import { keySlot, sameSlotName } from '../../lib/cluster-slots.js';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import type { Principal } from '../auth/principal.js';
-import { BadRequestError, NotFoundError } from '../../http/http-errors.js';
+import { BadRequestError, HttpError, NotFoundError } from '../../http/http-errors.js';
 
 export const INFO_TYPES = ['(function)', '(property key)', '(label)', '(relationship type)'] as const;
 export type InfoType = (typeof INFO_TYPES)[number];
@@ -50,10 +50,15 @@ function requireSameSlot(database: GraphDatabase, verb: 'renamed' | 'copied', so
   if (!database.sameSlot(source, target)) throw new BadRequestError(crossSlotMessage(verb, source, target));
 }
 
+/** The browser API answers a taken target name with 400 (not 409); its code says why. */
+function targetExists(target: string): HttpError {
+  return new HttpError(400, `${target} already exists`, {}, undefined, 'conflict');
+}
+
 export async function renameGraph(database: GraphDatabase, source: string, target: string): Promise<void> {
   await requireGraph(database, source);
   requireSameSlot(database, 'renamed', source, target);
-  if ((await database.renameGraph(source, target)) === 0) throw new BadRequestError(`${target} already exists`);
+  if ((await database.renameGraph(source, target)) === 0) throw targetExists(target);
 }
 
 export async function duplicateGraph(database: GraphDatabase, source: string, target: string): Promise<void> {
@@ -62,8 +67,7 @@ export async function duplicateGraph(database: GraphDatabase, source: string, ta
   try {
     await database.copyGraph(source, target);
   } catch (error) {
-    if (error instanceof Error && /already exists/i.test(error.message))
-      throw new BadRequestError(`${target} already exists`);
+    if (error instanceof Error && /already exists/i.test(error.message)) throw targetExists(target);
     throw error;
   }
 }

@@ -40,7 +40,7 @@ async function* streamedNdjson(result: StreamedResult, request: FastifyRequest):
   } catch (error) {
     const mapped = mapError(error, 'browser');
     if (mapped.unexpected) request.log.error({ err: error }, 'query failed');
-    yield `${JSON.stringify({ type: 'error', message: mapped.message, status: mapped.statusCode })}\n`;
+    yield `${JSON.stringify({ type: 'error', message: mapped.message, status: mapped.statusCode, code: mapped.code })}\n`;
   }
 }
 
@@ -49,12 +49,12 @@ function streamAwareErrors(error: FastifyError, request: FastifyRequest, reply: 
   const mapped = mapError(error, 'browser');
   if (!wantsEventStream(request) || mapped.statusCode !== 400) return jsonErrors(error, request, reply);
   const stream = openEventStream(request, reply);
-  stream.send('error', { message: mapped.message, status: mapped.statusCode });
+  stream.send('error', { message: mapped.message, status: mapped.statusCode, code: mapped.code });
   stream.end();
 }
 
 const QUERY_ANSWERS =
-  'With `Accept: text/event-stream`: HTTP 200 and one `result` event `{metadata, data}` or one `error` event `{message, status}`, then the end of the stream; comment heartbeats every 15 s while the query runs. With `Accept: application/x-ndjson`: one JSON object per line, `{"type":"header","columns":[…]}`, then `{"type":"row","data":{…}}` per row, then `{"type":"summary","metadata":[…],"rows":n,"truncated":false}`; rows are sent as they arrive from the database. An error before the first line is a JSON error response; one after it (the query stopped, the connection lost) ends the stream with `{"type":"error","message":…,"status":n}` in place of the summary. Otherwise a JSON response `{metadata, data}` (`data` is `[]` without rows). A query that changes nothing on a graph that does not exist answers 404 and creates no graph; a write creates the graph. With `format=typed` every row value is tagged with its kind (TypedValue) and the answer says `"format": "typed"`.';
+  'With `Accept: text/event-stream`: HTTP 200 and one `result` event `{metadata, data}` or one `error` event `{message, status, code}`, then the end of the stream; comment heartbeats every 15 s while the query runs. With `Accept: application/x-ndjson`: one JSON object per line, `{"type":"header","columns":[…]}`, then `{"type":"row","data":{…}}` per row, then `{"type":"summary","metadata":[…],"rows":n,"truncated":false}`; rows are sent as they arrive from the database. An error before the first line is a JSON error response; one after it (the query stopped, the connection lost) ends the stream with `{"type":"error","message":…,"status":n,"code":…}` in place of the summary. Otherwise a JSON response `{metadata, data}` (`data` is `[]` without rows). A query that changes nothing on a graph that does not exist answers 404 and creates no graph; a write creates the graph. With `format=typed` every row value is tagged with its kind (TypedValue) and the answer says `"format": "typed"`.';
 
 /** The body form's own bound: the longest query and the largest `params` as JSON, with room for the framing. */
 const QUERY_BODY_LIMIT_BYTES = 4 * 1_000_000 + 64 * 1024 + 4096;
@@ -102,7 +102,7 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
       if (stream.signal.aborted) return reply;
       const mapped = mapError(error, 'browser');
       if (mapped.unexpected) request.log.error({ err: error }, 'query failed');
-      stream.send('error', { message: mapped.message, status: mapped.statusCode });
+      stream.send('error', { message: mapped.message, status: mapped.statusCode, code: mapped.code });
     } finally {
       stream.end();
     }

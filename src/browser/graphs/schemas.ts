@@ -7,6 +7,7 @@ import { parseQueryParams, queryParamsProblem } from './query-params.js';
 import type { CypherValue } from '../../platform/falkordb/cypher.js';
 import type { JsonValue } from '../../platform/falkordb/compact-reply.js';
 import { withFastPath } from '../../http/fast-validation.js';
+import { ErrorCodeSchema } from '../../http/error-shapes.js';
 import { INFO_TYPES } from './graph-service.js';
 
 /** Any name FalkorDB accepts as a key, except control characters (they would corrupt headers and logs). */
@@ -618,6 +619,7 @@ export const QueryStreamErrorSchema = z
   .object({
     message: z.string().meta({ description: 'What went wrong' }),
     status: z.number().int().meta({ description: 'The HTTP status the JSON form would have answered', example: 400 }),
+    code: ErrorCodeSchema,
   })
   .meta({ id: 'QueryStreamError', description: 'An error reported inside a stream (SSE `error` event data)' });
 
@@ -674,6 +676,7 @@ export const QueryErrorLineSchema = z
     type: z.literal('error').meta({ description: 'The kind of line' }),
     message: z.string().meta({ description: 'What went wrong' }),
     status: z.number().int().meta({ description: 'The HTTP status the JSON form would have answered' }),
+    code: ErrorCodeSchema,
   })
   .meta({
     id: 'QueryErrorLine',

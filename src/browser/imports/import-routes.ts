@@ -100,7 +100,7 @@ export function importRoutes(app: FastifyInstance, imports: ImportService, csvUr
         tags,
         summary: 'Run a staged Cypher batch into the graph, or restore a staged export as a new graph',
         description:
-          'A `.dump` is restored as this graph, which must not exist (409); an export whose origin graph still exists on this server is refused (409): FalkorDB crashes when it holds two copies of one graph. A restore is admitted before its file is read: one user runs at most RESTORES_PER_USER restores at once, and the exports of all restores under way take at most RESTORE_BYTES_MAX bytes (429 with `Retry-After` beyond; 413 for an export larger than RESTORE_BYTES_MAX); the export then streams from disk to the database. A restore waits (up to 5 s) until FalkorDB has finished freeing a graph deleted just before, which it does after `GRAPH.DELETE` answered; past that it is a 409 with `Retry-After`. A batch: each statement runs like a query (QUERY_TIMEOUT_MAX_MS, QUERY_ROWS_MAX, the LOAD CSV guard); the first that fails stops the batch with 422 naming its line (statements before it stay applied). With `Accept: text/event-stream`: `progress` events `{executed}`, then one `result` event `{message, executed}` or one `error` event `{message, status, line?}`.',
+          'A `.dump` is restored as this graph, which must not exist (409); an export whose origin graph still exists on this server is refused (409): FalkorDB crashes when it holds two copies of one graph. A restore is admitted before its file is read: one user runs at most RESTORES_PER_USER restores at once, and the exports of all restores under way take at most RESTORE_BYTES_MAX bytes (429 with `Retry-After` beyond; 413 for an export larger than RESTORE_BYTES_MAX); the export then streams from disk to the database. A restore waits (up to 5 s) until FalkorDB has finished freeing a graph deleted just before, which it does after `GRAPH.DELETE` answered; past that it is a 409 with `Retry-After`. A batch: each statement runs like a query (QUERY_TIMEOUT_MAX_MS, QUERY_ROWS_MAX, the LOAD CSV guard); the first that fails stops the batch with 422 naming its line (statements before it stay applied). With `Accept: text/event-stream`: `progress` events `{executed}`, then one `result` event `{message, executed}` or one `error` event `{message, status, code, line?}`.',
         params: GraphParamsSchema,
         body: RunBatchBodySchema,
         response: {
@@ -136,7 +136,7 @@ export function importRoutes(app: FastifyInstance, imports: ImportService, csvUr
         tags,
         summary: 'Load a staged CSV file into the graph, running Cypher for every row',
         description:
-          'The file (a `.csv` staged with POST /api/upload) is read by this server, never by the database: `body` runs for every row as `UNWIND $rows AS row <body>`, a thousand rows per statement, each statement bounded like a query (QUERY_TIMEOUT_MAX_MS, QUERY_ROWS_MAX, the LOAD CSV guard). Values are strings, as LOAD CSV gives them. The first statement that fails, or a malformed record, stops the load with 422 naming its line (rows before it stay loaded). With `Accept: text/event-stream`: `progress` events `{loaded}`, then one `result` event `{message, loaded}` or one `error` event `{message, status, line?}`.',
+          'The file (a `.csv` staged with POST /api/upload) is read by this server, never by the database: `body` runs for every row as `UNWIND $rows AS row <body>`, a thousand rows per statement, each statement bounded like a query (QUERY_TIMEOUT_MAX_MS, QUERY_ROWS_MAX, the LOAD CSV guard). Values are strings, as LOAD CSV gives them. The first statement that fails, or a malformed record, stops the load with 422 naming its line (rows before it stay loaded). With `Accept: text/event-stream`: `progress` events `{loaded}`, then one `result` event `{message, loaded}` or one `error` event `{message, status, code, line?}`.',
         params: GraphParamsSchema,
         body: loadCsvBodySchema(csvUrlAllowlist),
         response: {
@@ -190,7 +190,7 @@ async function runReportingProgress<Progress, Result extends { message: string }
       const mapped = mapError(error, 'browser');
       if (mapped.unexpected) request.log.error({ err: error }, 'import failed');
       const line = error instanceof BatchStatementError || error instanceof CsvRowsError ? { line: error.line } : {};
-      stream.send('error', { message: mapped.message, status: mapped.statusCode, ...line });
+      stream.send('error', { message: mapped.message, status: mapped.statusCode, code: mapped.code, ...line });
     }
   } finally {
     stream.end();

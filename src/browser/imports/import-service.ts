@@ -74,7 +74,13 @@ function importSignal(limitMs: number, client: AbortSignal | undefined): { signa
     signal,
     stopped(): never {
       if (deadline.aborted)
-        throw new HttpError(503, `The import was stopped after ${limitMs} ms (IMPORT_TIMEOUT_MS); what ran stays`);
+        throw new HttpError(
+          503,
+          `The import was stopped after ${limitMs} ms (IMPORT_TIMEOUT_MS); what ran stays`,
+          {},
+          undefined,
+          'deadline_exceeded',
+        );
       throw new HttpError(409, 'The import was stopped: its client went away');
     },
   };

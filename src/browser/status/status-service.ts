@@ -1,7 +1,7 @@
 // Whether the token's database answers: the browser API specification reports an unreachable database as 404.
 import type { FastifyBaseLogger } from 'fastify';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
-import { NotFoundError } from '../../http/http-errors.js';
+import { HttpError } from '../../http/http-errors.js';
 import { DATABASE_UNAVAILABLE } from '../../platform/falkordb/database-errors.js';
 
 export function createStatusService() {
@@ -12,7 +12,8 @@ export function createStatusService() {
         await database.ping();
       } catch (error) {
         log.info({ err: { message: (error as Error).message } }, 'database unreachable');
-        throw new NotFoundError(DATABASE_UNAVAILABLE);
+        // The seed's status; the code says what happened.
+        throw new HttpError(404, DATABASE_UNAVAILABLE, {}, undefined, 'unavailable');
       }
       return 'online';
     },

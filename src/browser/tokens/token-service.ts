@@ -10,6 +10,7 @@ import {
   BadRequestError,
   ForbiddenError,
   HttpError,
+  MisconfiguredError,
   NotFoundError,
   UnauthorizedError,
 } from '../../http/http-errors.js';
@@ -193,8 +194,8 @@ export function createTokenService(context: BrowserContext) {
   return {
     /** 500s for missing server secrets come first, before the body is even parsed (see the route's hook). */
     assertConfigured(): void {
-      if (!context.authSecret) throw new HttpError(500, 'Server configuration error: AUTH_SECRET not set');
-      if (!context.encryptionKey) throw new HttpError(500, 'Server configuration error: ENCRYPTION_KEY not set');
+      if (!context.authSecret) throw new MisconfiguredError('Server configuration error: AUTH_SECRET not set');
+      if (!context.encryptionKey) throw new MisconfiguredError('Server configuration error: ENCRYPTION_KEY not set');
     },
 
     async create(body: CreateTokenBody): Promise<string> {

@@ -31,7 +31,7 @@ export class DatabaseAuthError extends PortError {
 /** The server answered a command with an error: its text verbatim (clients parse `errMsg: … errCtx: …`). */
 export class DatabaseReplyError extends PortError {
   constructor(message: string) {
-    super(PERMISSION_DENIED.test(message) ? 'forbidden' : 'rejected', message);
+    super(PERMISSION_DENIED.test(message) ? 'forbidden' : 'rejected', message, { rejectedBy: 'system' });
     this.name = 'DatabaseReplyError';
   }
 }
@@ -39,7 +39,7 @@ export class DatabaseReplyError extends PortError {
 /** A result beyond the caller's bounds: refused whole, never cut short silently. */
 export class ResultTooLargeError extends PortError {
   constructor(message: string) {
-    super('rejected', message);
+    super('rejected', message, { rejectedBy: 'bounds' });
     this.name = 'ResultTooLargeError';
   }
 }

@@ -37,6 +37,7 @@ export class ReplyTooLargeError extends PortError {
     super(
       'rejected',
       bound === 'rows' ? `the reply has more than ${limit} rows` : `the reply is larger than ${limit} bytes`,
+      { rejectedBy: 'bounds' },
     );
     this.name = 'ReplyTooLargeError';
   }

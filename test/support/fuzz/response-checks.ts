@@ -3,6 +3,7 @@
 import { STATUS_CODES } from 'node:http';
 import { shapeOwning, type JsonSchema } from './operations.js';
 import { validatorFor, violation, type FuzzRequest } from './requests.js';
+import { errorCodesOf } from '../../../src/http/error-codes.js';
 
 export interface Outcome {
   status: number;
@@ -18,8 +19,20 @@ export interface Verdict {
 
 const ERROR_EVENT: JsonSchema = {
   type: 'object',
-  properties: { message: { type: 'string' }, status: { type: 'integer', minimum: 400, maximum: 499 } },
-  required: ['message', 'status'],
+  properties: {
+    message: { type: 'string' },
+    status: { type: 'integer', minimum: 400, maximum: 499 },
+    code: { enum: errorCodesOf('browser') },
+  },
+  required: ['message', 'status', 'code'],
+  additionalProperties: false,
+};
+
+/** The last event of a feed that failed once it had begun (src/admin/observability/observability-routes.ts). */
+const FEED_ERROR_EVENT: JsonSchema = {
+  type: 'object',
+  properties: { error: { type: 'string' }, code: { enum: errorCodesOf('admin') } },
+  required: ['error', 'code'],
   additionalProperties: false,
 };
 
@@ -53,14 +66,16 @@ export function checkErrorBody(url: string, outcome: Outcome): string[] {
     return [`error body is not a JSON object: ${clip(outcome.body)}`];
   const body = parsed.value as Record<string, unknown>;
   const keys = Object.keys(body).sort().join(',');
-  if (shape === 'browser') {
-    if (keys !== 'message' || typeof body.message !== 'string')
-      return [`error body is not in the browser shape {message}: ${clip(outcome.body)}`];
-    return [];
-  }
-  if (keys !== 'error,message,statusCode' || typeof body.message !== 'string')
-    return [`error body is not in the admin shape {statusCode, error, message}: ${clip(outcome.body)}`];
   const problems: string[] = [];
+  if (!(errorCodesOf(shape) as unknown[]).includes(body.code))
+    problems.push(`${shape} error body has code ${JSON.stringify(body.code)}, not one of the list in error-codes.ts`);
+  if (shape === 'browser') {
+    if (keys !== 'code,message' || typeof body.message !== 'string')
+      return [`error body is not in the browser shape {message, code}: ${clip(outcome.body)}`];
+    return problems;
+  }
+  if (keys !== 'code,error,message,statusCode' || typeof body.message !== 'string')
+    return [`error body is not in the admin shape {statusCode, error, message, code}: ${clip(outcome.body)}`];
   if (body.statusCode !== outcome.status)
     problems.push(`admin error body says statusCode ${String(body.statusCode)} on a ${outcome.status}`);
   if (body.error !== (STATUS_CODES[outcome.status] ?? 'Error'))
@@ -133,7 +148,12 @@ function checkFeedStream(outcome: Outcome): { problems: string[]; errorEvent: bo
     };
   const named = events.slice(0, -1).find((event) => event.event !== '');
   if (named) return { problems: [`unexpected event ${named.event} inside a feed`], errorEvent: false };
-  return { problems: [], errorEvent: last.event === 'error' };
+  if (last.event === 'error') {
+    const parsed = parseJson(last.data);
+    const problem = parsed ? schemaErrors(FEED_ERROR_EVENT, parsed.value) : 'is not JSON';
+    return { problems: problem ? [`feed error event ${clip(last.data)}: ${problem}`] : [], errorEvent: true };
+  }
+  return { problems: [], errorEvent: false };
 }
 
 const isFeed = (operation: FuzzRequest['op']) =>
