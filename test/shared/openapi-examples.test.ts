@@ -58,7 +58,6 @@ const STILL_WITHOUT_EXAMPLE = new Set<string>([
   'getPodLogs',
   'getPodMetrics',
   'getRestore',
-  'getSettings',
   'getSystemMetrics',
   'horizontalScaleCluster',
   'listBackupPolicies',
@@ -73,7 +72,6 @@ const STILL_WITHOUT_EXAMPLE = new Set<string>([
   'listOpsRequests',
   'listRestores',
   'listStorageClasses',
-  'patchSettings',
   'replaceClusterYaml',
   'restartCluster',
   'startCluster',
@@ -91,7 +89,7 @@ const STILL_WITHOUT_EXAMPLE = new Set<string>([
 ]);
 
 /** Parameters and schema properties that still have no description; may only go down. */
-const UNDESCRIBED_CEILING = { parameters: 83, properties: 435 };
+const UNDESCRIBED_CEILING = { parameters: 83, properties: 393 };
 
 const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
   Object.entries(methods).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, op })),

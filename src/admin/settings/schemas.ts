@@ -40,8 +40,8 @@ const JmesPathSchema = z
   }, 'must be a valid JMESPath expression');
 
 const Features = z.strictObject({
-  oauth2_enabled: z.boolean(),
-  local_users_enabled: z.boolean(),
+  oauth2_enabled: z.boolean().describe('OAuth sign-in (providers alpha and beta) is offered'),
+  local_users_enabled: z.boolean().describe('Sign-in with a local e-mail and password is offered'),
   self_service_onboarding: z
     .boolean()
     .describe(
@@ -52,35 +52,47 @@ const Features = z.strictObject({
     .describe(
       'Off: every cluster route sees only CLUSTER_NAMESPACE. On: every namespace, filtered by the permissions of the caller.',
     ),
-  backup_auto_schedule: z.boolean(),
-  metrics_collection: z.boolean(),
-  api_docs_enabled: z.boolean(),
+  backup_auto_schedule: z.boolean().describe('New deployments get a backup schedule'),
+  metrics_collection: z.boolean().describe('The Prometheus exporter serves metrics'),
+  api_docs_enabled: z.boolean().describe('The API documentation UI is served at /api-docs'),
 });
 const OAuthPolicy = z.strictObject({
-  allowed_domains: z.array(DomainSchema).max(100),
-  role_attribute_strict: z.boolean(),
+  allowed_domains: z
+    .array(DomainSchema)
+    .max(100)
+    .describe('E-mail domains allowed to sign in with OAuth; empty: any account the provider accepts'),
+  role_attribute_strict: z
+    .boolean()
+    .describe('Refuse an OAuth sign-in whose role claim (role_attribute_path) is missing or unknown'),
   auto_onboard_users: z.boolean().describe('The earlier name of features.self_service_onboarding, kept as an alias'),
-  role_attribute_path: JmesPathSchema,
+  role_attribute_path: JmesPathSchema.describe('A JMESPath expression that reads the role from the OAuth profile'),
 });
+const CLIENT_ID = 'The OAuth client ID';
+const REDIRECT_URI = 'The callback URI; must equal the one registered at the provider';
+const SECRET_REF = 'The Kubernetes Secret holding the client secret (data key `client_secret`)';
 const AlphaOAuth = z.strictObject({
-  client_id: z.string().max(512),
-  redirect_uri: emptyOr(RedirectUriSchema),
-  client_secret_secret_ref: emptyOr(SecretNameSchema),
+  client_id: z.string().max(512).describe(CLIENT_ID),
+  redirect_uri: emptyOr(RedirectUriSchema).describe(REDIRECT_URI),
+  client_secret_secret_ref: emptyOr(SecretNameSchema).describe(SECRET_REF),
 });
 const BetaOAuth = z.strictObject({
-  client_id: z.string().max(512),
-  tenant_id: emptyOr(z.string().regex(/^[A-Za-z0-9.-]{1,128}$/, 'must be a tenant id (GUID) or domain')),
-  redirect_uri: emptyOr(RedirectUriSchema),
-  client_secret_secret_ref: emptyOr(SecretNameSchema),
+  client_id: z.string().max(512).describe('The application (client) ID'),
+  tenant_id: emptyOr(z.string().regex(/^[A-Za-z0-9.-]{1,128}$/, 'must be a tenant id (GUID) or domain')).describe(
+    'The directory tenant ID',
+  ),
+  redirect_uri: emptyOr(RedirectUriSchema).describe(REDIRECT_URI),
+  client_secret_secret_ref: emptyOr(SecretNameSchema).describe(SECRET_REF),
 });
 const AlphaWorkspace = z.strictObject({
-  domain: emptyOr(DomainSchema),
-  admin_email: emptyOr(EmailSchema),
-  service_account_email: emptyOr(EmailSchema),
-  private_key_secret_ref: emptyOr(SecretNameSchema),
+  domain: emptyOr(DomainSchema).describe('The group directory domain'),
+  admin_email: emptyOr(EmailSchema).describe('The delegated admin used as the subject of group lookups'),
+  service_account_email: emptyOr(EmailSchema).describe('The service account that looks groups up'),
+  private_key_secret_ref: emptyOr(SecretNameSchema).describe(
+    'The Kubernetes Secret holding the service account key (data key `private_key`)',
+  ),
 });
 const Retention = z.strictObject({
-  audit_log_retention_days: z.int().min(1).max(3650),
+  audit_log_retention_days: z.int().min(1).max(3650).describe('Days audit entries are kept'),
   metrics_retention_days: z
     .int()
     .min(1)
@@ -90,7 +102,11 @@ const Retention = z.strictObject({
     ),
 });
 const Metrics = z.strictObject({
-  exporter_port: z.int().min(1, 'must be a port between 1 and 65535').max(65535, 'must be a port between 1 and 65535'),
+  exporter_port: z
+    .int()
+    .min(1, 'must be a port between 1 and 65535')
+    .max(65535, 'must be a port between 1 and 65535')
+    .describe('The port the Prometheus exporter listens on'),
 });
 const ServiceAccounts = z.strictObject({
   enabled: z
@@ -136,15 +152,15 @@ const Ui = z.record(z.string().max(128), z.unknown()).superRefine((ui, context) 
 
 export const SettingsSchema = z
   .strictObject({
-    features: Features,
-    oauth: OAuthPolicy,
-    alpha_oauth: AlphaOAuth,
-    beta_oauth: BetaOAuth,
-    alpha_workspace: AlphaWorkspace,
-    retention: Retention,
-    metrics: Metrics,
-    service_accounts: ServiceAccounts,
-    ui: Ui,
+    features: Features.describe('Features turned on or off'),
+    oauth: OAuthPolicy.describe('The OAuth sign-in policy'),
+    alpha_oauth: AlphaOAuth.describe('Provider alpha'),
+    beta_oauth: BetaOAuth.describe('Provider beta'),
+    alpha_workspace: AlphaWorkspace.describe("Group lookups in provider alpha's directory"),
+    retention: Retention.describe('How long records are kept'),
+    metrics: Metrics.describe('The Prometheus exporter'),
+    service_accounts: ServiceAccounts.describe('Service accounts'),
+    ui: Ui.describe("The console's own preferences (free-form)"),
   })
   .meta({ id: 'StoredSettings' });
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -158,7 +174,39 @@ export const SettingsViewSchema = SettingsSchema.extend({
     admin_email: EmailSchema.optional(),
     service_account_email: EmailSchema.optional(),
   }),
-}).meta({ id: 'Settings' });
+}).meta({
+  id: 'Settings',
+  examples: [
+    {
+      features: {
+        oauth2_enabled: true,
+        local_users_enabled: true,
+        self_service_onboarding: false,
+        multi_cluster_mode: false,
+        backup_auto_schedule: false,
+        metrics_collection: true,
+        api_docs_enabled: true,
+      },
+      oauth: {
+        allowed_domains: ['example.com'],
+        role_attribute_strict: false,
+        auto_onboard_users: false,
+        role_attribute_path: '',
+      },
+      alpha_oauth: {
+        client_id: '123456789012-abc.apps.example.com',
+        redirect_uri: 'https://graphdb.example.com/api/auth/oauth/alpha/callback',
+        client_secret_secret_ref: 'graphdb-alpha-oauth',
+      },
+      beta_oauth: { client_id: '', tenant_id: '', redirect_uri: '', client_secret_secret_ref: '' },
+      alpha_workspace: { domain: '', private_key_secret_ref: '' },
+      retention: { audit_log_retention_days: 90, metrics_retention_days: 30 },
+      metrics: { exporter_port: 9090 },
+      service_accounts: { enabled: true, max_token_lifetime_days: 365 },
+      ui: {},
+    },
+  ],
+});
 export type SettingsView = z.infer<typeof SettingsViewSchema>;
 
 export function settingsView(settings: Settings): SettingsView {
@@ -187,7 +235,19 @@ export const SettingsPatchSchema = z
     service_accounts: ServiceAccounts.partial().optional(),
     ui: Ui.optional(),
   })
-  .meta({ id: 'SettingsPatch' });
+  .meta({
+    id: 'SettingsPatch',
+    examples: [
+      {
+        alpha_oauth: {
+          client_id: '123456789012-abc.apps.example.com',
+          client_secret_secret_ref: 'graphdb-alpha-oauth',
+          client_secret: 'a client secret',
+        },
+        oauth: { allowed_domains: ['example.com'] },
+      },
+    ],
+  });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
 export const DEFAULT_SETTINGS: Settings = {
