@@ -338,20 +338,39 @@ export function withoutUnusedComponents<T>(document: T): T {
   return document;
 }
 
+interface RequestBody {
+  required?: boolean;
+  content?: Record<string, { schema?: Record<string, unknown> }>;
+}
+
+/**
+ * A body that may be absent says so with `required: false`. zod writes its "absent" as a `null` branch beside the
+ * object (`anyOf: [object, null]`), which reads as "send JSON null" and makes generators do so (openapi-python-client
+ * then puts its "unset" marker in the body); the branch is dropped, leaving the object schema.
+ */
 function markOptionalBodies<T>(document: T, optional: Set<string>): T {
   const paths =
-    (
-      document as {
-        paths?: Record<string, Record<string, { operationId?: string; requestBody?: { required?: boolean } }>>;
-      }
-    ).paths ?? {};
+    (document as { paths?: Record<string, Record<string, { operationId?: string; requestBody?: RequestBody }>> })
+      .paths ?? {};
   for (const methods of Object.values(paths)) {
     for (const operation of Object.values(methods)) {
-      if (operation.operationId && optional.has(operation.operationId) && operation.requestBody)
-        operation.requestBody.required = false;
+      if (!operation.operationId || !optional.has(operation.operationId) || !operation.requestBody) continue;
+      operation.requestBody.required = false;
+      for (const media of Object.values(operation.requestBody.content ?? {})) {
+        if (media.schema) media.schema = withoutNullBranch(media.schema);
+      }
     }
   }
   return document;
+}
+
+function withoutNullBranch(schema: Record<string, unknown>): Record<string, unknown> {
+  const { anyOf, ...rest } = schema;
+  if (!Array.isArray(anyOf)) return schema;
+  const kept = anyOf.filter((branch: unknown) => (branch as { type?: unknown } | null)?.type !== 'null');
+  if (kept.length === anyOf.length) return schema;
+  if (kept.length === 1) return { ...(kept[0] as Record<string, unknown>), ...rest };
+  return { ...rest, anyOf: kept };
 }
 
 function withResponseHeaders(transform: SchemaTransform) {

@@ -116,8 +116,11 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
     200: {
       description: 'The query result, as the Accept header asks',
       content: {
+        // The typed form first: it is the one with a mark (`format`), so a generated client that tries the branches in
+        // order (openapi-python-client) reads each result as the form it is; the other order reads a typed result
+        // as a plain one.
         'application/json': {
-          schema: z.union([QueryResultSchema, TypedQueryResultSchema]).meta({
+          schema: z.union([TypedQueryResultSchema, QueryResultSchema]).meta({
             examples: [
               { metadata: QUERY_METADATA_EXAMPLE, data: [{ name: 'Ada', born: 1815 }] },
               {

@@ -627,7 +627,8 @@ export const QueryResultEventSchema = z
   .object({
     event: z.literal('result').meta({ description: 'The event name' }),
     data: z
-      .union([QueryResultSchema, TypedQueryResultSchema])
+      // The typed form first, as in the JSON answer (query-routes.ts says why).
+      .union([TypedQueryResultSchema, QueryResultSchema])
       .meta({ description: 'The whole result, in the format the request asked for' }),
   })
   .meta({
