@@ -17,6 +17,7 @@ import {
   ClusterNameParamsSchema,
   ClusterSchema,
   ClusterConfigSchema,
+  ClusterFormSchemaSchema,
   CredentialsSchema,
   NamespaceQuerySchema,
   PatchClusterBodySchema,
@@ -263,7 +264,7 @@ function clusterScopeRoutes(
         description:
           'The JSON schema (draft 2020-12) of the body POST /api/clusters/ accepts: what a create form can offer and ' +
           'check before sending. Not the CRD itself, which the server does not read.',
-        response: { 200: z.object({ schema: z.record(z.string(), z.unknown()) }) },
+        response: { 200: ClusterFormSchemaSchema },
       },
     },
     () => ({ schema: createFormSchema }),

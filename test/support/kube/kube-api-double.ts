@@ -489,8 +489,18 @@ export async function startKubeApiDouble(options: { crds?: string[] } = {}): Pro
       [...objects.entries()]
         .filter(([key]) => key.startsWith(`${resource}|`))
         .map(([, object]) => structuredClone(object)),
-    put: (resource, namespace, object) =>
-      store(resource, namespace, object, !objects.has(keyOf(resource, namespace, object.metadata.name!))),
+    put: (resource, namespace, object) => {
+      const current = objects.get(keyOf(resource, namespace, object.metadata.name!));
+      if (!current) return store(resource, namespace, object, true);
+      // An update keeps the object's identity and creation time, as the API server's does (a fixture may still set
+      // its own).
+      const metadata = {
+        ...object.metadata,
+        uid: object.metadata.uid ?? current.metadata.uid,
+        creationTimestamp: object.metadata.creationTimestamp ?? current.metadata.creationTimestamp,
+      };
+      return store(resource, namespace, { ...object, metadata }, false);
+    },
     remove: (resource, namespace, name) => {
       const current = objects.get(keyOf(resource, namespace, name));
       objects.delete(keyOf(resource, namespace, name));
