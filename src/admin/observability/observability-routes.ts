@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { namespaceOfRequest } from '../clusters/cluster-scope.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { openEventStream } from '../../http/sse.js';
 import { isPortError } from '../../platform/port-errors.js';
 import { mapError } from '../../http/error-handler.js';
@@ -13,7 +14,9 @@ import type { ObservabilityService } from './observability-service.js';
 import {
   ClusterMetricsSchema,
   ClusterParamsSchema,
-  EventStreamSchema,
+  ClusterMetricsEventStreamSchema,
+  LogEventStreamSchema,
+  PodMetricsEventStreamSchema,
   LogQuerySchema,
   NamespaceQuerySchema,
   PodLogsSchema,
@@ -35,8 +38,11 @@ export interface ObservabilityRouteOptions {
   heartbeatMs?: number;
 }
 
-function sseDescription(what: string): { description: string; content: Record<string, { schema: unknown }> } {
-  return { description: what, content: { 'text/event-stream': { schema: EventStreamSchema } } };
+function sseDescription(
+  what: string,
+  events: z.ZodType,
+): { description: string; content: Record<string, { schema: unknown }> } {
+  return { description: what, content: { 'text/event-stream': { schema: events } } };
 }
 
 export function observabilityRoutes(app: FastifyInstance, options: ObservabilityRouteOptions): void {
@@ -157,7 +163,7 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
             'OBSERVABILITY_STREAMS_PER_USER streams at once (429 beyond).',
           params: PodParamsSchema,
           querystring: LogQuerySchema,
-          response: { 200: sseDescription('Log lines as server-sent events') },
+          response: { 200: sseDescription('Log lines as server-sent events', LogEventStreamSchema) },
         },
       },
       async (request, reply) => {
@@ -211,7 +217,9 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
           'snapshot is taken before the 200, so a missing metrics API is a 503.',
         params: ClusterParamsSchema,
         querystring: StreamQuerySchema,
-        response: { 200: sseDescription('ClusterMetrics snapshots as server-sent events') },
+        response: {
+          200: sseDescription('ClusterMetrics snapshots as server-sent events', ClusterMetricsEventStreamSchema),
+        },
       },
     },
     async (request, reply) => {
@@ -266,7 +274,7 @@ export function observabilityRoutes(app: FastifyInstance, options: Observability
           'until the client leaves or OBSERVABILITY_STREAM_MAX_SECONDS pass (`end` event).',
         params: PodParamsSchema,
         querystring: StreamQuerySchema,
-        response: { 200: sseDescription('Metric families as server-sent events') },
+        response: { 200: sseDescription('Metric families as server-sent events', PodMetricsEventStreamSchema) },
       },
     },
     async (request, reply) => {
