@@ -173,7 +173,7 @@ export const SettingsViewSchema = SettingsSchema.extend({
   alpha_workspace: AlphaWorkspace.extend({
     admin_email: EmailSchema.optional(),
     service_account_email: EmailSchema.optional(),
-  }),
+  }).describe("Group lookups in provider alpha's directory"),
 }).meta({
   id: 'Settings',
   examples: [
@@ -225,15 +225,32 @@ const WRITE_ONLY_VALUE = z.string().max(65_536);
 
 export const SettingsPatchSchema = z
   .strictObject({
-    features: Features.partial().optional(),
-    oauth: OAuthPolicy.partial().optional(),
-    alpha_oauth: AlphaOAuth.extend({ client_secret: WRITE_ONLY_VALUE }).partial().optional(),
-    beta_oauth: BetaOAuth.extend({ client_secret: WRITE_ONLY_VALUE }).partial().optional(),
-    alpha_workspace: AlphaWorkspace.extend({ private_key: WRITE_ONLY_VALUE }).partial().optional(),
-    retention: Retention.partial().optional(),
-    metrics: Metrics.partial().optional(),
-    service_accounts: ServiceAccounts.partial().optional(),
-    ui: Ui.optional(),
+    features: Features.partial().optional().describe('Features to turn on or off'),
+    oauth: OAuthPolicy.partial().optional().describe('Fields of the OAuth sign-in policy to change'),
+    alpha_oauth: AlphaOAuth.extend({
+      client_secret: WRITE_ONLY_VALUE.describe("Provider alpha's client secret: stored in a Secret, never answered"),
+    })
+      .partial()
+      .optional()
+      .describe('Fields of provider alpha to change'),
+    beta_oauth: BetaOAuth.extend({
+      client_secret: WRITE_ONLY_VALUE.describe("Provider beta's client secret: stored in a Secret, never answered"),
+    })
+      .partial()
+      .optional()
+      .describe('Fields of provider beta to change'),
+    alpha_workspace: AlphaWorkspace.extend({
+      private_key: WRITE_ONLY_VALUE.describe(
+        "The directory service account's private key: stored in a Secret, never answered",
+      ),
+    })
+      .partial()
+      .optional()
+      .describe("Fields of the group lookups in provider alpha's directory to change"),
+    retention: Retention.partial().optional().describe('Retention periods to change'),
+    metrics: Metrics.partial().optional().describe('Fields of the Prometheus exporter to change'),
+    service_accounts: ServiceAccounts.partial().optional().describe('Service account settings to change'),
+    ui: Ui.optional().describe("The console's own preferences (free-form), replaced whole"),
   })
   .meta({
     id: 'SettingsPatch',

@@ -84,34 +84,44 @@ export const MonitorSchema = z
 
 export const ConnectionInfoSchema = z
   .object({
-    result: z.object({
-      role: z.string().meta({ description: "The answering node's replication role: `master` or `slave`" }),
-      connectedReplicas: z.number().meta({ description: 'How many replicas are connected to it' }),
-      replicas: z
-        .array(
-          z.object({
-            host: z.string().meta({ description: "The replica's address" }),
-            port: z.number().meta({ description: "The replica's port" }),
-            state: z.string().meta({ description: 'Its replication state (`online`, `wait_bgsave`…)' }),
+    result: z
+      .object({
+        role: z.string().meta({ description: "The answering node's replication role: `master` or `slave`" }),
+        connectedReplicas: z.number().meta({ description: 'How many replicas are connected to it' }),
+        replicas: z
+          .array(
+            z.object({
+              host: z.string().meta({ description: "The replica's address" }),
+              port: z.number().meta({ description: "The replica's port" }),
+              state: z.string().meta({ description: 'Its replication state (`online`, `wait_bgsave`…)' }),
+            }),
+          )
+          .meta({ description: 'Its replicas, as INFO replication lists them' }),
+        masterHost: z.string().optional().meta({ description: "A replica's primary: its address" }),
+        masterPort: z.number().optional().meta({ description: "A replica's primary: its port" }),
+        masterLinkStatus: z
+          .string()
+          .optional()
+          .meta({ description: "A replica's link to its primary: `up` or `down`" }),
+        clusterEnabled: z.boolean().meta({ description: 'Whether the node runs in cluster mode' }),
+        topology: z
+          .enum(['single', 'sentinel', 'cluster'])
+          .meta({ description: "How the token reaches its database (the token's topology)" }),
+        masterName: z.string().optional().meta({ description: 'The Sentinel master name (topology `sentinel`)' }),
+        shards: z
+          .array(
+            z.object({
+              primary: z.string().meta({ description: "The shard's primary (`host:port`)" }),
+              replicas: z.array(z.string()).meta({ description: "The shard's replicas (`host:port`)" }),
+            }),
+          )
+          .optional()
+          .meta({
+            description:
+              "Topology `cluster`: each shard's primary and replicas (`host:port`) as the slot map names them; the other fields describe the node that answered",
           }),
-        )
-        .meta({ description: 'Its replicas, as INFO replication lists them' }),
-      masterHost: z.string().optional().meta({ description: "A replica's primary: its address" }),
-      masterPort: z.number().optional().meta({ description: "A replica's primary: its port" }),
-      masterLinkStatus: z.string().optional().meta({ description: "A replica's link to its primary: `up` or `down`" }),
-      clusterEnabled: z.boolean().meta({ description: 'Whether the node runs in cluster mode' }),
-      topology: z
-        .enum(['single', 'sentinel', 'cluster'])
-        .meta({ description: "How the token reaches its database (the token's topology)" }),
-      masterName: z.string().optional().meta({ description: 'The Sentinel master name (topology `sentinel`)' }),
-      shards: z
-        .array(z.object({ primary: z.string(), replicas: z.array(z.string()) }))
-        .optional()
-        .meta({
-          description:
-            "Topology `cluster`: each shard's primary and replicas (`host:port`) as the slot map names them; the other fields describe the node that answered",
-        }),
-    }),
+      })
+      .meta({ description: 'The answering node and, for a cluster, its shards' }),
   })
   .meta({
     examples: [
@@ -149,11 +159,17 @@ export const GraphMemorySchema = z
 
 export const CountParamsSchema = GraphParamsSchema;
 export const NodeCountSchema = z
-  .object({ result: z.object({ nodes: z.number().meta({ description: 'How many nodes the graph holds' }) }) })
+  .object({
+    result: z
+      .object({ nodes: z.number().meta({ description: 'How many nodes the graph holds' }) })
+      .meta({ description: 'The count' }),
+  })
   .meta({ examples: [{ result: { nodes: 42 } }] });
 export const EdgeCountSchema = z
   .object({
-    result: z.object({ edges: z.number().meta({ description: 'How many relationships the graph holds' }) }),
+    result: z
+      .object({ edges: z.number().meta({ description: 'How many relationships the graph holds' }) })
+      .meta({ description: 'The count' }),
   })
   .meta({ examples: [{ result: { edges: 17 } }] });
 /** The `Accept: text/event-stream` form of a count: one `result` event. */

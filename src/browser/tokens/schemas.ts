@@ -101,8 +101,12 @@ export const TokenMetadataSchema = z
     user_id: z.string().meta({ description: 'The owner: the database user at the database address' }),
     token_id: z.string().meta({ description: 'The token id, `<epoch_millis>-<uuid>`' }),
     created_at: timestamp('When the token was created'),
-    expires_at: timestamp('When the token expires; null when it does not').nullable(),
-    last_used: timestamp('When the token was last used (to the minute); null when never').nullable(),
+    expires_at: timestamp('When the token expires')
+      .nullable()
+      .describe('When the token expires; null when it does not'),
+    last_used: timestamp('When the token was last used (to the minute)')
+      .nullable()
+      .describe('When the token was last used (to the minute); null when never'),
     name: z.string().meta({ description: 'The name given at creation' }),
     permissions: z.array(z.enum(ROLES)).meta({ description: "The token's role, as a list" }),
     username: z.string().meta({ description: 'The database user the token acts as' }),
