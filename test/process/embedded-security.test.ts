@@ -146,6 +146,7 @@ describe('the embedded FalkorDB, reached over the network', () => {
     expect(patch.status).toBe(400);
     expect(await patch.json()).toEqual({
       message: 'User graphdb-token-store is used by this server and cannot be changed or deleted',
+      code: 'invalid_request',
     });
     const del = await fetch(`${server.baseUrl}/api/user`, {
       method: 'DELETE',

@@ -9,7 +9,7 @@ import { pingRedisProtocol } from '../../src/platform/net.js';
 import { listen, startTestApp, type TestApp } from '../support/app.js';
 import { bearer, createToken, credentials } from '../support/browser.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
-import { runQuery, type QueryOutcome } from '../support/reliability.js';
+import { isMessageBody, runQuery, type QueryOutcome } from '../support/reliability.js';
 import { eventually } from '../support/wait.js';
 
 /** 8000 keys at 750 µs each: the reload takes six seconds or more, however busy the machine is. */
@@ -91,8 +91,8 @@ describe('a FalkorDB loading its data after a restart', () => {
 async function runQueryFrom(res: Response): Promise<Omit<QueryOutcome, 'startedAt' | 'endedAt'>> {
   const text = await res.text();
   if (res.status === 200) return { kind: 'result', status: 200 };
-  const body = JSON.parse(text) as { message?: unknown };
-  return typeof body.message === 'string' && Object.keys(body).length === 1
+  const body = JSON.parse(text) as unknown;
+  return isMessageBody(body)
     ? { kind: 'http-error', status: res.status, message: body.message }
     : { kind: 'broken', status: res.status, detail: text.slice(0, 200) };
 }

@@ -65,20 +65,24 @@ describe('schema-driven fuzzing', () => {
       checkResponse(req, url, outcome).problems;
     expect(problems(request(byId('listGraphs')), '/api/graph', json(200, { opts: ['g'] }))).toEqual([]);
     expect(
-      problems(request(byId('listGraphs')), '/api/graph', json(500, { message: 'Internal server error' })),
+      problems(
+        request(byId('listGraphs')),
+        '/api/graph',
+        json(500, { message: 'Internal server error', code: 'internal_error' }),
+      ),
     ).toHaveLength(1);
     expect(
       problems(
         request(byId('listGraphs')),
         '/api/graph',
-        json(404, { statusCode: 404, error: 'Not Found', message: 'x' }),
+        json(404, { statusCode: 404, error: 'Not Found', message: 'x', code: 'not_found' }),
       ),
     ).toHaveLength(1);
     expect(
       problems(
         request(byId('listUsers')),
         '/api/users',
-        json(403, { statusCode: 403, error: 'Bad Request', message: 'x' }),
+        json(403, { statusCode: 403, error: 'Bad Request', message: 'x', code: 'forbidden' }),
       ),
     ).toHaveLength(1);
     expect(problems(request(byId('listGraphs')), '/api/graph', json(200, { opts: [1] }))).toHaveLength(1);
@@ -102,8 +106,16 @@ describe('schema-driven fuzzing', () => {
       contentType: 'text/event-stream',
       body: `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
     });
-    expect(problems(refusedBody, '/api/graph/g/query', stream('error', { message: 'x', status: 400 }))).toEqual([]);
-    expect(problems(refusedBody, '/api/graph/g/query', stream('error', { message: 'x', status: 404 }))).toHaveLength(1);
+    expect(
+      problems(
+        refusedBody,
+        '/api/graph/g/query',
+        stream('error', { message: 'x', status: 400, code: 'invalid_request' }),
+      ),
+    ).toEqual([]);
+    expect(
+      problems(refusedBody, '/api/graph/g/query', stream('error', { message: 'x', status: 404, code: 'not_found' })),
+    ).toHaveLength(1);
     expect(
       problems(refusedBody, '/api/graph/g/query', stream('result', { metadata: [], data: [] })).length,
     ).toBeGreaterThan(0);

@@ -11,8 +11,13 @@ import { sleep } from '../support/wait.js';
 
 const MIB = 1024 * 1024;
 const REQUEST_TIMEOUT_MS = 1000;
-const browserBody = (message: string) => ({ message });
-const adminBody = (statusCode: number, error: string, message: string) => ({ statusCode, error, message });
+const browserBody = (message: string, code: string) => ({ message, code });
+const adminBody = (statusCode: number, error: string, message: string, code: string) => ({
+  statusCode,
+  error,
+  message,
+  code,
+});
 
 interface RawAnswer {
   status: number;
@@ -73,21 +78,23 @@ describe('size limits', () => {
       body: oversized,
     });
     expect(browser.status).toBe(413);
-    expect(await browser.json()).toEqual(browserBody('Request body is too large'));
+    expect(await browser.json()).toEqual(browserBody('Request body is too large', 'payload_too_large'));
     const admin = await fetch(`${baseUrl}/api/settings/`, {
       method: 'PATCH',
       headers: { cookie, 'content-type': 'application/json' },
       body: JSON.stringify({ ui: { blob: 'x'.repeat(MIB) } }),
     });
     expect(admin.status).toBe(413);
-    expect(await admin.json()).toEqual(adminBody(413, 'Payload Too Large', 'Request body is too large'));
+    expect(await admin.json()).toEqual(
+      adminBody(413, 'Payload Too Large', 'Request body is too large', 'payload_too_large'),
+    );
     // Without a Content-Length the limit applies while the body streams in.
     const chunked = await rawRequest(
       baseUrl,
       `POST /api/auth/tokens/credentials HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n${(MIB + 16).toString(16)}\r\n${'{'.padEnd(MIB + 16, ' ')}\r\n0\r\n\r\n`,
     );
     expect(chunked.status).toBe(413);
-    expect(chunked.body).toEqual(browserBody('Request body is too large'));
+    expect(chunked.body).toEqual(browserBody('Request body is too large', 'payload_too_large'));
     expect(await t.backdoor.settingsText()).toBe(settingsBefore);
   });
 
@@ -104,23 +111,32 @@ describe('size limits', () => {
   it("answers a header block over Node's maxHeaderSize with 431 in the owning API's shape, and keeps serving", async () => {
     const big = 'h'.repeat(20 * 1024);
     const browser = await rawRequest(baseUrl, `GET /api/graph HTTP/1.1\r\nHost: x\r\nX-Padding: ${big}\r\n\r\n`);
-    expect([browser.status, browser.body]).toEqual([431, browserBody('Request headers are too large')]);
+    expect([browser.status, browser.body]).toEqual([
+      431,
+      browserBody('Request headers are too large', 'headers_too_large'),
+    ]);
     const admin = await rawRequest(
       baseUrl,
       `GET /api/settings/ HTTP/1.1\r\nHost: x\r\nCookie: ${cookie}; pad=${big}\r\n\r\n`,
     );
     expect([admin.status, admin.body]).toEqual([
       431,
-      adminBody(431, 'Request Header Fields Too Large', 'Request headers are too large'),
+      adminBody(431, 'Request Header Fields Too Large', 'Request headers are too large', 'headers_too_large'),
     ]);
     // A request line longer than the prefix the parser hands back still tells whose path it is.
     const longLine = await rawRequest(baseUrl, `GET /api/graph/${'g'.repeat(64 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`);
-    expect([longLine.status, longLine.body]).toEqual([431, browserBody('Request headers are too large')]);
+    expect([longLine.status, longLine.body]).toEqual([
+      431,
+      browserBody('Request headers are too large', 'headers_too_large'),
+    ]);
     // 8 KiB of headers is fine.
     const normal = await fetch(`${baseUrl}/api/settings/`, { headers: { cookie, 'x-padding': 'h'.repeat(8 * 1024) } });
     expect(normal.status).toBe(200);
     const malformed = await rawRequest(baseUrl, 'NOT HTTP AT ALL\r\n\r\n');
-    expect([malformed.status, malformed.body]).toEqual([400, adminBody(400, 'Bad Request', 'Malformed HTTP request')]);
+    expect([malformed.status, malformed.body]).toEqual([
+      400,
+      adminBody(400, 'Bad Request', 'Malformed HTTP request', 'malformed_request'),
+    ]);
   });
 
   it('limits sign-in to 10 attempts a minute per client and e-mail under concurrent requests, answering 429 with Retry-After', async () => {
@@ -143,6 +159,7 @@ describe('size limits', () => {
         429,
         'Too Many Requests',
         expect.stringMatching(/^Too many sign-in attempts; try again in \d+ seconds$/) as unknown as string,
+        'rate_limited',
       ),
     );
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -203,15 +220,18 @@ describe(`REQUEST_TIMEOUT_MS=${REQUEST_TIMEOUT_MS}`, () => {
       slowBody('/api/auth/login'),
       rawRequest(baseUrl, 'GET /api/graph HTTP/1.1\r\nHost: x\r\nX-Slow: '),
     ]);
-    expect([browser.status, browser.body]).toEqual([408, browserBody('The request was not received in time')]);
+    expect([browser.status, browser.body]).toEqual([
+      408,
+      browserBody('The request was not received in time', 'request_timeout'),
+    ]);
     expect([admin.status, admin.body]).toEqual([
       408,
-      adminBody(408, 'Request Timeout', 'The request was not received in time'),
+      adminBody(408, 'Request Timeout', 'The request was not received in time', 'request_timeout'),
     ]);
     // Before the request line is complete nothing says which API it is for: the admin shape, which has `message` too.
     expect([slowHeaders.status, slowHeaders.body]).toEqual([
       408,
-      adminBody(408, 'Request Timeout', 'The request was not received in time'),
+      adminBody(408, 'Request Timeout', 'The request was not received in time', 'request_timeout'),
     ]);
     for (const answer of [browser, admin, slowHeaders]) {
       expect(answer.elapsedMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
@@ -231,7 +251,7 @@ describe(`REQUEST_TIMEOUT_MS=${REQUEST_TIMEOUT_MS}`, () => {
     }));
     expect(signIn).toEqual({
       status: 503,
-      body: adminBody(503, 'Service Unavailable', 'The request was not answered in time'),
+      body: adminBody(503, 'Service Unavailable', 'The request was not answered in time', 'deadline_exceeded'),
     });
     expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_MS + 3000);
     // The abandoned work ends later (the provider hangs up); its late outcome reaches nobody and breaks nothing.
@@ -259,7 +279,10 @@ describe(`REQUEST_TIMEOUT_MS=${REQUEST_TIMEOUT_MS}`, () => {
       }),
     });
     const elapsed = Date.now() - started;
-    expect([res.status, await res.json()]).toEqual([503, browserBody('The request was not answered in time')]);
+    expect([res.status, await res.json()]).toEqual([
+      503,
+      browserBody('The request was not answered in time', 'deadline_exceeded'),
+    ]);
     expect(elapsed).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
     expect(elapsed).toBeLessThan(4000);
   });

@@ -38,7 +38,7 @@ describe('token store outage', () => {
     await direct.close();
 
     process.kill(store.pid, 'SIGKILL');
-    const unavailable = { message: 'Token store is unavailable' };
+    const unavailable = { message: 'Token store is unavailable', code: 'unavailable' };
     await expect
       .poll(async () => (await status(used)).json<unknown>(), { timeout: 5000, interval: 20 })
       .toEqual(unavailable);

@@ -2,6 +2,7 @@
 // FalkorDB's own count of client connections, and a watch on unhandled errors in this process.
 import { adminClient, parseEvents } from './browser.js';
 import type { TestFalkorDB } from './falkordb.js';
+import { ERROR_CODE_LIST } from '../../src/http/error-codes.js';
 
 export type OutcomeKind = 'result' | 'error-event' | 'http-error' | 'broken';
 
@@ -16,12 +17,16 @@ export interface QueryOutcome {
   detail?: string;
 }
 
-function isMessageBody(body: unknown): body is { message: string } {
+const LISTED_CODES = new Set<unknown>(ERROR_CODE_LIST);
+
+/** The browser API's error body: its message and a listed code, nothing else. */
+export function isMessageBody(body: unknown): body is { message: string; code: string } {
   return (
     typeof body === 'object' &&
     body !== null &&
-    Object.keys(body).join() === 'message' &&
-    typeof (body as { message: unknown }).message === 'string'
+    Object.keys(body).sort().join() === 'code,message' &&
+    typeof (body as { message: unknown }).message === 'string' &&
+    LISTED_CODES.has((body as { code: unknown }).code)
   );
 }
 
@@ -54,12 +59,13 @@ export async function runQuery(
       const events = parseEvents(text);
       const [only] = events;
       if (events.length === 1 && only?.event === 'result') return done({ kind: 'result', status });
-      const data = only?.data as { message?: unknown; status?: unknown } | undefined;
+      const data = only?.data as { message?: unknown; status?: unknown; code?: unknown } | undefined;
       if (
         events.length === 1 &&
         only?.event === 'error' &&
         typeof data?.message === 'string' &&
-        typeof data.status === 'number'
+        typeof data.status === 'number' &&
+        LISTED_CODES.has(data.code)
       ) {
         return done({ kind: 'error-event', status: data.status, message: data.message });
       }
