@@ -23,7 +23,8 @@ interface License {
   usage: Record<string, number | string>;
   violations: string[];
 }
-interface AuditEntry {
+/** One entry of an audit log page (`GET /api/audit/`, a deployment's events), as the commands print it. */
+export interface AuditEntry {
   userId: string;
   timestamp: string;
   action: string;

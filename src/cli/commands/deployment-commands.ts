@@ -7,6 +7,7 @@ import { CliError, EXIT } from '../cli-errors.js';
 import { confirmDestructive, withYes, type ConfirmOptions } from '../confirm.js';
 import { age, outputFormat, printJson, printLine, printResult, printTable } from '../output.js';
 import { wholeNumber } from '../parsers.js';
+import type { AuditEntry } from './admin-commands.js';
 import {
   clusterPath,
   follow,
@@ -62,15 +63,6 @@ interface OperationDetail {
   creationTimestamp?: string;
   startTimestamp?: string;
   completionTimestamp?: string;
-  message?: string;
-}
-interface AuditEntry {
-  userId: string;
-  timestamp: string;
-  action: string;
-  resourceType?: string;
-  resourceName?: string;
-  result: string;
   message?: string;
 }
 interface ClusterMetrics {
