@@ -2,6 +2,7 @@
 // undeclared media type is. `fetch` labels a string body `text/plain` when the caller sets no Content-Type, and the
 // FalkorDB Browser's UI sends several of its JSON bodies that way.
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { BadRequestError } from './http-errors.js';
 
 type ContentTypeParser = (
   request: FastifyRequest,
@@ -19,6 +20,8 @@ declare module 'fastify' {
 /**
  * The JSON body parser both content types use: an empty body is no body (a route that needs one still answers 400
  * from its schema); anything else goes through Fastify's parser, which refuses `__proto__` and `constructor` keys.
+ * A JSON `null` is refused here: Fastify hands a request without a body to the route as `null`, so a schema that
+ * allows no body cannot tell the two apart, and no route's body is ever `null`.
  */
 export function strictJsonBodyParser(scope: FastifyInstance): ContentTypeParser {
   const strictJson = scope.getDefaultJsonParser('error', 'error');
@@ -28,9 +31,14 @@ export function strictJsonBodyParser(scope: FastifyInstance): ContentTypeParser 
       done(null, undefined);
       return;
     }
-    void strictJson(request, text, done);
+    void strictJson(request, text, (error, parsed) => {
+      if (error === null && parsed === null) done(new BadRequestError(NULL_BODY_MESSAGE));
+      else done(error, parsed);
+    });
   };
 }
+
+const NULL_BODY_MESSAGE = 'body: expected an object, received null (send no body at all to leave it out)';
 
 /**
  * Installs the parser in `scope`. Only for scopes whose routes authenticate with a header: a cross-site form can

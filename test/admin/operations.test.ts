@@ -173,6 +173,17 @@ describe('day-2 operations on KubeBlocks 1.x (API double), against the real sche
       expect(res.statusCode, `${suffix}: ${res.body}`).toBe(status);
       expectConforms(ERROR_BODY, res.json(), suffix);
     }
+    // The body may be absent, but a JSON `null` is not an object: the document says object, and so does the server.
+    for (const suffix of ['restart', 'start', 'stop', 'configure']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/clusters/pair/ops/${suffix}?namespace=${NS}`,
+        headers: { cookie: sessions.operator, 'content-type': 'application/json' },
+        payload: 'null',
+      });
+      expect(res.statusCode, `${suffix} null: ${res.body}`).toBe(400);
+      expectConforms(ERROR_BODY, res.json(), suffix);
+    }
     const stopped = await call('POST', `/api/clusters/sleepy/ops/vertical-scale?namespace=${NS}`, {
       requests: { cpu: '1' },
     });

@@ -36,6 +36,9 @@ const TABLE: () => BadRequest[] = () => [
   ['GET', '/api/graph/kept?query=RETURN%201&timeout=99999999999', undefined, 'timeout'],
   ['GET', '/api/graph/kept?timeout=10', undefined, 'query'],
   ['POST', '/api/graph/%7F', undefined, 'graph'],
+  ['POST', '/api/graph/null-body', 'null', 'body'],
+  ['PATCH', '/api/graph/kept2', 'null', 'body'],
+  ['PATCH', '/api/graph/kept2/duplicate?sourceName=kept', 'null', 'body'],
   ['DELETE', '/api/graph/a%0Ab', undefined, 'graph'],
   ['PATCH', '/api/graph/kept2?sourceName=', undefined, 'sourceName'],
   ['PATCH', '/api/graph/kept2', { sourceName: 5 }, 'sourceName'],
@@ -62,6 +65,7 @@ const TABLE: () => BadRequest[] = () => [
   ['GET', '/api/graph/config/bad%20name', undefined, 'config'],
   ['POST', '/api/graph/config/TIMEOUT?value=12abc', undefined, 'value'],
   ['POST', '/api/graph/config/MAX_INFO_QUERIES', { value: true }, 'value'],
+  ['POST', '/api/graph/config/MAX_INFO_QUERIES?value=1000', 'null', 'body'],
   ['POST', '/api/user', { username: 'a b', password: 'pw', role: 'Admin' }, 'username'],
   ['POST', '/api/user', { username: 'ok', password: 'pw', role: 'root' }, 'role'],
   ['POST', '/api/user', { username: 'ok', password: '', role: 'Admin' }, 'password'],
@@ -70,6 +74,7 @@ const TABLE: () => BadRequest[] = () => [
   ['DELETE', '/api/user', { users: [{}] }, 'users'],
   ['DELETE', '/api/user', { users: [{ username: 5 }] }, 'users'],
   ['PATCH', '/api/user/bad-read-only?role=Owner', undefined, 'role'],
+  ['PATCH', '/api/user/bad-read-only?role=Read-Only', 'null', 'body'],
   ['PATCH', '/api/user/bad%20user?role=Admin', undefined, 'user'],
 ];
 
