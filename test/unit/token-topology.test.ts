@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { topologyOf, tokenDatabaseKey } from '../../src/browser/tokens/token-service.js';
 import type { CreateTokenBody } from '../../src/browser/tokens/schemas.js';
 import { parseAddresses } from '../../src/platform/stores/token-store.js';
-import { healthyReplica } from '../../src/platform/falkordb/connection-pools.js';
+import { healthyReplica } from '../../src/platform/falkordb/sentinel-discovery.js';
 
 const body = (extra: Partial<CreateTokenBody>): CreateTokenBody => ({
   username: 'u',

@@ -1,7 +1,7 @@
 // Personal access tokens: issue (after checking the credentials against the database), list, read, revoke.
 import { createHash, randomUUID } from 'node:crypto';
-import { ClusterSlotsRefusedError } from '../../platform/falkordb/cluster-pool.js';
-import type { ClusterTopology, DatabasePool, SentinelTopology } from '../../platform/falkordb/database-pool.js';
+import { SlotMapRefusedError } from '../../platform/falkordb/sharded-pool.js';
+import type { ShardedTopology, DatabasePool, SentinelTopology } from '../../platform/falkordb/database-pool.js';
 import { isReplyError } from '../../platform/falkordb/database-errors.js';
 import { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { graphModuleVersion } from '../../platform/falkordb/server-commands.js';
@@ -33,7 +33,7 @@ export function databaseKey(host: string, port: number): string {
 /** How a token reaches its database: one node (neither), a Sentinel master, or a sharded cluster. */
 export interface TokenTopology {
   sentinel?: SentinelTopology;
-  cluster?: ClusterTopology;
+  cluster?: ShardedTopology;
 }
 
 export function userIdOf(host: string, port: number, username: string, topology: TokenTopology = {}): string {
@@ -236,7 +236,7 @@ export function createTokenService(context: BrowserContext) {
         // A host the server may not reach is refused before any connection: that tells nothing about the network.
         if (error instanceof TargetRefusedError) throw new BadRequestError(error.message);
         // The credentials were accepted, but the user cannot find the shards: say what to grant.
-        if (error instanceof ClusterSlotsRefusedError) throw new BadRequestError(error.message);
+        if (error instanceof SlotMapRefusedError) throw new BadRequestError(error.message);
       } finally {
         checksInFlight--;
       }

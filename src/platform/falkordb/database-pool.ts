@@ -1,7 +1,7 @@
 // What a database connection looks like to its callers, whatever its topology: the credentials and topologies a
 // pool is built from, the DatabasePool port GraphDatabase and the server commands use, and the one node's pool a
-// sharded cluster's pool is made of. Types only: connection-pools.ts (one node, Sentinel, the registry) and
-// cluster-pool.ts (a sharded cluster) both implement them, and neither imports the other's types.
+// sharded database's pool is made of. Types only: credential-pool.ts (one node, Sentinel) and sharded-pool.ts (a
+// sharded database, Redis Cluster protocol) both implement them, and neither imports the other's types.
 import type { QueryCommand } from './query-connection.js';
 import type { RespValue } from './resp-reader.js';
 import type { SchemaNamesCache } from './schema-names.js';
@@ -15,8 +15,8 @@ export interface SentinelTopology {
   readFromReplica?: boolean;
 }
 
-/** A sharded deployment (Redis Cluster protocol): the nodes to ask for the slot map, the token's host and port first. */
-export interface ClusterTopology {
+/** A sharded database (Redis Cluster protocol): the nodes to ask for the slot map, the token's host and port first. */
+export interface ShardedTopology {
   seeds: { host: string; port: number }[];
 }
 
@@ -26,10 +26,10 @@ export interface DbCredentials {
   port: number;
   /** Present when the database is a Sentinel-managed primary: every new connection asks the sentinels where it is. */
   sentinel?: SentinelTopology;
-  /** Present when the database is a sharded cluster: each graph is served by the primary of its key's slot. */
-  cluster?: ClusterTopology;
+  /** Present when the database is a sharded database: each graph is served by the primary of its key's slot. */
+  cluster?: ShardedTopology;
   /**
-   * Set by ClusterPool for the pool of a shard's primary: the node must be a primary when dialled (a failover may
+   * Set by ShardedPool for the pool of a shard's primary: the node must be a primary when dialled (a failover may
    * have demoted it), and writes wait for a replica's confirmation as behind Sentinel.
    */
   shardPrimary?: boolean;
@@ -47,7 +47,7 @@ export interface SendOptions {
   binary?: boolean;
   /** This command's own bound instead of the pool's `commandTimeoutMs` (a query with a longer timeout). */
   timeoutMs?: number;
-  /** In a cluster, a command about no key goes to the node serving this key (INFO of the node holding a graph). */
+  /** In a sharded database, a command about no key goes to the node serving this key (INFO of the node holding a graph). */
   routeKey?: string;
 }
 
@@ -59,7 +59,7 @@ export interface StreamedArgument {
 
 /**
  * What GraphDatabase and the server commands need of a database, whatever its topology: one node (or a Sentinel
- * primary), CredentialPool; a sharded cluster, ClusterPool (cluster-pool.ts), which routes each command to the node
+ * primary), CredentialPool; a sharded database, ShardedPool (sharded-pool.ts), which routes each command to the node
  * serving its key's slot.
  */
 export interface DatabasePool {
@@ -116,7 +116,7 @@ export interface PoolOptions {
   /** Resolves and checks the host before every new connection (DATABASE_HOSTS); the address it returns is dialled. */
   resolveTarget?: ResolveTarget;
   /**
-   * Behind Sentinel or on a cluster shard's primary, how long a write waits for one replica to confirm it (WAIT)
+   * Behind Sentinel or on a shard's primary, how long a write waits for one replica to confirm it (WAIT)
    * before it is answered; 0 answers at once. Single nodes never wait.
    */
   replicaAckMs?: number;
@@ -127,7 +127,7 @@ export interface PoolOptions {
   socketTimeoutMs?: number;
 }
 
-/** One node's pool (CredentialPool), as a sharded cluster's pool uses it: ASKING before a command after a redirection. */
+/** One node's pool (CredentialPool), as a sharded database's pool uses it: ASKING before a command after a redirection. */
 export interface NodePool extends DatabasePool {
   sendAsking<T = unknown>(args: CommandArgument[], options?: SendOptions, signal?: AbortSignal): Promise<T>;
 }

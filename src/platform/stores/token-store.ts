@@ -7,7 +7,7 @@
 //   <p>token-revocations   pub/sub channel: `revoked <id>` when a token is revoked, `changed <id>` when its role
 //                          changed (replicas drop cached tokens)
 // Ids and hashes are validated before they become part of a key; values are separate command arguments.
-import type { ClusterTopology, SentinelTopology } from '../falkordb/database-pool.js';
+import type { ShardedTopology, SentinelTopology } from '../falkordb/database-pool.js';
 import { storeKeyPrefix, type RedisConnection } from '../redis/redis-connection.js';
 import type { Role } from '../../lib/database-roles.js';
 import { PortError } from '../port-errors.js';
@@ -24,7 +24,7 @@ export interface TokenRecord {
   /** Present for a Sentinel topology: host and port are then the first sentinel. */
   sentinel?: SentinelTopology;
   /** Present for a sharded cluster: host and port are then the first seed node. */
-  cluster?: ClusterTopology;
+  cluster?: ShardedTopology;
   tls: boolean;
   ca: string | undefined;
   createdAt: number;

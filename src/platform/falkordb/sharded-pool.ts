@@ -15,7 +15,7 @@ import {
   type Redirection,
 } from '../../lib/cluster-slots.js';
 import type {
-  ClusterTopology,
+  ShardedTopology,
   CommandArgument,
   DatabasePool,
   DbCredentials,
@@ -30,7 +30,7 @@ import type { RespValue } from './resp-reader.js';
 import { SchemaNamesCache } from './schema-names.js';
 import { TargetRefusedError } from './target-guard.js';
 
-/** More redirections than this for one command is a cluster in flux (or a loop): the caller gets 503. */
+/** More redirections than this for one command is a sharded database in flux (or a loop): the caller gets 503. */
 const MAX_REDIRECTIONS = 5;
 /** Longest wait for one node's answer to CLUSTER SLOTS or to a command sent to every node. */
 const NODE_COMMAND_MS = 5000;
@@ -38,7 +38,7 @@ const NODE_COMMAND_MS = 5000;
 const REFRESH_INTERVAL_MS = 1000;
 
 /**
- * A command applied on some nodes of the cluster and not on others. The message names the nodes that failed and
+ * A command applied on some nodes of the sharded database and not on others. The message names the nodes that failed and
  * why, so the caller can repeat the request (the commands sent to every node are idempotent).
  */
 export class NotOnEveryNodeError extends PortError {
@@ -49,13 +49,13 @@ export class NotOnEveryNodeError extends PortError {
 }
 
 /** The cluster user lacks CLUSTER SLOTS: no slot map, so no routing. Says what to grant. */
-export class ClusterSlotsRefusedError extends PortError {
+export class SlotMapRefusedError extends PortError {
   constructor() {
     super(
       'forbidden',
       'The database user may not run CLUSTER SLOTS, which a cluster token needs to find the shards: grant +cluster|slots',
     );
-    this.name = 'ClusterSlotsRefusedError';
+    this.name = 'SlotMapRefusedError';
   }
 }
 
@@ -81,7 +81,7 @@ const READ_ONLY_FAN_OUT = new Set(['GRAPH.LIST', 'GRAPH.INFO']);
 /** A batch command that changes data: it must not run twice when the rest of its batch is redirected. */
 const writes = (command: QueryCommand) => String(command.args[0]).toUpperCase() === 'GRAPH.QUERY';
 
-export class ClusterPool implements DatabasePool {
+export class ShardedPool implements DatabasePool {
   readonly schemaNames = new SchemaNamesCache();
   private readonly nodes = new Map<string, NodePool>();
   private map: ClusterMap | undefined;
@@ -90,7 +90,7 @@ export class ClusterPool implements DatabasePool {
   private closed = false;
 
   constructor(
-    private readonly credentials: DbCredentials & { cluster: ClusterTopology },
+    private readonly credentials: DbCredentials & { cluster: ShardedTopology },
     private readonly nodePoolFor: (credentials: DbCredentials) => NodePool,
     private readonly logger: Logger,
   ) {}
@@ -134,7 +134,7 @@ export class ClusterPool implements DatabasePool {
   }
 
   /** The slot map, asked for once by concurrent first callers. */
-  private async clusterMap(): Promise<ClusterMap> {
+  private async slotMap(): Promise<ClusterMap> {
     if (this.map) return this.map;
     return this.refresh();
   }
@@ -163,7 +163,7 @@ export class ClusterPool implements DatabasePool {
 
   /**
    * CLUSTER SLOTS from the first node that answers: the primaries of the map held (they know the newest layout),
-   * then the seeds. A user refused the command cannot use the cluster at all: that is said, not retried elsewhere.
+   * then the seeds. A user refused the command cannot use the sharded database at all: that is said, not retried elsewhere.
    */
   private async discover(): Promise<ClusterMap> {
     const candidates = [...(this.map?.primaries ?? []), ...this.credentials.cluster.seeds];
@@ -178,7 +178,7 @@ export class ClusterPool implements DatabasePool {
         const reply = await this.nodePool(node, false).send(['CLUSTER', 'SLOTS'], { timeoutMs: NODE_COMMAND_MS });
         return parseClusterSlots(reply, node.host);
       } catch (error) {
-        if (isNoPermission(error)) throw new ClusterSlotsRefusedError();
+        if (isNoPermission(error)) throw new SlotMapRefusedError();
         // Wrong credentials are wrong on every node; a node outside DATABASE_HOSTS is refused, not skipped.
         if (error instanceof TargetRefusedError || (error instanceof PortError && error.kind === 'unauthenticated'))
           throw error;
@@ -192,7 +192,7 @@ export class ClusterPool implements DatabasePool {
 
   /** The primary serving `key`'s slot; a command about no key goes to the first primary. */
   private async nodeFor(key: string | Buffer | undefined): Promise<ClusterNode> {
-    const map = await this.clusterMap();
+    const map = await this.slotMap();
     if (key === undefined) return map.primaries[0]!;
     const index = map.slots[keySlot(key)]!;
     if (index < 0) throw new DatabaseUnavailableError(`no node of the cluster serves slot ${keySlot(key)}`);
@@ -285,7 +285,7 @@ export class ClusterPool implements DatabasePool {
    * with the same reply (NOPERM, no ACL file), that reply is the answer.
    */
   async sendToEveryNode<T = unknown>(args: CommandArgument[]): Promise<T> {
-    const map = await this.clusterMap();
+    const map = await this.slotMap();
     const nodes = [...map.primaries, ...map.replicas];
     const outcomes = await Promise.allSettled(
       nodes.map((node, index) =>
@@ -314,7 +314,7 @@ export class ClusterPool implements DatabasePool {
 
   /** Every primary and replica of the slot map; the first node that cannot answer fails the call. */
   async askEveryNode<T = unknown>(args: CommandArgument[]): Promise<T[]> {
-    const map = await this.clusterMap();
+    const map = await this.slotMap();
     return Promise.all(
       [...map.primaries, ...map.replicas].map((node, index) =>
         this.nodePool(node, index < map.primaries.length).send<T>(args, { timeoutMs: NODE_COMMAND_MS }),
@@ -330,7 +330,7 @@ export class ClusterPool implements DatabasePool {
   async sendToEveryPrimary<T = unknown>(args: CommandArgument[]): Promise<T[]> {
     const onEach = (map: ClusterMap) => Promise.all(map.primaries.map((node) => this.nodePool(node).send<T>(args)));
     try {
-      return await onEach(await this.clusterMap());
+      return await onEach(await this.slotMap());
     } catch (error) {
       if (!(error instanceof PortError && (error.kind === 'unavailable' || error.kind === 'timeout'))) throw error;
       const map = await this.refresh();
@@ -344,7 +344,7 @@ export class ClusterPool implements DatabasePool {
   }
 
   async describe(): Promise<TopologyDescription> {
-    const { primaries, replicasOf } = await this.clusterMap();
+    const { primaries, replicasOf } = await this.slotMap();
     return {
       topology: 'cluster',
       shards: primaries.map((primary, index) => ({
