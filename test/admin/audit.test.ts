@@ -330,6 +330,11 @@ describe('audit log', () => {
       'limit=1001',
       'limit=abc',
       'offset=-1',
+      // Digits only: Number() would read these as 0, 100, 3 and 16.
+      'offset=',
+      'limit=1e2',
+      'offset=%203',
+      'limit=0x10',
       'result=maybe',
       'startDate=yesterday',
       'endDate=2026-13-01',

@@ -255,6 +255,10 @@ describe('backups and restores in embedded mode', () => {
 
     // 31 days later the scheduled backup has expired: cleanup lists it (dry run), then deletes it.
     clock = Date.parse('2026-04-03T04:00:00Z');
+    // dryRun is a boolean: `true` or `false`, nothing looser (the word `1` would otherwise delete).
+    const loose = await call('POST', `/api/clusters/embedded/cleanup/?namespace=${NS}&dryRun=1`);
+    expect(loose.statusCode, loose.body).toBe(400);
+    expect(await scheduled()).toHaveLength(1);
     const dry = await call('POST', `/api/clusters/embedded/cleanup/?namespace=${NS}&dryRun=true`);
     expect(dry.statusCode, dry.body).toBe(200);
     expectConforms(schemaOf('POST', '/api/clusters/{clusterName}/cleanup/', '200'), dry.json(), 'cleanup');

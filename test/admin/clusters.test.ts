@@ -141,6 +141,30 @@ describe('clusters on KubeBlocks 1.x', () => {
     }
   });
 
+  it('reads cascade as a boolean and gracePeriodSeconds as a whole number on delete, refusing looser spellings', async () => {
+    const created = await call('POST', '/api/clusters/', { name: 'typed-delete', namespace: NS, spec: {} });
+    expect(created.statusCode, created.body).toBe(201);
+    for (const query of [
+      'cascade=maybe',
+      'cascade=1',
+      'gracePeriodSeconds=1e1',
+      'gracePeriodSeconds=',
+      'gracePeriodSeconds=0x1',
+    ]) {
+      const refused = await call('DELETE', `/api/clusters/typed-delete?namespace=${NS}&${query}`);
+      expect(refused.statusCode, `${query}: ${refused.body}`).toBe(400);
+      expect(refused.json<{ message: string }>().message, query).toContain(query.split('=')[0]);
+    }
+    expect(
+      (await call('GET', `/api/clusters/typed-delete?namespace=${NS}`, undefined, sessions.viewer)).statusCode,
+    ).toBe(200);
+    const deleted = await call(
+      'DELETE',
+      `/api/clusters/typed-delete?namespace=${NS}&cascade=true&gracePeriodSeconds=0`,
+    );
+    expect(deleted.statusCode, deleted.body).toBe(204);
+  });
+
   it('parses an unchanged deployment once, and answers every change: status, spec, a delete and a recreate', async () => {
     const kube = t.kube!;
     const port = createKubeBlocksClusters(

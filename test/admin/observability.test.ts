@@ -162,7 +162,16 @@ describe('pod logs and metrics over the Kubernetes API', () => {
     });
 
     it('bounds tailLines (1..10000) and validates the booleans', async () => {
-      for (const query of ['tailLines=0', 'tailLines=10001', 'timestamps=yes', 'sinceSeconds=-1']) {
+      for (const query of [
+        'tailLines=0',
+        'tailLines=10001',
+        'tailLines=1e3',
+        'timestamps=yes',
+        'timestamps=1',
+        'previous=',
+        'sinceSeconds=-1',
+        'sinceSeconds=',
+      ]) {
         const res = await get(`/api/clusters/solo/pods/${POD}/logs?namespace=${NS}&${query}`);
         expect(res.statusCode, query).toBe(400);
         expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });

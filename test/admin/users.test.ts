@@ -56,7 +56,7 @@ describe.each(ADAPTERS)('admin users by e-mail (%s stores)', (adapter) => {
     expect(second.users.map((u) => u.email)).toEqual(['viewer@corp.example']);
     expect(second.pagination).toEqual({ page: 2, limit: 2, total: 3, totalPages: 2 });
     expect((await list('?limit=2&page=3')).users).toEqual([]);
-    for (const query of ['?page=0', '?limit=0', '?limit=101', '?status=gone', '?page=x']) {
+    for (const query of ['?page=0', '?limit=0', '?limit=101', '?status=gone', '?page=x', '?page=1e0', '?limit=0x10']) {
       const res = await admin.inject({ method: 'GET', url: `/api/users/${query}` });
       expect(res.statusCode, query).toBe(400);
       expect(res.json<{ error: string }>().error).toBe('Bad Request');

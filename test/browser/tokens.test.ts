@@ -115,6 +115,34 @@ describe('POST /api/auth/tokens/credentials', () => {
     expect(res.json()).toEqual({ message, code: 'invalid_request' });
   });
 
+  it('takes port and tls as the strings the browser API defines, or as a JSON integer and boolean', async () => {
+    for (const [port, tls] of [
+      [String(t.falkordb.port), 'false'],
+      [t.falkordb.port, false],
+      [String(t.falkordb.port), false],
+      [t.falkordb.port, 'false'],
+    ] as const) {
+      const res = await create({ ...credentials(t.falkordb, 'tok-ro', 'ro-pw'), port, tls });
+      expect(res.statusCode, `${JSON.stringify({ port, tls })}: ${res.body}`).toBe(200);
+      const claims = decodeJwt(res.json<{ token: string }>().token);
+      expect(claims).toMatchObject({ port: t.falkordb.port, tls: false });
+    }
+    for (const [field, value] of [
+      ['port', 0],
+      ['port', 65_536],
+      ['port', '65536'],
+      ['port', 80.5],
+      ['port', ' 80'],
+      ['tls', 'yes'],
+      ['tls', 0],
+      ['tls', null],
+    ] as const) {
+      const res = await create({ ...credentials(t.falkordb, 'tok-ro', 'ro-pw'), [field]: value });
+      expect(res.statusCode, `${field}=${JSON.stringify(value)}`).toBe(400);
+      expect(res.json<{ message: string }>().message).toContain(field);
+    }
+  });
+
   it('accepts ttlSeconds at the maximum', async () => {
     expect((await create(credentials(t.falkordb, 'tok-ro', 'ro-pw', { ttlSeconds: 31_622_400 }))).statusCode).toBe(200);
   });
@@ -128,7 +156,7 @@ describe('POST /api/auth/tokens/credentials', () => {
     for (const [field, body] of [
       ['username', { ...credentials(t.falkordb, 'x', 'y'), username: 42 }],
       ['host', { ...credentials(t.falkordb, 'x', 'y'), host: undefined }],
-      ['port', { ...credentials(t.falkordb, 'x', 'y'), port: 6379 }],
+      ['port', { ...credentials(t.falkordb, 'x', 'y'), port: true }],
       ['port', { ...credentials(t.falkordb, 'x', 'y'), port: '70000' }],
       ['tls', { ...credentials(t.falkordb, 'x', 'y'), tls: 'yes' }],
     ] as const) {

@@ -87,7 +87,12 @@ describe('the generated Python client', () => {
       [
         path.join(here, 'session.py'),
         t.baseUrl,
-        JSON.stringify({ username: login.username, password: login.password, host: login.host, port: login.port }),
+        JSON.stringify({
+          username: login.username,
+          password: login.password,
+          host: login.host,
+          port: Number(login.port),
+        }),
         'pyclient-people',
       ],
       { PYTHONPATH: work },

@@ -51,7 +51,7 @@ const params: unknown[] = [
   '{"a":1}x',
   ['{}', '{}'],
 ];
-const maxRows: unknown[] = [undefined, '1', '0', '999999999', '1000000000', '01', '5x', '', ['1', '2']];
+const maxRows: unknown[] = [undefined, '1', '0', '00', '999999999', '1000000000', '01', '5x', '', ['1', '2']];
 const extras: Record<string, unknown>[] = [{}, { other: '1' }];
 
 /** Every combination, as fast-querystring gives them (an object without a prototype) and as a plain object. */

@@ -8,8 +8,8 @@ const body = (extra: Partial<CreateTokenBody>): CreateTokenBody => ({
   username: 'u',
   password: 'p',
   host: 'sentinel-0.db',
-  port: '26379',
-  tls: 'false',
+  port: 26379,
+  tls: false,
   ...extra,
 });
 

@@ -1,6 +1,7 @@
 // Shapes of GET /api/audit/, GET /api/users/me/activity and GET /api/clusters/{name}/events (the FalkorDB Enterprise admin API's
 // AuditEntry).
 import { z } from 'zod';
+import { queryInteger, wholeNumber } from '../../lib/wire-values.js';
 import { ClusterNameParamsSchema } from '../clusters/schemas.js';
 import type { AuditEntry } from '../../platform/stores/audit-query.js';
 import { timestamp } from '../../lib/timestamp-schema.js';
@@ -8,13 +9,9 @@ import { timestamp } from '../../lib/timestamp-schema.js';
 const FILTER_MAX = 512;
 const filter = (what: string) =>
   z.string().min(1, `${what} must not be empty`).max(FILTER_MAX, `${what} must be at most ${FILTER_MAX} characters`);
-const offset = z.coerce
-  .number()
-  .int()
-  .min(0)
-  .max(10_000_000)
-  .default(0)
-  .meta({ description: 'How many entries to skip, newest first' });
+const offset = queryInteger(wholeNumber(0, 10_000_000).default(0)).meta({
+  description: 'How many entries to skip, newest first',
+});
 const ResultSchema = z.enum(['success', 'failure']).meta({ description: 'Whether the action succeeded' });
 
 export const AuditQuerySchema = z.object({
@@ -31,19 +28,19 @@ export const AuditQuerySchema = z.object({
   endDate: filter('endDate').optional().meta({
     description: 'ISO 8601 date or date-time (UTC when no zone), inclusive; a bare date ends at 23:59:59.999Z',
   }),
-  limit: z.coerce.number().int().min(1).max(1000).default(100).meta({ description: 'At most this many entries' }),
+  limit: queryInteger(wholeNumber(1, 1000).default(100)).meta({ description: 'At most this many entries' }),
   offset,
 });
 export type AuditQuery = z.infer<typeof AuditQuerySchema>;
 
 export const ActivityQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50).meta({ description: 'At most this many entries' }),
+  limit: queryInteger(wholeNumber(1, 100).default(50)).meta({ description: 'At most this many entries' }),
   offset,
 });
 
 export const ClusterEventsQuerySchema = z.object({
   namespace: z.string().min(1, 'namespace is required').max(253).meta({ description: "The cluster's namespace" }),
-  limit: z.coerce.number().int().min(1).max(1000).default(100).meta({ description: 'At most this many entries' }),
+  limit: queryInteger(wholeNumber(1, 1000).default(100)).meta({ description: 'At most this many entries' }),
   offset,
 });
 export const ClusterEventsParamsSchema = ClusterNameParamsSchema;

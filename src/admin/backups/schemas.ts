@@ -2,6 +2,7 @@
 // …/cleanup/, …/restores…): the FalkorDB Enterprise admin API's request bodies and its BackupRepository, Backup, BackupPolicy,
 // BackupSchedule and Restore answers. Credentials appear in requests only: no response schema has them.
 import { z } from 'zod';
+import { queryBoolean, trueOrFalse } from '../../lib/wire-values.js';
 import { DNS_LABEL_CHARACTERS, KUBERNETES_NAME, OBJECT_NAME } from '../../lib/kubernetes-names.js';
 import { timestamp } from '../../lib/timestamp-schema.js';
 import { ClusterNameParamsSchema, ClusterNamespaceQuerySchema, ClusterNamespaceSchema } from '../parameters.js';
@@ -25,11 +26,9 @@ export const ClusterScopedListQuerySchema = z.object({
 });
 export const CleanupQuerySchema = z.object({
   namespace: Namespace,
-  dryRun: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((value) => value === 'true')
-    .meta({ description: 'true: list what would be deleted, delete nothing' }),
+  dryRun: queryBoolean(trueOrFalse().default(false)).meta({
+    description: 'true: list what would be deleted, delete nothing',
+  }),
 });
 
 export const BackupClusterParamsSchema = ClusterNameParamsSchema;

@@ -1,5 +1,6 @@
 // Shapes of the /api/clusters endpoints: deployments (their operations: ../operations/schemas.ts).
 import { z } from 'zod';
+import { queryBoolean, queryInteger, trueOrFalse, wholeNumber } from '../../lib/wire-values.js';
 import { DNS_LABEL_CHARACTERS, OBJECT_NAME } from '../../lib/kubernetes-names.js';
 import { timestamp } from '../../lib/timestamp-schema.js';
 import { ClusterNameParamsSchema, ClusterNameSchema, NamespaceNameSchema } from '../parameters.js';
@@ -354,17 +355,12 @@ export const CreateClusterBodySchema = z
 export type CreateClusterBody = z.infer<typeof CreateClusterBodySchema>;
 
 export const DeleteClusterQuerySchema = NamespaceQuerySchema.extend({
-  cascade: z
-    .stringbool()
-    .optional()
-    .describe('Accepted for the real API and not used: the terminationPolicy decides what is deleted'),
-  gracePeriodSeconds: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(86_400)
-    .optional()
-    .describe('Seconds the Kubernetes API waits before deleting the Cluster object (its default when absent)'),
+  cascade: queryBoolean(trueOrFalse().optional()).describe(
+    'Accepted for the real API and not used: the terminationPolicy decides what is deleted',
+  ),
+  gracePeriodSeconds: queryInteger(wholeNumber(0, 86_400).optional()).describe(
+    'Seconds the Kubernetes API waits before deleting the Cluster object (its default when absent)',
+  ),
 });
 
 const MANIFEST_EXAMPLE = [

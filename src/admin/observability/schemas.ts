@@ -1,16 +1,14 @@
 // Shapes of the pod logs and metrics endpoints: the FalkorDB Enterprise admin API's query parameters, its `{podName, logs}`,
 // ClusterMetrics and PromMetricFamilies answers.
 import { z } from 'zod';
+import { queryBoolean, queryInteger, trueOrFalse, wholeNumber } from '../../lib/wire-values.js';
 import { KUBERNETES_NAME, OBJECT_NAME } from '../../lib/kubernetes-names.js';
 import { timestamp } from '../../lib/timestamp-schema.js';
 import { ClusterNameParamsSchema, ClusterNamespaceQuerySchema, ClusterNamespaceSchema } from '../parameters.js';
 import { MAX_TAIL_LINES } from './observability-service.js';
 
 const Namespace = ClusterNamespaceSchema;
-const QueryBoolean = z
-  .enum(['true', 'false'])
-  .transform((value) => value === 'true')
-  .optional();
+const QueryBoolean = queryBoolean(trueOrFalse().optional());
 
 export const ClusterParamsSchema = ClusterNameParamsSchema;
 export const PodParamsSchema = ClusterParamsSchema.extend({
@@ -27,20 +25,12 @@ export const LogQuerySchema = z.object({
     .regex(KUBERNETES_NAME, 'must be a container name')
     .optional()
     .meta({ description: "The container whose log is read; the pod's first container when absent" }),
-  tailLines: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_TAIL_LINES)
-    .optional()
-    .meta({ description: `The last lines only (default 500, at most ${MAX_TAIL_LINES})` }),
-  sinceSeconds: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(31_536_000)
-    .optional()
-    .meta({ description: 'Only lines newer than this many seconds' }),
+  tailLines: queryInteger(wholeNumber(1, MAX_TAIL_LINES).optional()).meta({
+    description: `The last lines only (default 500, at most ${MAX_TAIL_LINES})`,
+  }),
+  sinceSeconds: queryInteger(wholeNumber(0, 31_536_000).optional()).meta({
+    description: 'Only lines newer than this many seconds',
+  }),
   timestamps: QueryBoolean.meta({ description: 'Prefix each line with its RFC 3339 timestamp' }),
   previous: QueryBoolean.meta({ description: "The previous (crashed) container's log" }),
 });
@@ -48,13 +38,9 @@ export const LogQuerySchema = z.object({
 export const NamespaceQuerySchema = ClusterNamespaceQuerySchema;
 export const StreamQuerySchema = z.object({
   namespace: Namespace,
-  intervalSeconds: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(60)
-    .default(5)
-    .meta({ description: 'Seconds between two snapshots (default 5)' }),
+  intervalSeconds: queryInteger(wholeNumber(1, 60).default(5)).meta({
+    description: 'Seconds between two snapshots (default 5)',
+  }),
 });
 
 export const PodLogsSchema = z

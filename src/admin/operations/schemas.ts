@@ -1,20 +1,17 @@
 // Shapes of the day-2 operations endpoints (/api/clusters/{clusterName}/ops…): the FalkorDB Enterprise admin API's request bodies,
 // its OpsRequestSummary and OpsAccepted answers, and the list with its total.
 import { z } from 'zod';
+import { queryInteger, wholeNumber } from '../../lib/wire-values.js';
 import { OBJECT_NAME } from '../../lib/kubernetes-names.js';
 import { timestamp } from '../../lib/timestamp-schema.js';
 import { ClusterNameParamsSchema, ClusterNamespaceQuerySchema } from '../parameters.js';
 
 export const OpsNamespaceQuerySchema = ClusterNamespaceQuerySchema;
 export const OpsListQuerySchema = OpsNamespaceQuerySchema.extend({
-  limit: z.coerce.number().int().min(1).max(500).default(100).meta({ description: 'At most this many (default 100)' }),
-  offset: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(100_000)
-    .default(0)
-    .meta({ description: 'Skip this many of the newest first (default 0)' }),
+  limit: queryInteger(wholeNumber(1, 500).default(100)).meta({ description: 'At most this many (default 100)' }),
+  offset: queryInteger(wholeNumber(0, 100_000).default(0)).meta({
+    description: 'Skip this many of the newest first (default 0)',
+  }),
 });
 export const OpsClusterParamsSchema = ClusterNameParamsSchema;
 export const OpsParamsSchema = OpsClusterParamsSchema.extend({

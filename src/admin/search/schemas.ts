@@ -1,5 +1,6 @@
 // GET /api/search/: the query and the FalkorDB Enterprise admin API's result shape.
 import { z } from 'zod';
+import { queryInteger, wholeNumber } from '../../lib/wire-values.js';
 import { NamespaceNameSchema } from '../parameters.js';
 
 export const SEARCH_TYPES = ['cluster', 'backup', 'user', 'role', 'backup-repository'] as const;
@@ -32,14 +33,9 @@ export const SearchQuerySchema = z.object({
     })
     .meta({ description: `Comma-separated kinds to search (${SEARCH_TYPES.join(', ')}); all when absent` }),
   /** 1–200, default 50; a query string's digits, as the other numeric query parameters. */
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/, 'limit must be an integer from 1 to 200')
-    .transform(Number)
-    .pipe(z.int().min(1, 'limit must be an integer from 1 to 200').max(200, 'limit must be an integer from 1 to 200'))
-    .optional()
-    .transform((limit) => limit ?? 50)
-    .meta({ description: 'At most this many items, 1 to 200 (default 50)' }),
+  limit: queryInteger(wholeNumber(1, 200, 'limit must be an integer from 1 to 200').default(50)).meta({
+    description: 'At most this many items, 1 to 200 (default 50)',
+  }),
 });
 
 const MetaValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);

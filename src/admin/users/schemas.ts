@@ -1,5 +1,6 @@
 // Shapes of /api/users/ (keyed by e-mail) and /api/users/me/: the FalkorDB Enterprise admin API's User object and its requests.
 import { z } from 'zod';
+import { queryInteger, wholeNumber } from '../../lib/wire-values.js';
 import { EmailSchema } from '../../lib/email.js';
 import { timestamp } from '../../lib/timestamp-schema.js';
 import { ADMIN_ROLES } from '../permissions/permissions.js';
@@ -75,8 +76,8 @@ export const UserEmailParamsSchema = z.object({
 export const ListUsersQuerySchema = z.object({
   role: z.string().max(64).optional().describe('Only users with this role'),
   status: StatusSchema.optional().describe('Only users with this status'),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1).describe('Page number, from 1'),
-  limit: z.coerce.number().int().min(1).max(100).default(50).describe('Users per page'),
+  page: queryInteger(wholeNumber(1, 1_000_000).default(1)).describe('Page number, from 1'),
+  limit: queryInteger(wholeNumber(1, 100).default(50)).describe('Users per page'),
 });
 export const UserListSchema = z
   .object({

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { hasControlCharacter, printableString } from '../../lib/printable.js';
 import { verbatim } from '../../lib/verbatim-messages.js';
+import { queryInteger, wholeNumber } from '../../lib/wire-values.js';
 import { loadCsvViolation } from './load-csv-guard.js';
 import { parseQueryParams, queryParamsProblem } from './query-params.js';
 import type { CypherValue } from '../../platform/falkordb/cypher.js';
@@ -234,7 +235,7 @@ export const queryStreamQuerySchema = (csvUrlAllowlist: readonly string[]) =>
   withFastPath(queryStreamQueryZod(csvUrlAllowlist), (input) => usualQueryStreamQuery(input, csvUrlAllowlist));
 
 const TIMEOUT_SYNTAX = /^\d{1,10}$/;
-const MAX_ROWS_SYNTAX = /^[1-9]\d{0,8}$/;
+const MAX_ROWS_SYNTAX = /^\d{1,9}$/;
 
 /**
  * The query route's usual querystring, checked by hand: a query, a timeout, perhaps params and maxRows, nothing
@@ -255,7 +256,8 @@ export function usualQueryStreamQuery(
   const { query, timeout, parameters: params, maxRows } = input as Record<string, unknown>;
   if (typeof query !== 'string' || query.length === 0 || query.length > 1_000_000) return undefined;
   if (typeof timeout !== 'string' || !TIMEOUT_SYNTAX.test(timeout)) return undefined;
-  if (maxRows !== undefined && (typeof maxRows !== 'string' || !MAX_ROWS_SYNTAX.test(maxRows))) return undefined;
+  if (maxRows !== undefined && (typeof maxRows !== 'string' || !MAX_ROWS_SYNTAX.test(maxRows) || Number(maxRows) < 1))
+    return undefined;
   if (params !== undefined && typeof params !== 'string') return undefined;
   if (fields !== 2 + (params === undefined ? 0 : 1) + (maxRows === undefined ? 0 : 1)) return undefined;
   if (loadCsvViolation(query, csvUrlAllowlist) !== undefined) return undefined;
@@ -271,30 +273,33 @@ export function usualQueryStreamQuery(
   return parsed;
 }
 
+const INVALID_TIMEOUT = verbatim('Invalid parameter timeout');
+const MISSING_TIMEOUT = verbatim('Missing parameter timeout');
+
 const queryStreamQueryZod = (csvUrlAllowlist: readonly string[]) =>
   z.object({
     query: requiredString('query').pipe(cypherQuerySchema(csvUrlAllowlist)).meta({
       description: 'The Cypher query (at most 1,000,000 characters)',
       example: 'MATCH (p:Person) RETURN p.name AS name',
     }),
-    timeout: requiredString('timeout')
-      .regex(/^\d{1,10}$/, verbatim('Invalid parameter timeout'))
-      .transform(Number)
-      .meta({
-        description:
-          "Milliseconds FalkorDB may run the query; clamped to the server's QUERY_TIMEOUT_MAX_MS, where 0 also means that maximum",
-        example: '5000',
-      }),
+    timeout: queryInteger(
+      z
+        .number({
+          error: (issue) => (issue.input === undefined || issue.input === '' ? MISSING_TIMEOUT : INVALID_TIMEOUT),
+        })
+        .int(INVALID_TIMEOUT)
+        .min(0, INVALID_TIMEOUT)
+        .max(9_999_999_999, INVALID_TIMEOUT),
+    ).meta({
+      description:
+        "Milliseconds FalkorDB may run the query; clamped to the server's QUERY_TIMEOUT_MAX_MS, where 0 also means that maximum",
+      example: 5000,
+    }),
     parameters: ParamsSchema,
-    maxRows: z
-      .string()
-      .regex(/^[1-9]\d{0,8}$/, verbatim('Invalid parameter maxRows'))
-      .transform(Number)
-      .optional()
-      .meta({
-        description:
-          'At most this many rows: a longer result is cut there and says so with `"truncated": true` (JSON, the `result` event, the NDJSON summary). Without it a result longer than the server allows is refused (400).',
-      }),
+    maxRows: queryInteger(wholeNumber(1, 999_999_999, verbatim('Invalid parameter maxRows')).optional()).meta({
+      description:
+        'At most this many rows: a longer result is cut there and says so with `"truncated": true` (JSON, the `result` event, the NDJSON summary). Without it a result longer than the server allows is refused (400).',
+    }),
     // Inline rather than the ValueFormat component, so the query parameter carries its own description.
     format: z.enum(VALUE_FORMATS).optional().meta({
       description: 'How row values are written: `plain` (the default) or `typed` (see the ValueFormat schema)',

@@ -1,9 +1,12 @@
 // Request and response shapes of the token endpoints.
 import { z } from 'zod';
 import { timestamp } from '../../lib/timestamp-schema.js';
+import { verbatim } from '../../lib/verbatim-messages.js';
+import { booleanOrWord, integerOrDigits } from '../../lib/wire-values.js';
 import { ROLES } from '../auth/roles.js';
 
 export const MAX_TTL_SECONDS = 31_622_400;
+const TTL_MESSAGE = verbatim(`Invalid TTL value (must be between 1 and ${MAX_TTL_SECONDS} seconds)`);
 
 export const CreateTokenBodySchema = z
   .object({
@@ -26,21 +29,26 @@ export const CreateTokenBodySchema = z
       .nullable()
       .optional()
       .meta({ description: 'When the token expires (an ISO 8601 date-time); null or absent: the default lifetime' }),
-    ttlSeconds: z.number().optional().meta({ description: 'Lifetime in seconds, instead of expiresAt' }),
+    ttlSeconds: z
+      .number()
+      .int(TTL_MESSAGE)
+      .min(1, TTL_MESSAGE)
+      .max(MAX_TTL_SECONDS, TTL_MESSAGE)
+      .optional()
+      .meta({ description: 'Lifetime in seconds, instead of expiresAt' }),
     host: z
       .string()
       .min(1)
       .max(253)
       .regex(/^[^\s/?#@]+$/, 'must be a host name or IP address')
       .meta({ description: 'Host name or IP address of the database (allowed by DATABASE_HOSTS)' }),
-    port: z
-      .string()
-      .regex(/^\d{1,5}$/, 'must be a port number between 1 and 65535')
-      .refine((port) => Number(port) >= 1 && Number(port) <= 65535, 'must be a port number between 1 and 65535')
-      .meta({ description: 'Port of the database, as a string of digits (the browser API fixes a string)' }),
-    tls: z
-      .enum(['true', 'false'])
-      .meta({ description: 'Whether to connect with TLS, as the string `true` or `false`' }),
+    port: integerOrDigits(1, 65535, 'must be a port number between 1 and 65535').meta({
+      description: 'Port of the database: a string of digits, as the browser API defines it, or a JSON integer',
+    }),
+    tls: booleanOrWord('must be true or false').meta({
+      description:
+        'Whether to connect with TLS: the string `true` or `false`, as the browser API defines it, or a JSON boolean',
+    }),
     ca: z
       .string()
       .max(65_536)

@@ -58,12 +58,8 @@ export function resolveExpiry(body: CreateTokenBody, now: number, defaultTtlSeco
       throw new BadRequestError(`Expiration date must be within ${MAX_TTL_SECONDS} seconds (366 days) from now`);
     return at;
   }
-  if (body.ttlSeconds !== undefined) {
-    const ttl = body.ttlSeconds;
-    if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TTL_SECONDS)
-      throw new BadRequestError(`Invalid TTL value (must be between 1 and ${MAX_TTL_SECONDS} seconds)`);
-    return now + ttl * 1000;
-  }
+  // The schema holds ttlSeconds to a whole number from 1 to MAX_TTL_SECONDS.
+  if (body.ttlSeconds !== undefined) return now + body.ttlSeconds * 1000;
   return now + defaultTtlSeconds * 1000;
 }
 
@@ -114,7 +110,7 @@ export function toMetadata(record: TokenRecord): TokenMetadata {
 
 /** The addresses given by host and port first, then `more`, checked and without repeats. */
 function addressesOf(kind: string, body: CreateTokenBody, more: string[]): { host: string; port: number }[] {
-  const nodes = [{ host: body.host, port: Number(body.port) }, ...parseAddresses(more.join(','))];
+  const nodes = [{ host: body.host, port: body.port }, ...parseAddresses(more.join(','))];
   for (const node of nodes)
     if (!Number.isInteger(node.port) || node.port < 1 || node.port > 65535)
       throw new BadRequestError(`${kind} ${node.host}:${node.port}: the port must be between 1 and 65535`);
@@ -202,7 +198,7 @@ export function createTokenService(context: BrowserContext) {
       const now = context.now();
       const expiresAt = resolveExpiry(body, now, context.limits.tokenDefaultTtlSeconds);
       const password = checkPasswordRule(body);
-      const port = Number(body.port);
+      const port = body.port;
       const topology = topologyOf(body);
       const { sentinel } = topology;
       const credentials = {
@@ -211,7 +207,7 @@ export function createTokenService(context: BrowserContext) {
         ...topology,
         username: body.username,
         password,
-        tls: body.tls === 'true',
+        tls: body.tls,
         ca: body.ca,
       };
 

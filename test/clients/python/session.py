@@ -20,7 +20,6 @@ from graphdb_client.api.tokens import create_token, list_tokens
 from graphdb_client.models import (
     BrowserError,
     CreateTokenBody,
-    CreateTokenBodyTls,
     CreateTokenResponse200,
     CreateGraphResponse200,
     ListTokensResponse200,
@@ -43,7 +42,7 @@ class Login(TypedDict):
     username: str
     password: str
     host: str
-    port: str
+    port: int
 
 
 class Person(TypedDict):
@@ -106,8 +105,9 @@ def run_session(base_url: str, login: Login, graph: str) -> dict[str, object]:
             username=login["username"],
             password=login["password"],
             host=login["host"],
+            # The typed forms; the browser API's strings ("6379", "false") are accepted too.
             port=login["port"],
-            tls=CreateTokenBodyTls.FALSE,
+            tls=False,
             name="python client",
         ),
     )
