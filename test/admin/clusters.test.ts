@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadKubeConfig } from '../../src/platform/kubernetes/kube-config.js';
 import { createKubeBlocksClusters } from '../../src/platform/kubernetes/kubeblocks.js';
 import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { eventually } from '../support/wait.js';
 import {
   advanceOpsRequest,
   CLUSTERS_V1,
@@ -248,12 +249,11 @@ describe('clusters on KubeBlocks 1.x', () => {
     expect(missing.json<{ message: string }>().message).toBe(`No account Secret for cluster solo in namespace ${NS}`);
     // Audited as a read of credentials, without the password.
     let entries: { action: string; resourceName?: string; result: string }[] = [];
-    for (let i = 0; i < 50; i++) {
+    await eventually(async () => {
       const audit = await call('GET', '/api/audit/?action=cluster.credentials_read', undefined, sessions.admin);
       entries = audit.json<{ logs: typeof entries }>().logs ?? [];
-      if (entries.length >= 3) break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+      return entries.length >= 3;
+    }, 5_000);
     expect(entries).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ action: 'cluster.credentials_read', resourceName: 'pair', result: 'success' }),
