@@ -77,3 +77,13 @@ export function principalOf(request: FastifyRequest): Principal {
 export function databaseFor(context: BrowserContext, principal: Principal): GraphDatabase {
   return new GraphDatabase(context.pools.pool(principal.credentials, principal.poolKey));
 }
+
+/** The database of a token's user (connection pools keyed by its credentials): what a feature's service is built on. */
+export type DatabaseFor = (principal: Principal) => GraphDatabase;
+
+/** Turns an operation on a database into the same operation on the caller's database. */
+export function onCallersDatabase(databaseFor: DatabaseFor) {
+  return <A extends unknown[], R>(operation: (database: GraphDatabase, ...args: A) => R) =>
+    (principal: Principal, ...args: A): R =>
+      operation(databaseFor(principal), ...args);
+}

@@ -17,6 +17,7 @@ import {
   BROWSER_LIMITS,
   databaseFor,
   type BrowserContext,
+  type DatabaseFor,
   type BrowserLimits,
   type ProtectedDatabaseUser,
 } from './context.js';
@@ -111,6 +112,7 @@ export function createBrowserServices(deps: BrowserDeps) {
       ? { embeddedPorts: { port: deps.embeddedDatabase.port, former: deps.embeddedDatabase.formerPorts ?? [] } }
       : {}),
   };
+  const callersDatabase: DatabaseFor = (principal) => databaseFor(context, principal);
   // One token service: its cap on credential checks in flight counts every creation.
   const tokens = createTokenService(context);
   const running = createRunningQueries(now);
@@ -129,8 +131,8 @@ export function createBrowserServices(deps: BrowserDeps) {
     pools,
     tokenCreationPerMinute: config.tokenCreationPerMinute,
     tokens,
-    graphs: createGraphService({ databaseFor: (principal) => databaseFor(context, principal) }),
-    status: createStatusService(),
+    graphs: createGraphService({ databaseFor: callersDatabase }),
+    status: createStatusService({ databaseFor: callersDatabase }),
     config: createConfigService(),
     running,
     queries,
@@ -167,7 +169,7 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
     // Bearer-only routes, so a JSON body labelled text/plain (as the FalkorDB Browser sends some) cannot be forged.
     acceptPlainTextJson(guarded);
     tokenRoutes(guarded, tokenDeps);
-    statusRoutes(guarded, context, services.status);
+    statusRoutes(guarded, { status: services.status });
     configRoutes(guarded, context, services.config);
     graphRoutes(guarded, { graphs: services.graphs, csvUrlAllowlist: context.limits.csvUrlAllowlist });
     queryRoutes(guarded, context, services.queries);

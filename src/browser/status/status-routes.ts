@@ -1,14 +1,18 @@
 // GET /api/status: whether the token's database answers.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { databaseFor, principalOf, type BrowserContext } from '../context.js';
-import type { DbCredentials } from '../../platform/falkordb/database-pool.js';
+import { principalOf, type Principal } from '../context.js';
 import { sendJsonText } from '../../http/prepared-json.js';
 import { StatusSchema, type Status } from './schemas.js';
 import type { StatusService } from './status-service.js';
 
-export function statusRoutes(app: FastifyInstance, context: BrowserContext, status: StatusService): void {
-  app.withTypeProvider<ZodTypeProvider>().get(
+/** What the status route calls: the status service. */
+export interface StatusRouteDeps {
+  status: StatusService;
+}
+
+export function statusRoutes(scope: FastifyInstance, { status }: StatusRouteDeps): void {
+  scope.withTypeProvider<ZodTypeProvider>().get(
     '/api/status',
     {
       config: { errorResponses: [404] },
@@ -23,7 +27,7 @@ export function statusRoutes(app: FastifyInstance, context: BrowserContext, stat
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      await status.status(databaseFor(context, principal), request.log);
+      await status.status(principal, request.log);
       return sendJsonText(reply, statusJson(principal.credentials));
     },
   );
@@ -36,7 +40,7 @@ const CLUSTER = JSON.stringify({ status: 'online', topology: 'cluster' } satisfi
  * The body of an online database, written without the schema's encoding pass (about 2 µs of a request that is
  * mostly one PING): the same two texts for every single node and cluster, built from typed fields only.
  */
-export function statusJson({ sentinel, cluster }: Pick<DbCredentials, 'sentinel' | 'cluster'>): string {
+export function statusJson({ sentinel, cluster }: Pick<Principal['credentials'], 'sentinel' | 'cluster'>): string {
   if (sentinel)
     return JSON.stringify({ status: 'online', topology: 'sentinel', masterName: sentinel.masterName } satisfies Status);
   return cluster ? CLUSTER : SINGLE;
