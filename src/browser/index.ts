@@ -133,7 +133,7 @@ export function createBrowserServices(deps: BrowserDeps) {
     tokens,
     graphs: createGraphService({ databaseFor: callersDatabase }),
     status: createStatusService({ databaseFor: callersDatabase }),
-    config: createConfigService(),
+    config: createConfigService({ databaseFor: callersDatabase }),
     running,
     queries,
     imports: createImportService(context, uploads, queries, {
@@ -170,7 +170,7 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
     acceptPlainTextJson(guarded);
     tokenRoutes(guarded, tokenDeps);
     statusRoutes(guarded, { status: services.status });
-    configRoutes(guarded, context, services.config);
+    configRoutes(guarded, { config: services.config });
     graphRoutes(guarded, { graphs: services.graphs, csvUrlAllowlist: context.limits.csvUrlAllowlist });
     queryRoutes(guarded, context, services.queries);
     queryControlRoutes(guarded, services.running, context.now);

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRole } from '../auth/roles.js';
-import { databaseFor, principalOf, type BrowserContext } from '../context.js';
+import { principalOf } from '../context.js';
 import { sendJsonText } from '../../http/prepared-json.js';
 import { hoistBodyParameter } from '../query-parameters.js';
 import type { ConfigService } from './config-service.js';
@@ -17,10 +17,14 @@ import {
 
 const tags = ['config'];
 
-export function configRoutes(app: FastifyInstance, context: BrowserContext, config: ConfigService): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
+/** What the configuration routes call: the configuration service. */
+export interface ConfigRouteDeps {
+  config: ConfigService;
+}
+
+export function configRoutes(scope: FastifyInstance, { config }: ConfigRouteDeps): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
   const admin = requireRole('Admin', 'database configuration');
-  const db = (request: Parameters<typeof principalOf>[0]) => databaseFor(context, principalOf(request));
 
   routes.get(
     '/api/graph/config',
@@ -37,7 +41,7 @@ export function configRoutes(app: FastifyInstance, context: BrowserContext, conf
     },
     // Serialized by the service: every value is a number or a string it made from the database's reply, so the
     // schema's encoding pass (a copy of some forty entries per request) would check nothing the types do not.
-    async (request, reply) => sendJsonText(reply, await config.listJson(db(request))),
+    async (request, reply) => sendJsonText(reply, await config.listJson(principalOf(request))),
   );
 
   routes.get(
@@ -53,7 +57,7 @@ export function configRoutes(app: FastifyInstance, context: BrowserContext, conf
         response: { 200: ConfigReadSchema },
       },
     },
-    async (request) => ({ config: await config.read(db(request), request.params.config) }),
+    async (request) => ({ config: await config.read(principalOf(request), request.params.config) }),
   );
 
   routes.post(
@@ -74,7 +78,7 @@ export function configRoutes(app: FastifyInstance, context: BrowserContext, conf
       },
     },
     async (request) => {
-      await config.set(db(request), request.params.config, request.query.value);
+      await config.set(principalOf(request), request.params.config, request.query.value);
       return { config: 'OK' as const };
     },
   );

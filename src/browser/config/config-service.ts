@@ -4,6 +4,7 @@ import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { BadRequestError } from '../../http/http-errors.js';
 import { sameItems, writtenOncePerReply } from '../../lib/last-reply.js';
 import { jsonString } from '../../lib/json-string.js';
+import { onCallersDatabase, type DatabaseFor } from '../context.js';
 
 const STRING_VALUED = 'CMD_INFO';
 
@@ -51,24 +52,26 @@ export function configListJson(pairs: ConfigPairs): string {
 export const samePairs = (a: ConfigPairs, b: ConfigPairs): boolean =>
   a.length === b.length && a.every((pair, index) => sameItems(pair, b[index]!));
 
-export function createConfigService() {
+/** `databaseFor` gives the database of a token's user. */
+export function createConfigService({ databaseFor }: { databaseFor: DatabaseFor }) {
   // The values change only when someone sets one.
   const listJsonOf = writtenOncePerReply(configListJson, samePairs);
+  const onCallers = onCallersDatabase(databaseFor);
   return {
     /** Every value, as the JSON text of `{ configs }` (ConfigListSchema). */
-    async listJson(database: GraphDatabase): Promise<string> {
-      return listJsonOf((await database.configGet('*')) as [unknown, unknown][]);
-    },
+    listJson: onCallers(async (database: GraphDatabase): Promise<string> =>
+      listJsonOf((await database.configGet('*')) as [unknown, unknown][]),
+    ),
 
-    async read(database: GraphDatabase, name: string): Promise<number | string> {
+    read: onCallers(async (database: GraphDatabase, name: string): Promise<number | string> => {
       const pair = await database.configGet(name);
       return presentConfigValue(name, pair[1]);
-    },
+    }),
 
-    async set(database: GraphDatabase, name: string, value: string | undefined): Promise<void> {
+    set: onCallers(async (database: GraphDatabase, name: string, value: string | undefined): Promise<void> => {
       const parsed = parseConfigValue(name, value);
       await database.configSet(name, parsed);
-    },
+    }),
   };
 }
 
