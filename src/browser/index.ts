@@ -141,7 +141,7 @@ export function createBrowserServices(deps: BrowserDeps) {
       modulePath: config.falkordbModulePath,
     }),
     users: createDatabaseUserService(context, tokens, deps.logger),
-    server: createServerService(),
+    server: createServerService({ databaseFor: callersDatabase }),
     udf: createUdfService(),
     async close(): Promise<void> {
       await revocations?.close();
@@ -176,7 +176,7 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
     queryControlRoutes(guarded, services.running, context.now);
     nodeRoutes(guarded, context);
     userRoutes(guarded, services.users);
-    serverRoutes(guarded, context, services.server);
+    serverRoutes(guarded, { server: services.server });
     udfRoutes(guarded, context, services.udf);
     // Multipart bodies are parsed for the import routes only: anywhere else one is refused (400) like any type the
     // route does not declare. Uploads are streamed (never buffered) and bounded: one file of at most

@@ -2,7 +2,7 @@
 // the FalkorDB Browser's server-facts routes, at its paths and in its shapes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { databaseFor, principalOf, type BrowserContext } from '../context.js';
+import { principalOf } from '../context.js';
 import { openEventStream, wantsEventStream } from '../../http/sse.js';
 import {
   ConnectionInfoSchema,
@@ -20,9 +20,13 @@ import type { ServerService } from './server-service.js';
 
 const tags = ['server'];
 
-export function serverRoutes(app: FastifyInstance, context: BrowserContext, server: ServerService): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
-  const db = (request: FastifyRequest) => databaseFor(context, principalOf(request));
+/** What the server-facts routes call: the server service. */
+export interface ServerRouteDeps {
+  server: ServerService;
+}
+
+export function serverRoutes(scope: FastifyInstance, { server }: ServerRouteDeps): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
 
   routes.get(
     '/api/DBVersion',
@@ -37,7 +41,7 @@ export function serverRoutes(app: FastifyInstance, context: BrowserContext, serv
         response: { 200: DbVersionSchema },
       },
     },
-    async (request) => ({ result: await server.moduleVersion(db(request)) }),
+    async (request) => ({ result: await server.moduleVersion(principalOf(request)) }),
   );
 
   routes.get(
@@ -52,7 +56,7 @@ export function serverRoutes(app: FastifyInstance, context: BrowserContext, serv
         response: { 200: InfoSchema },
       },
     },
-    async (request) => ({ result: await server.info(db(request), request.query.section) }),
+    async (request) => ({ result: await server.info(principalOf(request), request.query.section) }),
   );
 
   routes.get(
@@ -67,7 +71,7 @@ export function serverRoutes(app: FastifyInstance, context: BrowserContext, serv
         response: { 200: MonitorSchema },
       },
     },
-    async (request) => server.monitor(db(request), principalOf(request).role === 'Admin'),
+    async (request) => server.monitor(principalOf(request)),
   );
 
   routes.get(
@@ -82,7 +86,7 @@ export function serverRoutes(app: FastifyInstance, context: BrowserContext, serv
         response: { 200: ConnectionInfoSchema },
       },
     },
-    async (request) => ({ result: await server.connectionInfo(db(request)) }),
+    async (request) => ({ result: await server.connectionInfo(principalOf(request)) }),
   );
 
   routes.get(
@@ -99,12 +103,12 @@ export function serverRoutes(app: FastifyInstance, context: BrowserContext, serv
         response: { 200: GraphMemorySchema },
       },
     },
-    async (request) => server.graphMemory(db(request), request.params.graph),
+    async (request) => server.graphMemory(principalOf(request), request.params.graph),
   );
 
   // Registered without the type provider: the two routes differ only in the key of their one number.
   for (const what of ['nodes', 'edges'] as const) {
-    app.get(
+    scope.get(
       `/api/graph/:graph/count/${what}`,
       {
         config: { errorResponses: [404] },
@@ -126,7 +130,7 @@ export function serverRoutes(app: FastifyInstance, context: BrowserContext, serv
         },
       },
       async (request: FastifyRequest<{ Params: { graph: string } }>, reply: FastifyReply) => {
-        const count = await server.count(db(request), request.params.graph, what);
+        const count = await server.count(principalOf(request), request.params.graph, what);
         const result = what === 'nodes' ? { nodes: count } : { edges: count };
         if (!wantsEventStream(request)) return { result };
         const stream = openEventStream(request, reply);

@@ -11,6 +11,7 @@ import {
 import { HttpError } from '../../http/http-errors.js';
 import { countElements, requireGraph } from '../graphs/graph-service.js';
 import { INFO_SECTIONS } from './schemas.js';
+import { onCallersDatabase, type DatabaseFor, type Principal } from '../context.js';
 
 /** Lines that describe the host's file system rather than the database. */
 const HIDDEN_INFO_FIELDS = new Set(['executable', 'config_file']);
@@ -39,27 +40,34 @@ function queryEntry(query: RunningQuery, showText: boolean) {
   };
 }
 
-export function createServerService() {
+/** `databaseFor` gives the database of a token's user. */
+export function createServerService({ databaseFor }: { databaseFor: DatabaseFor }) {
   const commands = (database: GraphDatabase) => new ServerCommands(database);
+  const onCallers = onCallersDatabase(databaseFor);
 
   return {
-    async moduleVersion(database: GraphDatabase): Promise<[string, number]> {
+    moduleVersion: onCallers(async (database: GraphDatabase): Promise<[string, number]> => {
       const version = graphModuleVersion(await commands(database).moduleList());
       if (version === undefined) throw new HttpError(503, 'Graph module not found');
       return ['graph', version];
-    },
+    }),
 
     /** One allow-listed section, or all of them. */
-    async info(database: GraphDatabase, section: (typeof INFO_SECTIONS)[number] | undefined): Promise<string> {
-      const sections = section ? [section] : INFO_SECTIONS;
-      const texts = await Promise.all(sections.map((name) => commands(database).info(name)));
-      return texts
-        .map(withoutHostPaths)
-        .filter((text) => text.trim() !== '')
-        .join('\r\n');
-    },
+    info: onCallers(
+      async (database: GraphDatabase, section: (typeof INFO_SECTIONS)[number] | undefined): Promise<string> => {
+        const sections = section ? [section] : INFO_SECTIONS;
+        const texts = await Promise.all(sections.map((name) => commands(database).info(name)));
+        return texts
+          .map(withoutHostPaths)
+          .filter((text) => text.trim() !== '')
+          .join('\r\n');
+      },
+    ),
 
-    async monitor(database: GraphDatabase, showQueryText: boolean) {
+    /** Only an Admin sees the text of the queries. */
+    monitor: async (principal: Principal) => {
+      const showQueryText = principal.role === 'Admin';
+      const database = databaseFor(principal);
       const server = commands(database);
       const [memoryText, lists] = await Promise.all([server.info('memory'), server.queryLists()]);
       const memory = parseInfo(memoryText).memory ?? {};
@@ -78,7 +86,7 @@ export function createServerService() {
       };
     },
 
-    async connectionInfo(database: GraphDatabase) {
+    connectionInfo: onCallers(async (database: GraphDatabase) => {
       const server = commands(database);
       const [replicationText, clusterText, topology] = await Promise.all([
         server.info('replication'),
@@ -104,21 +112,23 @@ export function createServerService() {
         clusterEnabled: cluster.cluster_enabled === '1',
         ...topology,
       };
-    },
+    }),
 
-    async graphMemory(
-      database: GraphDatabase,
-      graph: string,
-    ): Promise<{ result: unknown[]; usage: ReturnType<typeof parseMemoryUsage> }> {
-      await requireGraph(database, graph);
-      const reply = await commands(database).memoryUsage(graph);
-      return { result: Array.isArray(reply) ? reply : [], usage: { ...parseMemoryUsage(reply) } };
-    },
+    graphMemory: onCallers(
+      async (
+        database: GraphDatabase,
+        graph: string,
+      ): Promise<{ result: unknown[]; usage: ReturnType<typeof parseMemoryUsage> }> => {
+        await requireGraph(database, graph);
+        const reply = await commands(database).memoryUsage(graph);
+        return { result: Array.isArray(reply) ? reply : [], usage: { ...parseMemoryUsage(reply) } };
+      },
+    ),
 
-    async count(database: GraphDatabase, graph: string, what: 'nodes' | 'edges'): Promise<number> {
+    count: onCallers(async (database: GraphDatabase, graph: string, what: 'nodes' | 'edges'): Promise<number> => {
       await requireGraph(database, graph);
       return countElements(database, graph, what);
-    },
+    }),
   };
 }
 
