@@ -142,7 +142,7 @@ export function createBrowserServices(deps: BrowserDeps) {
     }),
     users: createDatabaseUserService(context, tokens, deps.logger),
     server: createServerService({ databaseFor: callersDatabase }),
-    udf: createUdfService(),
+    udf: createUdfService({ databaseFor: callersDatabase }),
     async close(): Promise<void> {
       await revocations?.close();
       await pools.closeAll();
@@ -177,7 +177,7 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
     nodeRoutes(guarded, context);
     userRoutes(guarded, services.users);
     serverRoutes(guarded, { server: services.server });
-    udfRoutes(guarded, context, services.udf);
+    udfRoutes(guarded, { udf: services.udf });
     // Multipart bodies are parsed for the import routes only: anywhere else one is refused (400) like any type the
     // route does not declare. Uploads are streamed (never buffered) and bounded: one file of at most
     // UPLOAD_BYTES_MAX, a few small fields.

@@ -1,8 +1,8 @@
 // /api/udf and /api/udf/{lib}: user-defined function libraries (Admin only), at the FalkorDB Browser's paths.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRole } from '../auth/roles.js';
-import { databaseFor, principalOf, type BrowserContext } from '../context.js';
+import { principalOf } from '../context.js';
 import {
   LibraryListSchema,
   type LibraryEntry,
@@ -18,10 +18,14 @@ import type { UdfService } from './udf-service.js';
 
 const tags = ['udf'];
 
-export function udfRoutes(app: FastifyInstance, context: BrowserContext, udf: UdfService): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
+/** What the UDF routes call: the UDF service. */
+export interface UdfRouteDeps {
+  udf: UdfService;
+}
+
+export function udfRoutes(scope: FastifyInstance, { udf }: UdfRouteDeps): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
   const admin = requireRole('Admin', 'managing UDF libraries');
-  const db = (request: FastifyRequest) => databaseFor(context, principalOf(request));
   const unsupported = 'A server whose graph module predates GRAPH.UDF (4.16.0) answers 400.';
 
   routes.get(
@@ -37,7 +41,7 @@ export function udfRoutes(app: FastifyInstance, context: BrowserContext, udf: Ud
       },
     },
     async (request) => ({
-      result: (await udf.list(db(request))).map(({ name, functions }): LibraryEntry => [
+      result: (await udf.list(principalOf(request))).map(({ name, functions }): LibraryEntry => [
         'library_name',
         name,
         'functions',
@@ -59,7 +63,7 @@ export function udfRoutes(app: FastifyInstance, context: BrowserContext, udf: Ud
       },
     },
     async (request) => {
-      await udf.flush(db(request));
+      await udf.flush(principalOf(request));
       return { result: 'UDFs flushed successfully' as const };
     },
   );
@@ -79,7 +83,7 @@ export function udfRoutes(app: FastifyInstance, context: BrowserContext, udf: Ud
       },
     },
     async (request) => {
-      const { name, functions, code } = await udf.read(db(request), request.params.lib);
+      const { name, functions, code } = await udf.read(principalOf(request), request.params.lib);
       const entry: LibraryEntryWithCode = ['library_name', name, 'functions', functions, 'library_code', code];
       return { result: [entry] };
     },
@@ -101,7 +105,7 @@ export function udfRoutes(app: FastifyInstance, context: BrowserContext, udf: Ud
       },
     },
     async (request) => {
-      await udf.load(db(request), request.params.lib, request.body.code, request.body.replace);
+      await udf.load(principalOf(request), request.params.lib, request.body.code, request.body.replace);
       return { message: 'UDF created successfully' };
     },
   );
@@ -121,7 +125,7 @@ export function udfRoutes(app: FastifyInstance, context: BrowserContext, udf: Ud
       },
     },
     async (request) => {
-      await udf.remove(db(request), request.params.lib);
+      await udf.remove(principalOf(request), request.params.lib);
       return { message: 'UDF deleted successfully' };
     },
   );

@@ -8,6 +8,7 @@ import {
   type UdfLibrary,
 } from '../../platform/falkordb/server-commands.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../http/http-errors.js';
+import { onCallersDatabase, type DatabaseFor } from '../context.js';
 
 /** GRAPH.UDF arrived with graph module 4.16.0. */
 export const MIN_UDF_MODULE_VERSION = 41600;
@@ -21,7 +22,9 @@ function udfError(error: unknown, library: string): unknown {
   return error;
 }
 
-export function createUdfService() {
+/** `databaseFor` gives the database of a token's user. */
+export function createUdfService({ databaseFor }: { databaseFor: DatabaseFor }) {
+  const onCallers = onCallersDatabase(databaseFor);
   const commands = (database: GraphDatabase) => new ServerCommands(database);
 
   async function requireUdfSupport(database: GraphDatabase): Promise<void> {
@@ -43,29 +46,29 @@ export function createUdfService() {
   }
 
   return {
-    async list(database: GraphDatabase): Promise<UdfLibrary[]> {
-      return guarded(database, '', async () => parseUdfList(await commands(database).udfList()));
-    },
+    list: onCallers(async (database: GraphDatabase): Promise<UdfLibrary[]> =>
+      guarded(database, '', async () => parseUdfList(await commands(database).udfList())),
+    ),
 
-    async read(database: GraphDatabase, library: string): Promise<Required<UdfLibrary>> {
-      return guarded(database, library, async () => {
+    read: onCallers(async (database: GraphDatabase, library: string): Promise<Required<UdfLibrary>> =>
+      guarded(database, library, async () => {
         const [found] = parseUdfList(await commands(database).udfList(library, true));
         if (!found) throw new NotFoundError(`UDF library ${library} not found`);
         return { name: found.name, functions: found.functions, code: found.code ?? '' };
-      });
-    },
+      }),
+    ),
 
-    async load(database: GraphDatabase, library: string, code: string, replace: boolean): Promise<void> {
+    load: onCallers(async (database: GraphDatabase, library: string, code: string, replace: boolean): Promise<void> => {
       await guarded(database, library, () => commands(database).udfLoad(library, code, replace));
-    },
+    }),
 
-    async remove(database: GraphDatabase, library: string): Promise<void> {
+    remove: onCallers(async (database: GraphDatabase, library: string): Promise<void> => {
       await guarded(database, library, () => commands(database).udfDelete(library));
-    },
+    }),
 
-    async flush(database: GraphDatabase): Promise<void> {
+    flush: onCallers(async (database: GraphDatabase): Promise<void> => {
       await guarded(database, '', () => commands(database).udfFlush());
-    },
+    }),
   };
 }
 
