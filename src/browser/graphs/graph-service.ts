@@ -2,7 +2,7 @@
 // inspection (explain, info, count, export) that never creates a graph as a side effect.
 import { keySlot, sameSlotName } from '../../lib/cluster-slots.js';
 import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
-import type { Principal } from '../auth/principal.js';
+import { onCallersDatabase, type DatabaseFor } from '../context.js';
 import { BadRequestError, HttpError, NotFoundError } from '../../http/http-errors.js';
 
 export const INFO_TYPES = ['(function)', '(property key)', '(label)', '(relationship type)'] as const;
@@ -142,22 +142,19 @@ async function profileQuery(database: GraphDatabase, graph: string, query: strin
  * The graph operations of graph-routes.ts, each on the caller's database: `databaseFor` gives the database of a
  * token's user (connection pools keyed by its credentials).
  */
-export function createGraphService({ databaseFor }: { databaseFor: (principal: Principal) => GraphDatabase }) {
-  const onCallersDatabase =
-    <A extends unknown[], R>(operation: (database: GraphDatabase, ...args: A) => R) =>
-    (principal: Principal, ...args: A): R =>
-      operation(databaseFor(principal), ...args);
+export function createGraphService({ databaseFor }: { databaseFor: DatabaseFor }) {
+  const onCallers = onCallersDatabase(databaseFor);
   return {
-    list: onCallersDatabase((database) => database.listGraphs()),
-    create: onCallersDatabase(createGraph),
-    remove: onCallersDatabase(deleteGraph),
-    rename: onCallersDatabase(renameGraph),
-    duplicate: onCallersDatabase(duplicateGraph),
-    explain: onCallersDatabase(explainQuery),
-    profile: onCallersDatabase(profileQuery),
-    info: onCallersDatabase(graphInfo),
-    count: onCallersDatabase(countGraph),
-    export: onCallersDatabase(exportGraph),
+    list: onCallers((database) => database.listGraphs()),
+    create: onCallers(createGraph),
+    remove: onCallers(deleteGraph),
+    rename: onCallers(renameGraph),
+    duplicate: onCallers(duplicateGraph),
+    explain: onCallers(explainQuery),
+    profile: onCallers(profileQuery),
+    info: onCallers(graphInfo),
+    count: onCallers(countGraph),
+    export: onCallers(exportGraph),
   };
 }
 
