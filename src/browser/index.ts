@@ -27,6 +27,7 @@ import { queryRoutes } from './graphs/query-routes.js';
 import { createQueryService } from './graphs/query-service.js';
 import { HEARTBEAT_INTERVAL_MS } from '../http/sse.js';
 import { nodeRoutes } from './nodes/node-routes.js';
+import { createNodeService } from './nodes/node-service.js';
 import { serverRoutes } from './server/server-routes.js';
 import { createServerService } from './server/server-service.js';
 import { statusRoutes } from './status/status-routes.js';
@@ -132,6 +133,7 @@ export function createBrowserServices(deps: BrowserDeps) {
     tokenCreationPerMinute: config.tokenCreationPerMinute,
     tokens,
     graphs: createGraphService({ databaseFor: callersDatabase }),
+    nodes: createNodeService({ databaseFor: callersDatabase }),
     status: createStatusService({ databaseFor: callersDatabase }),
     config: createConfigService({ databaseFor: callersDatabase }),
     running,
@@ -174,7 +176,7 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
     graphRoutes(guarded, { graphs: services.graphs, csvUrlAllowlist: context.limits.csvUrlAllowlist });
     queryRoutes(guarded, context, services.queries);
     queryControlRoutes(guarded, services.running, context.now);
-    nodeRoutes(guarded, context);
+    nodeRoutes(guarded, { nodes: services.nodes });
     userRoutes(guarded, services.users);
     serverRoutes(guarded, { server: services.server });
     udfRoutes(guarded, { udf: services.udf });

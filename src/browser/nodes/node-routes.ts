@@ -2,17 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRole } from '../auth/roles.js';
-import { databaseFor, principalOf, type BrowserContext } from '../context.js';
+import { principalOf } from '../context.js';
 import { messageSaying } from '../graphs/schemas.js';
-import {
-  addLabel,
-  createEntity,
-  deleteEntity,
-  readNode,
-  removeLabel,
-  removeProperty,
-  setProperty,
-} from './node-service.js';
+import type { NodeService } from './node-service.js';
 import {
   CreateEntityBodySchema,
   CreateEntityParamsSchema,
@@ -27,9 +19,13 @@ import {
 
 const tags = ['nodes'];
 
-export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
-  const db = (request: Parameters<typeof principalOf>[0]) => databaseFor(context, principalOf(request));
+/** What the node routes call: the node service. */
+export interface NodeRouteDeps {
+  nodes: NodeService;
+}
+
+export function nodeRoutes(scope: FastifyInstance, { nodes }: NodeRouteDeps): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
   const errors = { errorResponses: [404] };
   // The FalkorDB Browser's UI sends these routes' JSON bodies without a Content-Type (so as `text/plain`).
   const bodyRoutes = { ...errors, plainTextJson: true };
@@ -49,7 +45,9 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
         response: { 200: NodeReadSchema },
       },
     },
-    async (request) => ({ result: { data: [await readNode(db(request), request.params.graph, request.params.node)] } }),
+    async (request) => ({
+      result: { data: [await nodes.read(principalOf(request), request.params.graph, request.params.node)] },
+    }),
   );
 
   routes.post(
@@ -70,7 +68,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     },
     async (request) => {
       const { type, label, attributes, selectedNodes } = request.body;
-      const row = await createEntity(db(request), request.params.graph, {
+      const row = await nodes.create(principalOf(request), request.params.graph, {
         type,
         labels: label,
         properties: Object.fromEntries(attributes),
@@ -98,7 +96,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
       },
     },
     async (request) => ({
-      message: await deleteEntity(db(request), request.params.graph, request.body.type, request.params.node),
+      message: await nodes.remove(principalOf(request), request.params.graph, request.body.type, request.params.node),
     }),
   );
 
@@ -109,7 +107,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
       summary: 'Add a label to a node',
       description:
         'Adds the labels in the body to node `node`. Needs the Read-Write or Admin role. 404 when the graph does not exist.',
-      change: addLabel,
+      change: nodes.addLabel,
       message: 'Label added',
     },
     {
@@ -118,7 +116,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
       summary: 'Remove a label from a node',
       description:
         'Removes the labels in the body from node `node`. Needs the Read-Write or Admin role. 404 when the graph does not exist.',
-      change: removeLabel,
+      change: nodes.removeLabel,
       message: 'Label removed',
     },
   ];
@@ -138,7 +136,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
         response: { 200: messageSaying(message) },
       },
       handler: async (request) => {
-        await change(db(request), request.params.graph, request.params.node, request.body.label);
+        await change(principalOf(request), request.params.graph, request.params.node, request.body.label);
         return { message };
       },
     });
@@ -162,7 +160,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     },
     async (request) => {
       const { graph, node, key } = request.params;
-      await setProperty(db(request), graph, request.body.type, node, key, request.body.value);
+      await nodes.setProperty(principalOf(request), graph, request.body.type, node, key, request.body.value);
       return { message: 'Property set' };
     },
   );
@@ -185,7 +183,7 @@ export function nodeRoutes(app: FastifyInstance, context: BrowserContext): void 
     },
     async (request) => {
       const { graph, node, key } = request.params;
-      await removeProperty(db(request), graph, request.body.type, node, key);
+      await nodes.removeProperty(principalOf(request), graph, request.body.type, node, key);
       return { message: 'Property removed' };
     },
   );

@@ -6,6 +6,7 @@ import type { GraphDatabase } from '../../platform/falkordb/graph-database.js';
 import { statistic } from '../../platform/falkordb/compact-reply.js';
 import { NotFoundError } from '../../http/http-errors.js';
 import { requireGraph } from '../graphs/graph-service.js';
+import { onCallersDatabase, type DatabaseFor } from '../context.js';
 
 /** The node and its relationships, in the same shapes as query rows (Node and Relationship in the API document). */
 export interface NodeView {
@@ -40,7 +41,7 @@ async function writeOne(
   if (Number(result.data?.[0]?.matched ?? 0) === 0) throw new NotFoundError(`${entityName(kind, id)} not found`);
 }
 
-export async function readNode(database: GraphDatabase, graph: string, id: number): Promise<NodeView> {
+async function readNode(database: GraphDatabase, graph: string, id: number): Promise<NodeView> {
   await requireGraph(database, graph);
   const result = await database.query(
     graph,
@@ -62,12 +63,7 @@ export async function readNode(database: GraphDatabase, graph: string, id: numbe
   return { node: { id: node.id, labels: node.labels, properties: node.properties }, relationships };
 }
 
-export async function deleteEntity(
-  database: GraphDatabase,
-  graph: string,
-  kind: EntityKind,
-  id: number,
-): Promise<string> {
+async function deleteEntity(database: GraphDatabase, graph: string, kind: EntityKind, id: number): Promise<string> {
   await requireGraph(database, graph);
   const clause = kind ? 'MATCH (e) WHERE ID(e) = $id DETACH DELETE e' : 'MATCH ()-[e]->() WHERE ID(e) = $id DELETE e';
   const result = await database.query(graph, withParameters(clause, { id }));
@@ -76,15 +72,15 @@ export async function deleteEntity(
   return `${entityName(kind, id)} deleted`;
 }
 
-export async function addLabel(database: GraphDatabase, graph: string, id: number, label: string): Promise<void> {
+async function addLabel(database: GraphDatabase, graph: string, id: number, label: string): Promise<void> {
   await writeOne(database, graph, true, id, `SET e:${quoteIdentifier(label, 'label')}`);
 }
 
-export async function removeLabel(database: GraphDatabase, graph: string, id: number, label: string): Promise<void> {
+async function removeLabel(database: GraphDatabase, graph: string, id: number, label: string): Promise<void> {
   await writeOne(database, graph, true, id, `REMOVE e:${quoteIdentifier(label, 'label')}`);
 }
 
-export async function setProperty(
+async function setProperty(
   database: GraphDatabase,
   graph: string,
   kind: EntityKind,
@@ -95,7 +91,7 @@ export async function setProperty(
   await writeOne(database, graph, kind, id, `SET e.${quoteIdentifier(key, 'property key')} = $value`, { value });
 }
 
-export async function removeProperty(
+async function removeProperty(
   database: GraphDatabase,
   graph: string,
   kind: EntityKind,
@@ -119,7 +115,7 @@ export interface NewEntity {
  * Creates one node or one relationship (`POST /api/graph/{graph}/{element}`). Names are quoted or refused, values
  * travel as one map parameter; a relationship between nodes that do not exist is a 404, and nothing is created.
  */
-export async function createEntity(
+async function createEntity(
   database: GraphDatabase,
   graph: string,
   entity: NewEntity,
@@ -147,3 +143,22 @@ export async function createEntity(
   if (!row) throw new NotFoundError(`Node ${source} or ${target} not found`);
   return row;
 }
+
+/**
+ * The node and relationship operations of node-routes.ts, each on the caller's database: `databaseFor` gives the
+ * database of a token's user.
+ */
+export function createNodeService({ databaseFor }: { databaseFor: DatabaseFor }) {
+  const onCallers = onCallersDatabase(databaseFor);
+  return {
+    read: onCallers(readNode),
+    create: onCallers(createEntity),
+    remove: onCallers(deleteEntity),
+    addLabel: onCallers(addLabel),
+    removeLabel: onCallers(removeLabel),
+    setProperty: onCallers(setProperty),
+    removeProperty: onCallers(removeProperty),
+  };
+}
+
+export type NodeService = ReturnType<typeof createNodeService>;
