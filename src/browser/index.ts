@@ -174,7 +174,11 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
     statusRoutes(guarded, { status: services.status });
     configRoutes(guarded, { config: services.config });
     graphRoutes(guarded, { graphs: services.graphs, csvUrlAllowlist: context.limits.csvUrlAllowlist });
-    queryRoutes(guarded, context, services.queries);
+    queryRoutes(guarded, {
+      queries: services.queries,
+      csvUrlAllowlist: context.limits.csvUrlAllowlist,
+      sseHeartbeatMs: context.sseHeartbeatMs,
+    });
     queryControlRoutes(guarded, services.running, context.now);
     nodeRoutes(guarded, { nodes: services.nodes });
     userRoutes(guarded, services.users);

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createErrorHandler, mapError } from '../../http/error-handler.js';
 import { queryParameterAlias } from '../query-parameters.js';
 import { sendJsonText, sendText } from '../../http/prepared-json.js';
-import { principalOf, type BrowserContext } from '../context.js';
+import { principalOf } from '../context.js';
 import type { QueryRequest, QueryService, StreamedResult } from './query-service.js';
 import {
   BODY_QUERY_DEFAULT_TIMEOUT_MS,
@@ -59,8 +59,21 @@ const QUERY_ANSWERS =
 /** The body form's own bound: the longest query and the largest `params` as JSON, with room for the framing. */
 const QUERY_BODY_LIMIT_BYTES = 4 * 1_000_000 + 64 * 1024 + 4096;
 
-export function queryRoutes(app: FastifyInstance, context: BrowserContext, queries: QueryService): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
+/**
+ * What the query routes call: the query service, the URLs LOAD CSV may read (checked by the schemas), and the
+ * interval of the event stream's heartbeats.
+ */
+export interface QueryRouteDeps {
+  queries: QueryService;
+  csvUrlAllowlist: readonly string[];
+  sseHeartbeatMs: number;
+}
+
+export function queryRoutes(
+  scope: FastifyInstance,
+  { queries, csvUrlAllowlist, sseHeartbeatMs }: QueryRouteDeps,
+): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
 
   /** One query's answer, as the Accept header asks: the two routes differ only in where the fields are read. */
   async function answer(
@@ -91,7 +104,7 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
       );
     }
 
-    const stream = openEventStream(request, reply, context.sseHeartbeatMs);
+    const stream = openEventStream(request, reply, sseHeartbeatMs);
     try {
       // A client that goes away closes the response, whose 'close' (above) stops the query: no signal of the
       // stream's own is needed to stop it.
@@ -176,7 +189,7 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
         summary: 'Run a Cypher query given in the URL (Read-Only tokens run GRAPH.RO_QUERY)',
         description: `${QUERY_ANSWERS} A long query or large \`params\` is better sent to \`POST /api/graph/{graph}/query\`, which takes them in a JSON body.`,
         params: GraphParamsSchema,
-        querystring: queryStreamQuerySchema(context.limits.csvUrlAllowlist),
+        querystring: queryStreamQuerySchema(csvUrlAllowlist),
         response: queryResponses,
       },
     },
@@ -206,7 +219,7 @@ export function queryRoutes(app: FastifyInstance, context: BrowserContext, queri
         summary: 'Run a Cypher query given in a JSON body (Read-Only tokens run GRAPH.RO_QUERY)',
         description: `The GET form's query as a JSON body, bounded the same way (QUERY_TIMEOUT_MAX_MS, QUERY_ROWS_MAX, QUERY_RESULT_BYTES_MAX, the query slots of QUERIES_PER_TOKEN and QUERIES_PER_CLIENT) and listed in \`GET /api/queries\` while it runs. ${QUERY_ANSWERS}`,
         params: GraphParamsSchema,
-        body: queryBodySchema(context.limits.csvUrlAllowlist),
+        body: queryBodySchema(csvUrlAllowlist),
         response: queryResponses,
       },
     },
