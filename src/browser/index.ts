@@ -179,7 +179,7 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
       csvUrlAllowlist: context.limits.csvUrlAllowlist,
       sseHeartbeatMs: context.sseHeartbeatMs,
     });
-    queryControlRoutes(guarded, services.running, context.now);
+    queryControlRoutes(guarded, { running: services.running, now: context.now });
     nodeRoutes(guarded, { nodes: services.nodes });
     userRoutes(guarded, services.users);
     serverRoutes(guarded, { server: services.server });

@@ -7,8 +7,14 @@ import { QueryIdParamsSchema, QueryStoppedSchema, RunningQueryListSchema } from 
 
 const tags = ['graphs'];
 
-export function queryControlRoutes(app: FastifyInstance, running: RunningQueries, now: () => number): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
+/** What the running-query routes call: the running queries, and the clock their elapsed times are read on. */
+export interface QueryControlRouteDeps {
+  running: RunningQueries;
+  now: () => number;
+}
+
+export function queryControlRoutes(scope: FastifyInstance, { running, now }: QueryControlRouteDeps): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
   routes.get(
     '/api/queries',
     {
