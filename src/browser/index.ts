@@ -181,7 +181,7 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
     });
     queryControlRoutes(guarded, { running: services.running, now: context.now });
     nodeRoutes(guarded, { nodes: services.nodes });
-    userRoutes(guarded, services.users);
+    userRoutes(guarded, { users: services.users });
     serverRoutes(guarded, { server: services.server });
     udfRoutes(guarded, { udf: services.udf });
     // Multipart bodies are parsed for the import routes only: anywhere else one is refused (400) like any type the

@@ -19,8 +19,13 @@ import type { DatabaseUserService } from './user-service.js';
 
 const tags = ['database-users'];
 
-export function userRoutes(app: FastifyInstance, users: DatabaseUserService): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
+/** What the database-user routes call: the database-user service. */
+export interface UserRouteDeps {
+  users: DatabaseUserService;
+}
+
+export function userRoutes(scope: FastifyInstance, { users }: UserRouteDeps): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
   const admin = requireRole('Admin', 'managing database users');
 
   routes.get(
