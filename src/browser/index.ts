@@ -191,7 +191,7 @@ export async function browserPlugin(app: FastifyInstance, { services }: { servic
       await scope.register(fastifyMultipart, {
         limits: { files: 1, fields: 4, parts: 5, fieldSize: 1024, fileSize: context.limits.uploadBytesMax },
       });
-      importRoutes(scope, services.imports, services.context.limits.csvUrlAllowlist);
+      importRoutes(scope, { imports: services.imports, csvUrlAllowlist: context.limits.csvUrlAllowlist });
     });
     done();
   });

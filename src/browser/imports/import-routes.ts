@@ -22,8 +22,14 @@ import {
 
 const tags = ['graphs'];
 
-export function importRoutes(app: FastifyInstance, imports: ImportService, csvUrlAllowlist: readonly string[]): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
+/** What the import routes call: the import service, and the URLs a CSV load may read (checked by the body schema). */
+export interface ImportRouteDeps {
+  imports: ImportService;
+  csvUrlAllowlist: readonly string[];
+}
+
+export function importRoutes(scope: FastifyInstance, { imports, csvUrlAllowlist }: ImportRouteDeps): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
   const writer = requireRole('Read-Write', 'uploading data');
 
   routes.post(
