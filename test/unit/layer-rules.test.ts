@@ -68,6 +68,21 @@ describe('the layer rules', () => {
     expect(output).toContain('lib-imports-nothing');
   }, 60_000);
 
+  it('fail on a browser routes file importing an adapter, and let its service import it', async () => {
+    const dir = await treeOf({
+      'src/platform/graph-database.ts': 'export class GraphDatabase {}\n',
+      'src/browser/nodes/node-service.ts':
+        "import { GraphDatabase } from '../../platform/graph-database.js';\nexport const database = new GraphDatabase();\n",
+      'src/browser/nodes/node-routes.ts':
+        "import type { GraphDatabase } from '../../platform/graph-database.js';\nexport type Database = GraphDatabase;\n",
+    });
+    const { code, output } = await check(dir);
+    expect(code).not.toBe(0);
+    expect(output).toContain('browser-routes-call-services');
+    expect(output).toContain('node-routes.ts');
+    expect(output).not.toContain('node-service.ts');
+  }, 60_000);
+
   it('fail on a cycle, type-only imports included', async () => {
     const dir = await treeOf({
       'src/platform/a.ts': "import type { B } from './b.js';\nexport interface A { b?: B }\n",
