@@ -10,6 +10,8 @@ import { registerClusterCommands } from './commands/cluster-commands.js';
 import { registerCompletionCommand } from './commands/completion-command.js';
 import { registerConfigCommands } from './commands/config-commands.js';
 import { registerDeploymentCommands } from './commands/deployment-commands.js';
+import { registerLogCommands } from './commands/log-commands.js';
+import { registerOperationCommands } from './commands/operation-commands.js';
 import { registerRawCommand } from './commands/raw-command.js';
 import { registerRbacCommands } from './commands/rbac-commands.js';
 import { registerSettingsCommands } from './commands/settings-commands.js';
@@ -72,6 +74,8 @@ export function buildProgram(): Command {
   registerSettingsCommands(program);
   registerClusterCommands(program);
   registerDeploymentCommands(program);
+  registerOperationCommands(program);
+  registerLogCommands(program);
   registerBackupCommands(program);
   registerUserCommands(program);
   registerRbacCommands(program);

@@ -3,95 +3,48 @@
 // the Kubernetes API double here, and over the real kube-apiserver with the real KubeBlocks CRDs under
 // `npm run test:kube` (the server holding only the chart's RBAC). Exit codes, tables, `-o json` checked against the
 // API's own response schemas, and what reached Kubernetes read back from it.
-import { KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADAPTERS, ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
-import { advanceOpsRequest, CLUSTERS_V1, OPS_V1, replication } from '../support/kube/kubeblocks-fixtures.js';
-import type { KubeObject } from '../support/kube/kube-api-double.js';
-import { objectStoreOf, type ObjectStore } from '../support/kube/object-store.js';
-import { advanceOpsRequest as advanceRealOpsRequest } from '../support/kube/real-kubeblocks.js';
+import { CLUSTERS_V1, OPS_V1 } from '../support/kube/kubeblocks-fixtures.js';
+import {
+  KUBEBLOCKS_CLI_ADAPTER,
+  KUBEBLOCKS_CLI_NAMESPACE as NS,
+  startKubeBlocksCli,
+  type KubeBlocksCli,
+} from '../support/kubeblocks-cli.js';
+import type { ObjectStore } from '../support/kube/object-store.js';
 import { eventually } from '../support/wait.js';
-import { cliIn, schemaCheck } from './harness.js';
+import { schemaCheck } from './harness.js';
 
-const NS = 'graphdb-system';
-// The API double, or under `npm run test:kube` the real kube-apiserver with the real KubeBlocks CRDs.
-const ADAPTER = ADAPTERS.includes('kube-apiserver') ? 'kube-apiserver' : 'kubernetes';
-const DOUBLE = ADAPTER === 'kubernetes';
-let t: AdminTestApp;
+const DOUBLE = KUBEBLOCKS_CLI_ADAPTER === 'kubernetes';
+let fixture: KubeBlocksCli | undefined;
+let t: KubeBlocksCli['t'];
 let server: string;
-let cli: ReturnType<typeof cliIn>;
+let cli: KubeBlocksCli['cli'];
 let workDir: string;
-let controller: NodeJS.Timeout;
 let objects: ObjectStore;
 
-/** A core object (a pod, a Secret) as the admin's kubectl would create it. */
-async function putCore(resource: 'pods' | 'secrets', object: KubeObject): Promise<void> {
-  if (t.kube) t.kube.put(resource, NS, object);
-  else await KubernetesObjectApi.makeApiClient(t.real!.api.admin).create(object as KubernetesObject);
-}
-
 beforeAll(async () => {
-  t = await startAdminTestApp(ADAPTER, { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1] });
-  objects = objectStoreOf(t);
-  await objects.put(CLUSTERS_V1, NS, replication('orders', NS));
-  await putCore('pods', {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: 'orders-falkordb-0',
-      namespace: NS,
-      labels: { 'app.kubernetes.io/instance': 'orders', 'app.kubernetes.io/managed-by': 'kubeblocks' },
-    },
-    spec: { containers: [{ name: 'falkordb', image: 'falkordb/falkordb' }] },
-  });
-  t.kube?.setPodLog(NS, 'orders-falkordb-0', ['Ready to accept connections tcp', 'DB saved on disk'], 'falkordb');
-  await putCore('secrets', {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name: 'orders-falkordb-account-default', namespace: NS },
-    data: {
-      username: Buffer.from('default').toString('base64'),
-      password: Buffer.from('s3cret-pw').toString('base64'),
+  fixture = await startKubeBlocksCli({
+    workDirPrefix: 'graphdb-admin-deployments-',
+    prepare: async ({ t, putCore }) => {
+      t.kube?.setPodLog(NS, 'orders-falkordb-0', ['Ready to accept connections tcp', 'DB saved on disk'], 'falkordb');
+      await putCore('secrets', {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'orders-falkordb-account-default', namespace: NS },
+        data: {
+          username: Buffer.from('default').toString('base64'),
+          password: Buffer.from('s3cret-pw').toString('base64'),
+        },
+      });
     },
   });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  workDir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-deployments-'));
-  cli = cliIn(workDir);
-  // The simulated KubeBlocks controller: every OpsRequest advances a phase every 50 ms (one pass at a time).
-  let passing = false;
-  controller = setInterval(() => {
-    if (passing) return;
-    passing = true;
-    void (async () => {
-      for (const ops of await objects.list(OPS_V1)) {
-        const phase = (ops.status as { phase?: string } | undefined)?.phase;
-        if (phase === 'Succeed' || phase === 'Failed' || phase === 'Cancelled') continue;
-        const name = ops.metadata.name!;
-        if (t.kube) advanceOpsRequest(t.kube, OPS_V1, NS, name);
-        else
-          await advanceRealOpsRequest(t.real!.api.admin, {
-            apiVersion: 'operations.kubeblocks.io/v1alpha1',
-            namespace: NS,
-            name,
-          });
-      }
-    })()
-      .catch(() => {
-        // An OpsRequest changed between the read and the write: the next pass sees the new state.
-      })
-      .finally(() => (passing = false));
-  }, 50);
-  const login = await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], ADMIN.password);
-  expect(login.code, login.stderr).toBe(0);
+  ({ t, server, cli, workDir, objects } = fixture);
 });
 afterAll(async () => {
-  clearInterval(controller);
-  await t?.close();
+  await fixture?.close();
 });
 
 describe('graphdb-admin deployments', () => {

@@ -3,105 +3,51 @@
 // lists, diagnostics and the license. Over the Kubernetes API double here, and over the real kube-apiserver with the
 // real KubeBlocks CRDs under `npm run test:kube`. Exit codes, tables, `-o json` checked against the API's own
 // response schemas, and what reached Kubernetes read back from it.
-import { KubernetesObjectApi, type KubernetesObject } from '@kubernetes/client-node';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADAPTERS, ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
-import { advanceOpsRequest, CLUSTERS_V1, OPS_V1, replication } from '../support/kube/kubeblocks-fixtures.js';
-import type { KubeObject } from '../support/kube/kube-api-double.js';
-import { objectStoreOf, type ObjectStore } from '../support/kube/object-store.js';
-import { advanceOpsRequest as advanceRealOpsRequest } from '../support/kube/real-kubeblocks.js';
+import { ADMIN } from '../support/admin.js';
+import { CLUSTERS_V1, OPS_V1 } from '../support/kube/kubeblocks-fixtures.js';
+import {
+  KUBEBLOCKS_CLI_ADAPTER,
+  KUBEBLOCKS_CLI_NAMESPACE as NS,
+  ORDERS_POD as POD,
+  startKubeBlocksCli,
+  type KubeBlocksCli,
+} from '../support/kubeblocks-cli.js';
+import type { ObjectStore } from '../support/kube/object-store.js';
 import { eventually } from '../support/wait.js';
-import { BIN, cliIn, schemaCheck } from './harness.js';
+import { BIN, schemaCheck } from './harness.js';
 
-const NS = 'graphdb-system';
-const POD = 'orders-falkordb-0';
-// The API double, or under `npm run test:kube` the real kube-apiserver with the real KubeBlocks CRDs.
-const ADAPTER = ADAPTERS.includes('kube-apiserver') ? 'kube-apiserver' : 'kubernetes';
-const DOUBLE = ADAPTER === 'kubernetes';
-let t: AdminTestApp;
-let server: string;
-let cli: ReturnType<typeof cliIn>;
+const DOUBLE = KUBEBLOCKS_CLI_ADAPTER === 'kubernetes';
+let fixture: KubeBlocksCli | undefined;
+let t: KubeBlocksCli['t'];
+let cli: KubeBlocksCli['cli'];
 let workDir: string;
-let controller: NodeJS.Timeout;
 let objects: ObjectStore;
 
-async function putCore(resource: 'pods' | 'configmaps', object: KubeObject): Promise<void> {
-  if (t.kube) t.kube.put(resource, NS, object);
-  else await KubernetesObjectApi.makeApiClient(t.real!.api.admin).create(object as KubernetesObject);
-}
-
 beforeAll(async () => {
-  t = await startAdminTestApp(ADAPTER, { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1] });
-  objects = objectStoreOf(t);
-  await objects.put(CLUSTERS_V1, NS, replication('orders', NS));
-  await putCore('pods', {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name: POD,
-      namespace: NS,
-      labels: { 'app.kubernetes.io/instance': 'orders', 'app.kubernetes.io/managed-by': 'kubeblocks' },
-    },
-    spec: {
-      containers: [
-        {
-          name: 'falkordb',
-          image: 'falkordb/falkordb',
-          resources: { limits: { cpu: '500m', memory: '1Gi' } },
+  fixture = await startKubeBlocksCli({
+    workDirPrefix: 'graphdb-admin-operations-',
+    podResources: { limits: { cpu: '500m', memory: '1Gi' } },
+    // The FalkorDB parameters as KubeBlocks renders them for the data component.
+    prepare: ({ putCore }) =>
+      putCore('configmaps', {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          name: 'orders-falkordb-falkordb-replication-config',
+          namespace: NS,
+          labels: { 'app.kubernetes.io/instance': 'orders' },
         },
-      ],
-    },
+        data: { 'redis.conf': 'TIMEOUT 1000\nMAX_QUEUED_QUERIES 50\n' },
+      }),
   });
-  // The FalkorDB parameters as KubeBlocks renders them for the data component.
-  await putCore('configmaps', {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: {
-      name: 'orders-falkordb-falkordb-replication-config',
-      namespace: NS,
-      labels: { 'app.kubernetes.io/instance': 'orders' },
-    },
-    data: { 'redis.conf': 'TIMEOUT 1000\nMAX_QUEUED_QUERIES 50\n' },
-  });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  workDir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-operations-'));
-  cli = cliIn(workDir);
-  // The simulated KubeBlocks controller: every OpsRequest advances a phase every 50 ms (one pass at a time).
-  let passing = false;
-  controller = setInterval(() => {
-    if (passing) return;
-    passing = true;
-    void (async () => {
-      for (const ops of await objects.list(OPS_V1)) {
-        const phase = (ops.status as { phase?: string } | undefined)?.phase;
-        if (phase === 'Succeed' || phase === 'Failed' || phase === 'Cancelled') continue;
-        const name = ops.metadata.name!;
-        if (t.kube) advanceOpsRequest(t.kube, OPS_V1, NS, name);
-        else
-          await advanceRealOpsRequest(t.real!.api.admin, {
-            apiVersion: 'operations.kubeblocks.io/v1alpha1',
-            namespace: NS,
-            name,
-          });
-      }
-    })()
-      .catch(() => {
-        // An OpsRequest changed between the read and the write: the next pass sees the new state.
-      })
-      .finally(() => (passing = false));
-  }, 50);
-  const login = await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], ADMIN.password);
-  expect(login.code, login.stderr).toBe(0);
+  ({ t, cli, workDir, objects } = fixture);
 });
 afterAll(async () => {
-  clearInterval(controller);
-  await t?.close();
+  await fixture?.close();
 });
 
 describe('graphdb-admin operations get, delete and upgrade', () => {

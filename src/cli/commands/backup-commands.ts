@@ -10,7 +10,7 @@ import { confirmDestructive, withYes, type ConfirmOptions } from '../confirm.js'
 import { age, humanSize, printLine, printResult, readStdin } from '../output.js';
 import { wholeNumber } from '../parsers.js';
 import { waitFor, withWait, type WaitOptions } from '../wait.js';
-import { clusterPath } from './cluster-commands.js';
+import { clusterPath, namespaceOption } from './cluster-commands.js';
 
 interface Backup {
   name: string;
@@ -65,9 +65,6 @@ interface Cluster {
 interface Namespaced {
   namespace?: string;
 }
-
-const namespaceOption = (command: Command) =>
-  command.option('-n, --namespace <namespace>', "the deployment's namespace (default: the server's cluster namespace)");
 
 const item = (kind: string, name: string) => `/${kind}/${encodeURIComponent(name)}`;
 

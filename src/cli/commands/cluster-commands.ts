@@ -39,6 +39,10 @@ export const query = (namespace?: string) => (namespace ? `?namespace=${encodeUR
 export const clusterPath = (name: string, suffix = '', namespace?: string) =>
   `/api/clusters/${encodeURIComponent(name)}${suffix}${query(namespace)}`;
 
+/** The --namespace option of a command about one deployment (or its backups, operations, logs). */
+export const namespaceOption = (command: Command) =>
+  command.option('-n, --namespace <namespace>', "the deployment's namespace (default: the server's cluster namespace)");
+
 /** The default of every `--timeout` on a `--wait`. */
 export const DEFAULT_WAIT_TIMEOUT = '10m';
 

@@ -1,25 +1,23 @@
-// The FalkorDB Enterprise admin CLI's command groups, under this server's names: deployments, operations and logs (backups: backup-commands.ts), each a thin layer over the admin API's routes at their real paths. `clusters` (cluster-commands.ts)
-// stays as the earlier name of `deployments` and `operations`.
+// `deployments`: the FalkorDB Enterprise admin CLI's deployments group under this server's names (a deployment is a
+// KubeBlocks Cluster), each command a thin layer over the admin API's routes at their real paths (/api/clusters/…).
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { signedInClient } from '../api-client.js';
 import { CliError, EXIT } from '../cli-errors.js';
 import { confirmDestructive, withYes, type ConfirmOptions } from '../confirm.js';
+import { readEvents } from '../event-stream.js';
 import { age, outputFormat, printJson, printLine, printResult, printTable } from '../output.js';
 import { wholeNumber } from '../parsers.js';
 import type { AuditEntry } from './admin-commands.js';
 import {
   clusterPath,
-  follow,
   listDeployments,
   mutate,
   mutation,
+  namespaceOption,
   showDeployment,
   type MutationOptions,
 } from './cluster-commands.js';
-
-const namespaceOption = (command: Command) =>
-  command.option('-n, --namespace <namespace>', "the deployment's namespace (default: the server's cluster namespace)");
 
 /** A JSON file (or - for standard input) as a request body. */
 async function jsonFile(file: string): Promise<unknown> {
@@ -46,24 +44,6 @@ interface Pod {
   age: string;
   role: string;
   shardId?: string;
-}
-interface OperationView {
-  name: string;
-  type: string;
-  phase: string;
-  progress: string;
-  createdAt?: string;
-}
-interface OperationDetail {
-  name: string;
-  namespace: string;
-  type?: string;
-  phase?: string;
-  progress?: string;
-  creationTimestamp?: string;
-  startTimestamp?: string;
-  completionTimestamp?: string;
-  message?: string;
 }
 interface ClusterMetrics {
   clusterName: string;
@@ -101,7 +81,7 @@ const metricRows = (families: MetricFamilies) =>
     ]),
   );
 
-function registerDeployments(program: Command): void {
+export function registerDeploymentCommands(program: Command): void {
   const deployments = program.command('deployments').description('Database deployments (KubeBlocks clusters)');
 
   namespaceOption(deployments.command('list').description('List deployments'))
@@ -367,229 +347,4 @@ function registerDeployments(program: Command): void {
     await (await signedInClient()).call('DELETE', clusterPath(name, '', options.namespace));
     printResult({ deleted: name }, () => printLine(`${name} deleted`));
   });
-}
-
-function registerOperations(program: Command): void {
-  const operations = program.command('operations').description('Day-2 operations of a deployment (OpsRequests)');
-
-  mutation(operations, 'restart', 'Restart a deployment (rolling)')
-    .option('--component <name>', 'only this component')
-    .action((name: string, options: MutationOptions & { component?: string }) =>
-      mutate(name, [['restart', options.component ? { componentName: options.component } : {}]], options),
-    );
-  mutation(operations, 'start', 'Start a stopped deployment').action((name: string, options: MutationOptions) =>
-    mutate(name, [['start', {}]], options),
-  );
-  mutation(operations, 'stop', 'Stop a deployment (its volumes stay)').action(
-    (name: string, options: MutationOptions) => mutate(name, [['stop', {}]], options),
-  );
-  mutation(operations, 'switchover', 'Promote another replica to primary')
-    .requiredOption('--replicaName <pod>', 'the pod to promote')
-    .option('--component <name>', 'the component (default: the data component)')
-    .action((name: string, options: MutationOptions & { replicaName: string; component?: string }) =>
-      mutate(
-        name,
-        [
-          [
-            'switchover',
-            { instanceName: options.replicaName, ...(options.component ? { componentName: options.component } : {}) },
-          ],
-        ],
-        options,
-      ),
-    );
-  mutation(operations, 'volume-expand', 'Grow a volume of the deployment')
-    .requiredOption('--size <quantity>', 'the new size, e.g. 50Gi (volumes only grow)')
-    .option('--volumeName <name>', 'the volume (default: data)')
-    .option('--component <name>', 'the component (default: the data component)')
-    .action((name: string, options: MutationOptions & { size: string; volumeName?: string; component?: string }) =>
-      mutate(
-        name,
-        [
-          [
-            'volume-expand',
-            {
-              storage: options.size,
-              ...(options.volumeName ? { volumeName: options.volumeName } : {}),
-              ...(options.component ? { componentName: options.component } : {}),
-            },
-          ],
-        ],
-        options,
-      ),
-    );
-
-  namespaceOption(
-    operations.command('list').description("The deployment's operations, newest first").argument('<name>'),
-  ).action(async (name: string, options: { namespace?: string }) => {
-    const listed = await (
-      await signedInClient()
-    ).call<{ operations: OperationView[] } | OperationView[]>('GET', clusterPath(name, '/ops', options.namespace));
-    const items = Array.isArray(listed) ? listed : listed.operations;
-    printResult(items, {
-      headers: ['NAME', 'TYPE', 'PHASE', 'PROGRESS'],
-      rows: items.map((op) => [op.name, op.type, op.phase, op.progress]),
-    });
-  });
-
-  namespaceOption(
-    operations
-      .command('cancel')
-      .description('Cancel a running scaling operation (KubeBlocks spec.cancel)')
-      .argument('<name>')
-      .argument('<operation>'),
-  ).action(async (name: string, operation: string, options: { namespace?: string }) => {
-    const accepted = await (
-      await signedInClient()
-    ).call<{ opsName: string; phase?: string }>(
-      'POST',
-      clusterPath(name, `/ops/${encodeURIComponent(operation)}/cancel`, options.namespace),
-      {},
-    );
-    printResult(accepted, () => printLine(`${accepted.opsName} cancelling`));
-  });
-
-  namespaceOption(
-    operations
-      .command('get')
-      .description('Show one operation: type, phase, progress, times and why it failed')
-      .argument('<name>')
-      .argument('<operation>'),
-  ).action(async (name: string, operation: string, options: { namespace?: string }) => {
-    const found = await (
-      await signedInClient()
-    ).call<OperationDetail>('GET', clusterPath(name, `/ops/${encodeURIComponent(operation)}`, options.namespace));
-    printResult(found, () => {
-      printTable(
-        ['NAME', 'TYPE', 'PHASE', 'PROGRESS', 'AGE'],
-        [[found.name, found.type, found.phase, found.progress, age(found.creationTimestamp)]],
-      );
-      if (found.startTimestamp) printLine(`Started:   ${found.startTimestamp}`);
-      if (found.completionTimestamp) printLine(`Completed: ${found.completionTimestamp}`);
-      if (found.message) printLine(`Message:   ${found.message}`);
-    });
-  });
-
-  withYes(
-    namespaceOption(
-      operations
-        .command('delete')
-        .description("Delete an operation's record (a running scaling is cancelled first, as KubeBlocks does)")
-        .argument('<name>')
-        .argument('<operation>'),
-    ),
-  ).action(async (name: string, operation: string, options: { namespace?: string } & ConfirmOptions) => {
-    await confirmDestructive(`Delete operation ${operation} of ${name}`, operation, options);
-    await (
-      await signedInClient()
-    ).call('DELETE', clusterPath(name, `/ops/${encodeURIComponent(operation)}`, options.namespace));
-    printResult({ deleted: operation }, () => printLine(`${operation} deleted`));
-  });
-
-  mutation(operations, 'upgrade', 'Upgrade the FalkorDB components to a service version or component definition')
-    .option('--service-version <version>', 'the FalkorDB version (see `graphdb-admin system falkordb-versions`)')
-    .option('--component-def <name>', 'the KubeBlocks ComponentDefinition to move to')
-    .addHelpText('after', '\nExample:\n  graphdb-admin operations upgrade orders --service-version 4.14.0 --wait')
-    .action(async (name: string, options: MutationOptions & { serviceVersion?: string; componentDef?: string }) => {
-      if (options.serviceVersion === undefined && options.componentDef === undefined)
-        throw new CliError(EXIT.usage, 'give --service-version or --component-def');
-      const client = await signedInClient();
-      const accepted = await client.call<{ message: string; clusterName: string; opsName?: string }>(
-        'POST',
-        clusterPath(name, '/upgrade', options.namespace),
-        {
-          ...(options.serviceVersion !== undefined ? { version: options.serviceVersion } : {}),
-          ...(options.componentDef !== undefined ? { componentDefinition: options.componentDef } : {}),
-        },
-      );
-      printResult(accepted, () => printLine(accepted.opsName ?? accepted.message));
-      if (!options.wait) return;
-      if (accepted.opsName === undefined)
-        throw new CliError(
-          EXIT.other,
-          'the server did not name the upgrade operation: follow it with `operations list`',
-        );
-      await follow(
-        client,
-        name,
-        accepted.opsName,
-        options.namespace,
-        options.pollInterval,
-        Date.now() + options.timeout,
-        `${options.timeout / 1000}s`,
-      );
-    });
-}
-
-function registerLogs(program: Command): void {
-  const logs = program.command('logs').description("A deployment's pod logs");
-  namespaceOption(
-    logs.command('get').description("A pod's log (the last lines; --follow streams new ones)").argument('<name>'),
-  )
-    .argument('<pod>')
-    .option('--container <name>', 'the container (default: the pod default)')
-    .option('--tailLines <n>', 'the last lines only', wholeNumber(1, 10_000))
-    .option('-f, --follow', 'keep printing new lines until interrupted (or the server ends the stream)')
-    .action(
-      async (
-        name: string,
-        pod: string,
-        options: { namespace?: string; container?: string; tailLines?: number; follow?: boolean },
-      ) => {
-        const params = new URLSearchParams();
-        if (options.namespace) params.set('namespace', options.namespace);
-        if (options.container) params.set('container', options.container);
-        if (options.tailLines !== undefined) params.set('tailLines', String(options.tailLines));
-        const path = `/api/clusters/${encodeURIComponent(name)}/pods/${encodeURIComponent(pod)}/logs`;
-        const client = await signedInClient();
-        if (!options.follow) {
-          const read = await client.call<{ podName: string; logs: string[] }>('GET', `${path}?${params.toString()}`);
-          printResult(read, () => {
-            for (const line of read.logs) printLine(line);
-          });
-          return;
-        }
-        const res = await client.raw('GET', `${path}/stream?${params.toString()}`, undefined, {
-          headers: { accept: 'text/event-stream' },
-        });
-        await readEvents(res, printLine);
-      },
-    );
-}
-
-/**
- * Hands each unnamed event's `data:` lines of a server-sent event stream to `onData` as they arrive (a log stream:
- * one log line each; a metrics stream: one JSON snapshot). An `end` event ends the command; an `error` event fails
- * it with the server's message.
- */
-async function readEvents(res: Response, onData: (data: string) => void): Promise<void> {
-  const decoder = new TextDecoder();
-  let pending = '';
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    pending += decoder.decode(chunk, { stream: true });
-    for (let end = pending.indexOf('\n\n'); end !== -1; end = pending.indexOf('\n\n')) {
-      const frame = pending.slice(0, end).split('\n');
-      pending = pending.slice(end + 2);
-      const event = frame.find((line) => line.startsWith('event: '))?.slice('event: '.length);
-      const data = frame.filter((line) => line.startsWith('data: ')).map((line) => line.slice('data: '.length));
-      if (event === 'end') return;
-      if (event === 'error') {
-        let message = data.join('\n');
-        try {
-          const body = JSON.parse(message) as { message?: string; error?: string };
-          message = body.message ?? body.error ?? message;
-        } catch {
-          // plain text
-        }
-        throw new CliError(EXIT.other, message);
-      }
-      for (const line of data) onData(line);
-    }
-  }
-}
-
-export function registerDeploymentCommands(program: Command): void {
-  registerDeployments(program);
-  registerOperations(program);
-  registerLogs(program);
 }
