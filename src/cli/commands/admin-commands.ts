@@ -7,6 +7,7 @@ import { CliError, EXIT } from '../cli-errors.js';
 import { age, humanSize, printLine, printProgress, printResult, printTable, readStdin } from '../output.js';
 import { wholeNumber } from '../parsers.js';
 import { writePrivateFile } from '../session-file.js';
+import type { StorageClass } from '../../lib/storage-class.js';
 
 interface Health {
   status: 'healthy' | 'degraded' | 'unhealthy';
@@ -108,15 +109,7 @@ export function registerAdminCommands(program: Command): void {
       const answer = await (
         await signedInClient()
       ).call<{
-        storageClasses: {
-          name: string;
-          provisioner: string;
-          reclaimPolicy?: string;
-          volumeBindingMode?: string;
-          allowVolumeExpansion?: boolean;
-          isDefault: boolean;
-          createdAt: string;
-        }[];
+        storageClasses: StorageClass[];
         total: number;
         notes?: string[];
       }>('GET', '/api/system/storage-classes');

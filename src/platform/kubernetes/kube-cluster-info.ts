@@ -3,6 +3,7 @@
 // adminServer.multiClusterRbac) lets the server read them; the system service asks only in multi-cluster mode.
 import { ApiException, CoreV1Api, StorageV1Api, VersionApi, type KubeConfig } from '@kubernetes/client-node';
 import { translateKubeError } from './kube-errors.js';
+import type { StorageClass } from '../../lib/storage-class.js';
 
 export interface NamespaceFact {
   name: string;
@@ -11,21 +12,11 @@ export interface NamespaceFact {
   labels?: Record<string, string>;
 }
 
-export interface StorageClassFact {
-  name: string;
-  provisioner: string;
-  reclaimPolicy?: string;
-  volumeBindingMode?: string;
-  allowVolumeExpansion?: boolean;
-  isDefault: boolean;
-  createdAt: string;
-}
-
 export interface KubeClusterInfo {
   /** Resolves when the API server answers `GET /version` with the server's credentials. */
   probe(): Promise<void>;
   namespaces(): Promise<NamespaceFact[]>;
-  storageClasses(): Promise<StorageClassFact[]>;
+  storageClasses(): Promise<StorageClass[]>;
 }
 
 /** A list is read in one page of at most this many objects. */
