@@ -1,4 +1,4 @@
-// The one place that reads environment variables: a zod schema turns them into a frozen, typed Config.
+// The one place that reads environment variables: a zod schema turns them into a frozen, typed Config. (one file because it is the one reader of the environment)
 import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// The administration API: its composition root (createAdminServices) and its plugin, which registers the routes of
+// The administration API: its composition root (createAdminServices) and its plugin, which registers the routes of (one file because it is the admin API's one composition root)
 // each feature: cookie sessions, local and OAuth sign-in, settings, users, RBAC, clusters, the audit log, and system
 // facts, search, diagnostics and licensing.
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-// OpenAPI 3.1 generated from the zod route schemas: /api-spec.json, the optional /api-docs UI,
+// OpenAPI 3.1 generated from the zod route schemas: /api-spec.json, the optional /api-docs UI, (one file because the document, its UI and the error-response hook are one plugin)
 // and the hook that adds each API's error responses to every route of that API.
 import { SERVER_VERSION } from '../platform/build-info.js';
 import type { FastifyInstance, RouteOptions } from 'fastify';

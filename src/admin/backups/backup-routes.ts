@@ -1,4 +1,4 @@
-// Data protection at the FalkorDB Enterprise admin API's paths: backup repositories (/api/backups/repositories/…) and, per deployment,
+// Data protection at the FalkorDB Enterprise admin API's paths: backup repositories (/api/backups/repositories/…) and, per deployment, (one file because a feature registers its routes with one xxxRoutes registrar, docs/architecture.md)
 // backups, cleanup, policies, schedules (/api/clusters/{clusterName}/backups/…, …/cleanup/) and restores
 // (/api/clusters/{clusterName}/restores/…). Permission-checked with `clusters.backups` and `clusters.restores` in the
 // cluster's namespace (repositories, which every namespace shares, in the cluster namespace); audited like every

@@ -1,4 +1,4 @@
-// Backups, policies, schedules, repositories and restores of deployments (KubeBlocks data protection, or the
+// Backups, policies, schedules, repositories and restores of deployments (KubeBlocks data protection, or the (one file because a restore checks backups, repositories and policies together, before anything is created)
 // embedded FalkorDB's snapshots), with the checks KubeBlocks would only make later done first: the cluster exists,
 // the repository exists and is Ready, a backup is Completed before it is restored, a cron expression parses, a
 // retention is a duration, a clone's name is free. A refusal creates nothing.

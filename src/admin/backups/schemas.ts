@@ -1,4 +1,4 @@
-// Shapes of the data-protection endpoints (/api/backups/repositories…, /api/clusters/{clusterName}/backups…,
+// Shapes of the data-protection endpoints (/api/backups/repositories…, /api/clusters/{clusterName}/backups…, (one file because a feature's schemas live in its one schemas.ts, docs/architecture.md)
 // …/cleanup/, …/restores…): the FalkorDB Enterprise admin API's request bodies and its BackupRepository, Backup, BackupPolicy,
 // BackupSchedule and Restore answers. Credentials appear in requests only: no response schema has them.
 import { z } from 'zod';

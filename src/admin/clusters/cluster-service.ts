@@ -1,4 +1,4 @@
-// Cluster reads, scoped to the namespaces multi_cluster_mode and the role allow (day-2 operations:
+// Cluster reads, scoped to the namespaces multi_cluster_mode and the role allow (day-2 operations: (one file because every read shares the namespace scoping)
 // ../operations/operation-service.ts).
 import type { ClusterObject, ClusterPort, NewCluster, PodRecord } from '../../platform/clusters/cluster-port.js';
 import type { ClusterRecord } from '../../platform/clusters/cluster-records.js';

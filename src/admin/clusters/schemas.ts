@@ -1,4 +1,4 @@
-// Shapes of the /api/clusters endpoints: deployments (their operations: ../operations/schemas.ts).
+// Shapes of the /api/clusters endpoints: deployments (their operations: ../operations/schemas.ts). (one file because a feature's schemas live in its one schemas.ts, docs/architecture.md)
 import { z } from 'zod';
 import { queryBoolean, queryInteger, trueOrFalse, wholeNumber } from '../../lib/wire-values.js';
 import { DNS_LABEL_CHARACTERS, OBJECT_NAME } from '../../lib/kubernetes-names.js';

@@ -1,4 +1,4 @@
-// Day-2 operations on a deployment (KubeBlocks OpsRequests, or the embedded FalkorDB), with the checks KubeBlocks
+// Day-2 operations on a deployment (KubeBlocks OpsRequests, or the embedded FalkorDB), with the checks KubeBlocks (one file because the day-2 operations share the same checks: cluster, component, phase)
 // would only make later done first: the cluster and component exist, the cluster's phase allows the operation,
 // counts, quantities and parameters are valid. A refusal creates nothing.
 import type {

@@ -1,4 +1,4 @@
-// Service accounts: admin-API identities for automation, each holding one role, with tokens (shown once, stored as
+// Service accounts: admin-API identities for automation, each holding one role, with tokens (shown once, stored as (one file because accounts and their tokens share the escalation rule and one store)
 // hashes) that authenticate as `Authorization: Bearer gdbsa_…`. Management follows the escalation rule (grantCheckOf,
 // admin/permissions/permissions.ts);
 // authentication answers from memory while the copy is fresh, so a token's permission check costs what a session's

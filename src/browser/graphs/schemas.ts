@@ -1,4 +1,4 @@
-// The graph routes' requests and responses, and the shapes the node, config and user routes share with them.
+// The graph routes' requests and responses, and the shapes the node, config and user routes share with them. (one file because a feature's schemas live in its one schemas.ts, docs/architecture.md)
 import { z } from 'zod';
 import { hasControlCharacter, printableString } from '../../lib/printable.js';
 import { verbatim } from '../../lib/verbatim-messages.js';

@@ -1,4 +1,4 @@
-// Uploaded Cypher batches: staging the file (streamed to disk) and running it statement by statement into a graph,
+// Uploaded Cypher batches: staging the file (streamed to disk) and running it statement by statement into a graph, (one file because staging and running share the batch's one query slot and its bounds)
 // in order, stopping at the first failure and naming its line. Each statement is bounded like a query (timeout,
 // rows, bytes) and passes the same LOAD CSV guard; the whole batch holds one of the caller's query slots.
 // Uploaded CSV files are loaded the same way: read here, a thousand rows at a time, each batch one parameterised

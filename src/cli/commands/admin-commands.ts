@@ -1,4 +1,4 @@
-// system namespaces|storage-classes|falkordb-versions|cluster-resources|metrics, search, diagnostics
+// system namespaces|storage-classes|falkordb-versions|cluster-resources|metrics, search, diagnostics (one file because these small groups are each a few read-only commands of the system routes)
 // get|export|health|support-package, license status|activate, audit list|mine.
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';

@@ -1,4 +1,4 @@
-// backups (list, get, create, delete, restore in place, clone to a new deployment, cleanup, repos, policies,
+// backups (list, get, create, delete, restore in place, clone to a new deployment, cleanup, repos, policies, (one file because the backups and restores groups share the --wait follower and the body flags)
 // schedules, restores) and restores (list, get, delete): the admin API's five data-protection groups. The real CLI's
 // forms are kept where it has them (`backups repos list`, `backups policies <name> list`); flags carry the API's field
 // names, as the real CLI's do.

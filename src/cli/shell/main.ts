@@ -1,4 +1,4 @@
-// graphdb: a Cypher shell for the browser API, in the manner of cypher-shell, redis-cli and psql. Connection
+// graphdb: a Cypher shell for the browser API, in the manner of cypher-shell, redis-cli and psql. Connection (one file because it is the shell's program: its options, profiles and statement loop share one session)
 // profiles hold a token made from database credentials; statements end with `;` and may span lines; results stream
 // from the server's NDJSON to a table, JSON, NDJSON or CSV; Ctrl-C stops the running query on the server.
 import { readFile, writeFile } from 'node:fs/promises';

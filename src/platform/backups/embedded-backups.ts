@@ -1,4 +1,4 @@
-// The backup port in embedded mode: a backup is the embedded FalkorDB's RDB snapshot (BGSAVE, then a copy of its dump
+// The backup port in embedded mode: a backup is the embedded FalkorDB's RDB snapshot (BGSAVE, then a copy of its dump (one file because backups and restores share the one embedded server's snapshot and its stop and start)
 // file) kept as DATA_DIR/backups/<name>.rdb with a JSON record beside it; a restore stops the server, replaces its
 // dump file (and its AOF, which would otherwise win at start-up, by one based on the snapshot), starts it and checks
 // that the graphs the backup recorded are there. Schedules and restores are kept in lists/schedules.json and

@@ -1,4 +1,4 @@
-// Launches and stops the embedded FalkorDB: a Valkey/Redis child process with the FalkorDB module loaded.
+// Launches and stops the embedded FalkorDB: a Valkey/Redis child process with the FalkorDB module loaded. (one file because start, stop and restart share one child process and its state)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';

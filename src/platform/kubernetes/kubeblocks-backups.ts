@@ -1,4 +1,4 @@
-// KubeBlocks data protection through the Kubernetes API (dataprotection.kubeblocks.io/v1alpha1): BackupRepo
+// KubeBlocks data protection through the Kubernetes API (dataprotection.kubeblocks.io/v1alpha1): BackupRepo (one file because the five kinds share one API group, one parsing of untyped replies and the repository Secret)
 // (cluster-scoped; its credentials in a Secret of the server's namespace, owned by the repo), Backup, BackupPolicy,
 // BackupSchedule and Restore. Untyped replies are parsed with zod; objects that do not parse are skipped.
 import { ApiException, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';

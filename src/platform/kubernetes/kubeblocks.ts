@@ -1,4 +1,4 @@
-// KubeBlocks through the Kubernetes API: Cluster objects (apps.kubeblocks.io v1, or v1alpha1 on KubeBlocks 0.9,
+// KubeBlocks through the Kubernetes API: Cluster objects (apps.kubeblocks.io v1, or v1alpha1 on KubeBlocks 0.9, (one file because Cluster and OpsRequest calls share the KubeBlocks API groups detected once)
 // detected once) and OpsRequest objects. Untyped replies are parsed with zod; objects that do not parse are
 // skipped with a warning.
 import { parseRedisConf } from '../clusters/redis-conf.js';
