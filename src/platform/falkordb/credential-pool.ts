@@ -2,7 +2,8 @@
 // connections share one dial target, one lease with its deadline and abort, and one close): created on first use
 // (single flight), reused, with dead connections replaced.
 import { isIP } from 'node:net';
-import { createClient, RESP_TYPES } from 'redis';
+import { RESP_TYPES } from 'redis';
+import { newRedisClient } from '../redis/redis-client.js';
 import type { PlatformLogger as Logger } from '../logger.js';
 import { PortError } from '../port-errors.js';
 import { SchemaNamesCache } from './schema-names.js';
@@ -27,7 +28,7 @@ import type {
 import { askSentinels, listReplicas } from './sentinel-discovery.js';
 import { assertRole, isReadOnlyReply, ReplicaConfirmation, type NodeRole } from './replica-confirmation.js';
 
-type RawClient = ReturnType<typeof createClient>;
+type RawClient = ReturnType<typeof newRedisClient>;
 
 /**
  * node-redis's options for a command, one frozen object per combination of SendOptions' reply types, so that a
@@ -175,7 +176,7 @@ export class CredentialPool implements NodePool {
   private async open(): Promise<PooledClient> {
     const { username, password, tls, ca } = this.credentials;
     const { host, port, address, role } = await this.dialTarget();
-    const client = createClient({
+    const client = newRedisClient({
       socket: tls
         ? // SNI and the certificate check use the name the caller gave (SNI carries host names only, RFC 6066).
           { host: address, port, tls: true, ca, ...(isIP(host) ? {} : { servername: host }), ...this.socketBounds() }
@@ -319,7 +320,7 @@ export class CredentialPool implements NodePool {
     );
     const failures: string[] = [];
     for (const replica of replicas) {
-      const client = createClient({
+      const client = newRedisClient({
         socket: {
           host: await this.checkedAddress(replica.host, replica.port),
           port: replica.port,

@@ -1,13 +1,14 @@
 // A node-redis client for a Redis-protocol server (the token store): created here, connected by the caller. The
 // store may also be a sharded cluster (node-redis' cluster client): every store key then carries one hash tag, so
 // the multi-key transactions and scripts the stores run stay in one slot.
-import { createClient, createCluster, RESP_TYPES } from 'redis';
+import { createCluster, RESP_TYPES } from 'redis';
+import { newRedisClient } from './redis-client.js';
 import type { Logger } from 'pino';
 import { routingKey } from '../../lib/cluster-slots.js';
 import type { StoreTarget } from './store-url.js';
 
 export function createRedisConnection(url: string, logger: Logger) {
-  const client = createClient({
+  const client = newRedisClient({
     url,
     socket: { connectTimeout: 5000, reconnectStrategy: storeReconnectStrategy },
     // While disconnected, commands fail at once instead of queueing: a request must not hang on a dead store.

@@ -1,7 +1,7 @@
 // One short conversation with a Sentinel: connect (bounded), run the caller's commands, drop the connection. Shared
 // by the database pools (tokens with topology sentinel) and the token store behind Sentinel.
 import { isIP } from 'node:net';
-import { createClient } from 'redis';
+import { newRedisClient } from './redis-client.js';
 
 export interface SentinelEndpoint {
   /** As configured or given (the TLS server name when it is a host name). */
@@ -20,7 +20,7 @@ export async function withSentinel<T>(
   timeoutMs: number,
   work: (send: SentinelSend) => Promise<T>,
 ): Promise<T> {
-  const client = createClient({
+  const client = newRedisClient({
     socket: {
       host: endpoint.address ?? endpoint.host,
       port: endpoint.port,

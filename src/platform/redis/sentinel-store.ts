@@ -4,7 +4,7 @@
 // the same. The data nodes must share one port, as a KubeBlocks deployment's pods do (6379).
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { createClient } from 'redis';
+import { newRedisClient } from './redis-client.js';
 import type { Logger } from 'pino';
 import { logStoreErrors, storeReconnectStrategy } from './redis-connection.js';
 import { withSentinel } from './sentinel-session.js';
@@ -56,7 +56,7 @@ const placeholderHost = (masterName: string) => `${masterName}.sentinel.invalid`
 
 export async function createSentinelStoreConnection(target: SentinelTarget, logger: Logger) {
   const primary = await primaryOf(target);
-  const client = createClient({
+  const client = newRedisClient({
     socket: {
       host: placeholderHost(target.masterName),
       port: primary.port,
