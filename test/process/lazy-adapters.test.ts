@@ -1,6 +1,9 @@
 // Adapters are loaded when the configuration asks for them: an embedded start (no Kubernetes, no identity provider
 // configured) must not load the Kubernetes client or the OpenID client, which would cost tens of MiB and hundreds of
-// milliseconds at every start (src/platform/kubernetes/kube-adapters.ts, src/platform/oidc/oidc-clients.ts).
+// milliseconds at every start (src/platform/kubernetes/kube-adapters.ts, src/platform/oidc/oidc-clients.ts). The
+// server speaks to Redis-protocol servers through node-redis' core (@redis/client), never through the `redis`
+// package, which loads the RedisJSON, search, time-series and probabilistic modules' command sets too (about 150
+// files, 4 MiB at ready; docs/performance.md).
 import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,7 +14,7 @@ import { runServerProcess } from '../support/server-process.js';
 const RECORDER = new URL('../support/record-packages.ts', import.meta.url).href;
 
 describe('an embedded start', () => {
-  it('loads neither the Kubernetes client nor the OpenID client', async () => {
+  it('loads neither the Kubernetes client, nor the OpenID client, nor the Redis module command sets', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-lazy-'));
     const recordFile = path.join(dataDir, 'packages.txt');
     const server = await runServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info', RECORD_PACKAGES_FILE: recordFile }, [
@@ -29,6 +32,9 @@ describe('an embedded start', () => {
       expect(packages).toEqual(expect.arrayContaining(['fastify', 'pino', 'zod']));
       expect(packages).not.toContain('@kubernetes/client-node');
       expect(packages).not.toContain('openid-client');
+      expect(packages).toContain('@redis/client');
+      for (const unused of ['redis', '@redis/bloom', '@redis/json', '@redis/search', '@redis/time-series'])
+        expect(packages).not.toContain(unused);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;

@@ -2,7 +2,7 @@
 // connections share one dial target, one lease with its deadline and abort, and one close): created on first use
 // (single flight), reused, with dead connections replaced.
 import { isIP } from 'node:net';
-import { RESP_TYPES } from 'redis';
+import { RESP_TYPES } from '@redis/client';
 import { newRedisClient } from '../redis/redis-client.js';
 import type { PlatformLogger as Logger } from '../logger.js';
 import { PortError } from '../port-errors.js';

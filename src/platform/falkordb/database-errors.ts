@@ -1,7 +1,7 @@
 // The FalkorDB adapter's one translation of its clients' failures (node-redis, the query connections) into port
 // errors. Every error leaving platform/falkordb is one of these, so the browser plugin's error handler answers them
 // all and no call site translates.
-import { ErrorReply } from 'redis';
+import { ErrorReply } from '@redis/client';
 import { PortError } from '../port-errors.js';
 
 /** What a caller is told when the database cannot be reached; the reason stays in `detail` and the logs. */

@@ -3,7 +3,7 @@
 // used for every other command, reads a whole reply before anyone can look at its size.)
 import net from 'node:net';
 import tls from 'node:tls';
-import { ErrorReply } from 'redis';
+import { ErrorReply } from '@redis/client';
 import { encodeCommand, encodeCommands, RespReader, type ReplyBounds, type RespValue } from './resp-reader.js';
 
 export interface QueryConnectionOptions {

@@ -1,7 +1,7 @@
 // An incremental reader of RESP2 replies that enforces each reply's bounds while its bytes arrive. A reply past its
 // bound is refused at the first byte that proves it (often its array header), so a hostile or misconfigured server
 // cannot make this process hold a reply of any size before the size is checked.
-import { ErrorReply } from 'redis';
+import { ErrorReply } from '@redis/client';
 import { PortError } from '../port-errors.js';
 
 export interface ReplyBounds {

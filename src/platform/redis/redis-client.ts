@@ -4,7 +4,7 @@
 // last one, keyed by the options' JSON: a connection URL or password makes every client a miss. Measured on an
 // embedded start (docs/performance.md), that was about 10 MiB allocated per client, most of the start's garbage and
 // a heap grown to hold it. `duplicate()` makes an instance of the template's class with the caller's options.
-import { createClient, type RedisClientOptions } from 'redis';
+import { createClient, type RedisClientOptions } from '@redis/client';
 
 type RedisClient = ReturnType<typeof createClient>;
 type ClientOptions = Omit<RedisClientOptions, 'modules' | 'functions' | 'scripts' | 'RESP'>;

@@ -1,7 +1,7 @@
 // A node-redis client for a Redis-protocol server (the token store): created here, connected by the caller. The
 // store may also be a sharded cluster (node-redis' cluster client): every store key then carries one hash tag, so
 // the multi-key transactions and scripts the stores run stay in one slot.
-import { createCluster, RESP_TYPES } from 'redis';
+import { createCluster, RESP_TYPES, type RedisClusterType } from '@redis/client';
 import { newRedisClient } from './redis-client.js';
 import type { Logger } from 'pino';
 import { routingKey } from '../../lib/cluster-slots.js';
@@ -81,7 +81,7 @@ const REDISCOVER_INTERVAL_MS = 1000;
  * primary forever while its replica has taken over. So each failure to reach a node (at most once a second) asks
  * for the map again, from a node it knows or else from the seeds; a node the new map no longer names is dropped.
  */
-function followFailovers(cluster: ReturnType<typeof createCluster>): void {
+function followFailovers(cluster: RedisClusterType): void {
   let last = 0;
   cluster.on('node-error', () => {
     const now = Date.now();
