@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { UserView } from '../../src/admin/users/user-service.js';
 import { ADAPTERS, ADMIN, login, sessionCookie, useAdminApp } from '../support/admin.js';
-
-interface User {
-  email: string;
-  name?: string;
-  role: string;
-  source: string;
-  status: string;
-  createdAt: string;
-  lastLogin?: string;
-  mustChangePassword?: boolean;
-}
 
 describe.each(ADAPTERS)('admin users by e-mail (%s stores)', (adapter) => {
   // Many sign-ins from one address: the per-address budget is tested in test/reliability/login-limits.test.ts.
@@ -25,7 +15,7 @@ describe.each(ADAPTERS)('admin users by e-mail (%s stores)', (adapter) => {
   const list = async (query = '') => {
     const res = await admin.inject({ method: 'GET', url: `/api/users/${query}` });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json<{ users: User[]; pagination: Record<string, number> }>();
+    return res.json<{ users: UserView[]; pagination: Record<string, number> }>();
   };
 
   it('lists users as the real User objects, never with ids or password hashes, under both spellings', async () => {

@@ -17,7 +17,7 @@ import {
   policyObject,
   repoObject,
 } from '../support/backup-scenarios.js';
-import { CLUSTERS_V1, standalone } from '../support/kube/kubeblocks-fixtures.js';
+import { CLUSTERS_V1, standalone, standaloneManifest } from '../support/kube/kubeblocks-fixtures.js';
 import { applyWithStatus, createWithStatus, readObject } from '../support/kube/real-kubeblocks.js';
 import { actorFor } from '../support/actor.js';
 import { eventually } from '../support/wait.js';
@@ -50,26 +50,6 @@ const ROLES = {
   nothing: [],
 } as const;
 type RoleName = keyof typeof ROLES;
-
-const manifest = (name: string, namespace: string, extra: { metadata?: string[]; component?: string[] } = {}) =>
-  [
-    'apiVersion: apps.kubeblocks.io/v1',
-    'kind: Cluster',
-    'metadata:',
-    `  name: ${name}`,
-    `  namespace: ${namespace}`,
-    ...(extra.metadata ?? []),
-    'spec:',
-    '  clusterDef: falkordb',
-    '  topology: standalone',
-    '  terminationPolicy: Delete',
-    '  componentSpecs:',
-    '    - name: falkordb',
-    '      serviceVersion: 4.12.5',
-    '      replicas: 1',
-    ...(extra.component ?? []),
-    '',
-  ].join('\n');
 
 describe('namespace-scoped roles on a real API server (multi_cluster_mode, team-a and team-b)', () => {
   let t: AdminTestApp;
@@ -142,7 +122,7 @@ describe('namespace-scoped roles on a real API server (multi_cluster_mode, team-
       const yaml = await actor('system-creator').inject({
         method: 'POST',
         url: '/api/clusters/yaml',
-        payload: { yaml: manifest('sneaky-yaml', 'team-a') },
+        payload: { yaml: standaloneManifest('sneaky-yaml', 'team-a') },
       });
       expectRefused(yaml, 'Insufficient permissions for clusters:create in namespace team-a');
       expect(await stored(CLUSTERS_V1, 'team-a', 'sneaky')).toBeUndefined();
@@ -167,7 +147,7 @@ describe('namespace-scoped roles on a real API server (multi_cluster_mode, team-
       const fromYaml = await actor('team-a-operator').inject({
         method: 'POST',
         url: '/api/clusters/yaml',
-        payload: { yaml: manifest('a-yaml', 'team-a') },
+        payload: { yaml: standaloneManifest('a-yaml', 'team-a') },
       });
       expect(fromYaml.statusCode, fromYaml.body).toBe(201);
       expect(await stored(CLUSTERS_V1, 'team-a', 'a-made')).toBeDefined();
@@ -185,7 +165,7 @@ describe('namespace-scoped roles on a real API server (multi_cluster_mode, team-
         await actor('team-a-operator').inject({
           method: 'POST',
           url: '/api/clusters/yaml?namespace=team-a',
-          payload: { yaml: manifest('b-yaml', 'team-b') },
+          payload: { yaml: standaloneManifest('b-yaml', 'team-b') },
         }),
         'Insufficient permissions for clusters:create in namespace team-b',
       );
@@ -254,7 +234,7 @@ describe('namespace-scoped roles on a real API server (multi_cluster_mode, team-
         method: 'POST',
         url: '/api/clusters/yaml',
         payload: {
-          yaml: manifest('stolen-yaml', 'team-a', {
+          yaml: standaloneManifest('stolen-yaml', 'team-a', {
             metadata: [
               '  annotations:',
               `    kubeblocks.io/restore-from-backup: '{"falkordb":{"name":"b-full","namespace":"team-b"}}'`,
@@ -456,7 +436,7 @@ describe('namespace-scoped roles on a real API server (multi_cluster_mode, team-
       const res = await actor('team-a-operator').inject({
         method: 'POST',
         url: '/api/clusters/yaml',
-        payload: { yaml: manifest('tampered', 'team-a', extra) },
+        payload: { yaml: standaloneManifest('tampered', 'team-a', extra) },
       });
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
@@ -467,7 +447,9 @@ describe('namespace-scoped roles on a real API server (multi_cluster_mode, team-
       const res = await actor('team-a-operator').inject({
         method: 'POST',
         url: '/api/clusters/yaml',
-        payload: { yaml: manifest('annotated', 'team-a', { metadata: ['  annotations:', '    team/owner: graphs'] }) },
+        payload: {
+          yaml: standaloneManifest('annotated', 'team-a', { metadata: ['  annotations:', '    team/owner: graphs'] }),
+        },
       });
       expect(res.statusCode, res.body).toBe(201);
       expect((await stored(CLUSTERS_V1, 'team-a', 'annotated'))?.metadata.annotations).toEqual({
@@ -507,7 +489,7 @@ describe('namespace-scoped roles on a real API server (multi_cluster_mode, team-
     it("refuses a deployment named after the Helm release, and never selects the server's pods for logs", async () => {
       for (const [url, payload] of [
         ['/api/clusters/', { name: RELEASE, namespace: NS, spec: {} }],
-        ['/api/clusters/yaml', { yaml: manifest(RELEASE, NS) }],
+        ['/api/clusters/yaml', { yaml: standaloneManifest(RELEASE, NS) }],
       ] as const) {
         const res = await admin.inject({ method: 'POST', url, payload });
         expect(res.statusCode, res.body).toBe(400);

@@ -10,7 +10,10 @@ import { QueryErrorLineSchema, QueryStreamErrorSchema } from '../../src/browser/
 
 export type TestRole = 'Admin' | 'Read-Write' | 'Read-Only';
 
-// The rules the browser API decisions list per role, written out here independently of src/.
+// The rules the browser API decisions list per role (the public FalkorDB Browser's), written out here on purpose
+// rather than imported from src/browser/users/acl-rules.ts: users made this way stand for users another tool made,
+// and the server must read their roles back; a change to src's rules must not change what the tests expect. src adds
+// CLUSTER SLOTS, ASKING and WAIT, which the topology suites add where they need them.
 const READ_ONLY_RULES = [
   'on',
   'resetkeys',

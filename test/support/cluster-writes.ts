@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
 import type { KubeObject } from './kube/kube-api-double.js';
-import { replication, standalone } from './kube/kubeblocks-fixtures.js';
+import { replication, standalone, standaloneManifest } from './kube/kubeblocks-fixtures.js';
 import { setMultiClusterMode, type ClusterReadContext } from './cluster-reads.js';
 
 export interface ClusterWriteContext extends ClusterReadContext {
@@ -205,23 +205,8 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
 
   it('creates a cluster from a YAML manifest (201), reads it back as YAML, replaces it (204), with 400/403/409 first', async () => {
     const { namespace, storedCluster } = context();
-    const manifest = (name: string, ns = namespace, policy = 'Delete') =>
-      [
-        'apiVersion: apps.kubeblocks.io/v1',
-        'kind: Cluster',
-        'metadata:',
-        `  name: ${name}`,
-        `  namespace: ${ns}`,
-        'spec:',
-        '  clusterDef: falkordb',
-        '  topology: standalone',
-        `  terminationPolicy: ${policy}`,
-        '  componentSpecs:',
-        '    - name: falkordb',
-        '      serviceVersion: 4.12.5',
-        '      replicas: 1',
-        '',
-      ].join('\n');
+    const manifest = (name: string, ns = namespace, terminationPolicy = 'Delete') =>
+      standaloneManifest(name, ns, { terminationPolicy });
     const created = await call('POST', '/api/clusters/yaml', { yaml: manifest('from-yaml') });
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json()).toMatchObject({ name: 'from-yaml', namespace, topology: 'standalone', replicas: 1 });

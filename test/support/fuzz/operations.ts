@@ -53,7 +53,9 @@ export interface Operation {
 
 export const OPENAPI_PATH = path.resolve(import.meta.dirname, '../../../openapi/openapi.json');
 
-// The URL space of the browser API as docs/decisions/http-conventions.md ("Unknown routes") states it, written out independently of src/.
+// The URL space of the browser API as docs/decisions/http-conventions.md ("Unknown routes") states it, written out
+// on purpose rather than imported from src/browser/paths.ts: the fuzzer checks the server's split of the URL space
+// against the decision, which importing the server's own list would make true by construction.
 const BROWSER_PREFIXES = [
   '/api/auth/tokens',
   '/api/status',

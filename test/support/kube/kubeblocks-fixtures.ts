@@ -58,6 +58,36 @@ export function standalone(name: string, namespace: string, phase = 'Running'): 
   );
 }
 
+/**
+ * A standalone Cluster as the YAML text a caller sends to POST /api/clusters/yaml, with extra lines for its metadata
+ * or its one component (indented as they go there). The tests' own manifest: the OpenAPI example in
+ * src/admin/clusters/schemas.ts documents the route and is not what these tests send.
+ */
+export function standaloneManifest(
+  name: string,
+  namespace: string,
+  extra: { terminationPolicy?: string; metadata?: string[]; component?: string[] } = {},
+): string {
+  return [
+    'apiVersion: apps.kubeblocks.io/v1',
+    'kind: Cluster',
+    'metadata:',
+    `  name: ${name}`,
+    `  namespace: ${namespace}`,
+    ...(extra.metadata ?? []),
+    'spec:',
+    '  clusterDef: falkordb',
+    '  topology: standalone',
+    `  terminationPolicy: ${extra.terminationPolicy ?? 'Delete'}`,
+    '  componentSpecs:',
+    '    - name: falkordb',
+    '      serviceVersion: 4.12.5',
+    '      replicas: 1',
+    ...(extra.component ?? []),
+    '',
+  ].join('\n');
+}
+
 export function replication(name: string, namespace: string): KubeObject {
   return falkordbCluster(
     'apps.kubeblocks.io/v1',
