@@ -5,10 +5,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DNS_SUBDOMAIN_CHARACTERS, HELM_RELEASE_NAME, KUBERNETES_NAME } from './lib/kubernetes-names.js';
 import { commaSeparated } from './lib/comma-list.js';
-import { parseCorsOrigins, type CorsOrigins } from './http/cors.js';
+import { parseCorsOrigins } from './http/cors.js';
 import { EmailSchema } from './lib/email.js';
 import { parseUrlAllowlist } from './lib/url-allowlist.js';
-import { parseAllowedTargets, type AllowedTarget } from './platform/falkordb/target-guard.js';
+import { parseAllowedTargets } from './platform/falkordb/target-guard.js';
 import {
   BootstrapError,
   parseServiceAccountsBootstrap,
@@ -289,129 +289,6 @@ const SECRET_VARIABLES = new Set([
   'METRICS_PASSWORD',
 ]);
 
-export interface Config {
-  port: number;
-  host: string;
-  logLevel: (typeof LOG_LEVELS)[number];
-  /** Readable lines on stdout (`pretty`), JSON lines (`json`), or readable on a terminal only (`auto`). */
-  logFormat: 'auto' | 'pretty' | 'json';
-  /** Absolute path. */
-  dataDir: string;
-  publicOrigin: string;
-  authSecret: string | undefined;
-  encryptionKey: string | undefined;
-  sessionSecret: string | undefined;
-  /** Unset means embedded mode: the server starts and uses its own FalkorDB. */
-  tokenStoreUrl: string | undefined;
-  falkordbServerBin: string | undefined;
-  falkordbModulePath: string | undefined;
-  /** Where the Kubernetes client configuration comes from; undefined means no Kubernetes (local stores). */
-  kubernetes: KubernetesSource | undefined;
-  enableDocsUi: boolean;
-  shutdownTimeoutMs: number;
-  /** Longest time to receive a request (408 beyond) and to answer it (503 beyond); event streams are exempt once open. */
-  requestTimeoutMs: number;
-  /** Longest time one Kubernetes API request may take before it counts as unreachable. */
-  kubernetesTimeoutMs: number;
-  /** How long after the Kubernetes API last answered a replica stays ready (degraded) while it does not. */
-  kubernetesOutageReadyMs: number;
-  /** Pod log and metrics event streams: longest life of one, and how many one user may hold open at once. */
-  observabilityStreams: { maxSeconds: number; perUser: number };
-  /** Pod metrics also read the pod's exporter through the API server's pod proxy (EXPORTER_METRICS). */
-  exporterMetrics: boolean;
-  /** Behind Sentinel, how long a write waits for a replica's confirmation (WAIT); 0: not at all. */
-  sentinelWriteAckMs: number;
-  /** Behind Sentinel, Read-Only tokens are served by a replica (SENTINEL_READ_REPLICAS). */
-  sentinelReadReplicas: boolean;
-  /** Audited admin writes answer 503 while the audit store is unreachable, rather than being kept for later. */
-  auditStoreRequired: boolean;
-  /** Seconds an admin session lasts. */
-  sessionTtlSeconds: number;
-  /** Seeds the first admin when the user store is empty. */
-  initialAdmin: { email?: string; password?: string };
-  /** The server's own namespace: settings, users and their permission checks live here. */
-  namespace: string;
-  /** False when `namespace` is only the default: inside a pod, the service account's namespace is used instead. */
-  namespaceFromEnvironment: boolean;
-  settingsRefreshMs: number;
-  /** Where the settings, the custom roles and the users live in `namespace` (Kubernetes stores only). */
-  stateObjects: {
-    settingsConfigMap: string;
-    rbacConfigMap: string;
-    usersSecret: string;
-    serviceAccountsSecret: string;
-  };
-  /** SERVICE_ACCOUNTS_BOOTSTRAP: accounts and tokens the server makes the store match at start-up (texts included). */
-  serviceAccountsBootstrap: readonly BootstrapAccount[];
-  /** Existing Secrets whose names start with this may receive write-only settings (besides the server's own). */
-  settingsSecretPrefix: string;
-  tokenCacheTtlMs: number;
-  /** Token requests per client address and minute (each one tries database credentials); 0 is no limit. */
-  tokenCreationPerMinute: number;
-  /** DATABASE_HOSTS: the database servers token holders may use; empty: any but loopback (embedded aside). */
-  databaseHosts: AllowedTarget[];
-  /** One deadline for a whole credential check at token creation, and how many may run at once. */
-  credentialCheckTimeoutMs: number;
-  credentialChecksMax: number;
-  /** The longest query timeout a caller may ask for (0 asks for this). */
-  queryTimeoutMaxMs: number;
-  /** Lifetime of a token created without expiresAt or ttlSeconds. */
-  tokenDefaultTtlSeconds: number;
-  /** The most rows and (estimated) bytes one query result may carry, and queries running at once per token and client. */
-  queryRowsMax: number;
-  queryResultBytesMax: number;
-  queriesPerToken: number;
-  queriesPerClient: number;
-  /** CSV_URL_ALLOWLIST: http(s) URL prefixes LOAD CSV may read (file:// is always allowed). */
-  csvUrlAllowlist: string[];
-  /** CORS_ORIGINS: origins whose pages may call the browser API (`*` any); none by default. */
-  corsOrigins: CorsOrigins;
-  /** UPLOAD_BYTES_MAX: the largest file POST /api/upload stages. */
-  uploadBytesMax: number;
-  /** IMPORT_TIMEOUT_MS: how long one batch or CSV load may run in all (each statement has its own bound too). */
-  importTimeoutMs: number;
-  /** Bytes of staged files one user, and all users together, may keep on disk (the first at most the second). */
-  uploadStagedBytesPerUser: number;
-  uploadStagedBytesMax: number;
-  /** Bytes of dumps being restored at once, server-wide, and restores one user may run at once. */
-  restoreBytesMax: number;
-  restoresPerUser: number;
-  /** Local sign-in bounds (see admin/sessions/login-throttle.ts). */
-  loginLimits: {
-    attemptsPerAddressPerMinute: number;
-    failuresBeforeBackoff: number;
-    maxBackoffMs: number;
-    checksInFlightMax: number;
-  };
-  /** TRUST_PROXY: which proxies' X-Forwarded-For is believed for the client address (Fastify's trustProxy). */
-  trustProxy: TrustProxy;
-  headersTimeoutMs: number;
-  maxConnections: number;
-  /** Open connections one peer address may hold (the proxies TRUST_PROXY names are exempt); at most maxConnections. */
-  connectionsPerAddress: number;
-  /** How long an idle keep-alive connection stays open after its last response. */
-  keepAliveTimeoutMs: number;
-  /** Requests one connection may carry before the server closes it (0: no limit). */
-  maxRequestsPerSocket: number;
-  /** METRICS_USERNAME and METRICS_PASSWORD: when set, every scrape of the exporter must authenticate with them. */
-  metricsBasicAuth: { username: string; password: string } | undefined;
-  /** Where database deployments live when multi_cluster_mode is off, and the default of `?namespace=`. */
-  clusterNamespace: string;
-  /** The namespaces clusters may be created in (anchored); the cluster namespace only when unset. */
-  managedNamespaces: RegExp;
-  /** RELEASE_NAME: this server's Helm release, a name no deployment may take. */
-  releaseName: string | undefined;
-  /** Where the providers live: overridable for sovereign clouds and tests. */
-  oauthEndpoints: { alphaIssuer: string; betaAuthority: string; alphaDirectoryUrl: string; betaGraphUrl: string };
-  oauthEnv: {
-    /** OAUTH_PROVIDER (alpha when unset): the provider whose flow GET /api/auth/oauth/callback completes. */
-    provider: 'alpha' | 'beta';
-    alpha: { clientId?: string; clientSecret?: string; redirectUri?: string };
-    /** Only honoured when OAUTH_PROVIDER=beta, as the admin API specification says (docs/decisions/oauth-sign-in.md). */
-    beta: { clientId?: string; clientSecret?: string; tenantId?: string; redirectUri?: string };
-  };
-}
-
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(
@@ -454,118 +331,188 @@ function serviceAccountsBootstrapOf(
   }
 }
 
+/** Where the Kubernetes client configuration comes from; undefined means no Kubernetes (local stores). */
+function kubernetesSourceOf(e: z.output<typeof EnvSchema>, cwd: string): KubernetesSource | undefined {
+  if (e.KUBECONFIG) return { kind: 'kubeconfig', path: path.resolve(cwd, e.KUBECONFIG) };
+  return e.KUBERNETES_SERVICE_HOST ? { kind: 'in-cluster' } : undefined;
+}
+
+/** The provider a caller signs in with, and the client of each (beta's only when OAUTH_PROVIDER=beta). */
+interface OAuthEnv {
+  /** OAUTH_PROVIDER (alpha when unset): the provider whose flow GET /api/auth/oauth/callback completes. */
+  provider: 'alpha' | 'beta';
+  alpha: { clientId?: string; clientSecret?: string; redirectUri?: string };
+  /** Only honoured when OAUTH_PROVIDER=beta, as the admin API specification says (docs/decisions/oauth-sign-in.md). */
+  beta: { clientId?: string; clientSecret?: string; tenantId?: string; redirectUri?: string };
+}
+
+function oauthEnvOf(e: z.output<typeof EnvSchema>): OAuthEnv {
+  return {
+    provider: e.OAUTH_PROVIDER ?? 'alpha',
+    alpha: { clientId: e.ALPHA_CLIENT_ID, clientSecret: e.ALPHA_CLIENT_SECRET, redirectUri: e.ALPHA_REDIRECT_URI },
+    beta:
+      e.OAUTH_PROVIDER === 'beta'
+        ? {
+            clientId: e.BETA_CLIENT_ID,
+            clientSecret: e.BETA_CLIENT_SECRET,
+            tenantId: e.BETA_TENANT_ID,
+            redirectUri: e.BETA_REDIRECT_URI,
+          }
+        : {},
+  };
+}
+
+/**
+ * The configuration as the server reads it: EnvSchema's variables, checked, turned into the settings below. The
+ * Config type is this schema's output, so each setting is declared once, here. `rawEnv` is where the bootstrap's
+ * token variables are read; `cwd` what relative paths are relative to.
+ */
+function configSchema(rawEnv: Record<string, string | undefined>, cwd: string) {
+  return EnvSchema.transform((e) => {
+    if ((e.METRICS_USERNAME === undefined) !== (e.METRICS_PASSWORD === undefined)) {
+      throw new ConfigError([
+        `${e.METRICS_USERNAME === undefined ? 'METRICS_USERNAME' : 'METRICS_PASSWORD'}: must be set together with ${e.METRICS_USERNAME === undefined ? 'METRICS_PASSWORD' : 'METRICS_USERNAME'}`,
+      ]);
+    }
+    return {
+      port: e.PORT,
+      // Embedded mode is what `npm start` gives on a laptop: reachable from this machine only, unless asked otherwise.
+      host: e.HOST ?? (e.TOKEN_STORE_URL ? '0.0.0.0' : '127.0.0.1'),
+      logLevel: e.LOG_LEVEL,
+      /** Readable lines on stdout (`pretty`), JSON lines (`json`), or readable on a terminal only (`auto`). */
+      logFormat: e.LOG_FORMAT,
+      /** Absolute path. */
+      dataDir: path.resolve(cwd, e.DATA_DIR),
+      publicOrigin: (e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
+      authSecret: e.AUTH_SECRET,
+      encryptionKey: e.ENCRYPTION_KEY?.toLowerCase(),
+      sessionSecret: e.SESSION_SECRET,
+      /** Unset means embedded mode: the server starts and uses its own FalkorDB. */
+      tokenStoreUrl: e.TOKEN_STORE_URL,
+      falkordbServerBin: e.FALKORDB_SERVER_BIN,
+      falkordbModulePath: e.FALKORDB_MODULE_PATH,
+      /** Where the Kubernetes client configuration comes from; undefined means no Kubernetes (local stores). */
+      kubernetes: kubernetesSourceOf(e, cwd),
+      enableDocsUi: e.ENABLE_DOCSUI,
+      shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+      /** Longest time to receive a request (408 beyond) and to answer it (503 beyond); event streams are exempt once open. */
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+      /** Longest time one Kubernetes API request may take before it counts as unreachable. */
+      kubernetesTimeoutMs: e.KUBERNETES_TIMEOUT_MS,
+      /** How long after the Kubernetes API last answered a replica stays ready (degraded) while it does not. */
+      kubernetesOutageReadyMs: e.KUBERNETES_OUTAGE_READY_MS,
+      /** Pod log and metrics event streams: longest life of one, and how many one user may hold open at once. */
+      observabilityStreams: {
+        maxSeconds: e.OBSERVABILITY_STREAM_MAX_SECONDS,
+        perUser: e.OBSERVABILITY_STREAMS_PER_USER,
+      },
+      /** Pod metrics also read the pod's exporter through the API server's pod proxy (EXPORTER_METRICS). */
+      exporterMetrics: e.EXPORTER_METRICS,
+      /** Behind Sentinel, how long a write waits for a replica's confirmation (WAIT); 0: not at all. */
+      sentinelWriteAckMs: e.SENTINEL_WRITE_ACK_MS,
+      /** Behind Sentinel, Read-Only tokens are served by a replica (SENTINEL_READ_REPLICAS). */
+      sentinelReadReplicas: e.SENTINEL_READ_REPLICAS,
+      /** Audited admin writes answer 503 while the audit store is unreachable, rather than being kept for later. */
+      auditStoreRequired: e.AUDIT_STORE_REQUIRED,
+      /** Seconds an admin session lasts. */
+      sessionTtlSeconds: e.SESSION_TTL,
+      /** Seeds the first admin when the user store is empty. */
+      initialAdmin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
+      /** The server's own namespace: settings, users and their permission checks live here. */
+      namespace: e.POD_NAMESPACE ?? 'graphdb-system',
+      /** False when `namespace` is only the default: inside a pod, the service account's namespace is used instead. */
+      namespaceFromEnvironment: e.POD_NAMESPACE !== undefined,
+      settingsRefreshMs: e.SETTINGS_REFRESH_MS,
+      /** Where the settings, the custom roles and the users live in `namespace` (Kubernetes stores only). */
+      stateObjects: {
+        settingsConfigMap: e.SETTINGS_CONFIGMAP_NAME,
+        rbacConfigMap: e.RBAC_CONFIGMAP_NAME,
+        usersSecret: e.USERS_SECRET_NAME,
+        serviceAccountsSecret: e.SERVICE_ACCOUNTS_SECRET_NAME,
+      },
+      /** SERVICE_ACCOUNTS_BOOTSTRAP: accounts and tokens the server makes the store match at start-up (texts included). */
+      serviceAccountsBootstrap: serviceAccountsBootstrapOf(e.SERVICE_ACCOUNTS_BOOTSTRAP, rawEnv),
+      /** Existing Secrets whose names start with this may receive write-only settings (besides the server's own). */
+      settingsSecretPrefix: e.SETTINGS_SECRET_PREFIX,
+      tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
+      /** Token requests per client address and minute (each one tries database credentials); 0 is no limit. */
+      tokenCreationPerMinute: e.TOKEN_CREATION_PER_MINUTE,
+      /** Where database deployments live when multi_cluster_mode is off, and the default of `?namespace=`. */
+      clusterNamespace: e.CLUSTER_NAMESPACE,
+      /** The namespaces clusters may be created in (anchored); the cluster namespace only when unset. */
+      managedNamespaces: new RegExp(
+        `^(?:${e.MANAGED_NAMESPACES ?? e.CLUSTER_NAMESPACE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})$`,
+      ),
+      /** RELEASE_NAME: this server's Helm release, a name no deployment may take. */
+      releaseName: e.RELEASE_NAME,
+      /** DATABASE_HOSTS: the database servers token holders may use; empty: any but loopback (embedded aside). */
+      databaseHosts: parseAllowedTargets(e.DATABASE_HOSTS ?? ''),
+      /** One deadline for a whole credential check at token creation, and how many may run at once. */
+      credentialCheckTimeoutMs: e.CREDENTIAL_CHECK_TIMEOUT_MS,
+      credentialChecksMax: e.CREDENTIAL_CHECKS_MAX,
+      /** The longest query timeout a caller may ask for (0 asks for this). */
+      queryTimeoutMaxMs: e.QUERY_TIMEOUT_MAX_MS,
+      /** Lifetime of a token created without expiresAt or ttlSeconds. */
+      tokenDefaultTtlSeconds: e.TOKEN_DEFAULT_TTL_SECONDS,
+      /** The most rows and (estimated) bytes one query result may carry, and queries running at once per token and client. */
+      queryRowsMax: e.QUERY_ROWS_MAX,
+      queryResultBytesMax: e.QUERY_RESULT_BYTES_MAX,
+      queriesPerToken: e.QUERIES_PER_TOKEN,
+      queriesPerClient: e.QUERIES_PER_CLIENT,
+      /** CSV_URL_ALLOWLIST: http(s) URL prefixes LOAD CSV may read (file:// is always allowed). */
+      csvUrlAllowlist: parseUrlAllowlist(e.CSV_URL_ALLOWLIST ?? ''),
+      /** CORS_ORIGINS: origins whose pages may call the browser API (`*` any); none by default. */
+      corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
+      /** UPLOAD_BYTES_MAX: the largest file POST /api/upload stages. */
+      uploadBytesMax: e.UPLOAD_BYTES_MAX,
+      /** IMPORT_TIMEOUT_MS: how long one batch or CSV load may run in all (each statement has its own bound too). */
+      importTimeoutMs: e.IMPORT_TIMEOUT_MS,
+      /** Bytes of staged files one user, and all users together, may keep on disk (the first at most the second). */
+      uploadStagedBytesPerUser: Math.min(e.UPLOAD_STAGED_BYTES_PER_USER, e.UPLOAD_STAGED_BYTES_MAX),
+      uploadStagedBytesMax: e.UPLOAD_STAGED_BYTES_MAX,
+      /** Bytes of dumps being restored at once, server-wide, and restores one user may run at once. */
+      restoreBytesMax: e.RESTORE_BYTES_MAX,
+      restoresPerUser: e.RESTORES_PER_USER,
+      /** Local sign-in bounds (see admin/sessions/login-throttle.ts). */
+      loginLimits: {
+        attemptsPerAddressPerMinute: e.LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE,
+        failuresBeforeBackoff: e.LOGIN_FAILURES_BEFORE_BACKOFF,
+        maxBackoffMs: e.LOGIN_BACKOFF_MAX_SECONDS * 1000,
+        checksInFlightMax: e.LOGIN_CHECKS_MAX,
+      },
+      /** TRUST_PROXY: which proxies' X-Forwarded-For is believed for the client address (Fastify's trustProxy). */
+      trustProxy: parseTrustProxy(e.TRUST_PROXY),
+      // Never longer than a whole request may take.
+      headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
+      maxConnections: e.MAX_CONNECTIONS,
+      /** Open connections one peer address may hold (the proxies TRUST_PROXY names are exempt); at most maxConnections. */
+      connectionsPerAddress: Math.min(e.CONNECTIONS_PER_ADDRESS, e.MAX_CONNECTIONS),
+      /** How long an idle keep-alive connection stays open after its last response. */
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      /** Requests one connection may carry before the server closes it (0: no limit). */
+      maxRequestsPerSocket: e.MAX_REQUESTS_PER_SOCKET,
+      /** METRICS_USERNAME and METRICS_PASSWORD: when set, every scrape of the exporter must authenticate with them. */
+      metricsBasicAuth:
+        e.METRICS_USERNAME && e.METRICS_PASSWORD
+          ? { username: e.METRICS_USERNAME, password: e.METRICS_PASSWORD }
+          : undefined,
+      /** Where the providers live: overridable for sovereign clouds and tests. */
+      oauthEndpoints: {
+        alphaIssuer: e.ALPHA_ISSUER.replace(/\/$/, ''),
+        betaAuthority: e.BETA_AUTHORITY.replace(/\/$/, ''),
+        alphaDirectoryUrl: e.ALPHA_DIRECTORY_URL.replace(/\/$/, ''),
+        betaGraphUrl: e.BETA_GRAPH_URL.replace(/\/$/, ''),
+      },
+      oauthEnv: oauthEnvOf(e),
+    };
+  });
+}
+
+export type Config = z.output<ReturnType<typeof configSchema>>;
+
 export function loadConfig(rawEnv: Record<string, string | undefined>, cwd = process.cwd()): Readonly<Config> {
   const env = withoutBlankValues(rawEnv);
-  const parsed = EnvSchema.safeParse(env);
+  const parsed = configSchema(rawEnv, cwd).safeParse(env);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((issue) => describeProblem(issue, env)));
-  const e = parsed.data;
-  if ((e.METRICS_USERNAME === undefined) !== (e.METRICS_PASSWORD === undefined)) {
-    throw new ConfigError([
-      `${e.METRICS_USERNAME === undefined ? 'METRICS_USERNAME' : 'METRICS_PASSWORD'}: must be set together with ${e.METRICS_USERNAME === undefined ? 'METRICS_PASSWORD' : 'METRICS_USERNAME'}`,
-    ]);
-  }
-  const config: Config = {
-    port: e.PORT,
-    // Embedded mode is what `npm start` gives on a laptop: reachable from this machine only, unless asked otherwise.
-    host: e.HOST ?? (e.TOKEN_STORE_URL ? '0.0.0.0' : '127.0.0.1'),
-    logLevel: e.LOG_LEVEL,
-    logFormat: e.LOG_FORMAT,
-    dataDir: path.resolve(cwd, e.DATA_DIR),
-    publicOrigin: (e.PUBLIC_ORIGIN ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
-    authSecret: e.AUTH_SECRET,
-    encryptionKey: e.ENCRYPTION_KEY?.toLowerCase(),
-    sessionSecret: e.SESSION_SECRET,
-    tokenStoreUrl: e.TOKEN_STORE_URL,
-    falkordbServerBin: e.FALKORDB_SERVER_BIN,
-    falkordbModulePath: e.FALKORDB_MODULE_PATH,
-    kubernetes: e.KUBECONFIG
-      ? { kind: 'kubeconfig', path: path.resolve(cwd, e.KUBECONFIG) }
-      : e.KUBERNETES_SERVICE_HOST
-        ? { kind: 'in-cluster' }
-        : undefined,
-    enableDocsUi: e.ENABLE_DOCSUI,
-    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
-    kubernetesTimeoutMs: e.KUBERNETES_TIMEOUT_MS,
-    kubernetesOutageReadyMs: e.KUBERNETES_OUTAGE_READY_MS,
-    observabilityStreams: { maxSeconds: e.OBSERVABILITY_STREAM_MAX_SECONDS, perUser: e.OBSERVABILITY_STREAMS_PER_USER },
-    exporterMetrics: e.EXPORTER_METRICS,
-    sentinelWriteAckMs: e.SENTINEL_WRITE_ACK_MS,
-    sentinelReadReplicas: e.SENTINEL_READ_REPLICAS,
-    auditStoreRequired: e.AUDIT_STORE_REQUIRED,
-    sessionTtlSeconds: e.SESSION_TTL,
-    initialAdmin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD },
-    namespace: e.POD_NAMESPACE ?? 'graphdb-system',
-    namespaceFromEnvironment: e.POD_NAMESPACE !== undefined,
-    settingsRefreshMs: e.SETTINGS_REFRESH_MS,
-    stateObjects: {
-      settingsConfigMap: e.SETTINGS_CONFIGMAP_NAME,
-      rbacConfigMap: e.RBAC_CONFIGMAP_NAME,
-      usersSecret: e.USERS_SECRET_NAME,
-      serviceAccountsSecret: e.SERVICE_ACCOUNTS_SECRET_NAME,
-    },
-    serviceAccountsBootstrap: serviceAccountsBootstrapOf(e.SERVICE_ACCOUNTS_BOOTSTRAP, rawEnv),
-    settingsSecretPrefix: e.SETTINGS_SECRET_PREFIX,
-    tokenCacheTtlMs: e.TOKEN_CACHE_TTL_MS,
-    tokenCreationPerMinute: e.TOKEN_CREATION_PER_MINUTE,
-    clusterNamespace: e.CLUSTER_NAMESPACE,
-    managedNamespaces: new RegExp(
-      `^(?:${e.MANAGED_NAMESPACES ?? e.CLUSTER_NAMESPACE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})$`,
-    ),
-    releaseName: e.RELEASE_NAME,
-    databaseHosts: parseAllowedTargets(e.DATABASE_HOSTS ?? ''),
-    credentialCheckTimeoutMs: e.CREDENTIAL_CHECK_TIMEOUT_MS,
-    credentialChecksMax: e.CREDENTIAL_CHECKS_MAX,
-    queryTimeoutMaxMs: e.QUERY_TIMEOUT_MAX_MS,
-    tokenDefaultTtlSeconds: e.TOKEN_DEFAULT_TTL_SECONDS,
-    queryRowsMax: e.QUERY_ROWS_MAX,
-    queryResultBytesMax: e.QUERY_RESULT_BYTES_MAX,
-    queriesPerToken: e.QUERIES_PER_TOKEN,
-    queriesPerClient: e.QUERIES_PER_CLIENT,
-    csvUrlAllowlist: parseUrlAllowlist(e.CSV_URL_ALLOWLIST ?? ''),
-    corsOrigins: parseCorsOrigins(e.CORS_ORIGINS),
-    uploadBytesMax: e.UPLOAD_BYTES_MAX,
-    importTimeoutMs: e.IMPORT_TIMEOUT_MS,
-    uploadStagedBytesPerUser: Math.min(e.UPLOAD_STAGED_BYTES_PER_USER, e.UPLOAD_STAGED_BYTES_MAX),
-    uploadStagedBytesMax: e.UPLOAD_STAGED_BYTES_MAX,
-    restoreBytesMax: e.RESTORE_BYTES_MAX,
-    restoresPerUser: e.RESTORES_PER_USER,
-    loginLimits: {
-      attemptsPerAddressPerMinute: e.LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE,
-      failuresBeforeBackoff: e.LOGIN_FAILURES_BEFORE_BACKOFF,
-      maxBackoffMs: e.LOGIN_BACKOFF_MAX_SECONDS * 1000,
-      checksInFlightMax: e.LOGIN_CHECKS_MAX,
-    },
-    trustProxy: parseTrustProxy(e.TRUST_PROXY),
-    // Never longer than a whole request may take.
-    headersTimeoutMs: Math.min(e.HEADERS_TIMEOUT_MS, e.REQUEST_TIMEOUT_MS),
-    maxConnections: e.MAX_CONNECTIONS,
-    connectionsPerAddress: Math.min(e.CONNECTIONS_PER_ADDRESS, e.MAX_CONNECTIONS),
-    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
-    maxRequestsPerSocket: e.MAX_REQUESTS_PER_SOCKET,
-    metricsBasicAuth:
-      e.METRICS_USERNAME && e.METRICS_PASSWORD
-        ? { username: e.METRICS_USERNAME, password: e.METRICS_PASSWORD }
-        : undefined,
-    oauthEndpoints: {
-      alphaIssuer: e.ALPHA_ISSUER.replace(/\/$/, ''),
-      betaAuthority: e.BETA_AUTHORITY.replace(/\/$/, ''),
-      alphaDirectoryUrl: e.ALPHA_DIRECTORY_URL.replace(/\/$/, ''),
-      betaGraphUrl: e.BETA_GRAPH_URL.replace(/\/$/, ''),
-    },
-    oauthEnv: {
-      provider: e.OAUTH_PROVIDER ?? 'alpha',
-      alpha: { clientId: e.ALPHA_CLIENT_ID, clientSecret: e.ALPHA_CLIENT_SECRET, redirectUri: e.ALPHA_REDIRECT_URI },
-      beta:
-        e.OAUTH_PROVIDER === 'beta'
-          ? {
-              clientId: e.BETA_CLIENT_ID,
-              clientSecret: e.BETA_CLIENT_SECRET,
-              tenantId: e.BETA_TENANT_ID,
-              redirectUri: e.BETA_REDIRECT_URI,
-            }
-          : {},
-    },
-  };
-  return Object.freeze(config);
+  return Object.freeze(parsed.data);
 }
