@@ -1,5 +1,6 @@
 // Printing: `-o table|wide` aligned tables for people, `-o json|yaml` for scripts (stdout only; progress goes to
 // stderr).
+import { stringify } from 'yaml';
 import { CliError, EXIT } from './cli-errors.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'yaml', 'wide'] as const;
@@ -56,56 +57,17 @@ export function printYaml(value: unknown): void {
   process.stdout.write(toYaml(value));
 }
 
-// Plain scalars YAML 1.2 would read back as something else (a number, a boolean, null) or that its syntax claims.
-// eslint-disable-next-line no-control-regex -- control characters are exactly what must be quoted
-const NEEDS_QUOTES = /^(?:[-?:,[\]{}#&*!|>'"%@`~]|\s|$)|[:#]\s|\s#|\s$|:$|[\n\t\r\u0000-\u001f\u007f]/;
-const LOOKS_TYPED =
-  /^(?:true|false|yes|no|on|off|y|n|null|~|[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?|0x[\da-f]+|0o[0-7]+|[-+]?\.inf|\.nan)$/i;
-
-function scalar(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'number')
-    return Number.isFinite(value) ? String(value) : value > 0 ? '.inf' : value < 0 ? '-.inf' : '.nan';
-  if (typeof value === 'boolean') return String(value);
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  // Double-quoted YAML is a superset of JSON strings, so JSON.stringify quotes it correctly.
-  return NEEDS_QUOTES.test(text) || LOOKS_TYPED.test(text) ? JSON.stringify(text) : text;
-}
-
-const isCollection = (value: unknown): value is object => typeof value === 'object' && value !== null;
-const isEmpty = (value: object) => (Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0);
-
-function key(name: string): string {
-  return NEEDS_QUOTES.test(name) || LOOKS_TYPED.test(name) ? JSON.stringify(name) : name;
-}
-
-function lines(value: unknown, indent: string): string[] {
-  if (!isCollection(value)) return [`${indent}${scalar(value)}`];
-  if (isEmpty(value)) return [`${indent}${Array.isArray(value) ? '[]' : '{}'}`];
-  const out: string[] = [];
-  if (Array.isArray(value)) {
-    for (const item of value as unknown[]) {
-      if (isCollection(item) && !isEmpty(item)) {
-        // The first line of the nested block goes after the dash; the rest keep its indentation.
-        const [first, ...rest] = lines(item, `${indent}  `);
-        out.push(`${indent}- ${first!.slice(indent.length + 2)}`, ...rest);
-      } else out.push(`${indent}- ${lines(item, '')[0]}`);
-    }
-    return out;
-  }
-  for (const [name, item] of Object.entries(value)) {
-    if (item === undefined) continue;
-    if (isCollection(item) && !isEmpty(item)) {
-      out.push(`${indent}${key(name)}:`);
-      out.push(...lines(item, Array.isArray(item) ? indent : `${indent}  `));
-    } else out.push(`${indent}${key(name)}: ${lines(item, '')[0]}`);
-  }
-  return out;
-}
-
-/** YAML for JSON-shaped data (what the API returns): block style, strings quoted whenever a plain one could misread. */
+/**
+ * YAML for JSON-shaped data (what the API returns), by the yaml package: block style with a list's dashes at its key's
+ * indentation, no line folding, and strings that need quotes double-quoted as JSON would write them.
+ */
 export function toYaml(value: unknown): string {
-  return `${lines(JSON.parse(JSON.stringify(value ?? null)) as unknown, '').join('\n')}\n`;
+  return stringify(JSON.parse(JSON.stringify(value ?? null)) as unknown, {
+    indentSeq: false,
+    lineWidth: 0,
+    blockQuote: false,
+    doubleQuotedAsJSON: true,
+  });
 }
 
 export function printTable(headers: string[], rows: Cell[][]): void {
