@@ -127,7 +127,7 @@ describe.each(ADAPTERS)('diagnostics (%s)', (adapter) => {
     expect(res.headers['content-disposition']).toMatch(
       /^attachment; filename="graphdb-support-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z\.zip"$/,
     );
-    const files = new Map(readZip(res.rawPayload).map((entry) => [entry.name, entry.data.toString('utf8')]));
+    const files = new Map((await readZip(res.rawPayload)).map((entry) => [entry.name, entry.data.toString('utf8')]));
     expect([...files.keys()].sort()).toEqual([
       'audit.json',
       'clusters.json',
@@ -182,7 +182,7 @@ describe.each(ADAPTERS)('diagnostics (%s)', (adapter) => {
       payload: { logTailLines: 3, includeMetrics: false, clusters: [{ name: 'missing', namespace: 'graphdb-system' }] },
     });
     expect(small.statusCode).toBe(200);
-    const files = new Map(readZip(small.rawPayload).map((entry) => [entry.name, entry.data.toString('utf8')]));
+    const files = new Map((await readZip(small.rawPayload)).map((entry) => [entry.name, entry.data.toString('utf8')]));
     expect(files.get('logs/server.log')!.trimEnd().split('\n')).toHaveLength(3);
     expect(files.has('metrics.txt')).toBe(false);
     expect(JSON.parse(files.get('clusters.json')!)).toEqual({ clusters: [], total: 0 });
@@ -192,7 +192,7 @@ describe.each(ADAPTERS)('diagnostics (%s)', (adapter) => {
       url: '/api/admin/diagnostics/support-package',
       payload: { includeLogs: false },
     });
-    expect(readZip(quiet.rawPayload).map((entry) => entry.name)).not.toContain('logs/server.log');
+    expect((await readZip(quiet.rawPayload)).map((entry) => entry.name)).not.toContain('logs/server.log');
 
     for (const payload of [
       { extra: true },

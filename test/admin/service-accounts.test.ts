@@ -423,7 +423,7 @@ describe.each(ADAPTERS)('service accounts (%s)', (adapter) => {
       auditLimit: 100,
     });
     expect(pkg.statusCode, pkg.body).toBe(200);
-    const files = readZip(pkg.rawPayload).map((entry) => [entry.name, entry.data.toString('utf8')] as const);
+    const files = (await readZip(pkg.rawPayload)).map((entry) => [entry.name, entry.data.toString('utf8')] as const);
     expect(files.find(([name]) => name === 'logs/server.log')?.[1]).toContain('planted bearer line');
     expect(t.logs.text).toContain('planted field line');
     const audit = (await admin.inject({ method: 'GET', url: '/api/audit/?limit=1000' })).body;
