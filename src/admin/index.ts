@@ -311,7 +311,13 @@ export function createAdminServices(deps: AdminDeps) {
     auditStoreRequired: config.auditStoreRequired,
     serviceAccounts,
     serviceAccountTokens,
-    logins: createLoginService(context),
+    logins: createLoginService({
+      settings: context.settings,
+      users,
+      sessions: context.sessions,
+      loginThrottle: context.loginThrottle,
+      oauthEnv: config.oauthEnv,
+    }),
     clusters,
     backups,
     operations: createOperationService(clusterPort, clusters, {
@@ -416,7 +422,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     done();
   });
 
-  publicAuthRoutes(app, context, services.logins);
+  publicAuthRoutes(app, { logins: services.logins, sessions: context.sessions });
   oauthRoutes(app, services.oauth);
 
   // Everything else needs a session: no valid cookie is a 401 before any other question is asked.
@@ -427,7 +433,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
       requireSessionWithRules(context.sessions, context.rbac, services.serviceAccountTokens),
     );
     guarded.addHook('onRoute', stampSecurity([COOKIE_SCHEME, SESSION_BEARER_SCHEME], 'admin'));
-    sessionAuthRoutes(guarded, context);
+    sessionAuthRoutes(guarded, { users: context.users });
     settingsRoutes(guarded, context);
     clusterRoutes(guarded, context, services.clusters, services.clusterNamespace);
     operationRoutes(guarded, services);

@@ -3,13 +3,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { tooManyRequests, UnauthorizedError } from '../../http/http-errors.js';
 import { jsonOncePerObject, sendJsonOf } from '../../http/prepared-json.js';
-import type { AdminContext } from '../context.js';
 import { setCookies } from '../reply-cookies.js';
-import { configuredProviders } from '../oauth/providers.js';
-import { toUserView } from '../users/user-service.js';
+import { toUserView, type UserService } from '../users/user-service.js';
 import { DURING_PASSWORD_CHANGE } from '../users/user-routes.js';
 import type { LoginService } from './login-service.js';
 import type { StoredUser } from '../users/user-store.js';
+import type { SessionService } from './session-service.js';
 import { sessionCredentialsOf } from './session-guard.js';
 import {
   AuthConfigSchema,
@@ -22,8 +21,14 @@ import {
 export const LOGIN_ATTEMPTS_PER_MINUTE = 10;
 const tags = ['Authentication'];
 
-export function publicAuthRoutes(app: FastifyInstance, context: AdminContext, logins: LoginService): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
+/** What the routes open to anyone call: sign-in, sign-out and the sign-in methods. */
+export interface PublicAuthRouteDeps {
+  logins: LoginService;
+  sessions: Pick<SessionService, 'signedOutCookies' | 'end'>;
+}
+
+export function publicAuthRoutes(scope: FastifyInstance, { logins, sessions }: PublicAuthRouteDeps): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
 
   routes.post(
     '/api/auth/login',
@@ -79,9 +84,9 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext, lo
     },
     async (request, reply) => {
       // Cleared first: a failure to end the sessions in the store still signs this browser out.
-      setCookies(reply, context.sessions.signedOutCookies());
+      setCookies(reply, sessions.signedOutCookies());
       // The audit entry names who signed out; a cookie naming no live session ended nothing and names nobody.
-      request.auditActor = await context.sessions.end(sessionCredentialsOf(request));
+      request.auditActor = await sessions.end(sessionCredentialsOf(request));
       return { success: true, message: 'Logged out' };
     },
   );
@@ -97,19 +102,7 @@ export function publicAuthRoutes(app: FastifyInstance, context: AdminContext, lo
         response: { 200: AuthConfigSchema },
       },
     },
-    async () => {
-      const settings = await context.settings.current();
-      return {
-        methods: [
-          { type: 'local', enabled: settings.features.local_users_enabled },
-          ...configuredProviders(settings, context.oauthEnv).map((provider) => ({
-            type: provider.type,
-            enabled: settings.features.oauth2_enabled,
-            clientId: provider.clientId,
-          })),
-        ],
-      };
-    },
+    async () => ({ methods: await logins.methods() }),
   );
 }
 
@@ -122,8 +115,13 @@ const validUserJson = (user: StoredUser | undefined): string => {
   return validateJson(user);
 };
 
-export function sessionAuthRoutes(app: FastifyInstance, context: AdminContext): void {
-  app.withTypeProvider<ZodTypeProvider>().get(
+/** What the routes of a signed-in session call. */
+export interface SessionAuthRouteDeps {
+  users: Pick<UserService, 'findByIdInForce'>;
+}
+
+export function sessionAuthRoutes(scope: FastifyInstance, { users }: SessionAuthRouteDeps): void {
+  scope.withTypeProvider<ZodTypeProvider>().get(
     '/api/auth/validate',
     {
       config: DURING_PASSWORD_CHANGE,
@@ -136,6 +134,6 @@ export function sessionAuthRoutes(app: FastifyInstance, context: AdminContext): 
       },
     },
     // From memory while the user list is fresh (as the session check itself read it): no promise per request.
-    (request, reply) => sendJsonOf(reply, context.users.findByIdInForce(request.sessionUser!.id), validUserJson),
+    (request, reply) => sendJsonOf(reply, users.findByIdInForce(request.sessionUser!.id), validUserJson),
   );
 }
