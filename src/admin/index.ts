@@ -423,7 +423,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
   });
 
   publicAuthRoutes(app, { logins: services.logins, sessions: context.sessions });
-  oauthRoutes(app, services.oauth);
+  oauthRoutes(app, { oauth: services.oauth });
 
   // Everything else needs a session: no valid cookie is a 401 before any other question is asked.
   await app.register(function sessionRoutes(guarded, _options, done) {

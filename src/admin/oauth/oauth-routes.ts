@@ -31,8 +31,13 @@ function wantsHtml(request: FastifyRequest): boolean {
   return typeof accept === 'string' && accept.includes('text/html');
 }
 
-export function oauthRoutes(app: FastifyInstance, oauth: OAuthService): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
+/** What the OAuth sign-in routes call. */
+export interface OAuthRouteDeps {
+  oauth: OAuthService;
+}
+
+export function oauthRoutes(scope: FastifyInstance, { oauth }: OAuthRouteDeps): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
 
   routes.get(
     '/api/auth/oauth/:provider',
