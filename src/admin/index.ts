@@ -434,7 +434,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     );
     guarded.addHook('onRoute', stampSecurity([COOKIE_SCHEME, SESSION_BEARER_SCHEME], 'admin'));
     sessionAuthRoutes(guarded, { users: context.users });
-    settingsRoutes(guarded, context);
+    settingsRoutes(guarded, { settings: context.settings, namespace: context.namespace });
     clusterRoutes(guarded, context, services.clusters, services.clusterNamespace);
     operationRoutes(guarded, services);
     backupRoutes(guarded, services);

@@ -2,9 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { jsonOncePerObject, sendJsonOf } from '../../http/prepared-json.js';
-import type { AdminContext } from '../context.js';
-import { requirePermission } from '../permissions/permissions.js';
+import { serverNamespaceChecks } from '../permissions/server-namespace.js';
 import { SettingsPatchSchema, settingsView, SettingsViewSchema, type Settings } from './schemas.js';
+import type { SettingsService } from './settings-service.js';
 
 const tags = ['Settings'];
 
@@ -16,14 +16,20 @@ export const settingsJson = jsonOncePerObject((settings: Settings) =>
   SettingsViewSchema.encode(settingsView(settings)),
 );
 
-export function settingsRoutes(app: FastifyInstance, context: AdminContext): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
-  const inServerNamespace = () => context.namespace;
+/** What the settings routes call: the settings, and the server's namespace, where the permission is checked. */
+export interface SettingsRouteDeps {
+  settings: Pick<SettingsService, 'inForce' | 'patch'>;
+  namespace: string;
+}
+
+export function settingsRoutes(scope: FastifyInstance, { settings, namespace }: SettingsRouteDeps): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
+  const { allowed } = serverNamespaceChecks('settings', namespace);
 
   routes.get(
     '/api/settings/',
     {
-      preValidation: requirePermission('settings', 'read', inServerNamespace),
+      preValidation: allowed('read'),
       // The response schema has no write-only fields, so none can be serialized even by mistake.
       schema: {
         operationId: 'getSettings',
@@ -33,13 +39,13 @@ export function settingsRoutes(app: FastifyInstance, context: AdminContext): voi
         response: { 200: SettingsViewSchema },
       },
     },
-    (_request, reply) => sendJsonOf(reply, context.settings.inForce(), settingsJson),
+    (_request, reply) => sendJsonOf(reply, settings.inForce(), settingsJson),
   );
 
   routes.patch(
     '/api/settings/',
     {
-      preValidation: requirePermission('settings', 'update', inServerNamespace),
+      preValidation: allowed('update'),
       config: { errorResponses: [409, 422] },
       schema: {
         operationId: 'patchSettings',
@@ -51,6 +57,6 @@ export function settingsRoutes(app: FastifyInstance, context: AdminContext): voi
         response: { 200: SettingsViewSchema },
       },
     },
-    async (request) => settingsView(await context.settings.patch(request.body)),
+    async (request) => settingsView(await settings.patch(request.body)),
   );
 }
