@@ -438,7 +438,13 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     clusterRoutes(guarded, context, services.clusters, services.clusterNamespace);
     operationRoutes(guarded, services);
     backupRoutes(guarded, services);
-    userRoutes(guarded, context);
+    userRoutes(guarded, {
+      users: context.users,
+      rbac: context.rbac,
+      sessions: context.sessions,
+      logins: services.logins,
+      namespace: context.namespace,
+    });
     rbacRoutes(guarded, context);
     serviceAccountRoutes(guarded, {
       serviceAccounts: services.serviceAccounts,

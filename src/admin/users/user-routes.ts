@@ -3,10 +3,12 @@
 // `:email` in the router, and `:email` must be an e-mail, which `me` never is.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../http/http-errors.js';
-import type { AdminContext } from '../context.js';
-import { callerRules, grantCheckOf, requirePermission } from '../permissions/permissions.js';
+import { ForbiddenError, NotFoundError } from '../../http/http-errors.js';
+import { serverNamespaceChecks } from '../permissions/server-namespace.js';
+import type { RbacService } from '../rbac/rbac-service.js';
 import { setCookies } from '../reply-cookies.js';
+import type { LoginService } from '../sessions/login-service.js';
+import type { SessionService } from '../sessions/session-service.js';
 import {
   ChangePasswordBodySchema,
   CreateUserSchema,
@@ -20,7 +22,7 @@ import {
   UserListSchema,
   UserAnswerSchema,
 } from './schemas.js';
-import { PASSWORD_RESET, toUserView } from './user-service.js';
+import { PASSWORD_RESET, toUserView, type UserService } from './user-service.js';
 
 const tags = ['Users'];
 const profileTags = ['User Profile'];
@@ -28,9 +30,21 @@ const profileTags = ['User Profile'];
 /** Route config of the few routes a session that must change its password may call (session-guard.ts). */
 export const DURING_PASSWORD_CHANGE = { duringPasswordChange: true } as const;
 
-export function userRoutes(app: FastifyInstance, context: AdminContext): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
-  const inServerNamespace = () => context.namespace;
+/**
+ * What the user routes call: the users, the roles' rules (for the escalation rule), the sessions a change renews,
+ * the throttled password change, and the server's namespace, where the permission is checked.
+ */
+export interface UserRouteDeps {
+  users: UserService;
+  rbac: Pick<RbacService, 'rulesOf'>;
+  sessions: Pick<SessionService, 'start'>;
+  logins: Pick<LoginService, 'changeOwnPassword'>;
+  namespace: string;
+}
+
+export function userRoutes(scope: FastifyInstance, { users, rbac, sessions, logins, namespace }: UserRouteDeps): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
+  const { allowed, grantCheck } = serverNamespaceChecks('users', namespace);
 
   /**
    * The escalation rule for users (docs/admin-roles.md, "Escalation rules"): the caller acts on a user (changes,
@@ -38,20 +52,20 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
    * and never changes its own role. 403 naming the first permission missing.
    */
   async function mayManage(request: FastifyRequest, email: string | undefined, role: string | undefined) {
-    const may = grantCheckOf(await callerRules(request), context.namespace);
+    const may = await grantCheck(request);
     if (email !== undefined) {
-      const target = await context.users.get(email);
+      const target = await users.get(email);
       if (role !== undefined && role !== target.role && target.id === request.sessionUser?.id)
         throw new ForbiddenError('Users cannot change their own role: another user with the right must do it');
-      may(await context.rbac.rulesOf(target.role), `user ${target.email}'s role ${target.role}`);
+      may(await rbac.rulesOf(target.role), `user ${target.email}'s role ${target.role}`);
     }
-    if (role !== undefined) may(await context.rbac.rulesOf(role), `role ${role}`);
+    if (role !== undefined) may(await rbac.rulesOf(role), `role ${role}`);
   }
 
   routes.get(
     '/api/users/',
     {
-      preValidation: requirePermission('users', 'list', inServerNamespace),
+      preValidation: allowed('list'),
       schema: {
         operationId: 'listAdminUsers',
         tags,
@@ -63,15 +77,15 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
       },
     },
     async (request) => {
-      const { users, pagination } = await context.users.page(request.query);
-      return { users: users.map(toUserView), pagination };
+      const page = await users.page(request.query);
+      return { users: page.users.map(toUserView), pagination: page.pagination };
     },
   );
 
   routes.post(
     '/api/users/',
     {
-      preValidation: requirePermission('users', 'create', inServerNamespace),
+      preValidation: allowed('create'),
       config: { errorResponses: [409] },
       schema: {
         operationId: 'createAdminUser',
@@ -86,7 +100,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
     async (request, reply) => {
       const { source, ...body } = request.body;
       await mayManage(request, undefined, body.role);
-      const user = await context.users.create({ ...body, provider: source });
+      const user = await users.create({ ...body, provider: source });
       // The path of a create names no user: the audit entry takes the new user's e-mail from here.
       request.auditResourceName = user.email;
       return reply.code(201).send(toUserView(user));
@@ -106,7 +120,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
       },
     },
     async (request) => {
-      const user = await context.users.findById(request.sessionUser!.id);
+      const user = await users.findById(request.sessionUser!.id);
       if (!user) throw new NotFoundError('User not found');
       return toUserView(user);
     },
@@ -127,18 +141,8 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
       },
     },
     async (request, reply) => {
-      const { id, email } = request.sessionUser!;
-      const end = context.loginThrottle.begin(request.ip, email);
-      let changed;
-      try {
-        changed = await context.users.changeOwnPassword(id, request.body.currentPassword, request.body.newPassword);
-      } catch (error) {
-        // Only a wrong current password counts as a failed guess.
-        end(!(error instanceof UnauthorizedError));
-        throw error;
-      }
-      end(true);
-      setCookies(reply, await context.sessions.start(changed));
+      const { currentPassword, newPassword } = request.body;
+      setCookies(reply, await logins.changeOwnPassword(request.ip, request.sessionUser!, currentPassword, newPassword));
       return { message: 'Password changed successfully' };
     },
   );
@@ -146,7 +150,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
   routes.get(
     '/api/users/:email',
     {
-      preValidation: requirePermission('users', 'get', inServerNamespace),
+      preValidation: allowed('get'),
       config: { errorResponses: [404] },
       schema: {
         operationId: 'getAdminUser',
@@ -157,13 +161,13 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
         response: { 200: UserAnswerSchema },
       },
     },
-    async (request) => toUserView(await context.users.get(request.params.email)),
+    async (request) => toUserView(await users.get(request.params.email)),
   );
 
   routes.patch(
     '/api/users/:email',
     {
-      preValidation: requirePermission('users', 'update', inServerNamespace),
+      preValidation: allowed('update'),
       config: { errorResponses: [404, 409] },
       schema: {
         operationId: 'updateAdminUser',
@@ -178,10 +182,9 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
     },
     async (request, reply) => {
       await mayManage(request, request.params.email, request.body.role);
-      const updated = await context.users.update(request.params.email, request.body);
+      const updated = await users.update(request.params.email, request.body);
       // A change to one's own role ends one's sessions too; the session making it goes on, renewed.
-      if (updated.id === request.sessionUser?.id && !updated.disabled)
-        setCookies(reply, await context.sessions.start(updated));
+      if (updated.id === request.sessionUser?.id && !updated.disabled) setCookies(reply, await sessions.start(updated));
       return toUserView(updated);
     },
   );
@@ -189,7 +192,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
   routes.delete(
     '/api/users/:email',
     {
-      preValidation: requirePermission('users', 'delete', inServerNamespace),
+      preValidation: allowed('delete'),
       config: { errorResponses: [404, 409] },
       schema: {
         operationId: 'deleteAdminUser',
@@ -203,7 +206,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
     },
     async (request, reply) => {
       await mayManage(request, request.params.email, undefined);
-      await context.users.remove(request.params.email);
+      await users.remove(request.params.email);
       return reply.code(204).send(null);
     },
   );
@@ -211,7 +214,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
   routes.post(
     '/api/users/:email/reset-password',
     {
-      preValidation: requirePermission('users', 'update', inServerNamespace),
+      preValidation: allowed('update'),
       config: { errorResponses: [404] },
       schema: {
         operationId: 'resetAdminUserPassword',
@@ -226,7 +229,7 @@ export function userRoutes(app: FastifyInstance, context: AdminContext): void {
     },
     async (request, reply) => {
       await mayManage(request, request.params.email, undefined);
-      const { tempPassword } = await context.users.resetPassword(request.params.email);
+      const { tempPassword } = await users.resetPassword(request.params.email);
       void reply.header('cache-control', 'no-store');
       return { message: PASSWORD_RESET, tempPassword };
     },
