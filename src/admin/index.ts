@@ -445,7 +445,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
       logins: services.logins,
       namespace: context.namespace,
     });
-    rbacRoutes(guarded, context);
+    rbacRoutes(guarded, { rbac: context.rbac, namespace: context.namespace });
     serviceAccountRoutes(guarded, {
       serviceAccounts: services.serviceAccounts,
       namespace: context.namespace,

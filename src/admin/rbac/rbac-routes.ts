@@ -1,8 +1,8 @@
 // /api/rbac: roles (predefined and custom) and group-to-role mappings (permission resource `rbac`, server namespace).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AdminContext } from '../context.js';
-import { callerRules, grantCheckOf, requirePermission } from '../permissions/permissions.js';
+import { serverNamespaceChecks } from '../permissions/server-namespace.js';
+import type { RbacService } from './rbac-service.js';
 import {
   GroupEmailParamsSchema,
   GroupMappingListEnvelopeSchema,
@@ -20,14 +20,16 @@ import {
 
 const tags = ['rbac'];
 
-export function rbacRoutes(app: FastifyInstance, context: AdminContext): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
-  const inServerNamespace = () => context.namespace;
-  const rbac = context.rbac;
-  // The escalation rule: what a role or a mapping grants must be within the caller's own rules.
-  const may = async (request: FastifyRequest) => grantCheckOf(await callerRules(request), context.namespace);
-  const allowed = (action: 'list' | 'get' | 'create' | 'update' | 'delete') =>
-    requirePermission('rbac', action, inServerNamespace);
+/** What the RBAC routes call: the roles and mappings, and the server's namespace, where the permission is checked. */
+export interface RbacRouteDeps {
+  rbac: RbacService;
+  namespace: string;
+}
+
+export function rbacRoutes(scope: FastifyInstance, { rbac, namespace }: RbacRouteDeps): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
+  // The escalation rule (grantCheck): what a role or a mapping grants must be within the caller's own rules.
+  const { allowed, grantCheck: may } = serverNamespaceChecks('rbac', namespace);
 
   // The real paths have a trailing slash here; the router answers both spellings (ignoreTrailingSlash).
   routes.get(
