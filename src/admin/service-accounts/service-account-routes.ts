@@ -3,7 +3,7 @@
 // hold all of the role it gives or the account holds, unless it holds `rbac:escalate` in the server namespace.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { callerRules, grantCheckOf, requirePermission } from '../permissions/permissions.js';
+import { serverNamespaceChecks } from '../permissions/server-namespace.js';
 import {
   CreatedTokenSchema,
   CreateServiceAccountSchema,
@@ -20,24 +20,25 @@ import { toServiceAccountView, toTokenView, type ServiceAccountService } from '.
 
 const tags = ['Service Accounts'];
 
-export interface ServiceAccountRouteOptions {
+/** What the service account routes call: the accounts, the server's namespace (where the permission is checked), the clock. */
+export interface ServiceAccountRouteDeps {
   serviceAccounts: ServiceAccountService;
-  /** The server's namespace, where the permission is checked. */
   namespace: string;
   now: () => number;
 }
 
-export function serviceAccountRoutes(app: FastifyInstance, options: ServiceAccountRouteOptions): void {
-  const { serviceAccounts, now } = options;
-  const routes = app.withTypeProvider<ZodTypeProvider>();
-  const inServerNamespace = () => options.namespace;
-  const may = async (request: FastifyRequest) => grantCheckOf(await callerRules(request), options.namespace);
+export function serviceAccountRoutes(
+  scope: FastifyInstance,
+  { serviceAccounts, namespace, now }: ServiceAccountRouteDeps,
+): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
+  const { allowed, grantCheck: may } = serverNamespaceChecks('serviceaccounts', namespace);
   const actor = (request: FastifyRequest) => request.sessionUser!.email;
 
   routes.get(
     '/api/serviceaccounts/',
     {
-      preValidation: requirePermission('serviceaccounts', 'read', inServerNamespace),
+      preValidation: allowed('read'),
       schema: {
         operationId: 'listServiceAccounts',
         tags,
@@ -52,7 +53,7 @@ export function serviceAccountRoutes(app: FastifyInstance, options: ServiceAccou
   routes.post(
     '/api/serviceaccounts/',
     {
-      preValidation: requirePermission('serviceaccounts', 'create', inServerNamespace),
+      preValidation: allowed('create'),
       config: { errorResponses: [409] },
       schema: {
         operationId: 'createServiceAccount',
@@ -74,7 +75,7 @@ export function serviceAccountRoutes(app: FastifyInstance, options: ServiceAccou
   routes.get(
     '/api/serviceaccounts/:id',
     {
-      preValidation: requirePermission('serviceaccounts', 'read', inServerNamespace),
+      preValidation: allowed('read'),
       config: { errorResponses: [404] },
       schema: {
         operationId: 'getServiceAccount',
@@ -91,7 +92,7 @@ export function serviceAccountRoutes(app: FastifyInstance, options: ServiceAccou
   routes.patch(
     '/api/serviceaccounts/:id',
     {
-      preValidation: requirePermission('serviceaccounts', 'update', inServerNamespace),
+      preValidation: allowed('update'),
       config: { errorResponses: [404] },
       schema: {
         operationId: 'updateServiceAccount',
@@ -119,7 +120,7 @@ export function serviceAccountRoutes(app: FastifyInstance, options: ServiceAccou
   routes.delete(
     '/api/serviceaccounts/:id',
     {
-      preValidation: requirePermission('serviceaccounts', 'delete', inServerNamespace),
+      preValidation: allowed('delete'),
       config: { errorResponses: [404] },
       schema: {
         operationId: 'deleteServiceAccount',
@@ -141,7 +142,7 @@ export function serviceAccountRoutes(app: FastifyInstance, options: ServiceAccou
   routes.get(
     '/api/serviceaccounts/:id/tokens',
     {
-      preValidation: requirePermission('serviceaccounts', 'read', inServerNamespace),
+      preValidation: allowed('read'),
       config: { errorResponses: [404] },
       schema: {
         operationId: 'listServiceAccountTokens',
@@ -163,7 +164,7 @@ export function serviceAccountRoutes(app: FastifyInstance, options: ServiceAccou
   routes.post(
     '/api/serviceaccounts/:id/tokens',
     {
-      preValidation: requirePermission('serviceaccounts', 'update', inServerNamespace),
+      preValidation: allowed('update'),
       config: { errorResponses: [404, 409] },
       schema: {
         operationId: 'createServiceAccountToken',
@@ -192,7 +193,7 @@ export function serviceAccountRoutes(app: FastifyInstance, options: ServiceAccou
   routes.delete(
     '/api/serviceaccounts/:id/tokens/:tokenId',
     {
-      preValidation: requirePermission('serviceaccounts', 'update', inServerNamespace),
+      preValidation: allowed('update'),
       config: { errorResponses: [404] },
       schema: {
         operationId: 'revokeServiceAccountToken',
