@@ -457,9 +457,9 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     diagnosticsRoutes(guarded, context, services.diagnostics, services.supportPackages, services.now);
     observabilityRoutes(guarded, { ...services, heartbeatMs: services.streamHeartbeatMs });
     auditRoutes(guarded, {
-      context,
       audit: services.audit,
       clusters: services.clusters,
+      namespace: context.namespace,
       clusterNamespace: services.clusterNamespace,
     });
     done();

@@ -3,8 +3,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ClusterService } from '../clusters/cluster-service.js';
-import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
+import { serverNamespaceChecks } from '../permissions/server-namespace.js';
 import type { AuditService } from './audit-service.js';
 import {
   ActivityListSchema,
@@ -17,19 +17,23 @@ import {
   toAuditView,
 } from './schemas.js';
 
+/**
+ * What the audit routes call: the audit log, the deployments (whether one a history names exists), the server's
+ * namespace (where the whole log's permission is checked) and the cluster namespace (a request naming none).
+ */
 export interface AuditRouteDeps {
-  context: AdminContext;
   audit: AuditService;
-  clusters: ClusterService;
+  clusters: Pick<ClusterService, 'assertNamespaceInScope' | 'get'>;
+  namespace: string;
   clusterNamespace: string;
 }
 
 export function auditRoutes(
-  app: FastifyInstance,
-  { context, audit, clusters, clusterNamespace }: AuditRouteDeps,
+  scope: FastifyInstance,
+  { audit, clusters, namespace, clusterNamespace }: AuditRouteDeps,
 ): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
-  const inServerNamespace = () => context.namespace;
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
+  const { allowed } = serverNamespaceChecks('admin', namespace);
   // Checked before validation (403 before 400), as the cluster routes do: the query is still raw here.
   const clusterNamespaceOf = (request: FastifyRequest) => {
     const given = (request.query as { namespace?: unknown }).namespace;
@@ -39,7 +43,7 @@ export function auditRoutes(
   routes.get(
     '/api/audit/',
     {
-      preValidation: requirePermission('admin', 'list', inServerNamespace),
+      preValidation: allowed('list'),
       schema: {
         operationId: 'listAuditLogs',
         tags: ['audit'],
