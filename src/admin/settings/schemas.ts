@@ -165,6 +165,26 @@ export const SettingsSchema = z
   .meta({ id: 'StoredSettings' });
 export type Settings = z.infer<typeof SettingsSchema>;
 
+export const DEFAULT_SETTINGS: Settings = {
+  features: {
+    oauth2_enabled: true,
+    local_users_enabled: true,
+    self_service_onboarding: false,
+    multi_cluster_mode: false,
+    backup_auto_schedule: false,
+    metrics_collection: true,
+    api_docs_enabled: true,
+  },
+  oauth: { allowed_domains: [], role_attribute_strict: false, auto_onboard_users: false, role_attribute_path: '' },
+  alpha_oauth: { client_id: '', redirect_uri: '', client_secret_secret_ref: '' },
+  beta_oauth: { client_id: '', tenant_id: '', redirect_uri: '', client_secret_secret_ref: '' },
+  alpha_workspace: { domain: '', admin_email: '', service_account_email: '', private_key_secret_ref: '' },
+  retention: { audit_log_retention_days: 90, metrics_retention_days: 30 },
+  metrics: { exporter_port: 9090 },
+  service_accounts: { enabled: true, max_token_lifetime_days: 365 },
+  ui: {},
+};
+
 /**
  * The document as GET and PATCH answer it: an e-mail field that is unset is left out rather than sent as "",
  * which would fail the documented `format: email`.
@@ -176,34 +196,17 @@ export const SettingsViewSchema = SettingsSchema.extend({
   }).describe("Group lookups in provider alpha's directory"),
 }).meta({
   id: 'Settings',
+  // The defaults (the unset e-mail fields left out), with provider alpha configured and sign-in limited to one domain.
   examples: [
     {
-      features: {
-        oauth2_enabled: true,
-        local_users_enabled: true,
-        self_service_onboarding: false,
-        multi_cluster_mode: false,
-        backup_auto_schedule: false,
-        metrics_collection: true,
-        api_docs_enabled: true,
-      },
-      oauth: {
-        allowed_domains: ['example.com'],
-        role_attribute_strict: false,
-        auto_onboard_users: false,
-        role_attribute_path: '',
-      },
+      ...DEFAULT_SETTINGS,
+      oauth: { ...DEFAULT_SETTINGS.oauth, allowed_domains: ['example.com'] },
       alpha_oauth: {
         client_id: '123456789012-abc.apps.example.com',
         redirect_uri: 'https://graphdb.example.com/api/auth/oauth/alpha/callback',
         client_secret_secret_ref: 'graphdb-alpha-oauth',
       },
-      beta_oauth: { client_id: '', tenant_id: '', redirect_uri: '', client_secret_secret_ref: '' },
       alpha_workspace: { domain: '', private_key_secret_ref: '' },
-      retention: { audit_log_retention_days: 90, metrics_retention_days: 30 },
-      metrics: { exporter_port: 9090 },
-      service_accounts: { enabled: true, max_token_lifetime_days: 365 },
-      ui: {},
     },
   ],
 });
@@ -266,26 +269,6 @@ export const SettingsPatchSchema = z
     ],
   });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
-
-export const DEFAULT_SETTINGS: Settings = {
-  features: {
-    oauth2_enabled: true,
-    local_users_enabled: true,
-    self_service_onboarding: false,
-    multi_cluster_mode: false,
-    backup_auto_schedule: false,
-    metrics_collection: true,
-    api_docs_enabled: true,
-  },
-  oauth: { allowed_domains: [], role_attribute_strict: false, auto_onboard_users: false, role_attribute_path: '' },
-  alpha_oauth: { client_id: '', redirect_uri: '', client_secret_secret_ref: '' },
-  beta_oauth: { client_id: '', tenant_id: '', redirect_uri: '', client_secret_secret_ref: '' },
-  alpha_workspace: { domain: '', admin_email: '', service_account_email: '', private_key_secret_ref: '' },
-  retention: { audit_log_retention_days: 90, metrics_retention_days: 30 },
-  metrics: { exporter_port: 9090 },
-  service_accounts: { enabled: true, max_token_lifetime_days: 365 },
-  ui: {},
-};
 
 /** Each write-only value: the section it belongs to, the field naming its Secret, and the Secret's data key. */
 export const WRITE_ONLY_FIELDS = [
