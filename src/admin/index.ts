@@ -435,7 +435,7 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
     guarded.addHook('onRoute', stampSecurity([COOKIE_SCHEME, SESSION_BEARER_SCHEME], 'admin'));
     sessionAuthRoutes(guarded, { users: context.users });
     settingsRoutes(guarded, { settings: context.settings, namespace: context.namespace });
-    clusterRoutes(guarded, context, services.clusters, services.clusterNamespace);
+    clusterRoutes(guarded, { clusters: services.clusters, clusterNamespace: services.clusterNamespace });
     operationRoutes(guarded, services);
     backupRoutes(guarded, services);
     userRoutes(guarded, {
@@ -451,11 +451,21 @@ export async function adminPlugin(app: FastifyInstance, options: AdminPluginOpti
       namespace: context.namespace,
       now: services.now,
     });
-    systemRoutes(guarded, context, services.system);
-    searchRoutes(guarded, services.search);
-    licensingRoutes(guarded, context, services.licensing);
-    diagnosticsRoutes(guarded, context, services.diagnostics, services.supportPackages, services.now);
-    observabilityRoutes(guarded, { ...services, heartbeatMs: services.streamHeartbeatMs });
+    systemRoutes(guarded, { system: services.system, namespace: context.namespace });
+    searchRoutes(guarded, { search: services.search });
+    licensingRoutes(guarded, { licensing: services.licensing, namespace: context.namespace });
+    diagnosticsRoutes(guarded, {
+      diagnostics: services.diagnostics,
+      supportPackages: services.supportPackages,
+      namespace: context.namespace,
+      now: services.now,
+    });
+    observabilityRoutes(guarded, {
+      observability: services.observability,
+      clusters: services.clusters,
+      clusterNamespace: services.clusterNamespace,
+      heartbeatMs: services.streamHeartbeatMs,
+    });
     auditRoutes(guarded, {
       audit: services.audit,
       clusters: services.clusters,

@@ -4,7 +4,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { namespaceOfRequest, onlyClusterNamespaceUnlessMultiCluster } from './cluster-scope.js';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AdminContext } from '../context.js';
 import { authorizerOf, requirePermission } from '../permissions/permissions.js';
 import type { ClusterService } from './cluster-service.js';
 import { toApiCluster } from './cluster-view.js';
@@ -41,25 +40,21 @@ export function clusterListJson(records: readonly ClusterRecord[]): string {
   return `{"clusters":[${records.map(clusterJson).join(',')}],"total":${records.length}}`;
 }
 
-export function clusterRoutes(
-  app: FastifyInstance,
-  context: AdminContext,
-  clusters: ClusterService,
-  clusterNamespace: string,
-): void {
-  void app.register(function clusterScope(scope, _options, done) {
-    scope.addHook('preHandler', onlyClusterNamespaceUnlessMultiCluster(clusters));
-    clusterScopeRoutes(scope, context, clusters, clusterNamespace);
+/** What the deployment routes call; `clusterNamespace` answers a request that names no namespace. */
+export interface ClusterRouteDeps {
+  clusters: ClusterService;
+  clusterNamespace: string;
+}
+
+export function clusterRoutes(scope: FastifyInstance, deps: ClusterRouteDeps): void {
+  void scope.register(function clusterScope(clusterScope, _options, done) {
+    clusterScope.addHook('preHandler', onlyClusterNamespaceUnlessMultiCluster(deps.clusters));
+    clusterScopeRoutes(clusterScope, deps);
     done();
   });
 }
 
-function clusterScopeRoutes(
-  app: FastifyInstance,
-  context: AdminContext,
-  clusters: ClusterService,
-  clusterNamespace: string,
-): void {
+function clusterScopeRoutes(app: FastifyInstance, { clusters, clusterNamespace }: ClusterRouteDeps): void {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const namespaceOf = namespaceOfRequest(clusterNamespace);
 

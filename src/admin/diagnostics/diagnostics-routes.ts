@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
 import type { DiagnosticsService } from './diagnostics-service.js';
 import { DiagnosticsExportSchema, DiagnosticsSchema, HealthStatusSchema, SupportPackageBodySchema } from './schemas.js';
@@ -11,15 +10,23 @@ import type { SupportPackages } from './support-package.js';
 const tags = ['diagnostics'];
 const fileTimestamp = (at: Date) => at.toISOString().replace(/[:.]/g, '-');
 
+/**
+ * What the diagnostics routes call; `namespace` is the server's, where `admin` is permission-checked, and `now`
+ * stamps the export's file name.
+ */
+export interface DiagnosticsRouteDeps {
+  diagnostics: DiagnosticsService;
+  supportPackages: SupportPackages;
+  namespace: string;
+  now: () => number;
+}
+
 export function diagnosticsRoutes(
-  app: FastifyInstance,
-  context: AdminContext,
-  diagnostics: DiagnosticsService,
-  packages: SupportPackages,
-  now: () => number,
+  scope: FastifyInstance,
+  { diagnostics, supportPackages, namespace, now }: DiagnosticsRouteDeps,
 ): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
-  const adminRead = requirePermission('admin', 'read', () => context.namespace);
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
+  const adminRead = requirePermission('admin', 'read', () => namespace);
 
   routes.get(
     '/api/admin/diagnostics/',
@@ -111,7 +118,7 @@ export function diagnosticsRoutes(
       },
     },
     async (request, reply) => {
-      const { filename, zip } = await packages.build(request.sessionUser!.role, request.body);
+      const { filename, zip } = await supportPackages.build(request.sessionUser!.role, request.body);
       return reply
         .type('application/zip')
         .header('content-disposition', `attachment; filename="${filename}"`)

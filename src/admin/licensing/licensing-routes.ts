@@ -1,16 +1,21 @@
 // /api/admin/licensing/*: the status (admin:read) and activation (admin:update, always 422: nothing to activate).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
 import type { LicensingService } from './licensing-service.js';
 import { ActivateBodySchema, LicenseStatusSchema } from './schemas.js';
 
 const tags = ['licensing'];
 
-export function licensingRoutes(app: FastifyInstance, context: AdminContext, licensing: LicensingService): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
-  const inServerNamespace = () => context.namespace;
+/** What the licensing routes call; `namespace` is the server's, where `admin` is permission-checked. */
+export interface LicensingRouteDeps {
+  licensing: LicensingService;
+  namespace: string;
+}
+
+export function licensingRoutes(scope: FastifyInstance, { licensing, namespace }: LicensingRouteDeps): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
+  const inServerNamespace = () => namespace;
 
   routes.get(
     '/api/admin/licensing/status',

@@ -30,7 +30,8 @@ const tags = ['Clusters'];
 /** Comment lines that keep proxies from closing a quiet stream. */
 export const STREAM_HEARTBEAT_MS = 15_000;
 
-export interface ObservabilityRouteOptions {
+/** What the pod log and metrics routes call; `clusterNamespace` answers a request that names no namespace. */
+export interface ObservabilityRouteDeps {
   observability: ObservabilityService;
   clusters: ClusterService;
   clusterNamespace: string;
@@ -45,10 +46,10 @@ function sseDescription(
   return { description: what, content: { 'text/event-stream': { schema: events } } };
 }
 
-export function observabilityRoutes(app: FastifyInstance, options: ObservabilityRouteOptions): void {
-  const { observability, clusters, clusterNamespace } = options;
-  const heartbeatMs = options.heartbeatMs ?? STREAM_HEARTBEAT_MS;
-  const routes = app.withTypeProvider<ZodTypeProvider>();
+export function observabilityRoutes(scope: FastifyInstance, deps: ObservabilityRouteDeps): void {
+  const { observability, clusters, clusterNamespace } = deps;
+  const heartbeatMs = deps.heartbeatMs ?? STREAM_HEARTBEAT_MS;
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
   const namespaceOf = namespaceOfRequest(clusterNamespace);
   // multi_cluster_mode, as for the other cluster routes: another namespace is not found while it is off.
   const inScope = async (request: FastifyRequest) => {

@@ -4,8 +4,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { SearchQuerySchema, SearchResultSchema } from './schemas.js';
 import type { SearchService } from './search-service.js';
 
-export function searchRoutes(app: FastifyInstance, search: SearchService): void {
-  app.withTypeProvider<ZodTypeProvider>().get(
+/** What the search route calls. */
+export interface SearchRouteDeps {
+  search: SearchService;
+}
+
+export function searchRoutes(scope: FastifyInstance, { search }: SearchRouteDeps): void {
+  scope.withTypeProvider<ZodTypeProvider>().get(
     '/api/search/',
     {
       schema: {

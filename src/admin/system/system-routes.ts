@@ -2,7 +2,6 @@
 // health at a glance. All read-only, checked against `system` in the server's namespace.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AdminContext } from '../context.js';
 import { requirePermission } from '../permissions/permissions.js';
 import {
   ClusterResourcesSchema,
@@ -15,9 +14,15 @@ import type { SystemService } from './system-service.js';
 
 const tags = ['system'];
 
-export function systemRoutes(app: FastifyInstance, context: AdminContext, system: SystemService): void {
-  const routes = app.withTypeProvider<ZodTypeProvider>();
-  const inServerNamespace = () => context.namespace;
+/** What the system routes call; `namespace` is the server's, where `system` is permission-checked. */
+export interface SystemRouteDeps {
+  system: SystemService;
+  namespace: string;
+}
+
+export function systemRoutes(scope: FastifyInstance, { system, namespace }: SystemRouteDeps): void {
+  const routes = scope.withTypeProvider<ZodTypeProvider>();
+  const inServerNamespace = () => namespace;
   const list = requirePermission('system', 'list', inServerNamespace);
 
   routes.get(
