@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { namespaceOfRequest, onlyClusterNamespaceUnlessMultiCluster } from '../clusters/cluster-scope.js';
+import { inDeploymentScope, namespaceOfRequest } from '../clusters/cluster-scope.js';
 import type { ClusterService } from '../clusters/cluster-service.js';
 import { ClusterSchema } from '../clusters/schemas.js';
 import { authorizerOf, requirePermission, type Action, type Resource } from '../permissions/permissions.js';
@@ -56,14 +56,12 @@ export function backupRoutes(scope: FastifyInstance, { backups, clusters, cluste
   // Repositories are shared by every namespace: checked in the cluster namespace, outside the deployments' scope.
   const repositories = { backups, resource: 'clusters.backups', namespaceOf: () => clusterNamespace } as const;
   for (const register of REPOSITORY_ROUTES) register(scope, repositories);
-  void scope.register(function backupScope(backupScope, _options, done) {
-    backupScope.addHook('preHandler', onlyClusterNamespaceUnlessMultiCluster(clusters));
-    const namespaceOf = namespaceOfRequest(clusterNamespace);
+  const namespaceOf = namespaceOfRequest(clusterNamespace);
+  inDeploymentScope(scope, clusters, (deploymentScope) => {
     for (const register of CLUSTER_BACKUP_ROUTES)
-      register(backupScope, { backups, resource: 'clusters.backups', namespaceOf });
+      register(deploymentScope, { backups, resource: 'clusters.backups', namespaceOf });
     for (const register of RESTORE_ROUTES)
-      register(backupScope, { backups, resource: 'clusters.restores', namespaceOf });
-    done();
+      register(deploymentScope, { backups, resource: 'clusters.restores', namespaceOf });
   });
 }
 

@@ -1,7 +1,7 @@
 // /api/clusters: database deployments, permission-checked per cluster namespace (their day-2 operations:
 // ../operations).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { namespaceOfRequest, onlyClusterNamespaceUnlessMultiCluster } from './cluster-scope.js';
+import { inDeploymentScope, namespaceOfRequest } from './cluster-scope.js';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { authorizerOf, requirePermission } from '../permissions/permissions.js';
@@ -47,11 +47,7 @@ export interface ClusterRouteDeps {
 }
 
 export function clusterRoutes(scope: FastifyInstance, deps: ClusterRouteDeps): void {
-  void scope.register(function clusterScope(clusterScope, _options, done) {
-    clusterScope.addHook('preHandler', onlyClusterNamespaceUnlessMultiCluster(deps.clusters));
-    clusterScopeRoutes(clusterScope, deps);
-    done();
-  });
+  inDeploymentScope(scope, deps.clusters, (deploymentScope) => clusterScopeRoutes(deploymentScope, deps));
 }
 
 function clusterScopeRoutes(app: FastifyInstance, { clusters, clusterNamespace }: ClusterRouteDeps): void {

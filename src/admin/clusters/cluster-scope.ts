@@ -1,5 +1,5 @@
 // What every route about one deployment shares: the namespace a request concerns, and multi_cluster_mode's scope.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ClusterService } from './cluster-service.js';
 
 /**
@@ -19,11 +19,24 @@ export function namespaceOfRequest(clusterNamespace: string) {
  * namespace is the only one: the list shows nothing elsewhere, and a cluster, its operations, pods, logs or metrics
  * elsewhere are not found (404) after validation, before any Kubernetes call.
  */
-export function onlyClusterNamespaceUnlessMultiCluster(clusters: ClusterService) {
+function onlyClusterNamespaceUnlessMultiCluster(clusters: ClusterService) {
   return async (request: FastifyRequest): Promise<void> => {
     const asked = (request.query as { namespace?: unknown } | undefined)?.namespace;
     const name = (request.params as { clusterName?: unknown } | undefined)?.clusterName;
     // The list route answers an empty list itself.
     if (typeof asked === 'string' && typeof name === 'string') await clusters.assertNamespaceInScope(asked, name);
   };
+}
+
+/** Registers a feature's deployment routes in a scope of their own, under multi_cluster_mode's namespace rule above. */
+export function inDeploymentScope(
+  scope: FastifyInstance,
+  clusters: ClusterService,
+  register: (deploymentScope: FastifyInstance) => void,
+): void {
+  void scope.register(function deploymentScope(deploymentScope, _options, done) {
+    deploymentScope.addHook('preHandler', onlyClusterNamespaceUnlessMultiCluster(clusters));
+    register(deploymentScope);
+    done();
+  });
 }

@@ -1,7 +1,7 @@
 // /api/clusters/{clusterName}/ops…: day-2 operations at the FalkorDB Enterprise admin API's paths, permission-checked in the
 // cluster's namespace (`clusters:update` to request or cancel, `get`/`list` to read, `delete` to delete).
 import type { FastifyInstance, FastifyRequest, preValidationHookHandler } from 'fastify';
-import { namespaceOfRequest, onlyClusterNamespaceUnlessMultiCluster } from '../clusters/cluster-scope.js';
+import { inDeploymentScope, namespaceOfRequest } from '../clusters/cluster-scope.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ClusterService } from '../clusters/cluster-service.js';
@@ -37,11 +37,7 @@ export interface OperationRouteDeps {
 }
 
 export function operationRoutes(scope: FastifyInstance, deps: OperationRouteDeps): void {
-  void scope.register(function operationScope(operationScope, _options, done) {
-    operationScope.addHook('preHandler', onlyClusterNamespaceUnlessMultiCluster(deps.clusters));
-    operationScopeRoutes(operationScope, deps);
-    done();
-  });
+  inDeploymentScope(scope, deps.clusters, (deploymentScope) => operationScopeRoutes(deploymentScope, deps));
 }
 
 function operationScopeRoutes(app: FastifyInstance, { operations, clusterNamespace }: OperationRouteDeps): void {
@@ -70,51 +66,29 @@ function operationScopeRoutes(app: FastifyInstance, { operations, clusterNamespa
     async (request) => operations.upgrade(namespaceOf(request), request.params.clusterName, request.body),
   );
 
-  routes.get(
-    '/api/clusters/:clusterName/operations',
-    {
-      preValidation: requirePermission('clusters', 'list', namespaceOf),
-      config: { errorResponses: [404] },
-      schema: {
-        operationId: 'listClusterOperations',
-        tags: ['Clusters'],
-        summary: 'List all KubeBlocks OpsRequests for a cluster',
-        description:
-          "The cluster's operations requests, newest first, a page at a time (`limit`, `offset`), as `…/ops` answers.",
-        params: OpsClusterParamsSchema,
-        querystring: OpsListQuerySchema,
-        response: { 200: OpsRequestListSchema },
+  // The same list at the deployment's own path and at the operations' path, as the real API serves both.
+  for (const list of OPERATION_LISTS)
+    routes.get(
+      list.path,
+      {
+        preValidation: requirePermission('clusters', 'list', namespaceOf),
+        config: { errorResponses: [404] },
+        schema: {
+          operationId: list.operationId,
+          tags: list.tags,
+          summary: list.summary,
+          description: list.description,
+          params: OpsClusterParamsSchema,
+          querystring: OpsListQuerySchema,
+          response: { 200: OpsRequestListSchema },
+        },
       },
-    },
-    async (request) =>
-      operations.list(namespaceOf(request), request.params.clusterName, {
-        limit: request.query.limit,
-        offset: request.query.offset,
-      }),
-  );
-
-  routes.get(
-    BASE,
-    {
-      preValidation: requirePermission('clusters', 'list', namespaceOf),
-      config: { errorResponses: [404] },
-      schema: {
-        operationId: 'listOpsRequests',
-        tags,
-        summary: 'List all OpsRequests for a cluster',
-        description:
-          "The cluster's operations requests, newest first, a page at a time (`limit`, `offset`); `total` counts them all.",
-        params: OpsClusterParamsSchema,
-        querystring: OpsListQuerySchema,
-        response: { 200: OpsRequestListSchema },
-      },
-    },
-    async (request) =>
-      operations.list(namespaceOf(request), request.params.clusterName, {
-        limit: request.query.limit,
-        offset: request.query.offset,
-      }),
-  );
+      async (request) =>
+        operations.list(namespaceOf(request), request.params.clusterName, {
+          limit: request.query.limit,
+          offset: request.query.offset,
+        }),
+    );
 
   routes.get(
     `${BASE}/:opsName`,
@@ -187,6 +161,26 @@ function operationScopeRoutes(app: FastifyInstance, { operations, clusterNamespa
   // The eight day-2 operations share one shape: a body, one service call, 202 with the OpsRequest made.
   for (const register of DAY_TWO_OPERATIONS) register(app, { operations, namespaceOf, mutation });
 }
+
+/** The two paths of a deployment's operation list, in the order the OpenAPI document lists them. */
+const OPERATION_LISTS = [
+  {
+    path: '/api/clusters/:clusterName/operations',
+    operationId: 'listClusterOperations',
+    tags: ['Clusters'],
+    summary: 'List all KubeBlocks OpsRequests for a cluster',
+    description:
+      "The cluster's operations requests, newest first, a page at a time (`limit`, `offset`), as `…/ops` answers.",
+  },
+  {
+    path: BASE,
+    operationId: 'listOpsRequests',
+    tags,
+    summary: 'List all OpsRequests for a cluster',
+    description:
+      "The cluster's operations requests, newest first, a page at a time (`limit`, `offset`); `total` counts them all.",
+  },
+];
 
 interface DayTwoShared {
   operations: OperationService;
