@@ -150,8 +150,25 @@ const GUARDED_FAILURES = new Set<AuthMode>(['none', 'garbage', 'wrong-api']);
  */
 function asDeclared(schema: JsonSchema, value: unknown): unknown {
   const numeric = schema.type === 'integer' || schema.type === 'number';
-  return numeric && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+  if (numeric && typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
+  if (schema.type === 'boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
 }
+
+/**
+ * The routes that also read a JSON body sent as `text/plain`, as the FalkorDB Browser's UI sends it
+ * (docs/decisions/public-browser-ui-shapes.md). The document lists `application/json` only; a route missing here
+ * that accepts `text/plain` still fails the fuzzer.
+ */
+const PLAIN_TEXT_JSON_OPERATIONS = new Set([
+  'createEntity',
+  'deleteEntity',
+  'addLabel',
+  'removeLabel',
+  'setProperty',
+  'removeProperty',
+  'updateUserRole',
+]);
 
 /**
  * Why the request violates the operation's declared schemas or security, or undefined when it does not (or when
@@ -178,7 +195,8 @@ export function violation(request: FuzzRequest): string | undefined {
   }
   if (!op.body || request.body === undefined) return undefined;
   if ('json' in request.body) return schemaProblem(op.body.schema, request.body.json, 'body');
-  if (!request.body.contentType.startsWith('application/json'))
+  const plainTextJson = request.body.contentType.startsWith('text/plain') && PLAIN_TEXT_JSON_OPERATIONS.has(op.id);
+  if (!request.body.contentType.startsWith('application/json') && !plainTextJson)
     return `body has Content-Type ${request.body.contentType}`;
   // An empty or blank JSON body is no body (docs/decisions/http-conventions.md): fine where the body is optional.
   if (request.body.text.trim() === '') return op.body.required ? 'body is required' : undefined;
