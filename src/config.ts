@@ -3,7 +3,12 @@ import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { DNS_SUBDOMAIN_CHARACTERS, HELM_RELEASE_NAME, KUBERNETES_NAME } from './lib/kubernetes-names.js';
+import {
+  DNS_SUBDOMAIN_CHARACTERS,
+  HELM_RELEASE_NAME,
+  KUBERNETES_NAME,
+  OBJECT_NAME_PREFIX,
+} from './lib/kubernetes-names.js';
 import { commaSeparated } from './lib/comma-list.js';
 import { parseCorsOrigins } from './http/cors.js';
 import { EmailSchema } from './lib/email.js';
@@ -180,7 +185,7 @@ export const EnvSchema = z.object({
   SETTINGS_SECRET_PREFIX: z
     .string()
     .regex(
-      /^[a-z0-9][-a-z0-9.]{0,199}$/,
+      OBJECT_NAME_PREFIX,
       'must be the start of a Kubernetes Secret name (lower-case letters, digits, `-` and `.`)',
     )
     .default('graphdb-settings-'),

@@ -15,3 +15,5 @@ export const OBJECT_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 export const DNS_SUBDOMAIN_CHARACTERS = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 /** A Helm release name: a DNS label of at most 53 characters (Helm leaves room for its suffixes). */
 export const HELM_RELEASE_NAME = /^[a-z0-9]([-a-z0-9]{0,51}[a-z0-9])?$/;
+/** The start of a Secret name (a DNS subdomain), leaving room for what follows it. */
+export const OBJECT_NAME_PREFIX = /^[a-z0-9][-a-z0-9.]{0,199}$/;

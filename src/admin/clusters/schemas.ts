@@ -413,7 +413,7 @@ export const ClusterFormSchemaSchema = z
               type: 'string',
               minLength: 1,
               maxLength: 63,
-              pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+              pattern: DNS_LABEL_CHARACTERS.source,
               description: "The new deployment's name",
             },
             namespace: { type: 'string', minLength: 1, maxLength: 63, description: 'The namespace to create it in' },
