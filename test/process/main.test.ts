@@ -141,12 +141,15 @@ describe('the server process in embedded mode', () => {
       // Every query shape of the audit store: the plain page (ZCARD, ZRANGE, MGET) and a filtered one (its script).
       for (const query of ['', '?action=auth.login&result=success&limit=10']) {
         let body = '';
-        const found = await eventually(async () => {
-          const res = await fetch(`${server.baseUrl}/api/audit/${query}`, { headers: { cookie } });
-          body = await res.text();
-          return res.status === 200 && body.includes('auth.login');
-        }, 5000);
-        expect(found, body).toBe(true);
+        await eventually(
+          async () => {
+            const res = await fetch(`${server.baseUrl}/api/audit/${query}`, { headers: { cookie } });
+            body = await res.text();
+            return res.status === 200 && body.includes('auth.login');
+          },
+          5000,
+          { detail: () => body },
+        );
       }
       expect(server.lines.filter((l) => /NOPERM/.test(JSON.stringify(l)))).toEqual([]);
     } finally {

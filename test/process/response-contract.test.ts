@@ -27,11 +27,10 @@ describe("a server process's responses are checked against the API document", ()
     expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
     expect((await fetch(`${server.baseUrl}/healthz`, { headers: { 'x-wrong': 'status' } })).status).toBe(418);
     const found: string[] = [];
-    const reported = await eventually(() => {
+    await eventually(() => {
       found.push(...takeContractMismatches());
       return found.length > 0;
     }, 5_000);
-    expect(reported).toBe(true);
     expect(found).toHaveLength(1);
     expect(found[0]).toMatch(/^GET \/healthz answered 418, a status the document does not declare/);
     expect(server.stderr()).not.toContain('response-contract-mismatch');

@@ -79,11 +79,14 @@ describe('an outage of the audit store', () => {
 
     await store.restart();
     let audited: string[] = [];
-    const complete = await eventually(async () => {
-      audited = await auditedUserCreations(t.app, cookie);
-      return acknowledged.every((email) => audited.includes(email));
-    }, 20_000);
-    expect(complete, `audited: ${audited.length} of ${acknowledged.length}`).toBe(true);
+    await eventually(
+      async () => {
+        audited = await auditedUserCreations(t.app, cookie);
+        return acknowledged.every((email) => audited.includes(email));
+      },
+      20_000,
+      { detail: () => `audited: ${audited.length} of ${acknowledged.length}` },
+    );
     expect(audited.filter((email) => email.startsWith('during-outage-')).sort()).toEqual([...acknowledged].sort());
   }, 60_000);
 

@@ -429,11 +429,14 @@ export function sharedBackupScenarios(context: () => BackupContext): void {
     // The backup metrics count it (one scrape may still show the look before), and say when it failed (started,
     // as it has no completion time).
     let page = '';
-    const counted = await eventually(async () => {
-      page = await context().metrics();
-      return seriesValue(page, 'graphdb_backups{status="failed"}') === failedBefore! + 1;
-    }, 10_000);
-    expect(counted, page).toBe(true);
+    await eventually(
+      async () => {
+        page = await context().metrics();
+        return seriesValue(page, 'graphdb_backups{status="failed"}') === failedBefore! + 1;
+      },
+      10_000,
+      { detail: () => page },
+    );
     expect(seriesValue(page, 'graphdb_backup_last_failure_timestamp_seconds')).toBe(
       Date.parse('2026-02-01T03:00:00Z') / 1000,
     );

@@ -34,19 +34,22 @@ export interface SentinelGroup {
 }
 
 async function waitForPing(port: number, timeoutMs = 10_000, host = HOST): Promise<void> {
-  const up = await eventually(async () => {
-    const client = createClient({ socket: { host, port, reconnectStrategy: false } });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      return (await client.ping()) === 'PONG';
-    } catch {
-      return false;
-    } finally {
-      if (client.isOpen) client.destroy();
-    }
-  }, timeoutMs);
-  if (!up) throw new Error(`nothing answers on ${host}:${port}`);
+  await eventually(
+    async () => {
+      const client = createClient({ socket: { host, port, reconnectStrategy: false } });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        return (await client.ping()) === 'PONG';
+      } catch {
+        return false;
+      } finally {
+        if (client.isOpen) client.destroy();
+      }
+    },
+    timeoutMs,
+    { detail: () => `nothing answers on ${host}:${port}` },
+  );
 }
 
 /**
@@ -142,33 +145,36 @@ export async function startSentinelGroup(
     }
 
     // The sentinels know the replica (and each other) before the group is handed out.
-    const ready = await eventually(async () => {
-      const client = createClient({ socket: { host: HOST, port: sentinels[0]!.port, reconnectStrategy: false } });
-      client.on('error', () => undefined);
-      try {
-        await client.connect();
-        const master = await client.sendCommand<string[]>(['SENTINEL', 'MASTER', MASTER_NAME]);
-        const field = (name: string) => master[master.indexOf(name) + 1];
-        if (Number(field('num-slaves')) < 1 || Number(field('num-other-sentinels')) < 2) return false;
-        // ... and the replica has finished its first sync.
-        const replica = createClient({
-          socket: { host: dataNodes[1]!.host, port: dataNodes[1]!.port, reconnectStrategy: false },
-          ...(options.password ? { password: options.password } : {}),
-        });
-        replica.on('error', () => undefined);
+    await eventually(
+      async () => {
+        const client = createClient({ socket: { host: HOST, port: sentinels[0]!.port, reconnectStrategy: false } });
+        client.on('error', () => undefined);
         try {
-          await replica.connect();
-          return (await replica.sendCommand<string>(['INFO', 'replication'])).includes('master_link_status:up');
+          await client.connect();
+          const master = await client.sendCommand<string[]>(['SENTINEL', 'MASTER', MASTER_NAME]);
+          const field = (name: string) => master[master.indexOf(name) + 1];
+          if (Number(field('num-slaves')) < 1 || Number(field('num-other-sentinels')) < 2) return false;
+          // ... and the replica has finished its first sync.
+          const replica = createClient({
+            socket: { host: dataNodes[1]!.host, port: dataNodes[1]!.port, reconnectStrategy: false },
+            ...(options.password ? { password: options.password } : {}),
+          });
+          replica.on('error', () => undefined);
+          try {
+            await replica.connect();
+            return (await replica.sendCommand<string>(['INFO', 'replication'])).includes('master_link_status:up');
+          } finally {
+            if (replica.isOpen) replica.destroy();
+          }
+        } catch {
+          return false;
         } finally {
-          if (replica.isOpen) replica.destroy();
+          if (client.isOpen) client.destroy();
         }
-      } catch {
-        return false;
-      } finally {
-        if (client.isOpen) client.destroy();
-      }
-    }, 20_000);
-    if (!ready) throw new Error('the sentinels did not discover the replica and each other in time');
+      },
+      20_000,
+      { detail: () => 'the sentinels did not discover the replica and each other in time' },
+    );
   } catch (error) {
     // A group that could not start leaves nothing running.
     for (const child of children) child.kill('SIGKILL');

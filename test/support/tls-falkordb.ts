@@ -72,7 +72,7 @@ async function issueCertificates(dir: string): Promise<void> {
 }
 
 async function waitForTls(port: number, caPem: string, child: ChildProcess): Promise<void> {
-  const up = await eventually(
+  await eventually(
     async () => {
       if (child.exitCode !== null) throw new Error(`TLS FalkorDB exited with ${child.exitCode}`);
       return await new Promise<boolean>((resolve) => {
@@ -89,9 +89,8 @@ async function waitForTls(port: number, caPem: string, child: ChildProcess): Pro
       });
     },
     15_000,
-    100,
+    { intervalMs: 100, detail: () => 'TLS FalkorDB did not start within 15 s' },
   );
-  if (!up) throw new Error('TLS FalkorDB did not start within 15 s');
 }
 
 export async function startTlsFalkorDB(): Promise<TlsFalkorDB> {

@@ -5,7 +5,7 @@ import { eventually, WaitTimeout } from '../support/wait.js';
 describe('eventually', () => {
   it('answers as soon as the condition holds', async () => {
     let calls = 0;
-    await expect(eventually(() => ++calls === 3, 5_000, 1)).resolves.toBe(true);
+    await eventually(() => ++calls === 3, 5_000, 1);
     expect(calls).toBe(3);
   });
 
@@ -17,5 +17,11 @@ describe('eventually', () => {
       /^not true within 60 ms: async \(\) => Promise\.resolve\(Date\.now\(\) < 0\)$/,
     );
     expect(Date.now() - started).toBeGreaterThanOrEqual(60);
+  });
+
+  it('adds what the test saw to the failure', async () => {
+    let last = 0;
+    const waiting = eventually(() => ++last > 1_000_000, 30, { intervalMs: 5, detail: () => `last seen: ${last}` });
+    await expect(waiting).rejects.toThrow(/^not true within 30 ms: .*\nlast seen: \d+$/);
   });
 });

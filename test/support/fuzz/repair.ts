@@ -68,15 +68,14 @@ async function deleteGraphs(fixture: FuzzFixture, graphs: string[]): Promise<voi
   if (graphs.length === 0) return;
   for (const graph of graphs) await fixture.redis.sendCommand(['GRAPH.DELETE', graph]);
   let left: string[] = [];
-  const gone = await eventually(
+  await eventually(
     async () => {
       left = (await fixture.redis.sendCommand<string[]>(['GRAPH.LIST'])).filter((graph) => graphs.includes(graph));
       return left.length === 0;
     },
     10_000,
-    20,
+    { intervalMs: 20, detail: () => `graphs still listed 10 s after GRAPH.DELETE: ${left.join(', ')}` },
   );
-  if (!gone) throw new Error(`graphs still listed 10 s after GRAPH.DELETE: ${left.join(', ')}`);
 }
 
 async function repairGraphs(fixture: FuzzFixture, baseline: Baseline): Promise<void> {
