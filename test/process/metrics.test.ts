@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findFreePort } from '../../src/platform/net.js';
 import { runServerProcess } from '../support/server-process.js';
-import { eventually } from '../support/wait.js';
+import { eventually, sleep } from '../support/wait.js';
 
 async function scrape(port: number): Promise<string | undefined> {
   try {
@@ -169,7 +169,7 @@ describe('the Prometheus exporter', () => {
       expect(await scrape(fallbackPort)).toContain('graphdb_http_requests_total');
       // Settings refreshes (every 200 ms here) do not repeat it, and nothing is logged as an error.
       await second.waitForLine((l) => typeof l.msg === 'string' && l.msg.startsWith('Server listening at'));
-      await new Promise((resolve) => setTimeout(resolve, 1000)); // several refreshes: the point is that time passes
+      await sleep(1000); // several refreshes: the point is that time passes
       expect(second.lines.filter((l) => String(l.msg).startsWith('metrics exporter')).length).toBe(2);
       expect(second.lines.filter((l) => (l.level as number) >= 50)).toEqual([]);
     } finally {

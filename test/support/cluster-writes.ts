@@ -6,6 +6,7 @@ import { expect, it } from 'vitest';
 import type { KubeObject } from './kube/kube-api-double.js';
 import { replication, standalone, standaloneManifest } from './kube/kubeblocks-fixtures.js';
 import { setMultiClusterMode, type ClusterReadContext } from './cluster-reads.js';
+import { sleep } from './wait.js';
 
 export interface ClusterWriteContext extends ClusterReadContext {
   /** An OpsRequest of the cluster namespace, as stored. */
@@ -712,7 +713,7 @@ export function sharedClusterWrites(context: () => ClusterWriteContext): void {
     const { namespace, addCluster, advanceOpsRequest } = context();
     await addCluster(standalone('tracked', namespace));
     const first = opsName(await call('POST', '/api/clusters/tracked/ops/restart', {}));
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await sleep(1100);
     const second = opsName(
       await call('POST', '/api/clusters/tracked/ops/configure', { parameters: [{ key: 'TIMEOUT', value: '5' }] }),
     );

@@ -1,6 +1,7 @@
 // Clients writing through the API in a loop while a test kills a primary: every write is numbered per client, so
 // the test can tell when each client recovered and check that every acknowledged write survived the failover.
 import { expect } from 'vitest';
+import { sleep } from './wait.js';
 
 export interface FailoverWriters {
   /** The numbers of each client's writes the API answered 200. */
@@ -45,7 +46,7 @@ export function startFailoverWriters(
         // the server answers every request; a network error would be a bug the counts expose
       }
       // A client waiting for the new primary does not spin.
-      if (killedAt > 0 && recoveredAt[client] === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+      if (killedAt > 0 && recoveredAt[client] === 0) await sleep(50);
     }
   });
   return {

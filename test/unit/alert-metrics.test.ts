@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { boundedLook } from '../../src/admin/alert-metrics.js';
 import { backupHealthOf } from '../../src/admin/backups/backup-health.js';
 import type { BackupRecord } from '../../src/platform/backups/backup-port.js';
+import { sleep } from '../support/wait.js';
 
 const backup = (name: string, phase: string, extra: Partial<BackupRecord> = {}): BackupRecord => ({
   name,
@@ -62,7 +63,7 @@ describe('boundedLook', () => {
     // Within a second of a finished look, gauges share it.
     expect(await look()).toBe(1);
     expect(looks).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await sleep(1000);
     // The second look hangs (an API outage): the scrape still answers, within the wait, with the value before.
     const started = Date.now();
     expect(await look()).toBe(1);
@@ -70,7 +71,7 @@ describe('boundedLook', () => {
     expect(await look()).toBe(1);
     expect(looks).toBe(2);
     release(2);
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await sleep(0);
     expect(await look()).toBe(2);
     expect(errors).toEqual([]);
   });
@@ -85,7 +86,7 @@ describe('boundedLook', () => {
     );
     expect(await look()).toBe('ok');
     fail = true;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await sleep(1000);
     expect(await look()).toBe('ok');
     expect(errors.map((error) => (error as Error).message)).toEqual(['forbidden']);
   });

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEventStream, type EventStream } from '../../src/http/sse.js';
+import { sleep } from '../support/wait.js';
 
 const app = Fastify();
 const opened: EventStream[] = [];
@@ -33,7 +34,7 @@ app.get('/streamed', (request, reply) => {
 });
 app.get('/escaped', async (request, reply) => {
   opened.push(openEventStream(request, reply));
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  await sleep(5);
   throw new Error('escaped the route');
 });
 app.get('/slow', (request, reply) => {
@@ -114,7 +115,7 @@ describe('openEventStream', () => {
     expect(opened[0]!.signal.aborted).toBe(false);
     expect(res.headers.get('connection')).not.toBe('close');
     // The stream's flush timer (50 ms) has run by now: the server is still up and answers.
-    await new Promise((resolve) => setTimeout(resolve, 120));
+    await sleep(120);
     expect((await fetch(`${baseUrl}/quick`)).status).toBe(200);
   });
 
