@@ -43,6 +43,12 @@ export default tseslint.config(
           selector: 'MemberExpression[object.name=/^(it|test|describe)$/][property.name=/^(only|skip|todo)$/]',
           message: 'Focused, skipped or todo tests hide failures.',
         },
+        {
+          // eventually() throws when its condition never holds and returns nothing, so a check of its answer never runs.
+          selector:
+            ':matches(CallExpression, VariableDeclarator, AssignmentExpression, UnaryExpression) > AwaitExpression > CallExpression[callee.name="eventually"]',
+          message: 'eventually() returns nothing: await it on its own line (its detail option says what the test saw).',
+        },
       ],
     },
   },
