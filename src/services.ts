@@ -6,9 +6,6 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { AppDeps } from './app.js';
 import type { Config } from './config.js';
-import { DYNAMIC_PARAMETERS } from './platform/falkordb/server-parameters.js';
-import { createEmbeddedClusters } from './platform/clusters/embedded-clusters.js';
-import { configGetPairs } from './platform/clusters/redis-conf.js';
 import { createSentinelStoreConnection } from './platform/redis/sentinel-store.js';
 import { parseStoreUrl } from './platform/redis/store-url.js';
 import { loadOrCreateEmbeddedSecrets } from './platform/embedded-secrets.js';
@@ -19,8 +16,11 @@ import {
   type EmbeddedAccounts,
 } from './platform/falkordb/embedded-accounts.js';
 import { createEmbeddedBackups } from './platform/backups/embedded-backups.js';
-import { EMBEDDED_CLUSTER } from './platform/clusters/embedded-clusters.js';
-import { graphModuleVersion } from './platform/falkordb/server-commands.js';
+import {
+  createEmbeddedClusters,
+  EMBEDDED_CLUSTER,
+  embeddedServerAccess,
+} from './platform/clusters/embedded-clusters.js';
 import { createMetricsExporter } from './platform/metrics/metrics-exporter.js';
 import {
   binaryCommands,
@@ -225,13 +225,8 @@ export async function startServices(initial: Readonly<Config>, logger: Logger): 
           ? createEmbeddedClusters({
               falkordb: embedded,
               namespace: config.clusterNamespace,
-              configSet: async (key, value) => {
-                await management!.sendCommand(['GRAPH.CONFIG', 'SET', key, value]);
-              },
-              isDynamicParameter: (key) => DYNAMIC_PARAMETERS.has(key),
+              ...embeddedServerAccess((args) => management!.sendCommand(args)),
               logger,
-              moduleVersion: async () => graphModuleVersion(await management!.sendCommand(['MODULE', 'LIST'])),
-              configGet: async () => configGetPairs(await management!.sendCommand(['CONFIG', 'GET', '*'])),
             })
           : undefined,
         // Backups of the embedded FalkorDB: RDB snapshots in DATA_DIR/backups, schedules run in this process.

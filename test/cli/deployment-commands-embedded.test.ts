@@ -51,6 +51,22 @@ describe('graphdb-admin against embedded mode', () => {
     expect((await cli(['deployments', 'pods', 'embedded'])).stdout).toMatch(/embedded-falkordb-0\s+Running\s+true/);
   }, 60_000);
 
+  it('reconfigures a dynamic parameter on the embedded FalkorDB and refuses a static one', async () => {
+    const reconfigure = await cli(['clusters', 'reconfigure', 'embedded', 'MAX_QUEUED_QUERIES=77']);
+    expect(reconfigure.code, reconfigure.stderr).toBe(0);
+    const operations = JSON.parse((await cli(['operations', 'list', 'embedded', '-o', 'json'])).stdout) as {
+      name: string;
+      phase: string;
+    }[];
+    // The GRAPH.CONFIG SET went through: a failed command would leave the operation Failed.
+    expect(operations.find((operation) => operation.name === reconfigure.stdout.trim())).toMatchObject({
+      phase: 'Succeed',
+    });
+    const refused = await cli(['clusters', 'reconfigure', 'embedded', 'THREAD_COUNT=2']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('THREAD_COUNT can only be set at start-up');
+  }, 60_000);
+
   it('backs up into DATA_DIR/backups and lists it; refuses what one process cannot do with its exit code', async () => {
     const created = await cli(['backups', 'create', 'embedded', '--backupName', 'before-upgrade', '-o', 'json']);
     expect(created.code, created.stderr).toBe(0);

@@ -6,7 +6,9 @@ import type { PlatformLogger } from '../logger.js';
 import { StoreRejectedError } from '../stores/ports.js';
 import type { ClusterPort, OperationRequest } from './cluster-port.js';
 import type { ClusterRecord, OperationRecord } from './cluster-records.js';
-import type { ConfigParameter } from './redis-conf.js';
+import { graphModuleVersion } from '../falkordb/server-commands.js';
+import { DYNAMIC_PARAMETERS } from '../falkordb/server-parameters.js';
+import { configGetPairs, type ConfigParameter } from './redis-conf.js';
 import { moduleVersionText } from './versions.js';
 
 export const EMBEDDED_CLUSTER = 'embedded';
@@ -24,6 +26,20 @@ export interface EmbeddedClustersOptions {
   configGet?: () => Promise<ConfigParameter[]>;
   /** MODULE LIST's graph module version of the embedded server (41205 for 4.12.5). */
   moduleVersion?: () => Promise<number | undefined>;
+}
+
+/** The options that reach the embedded server, as commands sent with its administrator's connection. */
+export function embeddedServerAccess(
+  command: (args: string[]) => Promise<unknown>,
+): Pick<EmbeddedClustersOptions, 'configSet' | 'isDynamicParameter' | 'configGet' | 'moduleVersion'> {
+  return {
+    configSet: async (key, value) => {
+      await command(['GRAPH.CONFIG', 'SET', key, value]);
+    },
+    isDynamicParameter: (key) => DYNAMIC_PARAMETERS.has(key),
+    configGet: async () => configGetPairs(await command(['CONFIG', 'GET', '*'])),
+    moduleVersion: async () => graphModuleVersion(await command(['MODULE', 'LIST'])),
+  };
 }
 
 export function createEmbeddedClusters(options: EmbeddedClustersOptions): ClusterPort {
