@@ -16,7 +16,7 @@ import {
   type RoleName,
   type RoleRulesTable,
 } from '../permissions/permissions.js';
-import { withConflictRetries } from '../store-errors.js';
+import { withConflictRetries } from '../conflict-retries.js';
 import {
   allRoles,
   configProblem,

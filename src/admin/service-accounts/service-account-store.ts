@@ -9,7 +9,7 @@ import type { ChangeChannel } from '../../platform/redis/change-channel.js';
 import type { SecretPort } from '../../platform/stores/ports.js';
 import { Mutex } from '../../lib/mutex.js';
 import { RoleNameSchema } from '../rbac/schemas.js';
-import { withConflictRetries } from '../store-errors.js';
+import { withConflictRetries } from '../conflict-retries.js';
 
 export const SERVICE_ACCOUNTS_SECRET = 'graphdb-admin-serviceaccounts';
 const SERVICE_ACCOUNTS_KEY = 'serviceaccounts.json';

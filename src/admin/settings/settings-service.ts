@@ -7,7 +7,7 @@ import type { AdminStores } from '../../platform/stores/ports.js';
 import { BadRequestError } from '../../http/http-errors.js';
 import { Mutex } from '../../lib/mutex.js';
 import { singleFlightReload } from '../../lib/single-flight.js';
-import { withConflictRetries } from '../store-errors.js';
+import { withConflictRetries } from '../conflict-retries.js';
 import {
   applySettingsPatch,
   parseStoredSettings,

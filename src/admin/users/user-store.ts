@@ -9,7 +9,7 @@ import type { ChangeChannel } from '../../platform/redis/change-channel.js';
 import type { SecretPort } from '../../platform/stores/ports.js';
 import { Mutex } from '../../lib/mutex.js';
 import { RoleNameSchema } from '../rbac/schemas.js';
-import { withConflictRetries } from '../store-errors.js';
+import { withConflictRetries } from '../conflict-retries.js';
 
 export const USERS_SECRET = 'graphdb-admin-users';
 const USERS_KEY = 'users.json';

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requireRole } from '../auth/roles.js';
 import { principalOf } from '../context.js';
 import { sendJsonText } from '../../http/prepared-json.js';
-import { hoistBodyParameter } from '../query-parameters.js';
+import { hoistBodyParameter } from '../body-parameters.js';
 import type { ConfigService } from './config-service.js';
 import {
   ConfigListSchema,

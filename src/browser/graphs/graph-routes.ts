@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { requireRole } from '../auth/roles.js';
 import { principalOf } from '../context.js';
 import { attachmentDisposition, type GraphService } from './graph-service.js';
-import { hoistBodyParameter } from '../query-parameters.js';
+import { hoistBodyParameter } from '../body-parameters.js';
 import {
   CountResultSchema,
   CreateGraphBodySchema,

@@ -5,7 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { createErrorHandler, mapError } from '../../http/error-handler.js';
-import { queryParameterAlias } from '../query-parameters.js';
+import { queryParameterAlias } from '../body-parameters.js';
 import { sendJsonText, sendText } from '../../http/prepared-json.js';
 import { principalOf } from '../context.js';
 import type { QueryRequest, QueryService, StreamedResult } from './query-service.js';

@@ -4,7 +4,7 @@ import { hasControlCharacter, printableString } from '../../lib/printable.js';
 import { verbatim } from '../../lib/verbatim-messages.js';
 import { queryInteger, wholeNumber } from '../../lib/wire-values.js';
 import { loadCsvViolation } from './load-csv-guard.js';
-import { parseQueryParams, queryParamsProblem } from './query-params.js';
+import { parseQueryParams, queryParamsProblem } from './cypher-parameters.js';
 import type { CypherValue } from '../../platform/falkordb/cypher.js';
 import type { JsonValue } from '../../platform/falkordb/compact-reply.js';
 import { withFastPath } from '../../http/fast-validation.js';

@@ -2,7 +2,7 @@
 // becomes Cypher, and bad parameters are a 400 before anything runs.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, graphQuery, parseEvents, useBrowserApp } from '../support/browser.js';
-import { parseQueryParams } from '../../src/browser/graphs/query-params.js';
+import { parseQueryParams } from '../../src/browser/graphs/cypher-parameters.js';
 
 const t = useBrowserApp({ prefix: 'params' });
 beforeAll(async () => {
