@@ -3,7 +3,7 @@
 // account); the end-to-end part runs the admin API and reads the API server's audit log of that identity.
 import { ApiException, CoreV1Api, CustomObjectsApi, KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectKubeBlocks } from '../../src/platform/kubernetes/kubeblocks.js';
+import { detectKubeBlocks } from '../../src/platform/kubernetes/kubeblocks-api.js';
 import type { ActorRequest } from '../support/actor.js';
 import { useAdminApp, type AdminRole } from '../support/admin.js';
 import { startChartApiServer, type ChartApiServer } from '../support/kube/chart-apiserver.js';

@@ -15,7 +15,8 @@ import { createFileAdminStores } from '../../src/platform/stores/file-stores.js'
 import type { ClusterPort } from '../../src/platform/clusters/cluster-port.js';
 import type { BackupPort } from '../../src/platform/backups/backup-port.js';
 import { createKubeBlocksBackups } from '../../src/platform/kubernetes/kubeblocks-backups.js';
-import { createKubeBlocksClusters, detectKubeBlocks } from '../../src/platform/kubernetes/kubeblocks.js';
+import { createKubeBlocksClusters } from '../../src/platform/kubernetes/kubeblocks.js';
+import { detectKubeBlocks } from '../../src/platform/kubernetes/kubeblocks-api.js';
 import { createKubeClusterInfo } from '../../src/platform/kubernetes/kube-cluster-info.js';
 import { createKubePodTelemetry } from '../../src/platform/kubernetes/kube-pod-telemetry.js';
 import { ApiException, CoreV1Api, type KubeConfig } from '@kubernetes/client-node';

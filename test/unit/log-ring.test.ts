@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { scrubSecrets } from '../../src/admin/diagnostics/support-package.js';
 import { requestedResources } from '../../src/admin/system/quantities.js';
 import { moduleVersionText, newestFirst } from '../../src/platform/clusters/versions.js';
-import { toVersionCatalogEntry } from '../../src/platform/kubernetes/kubeblocks.js';
+import { toVersionCatalogEntry } from '../../src/platform/kubernetes/kubeblocks-versions.js';
 import { LogRing } from '../../src/logging/log-ring.js';
 import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { needsRestart, parameterValueProblem } from '../../src/platform/falkordb/server-parameters.js';
 import { quantityValue } from '../../src/admin/operations/operation-service.js';
 import type { ClusterRecord } from '../../src/platform/clusters/cluster-records.js';
-import { opsRequestBody } from '../../src/platform/kubernetes/kubeblocks.js';
+import { opsRequestBody } from '../../src/platform/kubernetes/kubeblocks-operations.js';
 
 const V1 = { clusterVersion: 'v1', opsGroup: 'operations.kubeblocks.io' } as const;
 const V1ALPHA1 = { clusterVersion: 'v1alpha1', opsGroup: 'apps.kubeblocks.io' } as const;

@@ -4,6 +4,7 @@
 // so a field nobody reviewed cannot reach the API server; labels and annotations of the structured create and PATCH
 // pass the same key check.
 import { z } from 'zod';
+import { INSTANCE_LABEL, MANAGED_BY_LABEL } from '../../lib/kubernetes-labels.js';
 import { KUBERNETES_NAME } from '../../lib/kubernetes-names.js';
 import type { ClusterObject } from '../../platform/clusters/cluster-port.js';
 import { BadRequestError } from '../../http/http-errors.js';
@@ -12,7 +13,7 @@ import { BadRequestError } from '../../http/http-errors.js';
 export const FALKORDB_LABEL = 'clusterdefinition.kubeblocks.io/name';
 
 /** Label keys Kubernetes tooling and KubeBlocks select pods and objects by. */
-const RESERVED_LABELS = new Set(['app.kubernetes.io/instance', 'app.kubernetes.io/managed-by']);
+const RESERVED_LABELS = new Set([INSTANCE_LABEL, MANAGED_BY_LABEL]);
 
 /** Whether a label or annotation key belongs to KubeBlocks, to this server or to pod selection: never a caller's. */
 export function isReservedKey(key: string, kind: 'label' | 'annotation'): boolean {

@@ -1,5 +1,6 @@
 // KubeBlocks Cluster and OpsRequest objects (v1 and v1alpha1) parsed with zod into normalised records.
 import { z } from 'zod';
+import { INSTANCE_LABEL } from '../../lib/kubernetes-labels.js';
 
 const Quantity = z.union([z.string(), z.number()]).transform(String);
 const Resources = z
@@ -161,7 +162,7 @@ export function toOperationRecord(raw: z.infer<typeof RawOpsRequestSchema>): Ope
   const conditions = status.conditions ?? [];
   return {
     name: raw.metadata.name,
-    cluster: raw.spec.clusterName ?? raw.spec.clusterRef ?? raw.metadata.labels?.['app.kubernetes.io/instance'] ?? '',
+    cluster: raw.spec.clusterName ?? raw.spec.clusterRef ?? raw.metadata.labels?.[INSTANCE_LABEL] ?? '',
     type: raw.spec.type,
     phase: status.phase ?? 'Pending',
     progress: status.progress ?? '0/0',

@@ -5,5 +5,6 @@ export { isCredentialRefusal, kubernetesReadiness, loadKubeConfig, serviceAccoun
 export { createKubeAdminStores } from './kube-stores.js';
 export { createKubeClusterInfo } from './kube-cluster-info.js';
 export { createKubePodTelemetry } from './kube-pod-telemetry.js';
-export { createKubeBlocksClusters, detectKubeBlocks } from './kubeblocks.js';
+export { createKubeBlocksClusters } from './kubeblocks.js';
+export { detectKubeBlocks } from './kubeblocks-api.js';
 export { createKubeBlocksBackups } from './kubeblocks-backups.js';

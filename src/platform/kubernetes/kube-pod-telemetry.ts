@@ -5,15 +5,14 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions as HttpsRequestOptions } from 'node:https';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { PortError } from '../port-errors.js';
+import { INSTANCE_LABEL, MANAGED_BY_LABEL } from '../../lib/kubernetes-labels.js';
 import { statusBodyOf, translateKubeError } from './kube-errors.js';
 
-export const INSTANCE_LABEL = 'app.kubernetes.io/instance';
 /**
  * The pods of a deployment: KubeBlocks' instance label and its managed-by mark, so that nothing else labelled with
  * the deployment's name (the server's own pods carry app.kubernetes.io/instance=<Helm release>) is ever selected.
  */
-export const kubeBlocksPodsOf = (cluster: string) =>
-  `${INSTANCE_LABEL}=${cluster},app.kubernetes.io/managed-by=kubeblocks`;
+export const kubeBlocksPodsOf = (cluster: string) => `${INSTANCE_LABEL}=${cluster},${MANAGED_BY_LABEL}=kubeblocks`;
 export const METRICS_API = 'metrics.k8s.io/v1beta1';
 
 export interface PodSummary {

@@ -1,5 +1,6 @@
 // Storage ports for the admin API: one named ConfigMap-like document and Secret-like key/value objects,
 // each with an opaque version for optimistic concurrency. Adapters: Kubernetes and local files.
+import { MANAGED_BY_LABEL, MANAGED_BY_THIS_SERVER } from '../../lib/kubernetes-labels.js';
 import { PortError } from '../port-errors.js';
 
 export interface Versioned<T> {
@@ -42,7 +43,7 @@ export interface ConfigMapPort {
 
 /** The label every object this server creates carries (both adapters). */
 export const MANAGED_BY: Readonly<Record<string, string>> = Object.freeze({
-  'app.kubernetes.io/managed-by': 'graphdb-admin-server',
+  [MANAGED_BY_LABEL]: MANAGED_BY_THIS_SERVER,
 });
 
 /** Labels of a Secret (Kubernetes metadata labels; a side file in the file store). */
