@@ -23,7 +23,7 @@ import { backupRoutes } from './backups/backup-routes.js';
 import { createBackupService } from './backups/backup-service.js';
 import { registerAlertMetrics } from './alert-metrics.js';
 import type { BackupPort } from '../platform/backups/backup-port.js';
-import { NO_BACKUPS } from '../platform/backups/embedded-backups.js';
+import { NO_BACKUPS } from '../platform/backups/backup-port.js';
 import { createClusterService } from './clusters/cluster-service.js';
 import { createOperationService } from './operations/operation-service.js';
 import { operationRoutes } from './operations/operation-routes.js';

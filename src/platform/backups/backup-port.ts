@@ -1,6 +1,7 @@
 // The backup port: what the admin API needs from a data-protection platform (KubeBlocks' dataprotection.kubeblocks.io
 // objects, or the embedded FalkorDB's snapshots under DATA_DIR/backups/). Records are normalised: KubeBlocks' own
 // phases (New, Running, Completed, …) are kept as they are, and the admin service maps them to the API's words.
+import { PortError } from '../port-errors.js';
 import type { ClusterScope } from '../clusters/cluster-port.js';
 
 /** A storage location for backups (a KubeBlocks BackupRepo). */
@@ -206,3 +207,29 @@ export interface BackupPort {
   /** Stops what the port runs in the background (the embedded scheduler). */
   close?(): Promise<void>;
 }
+
+/** With neither Kubernetes nor an embedded FalkorDB there is nothing to back up. */
+export const NO_BACKUPS: BackupPort = {
+  kind: 'local',
+  methods: [],
+  pointInTimeMethods: [],
+  defaultPolicyName: (cluster, component) => `${cluster}-${component}-backup-policy`,
+  listRepositories: () => Promise.resolve([]),
+  getRepository: () => Promise.resolve(undefined),
+  listBackups: () => Promise.resolve([]),
+  listBackupsIn: () => Promise.resolve([]),
+  getBackup: () => Promise.resolve(undefined),
+  createBackup: () => Promise.reject(new PortError('rejected', 'No deployment platform is configured')),
+  deleteBackup: () => Promise.resolve(false),
+  listPolicies: () => Promise.resolve([]),
+  getPolicy: () => Promise.resolve(undefined),
+  listSchedules: () => Promise.resolve([]),
+  getSchedule: () => Promise.resolve(undefined),
+  createSchedule: () => Promise.reject(new PortError('rejected', 'No deployment platform is configured')),
+  updateSchedule: () => Promise.reject(new PortError('not-found', 'No deployment platform is configured')),
+  deleteSchedule: () => Promise.resolve(false),
+  listRestores: () => Promise.resolve([]),
+  getRestore: () => Promise.resolve(undefined),
+  createRestore: () => Promise.reject(new PortError('rejected', 'No deployment platform is configured')),
+  deleteRestore: () => Promise.resolve(false),
+};

@@ -1,18 +1,13 @@
-// The backup port in embedded mode: a backup is the embedded FalkorDB's RDB snapshot (BGSAVE, then a copy of its dump (one file because backups and restores share the one embedded server's snapshot and its stop and start)
-// file) kept as DATA_DIR/backups/<name>.rdb with a JSON record beside it; a restore stops the server, replaces its
-// dump file (and its AOF, which would otherwise win at start-up, by one based on the snapshot), starts it and checks
-// that the graphs the backup recorded are there. Schedules and restores are kept in lists/schedules.json and
-// lists/restores.json, apart from the backups' own files (docs/decisions/embedded-backup-files.md), and schedules run
-// in this process on an injected clock, which also deletes the backups whose retention has run out. Backups and
-// restores run one at a time.
-import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import path from 'node:path';
-import { writeFileAtomic } from '../../lib/atomic-file.js';
+// The backup port in embedded mode: a backup is the embedded FalkorDB's RDB snapshot, kept with a JSON record in
+// DATA_DIR/backups (embedded-backup-files.ts); a restore stops the server, puts the snapshot in place of its data
+// files, starts it and checks that the graphs the backup recorded are there (embedded-server-snapshots.ts).
+// Schedules run in this process on an injected clock, which also deletes the backups whose retention has run out.
+// Backups and restores run one at a time.
+import { chmod, copyFile, rename, stat } from 'node:fs/promises';
+import { nextRun, parseCron, retentionMs } from '../../lib/cron.js';
 import type { EmbeddedFalkorDB } from '../falkordb/embedded-falkordb.js';
 import type { PlatformLogger } from '../logger.js';
 import { PortError } from '../port-errors.js';
-import { nextRun, parseCron, retentionMs } from '../../lib/cron.js';
-import { KUBERNETES_NAME } from '../../lib/kubernetes-names.js';
 import type {
   BackupPort,
   BackupRecord,
@@ -23,16 +18,21 @@ import type {
   ScheduleRecord,
   ScheduleSpec,
 } from './backup-port.js';
+import { openBackupFiles, type StoredBackup } from './embedded-backup-files.js';
+import {
+  dataFilesOf,
+  dumpFile,
+  graphList,
+  keepKeys,
+  putBack,
+  replaceDataFiles,
+  takeSnapshot,
+  untilAnswering,
+} from './embedded-server-snapshots.js';
 
 export const EMBEDDED_REPOSITORY = 'local';
 const NOT_SUPPORTED = 'Not supported in embedded mode';
 const METHOD = 'datafile';
-const BACKUP_NAME = KUBERNETES_NAME;
-
-interface StoredBackup extends BackupRecord {
-  /** The graphs (GRAPH.LIST) when the snapshot was taken: what a restore must bring back. */
-  graphs: string[];
-}
 
 export interface EmbeddedBackupsOptions {
   falkordb: EmbeddedFalkorDB;
@@ -65,93 +65,17 @@ export interface EmbeddedBackups extends BackupPort {
   idle(): Promise<void>;
 }
 
-const text = (reply: unknown): string => (Buffer.isBuffer(reply) ? reply.toString('utf8') : String(reply));
-
-function infoField(info: string, key: string): string | undefined {
-  return new RegExp(`^${key}:(.*)$`, 'm').exec(info)?.[1]?.trim();
-}
-
-/**
- * Earlier versions kept the lists as schedules.json and restores.json beside the backups' records, where a backup
- * of that name replaced one with the other. A list found there (a JSON array) moves into lists/, unless lists/
- * already has one; a backup record found there (an object) stays, and is read as the backup it is.
- */
-async function moveLegacyLists(dir: string, moves: Record<string, string>, logger: PlatformLogger): Promise<void> {
-  for (const [name, target] of Object.entries(moves)) {
-    const legacy = path.join(dir, name);
-    let content: string;
-    try {
-      content = await readFile(legacy, 'utf8');
-    } catch {
-      continue;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(content);
-    } catch (error) {
-      logger.warn({ err: error, file: legacy }, 'leaving a backup file that does not parse where it is');
-      continue;
-    }
-    if (!Array.isArray(parsed)) continue;
-    const moved = await readFile(target, 'utf8').then(
-      () => false,
-      async () => {
-        await writeFileAtomic(target, content, 0o600);
-        return true;
-      },
-    );
-    if (!moved) logger.warn({ file: legacy, kept: target }, 'an older copy of a backup list was found and removed');
-    await rm(legacy, { force: true });
-  }
-}
-
 export async function createEmbeddedBackups(options: EmbeddedBackupsOptions): Promise<EmbeddedBackups> {
   const now = options.now ?? Date.now;
   const { dir, namespace, cluster, logger } = options;
   const iso = (ms = now()) => new Date(ms).toISOString();
   const policyName = `${cluster}-falkordb-backup-policy`;
-  await mkdir(dir, { recursive: true, mode: 0o700 });
 
-  const backups = new Map<string, StoredBackup>();
-  let schedules: ScheduleRecord[] = [];
-  let restores: RestoreRecord[] = [];
-  // The lists live in a folder of their own: a backup's files are <name>.json and <name>.rdb beside it, and a backup
-  // may be named `schedules` or `restores`.
-  const listsDir = path.join(dir, 'lists');
-  await mkdir(listsDir, { recursive: true, mode: 0o700 });
-  const schedulesFile = path.join(listsDir, 'schedules.json');
-  const restoresFile = path.join(listsDir, 'restores.json');
-  const recordFile = (name: string) => path.join(dir, `${name}.json`);
-  const snapshotFile = (name: string) => path.join(dir, `${name}.rdb`);
-  await moveLegacyLists(dir, { 'schedules.json': schedulesFile, 'restores.json': restoresFile }, logger);
-
-  // What a previous run left: backup records (one that was under way then has failed), schedules, restores.
-  for (const file of await readdir(dir)) {
-    if (!file.endsWith('.json')) continue;
-    try {
-      const stored = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as StoredBackup;
-      if (!BACKUP_NAME.test(stored.name)) continue;
-      if (stored.phase !== 'Completed' && stored.phase !== 'Failed') {
-        stored.phase = 'Failed';
-        stored.failureReason = 'The server stopped while the backup was being taken';
-      }
-      backups.set(stored.name, stored);
-    } catch (error) {
-      logger.warn({ err: error, file }, 'skipping a backup record that does not parse');
-    }
-  }
-  const readList = async <T>(file: string): Promise<T[]> =>
-    JSON.parse(await readFile(file, 'utf8').catch(() => '[]')) as T[];
-  schedules = await readList<ScheduleRecord>(schedulesFile);
-  restores = (await readList<RestoreRecord>(restoresFile)).map((restore) =>
-    restore.phase === 'Running'
-      ? { ...restore, phase: 'Failed', message: 'The server stopped during the restore' }
-      : restore,
-  );
-
-  const saveRecord = (backup: StoredBackup) => writeFileAtomic(recordFile(backup.name), JSON.stringify(backup), 0o600);
-  const saveSchedules = () => writeFileAtomic(schedulesFile, JSON.stringify(schedules), 0o600);
-  const saveRestores = () => writeFileAtomic(restoresFile, JSON.stringify(restores), 0o600);
+  const files = await openBackupFiles(dir, logger);
+  const { backups, snapshotFile, saveRecord } = files;
+  let { schedules, restores } = files;
+  const saveSchedules = () => files.saveSchedules(schedules);
+  const saveRestores = () => files.saveRestores(restores);
 
   // One backup or restore at a time: a restore must not replace the files a snapshot is being copied from.
   let queue: Promise<unknown> = Promise.resolve();
@@ -161,45 +85,14 @@ export async function createEmbeddedBackups(options: EmbeddedBackupsOptions): Pr
     return run;
   };
 
-  async function serverFile(parameter: string): Promise<string> {
-    const reply = (await options.command(['CONFIG', 'GET', parameter])) as unknown[];
-    return text(reply[1]);
-  }
-
-  /** BGSAVE, then waits until a new snapshot has been written (INFO persistence's rdb_saves grows). */
-  async function snapshot(): Promise<void> {
-    const persistence = async () => text(await options.command(['INFO', 'persistence']));
-    const savesBefore = Number(infoField(await persistence(), 'rdb_saves') ?? 0);
-    try {
-      await options.command(['BGSAVE']);
-    } catch (error) {
-      // One already under way does not count: it may have started before the latest writes.
-      if (!/in progress/i.test((error as Error).message)) throw error;
-      await options.command(['BGSAVE', 'SCHEDULE']);
-    }
-    const deadline = Date.now() + (options.snapshotTimeoutMs ?? 120_000);
-    while (Date.now() < deadline) {
-      const info = await persistence();
-      const saves = Number(infoField(info, 'rdb_saves') ?? 0);
-      if (infoField(info, 'rdb_bgsave_in_progress') === '0' && saves > savesBefore) {
-        if (infoField(info, 'rdb_last_bgsave_status') !== 'ok') throw new Error('the snapshot (BGSAVE) failed');
-        return;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('the snapshot (BGSAVE) did not finish in time');
-  }
-
-  const graphList = async () => ((await options.command(['GRAPH.LIST'])) as unknown[]).map(text).sort();
-
   async function takeBackup(backup: StoredBackup): Promise<void> {
     try {
       backup.phase = 'Running';
       backup.startTime = iso();
       await saveRecord(backup);
-      backup.graphs = await graphList();
-      await snapshot();
-      const source = path.join(await serverFile('dir'), await serverFile('dbfilename'));
+      backup.graphs = await graphList(options.command);
+      await takeSnapshot(options.command, options.snapshotTimeoutMs ?? 120_000);
+      const source = await dumpFile(options.command);
       const partial = `${snapshotFile(backup.name)}.partial`;
       await copyFile(source, partial);
       // The snapshot holds database 1 too (token metadata): readable by this user only.
@@ -242,87 +135,15 @@ export async function createEmbeddedBackups(options: EmbeddedBackupsOptions): Pr
 
   const publicBackup = ({ graphs: _graphs, ...record }: StoredBackup): BackupRecord => ({ ...record });
 
-  /** Until the server answers again after a restart (the connections reconnect on their own). */
-  async function answering(command: (args: string[]) => Promise<unknown>): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      try {
-        await command(['PING']);
-        return;
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
-  }
-
-  type KeptKey = { key: Buffer; ttl: number; payload: Buffer };
-  type KeptCommand = (args: (string | Buffer)[]) => Promise<unknown>;
-
-  /** Every key of a kept database, serialised (DUMP) with its remaining time to live. */
-  async function keepKeys(database: number, command: KeptCommand): Promise<KeptKey[]> {
-    await command(['SELECT', String(database)]);
-    const kept: KeptKey[] = [];
-    let cursor = '0';
-    do {
-      const [next, keys] = (await command(['SCAN', cursor, 'COUNT', '1000'])) as [Buffer | string, Buffer[]];
-      cursor = next.toString();
-      for (const key of keys) {
-        const [ttl, payload] = await Promise.all([command(['PTTL', key]), command(['DUMP', key])]);
-        if (Buffer.isBuffer(payload)) kept.push({ key, ttl: Number(ttl), payload });
-      }
-    } while (cursor !== '0');
-    return kept;
-  }
-
-  /** The database as it was kept: keys the backup brought back are deleted, the kept ones restored. */
-  async function putBack(database: number, command: KeptCommand, kept: KeptKey[]): Promise<void> {
-    await answering(command);
-    await command(['SELECT', String(database)]);
-    // Key by key, not FLUSHDB: the graph module drops every graph it knows of, in every database, on a flush.
-    const keep = new Set(kept.map(({ key }) => key.toString('base64')));
-    let cursor = '0';
-    do {
-      const [next, keys] = (await command(['SCAN', cursor, 'COUNT', '1000'])) as [Buffer | string, Buffer[]];
-      cursor = next.toString();
-      for (const key of keys) if (!keep.has(key.toString('base64'))) await command(['UNLINK', key]);
-    } while (cursor !== '0');
-    for (const { key, ttl, payload } of kept)
-      if (ttl !== -2) await command(['RESTORE', key, String(ttl > 0 ? ttl : 0), payload, 'REPLACE']);
-  }
-
   async function restoreInto(restore: RestoreRecord, backup: StoredBackup): Promise<void> {
     try {
-      const [dataDir, dbfilename, appendonly, aofDir, aofName] = await Promise.all([
-        serverFile('dir'),
-        serverFile('dbfilename'),
-        serverFile('appendonly'),
-        serverFile('appenddirname'),
-        serverFile('appendfilename'),
-      ]);
+      const files = await dataFilesOf(options.command);
       const keep = options.keepDatabases ?? [];
       const kept = await Promise.all(keep.map(({ database, command }) => keepKeys(database, command)));
-      await options.falkordb.restart(async () => {
-        const target = path.join(dataDir, dbfilename);
-        await copyFile(snapshotFile(backup.name), `${target}.restoring`);
-        await rename(`${target}.restoring`, target);
-        // With the AOF on, the server loads only the AOF at start-up, never the dump file: the snapshot becomes
-        // the base of a new multi-part AOF (its manifest naming it), replacing the old one.
-        if (appendonly === 'yes') {
-          const aof = path.join(dataDir, aofDir);
-          const staging = `${aof}.restoring`;
-          await rm(staging, { recursive: true, force: true });
-          await mkdir(staging, { mode: 0o700 });
-          const base = `${aofName}.1.base.rdb`;
-          await copyFile(snapshotFile(backup.name), path.join(staging, base));
-          await writeFileAtomic(path.join(staging, `${aofName}.manifest`), `file ${base} seq 1 type b\n`, 0o600);
-          await rm(aof, { recursive: true, force: true });
-          await rename(staging, aof);
-        }
-      });
-      await answering(options.command);
+      await options.falkordb.restart(() => replaceDataFiles(files, snapshotFile(backup.name)));
+      await untilAnswering(options.command);
       for (const [index, database] of keep.entries()) await putBack(database.database, database.command, kept[index]!);
-      const graphs = await graphList();
+      const graphs = await graphList(options.command);
       const missing = backup.graphs.filter((graph) => !graphs.includes(graph));
       if (missing.length > 0) throw new Error(`after the restore, graphs ${missing.join(', ')} are missing`);
       restore.phase = 'Completed';
@@ -397,8 +218,7 @@ export async function createEmbeddedBackups(options: EmbeddedBackupsOptions): Pr
 
   async function removeBackup(name: string): Promise<void> {
     backups.delete(name);
-    await rm(snapshotFile(name), { force: true });
-    await rm(recordFile(name), { force: true });
+    await files.removeBackupFiles(name);
   }
 
   const timer =
@@ -561,29 +381,3 @@ export async function createEmbeddedBackups(options: EmbeddedBackupsOptions): Pr
     },
   };
 }
-
-/** With neither Kubernetes nor an embedded FalkorDB there is nothing to back up. */
-export const NO_BACKUPS: BackupPort = {
-  kind: 'local',
-  methods: [],
-  pointInTimeMethods: [],
-  defaultPolicyName: (cluster, component) => `${cluster}-${component}-backup-policy`,
-  listRepositories: () => Promise.resolve([]),
-  getRepository: () => Promise.resolve(undefined),
-  listBackups: () => Promise.resolve([]),
-  listBackupsIn: () => Promise.resolve([]),
-  getBackup: () => Promise.resolve(undefined),
-  createBackup: () => Promise.reject(new PortError('rejected', 'No deployment platform is configured')),
-  deleteBackup: () => Promise.resolve(false),
-  listPolicies: () => Promise.resolve([]),
-  getPolicy: () => Promise.resolve(undefined),
-  listSchedules: () => Promise.resolve([]),
-  getSchedule: () => Promise.resolve(undefined),
-  createSchedule: () => Promise.reject(new PortError('rejected', 'No deployment platform is configured')),
-  updateSchedule: () => Promise.reject(new PortError('not-found', 'No deployment platform is configured')),
-  deleteSchedule: () => Promise.resolve(false),
-  listRestores: () => Promise.resolve([]),
-  getRestore: () => Promise.resolve(undefined),
-  createRestore: () => Promise.reject(new PortError('rejected', 'No deployment platform is configured')),
-  deleteRestore: () => Promise.resolve(false),
-};
