@@ -34,3 +34,6 @@ export function parseDuration(value: string): number {
     throw new InvalidArgumentError(`expected a duration such as 30s, 10m or 1h, got ${JSON.stringify(value)}`);
   return Math.round(parts.reduce((total, [, amount, unit]) => total + Number(amount) * UNITS[unit!]!, 0));
 }
+
+/** A repeatable option: each use adds its value (`--type cluster --type backup`). */
+export const repeatable = (value: string, previous: string[] = []): string[] => [...previous, value];

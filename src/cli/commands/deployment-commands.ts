@@ -8,7 +8,7 @@ import { confirmDestructive, withYes, type ConfirmOptions } from '../confirm.js'
 import { readEvents } from '../event-stream.js';
 import { age, outputFormat, printJson, printLine, printResult, printTable } from '../output.js';
 import { wholeNumber } from '../parsers.js';
-import type { AuditEntry } from './admin-commands.js';
+import type { AuditEntry } from './audit-commands.js';
 import {
   clusterPath,
   listDeployments,

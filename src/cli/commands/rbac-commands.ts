@@ -6,7 +6,7 @@ import { signedInClient } from '../api-client.js';
 import { CliError, EXIT } from '../cli-errors.js';
 import { confirmDestructive, withYes, type ConfirmOptions } from '../confirm.js';
 import { printLine, printResult, printTable, readStdin } from '../output.js';
-import { integer } from '../parsers.js';
+import { integer, repeatable } from '../parsers.js';
 
 interface Rule {
   resource: string;
@@ -41,8 +41,6 @@ export function parseRule(text: string): Rule {
     ...(match[3] ? { namespace: match[3] } : {}),
   };
 }
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function registerRbacCommands(program: Command): void {
   const rbac = program.command('rbac').description('Roles and the OAuth group mappings that grant them');
@@ -81,7 +79,7 @@ export function registerRbacCommands(program: Command): void {
     .command('create')
     .description('Create a custom role from --rule flags, or from a JSON file (-f role.json, - for stdin)')
     .argument('[name]', 'the role name (taken from the file with -f)')
-    .option('--rule <rule>', 'resource:action[,action…][@namespace]; repeatable', collect)
+    .option('--rule <rule>', 'resource:action[,action…][@namespace]; repeatable', repeatable)
     .option('--description <text>', 'what the role is for')
     .option('-f, --file <file>', 'the role as JSON: {"name", "description", "rules": [{resource, actions, namespace}]}')
     .addHelpText(
@@ -117,7 +115,11 @@ export function registerRbacCommands(program: Command): void {
     .command('update')
     .description("Replace a custom role's rules (and description)")
     .argument('<name>')
-    .requiredOption('--rule <rule>', 'resource:action[,action…][@namespace]; repeatable; replaces every rule', collect)
+    .requiredOption(
+      '--rule <rule>',
+      'resource:action[,action…][@namespace]; repeatable; replaces every rule',
+      repeatable,
+    )
     .option('--description <text>', 'the new description ("" clears it)')
     .addHelpText(
       'after',

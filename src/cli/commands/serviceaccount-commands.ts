@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { signedInClient } from '../api-client.js';
 import { confirmDestructive, withYes, type ConfirmOptions } from '../confirm.js';
 import { printLine, printResult } from '../output.js';
-import { wholeNumber } from '../parsers.js';
+import { repeatable, wholeNumber } from '../parsers.js';
 import { newTokenText } from '../../lib/service-account-tokens.js';
 
 interface ServiceAccount {
@@ -32,7 +32,6 @@ interface Token {
 }
 
 const accountPath = (account: string) => `/api/serviceaccounts/${encodeURIComponent(account)}`;
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function registerServiceAccountCommands(program: Command): void {
   const accounts = program
@@ -158,7 +157,7 @@ export function registerServiceAccountCommands(program: Command): void {
     .argument('<account>', 'name or id')
     .requiredOption('--name <name>', 'what the token is for, e.g. the pipeline')
     .requiredOption('--expires-in-days <days>', 'days until it stops working (required)', wholeNumber(1, 3650))
-    .option('--allowed-cidr <cidr>', 'only from this address or CIDR block (repeatable)', collect)
+    .option('--allowed-cidr <cidr>', 'only from this address or CIDR block (repeatable)', repeatable)
     .addHelpText(
       'after',
       '\nExample:\n  graphdb-admin serviceaccounts tokens create ci-deployer --name github-actions --expires-in-days 90 -o json | jq -r .key',
