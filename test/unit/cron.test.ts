@@ -1,15 +1,6 @@
-// The pure rules of backups: five-field cron expressions and their next run (UTC), retention durations, and the
-// mapping of KubeBlocks' phases and repository config to the FalkorDB Enterprise admin API's words and types.
+// Five-field cron expressions and their next run (UTC), and retention durations.
 import { describe, expect, it } from 'vitest';
 import { cronProblem, nextRun, parseCron, retentionMs } from '../../src/lib/cron.js';
-import {
-  backupStatusOf,
-  backupView,
-  restoreStatusOf,
-  scheduleView,
-  stringConfig,
-  typedConfig,
-} from '../../src/admin/backups/backup-views.js';
 
 const at = (iso: string) => Date.parse(iso);
 const next = (expression: string, after: string) => {
@@ -73,79 +64,5 @@ describe('retention periods', () => {
     expect(retentionMs('2w')).toBe(14 * 86_400_000);
     expect(retentionMs('3mo')).toBe(90 * 86_400_000);
     for (const bad of ['', '30', '30 days', 'd', '-1d', '0d', '1.5d']) expect(retentionMs(bad), bad).toBeUndefined();
-  });
-});
-
-describe('KubeBlocks phases and repository config in the API words', () => {
-  it('maps backup and restore phases', () => {
-    expect(['', 'New', 'InProgress', 'Running', 'Completed', 'Failed', 'Deleting'].map(backupStatusOf)).toEqual([
-      'pending',
-      'pending',
-      'running',
-      'running',
-      'completed',
-      'failed',
-      'running',
-    ]);
-    expect(['', 'Running', 'Completed', 'AsDataSource', 'Failed'].map(restoreStatusOf)).toEqual([
-      'pending',
-      'running',
-      'completed',
-      'completed',
-      'failed',
-    ]);
-  });
-
-  it('says why a backup cannot be restored, and where it came from', () => {
-    const base = {
-      name: 'b',
-      namespace: 'ns',
-      cluster: 'c',
-      policyName: 'p',
-      method: 'volume-snapshot',
-      createdAt: '2026-01-01T00:00:00Z',
-    };
-    expect(backupView({ ...base, phase: 'Running' }, 'repo')).toMatchObject({
-      type: 'snapshot',
-      source: 'manual',
-      repository: 'repo',
-      startTime: '2026-01-01T00:00:00Z',
-      canRestore: false,
-      restoreNotReadyReason: 'The backup is running; only a completed backup can be restored',
-    });
-    expect(backupView({ ...base, phase: 'Completed', scheduleName: 's' }, 'repo')).toMatchObject({
-      source: 'scheduled',
-      canRestore: true,
-    });
-    expect(backupView({ ...base, phase: 'Completed', scheduleName: 's' }, 'repo')).not.toHaveProperty(
-      'restoreNotReadyReason',
-    );
-  });
-
-  it('computes a schedule’s next run only while it is enabled', () => {
-    const schedule = {
-      name: 's',
-      namespace: 'ns',
-      cluster: 'c',
-      policyName: 'p',
-      method: 'datafile',
-      cronExpression: '0 3 * * *',
-      retentionPeriod: '30d',
-      enabled: true,
-      phase: 'Available',
-      createdAt: '2026-01-01T00:00:00Z',
-    };
-    expect(scheduleView(schedule, at('2026-01-01T04:00:00Z'))).toMatchObject({
-      status: 'Available',
-      nextRun: '2026-01-02T03:00:00.000Z',
-    });
-    expect(scheduleView({ ...schedule, enabled: false }, at('2026-01-01T04:00:00Z'))).not.toHaveProperty('nextRun');
-  });
-
-  it('types repository config values again (KubeBlocks keeps strings)', () => {
-    const stored = stringConfig({ bucket: 'b', insecure: true, geesefsMemoryLimit: 512, endpoint: undefined });
-    expect(stored).toEqual({ bucket: 'b', insecure: 'true', geesefsMemoryLimit: '512' });
-    expect(typedConfig(stored)).toEqual({ bucket: 'b', insecure: true, geesefsMemoryLimit: 512 });
-    expect(typedConfig({ insecure: 'maybe', bucket: 'true' })).toEqual({ insecure: 'maybe', bucket: 'true' });
   });
 });

@@ -1,69 +1,9 @@
+// The in-memory ring of recent log lines that diagnostics read.
 import { describe, expect, it } from 'vitest';
-import { scrubSecrets } from '../../src/admin/diagnostics/support-package.js';
-import { requestedResources } from '../../src/admin/system/quantities.js';
-import { moduleVersionText, newestFirst } from '../../src/platform/clusters/versions.js';
-import { toVersionCatalogEntry } from '../../src/platform/kubernetes/kubeblocks-versions.js';
 import { LogRing } from '../../src/logging/log-ring.js';
 import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-
-describe('Kubernetes quantities', () => {
-  it('sums requests over replicas and shards', () => {
-    const component = (cpu: string, memory: string, storage: string, replicas: number, shards?: number) => ({
-      cpu,
-      memory,
-      storage,
-      replicas,
-      shards,
-    });
-    expect(
-      requestedResources([
-        { components: [component('500m', '1Gi', '10Gi', 2)] },
-        { components: [component('1', '', '', 3, 3), component('', '', '', 1)] },
-      ]),
-    ).toEqual({ cpu: 10, memory: 2 * 2 ** 30, storage: 20 * 2 ** 30 });
-  });
-});
-
-describe('FalkorDB versions', () => {
-  it('formats MODULE LIST versions and orders dotted versions newest first', () => {
-    expect(moduleVersionText(41205)).toBe('4.12.5');
-    expect(moduleVersionText(40800)).toBe('4.8.0');
-    expect(['4.8.0', '4.12.5', '4.9.10', '4.12.5-rc1'].sort(newestFirst)).toEqual([
-      '4.12.5',
-      '4.12.5-rc1',
-      '4.9.10',
-      '4.8.0',
-    ]);
-  });
-
-  it('turns a ComponentVersion into a catalog entry', () => {
-    expect(
-      toVersionCatalogEntry({
-        metadata: { name: 'falkordb', creationTimestamp: '2026-01-01T00:00:00Z' },
-        spec: {
-          releases: [
-            { name: 'r1', serviceVersion: '4.8.0', images: { falkordb: 'img:4.8.0' } },
-            { name: 'r2', serviceVersion: '4.12.5', images: { other: 'other:1' } },
-          ],
-          compatibilityRules: [
-            { compDefs: ['falkordb-1', 'falkordb-cluster-1'], releases: ['r1', 'r2'] },
-            { compDefs: ['unused'], releases: ['missing'] },
-          ],
-        },
-      }),
-    ).toEqual({
-      name: 'falkordb',
-      createdAt: '2026-01-01T00:00:00Z',
-      releases: [{ version: '4.12.5' }, { version: '4.8.0' }],
-      componentDefinitions: [
-        { name: 'falkordb-1', version: '4.12.5', image: 'other:1' },
-        { name: 'falkordb-cluster-1', version: '4.12.5', image: 'other:1' },
-      ],
-    });
-  });
-});
 
 describe('log ring', () => {
   it('keeps the last lines up to its capacity, oldest first, and cuts long lines', () => {
@@ -148,13 +88,5 @@ describe('log ring blocks', () => {
     expect(after.heapUsed - before.heapUsed).toBeLessThan(2 * 1024 * 1024);
     expect(after.arrayBuffers - before.arrayBuffers).toBeGreaterThan(6_000_000);
     expect(ring.tail()).toHaveLength(2000);
-  });
-});
-
-describe('support package scrubbing', () => {
-  it('replaces every known secret, also as JSON escapes it, and leaves short values alone', () => {
-    const key = 'line one\nline "two"';
-    const text = `a=${'s3cret-value-1'} b=${JSON.stringify(key)} c=short`;
-    expect(scrubSecrets(text, ['s3cret-value-1', key, 'short'])).toBe('a=[Redacted] b="[Redacted]" c=short');
   });
 });

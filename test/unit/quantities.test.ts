@@ -50,3 +50,21 @@ describe('the forms callers accept', () => {
     for (const refused of ['1e9', '1Pi', '1m', ' 1Gi']) expect(memoryOf(refused), refused).toBeUndefined();
   });
 });
+
+describe('requestedResources', () => {
+  it('sums requests over replicas and shards', () => {
+    const component = (cpu: string, memory: string, storage: string, replicas: number, shards?: number) => ({
+      cpu,
+      memory,
+      storage,
+      replicas,
+      shards,
+    });
+    expect(
+      requestedResources([
+        { components: [component('500m', '1Gi', '10Gi', 2)] },
+        { components: [component('1', '', '', 3, 3), component('', '', '', 1)] },
+      ]),
+    ).toEqual({ cpu: 10, memory: 2 * 2 ** 30, storage: 20 * 2 ** 30 });
+  });
+});
