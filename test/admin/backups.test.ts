@@ -1,7 +1,7 @@
 // Backups, policies, schedules, repositories and restores on KubeBlocks 1.x through the Kubernetes API double (issue
 // 21): the shared scenarios of test/support/backup-scenarios.ts, with the controller's status written into the double.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useAdminApp } from '../support/admin.js';
 import { seededClusters } from '../support/cluster-reads.js';
 import { CLUSTERS_V1, OPS_V1 } from '../support/kube/kubeblocks-fixtures.js';
 import {
@@ -14,18 +14,18 @@ import {
 const NS = 'graphdb-system';
 
 describe('backups on KubeBlocks 1.x (API double), against the real schemas', () => {
-  let t: AdminTestApp;
+  const t = useAdminApp({
+    adapter: 'kubernetes',
+    kubeBlocks: true,
+    crds: [CLUSTERS_V1, OPS_V1, ...DATA_PROTECTION_CRDS],
+  });
   let context: BackupContext;
   beforeAll(async () => {
-    t = await startAdminTestApp('kubernetes', {
-      kubeBlocks: true,
-      crds: [CLUSTERS_V1, OPS_V1, ...DATA_PROTECTION_CRDS],
-    });
     const kube = t.kube!;
     for (const cluster of seededClusters(NS)) kube.put(CLUSTERS_V1, cluster.metadata.namespace!, cluster);
     context = {
       app: t.app,
-      sessions: await sessionsForEveryRole(t.app),
+      sessions: t.sessions,
       namespace: NS,
       apply: (resource, object) => {
         kube.put(resource, object.metadata.namespace ?? '', object);
@@ -43,23 +43,18 @@ describe('backups on KubeBlocks 1.x (API double), against the real schemas', () 
     };
     await seedDataProtection(context);
   });
-  afterAll(() => t?.close());
 
   sharedBackupScenarios(() => context);
 });
 
 describe('backups on a KubeBlocks without the data-protection kinds (API double)', () => {
-  let t: AdminTestApp;
-  let sessions: Awaited<ReturnType<typeof sessionsForEveryRole>>;
-  beforeAll(async () => {
-    t = await startAdminTestApp('kubernetes', { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1] });
+  const t = useAdminApp({ adapter: 'kubernetes', kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1] });
+  beforeAll(() => {
     for (const cluster of seededClusters(NS)) t.kube!.put(CLUSTERS_V1, cluster.metadata.namespace!, cluster);
-    sessions = await sessionsForEveryRole(t.app);
   });
-  afterAll(() => t?.close());
 
   it('lists nothing rather than failing, and refuses a backup for want of its policy', async () => {
-    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { cookie: sessions.operator } });
+    const get = (url: string) => t.as('operator').inject({ method: 'GET', url });
     for (const [url, key] of [
       [`/api/clusters/solo/backups/?namespace=${NS}`, 'backups'],
       [`/api/clusters/solo/backups/schedules/?namespace=${NS}`, 'schedules'],
@@ -70,10 +65,9 @@ describe('backups on a KubeBlocks without the data-protection kinds (API double)
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toEqual({ [key]: [], total: 0 });
     }
-    const made = await t.app.inject({
+    const made = await t.as('operator').inject({
       method: 'POST',
       url: `/api/clusters/solo/backups/?namespace=${NS}`,
-      headers: { cookie: sessions.operator },
       payload: { backupName: 'nowhere', backupMethod: 'datafile' },
     });
     expect(made.statusCode).toBe(404);
@@ -83,17 +77,15 @@ describe('backups on a KubeBlocks without the data-protection kinds (API double)
   });
 
   it('refuses to create a backup repository with 422 saying what to install', async () => {
-    const settings = await t.app.inject({
+    const settings = await t.as('admin').inject({
       method: 'PATCH',
       url: '/api/settings/',
-      headers: { cookie: sessions.admin },
       payload: { features: { multi_cluster_mode: true } },
     });
     expect(settings.statusCode, settings.body).toBe(200);
-    const made = await t.app.inject({
+    const made = await t.as('admin').inject({
       method: 'POST',
       url: '/api/backups/repositories/',
-      headers: { cookie: sessions.admin },
       payload: { name: 'nowhere', storageProviderRef: 'oss', type: 'oss', config: { bucket: 'b', region: 'r' } },
     });
     expect(made.statusCode, made.body).toBe(422);

@@ -9,10 +9,11 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createEmbeddedClusters, EMBEDDED_CLUSTER } from '../../src/platform/clusters/embedded-clusters.js';
 import { configGetPairs } from '../../src/platform/clusters/redis-conf.js';
-import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import type { ClusterPort } from '../../src/platform/clusters/cluster-port.js';
+import { useAdminApp, type AdminApp } from '../support/admin.js';
 import { seededClusters } from '../support/cluster-reads.js';
 import {
   operationKey,
@@ -93,7 +94,7 @@ function expectConforms(schema: JsonSchema, body: unknown, what: string): void {
 
 /** Calls one operation as the scenario says and checks the answer against the real schemas. */
 async function walk(
-  t: AdminTestApp,
+  t: AdminApp,
   cookie: string,
   operation: RealOperation,
   spelling: string,
@@ -135,17 +136,15 @@ async function walk(
 }
 
 describe('conformance with the real admin API: Clusters, on KubeBlocks 1.x (API double)', () => {
-  let t: AdminTestApp;
-  let sessions: Record<'admin' | 'operator' | 'viewer', string>;
+  const t = useAdminApp({
+    adapter: 'kubernetes',
+    kubeBlocks: true,
+    crds: [CLUSTERS_V1, OPS_V1],
+    streamHeartbeatMs: 100,
+    env: { OBSERVABILITY_STREAM_MAX_SECONDS: '1', OBSERVABILITY_STREAMS_PER_USER: '10' },
+  });
   let made = 0;
-  beforeAll(async () => {
-    t = await startAdminTestApp('kubernetes', {
-      kubeBlocks: true,
-      crds: [CLUSTERS_V1, OPS_V1],
-      streamHeartbeatMs: 100,
-      env: { OBSERVABILITY_STREAM_MAX_SECONDS: '1', OBSERVABILITY_STREAMS_PER_USER: '10' },
-    });
-    sessions = await sessionsForEveryRole(t.app);
+  beforeAll(() => {
     const kube = t.kube!;
     for (const cluster of seededClusters(NS)) kube.put(CLUSTERS_V1, cluster.metadata.namespace!, cluster);
     kube.put('pods', NS, {
@@ -190,7 +189,6 @@ describe('conformance with the real admin API: Clusters, on KubeBlocks 1.x (API 
       },
     });
   });
-  afterAll(() => t.close());
 
   /** A fresh standalone cluster (the double stores it as KubeBlocks would after accepting it). */
   async function newCluster(): Promise<string> {
@@ -199,7 +197,7 @@ describe('conformance with the real admin API: Clusters, on KubeBlocks 1.x (API 
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/clusters/',
-      headers: { cookie: sessions.admin },
+      headers: { cookie: t.sessions.admin },
       payload: { name, namespace: NS, spec: {} },
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -268,21 +266,20 @@ describe('conformance with the real admin API: Clusters, on KubeBlocks 1.x (API 
     const key = operationKey(operation);
     for (const spelling of pathSpellings(operation.path))
       it(`${operation.method} ${spelling}`, async () => {
-        await walk(t, sessions.admin, operation, spelling, await SCENARIOS[key]!(), successOf(operation));
+        await walk(t, t.sessions.admin, operation, spelling, await SCENARIOS[key]!(), successOf(operation));
       });
   }
 });
 
 describe('conformance with the real admin API: Clusters, in embedded mode', () => {
   let falkordb: TestFalkorDB;
-  let t: AdminTestApp;
-  let admin: string;
+  let clusters: ClusterPort;
   beforeAll(async () => {
     falkordb = await startTestFalkorDB({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'gdb-walk-embedded-')) });
     const control = createClient({ url: falkordb.url });
     control.on('error', () => undefined);
     await control.connect();
-    const clusters = createEmbeddedClusters({
+    clusters = createEmbeddedClusters({
       falkordb,
       namespace: NS,
       configSet: async (key, value) => {
@@ -292,14 +289,13 @@ describe('conformance with the real admin API: Clusters, in embedded mode', () =
       isDynamicParameter: () => true,
       logger: pino({ level: 'silent' }),
     });
-    t = await startAdminTestApp('embedded', { falkordb, clusters });
-    admin = (await sessionsForEveryRole(t.app)).admin;
+    // Run after the app's afterAll has closed it.
     return async () => {
-      await t.close();
       await control.close();
       await falkordb.stop();
     };
   });
+  const t = useAdminApp(() => ({ falkordb, clusters }));
 
   const embedded = { path: { clusterName: EMBEDDED_CLUSTER, name: EMBEDDED_CLUSTER }, query: { namespace: NS } };
   /** What one embedded process has no counterpart for: 422 with the reason, in the real error shape. */
@@ -347,15 +343,21 @@ describe('conformance with the real admin API: Clusters, in embedded mode', () =
     const key = operationKey(operation);
     it(`${operation.method} ${operation.path}: ${EMBEDDED_REFUSALS[key] ? `422, ${EMBEDDED_REFUSALS[key]}` : 'answered'}`, async () => {
       const call = EMBEDDED_CALLS[key] ?? (operation.path.includes('{') ? embedded : { path: {} });
-      await walk(t, admin, operation, operation.path, call, EMBEDDED_REFUSALS[key] ? 422 : successOf(operation));
+      await walk(
+        t,
+        t.sessions.admin,
+        operation,
+        operation.path,
+        call,
+        EMBEDDED_REFUSALS[key] ? 422 : successOf(operation),
+      );
     });
   }
 
   it("answers GET …/config with the running server's CONFIG GET, credentials left out", async () => {
-    const res = await t.app.inject({
+    const res = await t.as('admin').inject({
       method: 'GET',
       url: `/api/clusters/${EMBEDDED_CLUSTER}/config?namespace=${NS}`,
-      headers: { cookie: admin },
     });
     expect(res.statusCode, res.body).toBe(200);
     const { configMapName, parameters } = res.json<{

@@ -1,8 +1,8 @@
 import { pino } from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadKubeConfig } from '../../src/platform/kubernetes/kube-config.js';
 import { createKubeBlocksClusters } from '../../src/platform/kubernetes/kubeblocks.js';
-import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { useAdminApp } from '../support/admin.js';
 import { eventually } from '../support/wait.js';
 import {
   advanceOpsRequest,
@@ -22,11 +22,8 @@ import { sharedClusterWrites, sharedLegacyClusterWrites } from '../support/clust
 const NS = 'graphdb-system';
 
 describe('clusters on KubeBlocks 1.x', () => {
-  let t: AdminTestApp;
-  let sessions: Record<'admin' | 'operator' | 'viewer', string>;
-  beforeAll(async () => {
-    t = await startAdminTestApp('kubernetes', { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1] });
-    sessions = await sessionsForEveryRole(t.app);
+  const t = useAdminApp({ adapter: 'kubernetes', kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1] });
+  beforeAll(() => {
     const kube = t.kube!;
     for (const cluster of seededClusters(NS)) kube.put(CLUSTERS_V1, cluster.metadata.namespace!, cluster);
     kube.put(CLUSTERS_V1, NS, {
@@ -36,10 +33,9 @@ describe('clusters on KubeBlocks 1.x', () => {
       spec: { componentSpecs: 'not-a-list' },
     });
   });
-  afterAll(() => t.close());
-  beforeEach(() => setMultiClusterMode(t.app, sessions.admin, false));
+  beforeEach(() => setMultiClusterMode(t.app, t.sessions.admin, false));
 
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, cookie = sessions.operator) =>
+  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown, cookie = t.sessions.operator) =>
     t.app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload: payload as never }) });
 
   it("reads a cluster's rendered redis.conf (the data component's, first shard first), credentials left out", async () => {
@@ -65,7 +61,7 @@ describe('clusters on KubeBlocks 1.x', () => {
     configMap('shards-shard-a2k-falkordb-cluster-config', 'shards', 'cluster-enabled yes\nport 6380\n');
     configMap('shards-shard-a2k-falkordb-metrics-config', 'shards', 'not: the redis.conf\n');
 
-    const pair = await call('GET', `/api/clusters/pair/config?namespace=${NS}`, undefined, sessions.viewer);
+    const pair = await call('GET', `/api/clusters/pair/config?namespace=${NS}`, undefined, t.sessions.viewer);
     expect(pair.statusCode, pair.body).toBe(200);
     expect(pair.json()).toEqual({
       configMapName: 'pair-falkordb-falkordb-replication-config',
@@ -77,7 +73,7 @@ describe('clusters on KubeBlocks 1.x', () => {
       ],
     });
     expect(pair.body).not.toContain('s3cret');
-    const shards = await call('GET', '/api/clusters/shards/config', undefined, sessions.viewer);
+    const shards = await call('GET', '/api/clusters/shards/config', undefined, t.sessions.viewer);
     expect(shards.json()).toEqual({
       configMapName: 'shards-shard-a2k-falkordb-cluster-config',
       parameters: [
@@ -86,7 +82,7 @@ describe('clusters on KubeBlocks 1.x', () => {
       ],
     });
     // Not rendered yet (solo has none), and a cluster that does not exist: 404 in the admin error shape.
-    const none = await call('GET', '/api/clusters/solo/config', undefined, sessions.viewer);
+    const none = await call('GET', '/api/clusters/solo/config', undefined, t.sessions.viewer);
     expect(none.statusCode).toBe(404);
     expect(none.json()).toEqual({
       statusCode: 404,
@@ -94,14 +90,14 @@ describe('clusters on KubeBlocks 1.x', () => {
       message: `No configuration found for cluster solo in namespace ${NS}`,
       code: 'not_found',
     });
-    expect((await call('GET', '/api/clusters/nobody/config', undefined, sessions.viewer)).statusCode).toBe(404);
+    expect((await call('GET', '/api/clusters/nobody/config', undefined, t.sessions.viewer)).statusCode).toBe(404);
     expect(t.kube!.requests).toContainEqual(
       expect.objectContaining({ method: 'GET', path: `/api/v1/namespaces/${NS}/configmaps` }),
     );
   });
 
   it('asks for its namespace through the label selector, skipping objects that do not parse', async () => {
-    const res = await call('GET', '/api/clusters', undefined, sessions.viewer);
+    const res = await call('GET', '/api/clusters', undefined, t.sessions.viewer);
     expect(res.json<{ clusters: { name: string }[] }>().clusters.map((c) => c.name)).not.toContain('broken');
     expect(t.kube!.requests).toContainEqual(
       expect.objectContaining({ method: 'GET', path: `/apis/apps.kubeblocks.io/v1/namespaces/${NS}/clusters` }),
@@ -116,7 +112,7 @@ describe('clusters on KubeBlocks 1.x', () => {
     try {
       const before = lists();
       const answers = await Promise.all(
-        Array.from({ length: 5 }, () => call('GET', '/api/clusters/', undefined, sessions.viewer)),
+        Array.from({ length: 5 }, () => call('GET', '/api/clusters/', undefined, t.sessions.viewer)),
       );
       for (const answer of answers) expect(answer.statusCode).toBe(200);
       expect(lists() - before).toBe(1);
@@ -125,13 +121,13 @@ describe('clusters on KubeBlocks 1.x', () => {
       // asked for after the create must not share the early one, which cannot show the new cluster.
       t.kube!.clearFaults();
       t.kube!.delayRequests({ method: 'GET', pathIncludes: listPath }, 1500);
-      const early = call('GET', '/api/clusters/', undefined, sessions.viewer);
+      const early = call('GET', '/api/clusters/', undefined, t.sessions.viewer);
       await new Promise((resolve) => setTimeout(resolve, 100));
       t.kube!.clearFaults();
       const created = await call('POST', '/api/clusters/', { name: 'after-write', namespace: NS, spec: {} });
       expect(created.statusCode, created.body).toBe(201);
       const listsBeforeLate = lists();
-      const late = await call('GET', '/api/clusters/', undefined, sessions.viewer);
+      const late = await call('GET', '/api/clusters/', undefined, t.sessions.viewer);
       // Its own list (the double computes a list's answer only after its delay, so the content alone would not tell).
       expect(lists()).toBe(listsBeforeLate + 1);
       expect(late.json<{ clusters: { name: string }[] }>().clusters.map((c) => c.name)).toContain('after-write');
@@ -157,7 +153,7 @@ describe('clusters on KubeBlocks 1.x', () => {
       expect(refused.json<{ message: string }>().message, query).toContain(query.split('=')[0]);
     }
     expect(
-      (await call('GET', `/api/clusters/typed-delete?namespace=${NS}`, undefined, sessions.viewer)).statusCode,
+      (await call('GET', `/api/clusters/typed-delete?namespace=${NS}`, undefined, t.sessions.viewer)).statusCode,
     ).toBe(200);
     const deleted = await call(
       'DELETE',
@@ -174,7 +170,7 @@ describe('clusters on KubeBlocks 1.x', () => {
     );
     const record = async (name: string) => (await port.list({ namespace: NS })).find((c) => c.name === name);
     const listed = async (name: string) => {
-      const res = await call('GET', '/api/clusters/', undefined, sessions.viewer);
+      const res = await call('GET', '/api/clusters/', undefined, t.sessions.viewer);
       expect(res.statusCode, res.body).toBe(200);
       return res
         .json<{ clusters: { name: string; state: string; replicas: number }[] }>()
@@ -208,7 +204,7 @@ describe('clusters on KubeBlocks 1.x', () => {
     }
   });
 
-  const context = () => ({ app: t.app, namespace: NS, sessions });
+  const context = () => ({ app: t.app, namespace: NS, sessions: t.sessions });
   sharedClusterReads(context);
 
   it('answers the credentials from the account Secret, audited, with the password in no log line', async () => {
@@ -222,7 +218,7 @@ describe('clusters on KubeBlocks 1.x', () => {
         password: Buffer.from(password).toString('base64'),
       },
     });
-    const res = await call('GET', '/api/clusters/pair/credentials', undefined, sessions.operator);
+    const res = await call('GET', '/api/clusters/pair/credentials', undefined, t.sessions.operator);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json()).toEqual({
@@ -237,7 +233,7 @@ describe('clusters on KubeBlocks 1.x', () => {
     )!;
     expect(validatorOf(real.responses['200']!['application/json'] as JsonSchema)(res.json())).toBe(true);
     // A viewer may list, get and read clusters, but not their password.
-    const viewer = await call('GET', '/api/clusters/pair/credentials', undefined, sessions.viewer);
+    const viewer = await call('GET', '/api/clusters/pair/credentials', undefined, t.sessions.viewer);
     expect(viewer.statusCode).toBe(403);
     expect(viewer.json<{ message: string }>().message).toBe(
       `Insufficient permissions for clusters:update in namespace ${NS}`,
@@ -250,7 +246,7 @@ describe('clusters on KubeBlocks 1.x', () => {
     // Audited as a read of credentials, without the password.
     let entries: { action: string; resourceName?: string; result: string }[] = [];
     await eventually(async () => {
-      const audit = await call('GET', '/api/audit/?action=cluster.credentials_read', undefined, sessions.admin);
+      const audit = await call('GET', '/api/audit/?action=cluster.credentials_read', undefined, t.sessions.admin);
       entries = audit.json<{ logs: typeof entries }>().logs ?? [];
       return entries.length >= 3;
     }, 5_000);
@@ -272,7 +268,7 @@ describe('clusters on KubeBlocks 1.x', () => {
   });
 
   it("answers the create form's JSON schema, which accepts a create body and refuses a bad one", async () => {
-    const res = await call('GET', '/api/clusters/schema', undefined, sessions.viewer);
+    const res = await call('GET', '/api/clusters/schema', undefined, t.sessions.viewer);
     expect(res.statusCode, res.body).toBe(200);
     const { schema } = res.json<{ schema: JsonSchema }>();
     const real = realOperations().find((o) => o.method === 'GET' && o.path === '/api/clusters/schema')!;
@@ -322,7 +318,7 @@ describe('clusters on KubeBlocks 1.x', () => {
     );
     t.kube!.put('pods', NS, pod('pair-falkordb-0', 'pair', 'primary', true));
     t.kube!.put('pods', NS, pod('solo-falkordb-0', 'solo', 'primary', true));
-    const res = await call('GET', '/api/clusters/pair/pods', undefined, sessions.viewer);
+    const res = await call('GET', '/api/clusters/pair/pods', undefined, t.sessions.viewer);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
       pods: [
@@ -381,7 +377,7 @@ describe('clusters on KubeBlocks 1.x', () => {
       ],
     ];
     for (const [method, url, payload] of routes) {
-      const res = await call(method, url, payload, sessions.admin);
+      const res = await call(method, url, payload, t.sessions.admin);
       expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(404);
       expect(res.json()).toEqual({
         statusCode: 404,
@@ -401,12 +397,12 @@ describe('clusters on KubeBlocks 1.x', () => {
           'POST',
           '/api/clusters/elsewhere/ops/horizontal-scale?namespace=team-b',
           { replicas: 0 },
-          sessions.admin,
+          t.sessions.admin,
         )
       ).statusCode,
     ).toBe(400);
 
-    await setMultiClusterMode(t.app, sessions.admin, true);
+    await setMultiClusterMode(t.app, t.sessions.admin, true);
     expect((await call('GET', '/api/clusters/elsewhere?namespace=team-b')).statusCode).toBe(200);
     const restarted = await call('POST', '/api/clusters/elsewhere/ops/restart?namespace=team-b', {});
     expect(restarted.statusCode, restarted.body).toBe(202);
@@ -441,15 +437,11 @@ describe('clusters on KubeBlocks 1.x', () => {
 });
 
 describe('clusters on KubeBlocks 0.9 (v1alpha1)', () => {
-  let t: AdminTestApp;
-  let admin: string;
-  beforeAll(async () => {
-    t = await startAdminTestApp('kubernetes', { kubeBlocks: true, crds: [CLUSTERS_V1ALPHA1, OPS_V1ALPHA1] });
-    admin = (await sessionsForEveryRole(t.app)).admin;
+  const t = useAdminApp({ adapter: 'kubernetes', kubeBlocks: true, crds: [CLUSTERS_V1ALPHA1, OPS_V1ALPHA1] });
+  beforeAll(() => {
     t.kube!.put(CLUSTERS_V1ALPHA1, NS, legacyReplication('old', NS));
     t.kube!.put(CLUSTERS_V1ALPHA1, NS, legacySharded('oldshards', NS));
   });
-  afterAll(() => t.close());
 
   it('detects the API version at the first request when start-up could not', async () => {
     const port = createKubeBlocksClusters(
@@ -461,7 +453,7 @@ describe('clusters on KubeBlocks 0.9 (v1alpha1)', () => {
 
   sharedLegacyClusterWrites(() => ({
     app: t.app,
-    adminCookie: admin,
+    adminCookie: t.sessions.admin,
     opsRequest: (name) => Promise.resolve(t.kube!.get(OPS_V1ALPHA1, NS, name)!),
     opsRequestCount: () =>
       Promise.resolve(t.kube!.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/opsrequests')).length),

@@ -1,7 +1,7 @@
 // CSRF. A state-changing admin request that a browser sends from another site is refused (403) and changes
 // nothing, even with a valid session cookie; the console's own requests and non-browser clients pass.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, login, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, login, useAdminApp } from '../support/admin.js';
 import { decodeJwt } from 'jose';
 
 const REFUSED = {
@@ -12,10 +12,10 @@ const REFUSED = {
 };
 
 describe('cross-site requests to the admin API', () => {
-  let t: AdminTestApp;
+  // No per-role sessions: the suite signs in itself, for both cookies a browser keeps.
+  const t = useAdminApp({ env: { PUBLIC_ORIGIN: 'https://graphdb.corp.example' }, roles: [] });
   let cookie: string;
   beforeAll(async () => {
-    t = await startAdminTestApp('embedded', { env: { PUBLIC_ORIGIN: 'https://graphdb.corp.example' } });
     // Both cookies a browser keeps: `token` and, over HTTPS, `__Host-token`.
     const signedIn = await t.app.inject({
       method: 'POST',
@@ -24,7 +24,6 @@ describe('cross-site requests to the admin API', () => {
     });
     cookie = signedIn.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
   });
-  afterAll(() => t.close());
 
   const patchSettings = (headers: Record<string, string>, value: boolean) =>
     t.app.inject({

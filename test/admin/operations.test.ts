@@ -11,7 +11,8 @@ import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DYNAMIC_PARAMETERS } from '../../src/platform/falkordb/server-parameters.js';
 import { createEmbeddedClusters } from '../../src/platform/clusters/embedded-clusters.js';
-import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import type { ClusterPort } from '../../src/platform/clusters/cluster-port.js';
+import { useAdminApp } from '../support/admin.js';
 import { seededClusters, setMultiClusterMode } from '../support/cluster-reads.js';
 import {
   realOperations,
@@ -84,16 +85,12 @@ function expectConforms(schema: JsonSchema, body: unknown, what: string): void {
 }
 
 describe('day-2 operations on KubeBlocks 1.x (API double), against the real schemas', () => {
-  let t: AdminTestApp;
-  let sessions: Record<'admin' | 'operator' | 'viewer', string>;
-  beforeAll(async () => {
-    t = await startAdminTestApp('kubernetes', { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1, STORAGE_CLASSES] });
-    sessions = await sessionsForEveryRole(t.app);
+  const t = useAdminApp({ adapter: 'kubernetes', kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1, STORAGE_CLASSES] });
+  beforeAll(() => {
     for (const cluster of seededClusters(NS)) t.kube!.put(CLUSTERS_V1, cluster.metadata.namespace!, cluster);
   });
-  afterAll(() => t.close());
 
-  const call = (method: string, url: string, payload?: unknown, cookie = sessions.operator) =>
+  const call = (method: string, url: string, payload?: unknown, cookie = t.sessions.operator) =>
     t.app.inject({
       method: method as 'GET',
       url,
@@ -178,7 +175,7 @@ describe('day-2 operations on KubeBlocks 1.x (API double), against the real sche
       const res = await t.app.inject({
         method: 'POST',
         url: `/api/clusters/pair/ops/${suffix}?namespace=${NS}`,
-        headers: { cookie: sessions.operator, 'content-type': 'application/json' },
+        headers: { cookie: t.sessions.operator, 'content-type': 'application/json' },
         payload: 'null',
       });
       expect(res.statusCode, `${suffix} null: ${res.body}`).toBe(400);
@@ -221,7 +218,7 @@ describe('day-2 operations on KubeBlocks 1.x (API double), against the real sche
     t.kube!.put(CLUSTERS_V1, NS, standalone('roomy', NS));
     const expand = (cluster: string) =>
       call('POST', `/api/clusters/${cluster}/ops/volume-expand?namespace=${NS}`, { storage: '50Gi' });
-    await setMultiClusterMode(t.app, sessions.admin, true);
+    await setMultiClusterMode(t.app, t.sessions.admin, true);
     try {
       const before = opsCreated();
       const refused = await expand('pinned');
@@ -236,7 +233,7 @@ describe('day-2 operations on KubeBlocks 1.x (API double), against the real sche
       // No class named: the default one (fast) allows it.
       expect((await expand('roomy')).statusCode).toBe(202);
     } finally {
-      await setMultiClusterMode(t.app, sessions.admin, false);
+      await setMultiClusterMode(t.app, t.sessions.admin, false);
     }
     // Without multi-cluster mode the classes cannot be read; KubeBlocks is left to judge.
     expect((await expand('pinned')).statusCode).toBe(202);
@@ -263,18 +260,18 @@ describe('day-2 operations on KubeBlocks 1.x (API double), against the real sche
     const made = await call('POST', `/api/clusters/pair/ops/restart?namespace=${NS}`, {});
     const opsName = made.json<{ opsName: string }>().opsName;
     // A viewer reads (list, get) but neither requests, cancels nor deletes.
-    expect((await call('GET', `/api/clusters/pair/ops?namespace=${NS}`, undefined, sessions.viewer)).statusCode).toBe(
+    expect((await call('GET', `/api/clusters/pair/ops?namespace=${NS}`, undefined, t.sessions.viewer)).statusCode).toBe(
       200,
     );
     expect(
-      (await call('GET', `/api/clusters/pair/ops/${opsName}?namespace=${NS}`, undefined, sessions.viewer)).statusCode,
+      (await call('GET', `/api/clusters/pair/ops/${opsName}?namespace=${NS}`, undefined, t.sessions.viewer)).statusCode,
     ).toBe(200);
     for (const [method, url, action] of [
       ['POST', `/api/clusters/pair/ops/stop?namespace=${NS}`, 'update'],
       ['POST', `/api/clusters/pair/ops/${opsName}/cancel?namespace=${NS}`, 'update'],
       ['DELETE', `/api/clusters/pair/ops/${opsName}?namespace=${NS}`, 'delete'],
     ] as const) {
-      const res = await call(method, url, method === 'POST' ? {} : undefined, sessions.viewer);
+      const res = await call(method, url, method === 'POST' ? {} : undefined, t.sessions.viewer);
       expect(res.statusCode, url).toBe(403);
       expect(res.json()).toEqual({
         statusCode: 403,
@@ -289,13 +286,12 @@ describe('day-2 operations on KubeBlocks 1.x (API double), against the real sche
 
 describe('day-2 operations in embedded mode, against the real schemas', () => {
   let falkordb: TestFalkorDB;
-  let t: AdminTestApp;
-  let admin: string;
+  let clusters: ClusterPort;
   beforeAll(async () => {
     falkordb = await startTestFalkorDB({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'gdb-embedded-ops-')) });
     const control = createClient({ url: falkordb.url });
     control.on('error', () => undefined);
-    const clusters = createEmbeddedClusters({
+    clusters = createEmbeddedClusters({
       falkordb,
       namespace: NS,
       configSet: async (key, value) => {
@@ -305,20 +301,11 @@ describe('day-2 operations in embedded mode, against the real schemas', () => {
       isDynamicParameter: (key) => DYNAMIC_PARAMETERS.has(key),
       logger: pino({ level: 'silent' }),
     });
-    t = await startAdminTestApp('embedded', { falkordb, clusters });
-    admin = (await sessionsForEveryRole(t.app)).admin;
   });
-  afterAll(async () => {
-    await t?.close();
-    await falkordb?.stop();
-  });
+  afterAll(() => falkordb?.stop());
+  const t = useAdminApp(() => ({ falkordb, clusters }));
   const call = (method: string, url: string, payload?: unknown) =>
-    t.app.inject({
-      method: method as 'GET',
-      url,
-      headers: { cookie: admin },
-      ...(payload === undefined ? {} : { payload: payload as never }),
-    });
+    t.as('admin').inject({ method: method as 'GET', url, payload });
 
   it('answers restart and configure with the real OpsAccepted body, and lists, reads and deletes them', async () => {
     const restart = await call('POST', `/api/clusters/embedded/ops/restart?namespace=${NS}`, {});

@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, settingsView, type Settings } from '../../src/admin/settings/schemas.js';
 import { NO_WAY_TO_SIGN_IN } from '../../src/admin/oauth/providers.js';
-import { ADAPTERS, ADMIN, sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADAPTERS, ADMIN, sessionsForEveryRole, startAdminTestApp, useAdminApp } from '../support/admin.js';
 
 describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
-  let t: AdminTestApp;
-  let sessions: Record<'admin' | 'operator' | 'viewer', string>;
-  beforeAll(async () => {
-    t = await startAdminTestApp(adapter);
-    sessions = await sessionsForEveryRole(t.app);
-  });
-  afterAll(() => t.close());
+  const t = useAdminApp(adapter);
 
-  const get = (cookie = sessions.admin) => t.app.inject({ method: 'GET', url: '/api/settings/', headers: { cookie } });
-  const patch = (payload: unknown, cookie = sessions.admin) =>
+  const get = (cookie = t.sessions.admin) =>
+    t.app.inject({ method: 'GET', url: '/api/settings/', headers: { cookie } });
+  const patch = (payload: unknown, cookie = t.sessions.admin) =>
     t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie }, payload: payload as never });
   const stored = async () => {
     const text = await t.backdoor.settingsText();
@@ -26,7 +21,7 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
       const res = await t.app.inject({
         method: 'PATCH',
         url: '/api/settings/',
-        headers: { cookie: sessions.viewer },
+        headers: { cookie: t.sessions.viewer },
         payload: payload as never,
       });
       expect(res.statusCode, res.body).toBe(403);
@@ -34,7 +29,7 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
     const user = await t.app.inject({
       method: 'POST',
       url: '/api/users',
-      headers: { cookie: sessions.viewer },
+      headers: { cookie: t.sessions.viewer },
       payload: { email: 'not an email' },
     });
     expect(user.statusCode).toBe(403);
@@ -140,7 +135,7 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
       expect(res.statusCode).toBe(401);
       expect(res.json<{ error: string }>().error).toBe('Unauthorized');
     }
-    const viewerPatch = await patch({ features: { metrics_collection: false } }, sessions.viewer);
+    const viewerPatch = await patch({ features: { metrics_collection: false } }, t.sessions.viewer);
     expect(viewerPatch.statusCode).toBe(403);
     expect(viewerPatch.json()).toEqual({
       statusCode: 403,
@@ -148,15 +143,15 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
       message: 'Insufficient permissions for settings:update in namespace graphdb-system',
       code: 'forbidden',
     });
-    const viewerRead = await get(sessions.viewer);
+    const viewerRead = await get(t.sessions.viewer);
     expect(viewerRead.json()).toEqual({
       statusCode: 403,
       error: 'Forbidden',
       message: 'Insufficient permissions for settings:read in namespace graphdb-system',
       code: 'forbidden',
     });
-    expect((await get(sessions.operator)).statusCode).toBe(200);
-    expect((await patch({ features: { metrics_collection: false } }, sessions.operator)).statusCode).toBe(403);
+    expect((await get(t.sessions.operator)).statusCode).toBe(200);
+    expect((await patch({ features: { metrics_collection: false } }, t.sessions.operator)).statusCode).toBe(403);
     expect((await stored())?.features?.metrics_collection).not.toBe(false);
   });
 
@@ -356,7 +351,7 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
     const res = await t.app.inject({
       method: 'PATCH',
       url: '/api/settings/',
-      headers: { cookie: sessions.admin, 'content-type': 'application/json' },
+      headers: { cookie: t.sessions.admin, 'content-type': 'application/json' },
       payload: '{"ui": {"__proto__": {"polluted": true}}}',
     });
     expect(res.statusCode).toBe(400);
@@ -400,15 +395,8 @@ describe.each(ADAPTERS)('settings (%s stores)', (adapter) => {
 });
 
 describe('settings against Kubernetes failures', () => {
-  let t: AdminTestApp;
-  let admin: string;
-  beforeAll(async () => {
-    t = await startAdminTestApp('kubernetes');
-    admin = (await sessionsForEveryRole(t.app)).admin;
-  });
-  afterAll(() => t.close());
-  const patch = (payload: unknown) =>
-    t.app.inject({ method: 'PATCH', url: '/api/settings/', headers: { cookie: admin }, payload: payload as never });
+  const t = useAdminApp('kubernetes');
+  const patch = (payload: unknown) => t.as('admin').inject({ method: 'PATCH', url: '/api/settings/', payload });
 
   it('writes the Secret before the ConfigMap: when the Secret write is refused, the settings do not change', async () => {
     const before = await t.backdoor.settingsText();
@@ -433,6 +421,7 @@ describe('settings against Kubernetes failures', () => {
   });
 
   it('answers 503 naming the API server when it cannot be reached', async () => {
+    // Its own app: the test closes its API server.
     const unreachable = await startAdminTestApp('kubernetes');
     try {
       const cookie = (await sessionsForEveryRole(unreachable.app)).admin;

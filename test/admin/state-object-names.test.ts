@@ -1,25 +1,18 @@
 // USERS_SECRET_NAME (set by the Helm chart from the release name, so two releases share a namespace): the server
 // keeps its users in the Secret it names, leaves the historical one alone, and refuses a write-only setting that names
 // it, as it refuses the historical name.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADAPTERS, ADMIN, login, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { describe, expect, it } from 'vitest';
+import { ADAPTERS, ADMIN, login, useAdminApp } from '../support/admin.js';
 
 const USERS = 'blue-graphdb-admin-server-users';
 
 describe.each(ADAPTERS)('a release-named user store (%s stores)', (adapter) => {
-  let t: AdminTestApp;
-  let cookie: string;
-  beforeAll(async () => {
-    t = await startAdminTestApp(adapter, { env: { USERS_SECRET_NAME: USERS } });
-    cookie = await login(t.app, ADMIN.email, ADMIN.password);
-  });
-  afterAll(() => t.close());
+  const t = useAdminApp({ adapter, env: { USERS_SECRET_NAME: USERS }, roles: ['admin'] });
 
   it('keeps the users in the Secret USERS_SECRET_NAME names', async () => {
-    const created = await t.app.inject({
+    const created = await t.as('admin').inject({
       method: 'POST',
       url: '/api/users',
-      headers: { cookie },
       payload: { email: 'ops@corp.example', name: 'Ops', role: 'operator', password: 'ops-password-1' },
     });
     expect(created.statusCode).toBe(201);
@@ -33,10 +26,9 @@ describe.each(ADAPTERS)('a release-named user store (%s stores)', (adapter) => {
   it('refuses a write-only setting that names it, and writes nothing', async () => {
     const users = await t.backdoor.secret(USERS);
     const before = await t.backdoor.settingsText();
-    const res = await t.app.inject({
+    const res = await t.as('admin').inject({
       method: 'PATCH',
       url: '/api/settings/',
-      headers: { cookie },
       payload: { alpha_oauth: { client_secret_secret_ref: USERS, client_secret: '[]' } },
     });
     expect(res.statusCode).toBe(400);

@@ -374,11 +374,16 @@ export async function login(app: FastifyInstance, email: string, password: strin
 
 export type AdminRole = 'admin' | 'operator' | 'viewer';
 
-/** An admin session, and one for an operator and a viewer created through the API. */
-export async function sessionsForEveryRole(app: FastifyInstance): Promise<Record<AdminRole, string>> {
+/** An admin session, and one for an operator and a viewer created through the API (only the `roles` given). */
+export async function sessionsForEveryRole(
+  app: FastifyInstance,
+  roles: readonly AdminRole[] = ['admin', 'operator', 'viewer'],
+): Promise<Record<AdminRole, string>> {
+  const result = {} as Record<AdminRole, string>;
+  if (roles.length === 0) return result;
   const admin = await login(app, ADMIN.email, ADMIN.password);
-  const result = { admin } as Record<AdminRole, string>;
-  for (const role of ['operator', 'viewer'] as const) {
+  if (roles.includes('admin')) result.admin = admin;
+  for (const role of (['operator', 'viewer'] as const).filter((r) => roles.includes(r))) {
     const email = `${role}@corp.example`;
     const res = await app.inject({
       method: 'POST',
@@ -397,6 +402,11 @@ export interface AdminAppOptions extends AdminTestAppOptions {
   adapter?: Adapter;
   /** Also listen on loopback, for the actors' fetch(). */
   listen?: boolean;
+  /**
+   * The sessions made at start (every role when absent): `['admin']` creates no other user, `[]` does not even sign
+   * in, for suites that count users, sessions or audit entries from a fresh start.
+   */
+  roles?: readonly AdminRole[];
 }
 
 /** The app of an admin suite (read its fields inside tests and hooks), and requests as each role. */
@@ -429,11 +439,12 @@ export function useAdminApp(adapterOrOptions: Adapter | AdminAppOptions | (() =>
     const {
       adapter = 'embedded',
       listen: listening,
+      roles,
       ...appOptions
     } = typeof options === 'string' ? { adapter: options } : options;
     started = await startAdminTestApp(adapter, appOptions);
     Object.assign(handle, started);
-    handle.sessions = await sessionsForEveryRole(started.app);
+    handle.sessions = await sessionsForEveryRole(started.app, roles);
     if (listening) handle.baseUrl = await listen(started.app);
   });
   afterAll(() => started?.close());
