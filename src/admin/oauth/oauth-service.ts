@@ -46,8 +46,11 @@ export interface SignInStep {
   email?: string;
 }
 
+/** The parts of the admin context a sign-in reads and writes: nothing else of it. */
+export type OAuthContext = Pick<AdminContext, 'namespace' | 'oauthEnv' | 'rbac' | 'sessions' | 'settings' | 'users'>;
+
 export interface OAuthOptions {
-  context: AdminContext;
+  context: OAuthContext;
   /** The CLI sign-in's one-time codes (shared by the replicas when there is a shared store). */
   codes: OneTimeCodes;
   clients: OidcClients;

@@ -13,6 +13,7 @@ import { BadRequestError, ConflictError, NotFoundError, UnprocessableError } fro
 import { parseQuantity, type QuantityForm } from '../../platform/kubernetes/quantities.js';
 import type { ClusterService } from '../clusters/cluster-service.js';
 import { isKnownParameter, needsRestart, parameterValueProblem } from '../../platform/falkordb/server-parameters.js';
+import type { StorageClass } from '../../lib/storage-class.js';
 
 const DEFAULT_COMPONENT = 'falkordb';
 const RUNNING_OR_BROKEN = ['Running', 'Failed', 'Abnormal'];
@@ -94,11 +95,8 @@ export interface ConfigureInput {
 const isSentinel = (component: ComponentRecord) => component.name.endsWith('-sent');
 
 /** What the StorageClasses say about expansion; only readable with the multi-cluster ClusterRole. */
-export interface StorageClassView {
-  name: string;
-  isDefault: boolean;
-  allowVolumeExpansion?: boolean;
-}
+/** What a volume expansion reads of a StorageClass. */
+export type StorageClassView = Pick<StorageClass, 'name' | 'isDefault' | 'allowVolumeExpansion'>;
 
 export interface OperationServiceOptions {
   /** The StorageClasses when they may be read now (multi-cluster mode on Kubernetes); undefined otherwise. */
