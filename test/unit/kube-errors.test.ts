@@ -1,7 +1,7 @@
 // Every Kubernetes API failure becomes one port error with a message that says what to fix.
 import { ApiException } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
-import { translateKubeError } from '../../src/platform/kubernetes/kube-errors.js';
+import { countedKubeErrors, translateKubeError } from '../../src/platform/kubernetes/kube-errors.js';
 import { AlreadyExistsError, StaleVersionError, StoreRejectedError } from '../../src/platform/stores/ports.js';
 
 const target = { verb: 'update', resource: 'secrets/graphdb-admin-users', namespace: 'graphdb-system' };
@@ -81,5 +81,16 @@ describe('Kubernetes failures as port errors', () => {
     expect(translateKubeError(api(403, undefined), { verb: 'get', resource: 'cluster team-a/db1' }).message).toBe(
       "The server's service account may not get cluster team-a/db1; grant it in the chart's Role",
     );
+  });
+});
+
+describe('countedKubeErrors', () => {
+  it('counts each failure by its status code or as unreachable, but not a 404, and translates them all', () => {
+    const kinds: string[] = [];
+    const counted = countedKubeErrors((kind) => kinds.push(kind));
+    expect(counted(api(403, {}), target).kind).toBe('forbidden');
+    expect(counted(api(404, {}), target).kind).toBe('not-found');
+    expect(counted(new Error('connect ECONNREFUSED 10.0.0.1:443'), target).kind).toBe('unavailable');
+    expect(kinds).toEqual(['403', 'unreachable']);
   });
 });

@@ -1,7 +1,7 @@
 // What the backup command groups share: the API's shapes as they print them, their tables, the --wait followers of a
 // backup and a restore, and the real CLI's `backups <group> <deployment> <action> [name]` form.
-import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
 import type { ApiClient } from '../api-client.js';
 import { CliError, EXIT } from '../cli-errors.js';
 import { age, humanSize, readStdin } from '../output.js';

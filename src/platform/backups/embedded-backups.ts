@@ -28,6 +28,7 @@ import {
   replaceDataFiles,
   takeSnapshot,
   untilAnswering,
+  type ServerCommand,
 } from './embedded-server-snapshots.js';
 
 export const EMBEDDED_REPOSITORY = 'local';
@@ -42,7 +43,7 @@ export interface EmbeddedBackupsOptions {
   namespace: string;
   cluster: string;
   /** A command on the embedded server as its administrator (reconnects after a restart). */
-  command: (args: string[]) => Promise<unknown>;
+  command: ServerCommand;
   /**
    * Databases a restore leaves as they are (database 1: the token store and the audit log, so a restore neither
    * brings back revoked tokens nor rewrites the audit trail), each through a command on that database that answers

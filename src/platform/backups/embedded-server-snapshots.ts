@@ -13,7 +13,7 @@ function infoField(info: string, key: string): string | undefined {
   return new RegExp(`^${key}:(.*)$`, 'm').exec(info)?.[1]?.trim();
 }
 
-export async function serverFile(command: ServerCommand, parameter: string): Promise<string> {
+async function serverFile(command: ServerCommand, parameter: string): Promise<string> {
   const reply = (await command(['CONFIG', 'GET', parameter])) as unknown[];
   return text(reply[1]);
 }
@@ -51,7 +51,7 @@ export const graphList = async (command: ServerCommand): Promise<string[]> =>
   ((await command(['GRAPH.LIST'])) as unknown[]).map(text).sort();
 
 /** Until the server answers again after a restart (the connections reconnect on their own). */
-export async function untilAnswering(command: (args: string[]) => Promise<unknown>): Promise<void> {
+export async function untilAnswering(command: ServerCommand): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     try {

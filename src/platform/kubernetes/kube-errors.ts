@@ -37,6 +37,20 @@ function where(target: KubeTarget): string {
   return target.namespace ? ` in namespace ${target.namespace}` : '';
 }
 
+/** The API answered 404: the object (or its kind) does not exist, an answer rather than a failure. */
+export const isNotFound = (error: unknown): boolean => error instanceof ApiException && error.code === 404;
+
+/**
+ * translateKubeError that also reports each failure's kind to `onError` (the status code, or `unreachable`), for the
+ * API error counter; a 404 is not counted, since callers expect it.
+ */
+export function countedKubeErrors(onError: ((kind: string) => void) | undefined) {
+  return (error: unknown, target: KubeTarget): PortError => {
+    if (!isNotFound(error)) onError?.(error instanceof ApiException ? String(error.code) : 'unreachable');
+    return translateKubeError(error, target);
+  };
+}
+
 /** Translates any failure of a Kubernetes API call. A 404 becomes a `not-found` port error: callers decide what it means. */
 export function translateKubeError(error: unknown, target: KubeTarget): PortError {
   if (error instanceof PortError) return error;

@@ -1,7 +1,7 @@
 // Kubernetes adapters of the storage ports: the settings and RBAC ConfigMaps and Secrets in the server's namespace,
 // through @kubernetes/client-node. API failures become port errors in kube-errors.ts.
-import { ApiException, CoreV1Api, type KubeConfig, type V1ConfigMap, type V1Secret } from '@kubernetes/client-node';
-import { translateKubeError } from './kube-errors.js';
+import { CoreV1Api, type KubeConfig, type V1ConfigMap, type V1Secret } from '@kubernetes/client-node';
+import { countedKubeErrors } from './kube-errors.js';
 import {
   MANAGED_BY,
   StaleVersionError,
@@ -31,9 +31,7 @@ async function call<T>(
     return await work();
   } catch (error) {
     // A 404 is an answer (the object does not exist), not an error.
-    if (!(error instanceof ApiException && error.code === 404))
-      onError?.(error instanceof ApiException ? String(error.code) : 'unreachable');
-    const translated = translateKubeError(error, { verb, resource, namespace });
+    const translated = countedKubeErrors(onError)(error, { verb, resource, namespace });
     if (translated.kind === 'not-found') return undefined;
     throw translated;
   }

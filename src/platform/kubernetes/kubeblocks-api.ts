@@ -1,17 +1,13 @@
 // The KubeBlocks API as every part of the cluster adapter reaches it: its groups and labels, which versions the
 // installed KubeBlocks serves (detected once), the two API clients and the one translation of their errors.
-import { ApiException, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import { translateKubeError } from './kube-errors.js';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { countedKubeErrors, isNotFound, translateKubeError } from './kube-errors.js';
 
 export const CLUSTER_GROUP = 'apps.kubeblocks.io';
 
 export interface KubeBlocksApi {
   clusterVersion: 'v1' | 'v1alpha1';
   opsGroup: string;
-}
-
-function failure(error: unknown, verb: string, what: string): Error {
-  return translateKubeError(error, { verb, resource: what });
 }
 
 /** KubeBlocks 1.x serves Cluster at v1 and OpsRequest in operations.kubeblocks.io; 0.9 has both in apps/v1alpha1. */
@@ -24,7 +20,7 @@ export async function detectKubeBlocks(kubeConfig: KubeConfig): Promise<KubeBloc
     if (resources.some((resource) => resource.name === 'clusters'))
       return { clusterVersion: 'v1', opsGroup: 'operations.kubeblocks.io' };
   } catch (error) {
-    if (!(error instanceof ApiException && error.code === 404)) throw failure(error, 'discover', 'the KubeBlocks API');
+    if (!isNotFound(error)) throw translateKubeError(error, { verb: 'discover', resource: 'the KubeBlocks API' });
   }
   return { clusterVersion: 'v1alpha1', opsGroup: CLUSTER_GROUP };
 }
@@ -39,8 +35,6 @@ export interface KubeBlocksAccess {
   failure: (error: unknown, verb: string, what: string) => Error;
 }
 
-export const isNotFound = (error: unknown): boolean => error instanceof ApiException && error.code === 404;
-
 /**
  * `detected`: the result of detectKubeBlocks at start-up, when it succeeded; otherwise detection happens (once)
  * at the first request, so a server that starts while the API server is briefly away still comes up.
@@ -51,6 +45,7 @@ export function kubeBlocksAccess(
   onError?: (kind: string) => void,
 ): KubeBlocksAccess {
   let detection: Promise<KubeBlocksApi> | undefined = detected ? Promise.resolve(detected) : undefined;
+  const counted = countedKubeErrors(onError);
   return {
     objects: kubeConfig.makeApiClient(CustomObjectsApi),
     core: kubeConfig.makeApiClient(CoreV1Api),
@@ -61,10 +56,7 @@ export function kubeBlocksAccess(
       });
       return detection;
     },
-    failure: (error, verb, what) => {
-      if (!isNotFound(error)) onError?.(error instanceof ApiException ? String(error.code) : 'unreachable');
-      return failure(error, verb, what);
-    },
+    failure: (error, verb, what) => counted(error, { verb, resource: what }),
   };
 }
 

@@ -1,11 +1,11 @@
 // How the data-protection adapters reach the Kubernetes API: the two clients, the one translation of its errors,
 // and list/get/create/delete of a namespaced kind that parse each reply with the kind's schema, skipping (with a
 // warning) an object that does not parse.
-import { ApiException, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import type { z } from 'zod';
 import type { PlatformLogger } from '../logger.js';
 import { PortError } from '../port-errors.js';
-import { translateKubeError } from './kube-errors.js';
+import { countedKubeErrors, isNotFound } from './kube-errors.js';
 import { INSTANCE_LABEL } from '../../lib/kubernetes-labels.js';
 import { GROUP, LIST_LIMIT, VERSION } from './kubeblocks-backup-records.js';
 
@@ -24,12 +24,9 @@ export type DataProtectionAccess = ReturnType<typeof dataProtectionAccess>;
 export function dataProtectionAccess(kubeConfig: KubeConfig, options: KubeBlocksBackupsOptions) {
   const objects = kubeConfig.makeApiClient(CustomObjectsApi);
   const core = kubeConfig.makeApiClient(CoreV1Api);
-  const failed = (error: unknown, verb: string, what: string, namespace?: string) => {
-    if (!(error instanceof ApiException && error.code === 404))
-      options.onError?.(error instanceof ApiException ? String(error.code) : 'unreachable');
-    return translateKubeError(error, { verb, resource: what, ...(namespace ? { namespace } : {}) });
-  };
-  const isMissing = (error: unknown) => error instanceof ApiException && error.code === 404;
+  const counted = countedKubeErrors(options.onError);
+  const failed = (error: unknown, verb: string, what: string, namespace?: string) =>
+    counted(error, { verb, resource: what, ...(namespace ? { namespace } : {}) });
   const params = (plural: string) => ({ group: GROUP, version: VERSION, plural });
 
   function parseAll<S extends z.ZodType, R>(schema: S, items: unknown[], to: ToRecord<S, R>): R[] {
@@ -64,7 +61,7 @@ export function dataProtectionAccess(kubeConfig: KubeConfig, options: KubeBlocks
       return parseAll(schema, reply.items ?? [], to);
     } catch (error) {
       // No such kind (KubeBlocks installed without data protection): nothing to list.
-      if (isMissing(error)) return [];
+      if (isNotFound(error)) return [];
       throw failed(error, 'list', plural, namespace);
     }
   }
@@ -79,7 +76,7 @@ export function dataProtectionAccess(kubeConfig: KubeConfig, options: KubeBlocks
     try {
       return parseAll(schema, [await objects.getNamespacedCustomObject({ ...params(plural), namespace, name })], to)[0];
     } catch (error) {
-      if (isMissing(error)) return undefined;
+      if (isNotFound(error)) return undefined;
       throw failed(error, 'get', `${plural}/${name}`, namespace);
     }
   }
@@ -107,10 +104,10 @@ export function dataProtectionAccess(kubeConfig: KubeConfig, options: KubeBlocks
       await objects.deleteNamespacedCustomObject({ ...params(plural), namespace, name });
       return true;
     } catch (error) {
-      if (isMissing(error)) return false;
+      if (isNotFound(error)) return false;
       throw failed(error, 'delete', `${plural}/${name}`, namespace);
     }
   }
 
-  return { objects, core, failed, isMissing, params, parseAll, listOf, getOf, createOf, deleteOf };
+  return { objects, core, failed, params, parseAll, listOf, getOf, createOf, deleteOf };
 }

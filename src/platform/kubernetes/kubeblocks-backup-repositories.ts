@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { BackupPort, NewRepository, RepositoryChange, RepositoryRecord } from '../backups/backup-port.js';
 import { MANAGED_BY_LABEL, MANAGED_BY_THIS_SERVER as MANAGED_BY } from '../../lib/kubernetes-labels.js';
 import { PortError } from '../port-errors.js';
+import { isNotFound } from './kube-errors.js';
 import type { DataProtectionAccess } from './kubeblocks-backup-access.js';
 import {
   DEFAULT_REPO_ANNOTATION,
@@ -31,13 +32,13 @@ type RepositoryMethods = Pick<
 
 /** `secretNamespace`: where repository credentials are written (the server's namespace). */
 export function kubeBlocksRepositories(access: DataProtectionAccess, secretNamespace: string): RepositoryMethods {
-  const { objects, core, failed, isMissing, params, parseAll } = access;
+  const { objects, core, failed, params, parseAll } = access;
   async function readRepo(name: string): Promise<z.infer<typeof RawRepoSchema> | undefined> {
     try {
       const parsed = RawRepoSchema.safeParse(await objects.getClusterCustomObject({ ...params('backuprepos'), name }));
       return parsed.success ? parsed.data : undefined;
     } catch (error) {
-      if (isMissing(error)) return undefined;
+      if (isNotFound(error)) return undefined;
       throw failed(error, 'get', `backuprepos/${name}`);
     }
   }
@@ -51,7 +52,7 @@ export function kubeBlocksRepositories(access: DataProtectionAccess, secretNames
         a.name.localeCompare(b.name),
       );
     } catch (error) {
-      if (isMissing(error)) return [];
+      if (isNotFound(error)) return [];
       throw failed(error, 'list', 'backuprepos');
     }
   }
@@ -68,7 +69,7 @@ export function kubeBlocksRepositories(access: DataProtectionAccess, secretNames
     try {
       current = await core.readNamespacedSecret({ namespace, name });
     } catch (error) {
-      if (isMissing(error)) return undefined;
+      if (isNotFound(error)) return undefined;
       throw failed(error, 'get', `secrets/${name}`, namespace);
     }
     const metadata = current.metadata ?? {};
@@ -187,7 +188,7 @@ export function kubeBlocksRepositories(access: DataProtectionAccess, secretNames
         reply = await objects.createClusterCustomObject({ ...params('backuprepos'), body });
       } catch (error) {
         // A create of a cluster-scoped object finds no collection only when the API server does not serve the type.
-        if (isMissing(error))
+        if (isNotFound(error))
           throw new PortError(
             'rejected',
             'The Kubernetes API serves no BackupRepos: install the KubeBlocks data-protection CRDs to manage backup repositories',
@@ -239,7 +240,7 @@ export function kubeBlocksRepositories(access: DataProtectionAccess, secretNames
           .map((parsed) => `${parsed.data!.metadata.namespace ?? ''}/${parsed.data!.metadata.name}`)
           .sort();
       } catch (error) {
-        if (isMissing(error)) return [];
+        if (isNotFound(error)) return [];
         throw failed(error, 'list', 'backuppolicies');
       }
     },
@@ -249,7 +250,7 @@ export function kubeBlocksRepositories(access: DataProtectionAccess, secretNames
         await objects.deleteClusterCustomObject({ ...params('backuprepos'), name });
         return true;
       } catch (error) {
-        if (isMissing(error)) return false;
+        if (isNotFound(error)) return false;
         throw failed(error, 'delete', `backuprepos/${name}`);
       }
     },

@@ -12,6 +12,7 @@ import type {
 } from '../backups/backup-port.js';
 import { COMPONENT_LABEL, INSTANCE_LABEL } from '../../lib/kubernetes-labels.js';
 import { PortError } from '../port-errors.js';
+import { isNotFound } from './kube-errors.js';
 import { dataProtectionAccess, type KubeBlocksBackupsOptions } from './kubeblocks-backup-access.js';
 import {
   GROUP,
@@ -35,7 +36,7 @@ export { DEFAULT_REPO_ANNOTATION, REPO_TYPE_ANNOTATION, repoSecretName } from '.
 
 export function createKubeBlocksBackups(kubeConfig: KubeConfig, options: KubeBlocksBackupsOptions): BackupPort {
   const access = dataProtectionAccess(kubeConfig, options);
-  const { objects, failed, isMissing, params, parseAll, listOf, getOf, createOf, deleteOf } = access;
+  const { objects, failed, params, parseAll, listOf, getOf, createOf, deleteOf } = access;
 
   const backupBody = (backup: NewBackup) => ({
     apiVersion: `${GROUP}/${VERSION}`,
@@ -97,7 +98,7 @@ export function createKubeBlocksBackups(kubeConfig: KubeConfig, options: KubeBlo
         ) as { items?: unknown[] };
         return parseAll(RawBackupSchema, reply.items ?? [], toBackupRecord);
       } catch (error) {
-        if (isMissing(error)) return [];
+        if (isNotFound(error)) return [];
         throw failed(error, 'list', 'backups', 'namespace' in scope ? scope.namespace : undefined);
       }
     },

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import type { ClusterPort, VersionCatalogEntry } from '../clusters/cluster-port.js';
 import { newestFirst } from '../clusters/versions.js';
-import { CLUSTER_GROUP, isNotFound, type KubeBlocksAccess } from './kubeblocks-api.js';
+import { isNotFound } from './kube-errors.js';
+import { CLUSTER_GROUP, type KubeBlocksAccess } from './kubeblocks-api.js';
 
 /** A KubeBlocks ComponentVersion (apps.kubeblocks.io, cluster-scoped): releases and which definitions use them. */
 const RawComponentVersionSchema = z.object({

@@ -7,10 +7,10 @@ import { RawClusterSchema, toClusterRecord, type ClusterRecord } from '../cluste
 import { clusterManifest } from './cluster-manifest.js';
 import type { PlatformLogger } from '../logger.js';
 import { PortError } from '../port-errors.js';
+import { isNotFound } from './kube-errors.js';
 import {
   CLUSTER_GROUP,
   clusterParamsOf,
-  isNotFound,
   kubeBlocksAccess,
   type KubeBlocksAccess,
   type KubeBlocksApi,
