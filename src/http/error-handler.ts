@@ -38,6 +38,17 @@ function describeValidation(context: string | undefined, issues: ValidationIssue
     .join('; ');
 }
 
+/** A request its route schema refused: 400 naming each field that failed. */
+function invalidRequest(context: string | undefined, issues: ValidationIssue[]): MappedError {
+  return {
+    statusCode: 400,
+    message: describeValidation(context, issues),
+    code: 'invalid_request',
+    headers: {},
+    unexpected: false,
+  };
+}
+
 function isFastifyError(error: unknown): error is FastifyError {
   return error instanceof Error && typeof (error as Partial<FastifyError>).code === 'string';
 }
@@ -108,13 +119,7 @@ export function mapError(error: unknown, shape: ErrorShape = 'admin'): MappedErr
     };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
-    return {
-      statusCode: 400,
-      message: describeValidation(error.validationContext, error.validation),
-      code: 'invalid_request',
-      headers: {},
-      unexpected: false,
-    };
+    return invalidRequest(error.validationContext, error.validation);
   }
   if (isFastifyError(error) && !isResponseSerializationError(error)) {
     switch (error.code) {
@@ -157,13 +162,7 @@ export function mapError(error: unknown, shape: ErrorShape = 'admin'): MappedErr
         break;
     }
     if (error.validation) {
-      return {
-        statusCode: 400,
-        message: describeValidation(error.validationContext, error.validation),
-        code: 'invalid_request',
-        headers: {},
-        unexpected: false,
-      };
+      return invalidRequest(error.validationContext, error.validation);
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500)

@@ -73,6 +73,11 @@ function receiveBounds(options: QueryOptions): ReplyBounds {
   return options.maxRows === undefined ? { maxBytes } : { maxBytes, maxRows: options.maxRows };
 }
 
+/** Whether the graph existed before the batch: a read cannot create it, and a write's batch starts with EXISTS. */
+function existedBefore(settled: PromiseSettledResult<unknown>[], options: QueryOptions): boolean {
+  return options.readOnly === true || (settled[0]!.status === 'fulfilled' && Number(settled[0]!.value) === 1);
+}
+
 const DELETE_SETTLE_MS = 2000;
 /** FalkorDB answers a query past its TIMEOUT with an error; the connection is given this long beyond it to say so. */
 const QUERY_REPLY_GRACE_MS = 5000;
@@ -145,19 +150,15 @@ export class GraphDatabase {
   ): Promise<QueryRows | undefined> {
     const query = queryCommand(graph, cypher, options, cached.version);
     const settled = await this.sendQueries(options.readOnly ? [query] : [{ args: ['EXISTS', graph] }, query], options);
-    const outcome = settled.at(-1)!;
-    const existed = options.readOnly || (settled[0]!.status === 'fulfilled' && Number(settled[0]!.value) === 1);
-    if (outcome.status === 'rejected') {
-      if (!existed) await this.dropIfEmpty(graph).catch(() => undefined);
-      throw this.missingGraphError(graph, options, outcome.reason);
-    }
-    if (versionMismatchOf(outcome.value) !== undefined) {
+    const existed = existedBefore(settled, options);
+    const reply = await this.replyOf(graph, options, settled.at(-1)!, existed);
+    if (versionMismatchOf(reply) !== undefined) {
       this.pool.schemaNames.forget(graph);
       // A write to a graph someone else deleted meanwhile may have created its key before the version check.
       if (!existed) await this.dropIfEmpty(graph).catch(() => undefined);
       return undefined;
     }
-    const parts = splitCompactReply(outcome.value);
+    const parts = splitCompactReply(reply);
     if (!existed) await this.refuseReadOfMissingGraph(graph, options, parts.statistics);
     if (!parts.header) return statisticsOnly(parts, options.typedValues);
     const rows: unknown[] = parts.rows ?? [];
@@ -177,13 +178,9 @@ export class GraphDatabase {
     const head = options.readOnly ? [versionProbe] : [{ args: ['EXISTS', graph] }, versionProbe];
     const settled = await this.sendQueries([...head, query, ...lookups], options);
     const [probeOutcome, queryOutcome, ...lookupOutcomes] = settled.slice(head.length - 1);
-    const existed = options.readOnly || (settled[0]!.status === 'fulfilled' && Number(settled[0]!.value) === 1);
-    if (queryOutcome!.status === 'rejected') {
-      if (!existed) await this.dropIfEmpty(graph).catch(() => undefined);
-      throw this.missingGraphError(graph, options, queryOutcome!.reason);
-    }
-    if (!existed)
-      await this.refuseReadOfMissingGraph(graph, options, splitCompactReply(queryOutcome!.value).statistics);
+    const existed = existedBefore(settled, options);
+    const reply = await this.replyOf(graph, options, queryOutcome!, existed);
+    if (!existed) await this.refuseReadOfMissingGraph(graph, options, splitCompactReply(reply).statistics);
     // The version before the query; a query that changed the schema makes the next one miss and read names again.
     if (probeOutcome!.status === 'fulfilled' && lookupOutcomes.every((outcome) => outcome.status === 'fulfilled')) {
       const [labels, relationshipTypes, propertyKeys] = lookupOutcomes.map((outcome) =>
@@ -195,7 +192,7 @@ export class GraphDatabase {
       });
     }
 
-    const parts = splitCompactReply(queryOutcome!.value);
+    const parts = splitCompactReply(reply);
     if (!parts.header) return statisticsOnly(parts, options.typedValues);
     const rows: unknown[] = parts.rows ?? [];
     // Only the kinds of names the rows use are needed; a lookup that failed is asked again only then.
@@ -289,18 +286,14 @@ export class GraphDatabase {
     const begun = await Promise.race([rows.started.then(() => true), sent.then(() => false)]);
     if (!begun) {
       const settled = await sent;
-      const outcome = settled.at(-1)!;
-      const existed = options.readOnly || (settled[0]!.status === 'fulfilled' && Number(settled[0]!.value) === 1);
-      if (outcome.status === 'rejected') {
-        if (!existed) await this.dropIfEmpty(graph).catch(() => undefined);
-        throw this.missingGraphError(graph, options, outcome.reason);
-      }
-      if (versionMismatchOf(outcome.value) !== undefined) {
+      const existed = existedBefore(settled, options);
+      const reply = await this.replyOf(graph, options, settled.at(-1)!, existed);
+      if (versionMismatchOf(reply) !== undefined) {
         if (!existed) await this.dropIfEmpty(graph).catch(() => undefined);
         return 'version mismatch';
       }
       // A statement without columns (`[statistics]`), or a result set without rows.
-      const parts = splitCompactReply(outcome.value);
+      const parts = splitCompactReply(reply);
       if (!existed) await this.refuseReadOfMissingGraph(graph, options, parts.statistics);
       return {
         hasColumns: parts.header !== undefined,
@@ -383,6 +376,21 @@ export class GraphDatabase {
   /** GRAPH.RO_QUERY's error on a missing key, as GraphNotFoundError when the caller asked for it; else the error. */
   private missingGraphError(graph: string, options: QueryOptions, error: unknown): unknown {
     return options.missingGraph && isEmptyKeyReply(error) ? new GraphNotFoundError(graph) : error;
+  }
+
+  /**
+   * The query's reply; a refused query throws the graph's error, after dropping the empty graph a failed write to a
+   * graph that did not exist left behind.
+   */
+  private async replyOf(
+    graph: string,
+    options: QueryOptions,
+    outcome: PromiseSettledResult<unknown>,
+    existed: boolean,
+  ): Promise<unknown> {
+    if (outcome.status === 'fulfilled') return outcome.value;
+    if (!existed) await this.dropIfEmpty(graph).catch(() => undefined);
+    throw this.missingGraphError(graph, options, outcome.reason);
   }
 
   /** A query that changed nothing on a graph that did not exist: the graph FalkorDB made for it goes, and 404. */
