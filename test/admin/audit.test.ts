@@ -2,16 +2,17 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DYNAMIC_PARAMETERS } from '../../src/platform/falkordb/server-parameters.js';
-import type { ClusterPort } from '../../src/platform/clusters/cluster-port.js';
-import { createEmbeddedClusters } from '../../src/platform/clusters/embedded-clusters.js';
 import { createFileAdminStores } from '../../src/platform/stores/file-stores.js';
 import { ADMIN, login } from '../support/admin.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
+import {
+  startTestFalkorDB,
+  testEmbeddedDeployment,
+  type TestEmbeddedDeployment,
+  type TestFalkorDB,
+} from '../support/falkordb.js';
 import { eventually } from '../support/wait.js';
 
 const DAY_MS = 86_400_000;
@@ -40,7 +41,7 @@ interface LogPage {
 
 describe('audit log', () => {
   let falkordb: TestFalkorDB;
-  let clusters: ClusterPort;
+  let deployment: TestEmbeddedDeployment;
   let dataDir: string;
   /** The servers' clock runs this far ahead of the real one. */
   let clockOffset = 0;
@@ -52,23 +53,13 @@ describe('audit log', () => {
   beforeAll(async () => {
     falkordb = await startTestFalkorDB();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'gdb-audit-'));
-    const control = createClient({ url: falkordb.url });
-    control.on('error', () => undefined);
-    clusters = createEmbeddedClusters({
-      falkordb,
-      namespace: NAMESPACE,
-      configSet: async (key, value) => {
-        if (!control.isOpen) await control.connect();
-        await control.sendCommand(['GRAPH.CONFIG', 'SET', key, value]);
-      },
-      isDynamicParameter: (key) => DYNAMIC_PARAMETERS.has(key),
-      logger: pino({ level: 'silent' }),
-    });
+    deployment = testEmbeddedDeployment(falkordb, NAMESPACE);
     a = await replica();
     adminCookie = await login(a.app, ADMIN.email, ADMIN.password);
   });
   afterAll(async () => {
     for (const app of started) await app.close().catch(() => undefined);
+    await deployment?.close();
     await falkordb?.stop();
   });
 
@@ -81,7 +72,7 @@ describe('audit log', () => {
         adminStores: createFileAdminStores(dataDir),
         firstAdmin: { email: ADMIN.email, password: ADMIN.password },
         now: () => Date.now() + clockOffset,
-        clusters,
+        clusters: deployment.clusters,
         auditPurgeIntervalMs: 100,
       },
     });

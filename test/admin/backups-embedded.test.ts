@@ -9,7 +9,6 @@ import { pino } from 'pino';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmbeddedBackups, type EmbeddedBackups } from '../../src/platform/backups/embedded-backups.js';
-import { createEmbeddedClusters } from '../../src/platform/clusters/embedded-clusters.js';
 import {
   binaryCommands,
   closeRedisConnection,
@@ -18,7 +17,12 @@ import {
 } from '../../src/platform/redis/redis-connection.js';
 import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
 import { realOperations, validatorOf, type JsonSchema } from '../support/conformance/real-operations.js';
-import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
+import {
+  startTestFalkorDB,
+  testEmbeddedDeployment,
+  type TestEmbeddedDeployment,
+  type TestFalkorDB,
+} from '../support/falkordb.js';
 import { eventually } from '../support/wait.js';
 
 const NS = 'graphdb-system';
@@ -38,6 +42,7 @@ function expectConforms(schema: JsonSchema, body: unknown, what: string): void {
 describe('backups and restores in embedded mode', () => {
   let falkordb: TestFalkorDB;
   let control: ReturnType<typeof createClient>;
+  let deployment: TestEmbeddedDeployment | undefined;
   // Database 1, which a restore must leave as it is (the token store's in main's embedded mode).
   let tokenDatabase: RedisClientConnection;
   let backups: EmbeddedBackups;
@@ -63,13 +68,7 @@ describe('backups and restores in embedded mode', () => {
     const logger = pino({ level: 'silent' });
     tokenDatabase = createRedisConnection(`${falkordb.url}/1`, logger);
     await tokenDatabase.connect();
-    const clusters = createEmbeddedClusters({
-      falkordb,
-      namespace: NS,
-      configSet: () => Promise.resolve(),
-      isDynamicParameter: () => true,
-      logger,
-    });
+    deployment = testEmbeddedDeployment(falkordb, NS);
     backupsDir = path.join(dataDir, 'backups');
     backups = await createEmbeddedBackups({
       falkordb,
@@ -82,12 +81,13 @@ describe('backups and restores in embedded mode', () => {
       now: () => clock,
       tickMs: 0,
     });
-    t = await startAdminTestApp('embedded', { falkordb, clusters, backups });
+    t = await startAdminTestApp('embedded', { falkordb, clusters: deployment.clusters, backups });
     sessions = await sessionsForEveryRole(t.app);
   });
   afterAll(async () => {
     await t?.close();
     await control?.quit().catch(() => undefined);
+    await deployment?.close();
     if (tokenDatabase) await closeRedisConnection(tokenDatabase);
     await falkordb?.stop();
   });

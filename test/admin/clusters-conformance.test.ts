@@ -8,10 +8,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmbeddedClusters, EMBEDDED_CLUSTER } from '../../src/platform/clusters/embedded-clusters.js';
-import { configGetPairs } from '../../src/platform/clusters/redis-conf.js';
+import { EMBEDDED_CLUSTER } from '../../src/platform/clusters/embedded-clusters.js';
 import type { ClusterPort } from '../../src/platform/clusters/cluster-port.js';
 import { useAdminApp, type AdminApp } from '../support/admin.js';
 import { seededClusters } from '../support/cluster-reads.js';
@@ -24,9 +22,8 @@ import {
   type JsonSchema,
   type RealOperation,
 } from '../support/conformance/real-operations.js';
-import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
+import { startTestFalkorDB, testEmbeddedDeployment, type TestFalkorDB } from '../support/falkordb.js';
 import { CLUSTERS_V1, OPS_V1 } from '../support/kube/kubeblocks-fixtures.js';
-import { createClient } from 'redis';
 
 const NS = 'graphdb-system';
 const WALKED = realOperations().filter(
@@ -276,22 +273,11 @@ describe('conformance with the real admin API: Clusters, in embedded mode', () =
   let clusters: ClusterPort;
   beforeAll(async () => {
     falkordb = await startTestFalkorDB({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'gdb-walk-embedded-')) });
-    const control = createClient({ url: falkordb.url });
-    control.on('error', () => undefined);
-    await control.connect();
-    clusters = createEmbeddedClusters({
-      falkordb,
-      namespace: NS,
-      configSet: async (key, value) => {
-        await control.sendCommand(['GRAPH.CONFIG', 'SET', key, value]);
-      },
-      configGet: async () => configGetPairs(await control.sendCommand(['CONFIG', 'GET', '*'])),
-      isDynamicParameter: () => true,
-      logger: pino({ level: 'silent' }),
-    });
+    const deployment = testEmbeddedDeployment(falkordb, NS);
+    clusters = deployment.clusters;
     // Run after the app's afterAll has closed it.
     return async () => {
-      await control.close();
+      await deployment.close();
       await falkordb.stop();
     };
   });

@@ -1,37 +1,33 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DYNAMIC_PARAMETERS } from '../../src/platform/falkordb/server-parameters.js';
 import type { ClusterPort } from '../../src/platform/clusters/cluster-port.js';
-import { createEmbeddedClusters } from '../../src/platform/clusters/embedded-clusters.js';
 import { useAdminApp } from '../support/admin.js';
 import { graphQuery } from '../support/browser.js';
-import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
+import {
+  startTestFalkorDB,
+  testEmbeddedDeployment,
+  type TestEmbeddedDeployment,
+  type TestFalkorDB,
+} from '../support/falkordb.js';
 import { eventually } from '../support/wait.js';
 
 describe('clusters in embedded mode', () => {
   let falkordb: TestFalkorDB;
   let clusters: ClusterPort;
+  let deployment: TestEmbeddedDeployment | undefined;
   beforeAll(async () => {
     falkordb = await startTestFalkorDB({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'gdb-embedded-cluster-')) });
-    const control = createClient({ url: falkordb.url });
-    control.on('error', () => undefined);
-    clusters = createEmbeddedClusters({
-      falkordb,
-      namespace: 'graphdb-system',
-      configSet: async (key, value) => {
-        if (!control.isOpen) await control.connect();
-        await control.sendCommand(['GRAPH.CONFIG', 'SET', key, value]);
-      },
-      isDynamicParameter: (key) => DYNAMIC_PARAMETERS.has(key),
-      logger: pino({ level: 'silent' }),
-    });
+    deployment = testEmbeddedDeployment(falkordb, 'graphdb-system');
+    clusters = deployment.clusters;
   });
   // Registered after the FalkorDB's hooks: the app starts after it, and closes before it stops.
-  afterAll(() => falkordb.stop());
+  afterAll(async () => {
+    await deployment?.close();
+    await falkordb.stop();
+  });
   const admin = useAdminApp(() => ({ falkordb, clusters })).as('admin');
   async function configValue(key: string): Promise<unknown> {
     const client = createClient({ url: falkordb.url });
@@ -155,14 +151,16 @@ describe('clusters in embedded mode', () => {
       ['/api/clusters/embedded/ops/vertical-scale', { requests: { cpu: '1' } }, 'VerticalScaling does not apply'],
       ['/api/clusters/embedded/ops/volume-expand', { storage: '10Gi' }, 'VolumeExpansion does not apply'],
       ['/api/clusters/embedded/ops/stop', {}, 'Stop does not apply'],
+      // Before the phase check: the embedded deployment is always Running, and still Start never applies.
+      ['/api/clusters/embedded/ops/start', {}, 'Start does not apply'],
+      // Before the catalog check: no version applies, listed or not.
+      ['/api/clusters/embedded/upgrade', { version: '9.9.9' }, 'Upgrade does not apply'],
       ['/api/clusters/embedded/ops/switchover', { instanceName: 'embedded-falkordb-0' }, 'a switchover needs a second'],
     ] as const) {
       const res = await post(url, body);
       expect(res.statusCode, `${url}: ${res.body}`).toBe(422);
       expect(res.json<{ message: string }>().message).toContain(reason);
     }
-    // Start: the embedded deployment is always Running (409, as for any running cluster).
-    expect((await post('/api/clusters/embedded/ops/start', {})).statusCode).toBe(409);
     expect(
       (await admin.inject({ method: 'GET', url: '/api/clusters/embedded/ops' })).json<{ total: number }>().total,
     ).toBe(before);

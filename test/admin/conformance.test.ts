@@ -16,10 +16,15 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import { createEmbeddedClusters, EMBEDDED_CLUSTER } from '../../src/platform/clusters/embedded-clusters.js';
+import { EMBEDDED_CLUSTER } from '../../src/platform/clusters/embedded-clusters.js';
 import { createEmbeddedBackups, type EmbeddedBackups } from '../../src/platform/backups/embedded-backups.js';
 import { createClient } from 'redis';
-import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
+import {
+  startTestFalkorDB,
+  testEmbeddedDeployment,
+  type TestEmbeddedDeployment,
+  type TestFalkorDB,
+} from '../support/falkordb.js';
 import { startIdentityProvider, type IdentityProvider } from '../support/oidc/identity-provider.js';
 
 const ORIGIN = 'https://admin.corp.example';
@@ -230,6 +235,7 @@ const SCENARIOS: Record<string, () => Call | Promise<Call>> = {
 
 let backups: EmbeddedBackups;
 let control: ReturnType<typeof createClient>;
+let deployment: TestEmbeddedDeployment | undefined;
 const NS = 'graphdb-system';
 const onEmbedded = (extra: Record<string, string> = {}) => ({ clusterName: EMBEDDED_CLUSTER, ...extra });
 const inNamespace = { namespace: NS };
@@ -377,13 +383,7 @@ beforeAll(async () => {
   });
   // The embedded deployment, so that the cluster operations walked have a deployment to act on.
   falkordb = await startTestFalkorDB({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'gdb-conformance-')) });
-  const clusters = createEmbeddedClusters({
-    falkordb,
-    namespace: 'graphdb-system',
-    configSet: () => Promise.resolve(),
-    isDynamicParameter: () => true,
-    logger: pino({ level: 'silent' }),
-  });
+  deployment = testEmbeddedDeployment(falkordb, 'graphdb-system');
   control = createClient({ url: falkordb.url });
   control.on('error', () => undefined);
   await control.connect();
@@ -398,7 +398,7 @@ beforeAll(async () => {
   });
   t = await startAdminTestApp('embedded', {
     falkordb,
-    clusters,
+    clusters: deployment.clusters,
     backups,
     env: { PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: idp.issuer },
   });
@@ -411,6 +411,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await control?.quit().catch(() => undefined);
+  await deployment?.close();
   await idp?.close();
   await falkordb?.stop();
 });

@@ -3,13 +3,16 @@
 // response is validated against the FalkorDB Enterprise admin API's schema; event streams are read over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../support/app.js';
-import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { sessionsForEveryRole, startAdminTestApp, useAdminApp, type AdminTestApp } from '../support/admin.js';
 import { seededClusters } from '../support/cluster-reads.js';
 import { operationKey, realOperations, validatorOf } from '../support/conformance/real-operations.js';
 import { CLUSTERS_V1, OPS_V1 } from '../support/kube/kubeblocks-fixtures.js';
-import { pino } from 'pino';
-import { createEmbeddedClusters } from '../../src/platform/clusters/embedded-clusters.js';
-import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
+import {
+  startTestFalkorDB,
+  testEmbeddedDeployment,
+  type TestEmbeddedDeployment,
+  type TestFalkorDB,
+} from '../support/falkordb.js';
 import { eventually } from '../support/wait.js';
 
 const NS = 'graphdb-system';
@@ -474,24 +477,16 @@ describe('pod logs and metrics over the Kubernetes API', () => {
 
 describe('pod logs and metrics of the embedded FalkorDB', () => {
   let falkordb: TestFalkorDB;
-  let t: AdminTestApp;
-  let cookie: string;
+  let deployment: TestEmbeddedDeployment | undefined;
   beforeAll(async () => {
     falkordb = await startTestFalkorDB();
-    const clusters = createEmbeddedClusters({
-      falkordb,
-      namespace: NS,
-      configSet: () => Promise.resolve(),
-      isDynamicParameter: () => true,
-      logger: pino({ level: 'silent' }),
-    });
-    t = await startAdminTestApp('embedded', { falkordb, clusters });
-    cookie = (await sessionsForEveryRole(t.app)).viewer;
+    deployment = testEmbeddedDeployment(falkordb, NS);
   });
   afterAll(async () => {
-    await t.close();
+    await deployment?.close();
     await falkordb.stop();
   });
+  const viewer = useAdminApp(() => ({ falkordb, clusters: deployment!.clusters })).as('viewer');
 
   it('answers 422 with the reason: it runs in this server, not in a pod', async () => {
     for (const url of [
@@ -500,7 +495,7 @@ describe('pod logs and metrics of the embedded FalkorDB', () => {
       `/api/clusters/embedded/metrics?namespace=${NS}`,
       `/api/clusters/embedded/pods/embedded-0/metrics?namespace=${NS}`,
     ]) {
-      const res = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+      const res = await viewer.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(422);
       expect(res.json<{ message: string }>().message).toMatch(
         /^Cluster embedded is this server's embedded FalkorDB: a child process the server runs on its own machine, not a Kubernetes pod/,
@@ -509,7 +504,7 @@ describe('pod logs and metrics of the embedded FalkorDB', () => {
   });
 
   it('answers 404 for a cluster that does not exist', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/clusters/ghost/metrics', headers: { cookie } });
+    const res = await viewer.inject({ method: 'GET', url: '/api/clusters/ghost/metrics' });
     expect(res.statusCode).toBe(404);
   });
 });

@@ -6,11 +6,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
-import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DYNAMIC_PARAMETERS } from '../../src/platform/falkordb/server-parameters.js';
-import { createEmbeddedClusters } from '../../src/platform/clusters/embedded-clusters.js';
 import type { ClusterPort } from '../../src/platform/clusters/cluster-port.js';
 import { useAdminApp } from '../support/admin.js';
 import { seededClusters, setMultiClusterMode } from '../support/cluster-reads.js';
@@ -21,7 +17,12 @@ import {
   type JsonSchema,
   type RealOperation,
 } from '../support/conformance/real-operations.js';
-import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
+import {
+  startTestFalkorDB,
+  testEmbeddedDeployment,
+  type TestEmbeddedDeployment,
+  type TestFalkorDB,
+} from '../support/falkordb.js';
 import { eventually } from '../support/wait.js';
 import {
   advanceOpsRequest,
@@ -287,22 +288,16 @@ describe('day-2 operations on KubeBlocks 1.x (API double), against the real sche
 describe('day-2 operations in embedded mode, against the real schemas', () => {
   let falkordb: TestFalkorDB;
   let clusters: ClusterPort;
+  let deployment: TestEmbeddedDeployment | undefined;
   beforeAll(async () => {
     falkordb = await startTestFalkorDB({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'gdb-embedded-ops-')) });
-    const control = createClient({ url: falkordb.url });
-    control.on('error', () => undefined);
-    clusters = createEmbeddedClusters({
-      falkordb,
-      namespace: NS,
-      configSet: async (key, value) => {
-        if (!control.isOpen) await control.connect();
-        await control.sendCommand(['GRAPH.CONFIG', 'SET', key, value]);
-      },
-      isDynamicParameter: (key) => DYNAMIC_PARAMETERS.has(key),
-      logger: pino({ level: 'silent' }),
-    });
+    deployment = testEmbeddedDeployment(falkordb, NS);
+    clusters = deployment.clusters;
   });
-  afterAll(() => falkordb?.stop());
+  afterAll(async () => {
+    await deployment?.close();
+    await falkordb?.stop();
+  });
   const t = useAdminApp(() => ({ falkordb, clusters }));
   const call = (method: string, url: string, payload?: unknown) =>
     t.as('admin').inject({ method: method as 'GET', url, payload });

@@ -4,17 +4,19 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DYNAMIC_PARAMETERS } from '../../src/platform/falkordb/server-parameters.js';
 import type { ClusterPort } from '../../src/platform/clusters/cluster-port.js';
-import { createEmbeddedClusters } from '../../src/platform/clusters/embedded-clusters.js';
 import { graphModuleVersion } from '../../src/platform/falkordb/server-commands.js';
 import { ADMIN, useAdminApp } from '../support/admin.js';
 import { startTestApp } from '../support/app.js';
 import { operationKey, realOperations, validatorOf } from '../support/conformance/real-operations.js';
-import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
+import {
+  startTestFalkorDB,
+  testEmbeddedDeployment,
+  type TestEmbeddedDeployment,
+  type TestFalkorDB,
+} from '../support/falkordb.js';
 import { CLUSTERS_V1, standalone } from '../support/kube/kubeblocks-fixtures.js';
 
 const REAL = new Map(realOperations().map((operation) => [operationKey(operation), operation]));
@@ -52,6 +54,7 @@ describe('/health and /ready (public)', () => {
 describe('system routes in embedded mode', () => {
   let falkordb: TestFalkorDB;
   let clusters: ClusterPort;
+  let deployment: TestEmbeddedDeployment | undefined;
   let moduleVersion: number;
   beforeAll(async () => {
     falkordb = await startTestFalkorDB({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'gdb-system-')) });
@@ -59,21 +62,14 @@ describe('system routes in embedded mode', () => {
     control.on('error', () => undefined);
     await control.connect();
     moduleVersion = graphModuleVersion(await control.sendCommand(['MODULE', 'LIST']))!;
-    clusters = createEmbeddedClusters({
-      falkordb,
-      namespace: 'graphdb-system',
-      configSet: async (key, value) => {
-        await control.sendCommand(['GRAPH.CONFIG', 'SET', key, value]);
-      },
-      isDynamicParameter: (key) => DYNAMIC_PARAMETERS.has(key),
-      logger: pino({ level: 'silent' }),
-      moduleVersion: async () => graphModuleVersion(await control.sendCommand(['MODULE', 'LIST'])),
-    });
-    return async () => {
-      await control.close();
-    };
+    await control.close();
+    deployment = testEmbeddedDeployment(falkordb, 'graphdb-system');
+    clusters = deployment.clusters;
   });
-  afterAll(() => falkordb.stop());
+  afterAll(async () => {
+    await deployment?.close();
+    await falkordb.stop();
+  });
   const t = useAdminApp(() => ({ falkordb, clusters }));
   const admin = t.as('admin');
   const viewer = t.as('viewer');

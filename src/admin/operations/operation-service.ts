@@ -145,6 +145,12 @@ export function createOperationService(
       );
   }
 
+  /** 422 for an operation this platform has no counterpart for, whatever the request asks. */
+  function checkApplies(type: OperationRequest['type']): void {
+    const reason = port.inapplicable?.(type);
+    if (reason !== undefined) throw new UnprocessableError(reason);
+  }
+
   async function submit(
     namespace: string,
     cluster: ClusterRecord,
@@ -152,6 +158,7 @@ export function createOperationService(
     options: OperationOptions = {},
     note = '',
   ): Promise<OpsAccepted> {
+    checkApplies(request.type);
     checkPhase(cluster, request.type);
     const opsName = await port.createOperation(namespace, cluster, request, options);
     // The embedded platform may have finished already; a new OpsRequest is Pending until KubeBlocks takes it.
@@ -237,6 +244,7 @@ export function createOperationService(
       const cluster = await clusters.get(namespace, name);
       if (input.version === undefined && input.componentDefinition === undefined)
         throw new BadRequestError('Give version or componentDefinition');
+      checkApplies('Upgrade');
       if (cluster.phase === 'Failed')
         throw new BadRequestError(`Cluster ${name} is Failed; repair it before upgrading`);
       const data = cluster.components.filter((c) => !/sent/.test(c.name));

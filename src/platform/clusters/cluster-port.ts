@@ -138,6 +138,11 @@ export interface ClusterPort {
   /** Asks for a running operation to be cancelled (KubeBlocks `spec.cancel: true`). */
   cancelOperation(namespace: string, name: string): Promise<void>;
   /**
+   * Why operations of this type never apply on this platform, or undefined where they may. The service asks before it
+   * checks the request's values, so that a caller learns first that the operation does not apply at all.
+   */
+  inapplicable?(type: OperationRequest['type']): string | undefined;
+  /**
    * The versions a deployment may be created with. KubeBlocks keeps them in cluster-scoped ComponentVersion
    * objects, which only the multi-cluster ClusterRole may read: callers ask only in multi-cluster mode.
    */

@@ -42,6 +42,29 @@ export function embeddedServerAccess(
   };
 }
 
+type AppliedOperation = Extract<OperationRequest['type'], 'Restart' | 'Reconfiguring'>;
+
+/** Why an operation type other than a restart or a reconfiguration does not apply to one embedded process. */
+function refusalOf(type: Exclude<OperationRequest['type'], AppliedOperation>): string {
+  switch (type) {
+    case 'Start':
+    case 'Stop':
+      return `${NOT_SUPPORTED}: the embedded FalkorDB runs as long as the server does (${type} does not apply)`;
+    case 'HorizontalScaling':
+    case 'VerticalScaling':
+    case 'VolumeExpansion':
+      return `${NOT_SUPPORTED}: the embedded FalkorDB is one process on this host; its replicas, resources and storage are the host's (${type} does not apply)`;
+    case 'Switchover':
+      return `${NOT_SUPPORTED}: the embedded FalkorDB has no replica to promote (Switchover does not apply)`;
+    case 'Upgrade':
+      return `${NOT_SUPPORTED}: the embedded FalkorDB runs the server's own module version (Upgrade does not apply)`;
+  }
+}
+
+function inapplicable(type: OperationRequest['type']): string | undefined {
+  return type === 'Restart' || type === 'Reconfiguring' ? undefined : refusalOf(type);
+}
+
 export function createEmbeddedClusters(options: EmbeddedClustersOptions): ClusterPort {
   const now = options.now ?? Date.now;
   const operations: OperationRecord[] = [];
@@ -155,6 +178,8 @@ export function createEmbeddedClusters(options: EmbeddedClustersOptions): Cluste
     // Restarts and reconfigurations cannot be cancelled; the service refuses before asking.
     cancelOperation: () => Promise.reject(new StoreRejectedError(`${NOT_SUPPORTED}: nothing to cancel`)),
 
+    inapplicable,
+
     async createOperation(_namespace, _cluster, request: OperationRequest) {
       switch (request.type) {
         case 'Restart': {
@@ -195,23 +220,12 @@ export function createEmbeddedClusters(options: EmbeddedClustersOptions): Cluste
         }
         case 'Start':
         case 'Stop':
-          throw new StoreRejectedError(
-            `${NOT_SUPPORTED}: the embedded FalkorDB runs as long as the server does (${request.type} does not apply)`,
-          );
         case 'HorizontalScaling':
         case 'VerticalScaling':
         case 'VolumeExpansion':
-          throw new StoreRejectedError(
-            `${NOT_SUPPORTED}: the embedded FalkorDB is one process on this host; its replicas, resources and storage are the host's (${request.type} does not apply)`,
-          );
         case 'Switchover':
-          throw new StoreRejectedError(
-            `${NOT_SUPPORTED}: the embedded FalkorDB has no replica to promote (Switchover does not apply)`,
-          );
         case 'Upgrade':
-          throw new StoreRejectedError(
-            `${NOT_SUPPORTED}: the embedded FalkorDB runs the server's own module version (Upgrade does not apply)`,
-          );
+          throw new StoreRejectedError(refusalOf(request.type));
       }
     },
   };
