@@ -74,6 +74,8 @@ const stageFile = (token: string, filename: string, content: Buffer) => stageUpl
 beforeAll(async () => {
   group = await startClusterGroup();
   // Tokens live in the app's own FalkorDB (the token store); the graphs live in the cluster.
+  // Started here rather than with useBrowserApp: the tokens are for the users made on the data nodes, and the close
+  // below cuts the app's open streams before the nodes stop.
   t = await startTestApp({ env: { SENTINEL_WRITE_ACK_MS: '2000' } });
   for (const [name, rules] of Object.entries(ROLES))
     await onEveryNode(['ACL', 'SETUSER', name, 'reset', ...rules, `>${name}-password`]);

@@ -5,11 +5,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { startTestApp, TEST_SECRETS, type TestApp } from '../support/app.js';
-import { bearer, tokensForEveryRole, type RoleTokens } from '../support/browser.js';
+import { TEST_SECRETS } from '../support/app.js';
+import { bearer, useBrowserApp } from '../support/browser.js';
 
-let t: TestApp;
-let tokens: RoleTokens;
+const t = useBrowserApp({ env: { CSV_URL_ALLOWLIST: 'https://data.example.org/exports/' }, prefix: 'csv-allow' });
 let listener: Server;
 let internalOrigin: string;
 const connections: string[] = [];
@@ -26,11 +25,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   internalOrigin = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;
-  t = await startTestApp({ env: { CSV_URL_ALLOWLIST: 'https://data.example.org/exports/' } });
-  tokens = await tokensForEveryRole(t.app, t.falkordb, 'csv-allow');
 });
-afterAll(async () => {
-  await t.close();
+afterAll(() => {
   listener.close();
 });
 
@@ -38,7 +34,7 @@ const run = (query: string) =>
   t.app.inject({
     method: 'GET',
     url: `/api/graph/csv-allow?query=${encodeURIComponent(query)}&timeout=10000`,
-    headers: bearer(tokens['Read-Write']),
+    headers: bearer(t.tokens['Read-Write']),
   });
 
 describe('CSV_URL_ALLOWLIST', () => {

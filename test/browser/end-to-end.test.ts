@@ -1,6 +1,5 @@
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { beforeAll, expect, it } from 'vitest';
 import {
   adminClient,
   bearer,
@@ -9,14 +8,12 @@ import {
   credentials,
   graphQuery,
   parseEvents,
+  useBrowserApp,
 } from '../support/browser.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-  await createDbUser(t.falkordb, 'e2e-admin', 'e2e-admin-pw', 'Admin');
-});
-afterAll(() => t.close());
+// The walk signs in as its own user, the way a user would.
+const t = useBrowserApp({ roles: [] });
+beforeAll(() => createDbUser(t.falkordb, 'e2e-admin', 'e2e-admin-pw', 'Admin'));
 
 it('drives the whole browser flow the way a user would', async () => {
   const send = (

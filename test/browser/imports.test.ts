@@ -1,7 +1,7 @@
 // Cypher batches are staged by POST /api/upload (multipart, streamed to disk, bounded) and run by
 // POST /api/graph/{graph}/upload in order, with progress events, stopping at the first failing statement.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listen, startTestApp, type TestApp } from '../support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { listen } from '../support/app.js';
 import { eventually } from '../support/wait.js';
 import {
   adminClient,
@@ -12,18 +12,13 @@ import {
   stageUpload,
   parseEvents,
   tokensForEveryRole,
+  useBrowserApp,
   type RoleTokens,
 } from '../support/browser.js';
 
-let t: TestApp;
-let tokens: RoleTokens;
-beforeAll(async () => {
-  t = await startTestApp({ env: { UPLOAD_BYTES_MAX: String(8 * 1024 * 1024) } });
-  tokens = await tokensForEveryRole(t.app, t.falkordb, 'imports');
-});
-afterAll(() => t.close());
+const t = useBrowserApp({ env: { UPLOAD_BYTES_MAX: String(8 * 1024 * 1024) }, prefix: 'imports' });
 
-async function stage(filename: string, content: string | Buffer, token = tokens['Read-Write']) {
+async function stage(filename: string, content: string | Buffer, token = t.tokens['Read-Write']) {
   const { payload, headers } = multipartFile(filename, content);
   return t.app.inject({ method: 'POST', url: '/api/upload', payload, headers: { ...headers, ...bearer(token) } });
 }
@@ -34,7 +29,7 @@ const run = (graph: string, fileId: string, options: { token?: string; accept?: 
     url: `/api/graph/${graph}/upload`,
     payload: { fileId },
     headers: {
-      ...bearer(options.token ?? tokens['Read-Write']),
+      ...bearer(options.token ?? t.tokens['Read-Write']),
       ...(options.accept ? { accept: options.accept } : {}),
     },
   });
@@ -49,7 +44,7 @@ describe('multipart bodies outside the import routes', () => {
       method: 'PATCH',
       url: '/api/graph/mp-target?sourceName=mp-source',
       payload: 'null',
-      headers: { 'content-type': 'multipart/form-data; boundary=x', ...bearer(tokens.Admin) },
+      headers: { 'content-type': 'multipart/form-data; boundary=x', ...bearer(t.tokens.Admin) },
     });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json()).toEqual({
@@ -115,7 +110,7 @@ describe('staging and running a Cypher batch', () => {
     const client = new AbortController();
     const answer = fetch(`${baseUrl}/api/graph/gone/upload`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...bearer(tokens['Read-Write']) },
+      headers: { 'content-type': 'application/json', ...bearer(t.tokens['Read-Write']) },
       body: JSON.stringify({ fileId }),
       signal: client.signal,
     }).catch(() => 'aborted');
@@ -163,11 +158,11 @@ describe('staging and running a Cypher batch', () => {
 
 describe('who may stage and run what', () => {
   it('refuses Read-Only tokens both steps (403), and another user’s or an unknown file (404)', async () => {
-    expect((await stage('x.cypher', 'CREATE (:X)', tokens['Read-Only'])).statusCode).toBe(403);
+    expect((await stage('x.cypher', 'CREATE (:X)', t.tokens['Read-Only'])).statusCode).toBe(403);
     const staged = await stage('mine.cypher', 'CREATE (:Mine)');
     const fileId = staged.json<{ fileId: string }>().fileId;
-    expect((await run('mine', fileId, { token: tokens['Read-Only'] })).statusCode).toBe(403);
-    const foreign = await run('mine', fileId, { token: tokens.Admin });
+    expect((await run('mine', fileId, { token: t.tokens['Read-Only'] })).statusCode).toBe(403);
+    const foreign = await run('mine', fileId, { token: t.tokens.Admin });
     expect([foreign.statusCode, foreign.json()]).toEqual([
       404,
       { message: `File ${fileId} not found (staged files last an hour)`, code: 'not_found' },
@@ -177,7 +172,7 @@ describe('who may stage and run what', () => {
   });
 
   it('bounds the staged files of one user (409 past 8), and frees a slot once a file has run', async () => {
-    const user = tokens.Admin;
+    const user = t.tokens.Admin;
     const ids: string[] = [];
     for (let index = 0; index < 8; index++) {
       const staged = await stage(`f${index}.cypher`, 'CREATE (:Slot)', user);
@@ -214,14 +209,14 @@ describe('who may stage and run what', () => {
       method: 'POST',
       url: '/api/upload',
       payload: '--b--\r\n',
-      headers: { 'content-type': 'multipart/form-data; boundary=b', ...bearer(tokens['Read-Write']) },
+      headers: { 'content-type': 'multipart/form-data; boundary=b', ...bearer(t.tokens['Read-Write']) },
     });
     expect(none.statusCode).toBe(400);
     const json = await t.app.inject({
       method: 'POST',
       url: '/api/upload',
       payload: { file: 'CREATE (:X)' },
-      headers: bearer(tokens['Read-Write']),
+      headers: bearer(t.tokens['Read-Write']),
     });
     expect([json.statusCode, json.json()]).toEqual([
       415,
@@ -232,7 +227,11 @@ describe('who may stage and run what', () => {
 
 describe('restoring an export', () => {
   const exportOf = async (graph: string) => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/graph/${graph}/export`, headers: bearer(tokens.Admin) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/graph/${graph}/export`,
+      headers: bearer(t.tokens.Admin),
+    });
     expect(res.statusCode).toBe(200);
     return res.rawPayload;
   };
@@ -241,7 +240,7 @@ describe('restoring an export', () => {
     edges: await graphQuery(t.falkordb, graph, 'MATCH (a)-[r]->(b) RETURN type(r), a.name, b.name, r.since'),
   });
   const ping = async () =>
-    (await t.app.inject({ method: 'GET', url: '/api/graph', headers: bearer(tokens.Admin) })).statusCode;
+    (await t.app.inject({ method: 'GET', url: '/api/graph', headers: bearer(t.tokens.Admin) })).statusCode;
 
   it('restores an export into a new graph equal to the original, once the original is gone', async () => {
     await graphQuery(
@@ -259,7 +258,7 @@ describe('restoring an export', () => {
     expect(refused.json<{ message: string }>().message).toMatch(/^This export comes from graph origin, which exists/);
     expect(await ping()).toBe(200);
 
-    await t.app.inject({ method: 'DELETE', url: '/api/graph/origin', headers: bearer(tokens.Admin) });
+    await t.app.inject({ method: 'DELETE', url: '/api/graph/origin', headers: bearer(t.tokens.Admin) });
     const restored = await run('copy', staged.fileId);
     expect([restored.statusCode, restored.json()]).toEqual([200, { message: 'Restored graph copy from origin.dump' }]);
     expect(await snapshot('copy')).toEqual(original);
@@ -464,14 +463,10 @@ describe('loading a staged CSV file', () => {
 });
 
 describe('the total time of an import', () => {
-  let short: TestApp;
-  beforeAll(async () => {
-    short = await startTestApp({ env: { IMPORT_TIMEOUT_MS: '1000' } });
-  });
-  afterAll(() => short.close());
+  const short = useBrowserApp({ env: { IMPORT_TIMEOUT_MS: '1000' }, prefix: 'import-time', roles: ['Read-Write'] });
 
   it('stops a batch past IMPORT_TIMEOUT_MS with 503, keeping what ran', async () => {
-    const token = (await tokensForEveryRole(short.app, short.falkordb, 'import-time'))['Read-Write'];
+    const token = short.tokens['Read-Write'];
     // The first statement is trivial, so something has run before the bound whatever the machine's load (a first
     // statement of a few hundred milliseconds once took the whole second on a loaded machine, and nothing ran);
     // the others take tens to hundreds of milliseconds each, so together they take several times the bound even on
@@ -508,7 +503,7 @@ describe('an import that fails at once', () => {
     const staged = await stage('fails.cypher', 'CREATE (:A) WITH 1 AS one RETURN toInteger({})\nCREATE (:B)');
     const res = await run('never-made', staged.json<{ fileId: string }>().fileId);
     expect(res.statusCode).toBe(422);
-    const graphs = await t.app.inject({ method: 'GET', url: '/api/graph', headers: bearer(tokens['Read-Write']) });
+    const graphs = await t.app.inject({ method: 'GET', url: '/api/graph', headers: bearer(t.tokens['Read-Write']) });
     expect(graphs.json<{ opts: string[] }>().opts).not.toContain('never-made');
   });
 });

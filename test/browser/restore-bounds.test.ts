@@ -9,10 +9,20 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { startTestApp, type TestApp } from '../support/app.js';
+import type { TestApp } from '../support/app.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
-import { adminClient, bearer, createDbUser, createToken, credentials, multipartFile } from '../support/browser.js';
+import {
+  adminClient,
+  bearer,
+  createDbUser,
+  createToken,
+  credentials,
+  multipartFile,
+  useBrowserApp,
+} from '../support/browser.js';
 import { eventually } from '../support/wait.js';
+
+type AppUnderTest = Pick<TestApp, 'app' | 'falkordb'>;
 
 // A full collection before each reading of the memory held, so garbage not yet collected is not counted.
 setFlagsFromString('--expose-gc');
@@ -24,30 +34,29 @@ const heldBytes = () => {
 
 const MiB = 1024 * 1024;
 
-async function userToken(t: TestApp, username: string) {
+async function userToken(t: AppUnderTest, username: string) {
   await createDbUser(t.falkordb, username, `${username}-password`, 'Read-Write');
   return createToken(t.app, credentials(t.falkordb, username, `${username}-password`));
 }
 
-function stage(t: TestApp, token: string, filename: string, content: Buffer) {
+function stage(t: AppUnderTest, token: string, filename: string, content: Buffer) {
   const { payload, headers } = multipartFile(filename, content);
   return t.app.inject({ method: 'POST', url: '/api/upload', payload, headers: { ...headers, ...bearer(token) } });
 }
 
-async function staged(t: TestApp, token: string, filename: string, content: Buffer): Promise<string> {
+async function staged(t: AppUnderTest, token: string, filename: string, content: Buffer): Promise<string> {
   const res = await stage(t, token, filename, content);
   expect(res.statusCode, res.body).toBe(200);
   return res.json<{ fileId: string }>().fileId;
 }
 
-const restore = (t: TestApp, token: string, graph: string, fileId: string) =>
+const restore = (t: AppUnderTest, token: string, graph: string, fileId: string) =>
   t.app.inject({ method: 'POST', url: `/api/graph/${graph}/upload`, payload: { fileId }, headers: bearer(token) });
 
 const messageOf = (res: LightMyRequestResponse) => res.json<{ message: string }>().message;
 
 describe('restores of staged exports', () => {
   let falkordb: TestFalkorDB;
-  let t: TestApp;
   let big: Buffer;
   let small: Buffer;
   let restoreBytesMax: number;
@@ -75,21 +84,20 @@ describe('restores of staged exports', () => {
     expect(big.length).toBeGreaterThan(8 * MiB);
     // The budget fits the big export and the small one beside it, not two big ones.
     restoreBytesMax = big.length + small.length + 4096;
-    t = await startTestApp({
-      falkordb,
-      env: {
-        UPLOAD_BYTES_MAX: String(64 * MiB),
-        UPLOAD_STAGED_BYTES_PER_USER: String(64 * MiB),
-        UPLOAD_STAGED_BYTES_MAX: String(256 * MiB),
-        RESTORES_PER_USER: '1',
-        RESTORE_BYTES_MAX: String(restoreBytesMax),
-      },
-    });
   });
-  afterAll(async () => {
-    await t?.close();
-    await falkordb?.stop();
-  });
+  afterAll(() => falkordb?.stop());
+  // Its users are made per test; the budget is known once the exports above are.
+  const t = useBrowserApp(() => ({
+    falkordb,
+    env: {
+      UPLOAD_BYTES_MAX: String(64 * MiB),
+      UPLOAD_STAGED_BYTES_PER_USER: String(64 * MiB),
+      UPLOAD_STAGED_BYTES_MAX: String(256 * MiB),
+      RESTORES_PER_USER: '1',
+      RESTORE_BYTES_MAX: String(restoreBytesMax),
+    },
+    roles: [],
+  }));
 
   it('refuses one user past their share and the budget at once, holds no dump in memory, and serves another user', async () => {
     const [alice, bob, carol] = [
@@ -164,17 +172,14 @@ describe('restores of staged exports', () => {
 });
 
 describe('staged files', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({
-      env: {
-        UPLOAD_BYTES_MAX: String(8 * MiB),
-        UPLOAD_STAGED_BYTES_PER_USER: String(3 * MiB),
-        UPLOAD_STAGED_BYTES_MAX: String(5 * MiB),
-      },
-    });
+  const t = useBrowserApp({
+    env: {
+      UPLOAD_BYTES_MAX: String(8 * MiB),
+      UPLOAD_STAGED_BYTES_PER_USER: String(3 * MiB),
+      UPLOAD_STAGED_BYTES_MAX: String(5 * MiB),
+    },
+    roles: [],
   });
-  afterAll(() => t?.close());
 
   it('refuses one user past their share of the staging space while another user is still served, and a full server', async () => {
     const [dave, erin, frank] = [

@@ -74,6 +74,8 @@ const query = (token: string, graph: string, cypher: string) =>
 beforeAll(async () => {
   group = await startSentinelGroup();
   // Tokens live in the app's own FalkorDB (the token store); the graphs live behind the sentinels.
+  // Started here rather than with useBrowserApp: the tokens are for the users made on the data nodes, and the close
+  // below cuts the app's open streams before the nodes stop.
   t = await startTestApp({ env: { SENTINEL_WRITE_ACK_MS: '2000', SENTINEL_READ_REPLICAS: 'true' } });
   for (const [name, rules] of Object.entries(ROLES))
     await onEveryDataNode(['ACL', 'SETUSER', name, 'reset', ...rules, `>${name}-password`]);

@@ -2,22 +2,19 @@
 // credentials (refused without it), by host name or IP address, and no Node warning is raised on the way (SNI is
 // sent for host names only).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { bearer } from '../support/browser.js';
+import { bearer, useBrowserApp } from '../support/browser.js';
 import { startTlsFalkorDB, type TlsFalkorDB } from '../support/tls-falkordb.js';
 
-let t: TestApp;
+const t = useBrowserApp({ roles: [] });
 let tls: TlsFalkorDB;
 const warnings: Error[] = [];
 const onWarning = (warning: Error) => warnings.push(warning);
 beforeAll(async () => {
-  t = await startTestApp();
   tls = await startTlsFalkorDB();
   process.on('warning', onWarning);
 });
 afterAll(async () => {
   process.off('warning', onWarning);
-  await t.close();
   await tls.stop();
 });
 

@@ -7,29 +7,33 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenCache } from '../../src/browser/auth/token-cache.js';
 import type { Principal } from '../../src/browser/context.js';
 import { listen, startTestApp, type TestApp } from '../support/app.js';
-import { adminClient, bearer, createDbUser, createToken, credentials, storeReadsDuring } from '../support/browser.js';
+import {
+  adminClient,
+  bearer,
+  createDbUser,
+  createToken,
+  credentials,
+  storeReadsDuring,
+  useBrowserApp,
+} from '../support/browser.js';
 
-let t: TestApp;
+const t = useBrowserApp({ roles: [] });
 let direct: Awaited<ReturnType<typeof adminClient>>;
 beforeAll(async () => {
-  t = await startTestApp();
   direct = await adminClient(t.falkordb);
   await createDbUser(t.falkordb, 'cache-user', 'cache-pw', 'Read-Write');
 });
-afterAll(async () => {
-  await direct.close();
-  await t.close();
-});
+afterAll(() => direct.close());
 
-const status = (app: TestApp, token: string) =>
+const status = (app: Pick<TestApp, 'app'>, token: string) =>
   app.app.inject({ method: 'GET', url: '/api/status', headers: bearer(token) });
 
-async function twentyRequests(app: TestApp, token: string): Promise<void> {
+async function twentyRequests(app: Pick<TestApp, 'app'>, token: string): Promise<void> {
   for (let i = 0; i < 20; i++) expect((await status(app, token)).statusCode).toBe(200);
 }
 
 /** Waits until `app` serves `token` without reading the store (its revocation channel is proven live). */
-async function warmCache(app: TestApp, token: string): Promise<void> {
+async function warmCache(app: Pick<TestApp, 'app'>, token: string): Promise<void> {
   await expect
     .poll(() => storeReadsDuring(direct, () => twentyRequests(app, token)), { timeout: 10_000, interval: 50 })
     .toBe(0);

@@ -1,15 +1,11 @@
 // Token requests are limited per client address (TOKEN_CREATION_PER_MINUTE), failed ones included, since each
 // one tries database credentials; the limit answers 429 in the browser API's shape and creates nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { adminClient, createDbUser, credentials } from '../support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, createDbUser, credentials, useBrowserApp } from '../support/browser.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ env: { TOKEN_CREATION_PER_MINUTE: '3' } });
-  await createDbUser(t.falkordb, 'limited', 'limited-pw', 'Read-Only');
-});
-afterAll(() => t.close());
+// No role tokens: each would spend one of the three creations a minute this suite counts.
+const t = useBrowserApp({ env: { TOKEN_CREATION_PER_MINUTE: '3' }, roles: [] });
+beforeAll(() => createDbUser(t.falkordb, 'limited', 'limited-pw', 'Read-Only'));
 
 const request = (password: string, remoteAddress = '192.0.2.10') =>
   t.app.inject({

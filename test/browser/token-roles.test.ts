@@ -1,15 +1,11 @@
 // A token's role is not frozen at creation. A demoted or deleted database Admin's old token loses its
 // power over other users' tokens, whether the change came through /api/user or straight to the database.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { adminClient, bearer, createDbUser, createToken, credentials } from '../support/browser.js';
+import { describe, expect, it } from 'vitest';
+import { adminClient, bearer, createDbUser, createToken, credentials, useBrowserApp } from '../support/browser.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  // The token cache is on (its default), so each change must also reach cached tokens.
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+// The token cache is on (its default), so each change must also reach cached tokens. No role tokens: the suite
+// lists the tokens it made.
+const t = useBrowserApp({ roles: [] });
 
 interface TokenItem {
   token_id: string;

@@ -4,7 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../src/platform/net.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { startTestApp } from '../support/app.js';
+import { useBrowserApp } from '../support/browser.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
 import { eventually, sleep } from '../support/wait.js';
 
@@ -78,11 +79,10 @@ const body = (port: number, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('token creation against servers that are not what they claim', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ env: { CREDENTIAL_CHECK_TIMEOUT_MS: String(DEADLINE_MS), REQUEST_TIMEOUT_MS: '3000' } });
+  const t = useBrowserApp({
+    env: { CREDENTIAL_CHECK_TIMEOUT_MS: String(DEADLINE_MS), REQUEST_TIMEOUT_MS: '3000' },
+    roles: [],
   });
-  afterAll(() => t.close());
 
   const create = async (payload: unknown) => {
     const started = Date.now();

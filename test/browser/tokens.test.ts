@@ -1,19 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, TEST_SECRETS, type TestApp } from '../support/app.js';
-import { adminClient, bearer, bodyOf, createDbUser, createToken, credentials } from '../support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, TEST_SECRETS } from '../support/app.js';
+import {
+  adminClient,
+  bearer,
+  bodyOf,
+  createDbUser,
+  createToken,
+  credentials,
+  useBrowserApp,
+} from '../support/browser.js';
 import { sleep } from '../support/wait.js';
 
-let t: TestApp;
+// No role tokens: the suite lists and counts the tokens of the users it makes.
+const t = useBrowserApp({ roles: [] });
 beforeAll(async () => {
-  t = await startTestApp();
   await createDbUser(t.falkordb, 'tok-admin', 'admin-pw', 'Admin');
   await createDbUser(t.falkordb, 'tok-rw', 'rw-pw', 'Read-Write');
   await createDbUser(t.falkordb, 'tok-ro', 'ro-pw', 'Read-Only');
   await createDbUser(t.falkordb, 'tok-ro2', 'ro2-pw', 'Read-Only');
 });
-afterAll(() => t.close());
 
 const create = (body: unknown, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url: '/api/auth/tokens/credentials', payload: body as never, headers });

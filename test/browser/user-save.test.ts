@@ -13,20 +13,21 @@ import {
 } from '../../src/platform/falkordb/embedded-accounts.js';
 import { startEmbeddedFalkorDB, type EmbeddedFalkorDB } from '../../src/platform/falkordb/embedded-falkordb.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { bearer, createToken, tokensForEveryRole } from '../support/browser.js';
+import { bearer, createToken, useBrowserApp } from '../support/browser.js';
 
 describe('POST /api/user/save', () => {
   let withFile: TestApp;
   let database: EmbeddedFalkorDB;
   let accounts: EmbeddedAccounts;
   let admin: string;
-  let withoutFile: TestApp;
+  const withoutFile = useBrowserApp({ prefix: 'save' });
 
   beforeAll(async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'gdb-acl-'));
     accounts = await loadOrCreateEmbeddedAccounts(dir, dir);
     database = await startEmbeddedFalkorDB({ dataDir: dir, accounts, logger: pino({ level: 'silent' }) });
-    // The token store signs in with its own account, as in embedded mode.
+    // The token store signs in with its own account, as in embedded mode: the app is started here, on the FalkorDB
+    // this hook made with an ACL file.
     withFile = await startTestApp({
       falkordb: database,
       tokenStore: { ...database, url: accountUrl(database.host, database.port, accounts.tokenStore, 1) },
@@ -38,12 +39,10 @@ describe('POST /api/user/save', () => {
       port: String(database.port),
       tls: 'false',
     });
-    withoutFile = await startTestApp();
   });
   afterAll(async () => {
     await withFile.close();
     await database.stop();
-    await withoutFile.close();
   });
 
   it('writes the users to the ACL file, those made by other means included', async () => {
@@ -61,7 +60,7 @@ describe('POST /api/user/save', () => {
   });
 
   it('answers 400 for a database without an ACL file, and 403 below Admin', async () => {
-    const tokens = await tokensForEveryRole(withoutFile.app, withoutFile.falkordb, 'save');
+    const tokens = withoutFile.tokens;
     const res = await withoutFile.app.inject({ method: 'POST', url: '/api/user/save', headers: bearer(tokens.Admin) });
     expect([res.statusCode, res.json()]).toEqual([
       400,

@@ -146,8 +146,8 @@ export async function tokensForEveryRole(
   app: FastifyInstance,
   falkordb: TestFalkorDB,
   prefix = 'u',
+  roles: readonly TestRole[] = ['Admin', 'Read-Write', 'Read-Only'],
 ): Promise<RoleTokens> {
-  const roles: TestRole[] = ['Admin', 'Read-Write', 'Read-Only'];
   const tokens: Partial<RoleTokens> = {};
   for (const role of roles) {
     const username = `${prefix}-${role.toLowerCase()}`;
@@ -162,6 +162,11 @@ export interface BrowserAppOptions extends TestAppOptions {
   prefix?: string;
   /** Also listen on loopback, for the actors' fetch(). */
   listen?: boolean;
+  /**
+   * The roles to make a database user and a token for (all three when not given); `[]` for suites that count users
+   * or tokens, or token creations, from a fresh start.
+   */
+  roles?: readonly TestRole[];
 }
 
 /** The app of a browser suite (read its fields inside tests and hooks), and requests as each role. */
@@ -177,9 +182,11 @@ export interface BrowserApp extends Omit<TestApp, 'close'> {
   anonymous: Actor;
 }
 
-/** Starts the app and a token per role in beforeAll, and closes it in afterAll. */
-export function useBrowserApp(options: BrowserAppOptions = {}): BrowserApp {
-  const { prefix, listen: listening, ...appOptions } = options;
+/**
+ * Starts the app and a token per role in beforeAll, and closes it in afterAll. Options that depend on what an earlier
+ * beforeAll made (a FalkorDB) are given as a function, called when the app starts.
+ */
+export function useBrowserApp(options: BrowserAppOptions | (() => BrowserAppOptions) = {}): BrowserApp {
   let started: TestApp | undefined;
   const actor = (identity: () => Record<string, string>) =>
     actorFor({ app: () => handle.app, identity, baseUrl: () => handle.baseUrl });
@@ -190,9 +197,10 @@ export function useBrowserApp(options: BrowserAppOptions = {}): BrowserApp {
     anonymous: actor(() => ({})),
   } as BrowserApp;
   beforeAll(async () => {
+    const { prefix, listen: listening, roles, ...appOptions } = typeof options === 'function' ? options() : options;
     started = await startTestApp(appOptions);
     Object.assign(handle, started);
-    handle.tokens = await tokensForEveryRole(started.app, started.falkordb, prefix);
+    handle.tokens = await tokensForEveryRole(started.app, started.falkordb, prefix, roles);
     if (listening) handle.baseUrl = await listen(started.app);
   });
   afterAll(() => started?.close());
