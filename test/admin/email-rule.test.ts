@@ -8,6 +8,8 @@ import { login } from '../support/admin.js';
 
 let t: TestApp;
 let password = '';
+// Started here rather than with useAdminApp: the first admin is admin@localhost with a generated password, which
+// the test keeps.
 beforeAll(async () => {
   t = await startTestApp({
     deps: {

@@ -45,6 +45,7 @@ beforeAll(async () => {
     hd: 'corp.example',
     name: 'Ada Lovelace',
   });
+  // Started here rather than with useAdminApp: it must listen on the port its PUBLIC_ORIGIN names, chosen above.
   t = await startAdminTestApp('embedded', {
     env: {
       PUBLIC_ORIGIN: origin,

@@ -1,7 +1,7 @@
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TEST_SECRETS } from '../support/app.js';
-import { ADMIN, login, sessionCookie, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADMIN, login, sessionCookie, startAdminTestApp, useAdminApp } from '../support/admin.js';
 import { startGroupDoubles, type GroupDoubles } from '../support/oidc/group-doubles.js';
 import { signInAtProvider, startIdentityProvider, type IdentityProvider } from '../support/oidc/identity-provider.js';
 
@@ -15,7 +15,6 @@ const TENANT = '11111111-2222-3333-4444-555555555555';
 let doubles: GroupDoubles;
 let alphaIdp: IdentityProvider;
 let betaIdp: IdentityProvider;
-let t: AdminTestApp;
 let admin: string;
 
 beforeAll(async () => {
@@ -54,16 +53,27 @@ beforeAll(async () => {
     email: 'dave@corp.example',
     _claim_names: { groups: 'src1' },
   });
-  t = await startAdminTestApp('kubernetes', {
-    env: {
-      PUBLIC_ORIGIN: ORIGIN,
-      ALPHA_ISSUER: alphaIdp.issuer,
-      BETA_AUTHORITY: betaIdp.origin,
-      ALPHA_DIRECTORY_URL: doubles.url,
-      BETA_GRAPH_URL: doubles.url,
-    },
-  });
-  admin = await login(t.app, ADMIN.email, ADMIN.password);
+});
+afterAll(async () => {
+  await alphaIdp.close();
+  await betaIdp.close();
+  await doubles.close();
+});
+// Only the admin's session at start: the suite lists the users its sign-ins create.
+const t = useAdminApp(() => ({
+  adapter: 'kubernetes',
+  env: {
+    PUBLIC_ORIGIN: ORIGIN,
+    ALPHA_ISSUER: alphaIdp.issuer,
+    BETA_AUTHORITY: betaIdp.origin,
+    ALPHA_DIRECTORY_URL: doubles.url,
+    BETA_GRAPH_URL: doubles.url,
+  },
+  roles: ['admin'],
+}));
+
+beforeAll(async () => {
+  admin = t.sessions.admin;
   const res = await patch({
     alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth', client_secret: 'alpha-secret' },
     beta_oauth: {
@@ -74,12 +84,6 @@ beforeAll(async () => {
     },
   });
   expect(res.statusCode, res.body).toBe(200);
-});
-afterAll(async () => {
-  await t.close();
-  await alphaIdp.close();
-  await betaIdp.close();
-  await doubles.close();
 });
 
 function patch(payload: unknown) {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadKubeConfig } from '../../src/platform/kubernetes/kube-config.js';
 import { createKubeAdminStores } from '../../src/platform/kubernetes/kube-stores.js';
-import { ADMIN, login, NAMESPACE, sessionCookie, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADMIN, login, NAMESPACE, sessionCookie, useAdminApp } from '../support/admin.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { eventually, sleep } from '../support/wait.js';
 
@@ -13,13 +13,17 @@ const REFRESH = { SETTINGS_REFRESH_MS: '600000', PUBLIC_ORIGIN: 'https://admin.c
 /** Far below the refresh interval: the pub/sub message only has to cross the loopback. */
 const AT_ONCE_MS = 2000;
 
-let a: AdminTestApp;
+const a = useAdminApp({
+  adapter: 'kubernetes',
+  env: { ...REFRESH, LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '1000' },
+  roles: ['admin'],
+});
 let b: TestApp;
 let adminOnA: string;
 let adminOnB: string;
 
+// Replica B is another start of the server on A's stores, so it is started here, after A.
 beforeAll(async () => {
-  a = await startAdminTestApp('kubernetes', { env: { ...REFRESH, LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '1000' } });
   b = await startTestApp({
     // The same FalkorDB is the token store of both: their change channel.
     falkordb: a.falkordb,
@@ -31,13 +35,10 @@ beforeAll(async () => {
       ),
     },
   });
-  adminOnA = await login(a.app, ADMIN.email, ADMIN.password);
+  adminOnA = a.sessions.admin;
   adminOnB = await login(b.app, ADMIN.email, ADMIN.password);
 });
-afterAll(async () => {
-  await b?.close();
-  await a?.close();
-});
+afterAll(() => b?.close());
 
 const validateOnB = (cookie: string) => b.app.inject({ method: 'GET', url: '/api/auth/validate', headers: { cookie } });
 const onA = (method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, cookie = adminOnA) =>

@@ -3,9 +3,9 @@
 // start-up with their tokens' texts read from the variables the declaration names, stored only as hashes, never
 // logged; a restart changes nothing, or sets back what was declared; a new text replaces the token; a bad
 // declaration stops the start without echoing a token.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { newTokenText, tokenHash } from '../../src/lib/service-account-tokens.js';
-import { ADAPTERS, ADMIN, login, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADAPTERS, useAdminApp } from '../support/admin.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 
 const DAY_MS = 86_400_000;
@@ -27,8 +27,7 @@ describe.each(ADAPTERS)('service accounts from SERVICE_ACCOUNTS_BOOTSTRAP (%s)',
   const key = newTokenText();
   const expiresAt = new Date(Date.now() + 30 * DAY_MS).toISOString();
   const env = (token: string) => ({ SERVICE_ACCOUNTS_BOOTSTRAP: declaration(expiresAt), GRAPHDB_SA_TOKEN_0_0: token });
-  let t: AdminTestApp;
-  let cookie: string;
+  const t = useAdminApp({ adapter, env: env(key), roles: ['admin'] });
   const replicas: TestApp[] = [];
   /** Another start of the server on the same stores (a restarted pod, or another replica). */
   async function restart(extra: Record<string, string>): Promise<TestApp> {
@@ -40,7 +39,7 @@ describe.each(ADAPTERS)('service accounts from SERVICE_ACCOUNTS_BOOTSTRAP (%s)',
     replicas.push(app);
     return app;
   }
-  const bearer = (app: TestApp, token: string, method: 'GET' | 'POST', url: string, payload?: unknown) =>
+  const bearer = (app: Pick<TestApp, 'app'>, token: string, method: 'GET' | 'POST', url: string, payload?: unknown) =>
     app.app.inject({
       method,
       url,
@@ -62,13 +61,8 @@ describe.each(ADAPTERS)('service accounts from SERVICE_ACCOUNTS_BOOTSTRAP (%s)',
       key === 'lastUsedAt' || key === 'lastUsedIp' ? undefined : value,
     );
 
-  beforeAll(async () => {
-    t = await startAdminTestApp(adapter, { env: env(key) });
-    cookie = await login(t.app, ADMIN.email, ADMIN.password);
-  });
   afterAll(async () => {
     for (const app of replicas) await app.close();
-    await t?.close();
   });
 
   it('makes the accounts at start-up: the token acts with its role, is stored only as a hash and never logged', async () => {
@@ -88,7 +82,7 @@ describe.each(ADAPTERS)('service accounts from SERVICE_ACCOUNTS_BOOTSTRAP (%s)',
     const tokens = await t.app.inject({
       method: 'GET',
       url: '/api/serviceaccounts/argo-deployer/tokens',
-      headers: { cookie },
+      headers: { cookie: t.sessions.admin },
     });
     expect(tokens.json<{ tokens: { name: string; expiresAt: string }[] }>().tokens).toMatchObject([
       { name: 'argocd', expiresAt },
@@ -106,14 +100,14 @@ describe.each(ADAPTERS)('service accounts from SERVICE_ACCOUNTS_BOOTSTRAP (%s)',
     const patched = await t.app.inject({
       method: 'PATCH',
       url: '/api/serviceaccounts/argo-deployer',
-      headers: { cookie },
+      headers: { cookie: t.sessions.admin },
       payload: { role: 'viewer' },
     });
     expect(patched.statusCode, patched.body).toBe(200);
     const own = await t.app.inject({
       method: 'POST',
       url: '/api/serviceaccounts/argo-deployer/tokens',
-      headers: { cookie },
+      headers: { cookie: t.sessions.admin },
       payload: { name: 'by-hand', expiresInDays: 1 },
     });
     expect(own.statusCode, own.body).toBe(201);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadKubeConfig } from '../../src/platform/kubernetes/kube-config.js';
 import { createKubeAdminStores } from '../../src/platform/kubernetes/kube-stores.js';
-import { ADAPTERS, ADMIN, login, NAMESPACE, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADAPTERS, NAMESPACE, useAdminApp } from '../support/admin.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { eventually } from '../support/wait.js';
 
@@ -14,12 +14,12 @@ const REFRESH = { SETTINGS_REFRESH_MS: '600000' };
 const ADAPTER = ADAPTERS.includes('kube-apiserver') ? 'kube-apiserver' : 'kubernetes';
 const WITHIN_A_SECOND_MS = 1000;
 
-let a: AdminTestApp;
+const a = useAdminApp({ adapter: ADAPTER, env: REFRESH, roles: ['admin'] });
 let b: TestApp;
 let adminOnA: string;
 
+// Replica B is another start of the server on A's stores, so it is started here, after A.
 beforeAll(async () => {
-  a = await startAdminTestApp(ADAPTER, { env: REFRESH });
   b = await startTestApp({
     falkordb: a.falkordb,
     env: REFRESH,
@@ -30,12 +30,9 @@ beforeAll(async () => {
       ),
     },
   });
-  adminOnA = await login(a.app, ADMIN.email, ADMIN.password);
+  adminOnA = a.sessions.admin;
 });
-afterAll(async () => {
-  await b?.close();
-  await a?.close();
-});
+afterAll(() => b?.close());
 
 const onA = (method: 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
   a.app.inject({

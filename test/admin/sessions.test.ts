@@ -2,18 +2,15 @@ import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { decodeJwt, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeInitialAdminPassword } from '../../src/platform/stores/file-stores.js';
 import { startTestApp, TEST_SECRETS } from '../support/app.js';
-import { ADAPTERS, ADMIN, login, sessionCookie, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADAPTERS, ADMIN, login, sessionCookie, startAdminTestApp, useAdminApp } from '../support/admin.js';
 
 describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
-  let t: AdminTestApp;
-  beforeAll(async () => {
-    // The account backoff would answer before the per-address-and-e-mail limit under test here.
-    t = await startAdminTestApp(adapter, { env: { LOGIN_FAILURES_BEFORE_BACKOFF: '100' } });
-  });
-  afterAll(() => t.close());
+  // The account backoff would answer before the per-address-and-e-mail limit under test here. No sessions at start:
+  // the suite counts the users and the sign-ins from a fresh start.
+  const t = useAdminApp({ adapter, env: { LOGIN_FAILURES_BEFORE_BACKOFF: '100' }, roles: [] });
 
   const validate = (cookie?: string) =>
     t.app.inject({ method: 'GET', url: '/api/auth/validate', headers: cookie ? { cookie } : {} });
@@ -340,6 +337,7 @@ describe.each(ADAPTERS)('sessions (%s stores)', (adapter) => {
 
 describe('session cookie over plain http, and the embedded first admin', () => {
   it('leaves out Secure when the public origin is http', async () => {
+    // Its own app: the public origin is the point of the test.
     const t = await startAdminTestApp('embedded', { env: { PUBLIC_ORIGIN: 'http://localhost:3000' } });
     try {
       const res = await t.app.inject({

@@ -13,6 +13,7 @@ afterEach(async () => {
   t = undefined;
 });
 
+/** Each test starts its own app, on a clock of its own; no shared app would do. */
 async function start(clock: { now: number }): Promise<AdminTestApp> {
   t = await startAdminTestApp('kubernetes', { env: { SETTINGS_REFRESH_MS: String(REFRESH_MS) }, now: () => clock.now });
   return t;
