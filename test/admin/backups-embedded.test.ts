@@ -15,7 +15,7 @@ import {
   createRedisConnection,
   type RedisClientConnection,
 } from '../../src/platform/redis/redis-connection.js';
-import { sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { useAdminApp } from '../support/admin.js';
 import { realOperations, validatorOf, type JsonSchema } from '../support/conformance/real-operations.js';
 import {
   startTestFalkorDB,
@@ -47,8 +47,6 @@ describe('backups and restores in embedded mode', () => {
   let tokenDatabase: RedisClientConnection;
   let backups: EmbeddedBackups;
   let backupsDir: string;
-  let t: AdminTestApp;
-  let sessions: Record<'admin' | 'operator' | 'viewer', string>;
   // The schedules' clock: moved by the test.
   let clock = Date.parse('2026-03-01T12:00:00Z');
 
@@ -81,18 +79,16 @@ describe('backups and restores in embedded mode', () => {
       now: () => clock,
       tickMs: 0,
     });
-    t = await startAdminTestApp('embedded', { falkordb, clusters: deployment.clusters, backups });
-    sessions = await sessionsForEveryRole(t.app);
   });
   afterAll(async () => {
-    await t?.close();
     await control?.quit().catch(() => undefined);
     await deployment?.close();
     if (tokenDatabase) await closeRedisConnection(tokenDatabase);
     await falkordb?.stop();
   });
 
-  const call = (method: string, url: string, payload?: unknown, cookie = sessions.operator) =>
+  const t = useAdminApp(() => ({ falkordb, clusters: deployment!.clusters, backups }));
+  const call = (method: string, url: string, payload?: unknown, cookie = t.sessions.operator) =>
     t.app.inject({
       method: method as 'GET',
       url,
@@ -361,7 +357,7 @@ describe('backups and restores in embedded mode', () => {
       'POST',
       `/api/clusters/embedded/backups/?namespace=${NS}`,
       { backupName: 'viewer-try', backupMethod: 'datafile' },
-      sessions.viewer,
+      t.sessions.viewer,
     );
     expect(denied.statusCode).toBe(403);
     expect(denied.json()).toEqual({
@@ -374,13 +370,13 @@ describe('backups and restores in embedded mode', () => {
       'POST',
       `/api/clusters/embedded/restores/?namespace=${NS}`,
       { backup: { name: 'x' } },
-      sessions.viewer,
+      t.sessions.viewer,
     );
     expect(restoreDenied.json<{ message: string }>().message).toBe(
       `Insufficient permissions for clusters.restores:create in namespace ${NS}`,
     );
     expect(
-      (await call('GET', `/api/clusters/embedded/backups/?namespace=${NS}`, undefined, sessions.viewer)).statusCode,
+      (await call('GET', `/api/clusters/embedded/backups/?namespace=${NS}`, undefined, t.sessions.viewer)).statusCode,
     ).toBe(200);
     // Audited like every admin write (the embedded FalkorDB keeps the audit log too, so a restore rolls it back:
     // these writes come after the restore of the first test).
@@ -394,7 +390,7 @@ describe('backups and restores in embedded mode', () => {
       204,
     );
     await eventually(async () => {
-      const audit = await call('GET', '/api/audit/?limit=200', undefined, sessions.admin);
+      const audit = await call('GET', '/api/audit/?limit=200', undefined, t.sessions.admin);
       const actions = audit
         .json<{ logs: { action: string; resourceName?: string; result: string }[] }>()
         .logs.map((entry) => `${entry.action} ${entry.resourceName ?? ''} ${entry.result}`);

@@ -3,7 +3,7 @@
 // with a body the real response schema accepts (after this server's renames). Deliberate differences are listed in
 // DEVIATIONS with their reason; anything else that does not match fails here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, login, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { login, useAdminApp } from '../support/admin.js';
 import {
   operationKey,
   pathSpellings,
@@ -92,7 +92,6 @@ interface Call {
   headers?: Record<string, string>;
 }
 
-let t: AdminTestApp;
 let idp: IdentityProvider;
 let falkordb: TestFalkorDB;
 let admin: string;
@@ -396,24 +395,26 @@ beforeAll(async () => {
     logger: pino({ level: 'silent' }),
     tickMs: 0,
   });
-  t = await startAdminTestApp('embedded', {
-    falkordb,
-    clusters: deployment.clusters,
-    backups,
-    env: { PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: idp.issuer },
-  });
-  admin = await login(t.app, ADMIN.email, ADMIN.password);
-  const configured = await request('PATCH', '/api/settings/', admin, {
-    alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth', client_secret: 'alpha-secret' },
-  });
-  expect(configured.statusCode, configured.body).toBe(200);
 });
 afterAll(async () => {
-  await t?.close();
   await control?.quit().catch(() => undefined);
   await deployment?.close();
   await idp?.close();
   await falkordb?.stop();
+});
+const t = useAdminApp(() => ({
+  falkordb,
+  clusters: deployment!.clusters,
+  backups,
+  env: { PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: idp.issuer },
+  roles: ['admin'],
+}));
+beforeAll(async () => {
+  admin = t.sessions.admin;
+  const configured = await request('PATCH', '/api/settings/', admin, {
+    alpha_oauth: { client_id: 'alpha-client', client_secret_secret_ref: 'alpha-oauth', client_secret: 'alpha-secret' },
+  });
+  expect(configured.statusCode, configured.body).toBe(200);
 });
 
 describe('conformance with the real admin API: identity and access', () => {

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { installErrorHandling } from '../../src/http/error-handler.js';
 import type { ErrorShape } from '../../src/http/error-shapes.js';
 import type { ErrorCode } from '../../src/http/error-codes.js';
 import { NotFoundError } from '../../src/http/http-errors.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useBrowserApp } from '../support/browser.js';
 
 /** A scope set up exactly as an API plugin sets itself up, with routes that fail in each way. */
 function failingRoutes(shape: ErrorShape) {
@@ -41,16 +41,13 @@ const SHAPES: { shape: ErrorShape; prefix: string; keys: string[] }[] = [
   { shape: 'admin', prefix: '/test-admin', keys: ['code', 'error', 'message', 'statusCode'] },
 ];
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({
-    beforeReady: async (app) => {
-      await app.register(failingRoutes('browser'), { prefix: '/test-browser' });
-      await app.register(failingRoutes('admin'), { prefix: '/test-admin' });
-    },
-  });
+const t = useBrowserApp({
+  beforeReady: async (app) => {
+    await app.register(failingRoutes('browser'), { prefix: '/test-browser' });
+    await app.register(failingRoutes('admin'), { prefix: '/test-admin' });
+  },
+  roles: [],
 });
-afterAll(() => t.close());
 
 /** The shape's keys exactly (the seed's keys and `code`), and the code the failure calls for. */
 function expectShape(body: Record<string, unknown>, keys: string[], status: number, code: ErrorCode) {

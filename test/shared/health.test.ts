@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startAdminTestApp } from '../support/admin.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { startTestFalkorDB } from '../support/falkordb.js';
+import { startTestApp } from '../support/app.js';
+import { useBrowserApp } from '../support/browser.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ falkordb: await startTestFalkorDB() });
-});
-afterAll(async () => {
-  await t.close();
-  await t.falkordb.stop();
-});
+const t = useBrowserApp({ roles: [] });
 
 describe('probes', () => {
   it('/healthz answers while the process is up', async () => {

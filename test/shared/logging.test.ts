@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { censorSecrets, loggableUrl, queryHash } from '../../src/logging/logging.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { useBrowserApp } from '../support/browser.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useBrowserApp({ roles: [] });
 
 describe('request logging', () => {
   it('writes one access line per request, with the request id, which it echoes to the client', async () => {

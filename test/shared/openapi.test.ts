@@ -2,11 +2,12 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { chromium } from 'playwright-core';
 import { validate } from '@readme/openapi-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { OPENAPI_FILE, serializeDocument } from '../../scripts/export-openapi.js';
 import { isBrowserPath } from '../../src/browser/paths.js';
 import { findFreePort } from '../../src/platform/net.js';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { startTestApp } from '../support/app.js';
+import { useBrowserApp } from '../support/browser.js';
 
 interface Operation {
   operationId?: string;
@@ -20,15 +21,13 @@ type Document = {
   components: { securitySchemes: Record<string, unknown> };
 };
 
-let t: TestApp;
+const t = useBrowserApp({ roles: [] });
 let document: Document;
 beforeAll(async () => {
-  t = await startTestApp();
   const res = await t.app.inject({ method: 'GET', url: '/api-spec.json' });
   expect(res.statusCode).toBe(200);
   document = res.json<Document>();
 });
-afterAll(() => t.close());
 
 describe('/api-spec.json', () => {
   it('is a valid OpenAPI 3.1 document', async () => {

@@ -1,20 +1,18 @@
 // Request forms real clients send: a JSON Content-Type with an empty body, and collection paths with or without
 // their trailing slash.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, login, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, login, useAdminApp } from '../support/admin.js';
 import { bearer, createDbUser, createToken, credentials } from '../support/browser.js';
 
 describe('request forms', () => {
-  let t: AdminTestApp;
+  const t = useAdminApp({ roles: ['admin'] });
   let cookie: string;
   let token: string;
   beforeAll(async () => {
-    t = await startAdminTestApp('embedded');
-    cookie = await login(t.app, ADMIN.email, ADMIN.password);
+    cookie = t.sessions.admin;
     await createDbUser(t.falkordb, 'forms-admin', 'forms-password', 'Admin');
     token = await createToken(t.app, credentials(t.falkordb, 'forms-admin', 'forms-password'));
   });
-  afterAll(() => t.close());
 
   it('logs out when a fetch wrapper sends Content-Type: application/json and no body, and clears the cookie', async () => {
     const res = await t.app.inject({

@@ -1,25 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { describe, expect, it } from 'vitest';
+import { useBrowserApp } from '../support/browser.js';
 import { contractMismatch, takeContractMismatches } from '../support/response-contract.js';
 
 // The shared check (test/support/response-contract.ts) must be able to say no: an app whose /healthz answers what the
 // document does not say is caught, whichever way the response is wrong.
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({
-    beforeReady: (app) => {
-      app.addHook('onRequest', async (request, reply) => {
-        const wrong = request.headers['x-wrong'];
-        // Sent as text, past the response serializer (which would refuse it with a 500 of its own).
-        if (wrong === 'body') return reply.code(200).type('application/json').send('{"status":"fine"}');
-        if (wrong === 'status') return reply.code(418).send({ status: 'ok' });
-        if (wrong === 'media-type') return reply.code(200).type('text/plain').send('ok');
-        return undefined;
-      });
-    },
-  });
+const t = useBrowserApp({
+  roles: [],
+  beforeReady: (app) => {
+    app.addHook('onRequest', async (request, reply) => {
+      const wrong = request.headers['x-wrong'];
+      // Sent as text, past the response serializer (which would refuse it with a 500 of its own).
+      if (wrong === 'body') return reply.code(200).type('application/json').send('{"status":"fine"}');
+      if (wrong === 'status') return reply.code(418).send({ status: 'ok' });
+      if (wrong === 'media-type') return reply.code(200).type('text/plain').send('ok');
+      return undefined;
+    });
+  },
 });
-afterAll(() => t.close());
 
 describe('every response is checked against the API document', () => {
   it('records nothing for a response the document describes', async () => {
