@@ -2,14 +2,12 @@
 // raw, run as the compiled CLI against the real server (embedded mode and over the Kubernetes API double); `-o json` is checked against the API's
 // response schemas (openapi/openapi.json).
 import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADAPTERS, ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADAPTERS, ADMIN, useAdminApp } from '../support/admin.js';
 import { cliIn, schemaCheck, type Run } from './harness.js';
 
-let t: AdminTestApp;
 let server: string;
 let configDir: string;
 let cli: (args: string[], stdin?: string, env?: Record<string, string>) => Promise<Run>;
@@ -20,18 +18,14 @@ const json = (run: Run): unknown => {
 };
 
 describe.each(ADAPTERS)('graphdb-admin admin commands (%s)', (adapter) => {
+  // No session at start: the CLI signs in itself, and the audit it lists holds only its own sign-ins.
+  const t = useAdminApp({ adapter, listen: true, roles: [] });
   beforeAll(async () => {
-    t = await startAdminTestApp(adapter);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    server = t.baseUrl;
     configDir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-commands-'));
     cli = cliIn(configDir);
     const signIn = await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], ADMIN.password);
     expect(signIn.code, signIn.stderr).toBe(0);
-  });
-
-  afterAll(async () => {
-    await t.close();
   });
 
   it('whoami', async () => {

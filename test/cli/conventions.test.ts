@@ -5,12 +5,12 @@ import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADMIN, useAdminApp } from '../support/admin.js';
 import { BIN, cliIn, ROOT, runCommand, schemaCheck, type Run } from './harness.js';
 
-let t: AdminTestApp;
+const t = useAdminApp({ listen: true, roles: [] });
 let server: string;
 let configDir: string;
 let cli: (args: string[], stdin?: string, env?: Record<string, string>) => Promise<Run>;
@@ -20,17 +20,11 @@ const login = (extra: string[] = []) =>
   cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin', ...extra], ADMIN.password);
 
 beforeAll(async () => {
-  t = await startAdminTestApp('embedded');
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  server = t.baseUrl;
   configDir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-conventions-'));
   cli = cliIn(configDir);
   const signIn = await login();
   expect(signIn.code, signIn.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await t.close();
 });
 
 /** A port nothing listens on: bound, then closed. */
@@ -168,17 +162,11 @@ describe('terminal behaviour', () => {
 });
 
 describe('contexts', () => {
-  let second: AdminTestApp;
+  const second = useAdminApp({ listen: true, roles: [] });
   let server2: string;
 
-  beforeAll(async () => {
-    second = await startAdminTestApp('embedded');
-    await second.app.listen({ port: 0, host: '127.0.0.1' });
-    server2 = `http://127.0.0.1:${(second.app.server.address() as AddressInfo).port}`;
-  });
-
-  afterAll(async () => {
-    await second.close();
+  beforeAll(() => {
+    server2 = second.baseUrl;
   });
 
   it('reads the single-server session file of earlier versions and migrates it to a context', async () => {

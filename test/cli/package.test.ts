@@ -1,14 +1,13 @@
 // `npm pack` gives a package whose graphdb-admin runs on its own: installed from the tarball into a temp prefix
 // (dependencies from npm's cache when it has them, --prefer-offline), started from a clean directory with only Node.
 import { mkdtemp, readFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, useAdminApp } from '../support/admin.js';
 import { ROOT, runCommand } from './harness.js';
 
-let t: AdminTestApp;
+const t = useAdminApp({ listen: true, roles: [] });
 let server: string;
 let work: string;
 let tarball: string;
@@ -18,9 +17,7 @@ const npmEnv = () =>
   Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
 
 beforeAll(async () => {
-  t = await startAdminTestApp('embedded');
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  server = t.baseUrl;
   work = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-pack-'));
   // dist/ is already built (the CLI tests need it); --ignore-scripts skips `prepare`, which would build it again.
   const pack = await runCommand(
@@ -35,10 +32,6 @@ beforeAll(async () => {
   tarball = path.join(work, info!.filename);
   files = info!.files.map((f) => f.path);
 }, 60_000);
-
-afterAll(async () => {
-  await t.close();
-});
 
 describe('the npm package', () => {
   it('holds the compiled code, the bin script, package.json and README only', () => {
