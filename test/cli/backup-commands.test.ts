@@ -4,11 +4,10 @@
 // CRDs under `npm run test:kube`, `--wait` following a backup, a restore and a cloned deployment to their end, and what
 // reached Kubernetes read back from the store.
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADAPTERS, ADMIN, sessionsForEveryRole, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADAPTERS, ADMIN, useAdminApp } from '../support/admin.js';
 import {
   BACKUPS,
   DATA_PROTECTION_CRDS,
@@ -27,13 +26,22 @@ import { objectStoreOf, type ObjectStore } from '../support/kube/object-store.js
 import { cliIn, schemaCheck } from './harness.js';
 
 const NS = 'graphdb-system';
-let t: AdminTestApp;
+// The API double, or under `npm run test:kube` the real kube-apiserver with the real KubeBlocks CRDs.
+const ADAPTER = ADAPTERS.includes('kube-apiserver') ? 'kube-apiserver' : 'kubernetes';
+// Only the admin's session at start, to switch multi-cluster mode on; the CLI signs in itself.
+const t = useAdminApp({
+  adapter: ADAPTER,
+  kubeBlocks: true,
+  crds: [CLUSTERS_V1, OPS_V1, ...DATA_PROTECTION_CRDS],
+  // BackupRepos are cluster-scoped: the chart grants them with multiClusterRbac only.
+  chartValues: { 'adminServer.multiClusterRbac': 'true' },
+  listen: true,
+  roles: ['admin'],
+});
 let cli: ReturnType<typeof cliIn>;
 let workDir: string;
 let controller: NodeJS.Timeout;
 let objects: ObjectStore;
-// The API double, or under `npm run test:kube` the real kube-apiserver with the real KubeBlocks CRDs.
-const ADAPTER = ADAPTERS.includes('kube-apiserver') ? 'kube-apiserver' : 'kubernetes';
 
 const completed = (at: string, totalSize = '12Mi') => ({
   phase: 'Completed',
@@ -45,12 +53,6 @@ const completed = (at: string, totalSize = '12Mi') => ({
 const json = (run: { stdout: string }) => JSON.parse(run.stdout) as Record<string, unknown>;
 
 beforeAll(async () => {
-  t = await startAdminTestApp(ADAPTER, {
-    kubeBlocks: true,
-    crds: [CLUSTERS_V1, OPS_V1, ...DATA_PROTECTION_CRDS],
-    // BackupRepos are cluster-scoped: the chart grants them with multiClusterRbac only.
-    chartValues: { 'adminServer.multiClusterRbac': 'true' },
-  });
   objects = objectStoreOf(t);
   await objects.put(CLUSTERS_V1, NS, replication('orders', NS));
   await objects.put(REPOS, '', repoObject('s3-main', 'Ready', true));
@@ -61,9 +63,8 @@ beforeAll(async () => {
     NS,
     backupObject('orders-raw', 'orders', NS, completed('2026-11-21T03:00:00Z', '1572864')),
   );
-  await setMultiClusterMode(t.app, (await sessionsForEveryRole(t.app)).admin, true);
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  await setMultiClusterMode(t.app, t.sessions.admin, true);
+  const server = t.baseUrl;
   workDir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-backups-'));
   cli = cliIn(workDir);
   // The simulated KubeBlocks controller: new backups and restores complete, new clusters start running (their status
@@ -91,9 +92,8 @@ beforeAll(async () => {
   const login = await cli(['login', '--server', server, '--email', ADMIN.email, '--password-stdin'], ADMIN.password);
   expect(login.code, login.stderr).toBe(0);
 });
-afterAll(async () => {
+afterAll(() => {
   clearInterval(controller);
-  await t?.close();
 });
 
 describe('graphdb-admin backups', () => {

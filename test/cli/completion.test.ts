@@ -2,13 +2,12 @@
 // when they are installed (bash always is), inspected otherwise.
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { completionTree } from '../../src/cli/commands/completion-command.js';
 import { buildProgram } from '../../src/cli/main.js';
-import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADMIN, useAdminApp } from '../support/admin.js';
 import { BACKUPS, DATA_PROTECTION_CRDS, backupObject } from '../support/backup-scenarios.js';
 import { CLUSTERS_V1, OPS_V1, replication } from '../support/kube/kubeblocks-fixtures.js';
 import { BIN, runCommand } from './harness.js';
@@ -25,7 +24,14 @@ const has = (shell: string) => {
 };
 // `graphdb-admin` on PATH, as an installed package puts it: the scripts run it to ask the server for names.
 const env = () => ({ PATH: `${path.join(dir, 'bin')}:${process.env.PATH ?? ''}`, HOME: dir });
-let t: AdminTestApp;
+// No session at start: the completion scripts sign in through the CLI.
+const t = useAdminApp({
+  adapter: 'kubernetes',
+  kubeBlocks: true,
+  crds: [CLUSTERS_V1, OPS_V1, ...DATA_PROTECTION_CRDS],
+  listen: true,
+  roles: [],
+});
 let server: string;
 
 beforeAll(async () => {
@@ -33,21 +39,16 @@ beforeAll(async () => {
   await mkdir(path.join(dir, 'bin'));
   await writeFile(path.join(dir, 'bin', 'graphdb-admin'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
   await chmod(path.join(dir, 'bin', 'graphdb-admin'), 0o755);
-  t = await startAdminTestApp('kubernetes', { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1, ...DATA_PROTECTION_CRDS] });
   for (const name of ['orders', 'ledger']) t.kube!.put(CLUSTERS_V1, NS, replication(name, NS));
   for (const name of ['orders-nightly', 'orders-weekly'])
     t.kube!.put(BACKUPS, NS, backupObject(name, 'orders', NS, { phase: 'Completed', backupRepoName: 's3-main' }));
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  server = t.baseUrl;
   for (const shell of ['bash', 'zsh', 'fish']) {
     const run = await runCommand(process.execPath, [BIN, 'completion', shell], env());
     expect(run.code, run.stderr).toBe(0);
     scripts[shell] = run.stdout;
     await writeFile(path.join(dir, `completion.${shell}`), run.stdout);
   }
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 const NS = 'graphdb-system';

@@ -2,26 +2,31 @@
 // a deployment or a backup, or answers y for a user, a password reset or a role; without a terminal they refuse
 // (exit code 2) unless --yes is given. Nothing reaches the server before the confirmation.
 import { mkdtemp } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADAPTERS, ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADAPTERS, ADMIN, useAdminApp } from '../support/admin.js';
 import { BACKUPS, DATA_PROTECTION_CRDS, backupObject, policyObject, POLICIES } from '../support/backup-scenarios.js';
 import { CLUSTERS_V1, OPS_V1, replication } from '../support/kube/kubeblocks-fixtures.js';
 import { objectStoreOf, type ObjectStore } from '../support/kube/object-store.js';
 import { cliIn, cliInTerminal } from './harness.js';
 
 const NS = 'graphdb-system';
-let t: AdminTestApp;
+// The API double, or under `npm run test:kube` the real kube-apiserver with the real KubeBlocks CRDs.
+const ADAPTER = ADAPTERS.includes('kube-apiserver') ? 'kube-apiserver' : 'kubernetes';
+// No session at start: the CLI signs in itself.
+const t = useAdminApp({
+  adapter: ADAPTER,
+  kubeBlocks: true,
+  crds: [CLUSTERS_V1, OPS_V1, ...DATA_PROTECTION_CRDS],
+  listen: true,
+  roles: [],
+});
 let cli: ReturnType<typeof cliIn>;
 let terminal: ReturnType<typeof cliInTerminal>;
 let objects: ObjectStore;
-// The API double, or under `npm run test:kube` the real kube-apiserver with the real KubeBlocks CRDs.
-const ADAPTER = ADAPTERS.includes('kube-apiserver') ? 'kube-apiserver' : 'kubernetes';
 
 beforeAll(async () => {
-  t = await startAdminTestApp(ADAPTER, { kubeBlocks: true, crds: [CLUSTERS_V1, OPS_V1, ...DATA_PROTECTION_CRDS] });
   objects = objectStoreOf(t);
   for (const name of ['doomed', 'kept']) await objects.put(CLUSTERS_V1, NS, replication(name, NS));
   await objects.put(POLICIES, NS, policyObject('kept', NS, 's3-main'));
@@ -35,8 +40,7 @@ beforeAll(async () => {
       completionTimestamp: '2026-11-20T03:01:00Z',
     }),
   );
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  const server = t.baseUrl;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-confirm-'));
   cli = cliIn(dir);
   terminal = cliInTerminal(dir);
@@ -47,9 +51,6 @@ beforeAll(async () => {
     expect(added.code, added.stderr).toBe(0);
   }
   expect((await cli(['rbac', 'roles', 'create', 'short-lived', '--rule', 'system:list'])).code).toBe(0);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 describe('without a terminal', () => {

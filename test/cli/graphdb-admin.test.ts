@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { stripVTControlCharacters } from 'node:util';
 import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +10,8 @@ import { wellFormedToken } from '../../src/lib/service-account-tokens.js';
 import { loadKubeConfig } from '../../src/platform/kubernetes/kube-config.js';
 import { createKubeBlocksClusters } from '../../src/platform/kubernetes/kubeblocks.js';
 import { detectKubeBlocks } from '../../src/platform/kubernetes/kubeblocks-api.js';
-import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADMIN, useAdminApp } from '../support/admin.js';
+import type { ClusterPort } from '../../src/platform/clusters/cluster-port.js';
 import { startKubeApiDouble, type KubeApiDouble } from '../support/kube/kube-api-double.js';
 import { schemaCheck } from './harness.js';
 import { advanceOpsRequest, CLUSTERS_V1, OPS_V1, replication, sharded } from '../support/kube/kubeblocks-fixtures.js';
@@ -20,7 +20,7 @@ const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bi
 const NS = 'graphdb-system';
 
 let kube: KubeApiDouble;
-let t: AdminTestApp;
+let clusters: ClusterPort;
 let server: string;
 let configDir: string;
 let controller: NodeJS.Timeout;
@@ -54,10 +54,7 @@ beforeAll(async () => {
   kube.put(CLUSTERS_V1, NS, replication('doomed', NS));
   kube.put(CLUSTERS_V1, NS, replication('stuck', NS));
   const kubeConfig = loadKubeConfig({ kind: 'kubeconfig', path: kube.kubeconfigPath });
-  const clusters = createKubeBlocksClusters(kubeConfig, pino({ level: 'silent' }), await detectKubeBlocks(kubeConfig));
-  t = await startAdminTestApp('embedded', { clusters });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  server = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  clusters = createKubeBlocksClusters(kubeConfig, pino({ level: 'silent' }), await detectKubeBlocks(kubeConfig));
   configDir = await mkdtemp(path.join(os.tmpdir(), 'graphdb-admin-cli-'));
   // The simulated KubeBlocks controller: every OpsRequest advances a phase every 50 ms; those of `doomed` fail.
   controller = setInterval(() => {
@@ -79,8 +76,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   clearInterval(controller);
-  await t.close();
   await kube.close();
+});
+// No session at start: the CLI signs in itself, and the first test runs before any sign-in.
+const t = useAdminApp(() => ({ clusters, listen: true, roles: [] }));
+beforeAll(() => {
+  server = t.baseUrl;
 });
 
 describe('graphdb-admin', () => {

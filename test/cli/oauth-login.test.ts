@@ -28,6 +28,7 @@ beforeAll(async () => {
     clients: [{ client_id: 'alpha-client', client_secret: 'alpha-secret', redirect_uris: [callbackUri] }],
   });
   idp.accounts.set('ada', { email: 'ada@corp.example', email_verified: true, hd: 'corp.example', name: 'Ada' });
+  // Started here rather than with useAdminApp: it must listen on the port its PUBLIC_ORIGIN names, chosen above.
   t = await startAdminTestApp('embedded', {
     env: { PUBLIC_ORIGIN: origin, ALPHA_ISSUER: idp.issuer },
     now: () => clock,

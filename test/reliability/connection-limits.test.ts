@@ -1,18 +1,14 @@
 // A slow-header client is dropped after HEADERS_TIMEOUT_MS, and MAX_CONNECTIONS caps open sockets.
 import { connect, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBrowserApp } from '../support/browser.js';
 
-let t: TestApp;
+const t = useBrowserApp({ env: { HEADERS_TIMEOUT_MS: '500', MAX_CONNECTIONS: '2' }, listen: true, roles: [] });
 let port: number;
 
-beforeAll(async () => {
-  t = await startTestApp({ env: { HEADERS_TIMEOUT_MS: '500', MAX_CONNECTIONS: '2' } });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (t.app.server.address() as AddressInfo).port;
+beforeAll(() => {
+  port = Number(new URL(t.baseUrl).port);
 });
-afterAll(() => t.close());
 
 /** Opens a raw socket and collects everything the server sends until it closes the connection. */
 function rawSocket(): { socket: Socket; connected: Promise<void>; closed: Promise<string> } {

@@ -2,28 +2,27 @@
 // another address is still served, the proxies TRUST_PROXY names are exempt, an idle connection is closed after
 // KEEP_ALIVE_TIMEOUT_MS and a busy one after MAX_REQUESTS_PER_SOCKET requests. Real sockets, from distinct loopback
 // addresses (Linux routes all of 127.0.0.0/8 to the loopback interface).
-import { connect, type AddressInfo, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
+import { connect, type Socket } from 'node:net';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBrowserApp } from '../support/browser.js';
 import { eventually } from '../support/wait.js';
 
-let t: TestApp;
+const t = useBrowserApp({
+  env: {
+    CONNECTIONS_PER_ADDRESS: '3',
+    MAX_CONNECTIONS: '64',
+    TRUST_PROXY: '127.0.0.3',
+    KEEP_ALIVE_TIMEOUT_MS: '300',
+    MAX_REQUESTS_PER_SOCKET: '2',
+  },
+  listen: true,
+  roles: [],
+});
 let port: number;
 
-beforeAll(async () => {
-  t = await startTestApp({
-    env: {
-      CONNECTIONS_PER_ADDRESS: '3',
-      MAX_CONNECTIONS: '64',
-      TRUST_PROXY: '127.0.0.3',
-      KEEP_ALIVE_TIMEOUT_MS: '300',
-      MAX_REQUESTS_PER_SOCKET: '2',
-    },
-  });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (t.app.server.address() as AddressInfo).port;
+beforeAll(() => {
+  port = Number(new URL(t.baseUrl).port);
 });
-afterAll(() => t.close());
 
 interface RawSocket {
   socket: Socket;

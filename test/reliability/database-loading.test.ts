@@ -6,8 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisCommands } from '../../src/platform/falkordb/embedded-ownership.js';
 import { pingRedisProtocol } from '../../src/platform/net.js';
-import { listen, startTestApp, type TestApp } from '../support/app.js';
-import { bearer, createToken, credentials } from '../support/browser.js';
+import { bearer, createToken, credentials, useBrowserApp } from '../support/browser.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
 import { isMessageBody, runQuery, type QueryOutcome } from '../support/reliability.js';
 import { eventually } from '../support/wait.js';
@@ -20,7 +19,6 @@ const SLOW_LOAD = ['--appendonly', 'no', '--key-load-delay', '750', '--loading-p
 describe('a FalkorDB loading its data after a restart', () => {
   let tokenStore: TestFalkorDB;
   let database: TestFalkorDB;
-  let t: TestApp;
   let baseUrl: string;
   let token: string;
 
@@ -33,8 +31,11 @@ describe('a FalkorDB loading its data after a restart', () => {
         startTimeoutMs: 120_000,
       }),
     ]);
-    t = await startTestApp({ falkordb: tokenStore });
-    baseUrl = await listen(t.app);
+  });
+  afterAll(() => Promise.all([tokenStore.stop(), database.stop()]));
+  const t = useBrowserApp(() => ({ falkordb: tokenStore, listen: true, roles: [] }));
+  beforeAll(async () => {
+    baseUrl = t.baseUrl;
     token = await createToken(t.app, credentials(database, 'default', ''));
     // The graph the queries read exists (a read never creates a graph), among the keys that make loading slow.
     const sets = [
@@ -42,10 +43,6 @@ describe('a FalkorDB loading its data after a restart', () => {
       ...Array.from({ length: KEYS }, (_, i) => ['SET', `filler:${i}`, 'x']),
     ];
     expect((await redisCommands(database.host, database.port, sets, 30_000)).length).toBe(KEYS + 1);
-  });
-  afterAll(async () => {
-    await t.close();
-    await Promise.all([tokenStore.stop(), database.stop()]);
   });
 
   it('answers 503 with Retry-After (JSON) and error events with status 503 (SSE) until it is ready', async () => {

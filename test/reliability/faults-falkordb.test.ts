@@ -7,8 +7,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionPools } from '../../src/platform/falkordb/connection-pools.js';
-import { listen, startTestApp, type TestApp } from '../support/app.js';
-import { adminClient, bearer, createToken, credentials } from '../support/browser.js';
+import { adminClient, bearer, createToken, credentials, useBrowserApp } from '../support/browser.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
 import { falkordbClientCount, runQuery, watchProcessErrors, type QueryOutcome } from '../support/reliability.js';
 import { eventually, sleep } from '../support/wait.js';
@@ -126,7 +125,6 @@ const TWENTY_CLIENTS_ONE_TOKEN = { QUERIES_PER_TOKEN: '64', QUERIES_PER_CLIENT: 
 describe('the database of the tokens killed and restarted under 20 streaming clients (token store elsewhere)', () => {
   let tokenStore: TestFalkorDB;
   let database: TestFalkorDB;
-  let t: TestApp;
   let pools: ConnectionPools;
   let baseUrl: string;
   let token: string;
@@ -138,15 +136,21 @@ describe('the database of the tokens killed and restarted under 20 streaming cli
       startTestFalkorDB({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'gdb-faults-data-')) }),
     ]);
     pools = new ConnectionPools(pino({ level: 'silent' }), { maxConnectionsPerPool: MAX_CONNECTIONS_PER_POOL });
-    t = await startTestApp({ falkordb: tokenStore, env: TWENTY_CLIENTS_ONE_TOKEN, deps: { connectionPools: pools } });
-    baseUrl = await listen(t.app);
+  });
+  afterAll(() => Promise.all([tokenStore.stop(), database.stop()]));
+  const t = useBrowserApp(() => ({
+    falkordb: tokenStore,
+    env: TWENTY_CLIENTS_ONE_TOKEN,
+    deps: { connectionPools: pools },
+    listen: true,
+    roles: [],
+  }));
+
+  beforeAll(async () => {
+    baseUrl = t.baseUrl;
     // The default user survives a restart of FalkorDB (ACL users made at run time would not).
     token = await createToken(t.app, credentials(database, 'default', ''));
     await createStormGraph(database);
-  });
-  afterAll(async () => {
-    await t.close();
-    await Promise.all([tokenStore.stop(), database.stop()]);
   });
 
   it(
@@ -171,7 +175,6 @@ describe('the database of the tokens killed and restarted under 20 streaming cli
 
 describe('the one FalkorDB of embedded mode (tokens and graphs) killed and restarted under 20 streaming clients', () => {
   let falkordb: TestFalkorDB;
-  let t: TestApp;
   let pools: ConnectionPools;
   let baseUrl: string;
   let token: string;
@@ -180,14 +183,20 @@ describe('the one FalkorDB of embedded mode (tokens and graphs) killed and resta
     // Persistent, so the token metadata survives the restart as it does in embedded mode.
     falkordb = await startTestFalkorDB({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'gdb-faults-')) });
     pools = new ConnectionPools(pino({ level: 'silent' }), { maxConnectionsPerPool: MAX_CONNECTIONS_PER_POOL });
-    t = await startTestApp({ falkordb, env: TWENTY_CLIENTS_ONE_TOKEN, deps: { connectionPools: pools } });
-    baseUrl = await listen(t.app);
+  });
+  afterAll(() => falkordb.stop());
+  const t = useBrowserApp(() => ({
+    falkordb,
+    env: TWENTY_CLIENTS_ONE_TOKEN,
+    deps: { connectionPools: pools },
+    listen: true,
+    roles: [],
+  }));
+
+  beforeAll(async () => {
+    baseUrl = t.baseUrl;
     token = await createToken(t.app, credentials(falkordb, 'default', ''));
     await createStormGraph(falkordb);
-  });
-  afterAll(async () => {
-    await t.close();
-    await falkordb.stop();
   });
 
   it(

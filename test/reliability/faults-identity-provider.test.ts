@@ -2,13 +2,12 @@
 // unaffected, and once the provider answers, sign-in works without a restart (a failed discovery is not cached).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFreePort } from '../../src/platform/net.js';
-import { ADMIN, login, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADMIN, useAdminApp } from '../support/admin.js';
 import { signInAtProvider, startIdentityProvider, type IdentityProvider } from '../support/oidc/identity-provider.js';
 
 const ORIGIN = 'https://admin.corp.example';
 const CALLBACK = `${ORIGIN}/api/auth/oauth/alpha/callback`;
 
-let t: AdminTestApp;
 let port: number;
 let idp: IdentityProvider | undefined;
 let admin: string;
@@ -16,8 +15,13 @@ let admin: string;
 beforeAll(async () => {
   // Nothing listens on the issuer's port yet: discovery meets a refused connection.
   port = await findFreePort();
-  t = await startAdminTestApp('embedded', { env: { PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: `http://127.0.0.1:${port}` } });
-  admin = await login(t.app, ADMIN.email, ADMIN.password);
+});
+const t = useAdminApp(() => ({
+  env: { PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: `http://127.0.0.1:${port}` },
+  roles: ['admin'],
+}));
+beforeAll(async () => {
+  admin = t.sessions.admin;
   const res = await t.app.inject({
     method: 'PATCH',
     url: '/api/settings/',
@@ -35,7 +39,6 @@ beforeAll(async () => {
   expect(res.statusCode, res.body).toBe(200);
 });
 afterAll(async () => {
-  await t.close();
   await idp?.close();
 });
 

@@ -1,13 +1,12 @@
 // The Kubernetes API server fails every read: the admin API keeps answering reads from the last good copies of
 // the settings document and the user list (sessions keep working), while a write is refused with 503.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, login, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useAdminApp } from '../support/admin.js';
 
-let t: AdminTestApp;
+const t = useAdminApp({ adapter: 'kubernetes', roles: ['admin'] });
 let cookie: string;
 beforeAll(async () => {
-  t = await startAdminTestApp('kubernetes');
-  cookie = await login(t.app, ADMIN.email, ADMIN.password);
+  cookie = t.sessions.admin;
   const saved = await t.app.inject({
     method: 'PATCH',
     url: '/api/settings/',
@@ -16,7 +15,6 @@ beforeAll(async () => {
   });
   expect(saved.statusCode, saved.body).toBe(200);
 });
-afterAll(() => t.close());
 
 describe('Kubernetes API down', () => {
   it('serves settings and sessions from the last good copies and refuses writes with 503', async () => {

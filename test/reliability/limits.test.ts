@@ -3,7 +3,7 @@
 // not received (408) or not answered (503) within REQUEST_TIMEOUT_MS, and the per-client login rate limit (429).
 import net, { type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, login, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADMIN, login, startAdminTestApp, useAdminApp, type AdminTestApp } from '../support/admin.js';
 import { listen } from '../support/app.js';
 import { bearer, createToken, credentials } from '../support/browser.js';
 import { runQuery } from '../support/reliability.js';
@@ -57,16 +57,18 @@ function rawRequest(baseUrl: string, text: string | Buffer, waitMs = 8000): Prom
 }
 
 describe('size limits', () => {
-  let t: AdminTestApp;
+  // Only the per-address-and-e-mail limit is under test here (login-limits.test.ts has the others).
+  const t = useAdminApp({
+    env: { LOGIN_CHECKS_MAX: '100', LOGIN_FAILURES_BEFORE_BACKOFF: '100' },
+    listen: true,
+    roles: ['admin'],
+  });
   let baseUrl: string;
   let cookie: string;
-  beforeAll(async () => {
-    // Only the per-address-and-e-mail limit is under test here (login-limits.test.ts has the others).
-    t = await startAdminTestApp('embedded', { env: { LOGIN_CHECKS_MAX: '100', LOGIN_FAILURES_BEFORE_BACKOFF: '100' } });
-    cookie = await login(t.app, ADMIN.email, ADMIN.password);
-    baseUrl = await listen(t.app);
+  beforeAll(() => {
+    cookie = t.sessions.admin;
+    baseUrl = t.baseUrl;
   });
-  afterAll(() => t.close());
 
   const oversized = JSON.stringify({ username: 'x'.repeat(MIB) });
 

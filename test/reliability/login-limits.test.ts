@@ -1,12 +1,12 @@
 // Local sign-in bounded per client address (over all e-mails), per account (over all addresses, with a
 // doubling wait after repeated failures), and by password checks in flight; TRUST_PROXY decides which address is
 // the client's. Against the real server, with real scrypt.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, useAdminApp, type AdminTestApp } from '../support/admin.js';
 import { sleep } from '../support/wait.js';
 
 const attempt = (
-  t: AdminTestApp,
+  t: Pick<AdminTestApp, 'app'>,
   email: string,
   password: string,
   remoteAddress: string,
@@ -15,13 +15,11 @@ const attempt = (
 const messageOf = (res: { json: <T>() => T }) => res.json<{ message: string }>().message;
 
 describe('sign-in bounds', () => {
-  let t: AdminTestApp;
-  beforeAll(async () => {
-    t = await startAdminTestApp('embedded', {
-      env: { LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '12', LOGIN_FAILURES_BEFORE_BACKOFF: '3', LOGIN_CHECKS_MAX: '2' },
-    });
+  // No sign-in at start: every attempt counted is the test's own.
+  const t = useAdminApp({
+    env: { LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '12', LOGIN_FAILURES_BEFORE_BACKOFF: '3', LOGIN_CHECKS_MAX: '2' },
+    roles: [],
   });
-  afterAll(() => t.close());
 
   it('limits one address over all e-mails, leaving other addresses alone', async () => {
     for (let i = 0; i < 12; i++)
@@ -70,18 +68,11 @@ describe('sign-in bounds', () => {
 });
 
 describe('TRUST_PROXY', () => {
-  let behindProxy: AdminTestApp;
-  let direct: AdminTestApp;
-  beforeAll(async () => {
-    behindProxy = await startAdminTestApp('embedded', {
-      env: { TRUST_PROXY: '127.0.0.1/32', LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '3' },
-    });
-    direct = await startAdminTestApp('embedded', { env: { LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '3' } });
+  const behindProxy = useAdminApp({
+    env: { TRUST_PROXY: '127.0.0.1/32', LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '3' },
+    roles: [],
   });
-  afterAll(async () => {
-    await behindProxy.close();
-    await direct.close();
-  });
+  const direct = useAdminApp({ env: { LOGIN_ATTEMPTS_PER_ADDRESS_PER_MINUTE: '3' }, roles: [] });
 
   it('counts each forwarded client apart when the proxy is trusted', async () => {
     // Every request comes from the proxy (127.0.0.1); the clients behind it differ.

@@ -7,7 +7,7 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SECRETS } from '../support/app.js';
-import { ADMIN, startAdminTestApp, type AdminTestApp } from '../support/admin.js';
+import { ADMIN, useAdminApp } from '../support/admin.js';
 import { adminClient, bearer, createDbUser, credentials } from '../support/browser.js';
 import { SERVICE_ACCOUNT, startGroupDoubles, type GroupDoubles } from '../support/oidc/group-doubles.js';
 import { signInAtProvider, startIdentityProvider, type IdentityProvider } from '../support/oidc/identity-provider.js';
@@ -16,7 +16,6 @@ const ORIGIN = 'https://admin.corp.example';
 const CALLBACK = `${ORIGIN}/api/auth/oauth/alpha/callback`;
 const WRITE_ONLY_FIELDS = ['client_secret"', 'private_key"', 'passwordHash', 'password_enc', 'token_hash', 'scrypt$'];
 
-let t: AdminTestApp;
 let idp: IdentityProvider;
 let doubles: GroupDoubles;
 /** Every value that must never be logged; filled as the flows produce them. */
@@ -52,19 +51,21 @@ beforeAll(async () => {
   });
   idp.accounts.set('ada', { email: 'ada@corp.example', email_verified: true, hd: 'corp.example', name: 'Ada' });
   doubles.alphaGroups.set('ada@corp.example', ['admins@corp.example']);
-  t = await startAdminTestApp('kubernetes', {
-    // KubeBlocks through the double, for the backup repositories' credentials.
-    kubeBlocks: true,
-    env: { LOG_LEVEL: 'trace', PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: idp.issuer, ALPHA_DIRECTORY_URL: doubles.url },
-  });
   for (const [name, value] of Object.entries(TEST_SECRETS)) keep(name, value);
   keep('first admin password', ADMIN.password);
 });
 afterAll(async () => {
-  await t.close();
   await idp.close();
   await doubles.close();
 });
+// No session at start: the suite signs in through the flows it logs.
+const t = useAdminApp(() => ({
+  adapter: 'kubernetes',
+  // KubeBlocks through the double, for the backup repositories' credentials.
+  kubeBlocks: true,
+  env: { LOG_LEVEL: 'trace', PUBLIC_ORIGIN: ORIGIN, ALPHA_ISSUER: idp.issuer, ALPHA_DIRECTORY_URL: doubles.url },
+  roles: [],
+}));
 
 let admin: string;
 

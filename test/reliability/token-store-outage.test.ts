@@ -6,21 +6,26 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { adminClient, bearer, createDbUser, createToken, credentials, storeReadsDuring } from '../support/browser.js';
+import {
+  adminClient,
+  bearer,
+  createDbUser,
+  createToken,
+  credentials,
+  storeReadsDuring,
+  useBrowserApp,
+} from '../support/browser.js';
 import { startTestFalkorDB, type TestFalkorDB } from '../support/falkordb.js';
 
 let store: TestFalkorDB;
-let t: TestApp;
 beforeAll(async () => {
   // Persistent, as a real token store is: its tokens must still be there after the crash.
   store = await startTestFalkorDB({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'gdb-store-')) });
-  t = await startTestApp({ tokenStore: store });
-  await createDbUser(t.falkordb, 'outage-user', 'outage-pw', 'Read-Only');
 });
-afterAll(async () => {
-  await t.close();
-  await store.stop();
+afterAll(() => store.stop());
+const t = useBrowserApp(() => ({ tokenStore: store, roles: [] }));
+beforeAll(async () => {
+  await createDbUser(t.falkordb, 'outage-user', 'outage-pw', 'Read-Only');
 });
 
 const status = (token: string) => t.app.inject({ method: 'GET', url: '/api/status', headers: bearer(token) });

@@ -17,7 +17,7 @@ export interface ObjectStore {
   list(resource: string): Promise<KubeObject[]>;
 }
 
-export function objectStoreOf(t: AdminTestApp): ObjectStore {
+export function objectStoreOf(t: Pick<AdminTestApp, 'kube' | 'real'>): ObjectStore {
   const kube = t.kube;
   if (kube)
     return {
