@@ -122,6 +122,20 @@ function expectCleanFailuresAndRecovery(
 /** The clients here share one token and one address; the per-token and per-client query caps are not under test. */
 const TWENTY_CLIENTS_ONE_TOKEN = { QUERIES_PER_TOKEN: '64', QUERIES_PER_CLIENT: '64' };
 
+/** The app the clients storm: its token store, the connection pools the test counts, listening, no role tokens. */
+function useStormApp(made: () => { tokenStore: TestFalkorDB; pools: ConnectionPools }) {
+  return useBrowserApp(() => {
+    const { tokenStore, pools } = made();
+    return {
+      falkordb: tokenStore,
+      env: TWENTY_CLIENTS_ONE_TOKEN,
+      deps: { connectionPools: pools },
+      listen: true,
+      roles: [],
+    };
+  });
+}
+
 describe('the database of the tokens killed and restarted under 20 streaming clients (token store elsewhere)', () => {
   let tokenStore: TestFalkorDB;
   let database: TestFalkorDB;
@@ -138,13 +152,7 @@ describe('the database of the tokens killed and restarted under 20 streaming cli
     pools = new ConnectionPools(pino({ level: 'silent' }), { maxConnectionsPerPool: MAX_CONNECTIONS_PER_POOL });
   });
   afterAll(() => Promise.all([tokenStore.stop(), database.stop()]));
-  const t = useBrowserApp(() => ({
-    falkordb: tokenStore,
-    env: TWENTY_CLIENTS_ONE_TOKEN,
-    deps: { connectionPools: pools },
-    listen: true,
-    roles: [],
-  }));
+  const t = useStormApp(() => ({ tokenStore, pools }));
 
   beforeAll(async () => {
     baseUrl = t.baseUrl;
@@ -185,13 +193,7 @@ describe('the one FalkorDB of embedded mode (tokens and graphs) killed and resta
     pools = new ConnectionPools(pino({ level: 'silent' }), { maxConnectionsPerPool: MAX_CONNECTIONS_PER_POOL });
   });
   afterAll(() => falkordb.stop());
-  const t = useBrowserApp(() => ({
-    falkordb,
-    env: TWENTY_CLIENTS_ONE_TOKEN,
-    deps: { connectionPools: pools },
-    listen: true,
-    roles: [],
-  }));
+  const t = useStormApp(() => ({ tokenStore: falkordb, pools }));
 
   beforeAll(async () => {
     baseUrl = t.baseUrl;
