@@ -138,8 +138,8 @@ export interface ClusterPort {
   /** Asks for a running operation to be cancelled (KubeBlocks `spec.cancel: true`). */
   cancelOperation(namespace: string, name: string): Promise<void>;
   /**
-   * Why operations of this type never apply on this platform, or undefined where they may. The service asks before it
-   * checks the request's values, so that a caller learns first that the operation does not apply at all.
+   * Why operations of this type never apply on this platform, or undefined where they may. The service asks before the
+   * phase check, and for an upgrade before the version check: no phase or version would make the operation apply.
    */
   inapplicable?(type: OperationRequest['type']): string | undefined;
   /**

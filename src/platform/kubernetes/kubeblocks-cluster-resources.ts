@@ -5,7 +5,7 @@ import type { ClusterPort, PodRecord } from '../clusters/cluster-port.js';
 import { parseRedisConf } from '../clusters/redis-conf.js';
 import { COMPONENT_LABEL, INSTANCE_LABEL } from '../../lib/kubernetes-labels.js';
 import { isNotFound } from './kube-errors.js';
-import { type KubeBlocksAccess } from './kubeblocks-api.js';
+import type { KubeBlocksAccess } from './kubeblocks-api.js';
 import { kubeBlocksPodsOf } from './kube-pod-telemetry.js';
 
 /** At most this many Pods of one cluster are read (a sharded cluster of many shards stays well below). */

@@ -6,7 +6,7 @@ import { RawOpsRequestSchema, toOperationRecord, type ClusterRecord } from '../c
 import { PortError } from '../port-errors.js';
 import { INSTANCE_LABEL } from '../../lib/kubernetes-labels.js';
 import { isNotFound } from './kube-errors.js';
-import { type KubeBlocksAccess, type KubeBlocksApi } from './kubeblocks-api.js';
+import type { KubeBlocksAccess, KubeBlocksApi } from './kubeblocks-api.js';
 
 const OPS_TYPE_LABEL = 'operations.kubeblocks.io/ops-type';
 /** At most this many OpsRequests of one cluster are read for its list (KubeBlocks keeps a bounded history). */
